@@ -1,0 +1,54 @@
+# Thin driver over CMake. `make demo` and `make test` work on a fresh Debian
+# machine: both install what is missing first (scripts/install-deps.sh).
+JOBS ?= 2
+CMAKE_FLAGS ?=
+GCC_DIR := build/gcc
+CLANG_DIR := build/clang
+SAN_DIR := build/asan
+LANES := $(GCC_DIR)/lanes
+
+.PHONY: all deps build demo test test-gcc test-clang test-san fuzz bench clean
+
+all: build
+
+deps:
+	bash scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(GCC_DIR) -DCMAKE_C_COMPILER=gcc -DLANES_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(GCC_DIR) -j $(JOBS)
+
+demo: build
+	@echo "== lanes topo info: the 72-node dragonfly of seed 000 (a=4 p=2 h=2)"
+	$(LANES) topo info dragonfly a=4 p=2 h=2
+
+# The whole suite with gcc, a warnings-as-errors build with clang, and the
+# whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (clang,
+# which also builds the libFuzzer targets and fuzzes each one briefly).
+test: build test-gcc test-clang test-san
+
+test-gcc:
+	cd $(GCC_DIR) && ctest --output-on-failure -j $(JOBS)
+
+test-clang:
+	cmake -S . -B $(CLANG_DIR) -DCMAKE_C_COMPILER=clang -DLANES_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(CLANG_DIR) -j $(JOBS)
+
+test-san:
+	cmake -S . -B $(SAN_DIR) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DLANES_WERROR=ON \
+	  -DLANES_SANITIZE=ON -DLANES_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(SAN_DIR) -j $(JOBS)
+	bash scripts/fuzz-smoke.sh $(SAN_DIR) 20
+	cd $(SAN_DIR) && ctest --output-on-failure -j $(JOBS)
+
+fuzz: deps
+	cmake -S . -B $(SAN_DIR) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
+	  -DLANES_SANITIZE=ON -DLANES_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(SAN_DIR) -j $(JOBS)
+	bash scripts/fuzz-smoke.sh $(SAN_DIR) $${FUZZ_SECONDS:-300}
+
+bench: build
+	bash bench/run.sh $(LANES)
+
+clean:
+	rm -rf build

@@ -1,0 +1,83 @@
+/*
+ * lanes/io.h - fabric file formats: a registry of readers and writers.
+ *
+ * Each format lives in one file under src/io/ and exports one descriptor.
+ * Readers parse a whole buffer (so fuzzers and tests can feed memory) and
+ * report malformed input as LANES_EPARSE with file and line. Writers write to
+ * a stream; lanes_io_write_file() writes to a temporary file next to the
+ * target and renames it, so an existing file is never left half-written.
+ */
+#ifndef LANES_IO_H
+#define LANES_IO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lanes/error.h"
+#include "lanes/fabric.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One file format. read or write may be NULL when the format is one-way. */
+struct lanes_format {
+	const char *name;    /**< "ibnetdiscover", "ibsim", "dot" */
+	const char *summary; /**< one line */
+	/** Parse data[0..len) named `file` (used in messages). */
+	int (*read)(const char *data, size_t len, const char *file, struct lanes_fabric **out,
+		    struct lanes_error *err);
+	/** Write a fabric to a stream. */
+	int (*write)(const struct lanes_fabric *f, FILE *out, struct lanes_error *err);
+	/** How sure is this format that data is its own: 0 (no) to 100. */
+	int (*sniff)(const char *data, size_t len);
+};
+
+/** @return the format named, or NULL */
+const struct lanes_format *lanes_format_find(const char *name);
+
+/** @return the i-th registered format, or NULL past the end */
+const struct lanes_format *lanes_format_at(size_t i);
+
+/** @return the readable format that claims data most strongly, or NULL */
+const struct lanes_format *lanes_format_sniff(const char *data, size_t len);
+
+/**
+ * Read a whole file into memory (NUL-terminated).
+ * @param out receives a malloc'ed buffer; free() it
+ */
+int lanes_io_slurp(const char *path, char **out, size_t *len, struct lanes_error *err);
+
+/**
+ * Read a fabric file.
+ * @param format a format name, or NULL to recognise it from the content
+ */
+int lanes_io_read_file(const char *path, const char *format, struct lanes_fabric **out,
+		       struct lanes_error *err);
+
+/** Write a fabric to path through a temporary file and rename(). */
+int lanes_io_write_file(const char *path, const char *format, const struct lanes_fabric *f,
+			struct lanes_error *err);
+
+/**
+ * An output file that only appears when committed: writes go to
+ * "path.tmp.XXXXXX" beside it, lanes_atomic_commit() renames it over path,
+ * lanes_atomic_abort() removes it.
+ */
+struct lanes_atomic {
+	FILE *fp;
+	char *path;
+	char *tmp;
+};
+
+/** Open path for atomic writing. */
+int lanes_atomic_open(struct lanes_atomic *a, const char *path, struct lanes_error *err);
+/** Flush, close and rename into place. */
+int lanes_atomic_commit(struct lanes_atomic *a, struct lanes_error *err);
+/** Close and remove the temporary file. Safe after commit or on a zeroed struct. */
+void lanes_atomic_abort(struct lanes_atomic *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

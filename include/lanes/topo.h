@@ -1,0 +1,56 @@
+/*
+ * lanes/topo.h - topology generators, registered by name.
+ *
+ * A generator turns "key=value" parameters into a fabric through a builder:
+ * `dragonfly a=4 p=2 h=2`. Each lives in one file under src/topo/, cites the
+ * construction it follows, and exports one descriptor. Generated fabrics look
+ * like real ones: Mellanox-style GUIDs, descriptions such as
+ * "MF0;dragonfly-g2-s1:MQM8700/U1" and "node0042 HCA-1", and LIDs assigned
+ * the way the builder documents. Impossible parameters are LANES_EINVAL with
+ * a message that names the parameter.
+ */
+#ifndef LANES_TOPO_H
+#define LANES_TOPO_H
+
+#include <stddef.h>
+
+#include "lanes/error.h"
+#include "lanes/fabric.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Parsed "key=value" parameters (opaque; see src/topo/params.h). */
+struct lanes_params;
+
+/** One generator. */
+struct lanes_generator {
+	const char *name;    /**< "dragonfly" */
+	const char *summary; /**< one line */
+	const char *usage;   /**< "a=N p=N h=N [g=N] [wiring=consecutive|palmtree]" */
+	const char *source;  /**< the paper or document followed */
+	/** Add the topology's nodes and cables to b. */
+	int (*generate)(struct lanes_params *params, struct lanes_builder *b,
+			struct lanes_error *err);
+};
+
+/** @return the generator named, or NULL */
+const struct lanes_generator *lanes_generator_find(const char *name);
+
+/** @return the i-th registered generator, or NULL past the end */
+const struct lanes_generator *lanes_generator_at(size_t i);
+
+/**
+ * Generate a fabric.
+ * @param name   generator name
+ * @param nargs  number of "key=value" strings
+ * @param args   the strings; an unknown key is LANES_EINVAL naming it
+ */
+int lanes_topo_generate(const char *name, size_t nargs, const char *const *args,
+			struct lanes_fabric **out, struct lanes_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

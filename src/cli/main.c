@@ -1,0 +1,2 @@
+/* main.c - PLACEHOLDER being written. */
+int main(void) { return 0; }

@@ -1,0 +1,146 @@
+/*
+ * util.c - growing arrays, string copies, and the string hash map.
+ *
+ * The map keeps its load factor under 1/2 so probe sequences stay short; it
+ * only ever grows, which is all the readers need.
+ */
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int lanes_grow(void **ptr, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap = *cap ? *cap : 16;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / elem)
+			return -1;
+		ncap *= 2;
+	}
+	p = realloc(*ptr, ncap * elem);
+	if (!p)
+		return -1;
+	*ptr = p;
+	*cap = ncap;
+	return 0;
+}
+
+char *lanes_strndup(const char *s, size_t len)
+{
+	char *p = malloc(len + 1);
+
+	if (!p)
+		return NULL;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *lanes_aprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *p;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	p = malloc((size_t)n + 1);
+	if (!p)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+static uint64_t fnv1a(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+void lanes_strmap_init(struct lanes_strmap *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void lanes_strmap_clear(struct lanes_strmap *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->keys[i]);
+	free(m->keys);
+	free(m->values);
+	lanes_strmap_init(m);
+}
+
+static size_t slot_of(const struct lanes_strmap *m, const char *key, size_t len)
+{
+	size_t i = (size_t)fnv1a(key, len) & (m->cap - 1);
+
+	while (m->keys[i] && (strlen(m->keys[i]) != len || memcmp(m->keys[i], key, len)))
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+uint32_t lanes_strmap_get(const struct lanes_strmap *m, const char *key, size_t len)
+{
+	size_t i;
+
+	if (!m->cap)
+		return UINT32_MAX;
+	i = slot_of(m, key, len);
+	return m->keys[i] ? m->values[i] : UINT32_MAX;
+}
+
+static int rehash(struct lanes_strmap *m, size_t ncap)
+{
+	struct lanes_strmap n = { calloc(ncap, sizeof(char *)), calloc(ncap, sizeof(uint32_t)),
+				  ncap, m->count };
+
+	if (!n.keys || !n.values) {
+		free(n.keys);
+		free(n.values);
+		return -1;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->keys[i]) {
+			size_t j = slot_of(&n, m->keys[i], strlen(m->keys[i]));
+
+			n.keys[j] = m->keys[i];
+			n.values[j] = m->values[i];
+		}
+	}
+	free(m->keys);
+	free(m->values);
+	*m = n;
+	return 0;
+}
+
+int lanes_strmap_put(struct lanes_strmap *m, const char *key, size_t len, uint32_t value)
+{
+	size_t i;
+
+	if ((m->count + 1) * 2 > m->cap && rehash(m, m->cap ? m->cap * 2 : 64))
+		return -1;
+	i = slot_of(m, key, len);
+	if (!m->keys[i]) {
+		m->keys[i] = lanes_strndup(key, len);
+		if (!m->keys[i])
+			return -1;
+		m->count++;
+	}
+	m->values[i] = value;
+	return 0;
+}

@@ -1,0 +1,40 @@
+/*
+ * util.h - small internal helpers shared by every module: growing arrays,
+ * string copies, and a string-to-index hash map used by the readers.
+ */
+#ifndef LANES_CORE_UTIL_H
+#define LANES_CORE_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Grow *ptr (of elements of size elem) so that it holds at least need; 0 or -1. */
+int lanes_grow(void **ptr, size_t *cap, size_t need, size_t elem);
+
+/* malloc'ed copy of s[0..len), NUL-terminated; NULL on failure. */
+char *lanes_strndup(const char *s, size_t len);
+
+/* malloc'ed printf; NULL on failure. */
+char *lanes_aprintf(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+/*
+ * A map from strings to uint32_t values, open addressing with FNV-1a.
+ * Keys are copied. Lookups of missing keys return LANES_NONE (UINT32_MAX).
+ */
+struct lanes_strmap {
+	char **keys;
+	uint32_t *values;
+	size_t cap, count;
+};
+
+void lanes_strmap_init(struct lanes_strmap *m);
+void lanes_strmap_clear(struct lanes_strmap *m);
+uint32_t lanes_strmap_get(const struct lanes_strmap *m, const char *key, size_t len);
+/* Insert or overwrite; 0 or -1 (out of memory). */
+int lanes_strmap_put(struct lanes_strmap *m, const char *key, size_t len, uint32_t value);
+
+#endif

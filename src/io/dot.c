@@ -1,0 +1,7 @@
+/* dot.c - PLACEHOLDER being written; replaced before landing. */
+#include "formats.h"
+
+const struct lanes_format lanes_format_dot = {
+	.name = "dot",
+	.summary = "",
+};

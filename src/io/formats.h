@@ -1,0 +1,14 @@
+/*
+ * formats.h - the format descriptors, one per file in src/io/.
+ * Adding a format is one file plus one line here and one in registry.c.
+ */
+#ifndef LANES_IO_FORMATS_H
+#define LANES_IO_FORMATS_H
+
+#include "lanes/io.h"
+
+extern const struct lanes_format lanes_format_ibnetdiscover;
+extern const struct lanes_format lanes_format_ibsim;
+extern const struct lanes_format lanes_format_dot;
+
+#endif

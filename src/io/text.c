@@ -1,0 +1,171 @@
+/*
+ * text.c - bounded line and token scanning for the text readers.
+ */
+#include "text.h"
+
+#include <string.h>
+
+void lanes_lines_init(struct lanes_lines *l, const char *data, size_t len, const char *file)
+{
+	l->p = data;
+	l->end = data + len;
+	l->file = file;
+	l->lineno = 0;
+	if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
+		l->p += 3;
+}
+
+int lanes_lines_next(struct lanes_lines *l, const char **s, size_t *len)
+{
+	const char *nl;
+
+	if (l->p >= l->end)
+		return 0;
+	nl = memchr(l->p, '\n', (size_t)(l->end - l->p));
+	*s = l->p;
+	*len = (size_t)((nl ? nl : l->end) - l->p);
+	l->p = nl ? nl + 1 : l->end;
+	if (*len && (*s)[*len - 1] == '\r')
+		(*len)--;
+	l->lineno++;
+	return 1;
+}
+
+void lanes_scan_ws(struct lanes_scan *sc)
+{
+	while (sc->p < sc->end && (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\r'))
+		sc->p++;
+}
+
+int lanes_scan_at_end(struct lanes_scan *sc)
+{
+	lanes_scan_ws(sc);
+	return sc->p >= sc->end;
+}
+
+int lanes_scan_char(struct lanes_scan *sc, char c)
+{
+	lanes_scan_ws(sc);
+	if (sc->p < sc->end && *sc->p == c) {
+		sc->p++;
+		return 1;
+	}
+	return 0;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+int lanes_scan_word(struct lanes_scan *sc, const char *word)
+{
+	size_t n = strlen(word);
+
+	lanes_scan_ws(sc);
+	if ((size_t)(sc->end - sc->p) < n || memcmp(sc->p, word, n))
+		return 0;
+	if (sc->p + n < sc->end && !is_blank(sc->p[n]))
+		return 0;
+	sc->p += n;
+	return 1;
+}
+
+int lanes_scan_peek(struct lanes_scan *sc, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	lanes_scan_ws(sc);
+	return (size_t)(sc->end - sc->p) >= n && !memcmp(sc->p, prefix, n);
+}
+
+int lanes_scan_uint(struct lanes_scan *sc, uint64_t max, uint64_t *out)
+{
+	const char *p;
+	uint64_t v = 0;
+
+	lanes_scan_ws(sc);
+	p = sc->p;
+	if (p >= sc->end || *p < '0' || *p > '9')
+		return 0;
+	while (p < sc->end && *p >= '0' && *p <= '9') {
+		if (v > (max - (uint64_t)(*p - '0')) / 10)
+			return 0;
+		v = v * 10 + (uint64_t)(*p - '0');
+		p++;
+	}
+	sc->p = p;
+	*out = v;
+	return 1;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int lanes_scan_hex(struct lanes_scan *sc, uint64_t *out)
+{
+	const char *p;
+	uint64_t v = 0;
+	int digits = 0;
+
+	lanes_scan_ws(sc);
+	p = sc->p;
+	if (sc->end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (; p < sc->end && hexval(*p) >= 0; p++, digits++) {
+		if (digits == 16)
+			return 0;
+		v = v << 4 | (uint64_t)hexval(*p);
+	}
+	if (!digits)
+		return 0;
+	sc->p = p;
+	*out = v;
+	return 1;
+}
+
+int lanes_scan_quoted(struct lanes_scan *sc, const char **s, size_t *len)
+{
+	const char *q;
+
+	lanes_scan_ws(sc);
+	if (sc->p >= sc->end || *sc->p != '"')
+		return 0;
+	q = memchr(sc->p + 1, '"', (size_t)(sc->end - sc->p - 1));
+	if (!q)
+		return 0;
+	*s = sc->p + 1;
+	*len = (size_t)(q - sc->p - 1);
+	sc->p = q + 1;
+	return 1;
+}
+
+int lanes_scan_token(struct lanes_scan *sc, const char **s, size_t *len)
+{
+	lanes_scan_ws(sc);
+	if (sc->p >= sc->end)
+		return 0;
+	*s = sc->p;
+	while (sc->p < sc->end && !is_blank(*sc->p))
+		sc->p++;
+	*len = (size_t)(sc->p - *s);
+	return 1;
+}
+
+int lanes_text_contains(const char *data, size_t len, size_t limit, const char *needle)
+{
+	size_t n = strlen(needle), stop = len < limit ? len : limit;
+
+	for (size_t i = 0; i + n <= stop; i++)
+		if (!memcmp(data + i, needle, n))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,54 @@
+/*
+ * text.h - line and token scanning shared by the text format readers.
+ *
+ * Everything works on (pointer, end) ranges, never on NUL-terminated
+ * strings, so a reader cannot run past its buffer whatever the bytes are
+ * (the fuzzers feed arbitrary data). Lines end at \n; a trailing \r is
+ * dropped; a UTF-8 byte-order mark at the start of the buffer is skipped.
+ */
+#ifndef LANES_IO_TEXT_H
+#define LANES_IO_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct lanes_lines {
+	const char *p, *end;
+	const char *file;
+	unsigned long lineno; /* number of the line last returned */
+};
+
+void lanes_lines_init(struct lanes_lines *l, const char *data, size_t len, const char *file);
+/* 1 and the line in (*s, *len) without its end of line; 0 at the end. */
+int lanes_lines_next(struct lanes_lines *l, const char **s, size_t *len);
+
+/* A cursor over one line. */
+struct lanes_scan {
+	const char *p, *end;
+};
+
+static inline struct lanes_scan lanes_scan_of(const char *s, size_t len)
+{
+	struct lanes_scan sc = { s, s + len };
+	return sc;
+}
+
+void lanes_scan_ws(struct lanes_scan *sc);              /* skip blanks (space, tab) */
+int lanes_scan_at_end(struct lanes_scan *sc);           /* only blanks left */
+int lanes_scan_char(struct lanes_scan *sc, char c);     /* consume c after blanks: 1/0 */
+int lanes_scan_word(struct lanes_scan *sc, const char *word); /* consume a whole word: 1/0 */
+/* A decimal number after blanks, at most max: 1, or 0 if none or too big. */
+int lanes_scan_uint(struct lanes_scan *sc, uint64_t max, uint64_t *out);
+/* Hex digits, with an optional 0x: 1 or 0 (more than 16 digits is 0). */
+int lanes_scan_hex(struct lanes_scan *sc, uint64_t *out);
+/* A "quoted string" (no escapes): 1 with the inside in (*s, *len), or 0. */
+int lanes_scan_quoted(struct lanes_scan *sc, const char **s, size_t *len);
+/* The next run of non-blank characters: 1, or 0 at the end. */
+int lanes_scan_token(struct lanes_scan *sc, const char **s, size_t *len);
+/* Does the range start with prefix (after blanks, not consumed)? */
+int lanes_scan_peek(struct lanes_scan *sc, const char *prefix);
+
+/* Does the buffer contain needle somewhere in its first `limit` bytes? */
+int lanes_text_contains(const char *data, size_t len, size_t limit, const char *needle);
+
+#endif

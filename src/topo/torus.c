@@ -1,0 +1,18 @@
+/* torus.c - PLACEHOLDER being written; replaced before landing. */
+#include "generators.h"
+#include "params.h"
+
+static int generate(struct lanes_params *p, struct lanes_builder *b, struct lanes_error *err)
+{
+	(void)p;
+	(void)b;
+	return lanes_error_set(err, LANES_EINVAL, "torus: not written yet");
+}
+
+const struct lanes_generator lanes_gen_torus = {
+	.name = "torus",
+	.summary = "",
+	.usage = "",
+	.source = "",
+	.generate = generate,
+};
