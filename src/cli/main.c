@@ -1,2 +1,48 @@
-/* main.c - PLACEHOLDER being written. */
-int main(void) { return 0; }
+/*
+ * main.c - the `lanes` command: a table of subcommands, git style.
+ *
+ * Exit codes (every subcommand): 0 done and nothing wrong found; 1 done and
+ * something wrong found (a disconnected fabric, a deadlock, ...); 2 bad input
+ * or usage.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct cli_command commands[] = {
+	{ "topo", "generate fabrics and describe them (gen, info, list)", cmd_topo },
+};
+
+#define NUM_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: lanes COMMAND [ARGS...]   (lanes COMMAND --help for more)\n\n"
+		     "Deadlock-free routing for InfiniBand fabrics.\n\ncommands:\n");
+	for (size_t i = 0; i < NUM_COMMANDS; i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nexit codes: 0 ok, 1 a negative finding, 2 bad input or usage\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("lanes 0.1.0\n");
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < NUM_COMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "lanes: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

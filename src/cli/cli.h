@@ -1,0 +1,80 @@
+/*
+ * cli.h - what the `lanes` subcommands share: exit codes, error printing,
+ * and loading a fabric from a file or a generator spec.
+ */
+#ifndef LANES_CLI_H
+#define LANES_CLI_H
+
+#include <stdint.h>
+
+#include "lanes/error.h"
+#include "lanes/fabric.h"
+
+/* Exit codes of every command. */
+enum {
+	EXIT_OK = 0,      /* done, nothing wrong found */
+	EXIT_FINDING = 1, /* done, and found something wrong (disconnected, deadlock, ...) */
+	EXIT_USAGE = 2,   /* bad input, bad usage, or the work could not be done */
+};
+
+/* A subcommand: a name and a function, git style. */
+struct cli_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+};
+
+/* How to get the fabric: a file or a generator spec, then optional faults. */
+struct cli_fabric_opts {
+	const char *format;   /* --format for reading, or NULL to recognise */
+	double fail_links;    /* --fail-links */
+	double fail_switches; /* --fail-switches */
+	uint64_t seed;        /* --seed */
+	int faults;           /* a fault option was given */
+	struct lanes_fault_report report;
+};
+
+/* Print "lanes: file:line: message" and return EXIT_USAGE. */
+int cli_fail(const struct lanes_error *err);
+
+/* Print "lanes: message" (printf style) and return EXIT_USAGE. */
+int cli_usage_error(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+/* Parse a count or fraction option value; 0 or EXIT_USAGE. */
+int cli_parse_amount(const char *opt, const char *value, double *out);
+/* Parse a seed; 0 or EXIT_USAGE. */
+int cli_parse_u64(const char *opt, const char *value, uint64_t *out);
+
+/*
+ * Load a fabric: words[0] is a file, or a generator name followed by its
+ * key=value words. A path that exists wins over a generator of the same name.
+ * Prints the fabric's warnings to stderr. Returns 0 or EXIT_USAGE.
+ */
+int cli_load_fabric(int nwords, char **words, struct cli_fabric_opts *opts,
+		    struct lanes_fabric **out);
+
+/* The long options every fabric-taking command accepts, and their handler. */
+#define CLI_FABRIC_LONGOPTS                                        \
+	{ "format", required_argument, NULL, 'F' },                \
+	{ "fail-links", required_argument, NULL, 'L' },            \
+	{ "fail-switches", required_argument, NULL, 'S' },         \
+	{ "seed", required_argument, NULL, 's' }
+
+/* Handle one of CLI_FABRIC_LONGOPTS: 1 handled, 0 not ours, -1 bad value. */
+int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
+
+#define CLI_FABRIC_HELP                                                                  \
+	"  FABRIC is a file (ibnetdiscover or ibsim net, recognised from its content)\n" \
+	"  or a generator spec such as: dragonfly a=4 p=2 h=2 (see `lanes topo list`).\n" \
+	"  --format NAME        read the file as ibnetdiscover or ibsim\n"              \
+	"  --fail-links X       remove X switch-to-switch cables (a count, or a fraction < 1)\n" \
+	"  --fail-switches X    remove X switches (and the CAs only they connect)\n"     \
+	"  --seed S             seed for fault injection (default 1)\n"
+
+int cmd_topo(int argc, char **argv);
+
+#endif

@@ -1,0 +1,225 @@
+/*
+ * cmd_topo.c - `lanes topo gen|info|list`: make fabrics and describe them.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "lanes/io.h"
+#include "lanes/topo.h"
+
+static const char topo_usage[] =
+	"usage: lanes topo gen KIND key=value... [-o FILE] [--format ibnetdiscover|ibsim|dot]\n"
+	"       lanes topo info FABRIC [--json]\n"
+	"       lanes topo list\n"
+	"\n"
+	"  gen   generate a fabric and write it (to standard output without -o)\n"
+	"  info  print switches, CAs, links, radix, diameter, average distance,\n"
+	"        connectivity, parallel links and self-loops; exit 1 if disconnected\n"
+	"  list  list the topology generators and their keys\n"
+	"\n" CLI_FABRIC_HELP;
+
+static void print_report(const struct cli_fabric_opts *o)
+{
+	if (o->faults)
+		fprintf(stderr,
+			"lanes: faults (seed %llu): removed %u switch-to-switch cables, %u switches, %u CAs\n",
+			(unsigned long long)o->seed, o->report.links_removed,
+			o->report.switches_removed, o->report.cas_removed);
+}
+
+static void add_int(struct json_object *o, const char *key, int64_t v)
+{
+	json_object_object_add(o, key, json_object_new_int64(v));
+}
+
+static struct json_object *stats_json(const struct lanes_fabric_stats *st,
+				      const struct lanes_fabric *f,
+				      const struct cli_fabric_opts *opts)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_int(o, "switches", st->switches);
+	add_int(o, "cas", st->cas);
+	add_int(o, "routers", st->routers);
+	add_int(o, "links_switch_switch", st->links_switch_switch);
+	add_int(o, "links_switch_ca", st->links_switch_ca);
+	add_int(o, "links_other", st->links_other);
+	add_int(o, "radix_min", st->radix_min);
+	add_int(o, "radix_max", st->radix_max);
+	add_int(o, "network_radix_min", st->net_radix_min);
+	add_int(o, "network_radix_max", st->net_radix_max);
+	add_int(o, "hosts_per_switch_min", st->hosts_min);
+	add_int(o, "hosts_per_switch_max", st->hosts_max);
+	add_int(o, "ports_max", st->ports_max);
+	add_int(o, "diameter", st->diameter);
+	json_object_object_add(o, "avg_distance", json_object_new_double(st->avg_distance));
+	json_object_object_add(o, "connected", json_object_new_boolean(st->connected));
+	add_int(o, "components", st->components);
+	add_int(o, "isolated_cas", st->isolated_cas);
+	add_int(o, "parallel_links", st->parallel_links);
+	add_int(o, "self_loops", st->self_loops);
+	add_int(o, "max_lid", f->max_lid);
+	add_int(o, "warnings", f->num_warnings);
+	if (opts->faults) {
+		struct json_object *x = json_object_new_object();
+
+		add_int(x, "seed", (int64_t)opts->seed);
+		add_int(x, "links_removed", opts->report.links_removed);
+		add_int(x, "switches_removed", opts->report.switches_removed);
+		add_int(x, "cas_removed", opts->report.cas_removed);
+		json_object_object_add(o, "faults", x);
+	}
+	return o;
+}
+
+static void print_text(const struct lanes_fabric_stats *st, const struct lanes_fabric *f)
+{
+	printf("switches            %u\n", st->switches);
+	printf("CAs                 %u\n", st->cas);
+	if (st->routers)
+		printf("routers             %u\n", st->routers);
+	printf("links               %u switch-switch, %u switch-CA",
+	       st->links_switch_switch, st->links_switch_ca);
+	if (st->links_other)
+		printf(", %u other", st->links_other);
+	printf("\nradix               %u..%u cabled ports (%u..%u to switches, %u..%u to CAs)\n",
+	       st->radix_min, st->radix_max, st->net_radix_min, st->net_radix_max,
+	       st->hosts_min, st->hosts_max);
+	printf("diameter            %u switch hops\n", st->diameter);
+	printf("average distance    %.4f switch hops\n", st->avg_distance);
+	printf("connected           %s", st->connected ? "yes" : "no");
+	if (!st->connected)
+		printf(" (%u switch components, %u CAs without a switch)", st->components,
+		       st->isolated_cas);
+	printf("\nparallel links      %u\n", st->parallel_links);
+	printf("self-loops          %u\n", st->self_loops);
+	printf("LIDs                1..%u\n", f->max_lid);
+}
+
+static int topo_info(int argc, char **argv)
+{
+	static const struct option longopts[] = { CLI_FABRIC_LONGOPTS,
+						  { "json", no_argument, NULL, 'j' },
+						  { "help", no_argument, NULL, 'h' },
+						  { NULL, 0, NULL, 0 } };
+	struct cli_fabric_opts opts = { NULL, 0, 0, 1, 0, { 0, 0, 0 } };
+	struct lanes_fabric_stats st;
+	struct lanes_fabric *f;
+	struct lanes_error err;
+	int json = 0, c, rc;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if ((rc = cli_fabric_option(c, optarg, &opts)))
+			if (rc < 0)
+				return EXIT_USAGE;
+		if (c == 'j')
+			json = 1;
+		else if (c == 'h')
+			return fputs(topo_usage, stdout), EXIT_OK;
+		else if (!rc)
+			return fputs(topo_usage, stderr), EXIT_USAGE;
+	}
+	if ((rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f)))
+		return rc;
+	print_report(&opts);
+	if (lanes_fabric_stats(f, &st, &err)) {
+		lanes_fabric_free(f);
+		return cli_fail(&err);
+	}
+	if (json) {
+		struct json_object *o = stats_json(&st, f, &opts);
+
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+		json_object_put(o);
+	} else {
+		print_text(&st, f);
+	}
+	lanes_fabric_free(f);
+	return st.connected ? EXIT_OK : EXIT_FINDING;
+}
+
+static int write_fabric(const struct lanes_fabric *f, const char *path, const char *format)
+{
+	const struct lanes_format *fmt = lanes_format_find(format);
+	struct lanes_error err;
+
+	if (!fmt || !fmt->write)
+		return cli_usage_error("--format: no writer named '%s' (ibnetdiscover, ibsim, dot)",
+				       format);
+	if (!path || !strcmp(path, "-")) {
+		if (fmt->write(f, stdout, &err))
+			return cli_fail(&err);
+		return fflush(stdout) ? cli_usage_error("cannot write standard output") : EXIT_OK;
+	}
+	return lanes_io_write_file(path, format, f, &err) ? cli_fail(&err) : EXIT_OK;
+}
+
+static int topo_gen(int argc, char **argv)
+{
+	static const struct option longopts[] = { CLI_FABRIC_LONGOPTS,
+						  { "output", required_argument, NULL, 'o' },
+						  { "help", no_argument, NULL, 'h' },
+						  { NULL, 0, NULL, 0 } };
+	struct cli_fabric_opts opts = { NULL, 0, 0, 1, 0, { 0, 0, 0 } };
+	const char *output = NULL, *format;
+	struct lanes_fabric *f;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		if ((rc = cli_fabric_option(c, optarg, &opts)) < 0)
+			return EXIT_USAGE;
+		if (c == 'o')
+			output = optarg;
+		else if (c == 'h')
+			return fputs(topo_usage, stdout), EXIT_OK;
+		else if (!rc)
+			return fputs(topo_usage, stderr), EXIT_USAGE;
+	}
+	if (optind >= argc || !lanes_generator_find(argv[optind]))
+		return cli_usage_error("topo gen: expected a generator name (see `lanes topo list`)");
+	/* For gen, --format names the output format. */
+	format = opts.format ? opts.format : "ibnetdiscover";
+	opts.format = NULL;
+	if ((rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f)))
+		return rc;
+	print_report(&opts);
+	rc = write_fabric(f, output, format);
+	lanes_fabric_free(f);
+	return rc;
+}
+
+static int topo_list(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	for (size_t i = 0; lanes_generator_at(i); i++) {
+		const struct lanes_generator *g = lanes_generator_at(i);
+
+		printf("%-10s %s\n           %s %s\n           after: %s\n", g->name, g->summary,
+		       g->name, g->usage, g->source);
+	}
+	return EXIT_OK;
+}
+
+int cmd_topo(int argc, char **argv)
+{
+	static const struct cli_command subs[] = {
+		{ "gen", "generate a fabric", topo_gen },
+		{ "info", "describe a fabric", topo_info },
+		{ "list", "list generators", topo_list },
+	};
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(topo_usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (!strcmp(argv[1], subs[i].name))
+			return subs[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "lanes: topo: unknown subcommand '%s'\n%s", argv[1], topo_usage);
+	return EXIT_USAGE;
+}
