@@ -13,10 +13,12 @@
 
 static const char topo_usage[] =
 	"usage: lanes topo gen KIND key=value... [-o FILE] [--format ibnetdiscover|ibsim|dot]\n"
+	"       lanes topo convert FABRIC [-o FILE] --to ibnetdiscover|ibsim|dot\n"
 	"       lanes topo info FABRIC [--json]\n"
 	"       lanes topo list\n"
 	"\n"
 	"  gen   generate a fabric and write it (to standard output without -o)\n"
+	"  convert  read a fabric (file or spec) and write it in another format\n"
 	"  info  print switches, CAs, links, radix, diameter, average distance,\n"
 	"        connectivity, parallel links and self-loops; exit 1 if disconnected\n"
 	"  list  list the topology generators and their keys\n"
@@ -158,14 +160,20 @@ static int write_fabric(const struct lanes_fabric *f, const char *path, const ch
 	return lanes_io_write_file(path, format, f, &err) ? cli_fail(&err) : EXIT_OK;
 }
 
-static int topo_gen(int argc, char **argv)
+/*
+ * gen and convert share this: gen takes a generator spec and --format names
+ * the output; convert takes any FABRIC, --format names the input and --to
+ * the output.
+ */
+static int write_command(int argc, char **argv, int convert)
 {
 	static const struct option longopts[] = { CLI_FABRIC_LONGOPTS,
 						  { "output", required_argument, NULL, 'o' },
+						  { "to", required_argument, NULL, 't' },
 						  { "help", no_argument, NULL, 'h' },
 						  { NULL, 0, NULL, 0 } };
 	struct cli_fabric_opts opts = { NULL, 0, 0, 1, 0, { 0, 0, 0 } };
-	const char *output = NULL, *format;
+	const char *output = NULL, *to = NULL;
 	struct lanes_fabric *f;
 	int c, rc;
 
@@ -174,22 +182,35 @@ static int topo_gen(int argc, char **argv)
 			return EXIT_USAGE;
 		if (c == 'o')
 			output = optarg;
+		else if (c == 't')
+			to = optarg;
 		else if (c == 'h')
 			return fputs(topo_usage, stdout), EXIT_OK;
 		else if (!rc)
 			return fputs(topo_usage, stderr), EXIT_USAGE;
 	}
-	if (optind >= argc || !lanes_generator_find(argv[optind]))
+	if (!convert && (optind >= argc || !lanes_generator_find(argv[optind])))
 		return cli_usage_error("topo gen: expected a generator name (see `lanes topo list`)");
-	/* For gen, --format names the output format. */
-	format = opts.format ? opts.format : "ibnetdiscover";
-	opts.format = NULL;
+	if (!convert) {
+		to = opts.format;
+		opts.format = NULL;
+	}
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f)))
 		return rc;
 	print_report(&opts);
-	rc = write_fabric(f, output, format);
+	rc = write_fabric(f, output, to ? to : "ibnetdiscover");
 	lanes_fabric_free(f);
 	return rc;
+}
+
+static int topo_gen(int argc, char **argv)
+{
+	return write_command(argc, argv, 0);
+}
+
+static int topo_convert(int argc, char **argv)
+{
+	return write_command(argc, argv, 1);
 }
 
 static int topo_list(int argc, char **argv)
@@ -210,6 +231,7 @@ int cmd_topo(int argc, char **argv)
 	static const struct cli_command subs[] = {
 		{ "gen", "generate a fabric", topo_gen },
 		{ "info", "describe a fabric", topo_info },
+		{ "convert", "write a fabric in another format", topo_convert },
 		{ "list", "list generators", topo_list },
 	};
 

@@ -307,9 +307,10 @@ static int top_line(struct ibsim_parse *ps, struct lanes_scan sc, uint64_t *base
 		return sc.p += 5, mask_line(ps, sc, &ps->width_mask);
 	if (lanes_scan_peek(&sc, "speed"))
 		return sc.p += 5, mask_line(ps, sc, &ps->speed_mask);
-	if (lanes_scan_peek(&sc, "devid") || lanes_scan_peek(&sc, "pdebug") ||
+	if (lanes_scan_peek(&sc, "devid") || lanes_scan_peek(&sc, "vendid") ||
+	    lanes_scan_peek(&sc, "sysimgguid") || lanes_scan_peek(&sc, "pdebug") ||
 	    lanes_scan_peek(&sc, "do"))
-		return 0; /* simulator settings that do not change the fabric */
+		return 0; /* settings that do not change the fabric, as ibsim ignores them */
 	if (lanes_scan_peek(&sc, "include") || lanes_scan_peek(&sc, "module"))
 		return perr(ps, "include and module lines are not supported; expand them first",
 			    NULL, 0);

@@ -1,0 +1,69 @@
+# lib.sh - run the real ibsim and OpenSM on one fabric (sourced by interop tests).
+#
+# osm_run NETFILE DIR [opensm args...]: start ibsim on NETFILE with its own
+# socket name, run OpenSM once (-o) through ibsim-run with its dumps in DIR,
+# stop ibsim by its PID. Needs Debian's ibsim-utils and opensm
+# (scripts/install-deps.sh installs them).
+
+osm_run() {
+  local net=$1 dir=$2; shift 2
+  local sock="lanes_$$_${RANDOM}"
+  mkdir -p "$dir"
+  IBSIM_SOCKNAME=$sock timeout 300 ibsim -s -n -N 4096 -S 4096 -P 65536 "$net" \
+    >"$dir/ibsim.log" 2>&1 &
+  local ibsim_pid=$!
+  local tries=0
+  # ibsim prints its limits once the fabric is parsed and the socket is up
+  until grep -q MaxMcastCap "$dir/ibsim.log" 2>/dev/null; do
+    tries=$((tries + 1))
+    if [ $tries -gt 100 ] || ! kill -0 $ibsim_pid 2>/dev/null; then
+      echo "ibsim did not start on $net:"; cat "$dir/ibsim.log"
+      kill $ibsim_pid 2>/dev/null; return 1
+    fi
+    sleep 0.1
+  done
+  sleep 0.2
+  IBSIM_SOCKNAME=$sock OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir \
+    timeout 300 ibsim-run opensm -o -e -f "$dir/osm.log" --dump_files_dir "$dir" "$@" \
+    >"$dir/opensm.out" 2>&1
+  local rc=$?
+  kill $ibsim_pid 2>/dev/null
+  wait $ibsim_pid 2>/dev/null
+  return $rc
+}
+
+# subnet_nodes DIR: "TYPE PORTGUID LID" (hex GUID, decimal LID) for every
+# node in opensm-subnet.lst, sorted.
+subnet_nodes() {
+  grep -o '{ [A-Z-]* Ports:[0-9A-Fa-f]* SystemGUID:[0-9A-Fa-f]* NodeGUID:[0-9A-Fa-f]* PortGUID:[0-9A-Fa-f]* VenID:[0-9A-Fa-f]* DevID:[0-9A-Fa-f]* Rev:[0-9A-Fa-f]* {[^}]*} LID:[0-9A-Fa-f]*' "$1/opensm-subnet.lst" |
+    sed -E 's/^\{ ([A-Z]+)[A-Z-]* .*PortGUID:([0-9A-Fa-f]+) .* LID:([0-9A-Fa-f]+)$/\1 \2 \3/' |
+    while read -r type guid lid; do
+      printf '%s %016x %d\n' "$type" "$((16#$guid))" "$((16#$lid))"
+    done | sort -u
+}
+
+# subnet_count DIR SW|CA: distinct nodes of that type in opensm-subnet.lst.
+subnet_count() {
+  grep -o "{ $2[A-Z-]* Ports:[0-9A-Fa-f]* SystemGUID:[0-9A-Fa-f]* NodeGUID:[0-9A-Fa-f]*" "$1/opensm-subnet.lst" |
+    sed 's/.*NodeGUID://' | sort -u | wc -l
+}
+
+# netfile_nodes NETFILE: the same list from an ibsim net file that lanes wrote
+# (switch LIDs on the Switch lines, CA port LIDs on the port lines; a CA port
+# GUID is its node GUID plus the port number, as ibsim assigns them).
+netfile_nodes() {
+  local guid=0 type="" line
+  while IFS= read -r line; do
+    case $line in
+      switchguid=*) guid=$((${line#switchguid=})); type=SW ;;
+      caguid=*) guid=$((${line#caguid=})); type=CA ;;
+      Switch*) [[ $line =~ \ lid\ ([0-9]+) ]] && printf 'SW %016x %d\n' "$guid" "${BASH_REMATCH[1]}" ;;
+      \[*)
+        if [ "$type" = CA ] && [[ $line =~ ^\[([0-9]+)\].*\ lid\ ([0-9]+) ]]; then
+          printf 'CA %016x %d\n' "$((guid + BASH_REMATCH[1]))" "${BASH_REMATCH[2]}"
+        fi ;;
+    esac
+  done <"$1" | sort -u
+}
+
+fail() { echo "FAIL: $*"; exit 1; }
