@@ -1,0 +1,239 @@
+/*
+ * grid.c - coordinates, labels, size checks and torus/mesh cabling for the
+ * k-ary n-cube family (torus, mesh, hypercube; hyperx uses the coordinate
+ * helpers). The port conventions are stated in grid.h and
+ * docs/topologies-grid-tree.md; engines rely on them, so change neither
+ * without the other.
+ *
+ * Radix-2 torus dimensions get one set of L cables, not two: the +1 and -1
+ * neighbour are the same switch. This is what seed 001 counts (its 11D
+ * hypercube with double links has radix 8 + 11 * 2 = 30, and it calls the
+ * hypercube a special torus), what OpenSM's dor expects of a hypercube (the
+ * same port on both ends of a cable), and what torus-2QoS would see anyway:
+ * its link_tswitches() files every cable between two ring neighbours under
+ * the first direction it examines. A torus of k = 2x2x2 is therefore the
+ * 3-cube, port for port.
+ */
+#include "grid.h"
+
+#include <stdio.h>
+
+/* One letter per dimension, for switch labels. */
+static const char dim_letters[GRID_DIMS_MAX + 1] = "xyzwabcdefghijkl";
+
+void grid_format_dims(const uint32_t *k, size_t n, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++) {
+		int w = snprintf(buf + len, size - len, "%s%u", i ? "x" : "", k[i]);
+
+		if (w < 0)
+			return;
+		len += (size_t)w;
+	}
+}
+
+void grid_coords(const uint32_t *k, size_t n, uint32_t s, uint32_t *c)
+{
+	for (size_t i = 0; i < n; i++) {
+		c[i] = s % k[i];
+		s /= k[i];
+	}
+}
+
+uint32_t grid_stride(const uint32_t *k, size_t i)
+{
+	uint32_t stride = 1;
+
+	for (size_t j = 0; j < i; j++)
+		stride *= k[j];
+	return stride;
+}
+
+void grid_label(const uint32_t *c, size_t n, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++) {
+		int w = snprintf(buf + len, size - len, "%s%c%u", i ? "-" : "", dim_letters[i],
+				 c[i]);
+
+		if (w < 0)
+			return;
+		len += (size_t)w;
+	}
+}
+
+int grid_read_L(struct lanes_params *p, size_t n, uint32_t *L, struct lanes_error *err)
+{
+	uint32_t v[LANES_PARAM_LIST_MAX];
+	size_t m;
+	int rc;
+
+	if ((rc = lanes_params_list(p, "L", 0, 1, LANES_PORTS_MAX, v, &m, err)))
+		return rc;
+	if (m > 1 && m != n)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "%s: parameter 'L' has %zu entries; give one for every "
+				       "dimension or one per dimension (%zu)",
+				       p->gen, m, n);
+	for (size_t i = 0; i < n; i++)
+		L[i] = m == 0 ? 1 : m == 1 ? v[0] : v[i];
+	return 0;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+uint64_t grid_sat_mul(uint64_t a, uint64_t b)
+{
+	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+uint64_t grid_product(const uint32_t *k, size_t n)
+{
+	uint64_t prod = 1;
+
+	for (size_t i = 0; i < n; i++)
+		prod = grid_sat_mul(prod, k[i]);
+	return prod;
+}
+
+static void format_count(uint64_t v, char *buf, size_t size)
+{
+	if (v == UINT64_MAX)
+		snprintf(buf, size, "more than 2^64");
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)v);
+}
+
+int grid_check_lids(const char *kind, const char *what, uint64_t switches, uint64_t host_ports,
+		    struct lanes_error *err)
+{
+	char s[32], h[32];
+
+	if (sat_add(switches, host_ports) <= LANES_LID_UNICAST_MAX)
+		return 0;
+	format_count(switches, s, sizeof(s));
+	format_count(host_ports, h, sizeof(h));
+	return lanes_error_set(err, LANES_EINVAL,
+			       "%s: %s give %s switches and %s host ports, more than the %d "
+			       "unicast LIDs",
+			       kind, what, s, h, LANES_LID_UNICAST_MAX);
+}
+
+int grid_add_switches(struct gen *g, const uint32_t *k, size_t n, uint32_t switches,
+		      unsigned nports, uint32_t *first, struct lanes_error *err)
+{
+	uint32_t c[GRID_DIMS_MAX];
+	char label[128];
+
+	for (uint32_t s = 0; s < switches; s++) {
+		uint32_t node;
+		int rc;
+
+		grid_coords(k, n, s, c);
+		grid_label(c, n, label, sizeof(label));
+		if ((rc = gen_switch(g, nports, label, &node, err)))
+			return rc;
+		if (s == 0)
+			*first = node;
+	}
+	return 0;
+}
+
+int grid_add_hosts(struct gen *g, uint32_t first, uint32_t switches, uint32_t p,
+		   struct lanes_error *err)
+{
+	for (uint32_t s = 0; s < switches && p; s++) {
+		int rc = gen_hosts(g, first + s, 1, p, err);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int grid_layout(struct grid *g, const char *what, struct lanes_error *err)
+{
+	uint64_t switches = grid_product(g->k, g->n);
+	uint64_t ports = g->p;
+	int rc;
+
+	for (size_t i = 0; i < g->n; i++) {
+		g->base[i] = (uint32_t)ports + 1;
+		g->width[i] = g->k[i] == 1 ? 0 : g->wrap && g->k[i] == 2 ? g->L[i] : 2 * g->L[i];
+		ports += g->width[i];
+	}
+	if ((rc = gen_check_radix(g->kind, ports,
+				  g->wrap ? "p + 2*L_i per dimension with k_i > 2 + L_i per k_i = 2"
+					  : "p + 2*L_i per dimension with k_i > 1",
+				  err)) ||
+	    (rc = grid_check_lids(g->kind, what, switches, grid_sat_mul(switches, g->p), err)))
+		return rc;
+	g->switches = (uint32_t)switches;
+	g->nports = (uint32_t)ports;
+	return 0;
+}
+
+int grid_read(struct lanes_params *params, const char *kkey, struct grid *g,
+	      struct lanes_error *err)
+{
+	char dims[128], what[160];
+	uint64_t p;
+	int rc;
+
+	if ((rc = lanes_params_list(params, kkey, 1, 1, LANES_LID_UNICAST_MAX, g->k, &g->n, err)) ||
+	    (rc = grid_read_L(params, g->n, g->L, err)) ||
+	    (rc = lanes_params_uint(params, "p", LANES_PARAM_REQUIRED, 0, LANES_PORTS_MAX, &p, err)))
+		return rc;
+	g->p = (uint32_t)p;
+	grid_format_dims(g->k, g->n, dims, sizeof(dims));
+	snprintf(what, sizeof(what), "%s=%s p=%u", kkey, dims, g->p);
+	return grid_layout(g, what, err);
+}
+
+/* The L cables from switch s towards +1 in dimension i, if it has any. */
+static int cable_dim(struct gen *gen, const struct grid *g, uint32_t first, uint32_t s,
+		     const uint32_t *c, size_t i, struct lanes_error *err)
+{
+	uint32_t k = g->k[i], stride = grid_stride(g->k, i);
+	uint32_t t, back;
+
+	if (k == 1 || (c[i] == k - 1 && (!g->wrap || k == 2)))
+		return 0;
+	t = c[i] + 1 < k ? s + stride : s - (k - 1) * stride;
+	/* a radix-2 torus block has L ports, used on both ends alike */
+	back = g->width[i] == g->L[i] ? 0 : g->L[i];
+	for (uint32_t l = 0; l < g->L[i]; l++) {
+		int rc = gen_cable(gen, first + s, g->base[i] + l, first + t, g->base[i] + back + l,
+				   err);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int grid_build(const struct grid *g, struct lanes_builder *b, struct lanes_error *err)
+{
+	struct gen gen;
+	uint32_t first = 0, c[GRID_DIMS_MAX];
+	int rc;
+
+	gen_init(&gen, b, g->kind);
+	if ((rc = grid_add_switches(&gen, g->k, g->n, g->switches, g->nports, &first, err)))
+		return rc;
+	for (uint32_t s = 0; s < g->switches; s++) {
+		grid_coords(g->k, g->n, s, c);
+		for (size_t i = 0; i < g->n; i++)
+			if ((rc = cable_dim(&gen, g, first, s, c, i, err)))
+				return rc;
+	}
+	return grid_add_hosts(&gen, first, g->switches, g->p, err);
+}
