@@ -430,7 +430,7 @@ static int ibsim_read(const char *data, size_t len, const char *file, struct lan
 
 static const char *type_word(int type)
 {
-	return type == LANES_NODE_SWITCH ? "Switch" : type == LANES_NODE_CA ? "Ca" : "Rt";
+	return type == LANES_NODE_SWITCH ? "Switch" : type == LANES_NODE_CA ? "Hca" : "Rt";
 }
 
 static char type_letter(int type)
@@ -510,15 +510,21 @@ static int ibsim_write(const struct lanes_fabric *f, FILE *out, struct lanes_err
 	return 0;
 }
 
-/* ibsim files name node types by word and ids without the S-/H- GUID form. */
+/*
+ * ibsim files call CAs "Hca" and never carry the vendid= lines that every
+ * ibnetdiscover record has; our own files also say so on their first line.
+ * Both formats share switchguid= and "Switch", so those decide nothing.
+ */
 static int ibsim_sniff(const char *data, size_t len)
 {
-	if (lanes_text_contains(data, len, 1 << 20, "switchguid=0x") &&
-	    lanes_text_contains(data, len, 1 << 20, "(") &&
-	    lanes_text_contains(data, len, 1 << 20, "sysimgguid="))
-		return 10; /* ibnetdiscover output; ibsim could read it, its reader is better */
-	if (lanes_text_contains(data, len, 1 << 20, "\nHca") ||
-	    lanes_text_contains(data, len, 1 << 20, "\nSwitch") || !strncmp(data, "Switch", len < 6 ? len : 6))
+	if (lanes_text_contains(data, len, 128, "# ibsim net file"))
+		return 100;
+	if (lanes_text_contains(data, len, 1 << 20, "vendid="))
+		return 10;
+	if (lanes_text_contains(data, len, 1 << 20, "\nHca"))
+		return 95;
+	if (lanes_text_contains(data, len, 1 << 20, "\nSwitch") ||
+	    (len >= 6 && !strncmp(data, "Switch", 6)))
 		return 60;
 	return 0;
 }

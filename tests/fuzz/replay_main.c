@@ -5,7 +5,6 @@
  * LLVMFuzzerTestOneInput() once. This is how the fuzz corpora run as plain
  * tests under gcc and under the sanitizers.
  */
-#define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
 # real OpenSM routing it once with minhop brings the subnet up with the same
 # switches and CAs, and the same LIDs, that lanes reports.
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/osm_lib.bash"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
 check_fabric() {

@@ -1,4 +1,4 @@
-# lib.sh - run the real ibsim and OpenSM on one fabric (sourced by interop tests).
+# osm_lib.bash - run the real ibsim and OpenSM on one fabric (sourced by interop tests).
 #
 # osm_run NETFILE DIR [opensm args...]: start ibsim on NETFILE with its own
 # socket name, run OpenSM once (-o) through ibsim-run with its dumps in DIR,

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# CLI behaviour of `lanes topo`: exit codes, JSON keys, generator specs in
+# place of files, formats, faults and clear errors on bad input.
+set -u
+pass=0 fail=0
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+
+check() { # check NAME EXPECTED_RC CMD... ; output in $work/out, $work/err
+  local name=$1 want=$2; shift 2
+  "$@" >"$work/out" 2>"$work/err"; local rc=$?
+  if [ "$rc" = "$want" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $name: exit $rc, expected $want"; head -5 "$work/err"; fi
+}
+expect() { # expect NAME FILE REGEX
+  if grep -Eq "$3" "$2"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $1: no /$3/ in $2:"; head -5 "$2"; fi
+}
+json() { grep -o "\"$1\":[^,}]*" "$work/out" | head -1 | cut -d: -f2; }
+
+# usage and help
+check "no args" 2 "$LANES"
+check "help" 0 "$LANES" --help
+expect "help lists topo" "$work/out" '^  topo'
+check "unknown command" 2 "$LANES" frobnicate
+check "topo help" 0 "$LANES" topo info --help
+check "topo list" 0 "$LANES" topo list
+for g in dragonfly slimfly hyperx torus mesh hypercube fattree xgft sfxff jellyfish; do
+  expect "list has $g" "$work/out" "^$g "
+done
+
+# the default fabric of the demo: the 72-node dragonfly of seed 000
+check "info dragonfly" 0 "$LANES" topo info dragonfly a=4 p=2 h=2 --json
+for k in switches cas links_switch_switch links_switch_ca diameter avg_distance radix_max \
+         connected parallel_links self_loops; do
+  expect "json key $k" "$work/out" "\"$k\":"
+done
+[ "$(json cas)" = 72 ] && [ "$(json switches)" = 36 ] && [ "$(json diameter)" = 3 ] &&
+  [ "$(json connected)" = true ] && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL: dragonfly a=4 p=2 h=2 numbers"; cat "$work/out"; }
+
+# a generated file reads back with the same numbers, in each format
+for fmt in ibnetdiscover ibsim; do
+  check "gen $fmt" 0 "$LANES" topo gen torus k=4x4 p=2 --format $fmt -o "$work/t.$fmt"
+  check "info $fmt" 0 "$LANES" topo info "$work/t.$fmt" --json
+  [ "$(json switches)" = 16 ] && [ "$(json cas)" = 32 ] && [ "$(json diameter)" = 4 ] &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: torus via $fmt"; }
+done
+check "gen dot" 0 "$LANES" topo gen hypercube n=3 p=1 --format dot -o "$work/h.dot"
+expect "dot edges" "$work/h.dot" '^	n[0-9]+ -- n[0-9]+'
+[ "$(grep -c -- ' -- ' "$work/h.dot")" = 20 ] && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL: hypercube n=3 p=1 has 12 + 8 cables"; }
+check "convert to stdout" 0 "$LANES" topo convert "$DATA/ibsim_net.basic" --to ibnetdiscover
+expect "convert output" "$work/out" '^Switch'
+
+# faults: reproducible, reported, connectivity decides the exit code
+check "faults" 0 "$LANES" topo info hyperx K=4x4 p=1 --fail-links 3 --seed 5 --json
+expect "faults reported" "$work/out" '"links_removed":3'
+cp "$work/out" "$work/f1"
+check "faults again" 0 "$LANES" topo info hyperx K=4x4 p=1 --fail-links 3 --seed 5 --json
+cmp -s "$work/out" "$work/f1" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: faults not reproducible"; }
+check "ring cut twice" 1 "$LANES" topo info torus k=8 p=1 --fail-links 2 --seed 1
+expect "disconnected" "$work/out" 'connected +no'
+check "faults fraction" 0 "$LANES" topo info fattree k=4 n=2 --fail-switches 0.25 --seed 3 --json
+[ "$(json switches)" = 6 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: 25% of 8 switches"; }
+check "too many faults" 2 "$LANES" topo info torus k=4 p=1 --fail-links 9
+expect "names option" "$work/err" 'fail-links'
+check "bad fault value" 2 "$LANES" topo info torus k=4 p=1 --fail-switches 1.5
+expect "names option" "$work/err" 'fail-switches'
+
+# bad input: clear messages, exit 2
+check "missing file" 2 "$LANES" topo info "$work/nope.txt"
+expect "missing file msg" "$work/err" 'nope.txt: No such file'
+check "neither" 2 "$LANES" topo info nosuchthing
+expect "neither msg" "$work/err" 'neither a file nor a topology generator'
+check "bad param" 2 "$LANES" topo info dragonfly a=4 p=2 h=0
+expect "names h" "$work/err" "'h'"
+check "unknown key" 2 "$LANES" topo info dragonfly a=4 p=2 h=2 hh=3
+expect "names hh" "$work/err" "unknown parameter 'hh'"
+check "missing key" 2 "$LANES" topo gen dragonfly a=4 p=2
+expect "names required" "$work/err" "'h' is required"
+printf 'Switch 4 "a"\n[1] "b"[1]\n' >"$work/bad.net"
+check "bad net file" 2 "$LANES" topo info "$work/bad.net"
+expect "file:line" "$work/err" 'bad.net:2: '
+check "bad format name" 2 "$LANES" topo gen torus k=4 p=1 --format png
+expect "format msg" "$work/err" "no writer named 'png'"
+# a failed write leaves the old file and no temporary file behind
+echo old >"$work/keep.txt"
+check "write into missing dir" 2 "$LANES" topo gen torus k=4 p=1 -o "$work/nodir/x.txt"
+check "gen ok" 0 "$LANES" topo gen torus k=4 p=1 -o "$work/keep.txt"
+[ -z "$(ls "$work" | grep '\.tmp\.')" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: temporary file left"; }
+
+# real files: invalid LIDs are repaired with a warning per bad LID
+check "invalid lids" 0 "$LANES" topo info "$DATA/anon_4sw_edr_INVALID_lids_ibnetdiscover.txt"
+[ "$(grep -c 'warning:' "$work/err")" -ge 4 ] && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL: expected a warning per bad LID"; cat "$work/err"; }
+expect "warning has file:line" "$work/err" 'INVALID_lids_ibnetdiscover.txt:[0-9]+:'
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,285 @@
+/*
+ * test_fabric.c - the builder, LID assignment, adjacency, statistics and
+ * fault injection, on fabrics small enough to check by hand or by formula.
+ */
+#include "testutil.h"
+
+/* A ring of n switches (ports 1 = clockwise, 2 = counter-clockwise), each with h hosts. */
+static struct lanes_fabric *ring(unsigned n, unsigned h, unsigned chords)
+{
+	struct lanes_builder *b;
+	struct lanes_fabric *f;
+	struct lanes_error err;
+	uint32_t sw[512];
+
+	assert_int_equal(lanes_builder_new(&b, &err), 0);
+	for (unsigned i = 0; i < n; i++) {
+		struct lanes_node_spec s = { LANES_NODE_SWITCH, 8, 0x1000 + i, 0, 0, 0, "sw" };
+
+		assert_int_equal(lanes_builder_add_node(b, &s, &sw[i], &err), 0);
+	}
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(lanes_builder_connect(b, sw[i], 1, sw[(i + 1) % n], 2, 4, 3, &err), 0);
+	for (unsigned i = 0; i < chords; i++) /* port 3 to the switch n/2 away */
+		assert_int_equal(lanes_builder_connect(b, sw[i], 3, sw[i + n / 2], 4, 4, 3, &err), 0);
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned k = 0; k < h; k++) {
+			struct lanes_node_spec s = { LANES_NODE_CA, 1, 0x900000 + i * 16 + k, 0, 0, 0, "h" };
+			uint32_t ca;
+
+			assert_int_equal(lanes_builder_add_node(b, &s, &ca, &err), 0);
+			assert_int_equal(lanes_builder_connect(b, sw[i], (uint8_t)(5 + k), ca, 1, 4, 3, &err), 0);
+		}
+	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
+	return f;
+}
+
+static void test_lids_assigned_in_node_order(void **state)
+{
+	struct lanes_fabric *f = ring(4, 2, 0);
+
+	(void)state;
+	/* switches first (LIDs 1..4), then CAs in the order they were added */
+	for (uint32_t s = 0; s < 4; s++)
+		assert_int_equal(lanes_fabric_lid(f, f->switches[s], 0), s + 1);
+	assert_int_equal(lanes_fabric_lid(f, 4, 1), 5);
+	assert_int_equal(lanes_fabric_lid(f, 11, 1), 12);
+	assert_int_equal(f->max_lid, 12);
+	assert_int_equal(lanes_fabric_lid_node(f, 7), 6);
+	assert_int_equal(f->num_warnings, 0);
+	lanes_fabric_free(f);
+}
+
+/* Two switches and two CAs with given input LIDs and LMCs. */
+static struct lanes_fabric *with_lids(uint16_t l0, uint16_t l1, uint16_t l2, uint8_t lmc2,
+				      uint16_t l3)
+{
+	struct lanes_builder *b;
+	struct lanes_fabric *f;
+	struct lanes_error err;
+	struct lanes_node_spec sw = { LANES_NODE_SWITCH, 4, 0, 0, 0, 0, "s" };
+	struct lanes_node_spec ca = { LANES_NODE_CA, 1, 0, 0, 0, 0, "c" };
+	uint32_t n[4];
+
+	assert_int_equal(lanes_builder_new(&b, &err), 0);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(lanes_builder_add_node(b, i < 2 ? &sw : &ca, &n[i], &err), 0);
+	assert_int_equal(lanes_builder_connect(b, n[0], 1, n[1], 1, 0, 0, &err), 0);
+	assert_int_equal(lanes_builder_connect(b, n[0], 2, n[2], 1, 0, 0, &err), 0);
+	assert_int_equal(lanes_builder_connect(b, n[1], 2, n[3], 1, 0, 0, &err), 0);
+	assert_int_equal(lanes_builder_set_port(b, n[0], 0, 0, l0, 0, &err), 0);
+	assert_int_equal(lanes_builder_set_port(b, n[1], 0, 0, l1, 0, &err), 0);
+	assert_int_equal(lanes_builder_set_port(b, n[2], 1, 0, l2, lmc2, &err), 0);
+	assert_int_equal(lanes_builder_set_port(b, n[3], 1, 0, l3, 0, &err), 0);
+	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
+	return f;
+}
+
+static void test_valid_lids_kept_and_bad_ones_repaired(void **state)
+{
+	struct lanes_fabric *f = with_lids(7, 3, 8, 2, 0);
+
+	(void)state;
+	assert_int_equal(lanes_fabric_lid(f, 0, 0), 7);
+	assert_int_equal(lanes_fabric_lid(f, 1, 0), 3);
+	assert_int_equal(lanes_fabric_lid(f, 2, 1), 8); /* 8..11, aligned to LMC 2 */
+	assert_int_equal(lanes_fabric_lid_node(f, 11), 2);
+	assert_int_equal(lanes_fabric_lid(f, 3, 1), 1); /* lowest free */
+	assert_int_equal(f->num_warnings, 0);
+	lanes_fabric_free(f);
+
+	/* duplicate, misaligned for its LMC, and beyond the unicast range */
+	f = with_lids(5, 5, 6, 2, 0xC000);
+	assert_int_equal(lanes_fabric_lid(f, 0, 0), 5);
+	assert_int_equal(lanes_fabric_lid(f, 1, 0), 1);
+	assert_int_equal(lanes_fabric_lid(f, 2, 1), 8); /* 4..7 would overlap LID 5 */
+	assert_int_equal(lanes_fabric_lid(f, 3, 1), 2);
+	assert_int_equal(f->num_warnings, 3);
+	assert_non_null(strstr(f->warnings[0], "already in use"));
+	assert_non_null(strstr(f->warnings[1], "not aligned"));
+	assert_non_null(strstr(f->warnings[2], "outside the unicast range"));
+	lanes_fabric_free(f);
+}
+
+static void test_cabling_rules(void **state)
+{
+	struct lanes_builder *b;
+	struct lanes_fabric *f;
+	struct lanes_error err;
+	struct lanes_node_spec sw = { LANES_NODE_SWITCH, 4, 0, 0, 0, 0, "s" };
+	uint32_t a, c;
+
+	(void)state;
+	assert_int_equal(lanes_builder_new(&b, &err), 0);
+	assert_int_equal(lanes_builder_add_node(b, &sw, &a, &err), 0);
+	assert_int_equal(lanes_builder_add_node(b, &sw, &c, &err), 0);
+	assert_int_equal(lanes_builder_connect(b, a, 1, c, 1, 4, 0, &err), 0);
+	/* listed again from the other end: fine, and fills in the speed */
+	assert_int_equal(lanes_builder_connect(b, c, 1, a, 1, 0, LANES_SPEED_EDR, &err), 0);
+	assert_int_equal(lanes_builder_connect(b, a, 1, c, 2, 4, 0, &err), LANES_EINVAL);
+	assert_non_null(strstr(err.message, "already cabled"));
+	assert_int_equal(lanes_builder_connect(b, a, 0, c, 3, 4, 0, &err), LANES_EINVAL);
+	assert_int_equal(lanes_builder_connect(b, a, 5, c, 3, 4, 0, &err), LANES_EINVAL);
+	assert_int_equal(lanes_builder_connect(b, a, 2, a, 2, 4, 0, &err), LANES_EINVAL);
+	/* a self-loop cable between two ports of one switch is kept, never routed */
+	assert_int_equal(lanes_builder_connect(b, a, 3, a, 4, 4, 0, &err), 0);
+	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
+	assert_int_equal(f->num_links, 2);
+	assert_int_equal(f->num_self_loops, 1);
+	assert_int_equal(f->adj_off[1] - f->adj_off[0], 1);
+	assert_int_equal(f->adj[0].sw, 1);
+	assert_int_equal(lanes_fabric_port(f, c, 1)->speed, LANES_SPEED_EDR);
+	assert_int_equal(stats_of(f).self_loops, 1);
+	lanes_fabric_free(f);
+}
+
+/* Mean distance of a cycle C_n over ordered pairs: (n+1)/4 odd, n^2/(4(n-1)) even. */
+static void test_ring_distances(void **state)
+{
+	(void)state;
+	for (unsigned n = 3; n <= 150; n += 13) {
+		struct lanes_fabric *f = ring(n, 1, 0);
+		struct lanes_fabric_stats st = stats_of(f);
+		double expect = n % 2 ? (n + 1) / 4.0 : (double)n * n / (4.0 * (n - 1));
+
+		assert_int_equal(st.diameter, n / 2);
+		assert_true(st.avg_distance > expect - 1e-9 && st.avg_distance < expect + 1e-9);
+		assert_int_equal(st.links_switch_switch, n);
+		assert_int_equal(st.links_switch_ca, n);
+		assert_true(st.connected);
+		lanes_fabric_free(f);
+	}
+}
+
+/* Plain one-source-at-a-time BFS, to check the bit-parallel sweep across blocks of 64. */
+static void naive(const struct lanes_fabric *f, uint32_t *diam, double *avg)
+{
+	uint32_t n = f->num_switches, *dist = malloc(n * sizeof(*dist)), *q = malloc(n * sizeof(*q));
+	uint64_t sum = 0, pairs = 0;
+
+	*diam = 0;
+	for (uint32_t s = 0; s < n; s++) {
+		uint32_t head = 0, tail = 0;
+
+		for (uint32_t v = 0; v < n; v++)
+			dist[v] = UINT32_MAX;
+		dist[s] = 0;
+		q[tail++] = s;
+		while (head < tail) {
+			uint32_t u = q[head++];
+
+			for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++)
+				if (dist[f->adj[e].sw] == UINT32_MAX) {
+					dist[f->adj[e].sw] = dist[u] + 1;
+					q[tail++] = f->adj[e].sw;
+					sum += dist[u] + 1;
+					pairs++;
+					if (dist[u] + 1 > *diam)
+						*diam = dist[u] + 1;
+				}
+		}
+	}
+	*avg = (double)sum / (double)pairs;
+	free(dist);
+	free(q);
+}
+
+static void test_bit_parallel_bfs_matches_plain_bfs(void **state)
+{
+	struct lanes_fabric *f = ring(300, 0, 37);
+	struct lanes_fabric_stats st = stats_of(f);
+	uint32_t diam;
+	double avg;
+
+	(void)state;
+	naive(f, &diam, &avg);
+	assert_int_equal(st.diameter, diam);
+	assert_true(st.avg_distance > avg - 1e-9 && st.avg_distance < avg + 1e-9);
+	assert_int_equal(st.parallel_links, 0);
+	lanes_fabric_free(f);
+}
+
+/* Switch-to-switch cables of f whose two switches are still in g. */
+static uint32_t surviving_cables(const struct lanes_fabric *f, const struct lanes_fabric *g)
+{
+	uint32_t count = 0;
+
+	for (uint32_t l = 0; l < f->num_links; l++) {
+		const struct lanes_link *k = &f->links[l];
+
+		if (f->nodes[k->a].type == LANES_NODE_SWITCH && f->nodes[k->b].type == LANES_NODE_SWITCH &&
+		    lanes_fabric_find_guid(g, f->nodes[k->a].guid) != LANES_NONE &&
+		    lanes_fabric_find_guid(g, f->nodes[k->b].guid) != LANES_NONE)
+			count++;
+	}
+	return count;
+}
+
+static void test_faults_are_reproducible(void **state)
+{
+	struct lanes_fabric *f = ring(40, 2, 20), *a, *b;
+	struct lanes_fault_spec spec = { 0.25, 3, 42 };
+	struct lanes_fault_report ra, rb;
+	struct lanes_error err;
+
+	(void)state;
+	assert_int_equal(lanes_fabric_inject_faults(f, &spec, &a, &ra, &err), 0);
+	assert_int_equal(lanes_fabric_inject_faults(f, &spec, &b, &rb, &err), 0);
+	assert_int_equal(ra.switches_removed, 3);
+	assert_int_equal(ra.cas_removed, 6); /* the hosts of the 3 removed switches */
+	assert_int_equal(a->num_switches, 37);
+	assert_int_equal(a->num_cas, 74);
+	/* 60 switch cables; those of the removed switches go, then 25% of the rest */
+	assert_int_equal(stats_of(f).links_switch_switch, 60);
+	assert_int_equal(ra.links_removed, (surviving_cables(f, a) + 2) / 4);
+	assert_int_equal(stats_of(a).links_switch_switch, surviving_cables(f, a) - ra.links_removed);
+	assert_int_equal(ra.links_removed, rb.links_removed);
+	assert_int_equal(a->num_links, b->num_links);
+	for (uint32_t l = 0; l < a->num_links; l++) {
+		assert_int_equal(a->nodes[a->links[l].a].guid, b->nodes[b->links[l].a].guid);
+		assert_int_equal(a->nodes[a->links[l].b].guid, b->nodes[b->links[l].b].guid);
+	}
+	/* surviving LIDs are kept */
+	assert_int_equal(lanes_fabric_lid(a, lanes_fabric_find_guid(a, 0x900000 + 39 * 16), 1),
+			 lanes_fabric_lid(f, lanes_fabric_find_guid(f, 0x900000 + 39 * 16), 1));
+	lanes_fabric_free(a);
+	lanes_fabric_free(b);
+	spec.seed = 43;
+	assert_int_equal(lanes_fabric_inject_faults(f, &spec, &b, &rb, &err), 0);
+	assert_int_equal(rb.switches_removed, 3);
+	lanes_fabric_free(b);
+	lanes_fabric_free(f);
+}
+
+static void test_faults_disconnect_and_refuse(void **state)
+{
+	struct lanes_fabric *f = ring(10, 1, 0), *g;
+	struct lanes_fault_spec two = { 2, 0, 7 }, too_many = { 11, 0, 7 }, bad = { 0, 1.5, 7 };
+	struct lanes_error err;
+
+	(void)state;
+	/* a ring cut twice falls in two pieces */
+	assert_int_equal(lanes_fabric_inject_faults(f, &two, &g, NULL, &err), 0);
+	assert_false(stats_of(g).connected);
+	assert_int_equal(stats_of(g).components, 2);
+	lanes_fabric_free(g);
+	assert_int_equal(lanes_fabric_inject_faults(f, &too_many, &g, NULL, &err), LANES_EINVAL);
+	assert_non_null(strstr(err.message, "fail-links"));
+	assert_int_equal(lanes_fabric_inject_faults(f, &bad, &g, NULL, &err), LANES_EINVAL);
+	assert_non_null(strstr(err.message, "fail-switches"));
+	lanes_fabric_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lids_assigned_in_node_order),
+		cmocka_unit_test(test_valid_lids_kept_and_bad_ones_repaired),
+		cmocka_unit_test(test_cabling_rules),
+		cmocka_unit_test(test_ring_distances),
+		cmocka_unit_test(test_bit_parallel_bfs_matches_plain_bfs),
+		cmocka_unit_test(test_faults_are_reproducible),
+		cmocka_unit_test(test_faults_disconnect_and_refuse),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,204 @@
+/*
+ * test_ibsim.c - the ibsim net reader and writer.
+ *
+ * Counts come from ../shared/data/README.md; GUIDs follow ibsim's own
+ * counters (switches from 0x200000, CAs from 0x100000 reserving nports + 1),
+ * which is what OpenSM reported for ibsim_net.basic in opensm-subnet.lst
+ * (Hca2 NodeGUID 0x100003, Switch2 0x200001).
+ */
+#include "testutil.h"
+
+static struct lanes_fabric *parse(const char *text, struct lanes_error *err, int *rc)
+{
+	struct lanes_fabric *f = NULL;
+
+	*rc = lanes_format_find("ibsim")->read(text, strlen(text), "t.net", &f, err);
+	return f;
+}
+
+static void test_data_files(void **state)
+{
+	static const struct { const char *file; uint32_t sw, ca, links; } cases[] = {
+		{ "ibsim_net.basic", 2, 2, 4 },
+		{ "ibsim_net.2sw2path4hca2port", 2, 2, 6 },
+		{ "ibsim_4ary3tree_k-4-n-3-Full.topology", 80, 128, 384 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, cases[i].file, NULL);
+		struct lanes_fabric_stats st = stats_of(f);
+
+		assert_int_equal(st.switches, cases[i].sw);
+		assert_int_equal(st.cas, cases[i].ca);
+		assert_int_equal(st.links_switch_switch + st.links_switch_ca, cases[i].links);
+		assert_true(st.connected);
+		assert_int_equal(f->num_warnings, 0);
+		lanes_fabric_free(f);
+	}
+}
+
+static void test_guids_as_ibsim_assigns_them(void **state)
+{
+	struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, "ibsim_net.basic", "ibsim");
+	uint32_t hca2 = lanes_fabric_find_guid(f, 0x100003);
+
+	(void)state;
+	assert_int_equal(lanes_fabric_find_guid(f, 0x200000), 0);
+	assert_int_equal(lanes_fabric_find_guid(f, 0x200001), 1);
+	assert_int_equal(lanes_fabric_find_guid(f, 0x100000), 2);
+	assert_int_not_equal(hca2, LANES_NONE);
+	assert_string_equal(f->nodes[hca2].desc, "Hca2");
+	/* Hca2 is cabled from its port 2 to Switch1 port 2 */
+	assert_int_equal(lanes_fabric_port(f, hca2, 2)->peer_node, 0);
+	assert_int_equal(lanes_fabric_port(f, hca2, 2)->peer_port, 2);
+	assert_int_equal(lanes_fabric_port(f, hca2, 2)->guid, 0x100005);
+	assert_int_equal(lanes_fabric_port(f, hca2, 1)->peer_node, LANES_NONE);
+	/* the two ISLs are parallel */
+	assert_int_equal(stats_of(f).parallel_links, 1);
+	lanes_fabric_free(f);
+}
+
+static void test_options_and_guid_lines(void **state)
+{
+	struct lanes_error err;
+	int rc;
+	struct lanes_fabric *f = parse("switchguid=0x5000\n"
+				       "Switch 4 \"a\" # \"Spine A\" enhanced port 0 lid 9 lmc 0\n"
+				       "[1] \"h\"[2] w=8 s=2\n"
+				       "[2] \"b\"\n"
+				       "\n"
+				       "Switch 4 \"b\"\n"
+				       "# a comment inside a record\n"
+				       "[1] \"a\"[2]\n"
+				       "\n"
+				       "caguid=0x7000\n"
+				       "Hca 2 \"h\" # host one\n"
+				       "[2] \"a\"[1] lid 20 lmc 1\n",
+				       &err, &rc);
+
+	(void)state;
+	assert_int_equal(rc, 0);
+	assert_string_equal(f->nodes[0].desc, "Spine A");
+	assert_int_equal(f->nodes[0].guid, 0x5000);
+	assert_int_equal(f->nodes[1].guid, 0x5001);
+	assert_string_equal(f->nodes[1].desc, "b");
+	assert_string_equal(f->nodes[2].desc, "host one");
+	assert_int_equal(f->nodes[2].guid, 0x7000);
+	assert_int_equal(lanes_fabric_lid(f, 0, 0), 9);
+	assert_int_equal(lanes_fabric_lid(f, 2, 2), 20);
+	assert_int_equal(lanes_fabric_port(f, 2, 2)->lmc, 1);
+	assert_int_equal(lanes_fabric_port(f, 0, 1)->width, 12);
+	assert_int_equal(lanes_fabric_port(f, 0, 1)->speed, LANES_SPEED_DDR);
+	/* "[2] "b"" without a remote port means port 1 */
+	assert_int_equal(lanes_fabric_port(f, 0, 2)->peer_port, 1);
+	lanes_fabric_free(f);
+}
+
+static void expect_error(const char *text, unsigned long line, const char *what)
+{
+	struct lanes_error err;
+	int rc;
+	struct lanes_fabric *f = parse(text, &err, &rc);
+
+	assert_null(f);
+	assert_int_equal(rc, LANES_EPARSE);
+	assert_string_equal(err.file, "t.net");
+	if (err.line != line || !strstr(err.message, what))
+		fail_msg("expected line %lu '%s', got %lu '%s'", line, what, err.line, err.message);
+}
+
+static void test_malformed(void **state)
+{
+	(void)state;
+	expect_error("", 0, "no Switch");
+	expect_error("Switch 0 \"a\"\n", 1, "port count");
+	expect_error("Switch 300 \"a\"\n", 1, "port count");
+	expect_error("Switch 4 a\n", 1, "quoted node id");
+	expect_error("Switch 4 \"a\n", 1, "quoted node id");
+	expect_error("Switch 4 \"a\"\n[9] \"b\"[1]\n", 2, "outside 1..4");
+	expect_error("Switch 4 \"a\"\n[1] b[1]\n", 2, "quoted remote");
+	expect_error("Switch 4 \"a\"\n[1] \"b\"[x]\n", 2, "remote port");
+	expect_error("Switch 4 \"a\"\n[1] \"b\"[1] w=99\n", 2, "bad port option");
+	expect_error("Switch 4 \"a\"\n[1] \"zz\"[1]\n", 2, "does not exist");
+	expect_error("Switch 4 \"a\"\n\nSwitch 4 \"a\"\n", 3, "duplicate node id");
+	expect_error("Switch 4 \"a#b\"\n", 1, "'#' or '@'");
+	expect_error("[1] \"b\"[1]\n", 1, "outside a node record");
+	expect_error("hello\n", 1, "expected Switch");
+	expect_error("include \"x\"\n", 1, "not supported");
+	expect_error("Switch 4 \"a\"\n[1] \"b\"[1]\n\nSwitch 4 \"b\"\n", 2,
+		     "does not list this cable back");
+	expect_error("Switch 4 \"a\"\n[1] \"b\"[1]\n\nSwitch 4 \"b\"\n[1] \"a\"[2]\n", 5,
+		     "two ends disagree");
+	expect_error("Switch 4 \"a\"\n[1] \"b\"[7]\n\nSwitch 4 \"b\"\n", 2, "beyond");
+	expect_error("Switch 4 \"a\" lid x\n", 1, "expected a LID");
+	expect_error("switchguid=zz\n", 1, "expected a GUID");
+	expect_error("switchguid 5\n", 1, "expected '=' or '+'");
+}
+
+static void assert_same_fabric(const struct lanes_fabric *a, const struct lanes_fabric *b)
+{
+	assert_int_equal(a->num_nodes, b->num_nodes);
+	assert_int_equal(a->num_links, b->num_links);
+	for (uint32_t i = 0; i < a->num_nodes; i++) {
+		const struct lanes_node *x = &a->nodes[i], *y = &b->nodes[i];
+
+		assert_int_equal(x->guid, y->guid);
+		assert_int_equal(x->type, y->type);
+		assert_int_equal(x->nports, y->nports);
+		assert_string_equal(x->desc, y->desc);
+		for (unsigned p = 0; p <= x->nports; p++) {
+			const struct lanes_port *u = &a->ports[x->port_base + p];
+			const struct lanes_port *v = &b->ports[y->port_base + p];
+
+			assert_int_equal(u->peer_node, v->peer_node);
+			assert_int_equal(u->peer_port, v->peer_port);
+			assert_int_equal(u->lid, v->lid);
+			assert_int_equal(u->lmc, v->lmc);
+			assert_int_equal(u->width, v->width);
+			assert_int_equal(u->speed, v->speed);
+		}
+	}
+}
+
+static void round_trip(struct lanes_fabric *f)
+{
+	const struct lanes_format *fmt = lanes_format_find("ibsim");
+	struct lanes_fabric *g = NULL;
+	struct lanes_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	assert_int_equal(fmt->write(f, mem, &err), 0);
+	fclose(mem);
+	assert_true(len > 0);
+	if (fmt->read(buf, len, "mem", &g, &err))
+		fail_msg("%s:%lu: %s", err.file, err.line, err.message);
+	assert_same_fabric(f, g);
+	lanes_fabric_free(g);
+	free(buf);
+	lanes_fabric_free(f);
+}
+
+static void test_round_trips(void **state)
+{
+	(void)state;
+	round_trip(read_fabric(LANES_DATA_DIR, "ibsim_net.basic", NULL));
+	round_trip(read_fabric(LANES_DATA_DIR, "ibsim_net.2sw2path4hca2port", NULL));
+	round_trip(read_fabric(LANES_DATA_DIR, "ibsim_4ary3tree_k-4-n-3-Full.topology", NULL));
+	round_trip(gen("dragonfly a=4 p=2 h=2"));
+	round_trip(gen("torus k=3x4 p=2"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_data_files),
+		cmocka_unit_test(test_guids_as_ibsim_assigns_them),
+		cmocka_unit_test(test_options_and_guid_lines),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_round_trips),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
