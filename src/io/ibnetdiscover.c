@@ -1,7 +1,857 @@
-/* ibnetdiscover.c - PLACEHOLDER being written; replaced before landing. */
+/*
+ * ibnetdiscover.c - the ibnetdiscover topology file: reader and writer.
+ *
+ * Follows the "TOPOLOGY FILE FORMAT" section of ibnetdiscover(8) and what
+ * infiniband-diags' ibnetdiscover prints (out_switch, out_ca and their port
+ * lines, including the -g grouping and -f extras), plus the dialect that
+ * ibdiagnet writes to ibdiagnet2.ibnetdiscover. docs/formats-ibnetdiscover.md
+ * lists what is accepted and the LID repair rule.
+ *
+ * The reader works in three steps so that a port line may name a node whose
+ * record comes later: (1) parse every line into records and port lines,
+ * (2) give every peer that has no record of its own a record built from the
+ * port lines that name it, (3) gather per-port facts (peer, GUID, LID) in a
+ * slot table, where contradictory cabling is caught with both line numbers,
+ * then hand nodes to the builder in file order.
+ *
+ * Invariants: all scanning goes through text.h on (pointer, end) ranges, so
+ * the buffer need not be NUL-terminated; a node is identified by its quoted
+ * id ("S-<guid>", "H-<guid>", "R-<guid>"); no two nodes of one type share a
+ * GUID (the writer names nodes by GUID, so the reader refuses that too).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
 #include "formats.h"
+#include "text.h"
+
+struct span {
+	const char *s;
+	size_t len;
+};
+
+/* A node: from a Switch/Ca/Rt record, or a peer that only port lines name. */
+struct rec {
+	struct span id, desc;
+	uint64_t guid, sysimg, port0_guid;
+	uint32_t vendid, devid;
+	unsigned long line;  /* node line, or the first port line naming a peer */
+	uint32_t slot_base;  /* slots[slot_base + port] */
+	uint16_t lid;        /* a switch's port-0 LID */
+	uint8_t lmc, type, nports, implicit;
+};
+
+/* One port line: [port](guid) "rid"[rport](rguid) # lid L lmc M "rdesc" lid R WxS */
+struct pline {
+	struct span rid, rdesc;
+	uint64_t guid, rguid;
+	unsigned long line;
+	uint32_t rec;
+	uint16_t lid, rlid;
+	uint8_t lmc, port, rport, width, speed, has_lid;
+};
+
+/* What all lines together say about one (node, port). */
+struct slot {
+	uint64_t guid;
+	unsigned long line; /* where the peer was first given */
+	uint32_t peer;
+	uint16_t lid;
+	uint8_t lmc, peer_port, width, speed, guid_own, lid_set;
+};
+
+/* The vendid=/devid=/...guid= lines before a node line. */
+struct header {
+	uint64_t guid, sysimg, port0;
+	uint32_t vendid, devid;
+};
+
+struct reader {
+	struct lanes_builder *b;
+	struct lanes_error *err;
+	const char *file;
+	unsigned long line;
+	struct rec *recs;
+	size_t nrecs, cap_recs;
+	struct pline *pl;
+	size_t npl, cap_pl;
+	struct slot *slots;
+	struct lanes_strmap ids;
+	struct header hdr;
+	uint32_t cur; /* the record port lines belong to, or LANES_NONE */
+	int started;  /* a record line was seen: junk is no longer skipped */
+};
+
+#define PERR(r, ...) lanes_error_parse((r)->err, (r)->file, (r)->line, __VA_ARGS__)
+#define SHOW(sp) (int)((sp).len > 80 ? 80 : (sp).len), (sp).s
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static int is_hexdigit(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* The type an id's prefix names: S-, H- or R-; 0 when it has none. */
+static int id_type(struct span id)
+{
+	if (id.len < 2 || id.s[1] != '-')
+		return 0;
+	return id.s[0] == 'S' ? LANES_NODE_SWITCH
+	       : id.s[0] == 'H' ? LANES_NODE_CA
+	       : id.s[0] == 'R' ? LANES_NODE_ROUTER : 0;
+}
+
+/* The GUID in an id "X-<1..16 hex digits>", else 0. */
+static uint64_t id_guid(struct span id)
+{
+	uint64_t v = 0;
+
+	if (!id_type(id) || id.len < 3 || id.len > 18)
+		return 0;
+	for (size_t i = 2; i < id.len; i++) {
+		if (!is_hexdigit(id.s[i]))
+			return 0;
+		v = v << 4 | (uint64_t)(id.s[i] <= '9' ? id.s[i] - '0' : (id.s[i] | 0x20) - 'a' + 10);
+	}
+	return v;
+}
+
+/* A quoted string that must be there; ids may not hold control bytes. */
+static int quoted(struct reader *r, struct lanes_scan *sc, struct span *out, const char *what,
+		  int is_id)
+{
+	if (!lanes_scan_quoted(sc, &out->s, &out->len))
+		return PERR(r, "expected %s in double quotes%s", what,
+			    lanes_scan_peek(sc, "\"") ? " (the quote is not closed)" : "");
+	for (size_t i = 0; i < out->len; i++)
+		if ((unsigned char)out->s[i] < 0x20 && (is_id || out->s[i] != '\t'))
+			return PERR(r, "control character in %s", what);
+	if (is_id && !out->len)
+		return PERR(r, "empty node id \"\"");
+	return 0;
+}
+
+/* "[n]" with n in 1..LANES_PORTS_MAX. */
+static int port_number(struct reader *r, struct lanes_scan *sc, uint8_t *out, const char *what)
+{
+	uint64_t v;
+
+	if (!lanes_scan_char(sc, '['))
+		return PERR(r, "expected the %s number in [...]", what);
+	if (!lanes_scan_uint(sc, 100000, &v) || !lanes_scan_char(sc, ']'))
+		return PERR(r, "bad %s number in [...]", what);
+	if (v < 1 || v > LANES_PORTS_MAX)
+		return PERR(r, "%s %" PRIu64 " is not in 1..%d", what, v, LANES_PORTS_MAX);
+	*out = (uint8_t)v;
+	return 0;
+}
+
+/* Skip "[ext N]"-style groups (ibnetdiscover -g) after a port number. */
+static int skip_brackets(struct reader *r, struct lanes_scan *sc)
+{
+	while (sc->p < sc->end && *sc->p == '[') {
+		const char *q = memchr(sc->p, ']', (size_t)(sc->end - sc->p));
+
+		if (!q)
+			return PERR(r, "'[' without ']'");
+		sc->p = q + 1;
+	}
+	return 0;
+}
+
+/* An optional "(...)" right after a port: a port GUID in hex, or (ibdiagnet,
+ * on switch ports) a port label. *hex: -1 none, 0 not a GUID, 1 a GUID. */
+static int paren(struct reader *r, struct lanes_scan *sc, uint64_t *guid, int *hex)
+{
+	struct lanes_scan in;
+	const char *q;
+
+	*guid = 0;
+	*hex = -1;
+	lanes_scan_ws(sc);
+	if (sc->p >= sc->end || *sc->p != '(')
+		return 0;
+	if (!(q = memchr(sc->p, ')', (size_t)(sc->end - sc->p))))
+		return PERR(r, "'(' without ')'");
+	in.p = sc->p + 1;
+	in.end = q;
+	*hex = lanes_scan_hex(&in, guid) && lanes_scan_at_end(&in);
+	if (!*hex)
+		*guid = 0;
+	sc->p = q + 1;
+	return 0;
+}
+
+/* A width-and-speed token as ibnetdiscover prints it: "4xEDR", "12xQDR",
+ * "??" for an unknown width and "???" for an unknown speed. 1 if it is one. */
+static int width_speed(const char *t, size_t n, uint8_t *width, uint8_t *speed)
+{
+	size_t i = 0;
+	unsigned w = 0;
+
+	while (i < n && i < 3 && t[i] >= '0' && t[i] <= '9')
+		w = w * 10 + (unsigned)(t[i++] - '0');
+	if (i && i < n && t[i] == 'x')
+		i++;
+	else if (n >= 2 && t[0] == '?' && t[1] == '?')
+		i = 2, w = 0;
+	else
+		return 0;
+	*width = (uint8_t)(w == 1 || w == 2 || w == 4 || w == 8 || w == 12 ? w : 0);
+	*speed = (uint8_t)lanes_speed_parse(t + i, n - i);
+	return 1;
+}
+
+/* The value after "lid": 1..0xBFFF is kept, 0 means "none given"; an empty,
+ * negative or too large one warns (file:line) and reads as 0. */
+static uint16_t lid_value(struct reader *r, struct lanes_scan *sc, const char *who,
+			  struct span id, const char *then)
+{
+	struct lanes_scan save;
+	struct span t = { "", 0 };
+	uint8_t w, s;
+	uint64_t v;
+
+	lanes_scan_ws(sc);
+	save = *sc;
+	if (lanes_scan_uint(sc, UINT64_MAX, &v) && (sc->p == sc->end || is_blank(*sc->p)) &&
+	    v <= LANES_LID_UNICAST_MAX)
+		return (uint16_t)v;
+	*sc = save;
+	if (lanes_scan_token(sc, &t.s, &t.len) &&
+	    ((t.len == 3 && !memcmp(t.s, "lmc", 3)) || width_speed(t.s, t.len, &w, &s))) {
+		*sc = save;
+		t.len = 0;
+	}
+	lanes_builder_warn(r->b, "%s:%lu: %s\"%.*s\" has no valid LID ('%.*s' is %s); %s", r->file,
+			   r->line, who, SHOW(id), SHOW(t),
+			   t.len ? "not a number in 1..0xBFFF" : "empty", then);
+	return 0;
+}
+
+static int lmc_value(struct reader *r, struct lanes_scan *sc, uint8_t *lmc)
+{
+	uint64_t v;
+
+	if (!lanes_scan_word(sc, "lmc") || !lanes_scan_uint(sc, 1000, &v))
+		return PERR(r, "expected 'lmc N' after the LID");
+	if (v > 7)
+		return PERR(r, "LMC %" PRIu64 " is not in 0..7", v);
+	*lmc = (uint8_t)v;
+	return 0;
+}
+
+static int grow_recs(struct reader *r)
+{
+	if (lanes_grow((void **)&r->recs, &r->cap_recs, r->nrecs + 1, sizeof(*r->recs)))
+		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+	memset(&r->recs[r->nrecs], 0, sizeof(*r->recs));
+	return 0;
+}
+
+/* "... # "desc" enhanced port 0 lid L lmc M" on a Switch line. */
+static int switch_tail(struct reader *r, struct lanes_scan *sc, struct rec *n)
+{
+	uint64_t v;
+
+	if (!lanes_scan_word(sc, "enhanced") && !lanes_scan_word(sc, "base"))
+		return 0;
+	if (!lanes_scan_word(sc, "port") || !lanes_scan_uint(sc, 255, &v) || v != 0 ||
+	    !lanes_scan_word(sc, "lid"))
+		return PERR(r, "expected 'port 0 lid N lmc M' after 'enhanced' or 'base'");
+	n->lid = lid_value(r, sc, "switch ", n->id, "a new one is assigned");
+	return lmc_value(r, sc, &n->lmc);
+}
+
+/* A repeated record (ibnetdiscover -g lists chassis spines twice) continues
+ * the first one when it agrees with it. */
+static int repeat_record(struct reader *r, uint32_t idx, uint8_t type, uint64_t nports)
+{
+	struct rec *n = &r->recs[idx];
+
+	if (n->type != type || n->nports != nports)
+		return PERR(r, "node \"%.*s\" was already listed on line %lu as another node",
+			    SHOW(n->id), n->line);
+	memset(&r->hdr, 0, sizeof(r->hdr));
+	r->cur = idx;
+	return 0;
+}
+
+/* Switch|Ca|Rt N "id" # "desc" [switch tail] */
+static int node_line(struct reader *r, struct lanes_scan *sc, struct lanes_scan *cm, uint8_t type)
+{
+	struct rec *n;
+	struct span id;
+	uint64_t np;
+	uint32_t idx;
+	int rc;
+
+	if (!lanes_scan_uint(sc, 100000, &np) || np < 1 || np > LANES_PORTS_MAX)
+		return PERR(r, "expected a port count in 1..%d after the node type", LANES_PORTS_MAX);
+	if ((rc = quoted(r, sc, &id, "the node id", 1)))
+		return rc;
+	if (!lanes_scan_at_end(sc))
+		return PERR(r, "unexpected text after the node id");
+	if (id_type(id) && id_type(id) != type)
+		return PERR(r, "the id \"%.*s\" does not name a %s", SHOW(id), lanes_node_type_name(type));
+	if ((idx = lanes_strmap_get(&r->ids, id.s, id.len)) != LANES_NONE)
+		return repeat_record(r, idx, type, np);
+	if ((rc = grow_recs(r)))
+		return rc;
+	n = &r->recs[r->nrecs];
+	n->id = id;
+	n->type = type;
+	n->nports = (uint8_t)np;
+	n->line = r->line;
+	n->guid = id_guid(id) ? id_guid(id) : r->hdr.guid;
+	n->port0_guid = r->hdr.guid == n->guid ? r->hdr.port0 : 0;
+	n->sysimg = r->hdr.sysimg;
+	n->vendid = r->hdr.vendid;
+	n->devid = r->hdr.devid;
+	if (!lanes_scan_at_end(cm) && (rc = quoted(r, cm, &n->desc, "the node description", 0)))
+		return rc;
+	if (type == LANES_NODE_SWITCH && (rc = switch_tail(r, cm, n)))
+		return rc;
+	if (lanes_strmap_put(&r->ids, id.s, id.len, (uint32_t)r->nrecs))
+		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+	memset(&r->hdr, 0, sizeof(r->hdr));
+	r->cur = (uint32_t)r->nrecs++;
+	return 0;
+}
+
+/* vendid=, devid=, sysimgguid=, switchguid=G(P), caguid=, rtguid= */
+static int header_line(struct reader *r, struct lanes_scan *sc, const char *key)
+{
+	uint64_t v;
+	int hex;
+
+	if (!lanes_scan_hex(sc, &v))
+		return PERR(r, "%s needs a hexadecimal value", key);
+	if (!strcmp(key, "vendid=") || !strcmp(key, "devid=")) {
+		if (v > UINT32_MAX)
+			return PERR(r, "%s value is too large", key);
+		*(key[0] == 'v' ? &r->hdr.vendid : &r->hdr.devid) = (uint32_t)v;
+	} else if (!strcmp(key, "sysimgguid=")) {
+		r->hdr.sysimg = v;
+	} else {
+		r->hdr.guid = v;
+		if (paren(r, sc, &r->hdr.port0, &hex))
+			return LANES_EPARSE;
+	}
+	if (!lanes_scan_at_end(sc))
+		return PERR(r, "unexpected text after %s", key);
+	r->cur = LANES_NONE;
+	return 0;
+}
+
+/* The comment of a port line: [lid L lmc M] ["peer desc"] [lid R] [WxS] [...]. */
+static int port_comment(struct reader *r, struct lanes_scan *cm, struct pline *pl)
+{
+	struct rec *own = &r->recs[pl->rec];
+	const char *t;
+	size_t n;
+	char who[32];
+	int rc;
+
+	if (lanes_scan_word(cm, "lid")) {
+		snprintf(who, sizeof(who), "port %u of ", pl->port);
+		pl->lid = lid_value(r, cm, who, own->id, "a new one is assigned");
+		if ((rc = lmc_value(r, cm, &pl->lmc)))
+			return rc;
+		pl->has_lid = own->type != LANES_NODE_SWITCH;
+	}
+	if (lanes_scan_peek(cm, "\"") && (rc = quoted(r, cm, &pl->rdesc, "the peer description", 0)))
+		return rc;
+	if (lanes_scan_word(cm, "lid"))
+		pl->rlid = lid_value(r, cm, "peer ", pl->rid, "ignored");
+	if (lanes_scan_token(cm, &t, &n))
+		width_speed(t, n, &pl->width, &pl->speed);
+	return 0;
+}
+
+/* [p][ext N](guid)  "rid"[q][ext N](rguid)  # comment */
+static int port_line(struct reader *r, struct lanes_scan *sc, struct lanes_scan *cm)
+{
+	struct pline pl;
+	int rc, hex;
+
+	if (r->cur == LANES_NONE)
+		return PERR(r, "port line outside a Switch, Ca or Rt record");
+	memset(&pl, 0, sizeof(pl));
+	pl.rec = r->cur;
+	pl.line = r->line;
+	if ((rc = port_number(r, sc, &pl.port, "local port")) || (rc = skip_brackets(r, sc)) ||
+	    (rc = paren(r, sc, &pl.guid, &hex)))
+		return rc;
+	if (pl.port > r->recs[pl.rec].nports)
+		return PERR(r, "port %u is beyond the %u ports declared on line %lu", pl.port,
+			    r->recs[pl.rec].nports, r->recs[pl.rec].line);
+	if (r->recs[pl.rec].type != LANES_NODE_SWITCH && !hex)
+		return PERR(r, "bad port GUID in (...)");
+	if ((rc = quoted(r, sc, &pl.rid, "the peer id", 1)) ||
+	    (rc = port_number(r, sc, &pl.rport, "peer port")) || (rc = skip_brackets(r, sc)) ||
+	    (rc = paren(r, sc, &pl.rguid, &hex)))
+		return rc;
+	if (!lanes_scan_at_end(sc))
+		return PERR(r, "unexpected text after the peer port");
+	if ((rc = port_comment(r, cm, &pl)))
+		return rc;
+	if (lanes_grow((void **)&r->pl, &r->cap_pl, r->npl + 1, sizeof(*r->pl)))
+		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+	r->pl[r->npl++] = pl;
+	return 0;
+}
+
+/* Split a line at the first '#' outside double quotes. */
+static void split_comment(const char *s, size_t len, struct lanes_scan *body, struct lanes_scan *cm)
+{
+	int inq = 0;
+	size_t i;
+
+	for (i = 0; i < len && (inq || s[i] != '#'); i++)
+		inq ^= s[i] == '"';
+	*body = lanes_scan_of(s, i);
+	*cm = lanes_scan_of(s + (i < len ? i + 1 : len), i < len ? len - i - 1 : 0);
+}
+
+static const char *const header_keys[] = { "vendid=", "devid=", "sysimgguid=", "switchguid=",
+					   "caguid=", "rtguid=" };
+
+/* Classify and parse one line. Before the first record, other lines are junk. */
+static int one_line(struct reader *r, const char *s, size_t len)
+{
+	struct lanes_scan sc, cm;
+	static const char *const types[] = { "Ca", "Switch", "Rt" };
+
+	split_comment(s, len, &sc, &cm);
+	if (lanes_scan_at_end(&sc))
+		return 0;
+	for (size_t i = 0; i < sizeof(header_keys) / sizeof(header_keys[0]); i++)
+		if (lanes_scan_peek(&sc, header_keys[i])) {
+			r->started = 1;
+			sc.p += strlen(header_keys[i]);
+			return header_line(r, &sc, header_keys[i]);
+		}
+	for (int t = 0; t < 3; t++)
+		if (lanes_scan_word(&sc, types[t])) {
+			r->started = 1;
+			return node_line(r, &sc, &cm, (uint8_t)(t + 1));
+		}
+	if (!r->started || lanes_scan_word(&sc, "Chassis") || lanes_scan_word(&sc, "Non-Chassis") ||
+	    lanes_scan_peek(&sc, "Hostname:"))
+		return 0;
+	if (memchr(s, '\0', len))
+		return PERR(r, "NUL byte in the line");
+	if (lanes_scan_peek(&sc, "["))
+		return port_line(r, &sc, &cm);
+	return PERR(r, "not an ibnetdiscover line: '%.*s'", (int)(len > 60 ? 60 : len), s);
+}
+
+static int parse_lines(struct reader *r, const char *data, size_t len)
+{
+	struct lanes_lines lines;
+	const char *s;
+	size_t n;
+	int rc;
+
+	lanes_lines_init(&lines, data, len, r->file);
+	while (lanes_lines_next(&lines, &s, &n)) {
+		r->line = lines.lineno;
+		if ((rc = one_line(r, s, n)))
+			return rc;
+	}
+	r->line = 0;
+	if (!r->nrecs)
+		return PERR(r, "no Switch, Ca or Rt record found");
+	return 0;
+}
+
+/* Step 2: a record for every peer id that has none, from the port lines. */
+static int add_peers(struct reader *r)
+{
+	for (size_t i = 0; i < r->npl; i++) {
+		struct pline *pl = &r->pl[i];
+		uint32_t idx = lanes_strmap_get(&r->ids, pl->rid.s, pl->rid.len);
+		struct rec *n;
+
+		r->line = pl->line;
+		if (idx != LANES_NONE) {
+			n = &r->recs[idx];
+			if (n->implicit && pl->rport > n->nports)
+				n->nports = pl->rport;
+			if (n->implicit && !n->desc.len)
+				n->desc = pl->rdesc;
+			continue;
+		}
+		if (!id_type(pl->rid))
+			return PERR(r, "peer \"%.*s\" has no record and its id does not say S-, H- or R-",
+				    SHOW(pl->rid));
+		if (grow_recs(r))
+			return LANES_ENOMEM;
+		n = &r->recs[r->nrecs];
+		*n = (struct rec){ .id = pl->rid, .desc = pl->rdesc, .guid = id_guid(pl->rid),
+				   .line = pl->line, .type = (uint8_t)id_type(pl->rid),
+				   .nports = pl->rport, .implicit = 1 };
+		if (lanes_strmap_put(&r->ids, pl->rid.s, pl->rid.len, (uint32_t)r->nrecs++))
+			return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+		lanes_builder_warn(r->b, "%s:%lu: peer \"%.*s\" has no record of its own; it is made "
+				   "from the port lines that name it", r->file, pl->line, SHOW(pl->rid));
+	}
+	return 0;
+}
+
+/* No two nodes of one type may share a GUID: the file names nodes by it. */
+static int check_guids(struct reader *r)
+{
+	struct lanes_strmap seen;
+	char key[24];
+	int rc = 0;
+
+	lanes_strmap_init(&seen);
+	for (size_t i = 0; i < r->nrecs && !rc; i++) {
+		struct rec *n = &r->recs[i];
+		uint32_t other;
+
+		if (!n->guid)
+			continue;
+		snprintf(key, sizeof(key), "%u%016" PRIx64, n->type, n->guid);
+		r->line = n->line;
+		if ((other = lanes_strmap_get(&seen, key, strlen(key))) != LANES_NONE)
+			rc = PERR(r, "\"%.*s\" has the GUID 0x%016" PRIx64 " of \"%.*s\" (line %lu)",
+				  SHOW(n->id), n->guid, SHOW(r->recs[other].id), r->recs[other].line);
+		else if (lanes_strmap_put(&seen, key, strlen(key), (uint32_t)i))
+			rc = lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+	}
+	lanes_strmap_clear(&seen);
+	return rc;
+}
+
+static struct slot *slot_of(struct reader *r, uint32_t rec, unsigned port)
+{
+	return &r->slots[r->recs[rec].slot_base + port];
+}
+
+/* Cable one end (rec, port) to (peer, peer_port), unless it has another peer. */
+static int set_end(struct reader *r, uint32_t rec, uint8_t port, uint32_t peer, uint8_t peer_port)
+{
+	struct slot *s = slot_of(r, rec, port);
+
+	if (s->peer == LANES_NONE) {
+		s->peer = peer;
+		s->peer_port = peer_port;
+		s->line = r->line;
+		return 0;
+	}
+	if (s->peer == peer && s->peer_port == peer_port)
+		return 0;
+	return PERR(r, "port %u of \"%.*s\" is cabled to port %u of \"%.*s\" on line %lu, "
+		    "not to port %u of \"%.*s\"", port, SHOW(r->recs[rec].id), s->peer_port,
+		    SHOW(r->recs[s->peer].id), s->line, peer_port, SHOW(r->recs[peer].id));
+}
+
+static void fill_unknown(struct slot *s, const struct pline *pl)
+{
+	if (!s->width)
+		s->width = pl->width;
+	if (!s->speed)
+		s->speed = pl->speed;
+}
+
+/* Port facts from one line: own GUID and LID first, the peer's as a fallback. */
+static void port_facts(struct reader *r, const struct pline *pl, uint32_t peer)
+{
+	struct rec *pn = &r->recs[peer];
+	struct slot *own = slot_of(r, pl->rec, pl->port);
+	struct slot *far = slot_of(r, peer, pl->rport);
+	struct slot *far_lid = pn->type == LANES_NODE_SWITCH ? slot_of(r, peer, 0) : far;
+
+	fill_unknown(own, pl);
+	fill_unknown(far, pl);
+	if (pl->guid && r->recs[pl->rec].type != LANES_NODE_SWITCH) {
+		own->guid = pl->guid;
+		own->guid_own = 1;
+	}
+	if (pl->has_lid) {
+		own->lid = pl->lid;
+		own->lmc = pl->lmc;
+		own->lid_set = 1;
+	}
+	if (pl->rguid && pn->type != LANES_NODE_SWITCH && !far->guid_own)
+		far->guid = pl->rguid;
+	if (pn->implicit && pl->rlid && !far_lid->lid_set) {
+		far_lid->lid = pl->rlid;
+		far_lid->lid_set = 1;
+	}
+}
+
+/* Step 3: the slot table. */
+static int gather(struct reader *r)
+{
+	size_t total = 0;
+	int rc;
+
+	for (size_t i = 0; i < r->nrecs; i++) {
+		r->recs[i].slot_base = (uint32_t)total;
+		total += (size_t)r->recs[i].nports + 1;
+	}
+	if (!(r->slots = calloc(total, sizeof(*r->slots))))
+		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+	for (size_t i = 0; i < total; i++)
+		r->slots[i].peer = LANES_NONE;
+	for (size_t i = 0; i < r->nrecs; i++) {
+		slot_of(r, (uint32_t)i, 0)->lid = r->recs[i].lid;
+		slot_of(r, (uint32_t)i, 0)->lmc = r->recs[i].lmc;
+		slot_of(r, (uint32_t)i, 0)->guid = r->recs[i].port0_guid;
+		slot_of(r, (uint32_t)i, 0)->lid_set = !r->recs[i].implicit;
+	}
+	for (size_t i = 0; i < r->npl; i++) {
+		const struct pline *pl = &r->pl[i];
+		uint32_t peer = lanes_strmap_get(&r->ids, pl->rid.s, pl->rid.len);
+
+		r->line = pl->line;
+		if (pl->rport > r->recs[peer].nports)
+			return PERR(r, "port %u of \"%.*s\" is beyond the %u ports declared on line %lu",
+				    pl->rport, SHOW(pl->rid), r->recs[peer].nports, r->recs[peer].line);
+		if (peer == pl->rec && pl->rport == pl->port)
+			return PERR(r, "port %u is cabled to itself", pl->port);
+		if ((rc = set_end(r, pl->rec, pl->port, peer, pl->rport)) ||
+		    (rc = set_end(r, peer, pl->rport, pl->rec, pl->port)))
+			return rc;
+		port_facts(r, pl, peer);
+	}
+	return 0;
+}
+
+static int add_node(struct reader *r, const struct rec *n)
+{
+	struct lanes_node_spec spec = { n->type, n->nports, n->guid, n->sysimg,
+					n->vendid, n->devid, NULL };
+	char *desc = lanes_strndup(n->desc.s ? n->desc.s : "", n->desc.len);
+	int rc;
+
+	if (!desc)
+		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+	spec.desc = desc;
+	rc = lanes_builder_add_node(r->b, &spec, NULL, r->err);
+	free(desc);
+	return rc;
+}
+
+/* Nodes in file order, then their ports, then each cable once. */
+static int build(struct reader *r)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < r->nrecs && !rc; i++)
+		rc = add_node(r, &r->recs[i]);
+	for (uint32_t i = 0; i < r->nrecs && !rc; i++)
+		for (unsigned p = 0; p <= r->recs[i].nports && !rc; p++) {
+			struct slot *s = slot_of(r, i, p);
+
+			if (s->guid || s->lid)
+				rc = lanes_builder_set_port(r->b, i, (uint8_t)p, s->guid, s->lid, s->lmc,
+							    r->err);
+			if (!rc && p && s->peer != LANES_NONE &&
+			    (s->peer > i || (s->peer == i && s->peer_port > p)))
+				rc = lanes_builder_connect(r->b, i, (uint8_t)p, s->peer, s->peer_port,
+							   s->width, s->speed, r->err);
+		}
+	return rc;
+}
+
+static int ibnd_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
+		     struct lanes_error *err)
+{
+	struct reader r;
+	int rc;
+
+	*out = NULL;
+	memset(&r, 0, sizeof(r));
+	r.err = err;
+	r.file = file ? file : "<input>";
+	r.cur = LANES_NONE;
+	lanes_strmap_init(&r.ids);
+	if ((rc = lanes_builder_new(&r.b, err)))
+		goto out;
+	if ((rc = parse_lines(&r, data, len)) || (rc = add_peers(&r)) || (rc = check_guids(&r)) ||
+	    (rc = gather(&r)) || (rc = build(&r)))
+		goto out;
+	rc = lanes_builder_finish(r.b, out, err);
+	r.b = NULL;
+out:
+	lanes_builder_free(r.b);
+	lanes_strmap_clear(&r.ids);
+	free(r.recs);
+	free(r.pl);
+	free(r.slots);
+	return rc;
+}
+
+/* ---- writer ---- */
+
+static const char *id_letter(int type)
+{
+	return type == LANES_NODE_SWITCH ? "S" : type == LANES_NODE_CA ? "H" : "R";
+}
+
+/* A description, with the characters the format cannot hold replaced. */
+static void put_desc(FILE *out, const char *d)
+{
+	fputc('"', out);
+	for (; *d; d++)
+		fputc(*d == '"' ? '\'' : (unsigned char)*d < 0x20 ? ' ' : *d, out);
+	fputc('"', out);
+}
+
+static void put_width_speed(FILE *out, const struct lanes_port *p)
+{
+	const char *s = lanes_speed_name(p->speed);
+
+	if (p->width)
+		fprintf(out, "%ux", p->width);
+	else
+		fputs("??", out);
+	fputs(*s ? s : "???", out);
+}
+
+/* [p](guid) "peer"[q](peer guid) # [lid L lmc M] "peer desc" lid L WxS */
+static void put_port(FILE *out, const struct lanes_fabric *f, uint32_t i, unsigned p)
+{
+	const struct lanes_node *n = &f->nodes[i];
+	const struct lanes_port *port = lanes_fabric_port(f, i, (uint8_t)p);
+	const struct lanes_node *pn = &f->nodes[port->peer_node];
+	const struct lanes_port *pp = lanes_fabric_port(f, port->peer_node, port->peer_port);
+
+	fprintf(out, "[%u]", p);
+	if (n->type != LANES_NODE_SWITCH)
+		fprintf(out, "(%" PRIx64 ") ", port->guid);
+	fprintf(out, "\t\"%s-%016" PRIx64 "\"[%u]", id_letter(pn->type), pn->guid, port->peer_port);
+	if (pn->type != LANES_NODE_SWITCH)
+		fprintf(out, "(%" PRIx64 ") ", pp->guid);
+	fputs("\t\t# ", out);
+	if (n->type != LANES_NODE_SWITCH)
+		fprintf(out, "lid %u lmc %u ", port->lid, port->lmc);
+	put_desc(out, pn->desc);
+	fprintf(out, " lid %u ", lanes_fabric_lid(f, port->peer_node, port->peer_port));
+	put_width_speed(out, port);
+	fputc('\n', out);
+}
+
+static void put_node(FILE *out, const struct lanes_fabric *f, uint32_t i)
+{
+	const struct lanes_node *n = &f->nodes[i];
+	const struct lanes_port *p0 = lanes_fabric_port(f, i, 0);
+	const char *kind = n->type == LANES_NODE_SWITCH ? "switch" : n->type == LANES_NODE_CA
+			   ? "ca" : "rt";
+
+	fprintf(out, "\nvendid=0x%x\ndevid=0x%x\n", n->vendor_id, n->device_id);
+	if (n->sysimage_guid)
+		fprintf(out, "sysimgguid=0x%" PRIx64 "\n", n->sysimage_guid);
+	fprintf(out, "%sguid=0x%" PRIx64, kind, n->guid);
+	if (n->type == LANES_NODE_SWITCH)
+		fprintf(out, "(%" PRIx64 ")", p0->guid);
+	fprintf(out, "\n%s\t%u \"%s-%016" PRIx64 "\"\t\t# ", n->type == LANES_NODE_SWITCH ? "Switch"
+		: n->type == LANES_NODE_CA ? "Ca" : "Rt", n->nports, id_letter(n->type), n->guid);
+	put_desc(out, n->desc);
+	if (n->type == LANES_NODE_SWITCH)
+		fprintf(out, " enhanced port 0 lid %u lmc %u", p0->lid, p0->lmc);
+	fputc('\n', out);
+	for (unsigned p = 1; p <= n->nports; p++)
+		if (lanes_fabric_port(f, i, (uint8_t)p)->peer_node != LANES_NONE)
+			put_port(out, f, i, p);
+}
+
+struct guid_key {
+	uint64_t guid;
+	uint32_t node;
+	uint8_t type;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct guid_key *x = a, *y = b;
+
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	return x->guid < y->guid ? -1 : x->guid > y->guid;
+}
+
+/* The file names nodes "S-<guid>": two nodes of one type may not share one. */
+static int unique_guids(const struct lanes_fabric *f, struct lanes_error *err)
+{
+	struct guid_key *k = malloc(sizeof(*k) * ((size_t)f->num_nodes + 1));
+	int rc = 0;
+
+	if (!k)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < f->num_nodes; i++)
+		k[i] = (struct guid_key){ f->nodes[i].guid, i, f->nodes[i].type };
+	qsort(k, f->num_nodes, sizeof(*k), cmp_key);
+	for (uint32_t i = 1; i < f->num_nodes && !rc; i++)
+		if (!cmp_key(&k[i - 1], &k[i]))
+			rc = lanes_error_set(err, LANES_EINVAL,
+					     "nodes %u and %u share the GUID 0x%016" PRIx64
+					     "; ibnetdiscover names nodes by GUID",
+					     k[i - 1].node, k[i].node, k[i].guid);
+	free(k);
+	return rc;
+}
+
+static int ibnd_write(const struct lanes_fabric *f, FILE *out, struct lanes_error *err)
+{
+	static const uint8_t order[] = { LANES_NODE_SWITCH, LANES_NODE_CA, LANES_NODE_ROUTER };
+	int rc;
+
+	if ((rc = unique_guids(f, err)))
+		return rc;
+	fputs("#\n# Topology file: written by lanes\n#\n", out);
+	if (f->num_nodes)
+		fprintf(out, "# Initiated from node %016" PRIx64 " port %016" PRIx64 "\n",
+			f->nodes[0].guid, lanes_fabric_port(f, 0, f->nodes[0].type != LANES_NODE_SWITCH)->guid);
+	for (size_t t = 0; t < sizeof(order); t++)
+		for (uint32_t i = 0; i < f->num_nodes; i++)
+			if (f->nodes[i].type == order[t])
+				put_node(out, f, i);
+	if (fflush(out) || ferror(out))
+		return lanes_error_set(err, LANES_EIO, "writing the ibnetdiscover file failed");
+	return 0;
+}
+
+/* ---- recognising the format ---- */
+
+static int ibnd_sniff(const char *data, size_t len)
+{
+	struct lanes_lines lines;
+	const char *s;
+	size_t n;
+	int headers = 0, ids = 0;
+
+	lanes_lines_init(&lines, data, len < 65536 ? len : 65536, "");
+	while (lanes_lines_next(&lines, &s, &n)) {
+		struct lanes_scan sc = lanes_scan_of(s, n);
+
+		for (size_t i = 2; i < sizeof(header_keys) / sizeof(header_keys[0]); i++)
+			headers += lanes_scan_peek(&sc, header_keys[i]);
+		if (lanes_scan_word(&sc, "Hca"))
+			return 0; /* ibsim's node keyword; ibnetdiscover says "Ca" */
+		if ((lanes_scan_word(&sc, "Switch") || lanes_scan_word(&sc, "Ca")) &&
+		    lanes_scan_uint(&sc, 1000, &(uint64_t){ 0 }))
+			ids += lanes_scan_peek(&sc, "\"S-") || lanes_scan_peek(&sc, "\"H-");
+	}
+	return headers ? 90 : ids ? 70 : 0;
+}
 
 const struct lanes_format lanes_format_ibnetdiscover = {
 	.name = "ibnetdiscover",
-	.summary = "",
+	.summary = "ibnetdiscover topology (also ibdiagnet's dialect): read and write",
+	.read = ibnd_read,
+	.write = ibnd_write,
+	.sniff = ibnd_sniff,
 };
