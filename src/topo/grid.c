@@ -77,9 +77,9 @@ int grid_read_L(struct lanes_params *p, size_t n, uint32_t *L, struct lanes_erro
 		return rc;
 	if (m > 1 && m != n)
 		return lanes_error_set(err, LANES_EINVAL,
-				       "%s: parameter 'L' has %zu entries; give one for every "
-				       "dimension or one per dimension (%zu)",
-				       p->gen, m, n);
+				       "%s: parameter 'L' needs one value for all dimensions "
+				       "or one per dimension (%zu), not %zu",
+				       p->gen, n, m);
 	for (size_t i = 0; i < n; i++)
 		L[i] = m == 0 ? 1 : m == 1 ? v[0] : v[i];
 	return 0;
@@ -163,6 +163,7 @@ int grid_layout(struct grid *g, const char *what, struct lanes_error *err)
 {
 	uint64_t switches = grid_product(g->k, g->n);
 	uint64_t ports = g->p;
+	char why[96];
 	int rc;
 
 	for (size_t i = 0; i < g->n; i++) {
@@ -170,10 +171,10 @@ int grid_layout(struct grid *g, const char *what, struct lanes_error *err)
 		g->width[i] = g->k[i] == 1 ? 0 : g->wrap && g->k[i] == 2 ? g->L[i] : 2 * g->L[i];
 		ports += g->width[i];
 	}
-	if ((rc = gen_check_radix(g->kind, ports,
-				  g->wrap ? "p + 2*L_i per dimension with k_i > 2 + L_i per k_i = 2"
-					  : "p + 2*L_i per dimension with k_i > 1",
-				  err)) ||
+	snprintf(why, sizeof(why), "p=%u, plus %s", g->p,
+		 g->wrap ? "2 L_i for each k_i > 2 and L_i for each k_i = 2"
+			 : "2 L_i for each k_i > 1");
+	if ((rc = gen_check_radix(g->kind, ports, why, err)) ||
 	    (rc = grid_check_lids(g->kind, what, switches, grid_sat_mul(switches, g->p), err)))
 		return rc;
 	g->switches = (uint32_t)switches;
@@ -190,7 +191,8 @@ int grid_read(struct lanes_params *params, const char *kkey, struct grid *g,
 
 	if ((rc = lanes_params_list(params, kkey, 1, 1, LANES_LID_UNICAST_MAX, g->k, &g->n, err)) ||
 	    (rc = grid_read_L(params, g->n, g->L, err)) ||
-	    (rc = lanes_params_uint(params, "p", LANES_PARAM_REQUIRED, 0, LANES_PORTS_MAX, &p, err)))
+	    (rc = lanes_params_uint(params, "p", LANES_PARAM_REQUIRED, 0, LANES_PORTS_MAX, &p,
+				    err)))
 		return rc;
 	g->p = (uint32_t)p;
 	grid_format_dims(g->k, g->n, dims, sizeof(dims));

@@ -49,6 +49,6 @@ const struct lanes_generator lanes_gen_hypercube = {
 	.name = "hypercube",
 	.summary = "binary n-cube (2^n switches), L parallel cables per dimension",
 	.usage = "n=N p=N [L=N|L0,L1,...]",
-	.source = "seed 001 section 1.3 (hypercube as a product of K2); OpenSM dor (seed 002)",
+	.source = "seed 001 Sec. 1.3 (hypercube as a product of K2); OpenSM dor (seed 002)",
 	.generate = generate,
 };

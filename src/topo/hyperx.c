@@ -44,7 +44,8 @@ static int read_params(struct lanes_params *params, struct hyperx *h, struct lan
 
 	if ((rc = lanes_params_list(params, "K", 1, 1, LANES_LID_UNICAST_MAX, h->K, &h->n, err)) ||
 	    (rc = grid_read_L(params, h->n, h->L, err)) ||
-	    (rc = lanes_params_uint(params, "p", LANES_PARAM_REQUIRED, 0, LANES_PORTS_MAX, &p, err)))
+	    (rc = lanes_params_uint(params, "p", LANES_PARAM_REQUIRED, 0, LANES_PORTS_MAX, &p,
+				    err)))
 		return rc;
 	h->p = (uint32_t)p;
 	return 0;
@@ -53,7 +54,7 @@ static int read_params(struct lanes_params *params, struct hyperx *h, struct lan
 static int layout(struct hyperx *h, struct lanes_error *err)
 {
 	uint64_t switches = grid_product(h->K, h->n), ports = h->p;
-	char dims[128], what[160];
+	char dims[128], what[160], why[64];
 	int rc;
 
 	for (size_t i = 0; i < h->n; i++) {
@@ -62,7 +63,8 @@ static int layout(struct hyperx *h, struct lanes_error *err)
 	}
 	grid_format_dims(h->K, h->n, dims, sizeof(dims));
 	snprintf(what, sizeof(what), "K=%s p=%u", dims, h->p);
-	if ((rc = gen_check_radix("hyperx", ports, "p + sum of L_i * (K_i - 1)", err)) ||
+	snprintf(why, sizeof(why), "p=%u, plus L_i * (K_i - 1) per dimension", h->p);
+	if ((rc = gen_check_radix("hyperx", ports, why, err)) ||
 	    (rc = grid_check_lids("hyperx", what, switches, grid_sat_mul(switches, h->p), err)))
 		return rc;
 	h->switches = (uint32_t)switches;
@@ -116,6 +118,6 @@ const struct lanes_generator lanes_gen_hyperx = {
 	.name = "hyperx",
 	.summary = "HyperX / flattened butterfly: product of complete graphs, L cables per pair",
 	.usage = "K=K0xK1x... p=N [L=N|L0,L1,...]",
-	.source = "Ahn et al., HyperX, SC09; Bhuyan and Agrawal 1984; seed 001 section 1.2",
+	.source = "Ahn et al., HyperX, SC09; Bhuyan and Agrawal 1984; seed 001 Sec. 1.2",
 	.generate = generate,
 };

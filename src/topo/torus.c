@@ -35,6 +35,6 @@ const struct lanes_generator lanes_gen_torus = {
 	.name = "torus",
 	.summary = "k-ary n-cube with wraparound (torus), L parallel cables per neighbour pair",
 	.usage = "k=K0xK1x... p=N [L=N|L0,L1,...]",
-	.source = "Dally, IEEE Trans. Computers 1990 (k-ary n-cubes); seed 001 section 1.1",
+	.source = "Dally, IEEE Trans. Computers 1990 (k-ary n-cubes); seed 001 Sec. 1.1",
 	.generate = generate,
 };

@@ -58,8 +58,9 @@ static int read_list(struct lanes_params *p, const char *key, uint32_t h, uint32
 		return rc;
 	if (n != h)
 		return lanes_error_set(err, LANES_EINVAL,
-				       "xgft: parameter '%s' has %zu entries, but h=%u levels need %u",
-				       key, n, h, h);
+				       "xgft: parameter '%s' needs one value per level (h=%u), "
+				       "not %zu",
+				       key, h, n);
 	for (uint32_t i = 1; i <= h; i++)
 		vals[i] = v[i - 1];
 	return 0;
@@ -79,7 +80,24 @@ static int read_params(struct lanes_params *p, struct xgft *x, struct lanes_erro
 	return 0;
 }
 
-/* Level sizes, saturating; radix and LID checks. */
+/* Every level's switches must fit: m_i down ports plus w_{i+1} up ports. */
+static int check_radix(const struct xgft *x, struct lanes_error *err)
+{
+	char what[96];
+
+	for (uint32_t i = 1; i <= x->h; i++) {
+		uint64_t ports = (uint64_t)x->m[i] + x->w[i + 1];
+		int rc;
+
+		snprintf(what, sizeof(what), "m_%u + w_%u = %u + %u at level %u", i, i + 1,
+			 x->m[i], x->w[i + 1], i);
+		if ((rc = gen_check_radix("xgft", ports, what, err)))
+			return rc;
+	}
+	return 0;
+}
+
+/* Level sizes (saturating), and the LID check. */
 static int sizes(struct xgft *x, struct lanes_error *err)
 {
 	uint64_t count[XGFT_MAX + 1], switches = 0;
@@ -90,18 +108,15 @@ static int sizes(struct xgft *x, struct lanes_error *err)
 		count[i] = 1;
 		for (uint32_t j = 1; j <= x->h; j++)
 			count[i] = grid_sat_mul(count[i], j > i ? x->m[j] : x->w[j]);
-		if (i > 0) {
-			snprintf(what, sizeof(what), "m_%u + w_%u = %u + %u at level %u", i, i + 1,
-				 x->m[i], x->w[i + 1], i);
-			if ((rc = gen_check_radix("xgft", (uint64_t)x->m[i] + x->w[i + 1], what, err)))
-				return rc;
-			switches = switches + count[i] < switches ? UINT64_MAX : switches + count[i];
-		}
+		if (i > 0)
+			switches = count[i] > UINT64_MAX - switches ? UINT64_MAX
+								  : switches + count[i];
 	}
 	grid_format_dims(x->m + 1, x->h, ms, sizeof(ms));
 	grid_format_dims(x->w + 1, x->h, ws, sizeof(ws));
 	snprintf(what, sizeof(what), "h=%u m=%s w=%s", x->h, ms, ws);
-	if ((rc = grid_check_lids("xgft", what, switches, grid_sat_mul(count[0], x->w[1]), err)))
+	rc = grid_check_lids("xgft", what, switches, grid_sat_mul(count[0], x->w[1]), err);
+	if (rc)
 		return rc;
 	for (uint32_t i = 0; i <= x->h; i++) {
 		x->count[i] = (uint32_t)count[i];
@@ -208,7 +223,8 @@ static int generate(struct lanes_params *p, struct lanes_builder *b, struct lane
 	struct gen g;
 	int rc;
 
-	if ((rc = read_params(p, &x, err)) || (rc = sizes(&x, err)))
+	if ((rc = read_params(p, &x, err)) || (rc = check_radix(&x, err)) ||
+	    (rc = sizes(&x, err)))
 		return rc;
 	gen_init(&g, b, "xgft");
 	if ((rc = add_switches(&g, &x, err)) || (rc = cable_switches(&g, &x, err)))
@@ -218,7 +234,7 @@ static int generate(struct lanes_params *p, struct lanes_builder *b, struct lane
 
 const struct lanes_generator lanes_gen_xgft = {
 	.name = "xgft",
-	.summary = "extended generalized fat tree XGFT(h; m1..mh; w1..wh); w1 > 1 gives multi-port hosts",
+	.summary = "extended generalized fat tree XGFT(h; m; w); w1 > 1 makes multi-port hosts",
 	.usage = "h=N m=M1,...,Mh w=W1,...,Wh",
 	.source = "Ohring, Ibel, Das, Kumar, On generalized fat trees, IPPS 1995",
 	.generate = generate,

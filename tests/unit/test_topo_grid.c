@@ -273,7 +273,7 @@ static void test_grid_ports(void **state)
 }
 
 /* A few ports worked out by hand from the documented conventions. */
-static void test_ports_by_hand(void **state)
+static void test_torus_ports_by_hand(void **state)
 {
 	struct lanes_fabric *f = gen("torus k=4x4x4 p=2");
 
@@ -296,7 +296,13 @@ static void test_ports_by_hand(void **state)
 	assert_int_equal(peer_port(f, 0, 2), 2);
 	assert_int_equal(peer_port(f, 0, 3), 3);
 	lanes_fabric_free(f);
+}
 
+static void test_mesh_hypercube_ports_by_hand(void **state)
+{
+	struct lanes_fabric *f;
+
+	(void)state;
 	/* mesh: the +1 ports of the last switch and -1 ports of the first are open */
 	f = gen("mesh k=3x2 p=1");
 	assert_int_equal(f->nodes[0].nports, 1 + 2 + 2);
@@ -316,9 +322,14 @@ static void test_ports_by_hand(void **state)
 	assert_int_equal(peer_node(f, 5, 2), 4); /* dimension 0, ports 2,3 */
 	assert_int_equal(peer_node(f, 5, 6), 1); /* dimension 2, ports 6,7 */
 	lanes_fabric_free(f);
+}
 
-	/* hyperx K=4x8 L=2,1 p=1: (2,5) = 22; x block 2..7, y block 8..14 */
-	f = gen("hyperx K=4x8 L=2,1 p=1");
+static void test_hyperx_ports_by_hand(void **state)
+{
+	/* K=4x8 L=2,1 p=1: (2,5) = 22; x block 2..7, y block 8..14 */
+	struct lanes_fabric *f = gen("hyperx K=4x8 L=2,1 p=1");
+
+	(void)state;
 	assert_non_null(strstr(f->nodes[22].desc, "hyperx-x2-y5:"));
 	assert_int_equal(peer_node(f, 22, 2), 20); /* x=0, lane 0 */
 	assert_int_equal(peer_port(f, 22, 2), 2 + 1 * 2);
@@ -486,8 +497,10 @@ static void test_fattree_ports(void **state)
 			for (unsigned j = 0; j < k; j++) {
 				uint32_t parent = w - digit * wt + j * wt;
 
-				assert_int_equal(peer_node(f, node, k + 1 + j), level * per + parent);
-				assert_int_equal(peer_port(f, node, k + 1 + j), digit + 1);
+				uint32_t up = k + 1 + j;
+
+				assert_int_equal(peer_node(f, node, up), level * per + parent);
+				assert_int_equal(peer_port(f, node, up), digit + 1);
 			}
 		}
 	}
@@ -562,10 +575,11 @@ static void check_xgft_counts(const struct lanes_fabric *f, const struct xgft_ca
 		assert_int_equal(switches_at_level(f, "xgft", i), n);
 		for (uint64_t s = 0; s < n; s++, node++) { /* level by level, in index order */
 			char label[64];
+			unsigned up = i < c->h ? c->w[i + 1] : 0;
 
-			snprintf(label, sizeof(label), ";xgft-l%u-i%llu:", i, (unsigned long long)s);
+			snprintf(label, sizeof(label), ";xgft-l%u-i%u:", i, (unsigned)s);
 			assert_non_null(strstr(f->nodes[node].desc, label));
-			assert_int_equal(f->nodes[node].nports, c->m[i] + (i < c->h ? c->w[i + 1] : 0));
+			assert_int_equal(f->nodes[node].nports, c->m[i] + up);
 		}
 	}
 	assert_int_equal(st.switches, switches);
@@ -588,8 +602,10 @@ static void check_xgft_ports(const struct lanes_fabric *f, const struct xgft_cas
 				uint32_t a;
 				uint64_t parent = xgft_parent(c, i, s, b, &a);
 
-				assert_int_equal(peer_node(f, first + s, c->m[i] + 1 + b), next + parent);
-				assert_int_equal(peer_port(f, first + s, c->m[i] + 1 + b), a + 1);
+				unsigned q = c->m[i] + 1 + b;
+
+				assert_int_equal(peer_node(f, first + s, q), next + parent);
+				assert_int_equal(peer_port(f, first + s, q), a + 1);
 			}
 		first = next;
 	}
@@ -642,6 +658,19 @@ static void test_xgft_multiport_hosts(void **state)
 	lanes_fabric_free(f);
 }
 
+/* "xgft h=n m=k,..,k w=1,k,..,k" */
+static void xgft_spec_of_tree(unsigned k, unsigned n, char *spec, size_t size)
+{
+	char m[64] = "", w[64] = "";
+
+	for (unsigned l = 1; l <= n; l++) {
+		snprintf(m + strlen(m), sizeof(m) - strlen(m), "%s%u", l > 1 ? "," : "", k);
+		snprintf(w + strlen(w), sizeof(w) - strlen(w), "%s%u", l > 1 ? "," : "",
+			 l == 1 ? 1 : k);
+	}
+	snprintf(spec, size, "xgft h=%u m=%s w=%s", n, m, w);
+}
+
 /* k-ary n-tree == XGFT(n; k,..,k; 1,k,..,k): counts, and node for node. */
 static void test_fattree_is_xgft(void **state)
 {
@@ -652,18 +681,13 @@ static void test_fattree_is_xgft(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		unsigned k = cases[i].k, n = cases[i].n;
-		char spec[128], m[64] = "", w[64] = "";
+		char spec[128];
 		struct lanes_fabric *a, *b;
 		struct lanes_fabric_stats sa, sb;
 
-		for (unsigned l = 1; l <= n; l++) {
-			snprintf(m + strlen(m), sizeof(m) - strlen(m), "%s%u", l > 1 ? "," : "", k);
-			snprintf(w + strlen(w), sizeof(w) - strlen(w), "%s%u", l > 1 ? "," : "",
-				 l == 1 ? 1 : k);
-		}
 		snprintf(spec, sizeof(spec), "fattree k=%u n=%u", k, n);
 		a = gen(spec);
-		snprintf(spec, sizeof(spec), "xgft h=%u m=%s w=%s", n, m, w);
+		xgft_spec_of_tree(k, n, spec, sizeof(spec));
 		b = gen(spec);
 		sa = stats_of(a);
 		sb = stats_of(b);
@@ -688,62 +712,63 @@ static void test_fattree_is_xgft(void **state)
 
 /* ------------------------------------------------ errors, determinism */
 
+/* A bad spec and what its message must name. */
+static const struct {
+	const char *spec, *needle;
+} bad_cases[] = {
+	{ "hyperx p=1", "'K'" },
+	{ "hyperx K=4x0 p=1", "'K'" },
+	{ "hyperx K=4x4 L=1,2,3 p=1", "'L'" },
+	{ "hyperx K=4x4 L=0 p=1", "'L'" },
+	{ "hyperx K=4x4", "'p'" },
+	{ "hyperx K=4x4 p=1 q=2", "'q'" },
+	{ "hyperx K=128x128 p=1", "L_i * (K_i - 1)" },
+	{ "hyperx K=64x64x64 p=0", "K=64x64x64" },
+	{ "torus k=4x4", "'p'" },
+	{ "torus p=1", "'k'" },
+	{ "torus k=0 p=1", "'k'" },
+	{ "torus k=4x4 p=1 L=2,2,2", "'L'" },
+	{ "torus k=4 p=300", "'p'" },
+	{ "torus k=4 p=250 L=3", "256 ports" },
+	{ "torus k=1 p=0", "0 ports" },
+	{ "torus k=300x300 p=1", "k=300x300 p=1" },
+	{ "torus k=4 p=1 x=1", "'x'" },
+	{ "mesh k=4x4 p=1 L=0", "'L'" },
+	{ "mesh k=4xx4 p=1", "'k'" },
+	{ "mesh k=4x4 p=1 n=2", "'n'" },
+	{ "hypercube n=0 p=1", "'n'" },
+	{ "hypercube n=17 p=1", "'n'" },
+	{ "hypercube n=16 p=0", "n=16" },
+	{ "hypercube n=3 p=1 L=1,2", "'L'" },
+	{ "hypercube n=3", "'p'" },
+	{ "hypercube n=3 p=1 k=2", "'k'" },
+	{ "fattree k=1 n=2", "'k'" },
+	{ "fattree k=4 n=0", "'n'" },
+	{ "fattree k=4", "'n'" },
+	{ "fattree k=128 n=2", "k=128" },
+	{ "fattree k=32 n=4", "k=32 n=4" },
+	{ "fattree k=4 n=2 p=2", "'p'" },
+	{ "xgft m=4,4 w=1,4", "'h'" },
+	{ "xgft h=0 m=4 w=1", "'h'" },
+	{ "xgft h=2 m=4 w=1,4", "'m'" },
+	{ "xgft h=2 m=4,4 w=1", "'w'" },
+	{ "xgft h=2 m=4,0 w=1,4", "'m'" },
+	{ "xgft h=2 m=4,4", "'w'" },
+	{ "xgft h=2 m=200,4 w=1,100", "m_1 + w_2" },
+	{ "xgft h=3 m=40,40,40 w=1,40,40", "LIDs" },
+	{ "xgft h=2 m=4,4 w=1,4 k=2", "'k'" },
+};
+
 static void test_bad_parameters(void **state)
 {
-	static const struct {
-		const char *spec, *needle;
-	} cases[] = {
-		{ "hyperx p=1", "'K'" },
-		{ "hyperx K=4x0 p=1", "'K'" },
-		{ "hyperx K=4x4 L=1,2,3 p=1", "'L'" },
-		{ "hyperx K=4x4 L=0 p=1", "'L'" },
-		{ "hyperx K=4x4", "'p'" },
-		{ "hyperx K=4x4 p=1 q=2", "'q'" },
-		{ "hyperx K=128x128 p=1", "L_i * (K_i - 1)" },
-		{ "hyperx K=64x64x64 p=0", "K=64x64x64" },
-		{ "torus k=4x4", "'p'" },
-		{ "torus p=1", "'k'" },
-		{ "torus k=0 p=1", "'k'" },
-		{ "torus k=4x4 p=1 L=2,2,2", "'L'" },
-		{ "torus k=4 p=300", "'p'" },
-		{ "torus k=4 p=250 L=3", "256 ports" },
-		{ "torus k=1 p=0", "0 ports" },
-		{ "torus k=300x300 p=1", "k=300x300 p=1" },
-		{ "torus k=4 p=1 x=1", "'x'" },
-		{ "mesh k=4x4 p=1 L=0", "'L'" },
-		{ "mesh k=4xx4 p=1", "'k'" },
-		{ "mesh k=4x4 p=1 n=2", "'n'" },
-		{ "hypercube n=0 p=1", "'n'" },
-		{ "hypercube n=17 p=1", "'n'" },
-		{ "hypercube n=16 p=0", "n=16" },
-		{ "hypercube n=3 p=1 L=1,2", "'L'" },
-		{ "hypercube n=3", "'p'" },
-		{ "hypercube n=3 p=1 k=2", "'k'" },
-		{ "fattree k=1 n=2", "'k'" },
-		{ "fattree k=4 n=0", "'n'" },
-		{ "fattree k=4", "'n'" },
-		{ "fattree k=128 n=2", "k=128" },
-		{ "fattree k=32 n=4", "k=32 n=4" },
-		{ "fattree k=4 n=2 p=2", "'p'" },
-		{ "xgft m=4,4 w=1,4", "'h'" },
-		{ "xgft h=0 m=4 w=1", "'h'" },
-		{ "xgft h=2 m=4 w=1,4", "'m'" },
-		{ "xgft h=2 m=4,4 w=1", "'w'" },
-		{ "xgft h=2 m=4,0 w=1,4", "'m'" },
-		{ "xgft h=2 m=4,4", "'w'" },
-		{ "xgft h=2 m=200,4 w=1,100", "m_1 + w_2" },
-		{ "xgft h=3 m=40,40,40 w=1,40,40", "LIDs" },
-		{ "xgft h=2 m=4,4 w=1,4 k=2", "'k'" },
-	};
-
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct lanes_error err = gen_error(cases[i].spec);
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		struct lanes_error err = gen_error(bad_cases[i].spec);
 
 		assert_int_equal(err.code, LANES_EINVAL);
-		if (!strstr(err.message, cases[i].needle))
-			fail_msg("%s: '%s' does not name %s", cases[i].spec, err.message,
-				 cases[i].needle);
+		if (!strstr(err.message, bad_cases[i].needle))
+			fail_msg("%s: '%s' does not name %s", bad_cases[i].spec, err.message,
+				 bad_cases[i].needle);
 	}
 }
 
@@ -788,7 +813,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grid_formulas),
 		cmocka_unit_test(test_grid_ports),
-		cmocka_unit_test(test_ports_by_hand),
+		cmocka_unit_test(test_torus_ports_by_hand),
+		cmocka_unit_test(test_mesh_hypercube_ports_by_hand),
+		cmocka_unit_test(test_hyperx_ports_by_hand),
 		cmocka_unit_test(test_seed001_reference_setups),
 		cmocka_unit_test(test_hypercube),
 		cmocka_unit_test(test_hypercube_is_torus),
