@@ -239,18 +239,9 @@ static int connected(struct jf *j)
 	return tail == j->n;
 }
 
-static int read_params(struct lanes_params *prm, struct jf *j, unsigned *p, uint64_t *seed,
-		       struct lanes_error *err)
+/* What no degree-regular connected graph, or no fabric, can satisfy. */
+static int check_params(uint64_t n, uint64_t r, uint64_t hosts, struct lanes_error *err)
 {
-	uint64_t n, r, hosts;
-	int rc;
-
-	if ((rc = lanes_params_uint(prm, "switches", LANES_PARAM_REQUIRED, 2,
-				    LANES_LID_UNICAST_MAX, &n, err)) ||
-	    (rc = lanes_params_uint(prm, "degree", LANES_PARAM_REQUIRED, 1, 254, &r, err)) ||
-	    (rc = lanes_params_uint(prm, "p", LANES_PARAM_REQUIRED, 0, 254, &hosts, err)) ||
-	    (rc = lanes_params_uint(prm, "seed", 0, 0, UINT64_MAX - 1, seed, err)))
-		return rc;
 	if (r >= n)
 		return lanes_error_set(err, LANES_EINVAL,
 				       "%s: parameter 'degree' must be less than 'switches' (%llu), "
@@ -266,14 +257,28 @@ static int read_params(struct lanes_params *prm, struct jf *j, unsigned *p, uint
 				       "%s: parameter 'degree' must be at least 2 for more than 2 "
 				       "switches (a 1-regular graph is disconnected)",
 				       KIND);
-	if ((rc = gen_check_radix(KIND, hosts + r, "'p' hosts + 'degree' network ports", err)))
-		return rc;
 	if (n * (1 + hosts) > LANES_LID_UNICAST_MAX)
 		return lanes_error_set(err, LANES_EINVAL,
 				       "%s: %llu switches and %llu hosts need more than the %d "
 				       "unicast LIDs; lower parameter 'switches' or 'p'",
 				       KIND, (unsigned long long)n, (unsigned long long)(n * hosts),
 				       LANES_LID_UNICAST_MAX);
+	return gen_check_radix(KIND, hosts + r, "'p' hosts + 'degree' network ports", err);
+}
+
+static int read_params(struct lanes_params *prm, struct jf *j, unsigned *p, uint64_t *seed,
+		       struct lanes_error *err)
+{
+	uint64_t n, r, hosts;
+	int rc;
+
+	if ((rc = lanes_params_uint(prm, "switches", LANES_PARAM_REQUIRED, 2,
+				    LANES_LID_UNICAST_MAX, &n, err)) ||
+	    (rc = lanes_params_uint(prm, "degree", LANES_PARAM_REQUIRED, 1, 254, &r, err)) ||
+	    (rc = lanes_params_uint(prm, "p", LANES_PARAM_REQUIRED, 0, 254, &hosts, err)) ||
+	    (rc = lanes_params_uint(prm, "seed", 0, 0, UINT64_MAX - 1, seed, err)) ||
+	    (rc = check_params(n, r, hosts, err)))
+		return rc;
 	j->n = (uint32_t)n;
 	j->r = (uint32_t)r;
 	*p = (unsigned)hosts;

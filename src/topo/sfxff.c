@@ -2,29 +2,30 @@
  * sfxff.c - Slim Fly x FlatFly products, seed 001 ("Early evaluation of
  * direct large-scale InfiniBand networks with adaptive routing", Sec. 1.5):
  * the Cartesian product of the MMS graph of a prime power q (slimfly.c, with
- * every Slim Fly edge made of l parallel cables) and N complete graphs
- * K_1 x ... x K_N (FlatFly dimensions, dimension n made of w_n parallel
- * cables), with p hosts per switch.
+ * every Slim Fly edge made of Lsf parallel cables) and N complete graphs
+ * K_1 x ... x K_N (FlatFly dimensions, dimension n made of L_n parallel
+ * cables), with p hosts per switch. K and L are read as hyperx reads them
+ * (L absent: 1 everywhere; one value: every dimension; else one per K).
  *
  *   switches  2q^2 * K_1 * ... * K_N
- *   radix     p + l*(3q - delta)/2 + sum_n w_n*(K_n - 1)
+ *   radix     p + Lsf*(3q - delta)/2 + sum_n L_n*(K_n - 1)
  *   diameter  2 + N
  *
  * The two presets are seed 001's setups for 2048 switches of 36 ports with
  * C = 8 hosts each (16384 hosts):
- *   sfxff-1: q=4 l=2 k=8x8 w=1,1 p=8  -> degree 34, diameter 4
- *   sfxff-2: q=8 l=1 k=16  w=1   p=8  -> degree 35, diameter 3
- * Keys given with a preset override the preset's values; w defaults to the
- * preset's widths when k is the preset's too, else to 1 in every dimension.
+ *   sfxff-1: q=4 Lsf=2 K=8x8 L=1,1 p=8  -> degree 34, diameter 4
+ *   sfxff-2: q=8 Lsf=1 K=16  L=1   p=8  -> degree 35, diameter 3
+ * Keys given with a preset override the preset's values; L defaults to the
+ * preset's widths when K is the preset's too, else to 1.
  *
  * Numbering: switch (v, c_1, .., c_N) is switch v*P + c_1 + K_1*(c_2 + ...)
  * with P = K_1*...*K_N: one Slim Fly vertex's switches are consecutive (the
  * "twin rack" of seed 001), labelled "sf<t>.<x>.<y>-ff<c_1>.<c_2>...".
- * Ports 1..p are hosts; then the Slim Fly ports, l per neighbour, neighbours
- * in ascending MMS vertex order (as in slimfly.c); then dimension 1, w_1 per
- * other coordinate value in ascending order, then dimension 2, and so on.
- * Parallel cables of one bundle are on consecutive ports at both ends.
- * Switches, then cables, then hosts.
+ * Ports 1..p are hosts; then the Slim Fly ports, Lsf per neighbour,
+ * neighbours in ascending MMS vertex order (as in slimfly.c); then dimension
+ * 1, L_1 per other coordinate value in ascending order (the hyperx layout),
+ * then dimension 2, and so on. The parallel cables of one bundle are on
+ * consecutive ports at both ends. Switches, then cables, then hosts.
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,7 +36,7 @@
 #include "params.h"
 
 #define KIND "sfxff"
-#define USAGE "preset=sfxff-1|sfxff-2 | q=N k=N[xN...] p=N [l=N] [w=N[,N...]]"
+#define USAGE "preset=sfxff-1|sfxff-2 | q=N K=N[xN...] p=N [Lsf=N] [L=N[,N...]]"
 #define DIMS LANES_PARAM_LIST_MAX
 
 struct preset {
@@ -70,30 +71,31 @@ static const struct preset *read_preset(struct lanes_params *prm, int *rc,
 	return *rc || which < 0 ? NULL : &presets[which];
 }
 
+/* FlatFly orders K and widths L, as hyperx reads them (L: absent, one, or one per K). */
 static int read_dims(struct lanes_params *prm, struct sfx *s, const struct preset *pre,
 		     struct lanes_error *err)
 {
 	size_t nw;
 	int rc;
 
-	if ((rc = lanes_params_list(prm, "k", !pre, 2, 254, s->k, &s->ndims, err)) ||
-	    (rc = lanes_params_list(prm, "w", 0, 1, 254, s->w, &nw, err)))
+	if ((rc = lanes_params_list(prm, "K", !pre, 2, 254, s->k, &s->ndims, err)) ||
+	    (rc = lanes_params_list(prm, "L", 0, 1, 254, s->w, &nw, err)))
 		return rc;
-	if (!s->ndims) {
+	if (!s->ndims) { /* the preset's dimensions, and its widths unless L is given */
 		s->ndims = pre->ndims;
 		memcpy(s->k, pre->k, sizeof(pre->k));
 		if (!nw)
 			memcpy(s->w, pre->w, sizeof(pre->w));
 		nw = nw ? nw : pre->ndims;
 	}
-	if (!nw)
-		for (nw = 0; nw < s->ndims; nw++)
-			s->w[nw] = 1;
-	if (nw != s->ndims)
+	if (nw <= 1)
+		for (size_t d = 0; d < s->ndims; d++)
+			s->w[d] = nw ? s->w[0] : 1;
+	else if (nw != s->ndims)
 		return lanes_error_set(err, LANES_EINVAL,
-				       "%s: parameter 'w' has %zu widths for the %zu dimensions of "
-				       "'k'",
-				       KIND, nw, s->ndims);
+				       "%s: parameter 'L' needs one width for all dimensions or one "
+				       "per dimension of 'K' (%zu), not %zu",
+				       KIND, s->ndims, nw);
 	return 0;
 }
 
@@ -112,13 +114,13 @@ static int layout(struct sfx *s, struct lanes_error *err)
 	}
 	if (planes <= LANES_LID_UNICAST_MAX &&
 	    (rc = gen_check_radix(KIND, radix,
-				  "'p' + 'l'*(3q-delta)/2 + sum of 'w'*('k'-1)", err)))
+				  "'p' + 'Lsf'*(3q-delta)/2 + sum of 'L'*('K'-1)", err)))
 		return rc;
 	sw = 2ULL * s->q * s->q * planes;
 	if (planes > LANES_LID_UNICAST_MAX || sw * (1 + s->p) > LANES_LID_UNICAST_MAX)
 		return lanes_error_set(err, LANES_EINVAL,
 				       "%s: the switches and hosts need more than the %d unicast "
-				       "LIDs; lower parameter 'q', 'k' or 'p'",
+				       "LIDs; lower parameter 'q', 'K' or 'p'",
 				       KIND, LANES_LID_UNICAST_MAX);
 	s->planes = (uint32_t)planes;
 	s->radix = radix;
@@ -135,7 +137,7 @@ static int read_params(struct lanes_params *prm, struct sfx *s, struct lanes_err
 	if (rc || (rc = lanes_params_uint(prm, "q", pre ? pre->q : LANES_PARAM_REQUIRED, 0,
 					  UINT32_MAX, &q, err)) ||
 	    (rc = mms_check_q(KIND, q, &s->delta, err)) ||
-	    (rc = lanes_params_uint(prm, "l", pre ? pre->l : 1, 1, 254, &l, err)) ||
+	    (rc = lanes_params_uint(prm, "Lsf", pre ? pre->l : 1, 1, 254, &l, err)) ||
 	    (rc = read_dims(prm, s, pre, err)) ||
 	    (rc = lanes_params_uint(prm, "p", pre ? pre->p : LANES_PARAM_REQUIRED, 0, 254, &p,
 				    err)))
@@ -171,7 +173,7 @@ static int add_switches(struct sfx *s, struct lanes_error *err)
 	return 0;
 }
 
-/* The l cables from switch (v, f) to each Slim Fly neighbour u > v, same f. */
+/* The Lsf cables from switch (v, f) to each Slim Fly neighbour u > v, same f. */
 static int sf_cables(struct sfx *s, uint32_t v, uint32_t f, struct lanes_error *err)
 {
 	int rc;
@@ -191,7 +193,7 @@ static int sf_cables(struct sfx *s, uint32_t v, uint32_t f, struct lanes_error *
 	return 0;
 }
 
-/* The w_d cables from switch (v, f) to each higher coordinate in dimension d. */
+/* The L_d cables from switch (v, f) to each higher coordinate in dimension d. */
 static int ff_cables(struct sfx *s, uint32_t v, uint32_t f, size_t d, struct lanes_error *err)
 {
 	uint32_t me = s->first + v * s->planes + f, c = f / s->stride[d] % s->k[d];

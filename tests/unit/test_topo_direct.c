@@ -592,7 +592,7 @@ static void test_sfxff_presets(void **state)
 	static const struct sfx_case one = { "sfxff preset=sfxff-1", 4, 2, 8, 2, { 8, 8 }, { 1, 1 } };
 	static const struct sfx_case two = { "sfxff preset=sfxff-2", 8, 1, 8, 1, { 16 }, { 1 } };
 	static const struct sfx_case one_explicit = {
-		"sfxff q=4 l=2 k=8x8 w=1,1 p=8", 4, 2, 8, 2, { 8, 8 }, { 1, 1 }
+		"sfxff q=4 Lsf=2 K=8x8 L=1,1 p=8", 4, 2, 8, 2, { 8, 8 }, { 1, 1 }
 	};
 	struct lanes_fabric *a, *b;
 
@@ -610,11 +610,13 @@ static void test_sfxff_presets(void **state)
 static void test_sfxff_custom(void **state)
 {
 	static const struct sfx_case cases[] = {
-		{ "sfxff q=3 k=3 p=1", 3, 1, 1, 1, { 3 }, { 1 } },
-		{ "sfxff q=5 l=2 k=2x3 w=1,2 p=2", 5, 2, 2, 2, { 2, 3 }, { 1, 2 } },
-		{ "sfxff q=4 k=2x2x2 p=0", 4, 1, 0, 3, { 2, 2, 2 }, { 1, 1, 1 } },
+		{ "sfxff q=3 K=3 p=1", 3, 1, 1, 1, { 3 }, { 1 } },
+		{ "sfxff q=5 Lsf=2 K=2x3 L=1,2 p=2", 5, 2, 2, 2, { 2, 3 }, { 1, 2 } },
+		{ "sfxff q=4 K=2x2x2 p=0", 4, 1, 0, 3, { 2, 2, 2 }, { 1, 1, 1 } },
 		{ "sfxff preset=sfxff-1 p=2", 4, 2, 2, 2, { 8, 8 }, { 1, 1 } },
-		{ "sfxff preset=sfxff-2 k=4 q=3", 3, 1, 8, 1, { 4 }, { 1 } },
+		{ "sfxff preset=sfxff-2 K=4 q=3", 3, 1, 8, 1, { 4 }, { 1 } },
+		{ "sfxff q=3 K=3x2 L=2 p=1", 3, 1, 1, 2, { 3, 2 }, { 2, 2 } },
+		{ "sfxff preset=sfxff-1 L=2", 4, 2, 8, 2, { 8, 8 }, { 2, 2 } },
 	};
 
 	(void)state;
@@ -625,7 +627,7 @@ static void test_sfxff_custom(void **state)
 /* A switch's ports: hosts, Slim Fly bundles, then each FlatFly dimension. */
 static void test_sfxff_ports(void **state)
 {
-	struct lanes_fabric *f = gen("sfxff q=3 l=2 k=3x2 w=1,2 p=1");
+	struct lanes_fabric *f = gen("sfxff q=3 Lsf=2 K=3x2 L=1,2 p=1");
 	unsigned planes = 6, kq = 5;
 
 	(void)state;
@@ -663,19 +665,19 @@ static void test_sfxff_ports(void **state)
 static void test_sfxff_errors(void **state)
 {
 	(void)state;
-	expect_einval("sfxff q=6 k=4 p=1", "'q'");
-	expect_einval("sfxff q=2 k=4 p=1", "'q'");
-	expect_einval("sfxff k=4 p=1", "'q'");
-	expect_einval("sfxff q=5 p=1", "'k'");
-	expect_einval("sfxff q=5 k=4", "'p'");
-	expect_einval("sfxff q=5 k=1 p=1", "'k'");
-	expect_einval("sfxff q=5 k=4x4 w=1 p=1", "'w'");
-	expect_einval("sfxff q=5 k=4 w=0 p=1", "'w'");
-	expect_einval("sfxff q=5 k=4 l=0 p=1", "'l'");
+	expect_einval("sfxff q=6 K=4 p=1", "'q'");
+	expect_einval("sfxff q=2 K=4 p=1", "'q'");
+	expect_einval("sfxff K=4 p=1", "'q'");
+	expect_einval("sfxff q=5 p=1", "'K'");
+	expect_einval("sfxff q=5 K=4", "'p'");
+	expect_einval("sfxff q=5 K=1 p=1", "'K'");
+	expect_einval("sfxff q=5 K=4x4x4 L=1,2 p=1", "'L'");
+	expect_einval("sfxff q=5 K=4 L=0 p=1", "'L'");
+	expect_einval("sfxff q=5 K=4 Lsf=0 p=1", "'Lsf'");
 	expect_einval("sfxff preset=sfxff-3", "'preset'");
-	expect_einval("sfxff q=3 k=200 w=2 p=0", "'w'");     /* 403 ports */
-	expect_einval("sfxff q=8 k=16x16 p=1", "'k'");       /* 32 768 switches + hosts */
-	expect_einval("sfxff q=3 k=2 p=1 dims=3", "'dims'");
+	expect_einval("sfxff q=3 K=200 L=2 p=0", "'L'");     /* 403 ports */
+	expect_einval("sfxff q=8 K=16x16 p=1", "'K'");       /* 32 768 switches + hosts */
+	expect_einval("sfxff q=3 K=2 p=1 k=2", "'k'");       /* keys are case-sensitive */
 }
 
 /* ------------------------------------------------------------- jellyfish */
@@ -782,7 +784,7 @@ static const char *const specs[] = {
 	"dragonfly a=4 p=2 h=2 g=6 wiring=palmtree",
 	"slimfly q=7",
 	"slimfly q=9 p=2",
-	"sfxff q=3 k=3x2 l=2 p=1",
+	"sfxff q=3 K=3x2 Lsf=2 p=1",
 	"jellyfish switches=30 degree=4 p=2 seed=99",
 };
 
