@@ -71,7 +71,7 @@ static void update_free(struct jf *j, uint32_t u)
 	}
 }
 
-static void link(struct jf *j, uint32_t u, uint32_t v)
+static void add_link(struct jf *j, uint32_t u, uint32_t v)
 {
 	j->nbr[(size_t)u * j->r + j->deg[u]++] = v;
 	j->nbr[(size_t)v * j->r + j->deg[v]++] = u;
@@ -131,14 +131,14 @@ static int try_join(struct jf *j)
 		u = j->freel[lanes_rng_below(&j->rng, j->nfree)];
 		v = j->freel[lanes_rng_below(&j->rng, j->nfree)];
 		if (u != v && !adjacent(j, u, v)) {
-			link(j, u, v);
+			add_link(j, u, v);
 			return 1;
 		}
 	}
 	if (!(count = joinable(j, UINT64_MAX, &u, &v)))
 		return 0;
 	joinable(j, lanes_rng_below(&j->rng, count), &u, &v);
-	link(j, u, v);
+	add_link(j, u, v);
 	return 1;
 }
 
@@ -196,12 +196,12 @@ static int repair(struct jf *j)
 	x = j->edges[2 * e + (how == 2)];
 	y = j->edges[2 * e + (how != 2)];
 	unlink_edge(j, e);
-	link(j, u, x);
-	link(j, v, y);
+	add_link(j, u, x);
+	add_link(j, v, y);
 	return 0;
 }
 
-/* One try at a connected degree-regular graph; 0 on success. */
+/* One try at a degree-regular graph (connectivity is checked apart); 0 on success. */
 static int attempt(struct jf *j)
 {
 	memset(j->deg, 0, j->n * sizeof(*j->deg));
