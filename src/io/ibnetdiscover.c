@@ -1,5 +1,5 @@
 /*
- * ibnetdiscover.c - the ibnetdiscover topology file: reader and writer.
+ * ibnetdiscover.c - the ibnetdiscover topology file: reader, sniffing, descriptor.
  *
  * Follows the "TOPOLOGY FILE FORMAT" section of ibnetdiscover(8) and what
  * infiniband-diags' ibnetdiscover prints (out_switch, out_ca and their port
@@ -12,7 +12,8 @@
  * (2) give every peer that has no record of its own a record built from the
  * port lines that name it, (3) gather per-port facts (peer, GUID, LID) in a
  * slot table, where contradictory cabling is caught with both line numbers,
- * then hand nodes to the builder in file order.
+ * then hand nodes to the builder in file order. The writer is in
+ * ibnetdiscover_write.c.
  *
  * Invariants: all scanning goes through text.h on (pointer, end) ranges, so
  * the buffer need not be NUL-terminated; a node is identified by its quoted
@@ -198,13 +199,13 @@ static int width_speed(const char *t, size_t n, uint8_t *width, uint8_t *speed)
 
 	while (i < n && i < 3 && t[i] >= '0' && t[i] <= '9')
 		w = w * 10 + (unsigned)(t[i++] - '0');
-	if (i && i < n && t[i] == 'x')
+	if (i && i < n && t[i] == 'x' && (w == 1 || w == 2 || w == 4 || w == 8 || w == 12))
 		i++;
 	else if (n >= 2 && t[0] == '?' && t[1] == '?')
 		i = 2, w = 0;
 	else
 		return 0;
-	*width = (uint8_t)(w == 1 || w == 2 || w == 4 || w == 8 || w == 12 ? w : 0);
+	*width = (uint8_t)w;
 	*speed = (uint8_t)lanes_speed_parse(t + i, n - i);
 	return 1;
 }
@@ -694,136 +695,6 @@ out:
 	return rc;
 }
 
-/* ---- writer ---- */
-
-static const char *id_letter(int type)
-{
-	return type == LANES_NODE_SWITCH ? "S" : type == LANES_NODE_CA ? "H" : "R";
-}
-
-/* A description, with the characters the format cannot hold replaced. */
-static void put_desc(FILE *out, const char *d)
-{
-	fputc('"', out);
-	for (; *d; d++)
-		fputc(*d == '"' ? '\'' : (unsigned char)*d < 0x20 ? ' ' : *d, out);
-	fputc('"', out);
-}
-
-static void put_width_speed(FILE *out, const struct lanes_port *p)
-{
-	const char *s = lanes_speed_name(p->speed);
-
-	if (p->width)
-		fprintf(out, "%ux", p->width);
-	else
-		fputs("??", out);
-	fputs(*s ? s : "???", out);
-}
-
-/* [p](guid) "peer"[q](peer guid) # [lid L lmc M] "peer desc" lid L WxS */
-static void put_port(FILE *out, const struct lanes_fabric *f, uint32_t i, unsigned p)
-{
-	const struct lanes_node *n = &f->nodes[i];
-	const struct lanes_port *port = lanes_fabric_port(f, i, (uint8_t)p);
-	const struct lanes_node *pn = &f->nodes[port->peer_node];
-	const struct lanes_port *pp = lanes_fabric_port(f, port->peer_node, port->peer_port);
-
-	fprintf(out, "[%u]", p);
-	if (n->type != LANES_NODE_SWITCH)
-		fprintf(out, "(%" PRIx64 ") ", port->guid);
-	fprintf(out, "\t\"%s-%016" PRIx64 "\"[%u]", id_letter(pn->type), pn->guid, port->peer_port);
-	if (pn->type != LANES_NODE_SWITCH)
-		fprintf(out, "(%" PRIx64 ") ", pp->guid);
-	fputs("\t\t# ", out);
-	if (n->type != LANES_NODE_SWITCH)
-		fprintf(out, "lid %u lmc %u ", port->lid, port->lmc);
-	put_desc(out, pn->desc);
-	fprintf(out, " lid %u ", lanes_fabric_lid(f, port->peer_node, port->peer_port));
-	put_width_speed(out, port);
-	fputc('\n', out);
-}
-
-static void put_node(FILE *out, const struct lanes_fabric *f, uint32_t i)
-{
-	const struct lanes_node *n = &f->nodes[i];
-	const struct lanes_port *p0 = lanes_fabric_port(f, i, 0);
-	const char *kind = n->type == LANES_NODE_SWITCH ? "switch" : n->type == LANES_NODE_CA
-			   ? "ca" : "rt";
-
-	fprintf(out, "\nvendid=0x%x\ndevid=0x%x\n", n->vendor_id, n->device_id);
-	if (n->sysimage_guid)
-		fprintf(out, "sysimgguid=0x%" PRIx64 "\n", n->sysimage_guid);
-	fprintf(out, "%sguid=0x%" PRIx64, kind, n->guid);
-	if (n->type == LANES_NODE_SWITCH)
-		fprintf(out, "(%" PRIx64 ")", p0->guid);
-	fprintf(out, "\n%s\t%u \"%s-%016" PRIx64 "\"\t\t# ", n->type == LANES_NODE_SWITCH ? "Switch"
-		: n->type == LANES_NODE_CA ? "Ca" : "Rt", n->nports, id_letter(n->type), n->guid);
-	put_desc(out, n->desc);
-	if (n->type == LANES_NODE_SWITCH)
-		fprintf(out, " enhanced port 0 lid %u lmc %u", p0->lid, p0->lmc);
-	fputc('\n', out);
-	for (unsigned p = 1; p <= n->nports; p++)
-		if (lanes_fabric_port(f, i, (uint8_t)p)->peer_node != LANES_NONE)
-			put_port(out, f, i, p);
-}
-
-struct guid_key {
-	uint64_t guid;
-	uint32_t node;
-	uint8_t type;
-};
-
-static int cmp_key(const void *a, const void *b)
-{
-	const struct guid_key *x = a, *y = b;
-
-	if (x->type != y->type)
-		return x->type < y->type ? -1 : 1;
-	return x->guid < y->guid ? -1 : x->guid > y->guid;
-}
-
-/* The file names nodes "S-<guid>": two nodes of one type may not share one. */
-static int unique_guids(const struct lanes_fabric *f, struct lanes_error *err)
-{
-	struct guid_key *k = malloc(sizeof(*k) * ((size_t)f->num_nodes + 1));
-	int rc = 0;
-
-	if (!k)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < f->num_nodes; i++)
-		k[i] = (struct guid_key){ f->nodes[i].guid, i, f->nodes[i].type };
-	qsort(k, f->num_nodes, sizeof(*k), cmp_key);
-	for (uint32_t i = 1; i < f->num_nodes && !rc; i++)
-		if (!cmp_key(&k[i - 1], &k[i]))
-			rc = lanes_error_set(err, LANES_EINVAL,
-					     "nodes %u and %u share the GUID 0x%016" PRIx64
-					     "; ibnetdiscover names nodes by GUID",
-					     k[i - 1].node, k[i].node, k[i].guid);
-	free(k);
-	return rc;
-}
-
-static int ibnd_write(const struct lanes_fabric *f, FILE *out, struct lanes_error *err)
-{
-	static const uint8_t order[] = { LANES_NODE_SWITCH, LANES_NODE_CA, LANES_NODE_ROUTER };
-	int rc;
-
-	if ((rc = unique_guids(f, err)))
-		return rc;
-	fputs("#\n# Topology file: written by lanes\n#\n", out);
-	if (f->num_nodes)
-		fprintf(out, "# Initiated from node %016" PRIx64 " port %016" PRIx64 "\n",
-			f->nodes[0].guid, lanes_fabric_port(f, 0, f->nodes[0].type != LANES_NODE_SWITCH)->guid);
-	for (size_t t = 0; t < sizeof(order); t++)
-		for (uint32_t i = 0; i < f->num_nodes; i++)
-			if (f->nodes[i].type == order[t])
-				put_node(out, f, i);
-	if (fflush(out) || ferror(out))
-		return lanes_error_set(err, LANES_EIO, "writing the ibnetdiscover file failed");
-	return 0;
-}
-
 /* ---- recognising the format ---- */
 
 static int ibnd_sniff(const char *data, size_t len)
@@ -848,10 +719,13 @@ static int ibnd_sniff(const char *data, size_t len)
 	return headers ? 90 : ids ? 70 : 0;
 }
 
+/* In ibnetdiscover_write.c. */
+int lanes_ibnetdiscover_write(const struct lanes_fabric *f, FILE *out, struct lanes_error *err);
+
 const struct lanes_format lanes_format_ibnetdiscover = {
 	.name = "ibnetdiscover",
 	.summary = "ibnetdiscover topology (also ibdiagnet's dialect): read and write",
 	.read = ibnd_read,
-	.write = ibnd_write,
+	.write = lanes_ibnetdiscover_write,
 	.sniff = ibnd_sniff,
 };
