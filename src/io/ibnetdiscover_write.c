@@ -8,7 +8,8 @@
  * cabled port. ibnetdiscover.c reads all of it back unchanged (docs/formats-
  * ibnetdiscover.md). What the format cannot hold: the GUIDs of unconnected CA
  * ports and of switch ports 1..n, "base" port 0 (always written "enhanced"),
- * and '"' or control characters in descriptions (written as ' and blanks).
+ * and '"' or control characters other than tab in descriptions (written as '
+ * and blanks).
  * Nodes are named "S-<guid>", so two nodes of one type may not share a GUID.
  */
 #include <inttypes.h>
@@ -30,7 +31,7 @@ static void put_desc(FILE *out, const char *d)
 {
 	fputc('"', out);
 	for (; *d; d++)
-		fputc(*d == '"' ? '\'' : (unsigned char)*d < 0x20 ? ' ' : *d, out);
+		fputc(*d == '"' ? '\'' : (unsigned char)*d < 0x20 && *d != '\t' ? ' ' : *d, out);
 	fputc('"', out);
 }
 

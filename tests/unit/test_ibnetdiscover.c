@@ -401,7 +401,7 @@ static struct lanes_fabric *built_fabric(void)
 	s0 = add(b, LANES_NODE_SWITCH, 36, 0x1000, "MF0;sw0:MQM8700/U1");
 	s1 = add(b, LANES_NODE_SWITCH, 8, 0x2000, "Voltaire # 4036");
 	c0 = add(b, LANES_NODE_CA, 2, 0x3000, "node0 HCA-1");
-	c1 = add(b, LANES_NODE_CA, 1, 0x4000, "");
+	c1 = add(b, LANES_NODE_CA, 1, 0x4000, "tab\there");
 	r0 = add(b, LANES_NODE_ROUTER, 2, 0x5000, "router0");
 	assert_int_equal(lanes_builder_set_port(b, s0, 0, 0x1001, 7, 0, &err), 0);
 	assert_int_equal(lanes_builder_set_port(b, c0, 1, 0x3333, 12, 2, &err), 0);
@@ -434,6 +434,7 @@ static void test_round_trip_built(void **state)
 				     "\"MF0;sw0:MQM8700/U1\" lid 7 12xFDR10\n"));
 	assert_non_null(strstr(text, "# \"Voltaire # 4036\" lid "));
 	assert_non_null(strstr(text, "??EDR"));
+	assert_non_null(strstr(text, "# \"tab\there\" lid "));
 	assert_non_null(strstr(text, "2x???"));
 	assert_non_null(strstr(text, "rtguid=0x5000\nRt\t2 \"R-0000000000005000\""));
 	/* switches first, then CAs, then routers */
