@@ -81,6 +81,7 @@ void lanes_strmap_clear(struct lanes_strmap *m)
 	for (size_t i = 0; i < m->cap; i++)
 		free(m->keys[i]);
 	free(m->keys);
+	free(m->lens);
 	free(m->values);
 	lanes_strmap_init(m);
 }
@@ -89,7 +90,7 @@ static size_t slot_of(const struct lanes_strmap *m, const char *key, size_t len)
 {
 	size_t i = (size_t)fnv1a(key, len) & (m->cap - 1);
 
-	while (m->keys[i] && (strlen(m->keys[i]) != len || memcmp(m->keys[i], key, len)))
+	while (m->keys[i] && (m->lens[i] != len || memcmp(m->keys[i], key, len)))
 		i = (i + 1) & (m->cap - 1);
 	return i;
 }
@@ -106,23 +107,26 @@ uint32_t lanes_strmap_get(const struct lanes_strmap *m, const char *key, size_t 
 
 static int rehash(struct lanes_strmap *m, size_t ncap)
 {
-	struct lanes_strmap n = { calloc(ncap, sizeof(char *)), calloc(ncap, sizeof(uint32_t)),
-				  ncap, m->count };
+	struct lanes_strmap n = { calloc(ncap, sizeof(char *)), calloc(ncap, sizeof(size_t)),
+				  calloc(ncap, sizeof(uint32_t)), ncap, m->count };
 
-	if (!n.keys || !n.values) {
+	if (!n.keys || !n.lens || !n.values) {
 		free(n.keys);
+		free(n.lens);
 		free(n.values);
 		return -1;
 	}
 	for (size_t i = 0; i < m->cap; i++) {
 		if (m->keys[i]) {
-			size_t j = slot_of(&n, m->keys[i], strlen(m->keys[i]));
+			size_t j = slot_of(&n, m->keys[i], m->lens[i]);
 
 			n.keys[j] = m->keys[i];
+			n.lens[j] = m->lens[i];
 			n.values[j] = m->values[i];
 		}
 	}
 	free(m->keys);
+	free(m->lens);
 	free(m->values);
 	*m = n;
 	return 0;
@@ -139,6 +143,7 @@ int lanes_strmap_put(struct lanes_strmap *m, const char *key, size_t len, uint32
 		m->keys[i] = lanes_strndup(key, len);
 		if (!m->keys[i])
 			return -1;
+		m->lens[i] = len;
 		m->count++;
 	}
 	m->values[i] = value;

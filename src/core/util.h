@@ -23,10 +23,12 @@ char *lanes_aprintf(const char *fmt, ...)
 
 /*
  * A map from strings to uint32_t values, open addressing with FNV-1a.
- * Keys are copied. Lookups of missing keys return LANES_NONE (UINT32_MAX).
+ * Keys are byte strings with a length (they may hold NUL bytes) and are
+ * copied. Lookups of missing keys return LANES_NONE (UINT32_MAX).
  */
 struct lanes_strmap {
 	char **keys;
+	size_t *lens;
 	uint32_t *values;
 	size_t cap, count;
 };

@@ -719,9 +719,6 @@ static int ibnd_sniff(const char *data, size_t len)
 	return headers ? 90 : ids ? 70 : 0;
 }
 
-/* In ibnetdiscover_write.c. */
-int lanes_ibnetdiscover_write(const struct lanes_fabric *f, FILE *out, struct lanes_error *err);
-
 const struct lanes_format lanes_format_ibnetdiscover = {
 	.name = "ibnetdiscover",
 	.summary = "ibnetdiscover topology (also ibdiagnet's dialect): read and write",

@@ -18,9 +18,6 @@
 
 #include "formats.h"
 
-/* Also declared in ibnetdiscover.c, whose descriptor points at it. */
-int lanes_ibnetdiscover_write(const struct lanes_fabric *f, FILE *out, struct lanes_error *err);
-
 static const char *id_letter(int type)
 {
 	return type == LANES_NODE_SWITCH ? "S" : type == LANES_NODE_CA ? "H" : "R";
