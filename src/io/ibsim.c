@@ -50,6 +50,7 @@ struct ibsim_parse {
 	struct lanes_lines lines;
 	struct lanes_builder *b;
 	struct lanes_strmap ids;
+	struct lanes_strmap guids; /* 8-byte GUID -> node, to refuse duplicates as ibsim does */
 	struct pport *ports;
 	size_t nports, cap;
 	uint64_t guid[4];          /* next GUID per node type */
@@ -152,13 +153,20 @@ static int add_node(struct ibsim_parse *ps, int type, struct lanes_scan sc)
 		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
 	spec.nports = (uint8_t)nports;
 	spec.guid = spec.sysimage_guid = ps->guid[type];
+	if (lanes_strmap_get(&ps->guids, (const char *)&spec.guid, 8) != UINT32_MAX) {
+		free(desc);
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "node GUID 0x%llx is already taken (ibsim refuses duplicate GUIDs)",
+					 (unsigned long long)spec.guid);
+	}
 	spec.desc = desc;
 	ps->guid[type] += type == LANES_NODE_SWITCH ? 1 : nports + 1;
 	rc = lanes_builder_add_node(ps->b, &spec, &node, ps->err);
 	free(desc);
 	if (!rc && type == LANES_NODE_SWITCH)
 		rc = lanes_builder_set_port(ps->b, node, 0, 0, lid, lmc, ps->err);
-	if (!rc && lanes_strmap_put(&ps->ids, id, idlen, node))
+	if (!rc && (lanes_strmap_put(&ps->ids, id, idlen, node) ||
+		    lanes_strmap_put(&ps->guids, (const char *)&spec.guid, 8, node)))
 		rc = lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
 	return rc;
 }
@@ -401,6 +409,7 @@ static int ibsim_read(const char *data, size_t len, const char *file, struct lan
 	*out = NULL;
 	lanes_lines_init(&ps.lines, data, len, file);
 	lanes_strmap_init(&ps.ids);
+	lanes_strmap_init(&ps.guids);
 	ps.err = err;
 	ps.guid[LANES_NODE_SWITCH] = GUID_SW;
 	ps.guid[LANES_NODE_CA] = GUID_CA;
@@ -423,6 +432,7 @@ static int ibsim_read(const char *data, size_t len, const char *file, struct lan
 		free(ps.ports[i].rid);
 	free(ps.ports);
 	lanes_strmap_clear(&ps.ids);
+	lanes_strmap_clear(&ps.guids);
 	return rc;
 }
 
@@ -498,8 +508,39 @@ static void write_node(const struct lanes_fabric *f, const struct lanes_node *n,
 	fputc('\n', out);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* ibsim names nodes by GUID and refuses duplicates: so must we. */
+static int check_unique_guids(const struct lanes_fabric *f, struct lanes_error *err)
+{
+	uint64_t *g = malloc(sizeof(*g) * ((size_t)f->num_nodes + 1));
+	int rc = 0;
+
+	if (!g)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < f->num_nodes; i++)
+		g[i] = f->nodes[i].guid;
+	qsort(g, f->num_nodes, sizeof(*g), cmp_u64);
+	for (uint32_t i = 1; i < f->num_nodes && !rc; i++)
+		if (g[i] == g[i - 1])
+			rc = lanes_error_set(err, LANES_EINVAL,
+					     "node GUID 0x%016llx is used twice; ibsim needs unique GUIDs",
+					     (unsigned long long)g[i]);
+	free(g);
+	return rc;
+}
+
 static int ibsim_write(const struct lanes_fabric *f, FILE *out, struct lanes_error *err)
 {
+	int rc = check_unique_guids(f, err);
+
+	if (rc)
+		return rc;
 	fprintf(out, "# ibsim net file written by lanes: %u switches, %u CAs, %u routers\n"
 		     "# run it with: ibsim -s -n FILE\n\n",
 		f->num_switches, f->num_cas, f->num_routers);

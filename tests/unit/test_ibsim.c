@@ -133,6 +133,8 @@ static void test_malformed(void **state)
 	expect_error("Switch 4 \"a\"\n[1] \"b\"[7]\n\nSwitch 4 \"b\"\n", 2, "beyond");
 	expect_error("Switch 4 \"a\" lid x\n", 1, "expected a LID");
 	expect_error("switchguid=zz\n", 1, "expected a GUID");
+	expect_error("caguid=0x10\nHca 1 \"a\"\n\ncaguid=0x10\nHca 1 \"b\"\n", 5,
+		     "already taken");
 	expect_error("switchguid 5\n", 1, "expected '=' or '+'");
 }
 
