@@ -35,8 +35,21 @@ extern "C" {
 
 /** "no such index" for node, switch and peer fields. */
 #define LANES_NONE UINT32_MAX
-/** Highest unicast LID. */
+/** Highest unicast LID of an InfiniBand subnet. */
 #define LANES_LID_UNICAST_MAX 0xBFFF
+/**
+ * Highest LID the model holds. A fabric that needs more than the 49151
+ * unicast LIDs of one subnet (a generated 100k-endpoint dragonfly, say) gets
+ * LIDs above 0xBFFF for analysis only: no real subnet can load them, and the
+ * writers print them as "lid 0" (no LID). See docs/fabric.md.
+ */
+#define LANES_LID_MAX 0xFFFFFF
+
+/** The LID to put in a file: analysis-only LIDs above 0xBFFF become 0. */
+static inline uint32_t lanes_lid_in_file(uint32_t lid)
+{
+	return lid <= LANES_LID_UNICAST_MAX ? lid : 0;
+}
 /** Highest port number a node may have. */
 #define LANES_PORTS_MAX 254
 
@@ -66,7 +79,7 @@ enum lanes_speed {
 struct lanes_port {
 	uint64_t guid;      /**< port GUID (a switch's ports all carry the node GUID) */
 	uint32_t peer_node; /**< node at the other end of the cable, or LANES_NONE */
-	uint16_t lid;       /**< base LID; on a switch only port 0 has one */
+	uint32_t lid;       /**< base LID; on a switch only port 0 has one */
 	uint8_t lmc;        /**< the port answers 2^lmc LIDs from lid */
 	uint8_t peer_port;  /**< port number at the other end (valid when peer_node is) */
 	uint8_t width;      /**< lanes per link: 1, 2, 4, 8 or 12; 0 unknown */
@@ -168,7 +181,7 @@ uint8_t lanes_builder_nports(const struct lanes_builder *b, uint32_t node);
  * For a switch, port 0 carries the LID.
  */
 int lanes_builder_set_port(struct lanes_builder *b, uint32_t node, uint8_t port,
-			   uint64_t guid, uint16_t lid, uint8_t lmc, struct lanes_error *err);
+			   uint64_t guid, uint32_t lid, uint8_t lmc, struct lanes_error *err);
 
 /**
  * Cable (a, pa) to (b, pb) with a width and speed (0 when unknown).
@@ -207,7 +220,7 @@ static inline const struct lanes_port *lanes_fabric_port(const struct lanes_fabr
 }
 
 /** @return the base LID of (node, port): a switch answers on its port-0 LID */
-uint16_t lanes_fabric_lid(const struct lanes_fabric *f, uint32_t node, uint8_t port);
+uint32_t lanes_fabric_lid(const struct lanes_fabric *f, uint32_t node, uint8_t port);
 
 /** @return the node owning a LID, or LANES_NONE */
 uint32_t lanes_fabric_lid_node(const struct lanes_fabric *f, uint32_t lid);

@@ -129,7 +129,7 @@ static int check_port(struct lanes_builder *b, uint32_t node, unsigned port, int
 }
 
 int lanes_builder_set_port(struct lanes_builder *b, uint32_t node, uint8_t port, uint64_t guid,
-			   uint16_t lid, uint8_t lmc, struct lanes_error *err)
+			   uint32_t lid, uint8_t lmc, struct lanes_error *err)
 {
 	struct lanes_port *p;
 	int rc = check_port(b, node, port, 1, err);

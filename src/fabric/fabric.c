@@ -27,7 +27,7 @@ void lanes_fabric_free(struct lanes_fabric *f)
 	free(f);
 }
 
-uint16_t lanes_fabric_lid(const struct lanes_fabric *f, uint32_t node, uint8_t port)
+uint32_t lanes_fabric_lid(const struct lanes_fabric *f, uint32_t node, uint8_t port)
 {
 	if (f->nodes[node].type == LANES_NODE_SWITCH)
 		port = 0;

@@ -87,7 +87,8 @@ static int rebuild(const struct lanes_fabric *f, const unsigned char *dead_node,
 		for (unsigned p = 0; p <= n->nports && !rc; p++) {
 			const struct lanes_port *port = &f->ports[n->port_base + p];
 
-			rc = lanes_builder_set_port(b, map[i], (uint8_t)p, port->guid, port->lid,
+			rc = lanes_builder_set_port(b, map[i], (uint8_t)p, port->guid,
+						    lanes_lid_in_file(port->lid),
 						    port->lmc, err);
 		}
 	}

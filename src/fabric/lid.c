@@ -10,13 +10,15 @@
  *    (0 means "none given" and is dropped silently).
  *  - Pass 2, in the same order: each port without a LID gets the lowest free
  *    aligned range. The result depends only on the input, never on chance.
+ *  - A fabric that needs more LIDs than one subnet has (a generated
+ *    100k-endpoint dragonfly) goes on past 0xBFFF, up to LANES_LID_MAX, with
+ *    one warning: those LIDs serve analysis only and are written as 0.
  */
 #include "builder_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define LID_SPACE (LANES_LID_UNICAST_MAX + 1)
 
 static int bears_lid(const struct lanes_builder *b, const struct lanes_node *n, unsigned p)
 {
@@ -63,8 +65,8 @@ static void keep_or_drop(struct lanes_builder *b, uint32_t node, unsigned p, uns
 	port->lid = 0;
 }
 
-/* Pass 2: the lowest free aligned range for one port. */
-static int assign(struct lanes_builder *b, struct lanes_port *port, unsigned char *used,
+/* Pass 2: the lowest free aligned range for one port, below `space`. */
+static int assign(struct lanes_port *port, unsigned char *used, uint32_t space,
 		  uint32_t *hint, struct lanes_error *err)
 {
 	uint32_t count = 1u << port->lmc;
@@ -73,22 +75,47 @@ static int assign(struct lanes_builder *b, struct lanes_port *port, unsigned cha
 	lid = (lid + count - 1) / count * count;
 	if (!lid)
 		lid = count;
-	while (lid + count - 1 <= LANES_LID_UNICAST_MAX && !range_free(used, lid, count))
+	while (lid + count <= space && !range_free(used, lid, count))
 		lid += count;
-	if (lid + count - 1 > LANES_LID_UNICAST_MAX)
-		return lanes_error_set(err, LANES_ERANGE,
-				       "the fabric needs more than %u unicast LIDs",
-				       LANES_LID_UNICAST_MAX);
-	(void)b;
+	if (lid + count > space)
+		return lanes_error_set(err, LANES_ERANGE, "the fabric needs more than %u LIDs",
+				       LANES_LID_MAX);
 	claim(used, lid, count);
-	port->lid = (uint16_t)lid;
+	port->lid = lid;
 	hint[port->lmc] = lid + count;
 	return 0;
 }
 
+/* LIDs the fabric asks for, counting every range as if it needed a new one. */
+static uint64_t lid_demand(const struct lanes_builder *b)
+{
+	uint64_t total = 0;
+
+	for (uint32_t i = 0; i < b->num_nodes; i++)
+		for (unsigned p = 0; p <= b->nodes[i].nports; p++)
+			if (bears_lid(b, &b->nodes[i], p))
+				total += 2u << b->ports[b->nodes[i].port_base + p].lmc;
+	return total;
+}
+
+static void warn_if_beyond_unicast(struct lanes_builder *b)
+{
+	uint64_t beyond = 0;
+
+	for (size_t i = 0; i < b->num_ports; i++)
+		beyond += b->ports[i].lid > LANES_LID_UNICAST_MAX;
+	if (beyond)
+		lanes_builder_warn(b,
+				   "the fabric needs more LIDs than the %u of one InfiniBand subnet: "
+				   "%llu ports got LIDs above 0xBFFF, for analysis only (files show them as 0)",
+				   LANES_LID_UNICAST_MAX, (unsigned long long)beyond);
+}
+
 int lanes_builder_assign_lids(struct lanes_builder *b, struct lanes_error *err)
 {
-	unsigned char *used = calloc(LID_SPACE, 1);
+	uint64_t demand = lid_demand(b) + LANES_LID_UNICAST_MAX + 2;
+	uint32_t space = demand > LANES_LID_MAX + 1ULL ? LANES_LID_MAX + 1 : (uint32_t)demand;
+	unsigned char *used = calloc(space, 1);
 	uint32_t hint[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
 	int rc = 0;
 
@@ -106,8 +133,10 @@ int lanes_builder_assign_lids(struct lanes_builder *b, struct lanes_error *err)
 			struct lanes_port *port = &b->ports[b->nodes[i].port_base + p];
 
 			if (bears_lid(b, &b->nodes[i], p) && !port->lid)
-				rc = assign(b, port, used, hint, err);
+				rc = assign(port, used, space, hint, err);
 		}
 	free(used);
+	if (!rc)
+		warn_if_beyond_unicast(b);
 	return rc;
 }

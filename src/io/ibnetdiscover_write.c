@@ -59,9 +59,9 @@ static void put_port(FILE *out, const struct lanes_fabric *f, uint32_t i, unsign
 		fprintf(out, "(%" PRIx64 ") ", pp->guid);
 	fputs("\t\t# ", out);
 	if (n->type != LANES_NODE_SWITCH)
-		fprintf(out, "lid %u lmc %u ", port->lid, port->lmc);
+		fprintf(out, "lid %u lmc %u ", lanes_lid_in_file(port->lid), port->lmc);
 	put_desc(out, pn->desc);
-	fprintf(out, " lid %u ", lanes_fabric_lid(f, port->peer_node, port->peer_port));
+	fprintf(out, " lid %u ", lanes_lid_in_file(lanes_fabric_lid(f, port->peer_node, port->peer_port)));
 	put_width_speed(out, port);
 	fputc('\n', out);
 }
@@ -83,7 +83,7 @@ static void put_node(FILE *out, const struct lanes_fabric *f, uint32_t i)
 		: n->type == LANES_NODE_CA ? "Ca" : "Rt", n->nports, id_letter(n->type), n->guid);
 	put_desc(out, n->desc);
 	if (n->type == LANES_NODE_SWITCH)
-		fprintf(out, " enhanced port 0 lid %u lmc %u", p0->lid, p0->lmc);
+		fprintf(out, " enhanced port 0 lid %u lmc %u", lanes_lid_in_file(p0->lid), p0->lmc);
 	fputc('\n', out);
 	for (unsigned p = 1; p <= n->nports; p++)
 		if (lanes_fabric_port(f, i, (uint8_t)p)->peer_node != LANES_NONE)

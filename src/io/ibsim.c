@@ -478,7 +478,7 @@ static void write_port(const struct lanes_fabric *f, const struct lanes_node *n,
 		(unsigned long long)peer->guid, port->peer_port, width_mask(port->width),
 		speed_mask(port->speed));
 	if (n->type != LANES_NODE_SWITCH)
-		fprintf(out, " lid %u lmc %u", port->lid, port->lmc);
+		fprintf(out, " lid %u lmc %u", lanes_lid_in_file(port->lid), port->lmc);
 	if (port->width && port->speed)
 		fprintf(out, "\t# %ux%s", port->width, lanes_speed_name(port->speed));
 	fputc('\n', out);
@@ -496,7 +496,7 @@ static void write_node(const struct lanes_fabric *f, const struct lanes_node *n,
 		(unsigned long long)n->guid, type_word(n->type), n->nports, type_letter(n->type),
 		(unsigned long long)n->guid, desc);
 	if (n->type == LANES_NODE_SWITCH)
-		fprintf(out, " enhanced port 0 lid %u lmc %u", f->ports[n->port_base].lid,
+		fprintf(out, " enhanced port 0 lid %u lmc %u", lanes_lid_in_file(f->ports[n->port_base].lid),
 			f->ports[n->port_base].lmc);
 	fputc('\n', out);
 	for (unsigned p = 1; p <= n->nports; p++) {

@@ -58,13 +58,13 @@ struct df {
 
 static int check_size(uint64_t switches, uint64_t hosts, struct lanes_error *err)
 {
-	if (switches + hosts <= LANES_LID_UNICAST_MAX)
+	if (switches + hosts <= LANES_LID_MAX)
 		return 0;
 	return lanes_error_set(err, LANES_EINVAL,
-			       "%s: %llu switches and %llu hosts need more than the %d unicast "
-			       "LIDs; lower parameter 'g', 'a' or 'p'",
+			       "%s: %llu switches and %llu hosts need more than the %d LIDs "
+			       "lanes can hold; lower parameter 'g', 'a' or 'p'",
 			       KIND, (unsigned long long)switches, (unsigned long long)hosts,
-			       LANES_LID_UNICAST_MAX);
+			       LANES_LID_MAX);
 }
 
 static int read_params(struct lanes_params *prm, struct df *d, struct lanes_error *err)

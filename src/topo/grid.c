@@ -117,14 +117,14 @@ int grid_check_lids(const char *kind, const char *what, uint64_t switches, uint6
 {
 	char s[32], h[32];
 
-	if (sat_add(switches, host_ports) <= LANES_LID_UNICAST_MAX)
+	if (sat_add(switches, host_ports) <= LANES_LID_MAX)
 		return 0;
 	format_count(switches, s, sizeof(s));
 	format_count(host_ports, h, sizeof(h));
 	return lanes_error_set(err, LANES_EINVAL,
-			       "%s: %s give %s switches and %s host ports, more than the %d "
-			       "unicast LIDs",
-			       kind, what, s, h, LANES_LID_UNICAST_MAX);
+			       "%s: %s give %s switches and %s host ports, more than the %d LIDs "
+			       "lanes can hold",
+			       kind, what, s, h, LANES_LID_MAX);
 }
 
 int grid_add_switches(struct gen *g, const uint32_t *k, size_t n, uint32_t switches,
@@ -189,7 +189,7 @@ int grid_read(struct lanes_params *params, const char *kkey, struct grid *g,
 	uint64_t p;
 	int rc;
 
-	if ((rc = lanes_params_list(params, kkey, 1, 1, LANES_LID_UNICAST_MAX, g->k, &g->n, err)) ||
+	if ((rc = lanes_params_list(params, kkey, 1, 1, LANES_LID_MAX, g->k, &g->n, err)) ||
 	    (rc = grid_read_L(params, g->n, g->L, err)) ||
 	    (rc = lanes_params_uint(params, "p", LANES_PARAM_REQUIRED, 0, LANES_PORTS_MAX, &p,
 				    err)))

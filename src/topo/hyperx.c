@@ -42,7 +42,7 @@ static int read_params(struct lanes_params *params, struct hyperx *h, struct lan
 	uint64_t p;
 	int rc;
 
-	if ((rc = lanes_params_list(params, "K", 1, 1, LANES_LID_UNICAST_MAX, h->K, &h->n, err)) ||
+	if ((rc = lanes_params_list(params, "K", 1, 1, LANES_LID_MAX, h->K, &h->n, err)) ||
 	    (rc = grid_read_L(params, h->n, h->L, err)) ||
 	    (rc = lanes_params_uint(params, "p", LANES_PARAM_REQUIRED, 0, LANES_PORTS_MAX, &p,
 				    err)))

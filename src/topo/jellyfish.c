@@ -257,12 +257,12 @@ static int check_params(uint64_t n, uint64_t r, uint64_t hosts, struct lanes_err
 				       "%s: parameter 'degree' must be at least 2 for more than 2 "
 				       "switches (a 1-regular graph is disconnected)",
 				       KIND);
-	if (n * (1 + hosts) > LANES_LID_UNICAST_MAX)
+	if (n * (1 + hosts) > LANES_LID_MAX)
 		return lanes_error_set(err, LANES_EINVAL,
-				       "%s: %llu switches and %llu hosts need more than the %d "
-				       "unicast LIDs; lower parameter 'switches' or 'p'",
+				       "%s: %llu switches and %llu hosts need more than the %d LIDs "
+				       "lanes can hold; lower parameter 'switches' or 'p'",
 				       KIND, (unsigned long long)n, (unsigned long long)(n * hosts),
-				       LANES_LID_UNICAST_MAX);
+				       LANES_LID_MAX);
 	return gen_check_radix(KIND, hosts + r, "'p' hosts + 'degree' network ports", err);
 }
 
@@ -273,7 +273,7 @@ static int read_params(struct lanes_params *prm, struct jf *j, unsigned *p, uint
 	int rc;
 
 	if ((rc = lanes_params_uint(prm, "switches", LANES_PARAM_REQUIRED, 2,
-				    LANES_LID_UNICAST_MAX, &n, err)) ||
+				    LANES_LID_MAX, &n, err)) ||
 	    (rc = lanes_params_uint(prm, "degree", LANES_PARAM_REQUIRED, 1, 254, &r, err)) ||
 	    (rc = lanes_params_uint(prm, "p", LANES_PARAM_REQUIRED, 0, 254, &hosts, err)) ||
 	    (rc = lanes_params_uint(prm, "seed", 0, 0, UINT64_MAX - 1, seed, err)) ||

@@ -109,19 +109,19 @@ static int layout(struct sfx *s, struct lanes_error *err)
 		s->stride[d] = (uint32_t)planes;
 		s->base[d] = (uint32_t)(radix + 1);
 		radix += (uint64_t)s->w[d] * (s->k[d] - 1);
-		if ((planes *= s->k[d]) > LANES_LID_UNICAST_MAX)
+		if ((planes *= s->k[d]) > LANES_LID_MAX)
 			break;
 	}
-	if (planes <= LANES_LID_UNICAST_MAX &&
+	if (planes <= LANES_LID_MAX &&
 	    (rc = gen_check_radix(KIND, radix,
 				  "'p' + 'Lsf'*(3q-delta)/2 + sum of 'L'*('K'-1)", err)))
 		return rc;
 	sw = 2ULL * s->q * s->q * planes;
-	if (planes > LANES_LID_UNICAST_MAX || sw * (1 + s->p) > LANES_LID_UNICAST_MAX)
+	if (planes > LANES_LID_MAX || sw * (1 + s->p) > LANES_LID_MAX)
 		return lanes_error_set(err, LANES_EINVAL,
-				       "%s: the switches and hosts need more than the %d unicast "
-				       "LIDs; lower parameter 'q', 'K' or 'p'",
-				       KIND, LANES_LID_UNICAST_MAX);
+				       "%s: the switches and hosts need more than the %d LIDs "
+				       "lanes can hold; lower parameter 'q', 'K' or 'p'",
+				       KIND, LANES_LID_MAX);
 	s->planes = (uint32_t)planes;
 	s->radix = radix;
 	return 0;

@@ -45,12 +45,12 @@ static int read_params(struct lanes_params *prm, struct sf *s, struct lanes_erro
 	    (rc = gen_check_radix(KIND, p + k, "'p' hosts + (3q-delta)/2 network ports for 'q'",
 				  err)))
 		return rc;
-	if (2 * q * q * (1 + p) > LANES_LID_UNICAST_MAX)
+	if (2 * q * q * (1 + p) > LANES_LID_MAX)
 		return lanes_error_set(err, LANES_EINVAL,
-				       "%s: %llu switches and %llu hosts need more than the %d "
-				       "unicast LIDs; lower parameter 'q' or 'p'",
+				       "%s: %llu switches and %llu hosts need more than the %d LIDs "
+				       "lanes can hold; lower parameter 'q' or 'p'",
 				       KIND, (unsigned long long)(2 * q * q),
-				       (unsigned long long)(2 * q * q * p), LANES_LID_UNICAST_MAX);
+				       (unsigned long long)(2 * q * q * p), LANES_LID_MAX);
 	s->q = (unsigned)q;
 	s->p = (unsigned)p;
 	return 0;

@@ -270,6 +270,37 @@ static void test_faults_disconnect_and_refuse(void **state)
 	lanes_fabric_free(f);
 }
 
+/* 10000 switches + 40000 hosts: 849 more LIDs than one subnet has. */
+static void test_fabric_beyond_one_subnet(void **state)
+{
+	struct lanes_fabric *f = gen("torus k=100x100 p=4"), *g = NULL;
+	const struct lanes_format *fmt = lanes_format_find("ibnetdiscover");
+	struct lanes_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	(void)state;
+	assert_int_equal(f->max_lid, 50000);
+	for (uint32_t lid = 1; lid <= 50000; lid++) /* every LID owned by the node it names */
+		assert_int_equal(lanes_fabric_lid(f, f->lid_owner[lid].node, f->lid_owner[lid].port),
+				 lid);
+	assert_int_equal(f->num_warnings, 1);
+	assert_non_null(strstr(f->warnings[0], "849 ports got LIDs above 0xBFFF"));
+	/* written as lid 0, read back: the same LIDs again, one warning */
+	mem = open_memstream(&buf, &len);
+	assert_int_equal(fmt->write(f, mem, &err), 0);
+	fclose(mem);
+	assert_null(strstr(buf, "lid 49152 "));
+	assert_int_equal(fmt->read(buf, len, "mem", &g, &err), 0);
+	assert_int_equal(g->num_warnings, 1);
+	for (uint32_t i = 0; i < f->num_nodes; i++)
+		assert_int_equal(lanes_fabric_lid(g, i, 1), lanes_fabric_lid(f, i, 1));
+	free(buf);
+	lanes_fabric_free(g);
+	lanes_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_bit_parallel_bfs_matches_plain_bfs),
 		cmocka_unit_test(test_faults_are_reproducible),
 		cmocka_unit_test(test_faults_disconnect_and_refuse),
+		cmocka_unit_test(test_fabric_beyond_one_subnet),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -367,7 +367,7 @@ static void test_dragonfly_errors(void **state)
 	expect_einval("dragonfly a=4 p=250 h=2", "'p'");
 	expect_einval("dragonfly a=4 p=2 h=2 wiring=random", "'wiring'");
 	expect_einval("dragonfly a=4 p=2 h=2 hh=2", "'hh'");
-	expect_einval("dragonfly a=40 p=20 h=20", "'g'"); /* 32 040 switches, too many LIDs */
+	expect_einval("dragonfly a=100 p=50 h=100", "'g'"); /* 1M switches, 50M hosts: > 2^24 LIDs */
 }
 
 /* --------------------------------------------------------------- slimfly */
@@ -540,7 +540,6 @@ static void test_slimfly_errors(void **state)
 	expect_einval("slimfly p=3", "'q'");
 	expect_einval("slimfly q=5 p=250", "'p'");
 	expect_einval("slimfly q=5 p=300", "'p'");
-	expect_einval("slimfly q=151 p=1", "'q'"); /* 45 602 switches and as many hosts */
 	expect_einval("slimfly q=5 k=3", "'k'");
 }
 
@@ -676,7 +675,7 @@ static void test_sfxff_errors(void **state)
 	expect_einval("sfxff q=5 K=4 Lsf=0 p=1", "'Lsf'");
 	expect_einval("sfxff preset=sfxff-3", "'preset'");
 	expect_einval("sfxff q=3 K=200 L=2 p=0", "'L'");     /* 403 ports */
-	expect_einval("sfxff q=8 K=16x16 p=1", "'K'");       /* 32 768 switches + hosts */
+	expect_einval("sfxff q=8 K=50x50x50 p=1", "'K'");   /* 16M switches + 16M hosts */
 	expect_einval("sfxff q=3 K=2 p=1 k=2", "'k'");       /* keys are case-sensitive */
 }
 
@@ -753,7 +752,7 @@ static void test_jellyfish_errors(void **state)
 	expect_einval("jellyfish switches=6 degree=3", "'p'");
 	expect_einval("jellyfish switches=6 degree=3 p=1 seed=-1", "'seed'");
 	expect_einval("jellyfish switches=300 degree=200 p=100", "'p'");
-	expect_einval("jellyfish switches=20000 degree=4 p=3", "'switches'");
+	expect_einval("jellyfish switches=5000000 degree=4 p=3", "'switches'");
 	expect_einval("jellyfish switches=6 degree=3 p=1 k=3", "'k'");
 }
 
