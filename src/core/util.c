@@ -31,6 +31,21 @@ int lanes_grow(void **ptr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+uint32_t lanes_lower_bound(const uint32_t *a, uint32_t n, uint32_t v)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 char *lanes_strndup(const char *s, size_t len)
 {
 	char *p = malloc(len + 1);

@@ -11,6 +11,9 @@
 /* Grow *ptr (of elements of size elem) so that it holds at least need; 0 or -1. */
 int lanes_grow(void **ptr, size_t *cap, size_t need, size_t elem);
 
+/* First index i in the sorted a[0..n) with a[i] >= v (n when there is none). */
+uint32_t lanes_lower_bound(const uint32_t *a, uint32_t n, uint32_t v);
+
 /* malloc'ed copy of s[0..len), NUL-terminated; NULL on failure. */
 char *lanes_strndup(const char *s, size_t len);
 

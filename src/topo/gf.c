@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/util.h"
+
 #define GF_N_MAX 16 /* 2^16 > GF_Q_MAX: enough digits for any supported q */
 
 /* GF(p)[x] modulo x^n + (the polynomial whose base-p digits are f). */
@@ -305,15 +307,7 @@ void mms_free(struct mms *m)
 uint32_t mms_port(const struct mms *m, uint32_t v, uint32_t u)
 {
 	const uint32_t *l = &m->nbr[(size_t)v * m->degree];
-	uint32_t lo = 0, hi = m->degree;
+	uint32_t lo = lanes_lower_bound(l, m->degree, u);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (l[mid] < u)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < m->degree && l[lo] == u ? lo : UINT32_MAX;
 }

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/util.h"
 #include "gen.h"
 #include "generators.h"
 #include "params.h"
@@ -330,18 +331,7 @@ static int cmp_u32(const void *a, const void *b)
 /* Index of v in u's sorted neighbour list. */
 static uint32_t port_index(const struct jf *j, uint32_t u, uint32_t v)
 {
-	const uint32_t *l = &j->nbr[(size_t)u * j->r];
-	uint32_t lo = 0, hi = j->r;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (l[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lanes_lower_bound(&j->nbr[(size_t)u * j->r], j->r, v);
 }
 
 static int add_fabric(struct jf *j, struct gen *g, unsigned p, struct lanes_error *err)
