@@ -266,6 +266,14 @@ struct lanes_fabric_stats {
 int lanes_fabric_stats(const struct lanes_fabric *f, struct lanes_fabric_stats *out,
 		       struct lanes_error *err);
 
+/**
+ * All-pairs switch hop counts, from bit-parallel breadth-first search:
+ * (*out)[a * num_switches + b] for switch indices a and b, 255 when b cannot
+ * be reached (or is 255 hops or more away). num_switches^2 bytes; free() it.
+ */
+int lanes_fabric_switch_distances(const struct lanes_fabric *f, uint8_t **out,
+				  struct lanes_error *err);
+
 /** Fault injection options: a count, or a fraction when < 1. */
 struct lanes_fault_spec {
 	double fail_links;    /**< switch-to-switch cables to remove */

@@ -10,6 +10,7 @@
 extern const struct lanes_format lanes_format_ibnetdiscover;
 extern const struct lanes_format lanes_format_ibsim;
 extern const struct lanes_format lanes_format_dot;
+extern const struct lanes_format lanes_format_opensm_subnet;
 
 /* The ibnetdiscover writer, in its own file (ibnetdiscover_write.c). */
 int lanes_ibnetdiscover_write(const struct lanes_fabric *f, FILE *out, struct lanes_error *err);

@@ -12,6 +12,7 @@ static const struct lanes_format *const formats[] = {
 	&lanes_format_ibnetdiscover,
 	&lanes_format_ibsim,
 	&lanes_format_dot,
+	&lanes_format_opensm_subnet,
 };
 
 #define NUM_FORMATS (sizeof(formats) / sizeof(formats[0]))
@@ -105,7 +106,7 @@ int lanes_io_read_file(const char *path, const char *format, struct lanes_fabric
 		return rc;
 	if (!fmt && !(fmt = lanes_format_sniff(data, len)))
 		rc = lanes_error_parse(err, path, 0,
-				       "not a fabric file this tool can read (ibnetdiscover or ibsim net)");
+				       "not a fabric file this tool can read (ibnetdiscover, ibsim net or opensm-subnet.lst)");
 	else
 		rc = fmt->read(data, len, path, out, err);
 	free(data);

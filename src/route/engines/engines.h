@@ -1,0 +1,12 @@
+/*
+ * engines.h - the engine descriptors, one per file in this folder.
+ * Adding an engine is one file plus one line here and one in ../registry.c.
+ */
+#ifndef LANES_ROUTE_ENGINES_H
+#define LANES_ROUTE_ENGINES_H
+
+#include "lanes/route.h"
+
+extern const struct lanes_engine lanes_engine_minhop;
+
+#endif
