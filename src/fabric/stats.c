@@ -1,68 +1,18 @@
 /*
- * stats.c - the summary numbers of `lanes topo info`.
- *
- * Distances use bit-parallel breadth-first search: 64 source switches at a
- * time, each switch holding a 64-bit mask of the sources that have reached
- * it. One level costs one pass over the adjacency, so all-pairs distances
- * cost O(S/64 * E * D) instead of O(S * E), about a second for 10k switches.
+ * stats.c - the summary numbers of `lanes topo info`. Distances come from
+ * the bit-parallel BFS of bfs.c.
  */
-#include "lanes/fabric.h"
+#include "bfs.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-struct bfs_sums {
-	uint64_t dist_sum;   /* sum of hops over reachable ordered pairs */
-	uint64_t pairs;      /* reachable ordered pairs (source != target) */
-	uint32_t diameter;
-};
-
-/* One sweep from sources [first, first+count): levels until nothing new. */
-static void sweep(const struct lanes_fabric *f, uint32_t first, uint32_t count, uint64_t *seen,
-		  uint64_t *front, uint64_t *next, struct bfs_sums *s)
-{
-	uint32_t n = f->num_switches;
-	int grew = 1;
-
-	memset(seen, 0, sizeof(*seen) * n);
-	memset(front, 0, sizeof(*front) * n);
-	for (uint32_t k = 0; k < count; k++)
-		seen[first + k] = front[first + k] = 1ULL << k;
-	for (uint32_t level = 1; grew; level++) {
-		grew = 0;
-		for (uint32_t v = 0; v < n; v++) {
-			uint64_t m = 0;
-
-			for (uint32_t e = f->adj_off[v]; e < f->adj_off[v + 1]; e++)
-				m |= front[f->adj[e].sw];
-			next[v] = m & ~seen[v];
-		}
-		for (uint32_t v = 0; v < n; v++) {
-			if (!next[v])
-				continue;
-			uint64_t c = (uint64_t)__builtin_popcountll(next[v]);
-
-			seen[v] |= next[v];
-			s->dist_sum += c * level;
-			s->pairs += c;
-			s->diameter = level;
-			grew = 1;
-		}
-		memcpy(front, next, sizeof(*front) * n);
-	}
-}
-
 static int distances(const struct lanes_fabric *f, struct lanes_fabric_stats *st)
 {
-	uint32_t n = f->num_switches;
-	uint64_t *buf = malloc(sizeof(uint64_t) * 3 * (n ? n : 1));
 	struct bfs_sums s = { 0, 0, 0 };
 
-	if (!buf)
+	if (lanes_bfs_all(f, &s, NULL))
 		return LANES_ENOMEM;
-	for (uint32_t first = 0; first < n; first += 64)
-		sweep(f, first, n - first < 64 ? n - first : 64, buf, buf + n, buf + 2 * n, &s);
-	free(buf);
 	st->diameter = s.diameter;
 	st->avg_distance = s.pairs ? (double)s.dist_sum / (double)s.pairs : 0.0;
 	return 0;

@@ -184,6 +184,38 @@ static void naive(const struct lanes_fabric *f, uint32_t *diam, double *avg)
 	free(q);
 }
 
+/* The distance matrix against one plain BFS per source. */
+static void check_distance_matrix(const struct lanes_fabric *f)
+{
+	uint32_t n = f->num_switches, *dist = malloc(n * sizeof(*dist)), *q = malloc(n * sizeof(*q));
+	struct lanes_error err;
+	uint8_t *m;
+
+	assert_int_equal(lanes_fabric_switch_distances(f, &m, &err), 0);
+	for (uint32_t s = 0; s < n; s++) {
+		uint32_t head = 0, tail = 0;
+
+		for (uint32_t v = 0; v < n; v++)
+			dist[v] = 255;
+		dist[s] = 0;
+		q[tail++] = s;
+		while (head < tail) {
+			uint32_t u = q[head++];
+
+			for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++)
+				if (dist[f->adj[e].sw] == 255) {
+					dist[f->adj[e].sw] = dist[u] + 1;
+					q[tail++] = f->adj[e].sw;
+				}
+		}
+		for (uint32_t v = 0; v < n; v++)
+			assert_int_equal(m[(size_t)s * n + v], dist[v]);
+	}
+	free(m);
+	free(dist);
+	free(q);
+}
+
 static void test_bit_parallel_bfs_matches_plain_bfs(void **state)
 {
 	struct lanes_fabric *f = ring(300, 0, 37);
@@ -194,6 +226,7 @@ static void test_bit_parallel_bfs_matches_plain_bfs(void **state)
 	(void)state;
 	naive(f, &diam, &avg);
 	assert_int_equal(st.diameter, diam);
+	check_distance_matrix(f);
 	assert_true(st.avg_distance > avg - 1e-9 && st.avg_distance < avg + 1e-9);
 	assert_int_equal(st.parallel_links, 0);
 	lanes_fabric_free(f);
@@ -262,6 +295,7 @@ static void test_faults_disconnect_and_refuse(void **state)
 	assert_int_equal(lanes_fabric_inject_faults(f, &two, &g, NULL, &err), 0);
 	assert_false(stats_of(g).connected);
 	assert_int_equal(stats_of(g).components, 2);
+	check_distance_matrix(g); /* unreachable pairs are 255 */
 	lanes_fabric_free(g);
 	assert_int_equal(lanes_fabric_inject_faults(f, &too_many, &g, NULL, &err), LANES_EINVAL);
 	assert_non_null(strstr(err.message, "fail-links"));

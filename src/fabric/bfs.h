@@ -1,0 +1,22 @@
+/*
+ * bfs.h - bit-parallel breadth-first search over the switch graph, shared by
+ * the statistics (stats.c) and the distance matrix (distance.c).
+ */
+#ifndef LANES_FABRIC_BFS_H
+#define LANES_FABRIC_BFS_H
+
+#include "lanes/fabric.h"
+
+struct bfs_sums {
+	uint64_t dist_sum; /* sum of hops over reachable ordered pairs */
+	uint64_t pairs;    /* reachable ordered pairs (source != target) */
+	uint32_t diameter;
+};
+
+/*
+ * BFS from every switch, 64 at a time. Adds to sums; when dist is not NULL,
+ * also fills dist[source * n + target] (which must start all 255).
+ */
+int lanes_bfs_all(const struct lanes_fabric *f, struct bfs_sums *sums, uint8_t *dist);
+
+#endif
