@@ -1,0 +1,241 @@
+/*
+ * flow.c - one destination's traffic, switch by switch, leaves first.
+ *
+ * Routes are counted over CA-to-CA pairs: sub[s] is the number of CA
+ * sources whose path to the destination crosses switch s, so the channel
+ * out of s carries sub[s] routes. Channel dependencies come from the VLs:
+ * for one SL, the VL on s's out-link depends only on the in-port the packet
+ * used at s (SL2VL maps are per (in port, out port)), so vlmask[s] collects
+ * the VLs of every active in-port: s's own sources (port 0 for the switch,
+ * the CA ports) and the links from upstream switches. Every VL arriving on
+ * an upstream link then depends on the VL it leaves on: one CDG edge each.
+ * Leaves-first order makes every upstream link's VLs final before use.
+ */
+#include "verify_internal.h"
+
+#include <string.h>
+
+uint8_t verify_sl(const struct vctx *c, uint32_t src_sw, uint32_t src_lid, uint32_t dst)
+{
+	const struct lanes_routing *r = c->r;
+
+	switch (r->sl_mode) {
+	case LANES_SL_PER_DST:
+		return r->sl[dst];
+	case LANES_SL_PER_SRC_SWITCH:
+		return r->sl[(size_t)dst * r->num_switches + src_sw];
+	case LANES_SL_PER_PAIR:
+		return r->sl[(size_t)dst * r->num_lids + src_lid];
+	default:
+		return r->sl_uniform;
+	}
+}
+
+uint8_t verify_vl(const struct vctx *c, uint32_t sw, uint8_t in, uint8_t out, uint8_t sl)
+{
+	return c->has_maps ? lanes_routing_switch_map(c->r, c->f, sw, in, out)[sl] : 0;
+}
+
+void verify_note_vl(struct vctx *c, uint8_t vl)
+{
+	if (vl + 1u > c->res->vls_used)
+		c->res->vls_used = vl + 1u;
+	if (vl == 15)
+		c->res->vl15_used = 1;
+	else if (vl >= c->o->max_vls)
+		c->res->vls_over_budget = 1;
+}
+
+static int is_dst_port(const struct vctx *c, const struct vca *ca)
+{
+	return ca->node == c->dnode && ca->port == c->dport_dst;
+}
+
+/* CA sources behind s, without the destination itself. */
+static uint64_t own_cas(const struct vctx *c, uint32_t s)
+{
+	uint64_t n = c->ca_off[s + 1] - c->ca_off[s];
+
+	if (s == c->os && c->f->nodes[c->dnode].type != LANES_NODE_SWITCH)
+		n--;
+	return n;
+}
+
+/* Hops, stretch and routes per channel for a CA destination. */
+static void count_routes(struct vctx *c)
+{
+	struct lanes_verify_result *res = c->res;
+
+	for (uint32_t i = 0; i < c->num_order; i++)
+		c->sub[c->order[i]] = own_cas(c, c->order[i]);
+	for (uint32_t i = 0; i < c->num_order; i++) {
+		uint32_t s = c->order[i], h = c->hops[s] + 2;
+		uint64_t own = own_cas(c, s);
+		double shortest = c->dist[(size_t)s * c->S + c->os] + 2.0;
+
+		if (c->nxt[s] != LANES_NONE) {
+			c->sub[c->nxt[s]] += c->sub[s];
+			c->routes[c->outent[s]] += c->sub[s];
+		}
+		if (!own)
+			continue;
+		res->routes += own;
+		c->hop_sum += own * h;
+		res->hops_hist[h < LANES_VERIFY_HOPS_HIST ? h : LANES_VERIFY_HOPS_HIST - 1] += own;
+		if (h > res->hops_max)
+			res->hops_max = h;
+		c->stretch_sum += (double)own * h / shortest;
+		if (h / shortest > res->stretch_max)
+			res->stretch_max = h / shortest;
+	}
+}
+
+/* Which SLs the sources behind each switch use for this destination. */
+static uint16_t source_sls(struct vctx *c)
+{
+	int per_pair = c->r->sl_mode == LANES_SL_PER_PAIR;
+	uint16_t all = 0;
+
+	for (uint32_t i = 0; i < c->num_order; i++) {
+		uint32_t s = c->order[i], lid = lanes_fabric_lid(c->f, c->f->switches[s], 0);
+		uint16_t m = 0;
+
+		if (!per_pair) { /* the switch and its CAs share the source switch's SL */
+			if (lid != c->d || own_cas(c, s))
+				m = (uint16_t)(1u << verify_sl(c, s, lid, c->d));
+		} else {
+			if (lid != c->d)
+				m |= (uint16_t)(1u << verify_sl(c, s, lid, c->d));
+			for (uint32_t k = c->ca_off[s]; k < c->ca_off[s + 1]; k++)
+				if (!is_dst_port(c, &c->cas[k]))
+					m |= (uint16_t)(1u << verify_sl(c, s, c->cas[k].lid, c->d));
+		}
+		c->own_sls[s] = m;
+		all |= m;
+	}
+	return all;
+}
+
+/* CA sources one by one: per-pair SLs, or CA ports whose maps differ. */
+static void own_cas_slow(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int ca_dst)
+{
+	for (uint32_t k = c->ca_off[s]; k < c->ca_off[s + 1]; k++) {
+		const struct vca *ca = &c->cas[k];
+		uint8_t vl;
+
+		if (is_dst_port(c, ca) || verify_sl(c, s, ca->lid, c->d) != sl)
+			continue;
+		if (c->has_maps)
+			verify_note_vl(c, lanes_routing_port_map(c->r, c->f, ca->node, ca->port)[sl]);
+		vl = verify_vl(c, s, ca->sw_port, out, sl);
+		verify_note_vl(c, vl);
+		c->vlmask[s] |= (uint16_t)(1u << vl);
+		c->sub_sl[s]++;
+		if (ca_dst)
+			c->res->routes_per_vl[vl]++;
+	}
+}
+
+/* CA sources at once, when they share the SL: the precomputed VL mask. */
+static void own_cas_fast(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int ca_dst)
+{
+	uint64_t own = own_cas(c, s);
+	uint16_t m = 1;
+
+	if (!own)
+		return;
+	if (c->has_maps) {
+		m = c->inj_mask[((size_t)c->f->nodes[c->f->switches[s]].port_base + out) * 16 + sl];
+		if (__builtin_popcount(m) != 1) {
+			own_cas_slow(c, s, out, sl, ca_dst);
+			return;
+		}
+		verify_note_vl(c, (uint8_t)__builtin_ctz(m));
+		for (uint16_t x = c->ca_inj[(size_t)s * 16 + sl]; x; x &= (uint16_t)(x - 1))
+			verify_note_vl(c, (uint8_t)__builtin_ctz(x));
+	}
+	c->vlmask[s] |= m;
+	c->sub_sl[s] += own;
+	if (ca_dst)
+		c->res->routes_per_vl[__builtin_ctz(m)] += own;
+}
+
+/* VLs of s's own sources with SL sl, and the CA routes they carry per VL. */
+static void own_sources(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int ca_dst)
+{
+	uint32_t lid = lanes_fabric_lid(c->f, c->f->switches[s], 0);
+
+	if (lid != c->d && verify_sl(c, s, lid, c->d) == sl) {
+		uint8_t vl = verify_vl(c, s, 0, out, sl);
+
+		verify_note_vl(c, vl);
+		c->vlmask[s] |= (uint16_t)(1u << vl);
+	}
+	if (c->r->sl_mode == LANES_SL_PER_PAIR)
+		own_cas_slow(c, s, out, sl, ca_dst);
+	else
+		own_cas_fast(c, s, out, sl, ca_dst);
+}
+
+/* Upstream switch t feeds s = nxt[t]: VL at s, CDG edges, counts. */
+static int feed(struct vctx *c, uint32_t t, uint8_t sl, int ca_dst)
+{
+	const struct lanes_fabric *f = c->f;
+	uint32_t s = c->nxt[t], e = c->outent[t];
+	uint8_t in = f->adj[e].peer_port, out = lanes_routing_port(c->r, s, c->d);
+	uint8_t vout = verify_vl(c, s, in, out, sl);
+
+	verify_note_vl(c, vout);
+	c->vlmask[s] |= (uint16_t)(1u << vout);
+	c->active[s] = 1;
+	c->sub_sl[s] += c->sub_sl[t];
+	if (ca_dst)
+		c->res->routes_per_vl[vout] += c->sub_sl[t];
+	if (c->nxt[s] == LANES_NONE)
+		return 0; /* s delivers: the last channel is a sink */
+	for (uint16_t m = c->vlmask[t]; m; m &= (uint16_t)(m - 1))
+		if (verify_cdg_add(c, s, c->rev[e], (uint8_t)__builtin_ctz(m),
+				   c->outent[s] - f->adj_off[s], vout))
+			return -1;
+	return 0;
+}
+
+static int flow_sl(struct vctx *c, uint8_t sl, int ca_dst)
+{
+	for (uint32_t i = 0; i < c->num_order; i++) {
+		uint32_t s = c->order[i];
+
+		c->vlmask[s] = 0;
+		c->sub_sl[s] = 0;
+		c->active[s] = (c->own_sls[s] >> sl) & 1;
+	}
+	for (uint32_t i = 0; i < c->num_order; i++) {
+		uint32_t s = c->order[i];
+
+		if (!c->active[s])
+			continue;
+		own_sources(c, s, lanes_routing_port(c->r, s, c->d), sl, ca_dst);
+		if (c->nxt[s] != LANES_NONE && feed(c, s, sl, ca_dst))
+			return -1;
+	}
+	return 0;
+}
+
+int verify_flow(struct vctx *c)
+{
+	int ca_dst = c->f->nodes[c->dnode].type != LANES_NODE_SWITCH;
+	uint16_t sls;
+
+	if (ca_dst)
+		count_routes(c);
+	sls = source_sls(c);
+	for (uint8_t sl = 0; sl < LANES_NUM_SLS; sl++) {
+		if (!((sls >> sl) & 1))
+			continue;
+		if (sl + 1u > c->res->sls_used)
+			c->res->sls_used = sl + 1u;
+		if (flow_sl(c, sl, ca_dst))
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,105 @@
+/*
+ * verify_internal.h - the verifier's working state, shared by its files:
+ *   verify.c   setup, the per-destination loop, results
+ *   walk.c     following one LFT column: reachability, hops, leaves-first order
+ *   flow.c     one destination's routes: counts per channel, VLs, CDG edges
+ *   cdg.c      the channel dependency graph: edge bits, cycle search, witness
+ *   metrics.c  routes per channel, hottest channels
+ *   ebb.c      effective bisection bandwidth
+ * Nothing here includes src/route/: the verifier rebuilds everything from
+ * the fabric and the routing tables.
+ */
+#ifndef LANES_VERIFY_INTERNAL_H
+#define LANES_VERIFY_INTERNAL_H
+
+#include "lanes/verify.h"
+
+/* A CA (or router) port cabled to a switch: a source and maybe a destination. */
+struct vca {
+	uint32_t node;
+	uint32_t lid;     /* base LID */
+	uint8_t port;     /* the CA's port */
+	uint8_t sw_port;  /* the switch port it is cabled to */
+};
+
+/* Walk states of a switch for the current destination. */
+enum { W_UNKNOWN = 0, W_BUSY, W_OK, W_LOOP, W_DROP };
+
+/* u64 -> u32 open-addressing map: CDG edge bit -> first destination creating it. */
+struct vmap {
+	uint64_t *keys; /* key + 1; 0 = empty */
+	uint32_t *vals;
+	size_t cap, count;
+};
+
+struct vctx {
+	const struct lanes_fabric *f;
+	const struct lanes_routing *r;
+	const struct lanes_verify_opts *o;
+	struct lanes_verify_result *res;
+	uint32_t S, E;          /* switches, CSR entries */
+	uint8_t V;              /* VLs in the CDG: 1 + the highest VL of any map */
+	int has_maps;           /* the routing has SL2VL maps */
+
+	/* fabric tables */
+	uint32_t *ent_sw;       /* CSR entry -> owning switch */
+	uint32_t *rev;          /* CSR entry s->t -> position of t->s in t's list */
+	uint32_t *port_ent;     /* port slot of a switch port -> CSR entry, or LANES_NONE */
+	uint32_t *ca_off;       /* per switch: its CA ports in cas[] */
+	struct vca *cas;
+	uint8_t *dist;          /* switch distance matrix */
+
+	/* CDG */
+	uint64_t *bits;
+	uint64_t *bit_off;      /* per switch, in bits */
+	struct vmap first_dst;
+
+	/* per destination scratch */
+	uint8_t *state;
+	uint32_t *hops, *nxt, *outent, *order, *fail_at, *bucket;
+	uint8_t *fail_port;
+	uint32_t num_order;
+	uint64_t *sub;          /* routes (CA sources) through a switch */
+	uint64_t *sub_sl;
+	uint16_t *vlmask;       /* VLs on a switch's out-link for the current SL */
+	uint8_t *active;
+	uint16_t *own_sls;
+	uint16_t *inj_mask;     /* per switch port slot and SL: VLs its CA in-ports give */
+	uint16_t *ca_inj;       /* per switch and SL: VLs its CAs inject with */
+
+	/* destination being processed */
+	uint32_t d, os, dport, dnode;
+	uint8_t dport_dst;      /* the destination's own port on its node */
+
+	/* accumulators */
+	uint64_t *routes;       /* per CSR entry */
+	uint64_t hop_sum;
+	double stretch_sum;
+};
+
+/* walk.c */
+int verify_walk(struct vctx *c, uint32_t d);
+void verify_count_failures(struct vctx *c);
+void verify_order(struct vctx *c);
+
+/* flow.c */
+int verify_flow(struct vctx *c);
+
+/* cdg.c */
+int verify_cdg_alloc(struct vctx *c, struct lanes_error *err);
+int verify_cdg_add(struct vctx *c, uint32_t s, uint32_t j, uint8_t vin, uint32_t k, uint8_t vout);
+int verify_cdg_cycle(struct vctx *c, struct lanes_error *err);
+void vmap_free(struct vmap *m);
+
+/* metrics.c */
+void verify_channel_metrics(struct vctx *c);
+
+/* ebb.c */
+int verify_ebb(struct vctx *c, struct lanes_error *err);
+
+/* helpers shared by the files */
+uint8_t verify_sl(const struct vctx *c, uint32_t src_sw, uint32_t src_lid, uint32_t dst);
+uint8_t verify_vl(const struct vctx *c, uint32_t sw, uint8_t in, uint8_t out, uint8_t sl);
+void verify_note_vl(struct vctx *c, uint8_t vl);
+
+#endif
