@@ -75,6 +75,27 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
 	"  --fail-switches X    remove X switches (and the CAs only they connect)\n"     \
 	"  --seed S             seed for fault injection (default 1)\n"
 
+/* Options of commands that run an engine (route, verify -e, compare). */
+#define CLI_ROUTE_LONGOPTS                                    \
+	{ "engine", required_argument, NULL, 'e' },           \
+	{ "vls", required_argument, NULL, 'V' },              \
+	{ "sls", required_argument, NULL, 'Q' },              \
+	{ "ca-lids-only", no_argument, NULL, 'C' }
+
+struct lanes_route_opts;
+struct lanes_engine;
+struct lanes_routing;
+
+/* Handle one of CLI_ROUTE_LONGOPTS: 1 handled, 0 not ours, -1 bad value. */
+int cli_route_option(int c, const char *arg, struct lanes_route_opts *o, const char **engine);
+
+/* Run an engine, printing its refusal; EXIT_OK, EXIT_FINDING (refused) or EXIT_USAGE. */
+int cli_route_fabric(const struct lanes_engine *e, const struct lanes_fabric *f,
+		     const struct lanes_route_opts *o, struct lanes_routing **out, double *seconds);
+
 int cmd_topo(int argc, char **argv);
+int cmd_engines(int argc, char **argv);
+int cmd_route(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 #endif

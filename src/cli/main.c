@@ -11,7 +11,10 @@
 #include "cli.h"
 
 static const struct cli_command commands[] = {
-	{ "topo", "generate fabrics and describe them (gen, info, list)", cmd_topo },
+	{ "topo", "generate fabrics and describe them (gen, info, list, convert)", cmd_topo },
+	{ "engines", "list the routing engines", cmd_engines },
+	{ "route", "route a fabric and write OpenSM's tables", cmd_route },
+	{ "verify", "check a routing: reachability, VLs, credit loops, metrics", cmd_verify },
 };
 
 #define NUM_COMMANDS (sizeof(commands) / sizeof(commands[0]))

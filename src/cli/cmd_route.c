@@ -1,0 +1,251 @@
+/*
+ * cmd_route.c - `lanes engines` and `lanes route`: list the routing engines,
+ * route a fabric and write what OpenSM loads (opensm-lfts.dump for
+ * `opensm -R file -U`, opensm-sl2vl.dump), the path-SL table and report.json.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "lanes/dump.h"
+#include "lanes/io.h"
+#include "lanes/route.h"
+
+static const char route_usage[] =
+	"usage: lanes route -e ENGINE FABRIC -o DIR [--vls N] [--sls N] [--seed S] [--ca-lids-only]\n"
+	"\n"
+	"  Route FABRIC with ENGINE (see `lanes engines`) and write into DIR:\n"
+	"    opensm-lfts.dump    the LFTs, as OpenSM writes them and `opensm -R file -U` loads them\n"
+	"    opensm-sl2vl.dump   the SL2VL maps, as OpenSM writes them\n"
+	"    lanes-path-sl.txt   the path SLs (docs/formats-routing.md)\n"
+	"    report.json         engine, resources, time\n"
+	"  --vls N          data VL budget, 1..15 (default 8)\n"
+	"  --sls N          SL budget, 1..16 (default 16)\n"
+	"  --seed S         seed for randomised engines (default 1)\n"
+	"  --ca-lids-only   do not route switch LIDs as destinations\n"
+	"  Exit 0 routed; 1 the engine refused or could not fit the budgets; 2 bad input.\n"
+	"\n" CLI_FABRIC_HELP;
+
+static const char *flag_words(unsigned flags, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%s%s", flags & LANES_ENGINE_DEADLOCK_FREE ? "deadlock-free" : "-",
+		 flags & LANES_ENGINE_ANY_TOPOLOGY ? ", any topology" : "",
+		 flags & LANES_ENGINE_RANDOMIZED ? ", randomised" : "");
+	return buf;
+}
+
+int cmd_engines(int argc, char **argv)
+{
+	char buf[128];
+	int json = argc > 1 && !strcmp(argv[1], "--json");
+
+	if (argc > 1 && !json) {
+		fputs("usage: lanes engines [--json]\n", strcmp(argv[1], "--help") ? stderr : stdout);
+		return strcmp(argv[1], "--help") ? EXIT_USAGE : EXIT_OK;
+	}
+	if (json) {
+		struct json_object *a = json_object_new_array();
+
+		for (size_t i = 0; lanes_engine_at(i); i++) {
+			const struct lanes_engine *e = lanes_engine_at(i);
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "name", json_object_new_string(e->name));
+			json_object_object_add(o, "scope", json_object_new_string(e->scope));
+			json_object_object_add(o, "deadlock_free", json_object_new_boolean(
+					       (e->flags & LANES_ENGINE_DEADLOCK_FREE) != 0));
+			json_object_object_add(o, "resources", json_object_new_string(e->resources));
+			json_object_object_add(o, "summary", json_object_new_string(e->summary));
+			json_object_object_add(o, "source", json_object_new_string(e->source));
+			json_object_array_add(a, o);
+		}
+		puts(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY));
+		json_object_put(a);
+		return EXIT_OK;
+	}
+	printf("%-10s %-16s %-30s %-14s %s\n", "ENGINE", "SCOPE", "CLAIM", "RESOURCES", "SUMMARY");
+	for (size_t i = 0; lanes_engine_at(i); i++) {
+		const struct lanes_engine *e = lanes_engine_at(i);
+
+		printf("%-10s %-16s %-30s %-14s %s\n", e->name, e->scope,
+		       flag_words(e->flags, buf, sizeof(buf)), e->resources, e->summary);
+	}
+	return EXIT_OK;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_route_fabric(const struct lanes_engine *e, const struct lanes_fabric *f,
+		     const struct lanes_route_opts *o, struct lanes_routing **out, double *seconds)
+{
+	struct lanes_error err;
+	double t = now();
+
+	if (lanes_route(e, f, o, out, &err)) {
+		char buf[1024];
+
+		fprintf(stderr, "lanes: %s: %s\n", e->name, lanes_error_format(&err, buf, sizeof(buf)));
+		return err.code == LANES_EINVAL && strstr(err.message, "must be") ? EXIT_USAGE
+										   : EXIT_FINDING;
+	}
+	*seconds = now() - t;
+	return EXIT_OK;
+}
+
+typedef int (*dump_writer)(const struct lanes_fabric *, const struct lanes_routing *, FILE *,
+			   struct lanes_error *);
+
+static int write_one(const char *dir, const char *name, dump_writer w,
+		     const struct lanes_fabric *f, const struct lanes_routing *r)
+{
+	char path[4096];
+	struct lanes_atomic a;
+	struct lanes_error err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (lanes_atomic_open(&a, path, &err))
+		return cli_fail(&err);
+	if (w(f, r, a.fp, &err)) {
+		lanes_atomic_abort(&a);
+		return cli_fail(&err);
+	}
+	return lanes_atomic_commit(&a, &err) ? cli_fail(&err) : 0;
+}
+
+static int write_report(const char *dir, const struct lanes_engine *e,
+			const struct lanes_fabric *f, const struct lanes_routing *r,
+			const struct lanes_route_opts *o, double seconds)
+{
+	struct json_object *j = json_object_new_object(), *opt = json_object_new_object();
+	char path[4096];
+	struct lanes_atomic a;
+	struct lanes_error err;
+	int rc;
+
+	json_object_object_add(j, "engine", json_object_new_string(e->name));
+	json_object_object_add(j, "switches", json_object_new_int64(f->num_switches));
+	json_object_object_add(j, "cas", json_object_new_int64(f->num_cas));
+	json_object_object_add(j, "max_lid", json_object_new_int64(f->max_lid));
+	json_object_object_add(j, "vls", json_object_new_int(r->num_vls));
+	json_object_object_add(j, "sls", json_object_new_int(r->num_sls));
+	json_object_object_add(j, "time_s", json_object_new_double(seconds));
+	json_object_object_add(j, "notes", r->notes ? json_object_new_string(r->notes) : NULL);
+	json_object_object_add(opt, "vls", json_object_new_int(o->max_vls));
+	json_object_object_add(opt, "sls", json_object_new_int(o->max_sls));
+	json_object_object_add(opt, "seed", json_object_new_int64((int64_t)o->seed));
+	json_object_object_add(opt, "switch_lids", json_object_new_boolean(o->switch_lids));
+	json_object_object_add(j, "options", opt);
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	if ((rc = lanes_atomic_open(&a, path, &err)) == 0) {
+		fprintf(a.fp, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+		rc = lanes_atomic_commit(&a, &err);
+	}
+	json_object_put(j);
+	return rc ? cli_fail(&err) : 0;
+}
+
+static int make_dir(const char *dir)
+{
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return cli_usage_error("%s: %s", dir, strerror(errno));
+	return 0;
+}
+
+static int parse_budget(const char *opt, const char *arg, unsigned max, uint8_t *out)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(opt, arg, &v))
+		return EXIT_USAGE;
+	if (v < 1 || v > max)
+		return cli_usage_error("--%s must be 1..%u, not %s", opt, max, arg);
+	*out = (uint8_t)v;
+	return 0;
+}
+
+/* Options shared by route and verify's -e: engine, budgets, seed. */
+int cli_route_option(int c, const char *arg, struct lanes_route_opts *o, const char **engine)
+{
+	switch (c) {
+	case 'e':
+		*engine = arg;
+		return 1;
+	case 'V':
+		return parse_budget("vls", arg, 15, &o->max_vls) ? -1 : 1;
+	case 'Q':
+		return parse_budget("sls", arg, 16, &o->max_sls) ? -1 : 1;
+	case 'C':
+		o->switch_lids = 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int write_all(const char *dir, const struct lanes_engine *e, const struct lanes_fabric *f,
+		     const struct lanes_routing *r, const struct lanes_route_opts *o, double t)
+{
+	int rc;
+
+	if ((rc = make_dir(dir)) || (rc = write_one(dir, "opensm-lfts.dump", lanes_lfts_write, f, r)) ||
+	    (rc = write_one(dir, "opensm-sl2vl.dump", lanes_sl2vl_write, f, r)) ||
+	    (rc = write_one(dir, "lanes-path-sl.txt", lanes_path_sl_write, f, r)))
+		return rc;
+	return write_report(dir, e, f, r, o, t);
+}
+
+int cmd_route(int argc, char **argv)
+{
+	static const struct option longopts[] = { CLI_FABRIC_LONGOPTS, CLI_ROUTE_LONGOPTS,
+						  { "output", required_argument, NULL, 'o' },
+						  { "help", no_argument, NULL, 'h' },
+						  { NULL, 0, NULL, 0 } };
+	struct cli_fabric_opts fo = { NULL, 0, 0, 1, 0, { 0, 0, 0 } };
+	struct lanes_route_opts ro;
+	const struct lanes_engine *e;
+	const char *engine = NULL, *dir = NULL;
+	struct lanes_fabric *f;
+	struct lanes_routing *r = NULL;
+	double t = 0;
+	int c, rc;
+
+	lanes_route_opts_init(&ro);
+	while ((c = getopt_long(argc, argv, "e:o:h", longopts, NULL)) != -1) {
+		if ((rc = cli_fabric_option(c, optarg, &fo)) < 0 ||
+		    (!rc && (rc = cli_route_option(c, optarg, &ro, &engine)) < 0))
+			return EXIT_USAGE;
+		if (c == 's')
+			ro.seed = fo.seed;
+		if (c == 'o')
+			dir = optarg;
+		else if (c == 'h')
+			return fputs(route_usage, stdout), EXIT_OK;
+		else if (!rc)
+			return fputs(route_usage, stderr), EXIT_USAGE;
+	}
+	if (!engine || !dir)
+		return cli_usage_error("route: -e ENGINE and -o DIR are required (see lanes route --help)");
+	if (!(e = lanes_engine_find(engine)))
+		return cli_usage_error("route: no engine named '%s' (see `lanes engines`)", engine);
+	if ((rc = cli_load_fabric(argc - optind, argv + optind, &fo, &f)))
+		return rc;
+	if (!(rc = cli_route_fabric(e, f, &ro, &r, &t)) && !(rc = write_all(dir, e, f, r, &ro, t)))
+		printf("%s: routed %u switches and %u LIDs in %.3f s with %u VL(s) and %u SL(s); wrote %s/\n",
+		       e->name, f->num_switches, f->max_lid, t, r->num_vls, r->num_sls, dir);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+	return rc;
+}
