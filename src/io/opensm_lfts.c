@@ -1,0 +1,287 @@
+/*
+ * opensm_lfts.c - linear forwarding tables as files: OpenSM's
+ * opensm-lfts.dump (read and write), and the output of infiniband-diags'
+ * ibroute and dump_lfts.sh (read). docs/formats-routing.md has examples.
+ *
+ * The writer prints what dump_ucast_lfts() in OpenSM 3.3.23
+ * (opensm/osm_dump.c) prints, byte for byte, per switch:
+ *
+ *   Unicast lids [0-M] of switch Lid L guid 0x%016x ('desc'):
+ *   0x%04x %03u # Switch portguid 0x%016x: 'desc'        (one line per LID)
+ *   0x%04x %03u # Channel Adapter portguid 0x%016x: 'desc'
+ *   0x%04x %03u # unknown node and type                  (a LID no port owns)
+ *   M lids dumped
+ *
+ * M is the subnet's highest LID (not a count). LIDs 0..M are walked and a
+ * LID is left out when its entry is not a port of the switch (port >=
+ * NumPorts + 1), which is how OpenSM leaves out 255 (OSM_NO_PATH, our drop).
+ * Descriptions are OpenSM's print_desc: the NodeDescription cut to 63
+ * bytes, non-printable bytes shown as spaces (clean_nodedesc()). OpenSM
+ * walks switches in its GUID map order; we write them in node order, which
+ * its loader does not care about.
+ *
+ * The reader follows OpenSM's loader (opensm/osm_ucast_file.c, what
+ * `opensm -R file -U FILE` runs): a line starting "Unicast lids" opens a
+ * switch, found by the hex number after " guid 0x"; a line starting "0x" is
+ * an entry "LID PORT" and the rest of it (OpenSM's "# ..." or ibroute's
+ * ": (...)") is a comment. Unlike OpenSM it refuses what it cannot place:
+ * an unknown switch GUID, a LID above the fabric's highest, a port the
+ * switch does not have (255 is accepted as drop). It also accepts what
+ * ibroute and dump_lfts.sh (dump_fts) print around the entries: the
+ * "Lid Out Destination" / "Port Info" column header, "N valid lids dumped",
+ * "DR path ..." in the header, and the script's "*** WARNING ***" lines.
+ * A block replaces that switch's table, as in OpenSM; switches and LIDs the
+ * file does not name stay "drop".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+#include "formats.h"
+#include "lanes/dump.h"
+#include "text.h"
+
+struct lft_parse {
+	struct lanes_lines lines;
+	const struct lanes_fabric *f;
+	struct lanes_routing *r;
+	struct lanes_strmap guids; /* 8-byte node or port-0 GUID -> node index */
+	uint32_t sw;               /* switch of the current block, or LANES_NONE */
+	uint32_t blocks;
+	struct lanes_error *err;
+};
+
+static int perr(struct lft_parse *ps, const char *msg)
+{
+	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno, "%s", msg);
+}
+
+static int check_routing(const struct lanes_fabric *f, const struct lanes_routing *r,
+			 struct lanes_error *err)
+{
+	if (r->num_switches != f->num_switches || r->num_lids != f->max_lid + 1)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "the routing was made for another fabric (%u switches, %u LIDs)",
+				       r->num_switches, r->num_lids);
+	return 0;
+}
+
+/* Node GUIDs of every node, and port-0 GUIDs of switches where they differ. */
+static int map_guids(struct lft_parse *ps)
+{
+	const struct lanes_fabric *f = ps->f;
+
+	for (uint32_t i = 0; i < f->num_nodes; i++) {
+		uint64_t g = f->nodes[i].guid, g0 = f->ports[f->nodes[i].port_base].guid;
+
+		if (lanes_strmap_put(&ps->guids, (const char *)&g, 8, i) ||
+		    (f->nodes[i].type == LANES_NODE_SWITCH && g0 != g &&
+		     lanes_strmap_put(&ps->guids, (const char *)&g0, 8, i)))
+			return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* The first occurrence of needle in the scanner's range, or NULL. */
+static const char *find(const struct lanes_scan *sc, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (const char *p = sc->p; p + n <= sc->end; p++)
+		if (!memcmp(p, needle, n))
+			return p;
+	return NULL;
+}
+
+static int at_blank(const struct lanes_scan *sc)
+{
+	return sc->p >= sc->end || *sc->p == ' ' || *sc->p == '\t';
+}
+
+/* "Unicast lids [..] of switch Lid L guid 0x... (desc):" */
+static int header(struct lft_parse *ps, struct lanes_scan sc)
+{
+	const char *g = find(&sc, " guid 0x");
+	uint64_t guid;
+	uint32_t node, lid;
+
+	if (!g)
+		return perr(ps, "cannot find the switch GUID (' guid 0x...') in this header");
+	sc.p = g + 6;
+	if (!lanes_scan_hex(&sc, &guid) || !at_blank(&sc))
+		return perr(ps, "cannot read the switch GUID in this header");
+	node = lanes_strmap_get(&ps->guids, (const char *)&guid, 8);
+	if (node == LANES_NONE)
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "switch GUID 0x%016llx is not in the fabric",
+					 (unsigned long long)guid);
+	if (ps->f->nodes[node].type != LANES_NODE_SWITCH)
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "GUID 0x%016llx is a %s, not a switch",
+					 (unsigned long long)guid,
+					 lanes_node_type_name(ps->f->nodes[node].type));
+	ps->sw = ps->f->nodes[node].switch_index;
+	ps->blocks++;
+	for (lid = 0; lid < ps->r->num_lids; lid++)
+		lanes_routing_set_port(ps->r, ps->sw, lid, LANES_PORT_DROP);
+	return 0;
+}
+
+/* "0xLLLL PPP ..." */
+static int entry(struct lft_parse *ps, struct lanes_scan sc)
+{
+	const struct lanes_node *n;
+	uint64_t lid, port;
+
+	if (ps->sw == LANES_NONE)
+		return perr(ps, "an LFT entry before any 'Unicast lids ... guid 0x...' header");
+	n = &ps->f->nodes[ps->f->switches[ps->sw]];
+	if (!lanes_scan_hex(&sc, &lid) || !at_blank(&sc))
+		return perr(ps, "cannot read the LID (expected 0x followed by hex digits)");
+	if (!lanes_scan_uint(&sc, 255, &port) || !at_blank(&sc))
+		return perr(ps, "cannot read the out port (expected a number 0..255 after the LID)");
+	if (lid > ps->f->max_lid)
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "LID 0x%04llx is above the fabric's highest LID 0x%04x",
+					 (unsigned long long)lid, ps->f->max_lid);
+	if (port > n->nports && port != LANES_PORT_DROP)
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "port %llu is not a port of switch 0x%016llx (0..%u, or 255 for drop)",
+					 (unsigned long long)port, (unsigned long long)n->guid,
+					 n->nports);
+	if (!lanes_scan_at_end(&sc) && *sc.p != '#' && *sc.p != ':')
+		return perr(ps, "unexpected text after the out port (expected '#' or ':')");
+	lanes_routing_set_port(ps->r, ps->sw, (uint32_t)lid, (uint8_t)port);
+	return 0;
+}
+
+/* Lines that ibroute and dump_lfts.sh print around the entries. */
+static int ignorable(struct lanes_scan sc)
+{
+	uint64_t n;
+
+	if (lanes_scan_peek(&sc, "***") || lanes_scan_peek(&sc, "ibwarn:"))
+		return 1;
+	if (lanes_scan_word(&sc, "Lid"))
+		return lanes_scan_word(&sc, "Out");
+	if (lanes_scan_word(&sc, "Port"))
+		return lanes_scan_word(&sc, "Info") && lanes_scan_at_end(&sc);
+	if (!lanes_scan_uint(&sc, UINT64_MAX, &n))
+		return 0;
+	lanes_scan_word(&sc, "valid");
+	return lanes_scan_word(&sc, "lids") && lanes_scan_word(&sc, "dumped") &&
+	       lanes_scan_at_end(&sc);
+}
+
+static int lft_line(struct lft_parse *ps, struct lanes_scan sc)
+{
+	if (lanes_scan_at_end(&sc) || *sc.p == '#')
+		return 0;
+	if (lanes_scan_peek(&sc, "Unicast lids"))
+		return header(ps, sc);
+	if (lanes_scan_peek(&sc, "0x") || lanes_scan_peek(&sc, "0X"))
+		return entry(ps, sc);
+	if (lanes_scan_peek(&sc, "Multicast mlids"))
+		return perr(ps, "this is a multicast forwarding table; expected unicast LFTs");
+	if (ignorable(sc))
+		return 0;
+	return perr(ps, "unrecognised line (expected 'Unicast lids ...', '0xLID PORT ...' or "
+			"'N lids dumped')");
+}
+
+int lanes_lfts_read(const char *data, size_t len, const char *file, const struct lanes_fabric *f,
+		    struct lanes_routing *r, struct lanes_error *err)
+{
+	struct lft_parse ps;
+	const char *s;
+	size_t n;
+	int rc;
+
+	if ((rc = check_routing(f, r, err)))
+		return rc;
+	memset(&ps, 0, sizeof(ps));
+	lanes_lines_init(&ps.lines, data, len, file);
+	lanes_strmap_init(&ps.guids);
+	ps.f = f;
+	ps.r = r;
+	ps.sw = LANES_NONE;
+	ps.err = err;
+	rc = map_guids(&ps);
+	while (!rc && lanes_lines_next(&ps.lines, &s, &n))
+		rc = lft_line(&ps, lanes_scan_of(s, n));
+	if (!rc && !ps.blocks)
+		rc = perr(&ps, "no 'Unicast lids ... guid 0x...' header: not an LFT dump");
+	lanes_strmap_clear(&ps.guids);
+	return rc;
+}
+
+/* ---- writer ---- */
+
+/* OpenSM's print_desc: at most 63 bytes, non-printable bytes as spaces. */
+static void print_desc(const char *in, char out[64])
+{
+	size_t i = 0;
+
+	for (; in[i] && i < 63; i++)
+		out[i] = (unsigned char)in[i] < 0x20 || (unsigned char)in[i] > 0x7e ? ' ' : in[i];
+	out[i] = '\0';
+}
+
+static const char *type_str(int type)
+{
+	return type == LANES_NODE_SWITCH ? "Switch"
+	       : type == LANES_NODE_CA	 ? "Channel Adapter"
+	       : type == LANES_NODE_ROUTER ? "Router"
+					   : "UNKNOWN";
+}
+
+static void write_entry(const struct lanes_fabric *f, char (*desc)[64], uint32_t lid, unsigned port,
+			FILE *out)
+{
+	const struct lanes_lid_owner *o = &f->lid_owner[lid];
+
+	fprintf(out, "0x%04x %03u # ", lid, port);
+	if (o->node == LANES_NONE)
+		fputs("unknown node and type\n", out);
+	else
+		fprintf(out, "%s portguid 0x%016llx: '%s'\n", type_str(f->nodes[o->node].type),
+			(unsigned long long)lanes_fabric_port(f, o->node, o->port)->guid,
+			desc[o->node]);
+}
+
+static void write_switch(const struct lanes_fabric *f, const struct lanes_routing *r,
+			 char (*desc)[64], uint32_t sw, FILE *out)
+{
+	uint32_t node = f->switches[sw];
+	const struct lanes_node *n = &f->nodes[node];
+
+	fprintf(out, "Unicast lids [0-%u] of switch Lid %u guid 0x%016llx ('%s'):\n", f->max_lid,
+		lanes_fabric_lid(f, node, 0), (unsigned long long)n->guid, desc[node]);
+	for (uint32_t lid = 0; lid <= f->max_lid; lid++) {
+		uint8_t port = lanes_routing_port(r, sw, lid);
+
+		if (port <= n->nports)
+			write_entry(f, desc, lid, port, out);
+	}
+	fprintf(out, "%u lids dumped\n", f->max_lid);
+}
+
+int lanes_lfts_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,
+		     struct lanes_error *err)
+{
+	char(*desc)[64];
+	int rc = check_routing(f, r, err);
+
+	if (rc)
+		return rc;
+	if (!(desc = malloc(sizeof(*desc) * ((size_t)f->num_nodes + 1))))
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < f->num_nodes; i++)
+		print_desc(f->nodes[i].desc, desc[i]);
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		write_switch(f, r, desc, s, out);
+	free(desc);
+	if (ferror(out))
+		return lanes_error_set(err, LANES_EIO, "write error");
+	return 0;
+}
