@@ -1,16 +1,211 @@
-/* minhop.c - PLACEHOLDER being written; replaced before landing. */
+/*
+ * minhop.c - OpenSM's default routing engine, Min Hop (seed 002, "Min Hop
+ * Algorithm" and "The basic routing algorithm"), with the behaviour of
+ * OpenSM 3.3.23: osm_ucast_mgr.c (osm_ucast_mgr_build_lid_matrices,
+ * ucast_mgr_build_lfts, ucast_mgr_process_tbl, ucast_mgr_process_port) and
+ * osm_switch.c (osm_switch_recommend_path).
+ *
+ * 1. Min-hop tables: hops from every switch port to every switch. Here the
+ *    all-pairs switch distance matrix; a port is a min-hop port toward switch
+ *    t when its neighbour is one hop closer to t (route_internal.h).
+ * 2. For every switch, destination LIDs are taken in OpenSM's port order
+ *    (route_endports_osm_order: CA and router ports behind switches sorted
+ *    by switch load, then switch LIDs). A CA LID maps, at the switch the CA
+ *    is cabled to, to that port; elsewhere to the min-hop port toward that
+ *    switch with the fewest LIDs routed through it so far, ties to the lowest
+ *    port number; the chosen port's counter then goes up by one. A switch's
+ *    own LID maps to port 0; other switch LIDs take the least-loaded min-hop
+ *    port but, as in OpenSM (port_profile_switch_nodes off), are not
+ *    counted, so they see the counters left by all the CA LIDs. Unreachable
+ *    destinations stay LANES_PORT_DROP (OpenSM's OSM_NO_PATH).
+ *
+ * Counters belong to one switch, so switches are independent; the work is
+ * done one destination LID at a time over all switches, which writes each
+ * LFT column in order and computes the min-hop ports once per destination
+ * switch for all the CAs behind it (they are consecutive in the order).
+ *
+ * opts->switch_lids = 0: switch LIDs are not routed through the fabric (they
+ * stay LANES_PORT_DROP) except that each switch keeps its own LID on port 0,
+ * which is what makes it a switch. Since OpenSM never counts switch-LID
+ * paths, every CA LID entry is the same either way.
+ *
+ * LMC > 0: LIDs are routed in OpenSM's passes (every port's base LID, then
+ * every base + 1, ...), and the search for base + i starts after the port
+ * chosen for base + i - 1 (ucast_mgr_process_port's start_from). OpenSM's
+ * preference for ports towards a not yet used remote system or node
+ * (routing_for_lmc) is not reproduced.
+ *
+ * Result: uniform SL 0 and no SL2VL maps (one VL). Min Hop is not
+ * deadlock-free: it makes credit loops on rings, tori and dragonflies.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../route_internal.h"
 #include "engines.h"
+
+struct minhop {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	struct lanes_routing *r;
+	uint8_t *dist;                /* all-pairs switch hops */
+	struct route_endports eps;    /* CA and router ports in OpenSM's order */
+	struct route_load load;       /* paths per (switch, port) */
+	struct route_hop_ports hops;  /* min-hop ports toward one switch */
+};
+
+static void want_hops(struct minhop *m, uint32_t t)
+{
+	if (m->hops.dst != t)
+		route_hop_ports_fill(&m->hops, m->f, t,
+				     m->dist + (size_t)t * m->f->num_switches);
+}
+
+/*
+ * The column of lid toward switch t (whose min-hop ports are in m->hops):
+ * switches with one min-hop port take it, the others their least-loaded
+ * one, counted when count is set. Single-port choices are counted by the
+ * caller (count_single), which is exact because those switches make no
+ * choice in between.
+ */
+static void route_lid(struct minhop *m, uint32_t lid, int offset, int count)
+{
+	const struct route_hop_ports *h = &m->hops;
+	uint32_t ns = m->f->num_switches;
+	uint8_t *col = m->r->lft + (size_t)lid * ns;
+	const uint8_t *prev = offset ? col - ns : NULL;
+
+	memcpy(col, h->one, ns);
+	for (uint32_t i = 0; i < h->nmulti; i++) {
+		uint32_t s = h->multi[i], a = h->moff[i];
+		uint32_t *load = route_load_of(&m->load, s);
+		uint8_t p = route_least_loaded(load, h->port + a, h->moff[i + 1] - a,
+					       prev ? prev[s] + 1u : 1u);
+
+		col[s] = p;
+		load[p] += (uint32_t)count;
+	}
+}
+
+/* Count k paths on every switch that has a single min-hop port. */
+static void count_single(struct minhop *m, uint32_t k)
+{
+	const uint8_t *one = m->hops.one;
+
+	for (uint32_t s = 0; s < m->f->num_switches; s++)
+		if (one[s] != 0 && one[s] != LANES_PORT_DROP)
+			route_load_of(&m->load, s)[one[s]] += k;
+}
+
+/* The end ports eps[i..j) behind one switch, LID base + offset of each. */
+static void route_group(struct minhop *m, uint32_t i, uint32_t j, int offset)
+{
+	uint32_t t = m->eps.ep[i].sw, k = 0;
+
+	want_hops(m, t);
+	for (; i < j; i++) {
+		const struct route_endport *ep = &m->eps.ep[i];
+		uint32_t lid = ep->lid + (uint32_t)offset;
+
+		if (offset >= (1 << ep->lmc))
+			continue;
+		route_lid(m, lid, offset, 1);
+		lanes_routing_set_port(m->r, t, lid, ep->sw_port);
+		route_load_of(&m->load, t)[ep->sw_port]++;
+		k++;
+	}
+	count_single(m, k);
+}
+
+static void route_switch(struct minhop *m, uint32_t t, int offset)
+{
+	const struct lanes_port *p0 = lanes_fabric_port(m->f, m->f->switches[t], 0);
+	uint32_t lid = p0->lid + (uint32_t)offset;
+
+	if (!p0->lid || offset >= (1 << p0->lmc))
+		return;
+	if (m->opts->switch_lids) {
+		want_hops(m, t);
+		route_lid(m, lid, offset, 0);
+	}
+	lanes_routing_set_port(m->r, t, lid, 0);
+}
+
+/* One of OpenSM's LMC passes: every port's LID base + offset. */
+static void route_pass(struct minhop *m, int offset)
+{
+	const struct route_endport *ep = m->eps.ep;
+	uint32_t i = 0, j;
+
+	while (i < m->eps.n) {
+		for (j = i + 1; j < m->eps.n && ep[j].sw == ep[i].sw; j++)
+			;
+		route_group(m, i, j, offset);
+		i = j;
+	}
+	for (uint32_t t = 0; t < m->f->num_switches; t++)
+		route_switch(m, t, offset);
+}
+
+static int set_notes(struct lanes_routing *r, struct lanes_error *err)
+{
+	static const char notes[] =
+		"minhop: OpenSM 3.3.23 Min Hop; shortest paths, least-loaded port per "
+		"switch; not deadlock-free";
+
+	r->notes = malloc(sizeof(notes));
+	if (!r->notes)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	memcpy(r->notes, notes, sizeof(notes));
+	return 0;
+}
+
+static int prepare(struct minhop *m, struct lanes_error *err)
+{
+	int rc;
+
+	if ((rc = lanes_routing_new(m->f, &m->r, err)) ||
+	    (rc = lanes_fabric_switch_distances(m->f, &m->dist, err)) ||
+	    (rc = route_endports_osm_order(m->f, &m->eps, err)) ||
+	    (rc = route_load_init(&m->load, m->f, err)) ||
+	    (rc = route_hop_ports_init(&m->hops, m->f, err)))
+		return rc;
+	return set_notes(m->r, err);
+}
 
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		 struct lanes_routing **out, struct lanes_error *err)
 {
-	(void)f;
-	(void)opts;
+	struct minhop m;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	m.f = f;
+	m.opts = opts;
+	m.hops.dst = LANES_NONE;
 	*out = NULL;
-	return lanes_error_set(err, LANES_EINVAL, "minhop: not written yet");
+	if ((rc = prepare(&m, err)))
+		goto out;
+	for (int offset = 0; offset < (1 << m.eps.max_lmc); offset++)
+		route_pass(&m, offset);
+	*out = m.r;
+	m.r = NULL;
+out:
+	route_hop_ports_free(&m.hops);
+	route_load_free(&m.load);
+	route_endports_free(&m.eps);
+	free(m.dist);
+	lanes_routing_free(m.r);
+	return rc;
 }
 
 const struct lanes_engine lanes_engine_minhop = {
 	.name = "minhop",
+	.summary = "OpenSM's default: shortest paths, least-loaded port per switch and LID",
+	.scope = "any",
+	.resources = "1 VL",
+	.source = "OpenSM 3.3.23 Min Hop (seed 002); osm_ucast_mgr.c, osm_switch.c",
+	.flags = LANES_ENGINE_ANY_TOPOLOGY,
+	.check = NULL,
 	.route = route,
 };

@@ -1,0 +1,153 @@
+/*
+ * route_internal.h - routing helpers shared by the engines (not public API).
+ *
+ * - End ports: the CA and router ports cabled to a switch, i.e. the LIDs an
+ *   engine routes besides switch LIDs, listed in the order OpenSM 3.3.23
+ *   routes them (osm_ucast_mgr.c, ucast_mgr_build_lfts with no
+ *   guid_routing_order file: sort_ports_by_switch_load, then the port GUID
+ *   table). The order matters because port load counters make each choice
+ *   depend on the ones before it.
+ * - Port load counters: per switch and port, the number of destination LIDs
+ *   routed through it (OpenSM's port profile path count).
+ * - Min-hop ports: for one destination switch t, every switch's ports that
+ *   lie on a shortest path to t, in ascending port order, from the distance
+ *   row of t. They depend only on (switch, destination switch), so an engine
+ *   computes them once for all the CAs behind t.
+ * - The least-loaded choice among candidate ports, with OpenSM's
+ *   tie-breaking (osm_switch_recommend_path: the first port scanned with the
+ *   strictly smallest count wins; the scan starts at a given port and wraps).
+ *
+ * Everything iterates in index order and keeps no global state.
+ */
+#ifndef LANES_ROUTE_INTERNAL_H
+#define LANES_ROUTE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lanes/error.h"
+#include "lanes/fabric.h"
+
+/* ------------------------------------------------------------ end ports */
+
+/** A CA or router port cabled to a switch: one routing destination. */
+struct route_endport {
+	uint32_t node;   /**< the CA or router node */
+	uint32_t sw;     /**< switch index it is cabled to */
+	uint32_t lid;    /**< its base LID */
+	uint8_t port;    /**< its port number */
+	uint8_t sw_port; /**< the switch port it is cabled to */
+	uint8_t lmc;     /**< it answers 2^lmc LIDs from lid */
+};
+
+/** The end ports of a fabric, in OpenSM's routing order. */
+struct route_endports {
+	struct route_endport *ep;
+	uint32_t n;
+	uint8_t max_lmc; /**< largest LMC of an end port or a switch port 0 */
+};
+
+/**
+ * List the switch-attached CA and router ports in the order OpenSM's
+ * ucast_mgr_build_lfts puts them: switches by decreasing number of end-port
+ * cables (a stable sort of OpenSM's switch GUID map, whose key is the GUID
+ * in network byte order; see route_osm_guid_key), and behind each switch its
+ * end ports in switch port order. Ports with LID 0 are left out, as OpenSM
+ * ignores them. CA ports cabled to no switch are not destinations.
+ */
+int route_endports_osm_order(const struct lanes_fabric *f, struct route_endports *out,
+			     struct lanes_error *err);
+
+/** Free the list (the struct itself is the caller's). */
+void route_endports_free(struct route_endports *eps);
+
+/**
+ * The key by which OpenSM's GUID maps (cl_qmap) order nodes and ports: the
+ * GUID as stored, in network byte order, read as a host integer. On the
+ * little-endian hosts OpenSM runs on, that is the byte-swapped GUID.
+ */
+uint64_t route_osm_guid_key(uint64_t guid);
+
+/* ------------------------------------------------------- load counters */
+
+/** Paths routed through each (switch, port); port 0 included. */
+struct route_load {
+	uint32_t *off;   /**< num_switches + 1 offsets into count */
+	uint32_t *count; /**< count[off[sw] + port] */
+};
+
+/** Allocate all-zero counters for every switch port of f. */
+int route_load_init(struct route_load *l, const struct lanes_fabric *f, struct lanes_error *err);
+
+/** Free the counters (the struct itself is the caller's). */
+void route_load_free(struct route_load *l);
+
+/** @return the counters of switch sw, indexed by port number */
+static inline uint32_t *route_load_of(const struct route_load *l, uint32_t sw)
+{
+	return l->count + l->off[sw];
+}
+
+/* ------------------------------------------------------- min-hop ports */
+
+/**
+ * For one destination switch: each switch's ports on a shortest path to it.
+ * Most switches have exactly one, so that case is a byte per switch (a
+ * column an engine can copy into an LFT); the switches with several are
+ * listed apart with their ports.
+ */
+struct route_hop_ports {
+	uint8_t *one;    /**< per switch: its only min-hop port; 0 when it has several
+			      (see multi); LANES_PORT_DROP (255) when none (the
+			      destination itself, or unreachable) */
+	uint32_t *multi; /**< switches with several min-hop ports, ascending */
+	uint32_t *moff;  /**< nmulti + 1 offsets into port */
+	uint8_t *port;   /**< ascending port numbers of each multi switch */
+	uint32_t nmulti;
+	uint32_t dst;    /**< the destination switch filled in, or LANES_NONE */
+	uint32_t *nb;    /**< private: adjacency neighbours, a compact copy */
+};
+
+/** Allocate room for any destination switch of f. */
+int route_hop_ports_init(struct route_hop_ports *h, const struct lanes_fabric *f,
+			 struct lanes_error *err);
+
+/**
+ * Fill in the min-hop ports toward switch dst, given dist_to_dst[s] = hops
+ * from switch s to dst (255 unreachable): every port of s whose neighbour is
+ * one hop closer. The destination itself and unreachable switches get none.
+ */
+void route_hop_ports_fill(struct route_hop_ports *h, const struct lanes_fabric *f, uint32_t dst,
+			  const uint8_t *dist_to_dst);
+
+/** Free the buffers (the struct itself is the caller's). */
+void route_hop_ports_free(struct route_hop_ports *h);
+
+/**
+ * OpenSM's least-loaded choice among n >= 1 candidate ports (ascending):
+ * the scan visits the ports >= start first, then the others, each in
+ * ascending order, and keeps the first port with a strictly smaller count.
+ * start = 1 is the plain scan; LMC > 0 starts after the previous LID's port.
+ */
+static inline uint8_t route_least_loaded(const uint32_t *load, const uint8_t *ports, uint32_t n,
+					 unsigned start)
+{
+	uint32_t k = 0, best_count = UINT32_MAX;
+	uint8_t best = ports[0];
+
+	while (k < n && ports[k] < start)
+		k++;
+	for (uint32_t i = k; i < n; i++)
+		if (load[ports[i]] < best_count) {
+			best = ports[i];
+			best_count = load[best];
+		}
+	for (uint32_t i = 0; i < k; i++)
+		if (load[ports[i]] < best_count) {
+			best = ports[i];
+			best_count = load[best];
+		}
+	return best;
+}
+
+#endif
