@@ -1,0 +1,288 @@
+/*
+ * opensm_sl2vl.c - SL-to-VL maps as OpenSM's opensm-sl2vl.dump, reader and
+ * writer. docs/formats-routing.md has an example.
+ *
+ * The writer prints what dump_sl2vl_tbl() in OpenSM 3.3.23
+ * (opensm/osm_dump.c) prints for each port of its port table:
+ *
+ *   Switch 0x%016x, base LID %d, "desc"                 (switch: port-0 GUID)
+ *   #in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15
+ *   #--------------------------------------------------------
+ *   %-3d %-3d : then " %-2d" for each of the 16 VLs
+ *   #--------------------------------------------------------
+ *   (empty line)
+ *
+ * For a switch the rows are: for each out port 1..N that is cabled (OpenSM
+ * skips out ports without a remote port, and port 0 never has one), for
+ * each in port 0..N (all of them, cabled or not), the map of (in, out).
+ * For a CA or router, OpenSM has one port-table entry per active port, so
+ * one block per cabled port, headed "Channel Adapter 0x<port GUID>, base LID
+ * <that port's LID>" ("Router" for routers), with a single row "0   0   :"
+ * that is the port's own SL2VL table: the map of packets it injects. A
+ * dual-port CA therefore has two blocks, told apart by the port GUID.
+ * Descriptions are print_desc (63 bytes at most, non-printable bytes as
+ * spaces). OpenSM orders blocks by its GUID map; we write node order, then
+ * port order. Maps of uncabled out ports and uncabled CA ports are not
+ * written, so they read back as map 0 (all VL 0).
+ *
+ * The reader finds a switch by node (or port-0) GUID and a CA or router
+ * port by port GUID, and refuses rows for ports the node does not have,
+ * VLs above 15, and CA rows other than "0 0".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+#include "lanes/dump.h"
+#include "text.h"
+
+static const char header_line[] = "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15";
+static const char separator[] = "#--------------------------------------------------------";
+
+struct sl2vl_parse {
+	struct lanes_lines lines;
+	const struct lanes_fabric *f;
+	struct lanes_routing *r;
+	struct lanes_strmap sw;    /* 8-byte switch node / port-0 GUID -> node */
+	struct lanes_strmap ports; /* 8-byte CA / router port GUID -> node */
+	uint32_t node;             /* node of the current block, or LANES_NONE */
+	uint8_t port;              /* its port (CA, router), 0 for a switch */
+	struct lanes_error *err;
+};
+
+static int perr(struct sl2vl_parse *ps, const char *msg)
+{
+	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno, "%s", msg);
+}
+
+static int check_routing(const struct lanes_fabric *f, const struct lanes_routing *r,
+			 struct lanes_error *err)
+{
+	if (r->num_switches != f->num_switches || r->num_lids != f->max_lid + 1)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "the routing was made for another fabric (%u switches, %u LIDs)",
+				       r->num_switches, r->num_lids);
+	return 0;
+}
+
+static int put(struct lanes_strmap *m, uint64_t guid, uint32_t node)
+{
+	return lanes_strmap_put(m, (const char *)&guid, 8, node);
+}
+
+static int map_guids(struct sl2vl_parse *ps)
+{
+	const struct lanes_fabric *f = ps->f;
+
+	for (uint32_t i = 0; i < f->num_nodes; i++) {
+		const struct lanes_node *n = &f->nodes[i];
+		int bad = 0;
+
+		if (n->type == LANES_NODE_SWITCH)
+			bad = put(&ps->sw, n->guid, i) || put(&ps->sw, f->ports[n->port_base].guid, i);
+		else
+			for (unsigned p = 1; p <= n->nports && !bad; p++)
+				bad = put(&ps->ports, f->ports[n->port_base + p].guid, i);
+		if (bad)
+			return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static uint8_t port_of_guid(const struct lanes_fabric *f, uint32_t node, uint64_t guid)
+{
+	const struct lanes_node *n = &f->nodes[node];
+
+	for (unsigned p = 1; p <= n->nports; p++)
+		if (f->ports[n->port_base + p].guid == guid)
+			return (uint8_t)p;
+	return 0;
+}
+
+/* "Switch 0x..., base LID L, "desc"" or "Channel Adapter 0x..." / "Router 0x..." */
+static int block_header(struct sl2vl_parse *ps, struct lanes_scan sc, int is_switch)
+{
+	uint64_t guid;
+	uint32_t node;
+
+	if (!lanes_scan_hex(&sc, &guid) || !lanes_scan_char(&sc, ','))
+		return perr(ps, "expected a GUID and ',' after the node type");
+	node = lanes_strmap_get(is_switch ? &ps->sw : &ps->ports, (const char *)&guid, 8);
+	if (node == LANES_NONE)
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "%s GUID 0x%016llx is not in the fabric",
+					 is_switch ? "switch" : "port", (unsigned long long)guid);
+	ps->node = node;
+	ps->port = is_switch ? 0 : port_of_guid(ps->f, node, guid);
+	return 0;
+}
+
+/* "in out : v0 .. v15" */
+static int row(struct sl2vl_parse *ps, struct lanes_scan sc)
+{
+	const struct lanes_node *n;
+	uint64_t in, out, vl;
+	uint8_t map[LANES_NUM_SLS];
+	uint16_t idx;
+	int rc;
+
+	if (ps->node == LANES_NONE)
+		return perr(ps, "an SL2VL row before any 'Switch' or 'Channel Adapter' header");
+	n = &ps->f->nodes[ps->node];
+	if (!lanes_scan_uint(&sc, 255, &in) || !lanes_scan_uint(&sc, 255, &out) ||
+	    !lanes_scan_char(&sc, ':'))
+		return perr(ps, "expected 'IN OUT :' at the start of an SL2VL row");
+	for (int s = 0; s < LANES_NUM_SLS; s++) {
+		if (!lanes_scan_uint(&sc, 15, &vl))
+			return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+						 "expected 16 VLs 0..15; SL %d has none or a bad one", s);
+		map[s] = (uint8_t)vl;
+	}
+	if (!lanes_scan_at_end(&sc))
+		return perr(ps, "more than 16 VLs in an SL2VL row");
+	if (n->type != LANES_NODE_SWITCH && (in || out))
+		return perr(ps, "a CA or router block has only the row '0 0' (its port's own map)");
+	if (in > n->nports || out > n->nports)
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "port %llu is not a port of this switch (0..%u)",
+					 (unsigned long long)(in > n->nports ? in : out), n->nports);
+	if ((rc = lanes_routing_add_map(ps->r, map, &idx, ps->err)))
+		return rc;
+	if (n->type == LANES_NODE_SWITCH)
+		lanes_routing_set_switch_map(ps->r, ps->f, n->switch_index, (uint8_t)in,
+					     (uint8_t)out, idx);
+	else
+		lanes_routing_set_port_map(ps->r, ps->f, ps->node, ps->port, idx);
+	return 0;
+}
+
+static int sl2vl_line(struct sl2vl_parse *ps, struct lanes_scan sc)
+{
+	if (lanes_scan_at_end(&sc) || *sc.p == '#')
+		return 0;
+	if (lanes_scan_word(&sc, "Switch"))
+		return block_header(ps, sc, 1);
+	if (lanes_scan_word(&sc, "Channel")) {
+		if (!lanes_scan_word(&sc, "Adapter"))
+			return perr(ps, "expected 'Channel Adapter'");
+		return block_header(ps, sc, 0);
+	}
+	if (lanes_scan_word(&sc, "Router"))
+		return block_header(ps, sc, 0);
+	if (*sc.p >= '0' && *sc.p <= '9')
+		return row(ps, sc);
+	return perr(ps, "unrecognised line (expected a 'Switch', 'Channel Adapter' or 'Router' "
+			"header, or an 'IN OUT : VLs' row)");
+}
+
+int lanes_sl2vl_read(const char *data, size_t len, const char *file, const struct lanes_fabric *f,
+		     struct lanes_routing *r, struct lanes_error *err)
+{
+	struct sl2vl_parse ps;
+	const char *s;
+	size_t n;
+	int rc;
+
+	if ((rc = check_routing(f, r, err)) || (rc = lanes_routing_enable_sl2vl(r, f, err)))
+		return rc;
+	memset(&ps, 0, sizeof(ps));
+	lanes_lines_init(&ps.lines, data, len, file);
+	lanes_strmap_init(&ps.sw);
+	lanes_strmap_init(&ps.ports);
+	ps.f = f;
+	ps.r = r;
+	ps.node = LANES_NONE;
+	ps.err = err;
+	rc = map_guids(&ps);
+	while (!rc && lanes_lines_next(&ps.lines, &s, &n))
+		rc = sl2vl_line(&ps, lanes_scan_of(s, n));
+	lanes_strmap_clear(&ps.sw);
+	lanes_strmap_clear(&ps.ports);
+	if (!rc)
+		lanes_routing_count_resources(r);
+	return rc;
+}
+
+/* ---- writer ---- */
+
+/* OpenSM's print_desc: at most 63 bytes, non-printable bytes as spaces. */
+static void print_desc(const char *in, char out[64])
+{
+	size_t i = 0;
+
+	for (; in[i] && i < 63; i++)
+		out[i] = (unsigned char)in[i] < 0x20 || (unsigned char)in[i] > 0x7e ? ' ' : in[i];
+	out[i] = '\0';
+}
+
+static void write_row(unsigned in, unsigned out_port, const uint8_t *map, FILE *out)
+{
+	fprintf(out, "%-3u %-3u :", in, out_port);
+	for (int s = 0; s < LANES_NUM_SLS; s++)
+		fprintf(out, " %-2u", map[s]);
+	fputc('\n', out);
+}
+
+static void write_header(const char *type, uint64_t guid, uint32_t lid, const char *desc,
+			 FILE *out)
+{
+	char d[64];
+
+	print_desc(desc, d);
+	fprintf(out, "%s 0x%016llx, base LID %u, \"%s\"\n%s\n%s\n", type, (unsigned long long)guid,
+		lid, d, header_line, separator);
+}
+
+static void write_switch(const struct lanes_fabric *f, const struct lanes_routing *r,
+			 uint32_t node, FILE *out)
+{
+	const struct lanes_node *n = &f->nodes[node];
+
+	write_header("Switch", f->ports[n->port_base].guid, lanes_fabric_lid(f, node, 0), n->desc,
+		     out);
+	for (unsigned o = 1; o <= n->nports; o++) {
+		if (f->ports[n->port_base + o].peer_node == LANES_NONE)
+			continue;
+		for (unsigned i = 0; i <= n->nports; i++)
+			write_row(i, o,
+				  lanes_routing_switch_map(r, f, n->switch_index, (uint8_t)i,
+							   (uint8_t)o),
+				  out);
+	}
+	fprintf(out, "%s\n\n", separator);
+}
+
+static void write_endport(const struct lanes_fabric *f, const struct lanes_routing *r,
+			  uint32_t node, FILE *out)
+{
+	const struct lanes_node *n = &f->nodes[node];
+	const char *type = n->type == LANES_NODE_ROUTER ? "Router" : "Channel Adapter";
+
+	for (unsigned p = 1; p <= n->nports; p++) {
+		const struct lanes_port *port = &f->ports[n->port_base + p];
+
+		if (port->peer_node == LANES_NONE)
+			continue;
+		write_header(type, port->guid, port->lid, n->desc, out);
+		write_row(0, 0, lanes_routing_port_map(r, f, node, (uint8_t)p), out);
+		fprintf(out, "%s\n\n", separator);
+	}
+}
+
+int lanes_sl2vl_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,
+		      struct lanes_error *err)
+{
+	int rc = check_routing(f, r, err);
+
+	if (rc)
+		return rc;
+	for (uint32_t i = 0; i < f->num_nodes; i++) {
+		if (f->nodes[i].type == LANES_NODE_SWITCH)
+			write_switch(f, r, i, out);
+		else
+			write_endport(f, r, i, out);
+	}
+	if (ferror(out))
+		return lanes_error_set(err, LANES_EIO, "write error");
+	return 0;
+}

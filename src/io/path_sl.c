@@ -1,0 +1,417 @@
+/*
+ * path_sl.c - path SLs as lanes' own table (docs/formats-routing.md), and
+ * OpenSM's SA path records as `saquery -p` prints them (read only).
+ *
+ * The table is line based; '#' starts a comment line, blank lines are
+ * ignored, LIDs are 0x%04x or decimal, SLs 0..15:
+ *
+ *   # lanes path SLs                  (the first line, always)
+ *   mode uniform|per-dst|per-src-switch|per-pair
+ *   sl N                              (uniform)
+ *   DSTLID SL                         (per-dst)
+ *   DSTLID SRC_SWITCH_GUID SL         (per-src-switch)
+ *   DSTLID SRCLID SL                  (per-pair)
+ *
+ * The writer omits nothing: every LID that has an owner, every (owned LID,
+ * switch) and every (owned LID, owned LID) pair, SL 0 included, in
+ * ascending destination then source order, so a file fully determines the
+ * SLs. The reader replaces the routing's SLs: it starts from "every SL 0"
+ * at the file's granularity, so entries a file leaves out read as SL 0. It
+ * refuses unknown or unowned LIDs, GUIDs that are not switches, SLs above
+ * 15, an entry given twice and entries that do not fit the mode.
+ *
+ * saquery (infiniband-diags) prints each path record as "PathRecord dump:"
+ * followed by "\t\tname.....value" lines; the reader takes slid, dlid
+ * (decimal or 0x hex) and sl from each record into per-pair SLs. Several
+ * records for one pair must agree. Collect them with
+ * `saquery -p --slid S --dlid D` per pair, or `saquery -p` for all.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+#include "lanes/dump.h"
+#include "text.h"
+
+static const char *const mode_names[] = { "uniform", "per-dst", "per-src-switch", "per-pair" };
+
+struct psl_parse {
+	struct lanes_lines lines;
+	const struct lanes_fabric *f;
+	struct lanes_routing *r;
+	struct lanes_strmap sw; /* 8-byte switch node / port-0 GUID -> switch index */
+	uint8_t *seen;          /* one bit per SL cell of the mode */
+	int mode;               /* -1 until the mode line */
+	int have_uniform;
+	struct lanes_error *err;
+};
+
+static int perr(struct psl_parse *ps, const char *msg)
+{
+	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno, "%s", msg);
+}
+
+static int check_routing(const struct lanes_fabric *f, const struct lanes_routing *r,
+			 struct lanes_error *err)
+{
+	if (r->num_switches != f->num_switches || r->num_lids != f->max_lid + 1)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "the routing was made for another fabric (%u switches, %u LIDs)",
+				       r->num_switches, r->num_lids);
+	return 0;
+}
+
+static size_t cells(const struct lanes_routing *r, int mode)
+{
+	return mode == LANES_SL_PER_DST		  ? r->num_lids
+	       : mode == LANES_SL_PER_SRC_SWITCH ? (size_t)r->num_lids * r->num_switches
+	       : mode == LANES_SL_PER_PAIR	  ? (size_t)r->num_lids * r->num_lids
+						  : 1;
+}
+
+/*
+ * Every SL 0 at the given granularity. routing.h can only make SLs finer,
+ * so the reader drops the old SL array itself (routing.c's invariant: no
+ * array in uniform mode) and refines from uniform SL 0.
+ */
+static int reset_sls(struct psl_parse *ps, int mode)
+{
+	struct lanes_routing *r = ps->r;
+
+	free(r->sl);
+	r->sl = NULL;
+	r->sl_mode = LANES_SL_UNIFORM;
+	r->sl_uniform = 0;
+	if (!(ps->seen = calloc(cells(r, mode) / 8 + 1, 1)))
+		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+	ps->mode = mode;
+	return lanes_routing_set_sl_mode(r, mode, ps->err);
+}
+
+/* A LID that some port owns, "0x..." or decimal. */
+static int scan_lid(struct psl_parse *ps, struct lanes_scan *sc, const char *what, uint32_t *lid)
+{
+	uint64_t v;
+	int ok = lanes_scan_peek(sc, "0x") || lanes_scan_peek(sc, "0X") ? lanes_scan_hex(sc, &v)
+								       : lanes_scan_uint(sc, UINT64_MAX, &v);
+
+	if (!ok)
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "expected a %s LID (0x hex or decimal)", what);
+	if (v == 0 || v > ps->f->max_lid || ps->f->lid_owner[v].node == LANES_NONE)
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "%s LID 0x%04llx is not a LID of the fabric", what,
+					 (unsigned long long)v);
+	*lid = (uint32_t)v;
+	return 0;
+}
+
+static int scan_sl(struct psl_parse *ps, struct lanes_scan *sc, uint8_t *sl)
+{
+	uint64_t v;
+	int ok = lanes_scan_peek(sc, "0x") ? lanes_scan_hex(sc, &v) : lanes_scan_uint(sc, 255, &v);
+
+	if (!ok || v > 15)
+		return perr(ps, "expected an SL 0..15");
+	*sl = (uint8_t)v;
+	return 0;
+}
+
+static int scan_switch(struct psl_parse *ps, struct lanes_scan *sc, uint32_t *sw)
+{
+	uint64_t guid;
+
+	if (!lanes_scan_hex(sc, &guid))
+		return perr(ps, "expected a source switch GUID (0x...)");
+	*sw = lanes_strmap_get(&ps->sw, (const char *)&guid, 8);
+	if (*sw == LANES_NONE)
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "0x%016llx is not the GUID of a switch in the fabric",
+					 (unsigned long long)guid);
+	return 0;
+}
+
+/* Mark a cell; refuse a second entry (with another SL, for saquery records). */
+static int set_once(struct psl_parse *ps, uint32_t src, uint32_t dst, uint8_t sl, int same_ok)
+{
+	size_t cell = ps->mode == LANES_SL_PER_DST	   ? dst
+		      : ps->mode == LANES_SL_PER_SRC_SWITCH ? (size_t)dst * ps->r->num_switches + src
+							    : (size_t)dst * ps->r->num_lids + src;
+
+	if (ps->seen[cell / 8] & (1u << cell % 8)) {
+		if (!same_ok || ps->r->sl[cell] != sl)
+			return perr(ps, same_ok ? "another path record for this pair has another SL"
+						: "a second entry for the same path");
+		return 0;
+	}
+	ps->seen[cell / 8] |= (uint8_t)(1u << cell % 8);
+	lanes_routing_set_sl(ps->r, src, dst, sl);
+	return 0;
+}
+
+static int mode_line(struct psl_parse *ps, struct lanes_scan sc)
+{
+	const char *t;
+	size_t n;
+
+	if (ps->mode >= 0)
+		return perr(ps, "a second 'mode' line");
+	if (!lanes_scan_token(&sc, &t, &n) || !lanes_scan_at_end(&sc))
+		return perr(ps, "expected 'mode uniform|per-dst|per-src-switch|per-pair'");
+	for (int m = 0; m < 4; m++)
+		if (strlen(mode_names[m]) == n && !memcmp(t, mode_names[m], n))
+			return reset_sls(ps, m);
+	return perr(ps, "unknown mode (expected uniform, per-dst, per-src-switch or per-pair)");
+}
+
+static int uniform_line(struct psl_parse *ps, struct lanes_scan sc)
+{
+	uint8_t sl;
+	int rc;
+
+	if (ps->mode != LANES_SL_UNIFORM)
+		return perr(ps, "'sl N' belongs to mode uniform");
+	if (ps->have_uniform++)
+		return perr(ps, "a second 'sl' line");
+	if ((rc = scan_sl(ps, &sc, &sl)))
+		return rc;
+	if (!lanes_scan_at_end(&sc))
+		return perr(ps, "unexpected text after the SL");
+	ps->r->sl_uniform = sl;
+	return 0;
+}
+
+static int entry_line(struct psl_parse *ps, struct lanes_scan sc)
+{
+	uint32_t dst, src = 0;
+	uint8_t sl;
+	int rc;
+
+	if (ps->mode <= LANES_SL_UNIFORM)
+		return perr(ps, ps->mode < 0 ? "an entry before the 'mode' line"
+					     : "mode uniform takes one 'sl N' line, not entries");
+	if ((rc = scan_lid(ps, &sc, "destination", &dst)))
+		return rc;
+	if (ps->mode == LANES_SL_PER_SRC_SWITCH && (rc = scan_switch(ps, &sc, &src)))
+		return rc;
+	if (ps->mode == LANES_SL_PER_PAIR && (rc = scan_lid(ps, &sc, "source", &src)))
+		return rc;
+	if ((rc = scan_sl(ps, &sc, &sl)))
+		return rc;
+	if (!lanes_scan_at_end(&sc))
+		return perr(ps, "unexpected text after the SL (too many fields for this mode?)");
+	return set_once(ps, src, dst, sl, 0);
+}
+
+static int table_line(struct psl_parse *ps, struct lanes_scan sc)
+{
+	if (lanes_scan_at_end(&sc) || *sc.p == '#')
+		return 0;
+	if (lanes_scan_word(&sc, "mode"))
+		return mode_line(ps, sc);
+	if (lanes_scan_word(&sc, "sl"))
+		return uniform_line(ps, sc);
+	return entry_line(ps, sc);
+}
+
+/* ---- saquery path records ---- */
+
+struct record {
+	unsigned long line;
+	uint32_t slid, dlid;
+	uint8_t sl, have; /* have: bit 0 slid, 1 dlid, 2 sl */
+};
+
+static int end_record(struct psl_parse *ps, struct record *rec)
+{
+	unsigned long line = ps->lines.lineno;
+	int rc;
+
+	if (!rec->line)
+		return 0;
+	if (rec->have != 7)
+		return lanes_error_parse(ps->err, ps->lines.file, rec->line,
+					 "this path record lacks slid, dlid or sl");
+	ps->lines.lineno = rec->line;
+	rc = set_once(ps, rec->slid, rec->dlid, rec->sl, 1);
+	ps->lines.lineno = line;
+	memset(rec, 0, sizeof(*rec));
+	return rc;
+}
+
+/* "name.....value": the name and the scanner left at the value. */
+static int field(struct lanes_scan *sc, const char **name, size_t *len)
+{
+	lanes_scan_ws(sc);
+	*name = sc->p;
+	while (sc->p < sc->end && *sc->p != '.' && *sc->p != ' ' && *sc->p != '\t')
+		sc->p++;
+	*len = (size_t)(sc->p - *name);
+	if (sc->p >= sc->end || *sc->p != '.' || !*len)
+		return 0;
+	while (sc->p < sc->end && *sc->p == '.')
+		sc->p++;
+	return 1;
+}
+
+static int record_line(struct psl_parse *ps, struct lanes_scan sc, struct record *rec)
+{
+	const char *name;
+	size_t n;
+	int rc = 0;
+
+	if (lanes_scan_at_end(&sc))
+		return 0;
+	if (lanes_scan_peek(&sc, "PathRecord dump:")) {
+		rc = end_record(ps, rec);
+		rec->line = ps->lines.lineno;
+		return rc;
+	}
+	if (!rec->line || !field(&sc, &name, &n))
+		return perr(ps, "expected 'PathRecord dump:' or a 'name.....value' field line");
+	if (n == 4 && !memcmp(name, "slid", 4)) {
+		rc = scan_lid(ps, &sc, "source", &rec->slid);
+		rec->have |= 1;
+	} else if (n == 4 && !memcmp(name, "dlid", 4)) {
+		rc = scan_lid(ps, &sc, "destination", &rec->dlid);
+		rec->have |= 2;
+	} else if (n == 2 && !memcmp(name, "sl", 2)) {
+		rc = scan_sl(ps, &sc, &rec->sl);
+		rec->have |= 4;
+	}
+	return rc;
+}
+
+static int read_saquery(struct psl_parse *ps)
+{
+	struct record rec;
+	const char *s;
+	size_t n;
+	int rc = reset_sls(ps, LANES_SL_PER_PAIR);
+
+	memset(&rec, 0, sizeof(rec));
+	while (!rc && lanes_lines_next(&ps->lines, &s, &n))
+		rc = record_line(ps, lanes_scan_of(s, n), &rec);
+	return rc ? rc : end_record(ps, &rec);
+}
+
+static int read_table(struct psl_parse *ps)
+{
+	const char *s;
+	size_t n;
+	int rc = 0;
+
+	while (!rc && lanes_lines_next(&ps->lines, &s, &n))
+		rc = table_line(ps, lanes_scan_of(s, n));
+	if (!rc && ps->mode < 0)
+		rc = perr(ps, "no 'mode' line");
+	if (!rc && ps->mode == LANES_SL_UNIFORM && !ps->have_uniform)
+		rc = perr(ps, "mode uniform needs an 'sl N' line");
+	return rc;
+}
+
+/* The first line that is not blank: the table's title or a path record. */
+static int which_format(struct psl_parse *ps)
+{
+	struct lanes_lines probe = ps->lines;
+	const char *s;
+	size_t n;
+
+	while (lanes_lines_next(&probe, &s, &n)) {
+		struct lanes_scan sc = lanes_scan_of(s, n);
+
+		if (lanes_scan_at_end(&sc))
+			continue;
+		if (lanes_scan_peek(&sc, "# lanes path SLs"))
+			return 1;
+		if (lanes_scan_peek(&sc, "PathRecord dump:"))
+			return 2;
+		ps->lines.lineno = probe.lineno;
+		return 0;
+	}
+	ps->lines.lineno = probe.lineno;
+	return 0;
+}
+
+static int map_switches(struct psl_parse *ps)
+{
+	const struct lanes_fabric *f = ps->f;
+
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		const struct lanes_node *n = &f->nodes[f->switches[s]];
+		uint64_t g = n->guid, g0 = f->ports[n->port_base].guid;
+
+		if (lanes_strmap_put(&ps->sw, (const char *)&g, 8, s) ||
+		    lanes_strmap_put(&ps->sw, (const char *)&g0, 8, s))
+			return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int lanes_path_sl_read(const char *data, size_t len, const char *file,
+		       const struct lanes_fabric *f, struct lanes_routing *r,
+		       struct lanes_error *err)
+{
+	struct psl_parse ps;
+	int rc, kind;
+
+	if ((rc = check_routing(f, r, err)))
+		return rc;
+	memset(&ps, 0, sizeof(ps));
+	lanes_lines_init(&ps.lines, data, len, file);
+	lanes_strmap_init(&ps.sw);
+	ps.f = f;
+	ps.r = r;
+	ps.mode = -1;
+	ps.err = err;
+	if (!(kind = which_format(&ps)))
+		rc = perr(&ps, "not a path-SL table ('# lanes path SLs') or saquery path records "
+			       "('PathRecord dump:')");
+	else if (!(rc = map_switches(&ps)))
+		rc = kind == 1 ? read_table(&ps) : read_saquery(&ps);
+	lanes_strmap_clear(&ps.sw);
+	free(ps.seen);
+	if (!rc)
+		lanes_routing_count_resources(r);
+	return rc;
+}
+
+/* ---- writer ---- */
+
+static void write_entries(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out)
+{
+	for (uint32_t d = 1; d <= f->max_lid; d++) {
+		if (f->lid_owner[d].node == LANES_NONE)
+			continue;
+		if (r->sl_mode == LANES_SL_PER_DST)
+			fprintf(out, "0x%04x %u\n", d, r->sl[d]);
+		for (uint32_t s = 0; r->sl_mode == LANES_SL_PER_SRC_SWITCH && s < f->num_switches;
+		     s++)
+			fprintf(out, "0x%04x 0x%016llx %u\n", d,
+				(unsigned long long)f->nodes[f->switches[s]].guid,
+				r->sl[(size_t)d * r->num_switches + s]);
+		for (uint32_t s = 1; r->sl_mode == LANES_SL_PER_PAIR && s <= f->max_lid; s++)
+			if (f->lid_owner[s].node != LANES_NONE)
+				fprintf(out, "0x%04x 0x%04x %u\n", d, s,
+					r->sl[(size_t)d * r->num_lids + s]);
+	}
+}
+
+int lanes_path_sl_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,
+			struct lanes_error *err)
+{
+	int rc = check_routing(f, r, err);
+
+	if (rc)
+		return rc;
+	if (r->sl_mode < LANES_SL_UNIFORM || r->sl_mode > LANES_SL_PER_PAIR)
+		return lanes_error_set(err, LANES_EINVAL, "unknown SL mode %d", r->sl_mode);
+	fprintf(out, "# lanes path SLs\nmode %s\n", mode_names[r->sl_mode]);
+	if (r->sl_mode == LANES_SL_UNIFORM)
+		fprintf(out, "sl %u\n", r->sl_uniform);
+	else
+		write_entries(f, r, out);
+	if (ferror(out))
+		return lanes_error_set(err, LANES_EIO, "write error");
+	return 0;
+}
