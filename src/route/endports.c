@@ -7,8 +7,9 @@
  * OpenSM builds its port order list in two steps. sort_ports_by_switch_load
  * takes the switches in the order of its switch GUID map, counts each one's
  * end-port cables (ports whose peer is not a switch), sorts them by that
- * count, largest first, with glibc's qsort (a stable merge sort for an
- * array this small), and appends each switch's end ports in port order.
+ * count, largest first, with glibc's qsort (a merge sort in the glibc 2.36
+ * that Debian's OpenSM 3.3.23 runs on, so ties keep the map order), and
+ * appends each switch's end ports in port order.
  * Then every port not yet listed (switch port 0s, CA ports cabled to no
  * switch) follows in port GUID map order. Switch LIDs never change a load
  * counter in OpenSM (port_profile_switch_nodes is off by default) and

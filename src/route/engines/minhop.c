@@ -62,9 +62,9 @@ static void want_hops(struct minhop *m, uint32_t t)
 }
 
 /*
- * The column of lid toward switch t (whose min-hop ports are in m->hops):
- * switches with one min-hop port take it, the others their least-loaded
- * one, counted when count is set. Single-port choices are counted by the
+ * The LFT column of lid, toward the switch whose min-hop ports are in
+ * m->hops: switches with one min-hop port take it, the others their
+ * least-loaded one, counted when count is set. Single-port choices are counted by the
  * caller (count_single), which is exact because those switches make no
  * choice in between.
  */
