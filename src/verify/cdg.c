@@ -74,6 +74,25 @@ void vmap_free(struct vmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
+uint32_t verify_first_dst(const struct vctx *c, uint64_t bit)
+{
+	return vmap_get(&c->first_dst, bit);
+}
+
+int verify_set_first_dst(struct vctx *c, uint64_t bit, uint32_t d)
+{
+	return vmap_put(&c->first_dst, bit, d);
+}
+
+uint64_t verify_cdg_count(const struct vctx *c)
+{
+	uint64_t n = 0;
+
+	for (uint64_t i = 0; i <= c->bit_off[c->S] / 64; i++)
+		n += (uint64_t)__builtin_popcountll(c->bits[i]);
+	return n;
+}
+
 static uint32_t degree(const struct vctx *c, uint32_t s)
 {
 	return c->f->adj_off[s + 1] - c->f->adj_off[s];
@@ -207,7 +226,7 @@ static uint32_t witness_source(struct vctx *c, uint32_t d, uint32_t e1, uint8_t 
 		passes[y] = y == t || (c->nxt[y] != LANES_NONE && passes[c->nxt[y]]);
 	}
 	for (uint32_t i = 0; i < c->num_order; i++) {
-		uint32_t y = c->order[i], lid = lanes_fabric_lid(c->f, c->f->switches[y], 0);
+		uint32_t y = c->order[i], lid = c->sw_lid[y];
 
 		if (!passes[y])
 			continue;

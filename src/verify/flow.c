@@ -61,32 +61,38 @@ static uint64_t own_cas(const struct vctx *c, uint32_t s)
 	return n;
 }
 
+/* Hops and stretch of the `own` CA sources behind switch s. */
+static void own_metrics(struct vctx *c, uint32_t s, uint64_t own)
+{
+	struct lanes_verify_result *res = c->res;
+	uint32_t h = c->hops[s] + 2;
+	uint32_t shortest = c->dist[(size_t)c->os * c->S + s] + 2u; /* symmetric: row os */
+
+	res->routes += own;
+	c->hop_sum += own * h;
+	res->hops_hist[h < LANES_VERIFY_HOPS_HIST ? h : LANES_VERIFY_HOPS_HIST - 1] += own;
+	if (h > res->hops_max)
+		res->hops_max = h;
+	if (h >= STRETCH_SIDE)
+		h = STRETCH_SIDE - 1;
+	if (shortest >= STRETCH_SIDE)
+		shortest = STRETCH_SIDE - 1;
+	c->stretch_hist[h * STRETCH_SIDE + shortest] += own;
+}
+
 /* Hops, stretch and routes per channel for a CA destination. */
 static void count_routes(struct vctx *c)
 {
-	struct lanes_verify_result *res = c->res;
-
-	for (uint32_t i = 0; i < c->num_order; i++)
-		c->sub[c->order[i]] = own_cas(c, c->order[i]);
 	for (uint32_t i = 0; i < c->num_order; i++) {
-		uint32_t s = c->order[i], h = c->hops[s] + 2;
-		uint64_t own = own_cas(c, s);
-		double shortest = c->dist[(size_t)s * c->S + c->os] + 2.0;
+		uint32_t s = c->order[i];
+		uint64_t own = own_cas(c, s), total = c->sub[s] + own;
 
 		if (c->nxt[s] != LANES_NONE) {
-			c->sub[c->nxt[s]] += c->sub[s];
-			c->routes[c->outent[s]] += c->sub[s];
+			c->sub[c->nxt[s]] += total;
+			c->routes[c->outent[s]] += total;
 		}
-		if (!own)
-			continue;
-		res->routes += own;
-		c->hop_sum += own * h;
-		res->hops_hist[h < LANES_VERIFY_HOPS_HIST ? h : LANES_VERIFY_HOPS_HIST - 1] += own;
-		if (h > res->hops_max)
-			res->hops_max = h;
-		c->stretch_sum += (double)own * h / shortest;
-		if (h / shortest > res->stretch_max)
-			res->stretch_max = h / shortest;
+		if (own)
+			own_metrics(c, s, own);
 	}
 }
 
@@ -97,7 +103,7 @@ static uint16_t source_sls(struct vctx *c)
 	uint16_t all = 0;
 
 	for (uint32_t i = 0; i < c->num_order; i++) {
-		uint32_t s = c->order[i], lid = lanes_fabric_lid(c->f, c->f->switches[s], 0);
+		uint32_t s = c->order[i], lid = c->sw_lid[s];
 		uint16_t m = 0;
 
 		if (!per_pair) { /* the switch and its CAs share the source switch's SL */
@@ -145,7 +151,7 @@ static void own_cas_fast(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, in
 	if (!own)
 		return;
 	if (c->has_maps) {
-		m = c->inj_mask[((size_t)c->f->nodes[c->f->switches[s]].port_base + out) * 16 + sl];
+		m = c->inj_mask[((size_t)c->sw_base[s] + out) * 16 + sl];
 		if (__builtin_popcount(m) != 1) {
 			own_cas_slow(c, s, out, sl, ca_dst);
 			return;
@@ -163,7 +169,7 @@ static void own_cas_fast(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, in
 /* VLs of s's own sources with SL sl, and the CA routes they carry per VL. */
 static void own_sources(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int ca_dst)
 {
-	uint32_t lid = lanes_fabric_lid(c->f, c->f->switches[s], 0);
+	uint32_t lid = c->sw_lid[s];
 
 	if (lid != c->d && verify_sl(c, s, lid, c->d) == sl) {
 		uint8_t vl = verify_vl(c, s, 0, out, sl);
@@ -221,10 +227,47 @@ static int flow_sl(struct vctx *c, uint8_t sl, int ca_dst)
 	return 0;
 }
 
+/*
+ * The common case in one pass: no SL2VL maps (every hop on VL 0) and one SL
+ * for all sources of this destination. Same results as the general path.
+ */
+static int flow_plain(struct vctx *c, int ca_dst)
+{
+	const uint32_t *adj_off = c->f->adj_off;
+	uint8_t sl = verify_sl(c, 0, 0, c->d);
+	uint64_t hop_total = 0;
+
+	if (sl + 1u > c->res->sls_used)
+		c->res->sls_used = sl + 1u;
+	verify_note_vl(c, 0);
+	for (uint32_t i = 0; i < c->num_order; i++) {
+		uint32_t t = c->order[i], s = c->nxt[t], e;
+		uint64_t own = ca_dst ? own_cas(c, t) : 0, total;
+
+		if (own)
+			own_metrics(c, t, own);
+		total = c->sub[t] + own;
+		hop_total += total;
+		if (s == LANES_NONE)
+			continue;
+		e = c->outent[t];
+		c->sub[s] += total;
+		c->routes[e] += total;
+		if (c->nxt[s] != LANES_NONE &&
+		    verify_cdg_add(c, s, c->rev[e], 0, c->outent[s] - adj_off[s], 0))
+			return -1;
+	}
+	c->res->routes_per_vl[0] += hop_total;
+	return 0;
+}
+
 int verify_flow(struct vctx *c)
 {
 	int ca_dst = c->f->nodes[c->dnode].type != LANES_NODE_SWITCH;
 	uint16_t sls;
+
+	if (!c->has_maps && c->r->sl_mode <= LANES_SL_PER_DST)
+		return flow_plain(c, ca_dst);
 
 	if (ca_dst)
 		count_routes(c);

@@ -29,6 +29,26 @@ static void insert_hot(struct vctx *c, uint32_t e)
 	res->hottest[i] = load;
 }
 
+/* Mean and largest routed/shortest ratio, from the exact histogram. */
+static void stretch(struct vctx *c)
+{
+	struct lanes_verify_result *res = c->res;
+	double sum = 0;
+
+	for (uint32_t h = 0; h < STRETCH_SIDE; h++)
+		for (uint32_t s = 1; s < STRETCH_SIDE; s++) {
+			uint64_t n = c->stretch_hist[h * STRETCH_SIDE + s];
+
+			if (!n)
+				continue;
+			sum += (double)n * h / s;
+			if ((double)h / s > res->stretch_max)
+				res->stretch_max = (double)h / s;
+		}
+	if (res->routes)
+		res->stretch_avg = sum / (double)res->routes;
+}
+
 void verify_channel_metrics(struct vctx *c)
 {
 	struct lanes_verify_result *res = c->res;
@@ -52,8 +72,7 @@ void verify_channel_metrics(struct vctx *c)
 			sq += ((double)c->routes[e] - res->rpc_avg) * ((double)c->routes[e] - res->rpc_avg);
 		res->rpc_stddev = sqrt(sq / c->E);
 	}
-	if (res->routes) {
+	if (res->routes)
 		res->hops_avg = (double)c->hop_sum / (double)res->routes;
-		res->stretch_avg = c->stretch_sum / (double)res->routes;
-	}
+	stretch(c);
 }

@@ -6,9 +6,16 @@
  * Cost: O(S) per destination LID plus the CDG, which is bits; memory is a
  * few arrays of S or E entries, the S x S distance matrix (for the stretch)
  * and the CDG bit matrices.
+ *
+ * Destinations are split into contiguous LID ranges, one per thread; each
+ * thread has its own scratch, counters and CDG bits, merged in range order.
+ * Every merged quantity is an integer sum, a maximum, an OR, or "the lowest
+ * destination", so the result is the same for any number of threads.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "verify_internal.h"
 
@@ -28,6 +35,31 @@ void lanes_verify_result_free(struct lanes_verify_result *res)
 	free(res);
 }
 
+/* Per switch: LID, ports, and where each port leads. */
+static void switch_row(struct vctx *c, uint32_t s)
+{
+	const struct lanes_fabric *f = c->f;
+	uint32_t node = f->switches[s];
+	const struct lanes_node *n = &f->nodes[node];
+
+	c->sw_lid[s] = lanes_fabric_lid(f, node, 0);
+	c->sw_base[s] = n->port_base;
+	c->sw_nports[s] = n->nports;
+	for (unsigned p = 0; p <= n->nports; p++) {
+		uint32_t peer = f->ports[n->port_base + p].peer_node;
+		uint32_t *x = &c->port_next[n->port_base + p];
+
+		if (peer == LANES_NONE || p == 0)
+			*x = NEXT_NO_CABLE;
+		else if (peer == node)
+			*x = NEXT_SELF;
+		else if (f->nodes[peer].type != LANES_NODE_SWITCH)
+			*x = NEXT_NOT_SWITCH;
+		else
+			*x = f->nodes[peer].switch_index;
+	}
+}
+
 /* CSR entry owners, reverse positions, and port -> entry. */
 static int link_tables(struct vctx *c)
 {
@@ -36,10 +68,17 @@ static int link_tables(struct vctx *c)
 	c->ent_sw = malloc(sizeof(uint32_t) * (c->E + 1));
 	c->rev = malloc(sizeof(uint32_t) * (c->E + 1));
 	c->port_ent = malloc(sizeof(uint32_t) * (f->num_port_slots + 1));
-	if (!c->ent_sw || !c->rev || !c->port_ent)
+	c->port_next = malloc(sizeof(uint32_t) * (f->num_port_slots + 1));
+	c->sw_lid = malloc(sizeof(uint32_t) * (c->S + 1));
+	c->sw_base = malloc(sizeof(uint32_t) * (c->S + 1));
+	c->sw_nports = malloc(c->S + 1);
+	if (!c->ent_sw || !c->rev || !c->port_ent || !c->port_next || !c->sw_lid || !c->sw_base ||
+	    !c->sw_nports)
 		return -1;
 	for (uint32_t i = 0; i < f->num_port_slots; i++)
 		c->port_ent[i] = LANES_NONE;
+	for (uint32_t s = 0; s < c->S; s++)
+		switch_row(c, s);
 	for (uint32_t s = 0; s < c->S; s++)
 		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
 			c->ent_sw[e] = s;
@@ -89,6 +128,7 @@ static int ca_tables(struct vctx *c)
 		for (uint32_t s = 0; s < c->S; s++)
 			c->ca_off[s + 1] += c->ca_off[s];
 		total = c->ca_off[c->S];
+		c->total_sources = c->S + total;
 		if (!(c->cas = malloc(sizeof(*c->cas) * (total + 1))))
 			return -1;
 		memset(c->bucket, 0, sizeof(uint32_t) * (c->S + 2));
@@ -149,6 +189,7 @@ static int scratch(struct vctx *c)
 	c->nxt = malloc(n * sizeof(uint32_t));
 	c->outent = malloc(n * sizeof(uint32_t));
 	c->order = malloc(n * sizeof(uint32_t));
+	c->seq = malloc(n * sizeof(uint32_t));
 	c->fail_at = malloc(n * sizeof(uint32_t));
 	c->bucket = calloc(n, sizeof(uint32_t));
 	c->sub = malloc(n * sizeof(uint64_t));
@@ -156,23 +197,36 @@ static int scratch(struct vctx *c)
 	c->vlmask = malloc(n * sizeof(uint16_t));
 	c->own_sls = malloc(n * sizeof(uint16_t));
 	c->routes = calloc((size_t)c->E + 1, sizeof(uint64_t));
+	c->stretch_hist = calloc((size_t)STRETCH_SIDE * STRETCH_SIDE, sizeof(uint64_t));
 	return c->state && c->fail_port && c->active && c->hops && c->nxt && c->outent &&
-			       c->order && c->fail_at && c->bucket && c->sub && c->sub_sl &&
-			       c->vlmask && c->own_sls && c->routes
+			       c->order && c->seq && c->fail_at && c->bucket && c->sub && c->sub_sl &&
+			       c->vlmask && c->own_sls && c->routes && c->stretch_hist
 		       ? 0
 		       : -1;
 }
 
-static void release(struct vctx *c)
+/* What each thread owns: scratch, counters, CDG bits. */
+static void release_worker(struct vctx *c)
 {
-	void *p[] = { c->ent_sw, c->rev,     c->port_ent, c->ca_off,  c->cas,   c->dist,
-		      c->bits,   c->bit_off, c->state,    c->fail_port, c->active, c->hops,
-		      c->nxt,    c->outent,  c->order,    c->fail_at, c->bucket, c->sub,
-		      c->sub_sl, c->vlmask,  c->own_sls,  c->routes,  c->inj_mask, c->ca_inj };
+	void *p[] = { c->state, c->fail_port, c->active, c->hops,  c->nxt,
+		      c->outent, c->order,    c->seq,    c->fail_at, c->bucket,
+		      c->sub,   c->sub_sl,    c->vlmask, c->own_sls, c->routes,
+		      c->stretch_hist, c->bits, c->bit_off };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
 	vmap_free(&c->first_dst);
+}
+
+/* The tables built once from the fabric, shared read-only by the threads. */
+static void release(struct vctx *c)
+{
+	void *p[] = { c->ent_sw, c->rev,    c->port_ent, c->ca_off,  c->cas,      c->dist,
+		      c->port_next, c->sw_lid, c->sw_base, c->sw_nports, c->inj_mask, c->ca_inj };
+
+	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		free(p[i]);
+	release_worker(c);
 }
 
 static int setup(struct vctx *c, struct lanes_error *err)
@@ -188,11 +242,11 @@ static int setup(struct vctx *c, struct lanes_error *err)
 	return verify_cdg_alloc(c, err);
 }
 
-static int each_destination(struct vctx *c, struct lanes_error *err)
+static int each_destination(struct vctx *c, uint32_t lo, uint32_t hi, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = c->f;
 
-	for (uint32_t d = 1; d <= f->max_lid; d++) {
+	for (uint32_t d = lo; d < hi; d++) {
 		uint32_t owner = f->lid_owner[d].node;
 
 		if (owner == LANES_NONE || (c->o->ca_only && f->nodes[owner].type == LANES_NODE_SWITCH))
@@ -205,6 +259,123 @@ static int each_destination(struct vctx *c, struct lanes_error *err)
 			return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	}
 	return 0;
+}
+
+struct job {
+	struct vctx w;
+	uint32_t lo, hi;
+	int rc;
+	struct lanes_error err;
+};
+
+static void *run_job(void *arg)
+{
+	struct job *j = arg;
+
+	j->rc = each_destination(&j->w, j->lo, j->hi, &j->err);
+	return NULL;
+}
+
+/* A thread's own state, sharing c's tables. */
+static int worker_init(struct job *j, const struct vctx *c, struct lanes_error *err)
+{
+	j->w = *c;
+	j->w.res = calloc(1, sizeof(*j->w.res));
+	memset(&j->w.first_dst, 0, sizeof(j->w.first_dst));
+	j->w.bits = NULL;
+	j->w.bit_off = NULL;
+	if (!j->w.res || scratch(&j->w))
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	return verify_cdg_alloc(&j->w, err);
+}
+
+static void merge_examples(struct lanes_verify_result *to, const struct lanes_verify_result *from)
+{
+	for (uint32_t i = 0; i < from->num_examples && to->num_examples < LANES_VERIFY_EXAMPLES; i++)
+		to->examples[to->num_examples++] = from->examples[i];
+}
+
+static void merge_result(struct lanes_verify_result *to, const struct lanes_verify_result *from)
+{
+	to->pairs_checked += from->pairs_checked;
+	to->unreachable_pairs += from->unreachable_pairs;
+	to->loops += from->loops;
+	to->drops += from->drops;
+	merge_examples(to, from);
+	to->vls_used = to->vls_used > from->vls_used ? to->vls_used : from->vls_used;
+	to->sls_used = to->sls_used > from->sls_used ? to->sls_used : from->sls_used;
+	to->vl15_used |= from->vl15_used;
+	to->vls_over_budget |= from->vls_over_budget;
+	to->routes += from->routes;
+	to->hops_max = to->hops_max > from->hops_max ? to->hops_max : from->hops_max;
+	for (int i = 0; i < LANES_VERIFY_HOPS_HIST; i++)
+		to->hops_hist[i] += from->hops_hist[i];
+	for (int v = 0; v < 16; v++)
+		to->routes_per_vl[v] += from->routes_per_vl[v];
+}
+
+/* Fold a thread into c. Threads come in LID order, so c keeps the lowest destination. */
+static int merge(struct vctx *c, const struct vctx *w)
+{
+	merge_result(c->res, w->res);
+	c->hop_sum += w->hop_sum;
+	for (size_t i = 0; i < (size_t)STRETCH_SIDE * STRETCH_SIDE; i++)
+		c->stretch_hist[i] += w->stretch_hist[i];
+	for (uint32_t e = 0; e < c->E; e++)
+		c->routes[e] += w->routes[e];
+	for (uint64_t i = 0; i <= c->bit_off[c->S] / 64; i++)
+		c->bits[i] |= w->bits[i];
+	for (size_t i = 0; i < w->first_dst.cap; i++)
+		if (w->first_dst.keys[i] && verify_first_dst(c, w->first_dst.keys[i] - 1) == LANES_NONE &&
+		    verify_set_first_dst(c, w->first_dst.keys[i] - 1, w->first_dst.vals[i]))
+			return -1;
+	return 0;
+}
+
+static unsigned thread_count(const struct lanes_verify_opts *o, uint32_t lids)
+{
+	long n = o->threads ? (long)o->threads : sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		n = 1;
+	if (n > 8)
+		n = 8;
+	return lids < 64 * (uint32_t)n ? 1 : (unsigned)n;
+}
+
+static int run_threads(struct vctx *c, struct lanes_error *err)
+{
+	uint32_t lids = c->f->max_lid, T = thread_count(c->o, lids);
+	struct job jobs[8];
+	pthread_t tid[8];
+	uint32_t started = 0;
+	int rc = 0;
+
+	if (T == 1)
+		return each_destination(c, 1, lids + 1, err);
+	for (uint32_t k = 0; k < T && !rc; k++) {
+		jobs[k].lo = 1 + (uint32_t)((uint64_t)lids * k / T);
+		jobs[k].hi = 1 + (uint32_t)((uint64_t)lids * (k + 1) / T);
+		if ((rc = worker_init(&jobs[k], c, err)) ||
+		    (rc = pthread_create(&tid[k], NULL, run_job, &jobs[k]) ? lanes_error_set(
+				  err, LANES_ENOMEM, "cannot start a thread") : 0)) {
+			lanes_verify_result_free(jobs[k].w.res);
+			release_worker(&jobs[k].w);
+			break;
+		}
+		started++;
+	}
+	for (uint32_t k = 0; k < started; k++) {
+		pthread_join(tid[k], NULL);
+		if (!rc && (rc = jobs[k].rc))
+			*err = jobs[k].err;
+		if (!rc && merge(c, &jobs[k].w))
+			rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		lanes_verify_result_free(jobs[k].w.res);
+		release_worker(&jobs[k].w);
+	}
+	c->res->cdg_dependencies = verify_cdg_count(c);
+	return rc;
 }
 
 int lanes_verify(const struct lanes_fabric *f, const struct lanes_routing *r,
@@ -225,7 +396,7 @@ int lanes_verify(const struct lanes_fabric *f, const struct lanes_routing *r,
 	c.o = opts;
 	if (!(c.res = calloc(1, sizeof(*c.res))))
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	if (!(rc = setup(&c, err)) && !(rc = each_destination(&c, err)) &&
+	if (!(rc = setup(&c, err)) && !(rc = run_threads(&c, err)) &&
 	    !(rc = verify_cdg_cycle(&c, err)) && !(rc = verify_ebb(&c, err))) {
 		verify_channel_metrics(&c);
 		c.res->reachable = c.res->unreachable_pairs == 0;

@@ -22,8 +22,13 @@ struct vca {
 	uint8_t sw_port;  /* the switch port it is cabled to */
 };
 
+/* port_next codes for ports that do not lead to another switch. */
+#define NEXT_NO_CABLE 0xFFFFFFFFu
+#define NEXT_NOT_SWITCH 0xFFFFFFFEu
+#define NEXT_SELF 0xFFFFFFFDu
+
 /* Walk states of a switch for the current destination. */
-enum { W_UNKNOWN = 0, W_BUSY, W_OK, W_LOOP, W_DROP };
+enum { WALK_UNKNOWN = 0, WALK_BUSY, WALK_OK, WALK_LOOP, WALK_DROP };
 
 /* u64 -> u32 open-addressing map: CDG edge bit -> first destination creating it. */
 struct vmap {
@@ -45,6 +50,10 @@ struct vctx {
 	uint32_t *ent_sw;       /* CSR entry -> owning switch */
 	uint32_t *rev;          /* CSR entry s->t -> position of t->s in t's list */
 	uint32_t *port_ent;     /* port slot of a switch port -> CSR entry, or LANES_NONE */
+	uint32_t *port_next;    /* port slot of a switch port -> next switch, or a NEXT_* code */
+	uint32_t *sw_lid, *sw_base; /* per switch: its LID, its port-0 slot */
+	uint8_t *sw_nports;
+	uint32_t total_sources; /* switches + CA ports with a LID */
 	uint32_t *ca_off;       /* per switch: its CA ports in cas[] */
 	struct vca *cas;
 	uint8_t *dist;          /* switch distance matrix */
@@ -57,6 +66,7 @@ struct vctx {
 	/* per destination scratch */
 	uint8_t *state;
 	uint32_t *hops, *nxt, *outent, *order, *fail_at, *bucket;
+	uint32_t *seq;          /* OK switches in the order the walk found them (root first) */
 	uint8_t *fail_port;
 	uint32_t num_order;
 	uint64_t *sub;          /* routes (CA sources) through a switch */
@@ -69,13 +79,17 @@ struct vctx {
 
 	/* destination being processed */
 	uint32_t d, os, dport, dnode;
+	uint32_t num_failed;    /* switches that do not reach d */
 	uint8_t dport_dst;      /* the destination's own port on its node */
 
 	/* accumulators */
 	uint64_t *routes;       /* per CSR entry */
 	uint64_t hop_sum;
-	double stretch_sum;
+	uint64_t *stretch_hist; /* [routed hops (<= 255) * 256 + shortest hops]: pairs */
 };
+
+/* Stretch histogram side: hops are clamped to this. */
+#define STRETCH_SIDE 256
 
 /* walk.c */
 int verify_walk(struct vctx *c, uint32_t d);
@@ -90,6 +104,9 @@ int verify_cdg_alloc(struct vctx *c, struct lanes_error *err);
 int verify_cdg_add(struct vctx *c, uint32_t s, uint32_t j, uint8_t vin, uint32_t k, uint8_t vout);
 int verify_cdg_cycle(struct vctx *c, struct lanes_error *err);
 void vmap_free(struct vmap *m);
+uint32_t verify_first_dst(const struct vctx *c, uint64_t bit);
+int verify_set_first_dst(struct vctx *c, uint64_t bit, uint32_t d);
+uint64_t verify_cdg_count(const struct vctx *c);
 
 /* metrics.c */
 void verify_channel_metrics(struct vctx *c);

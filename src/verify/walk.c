@@ -5,9 +5,11 @@
  * destination, hops[] switch-to-switch links away), LOOP (it circles for
  * ever) or DROP (port 255, a port with no cable, port 0 of the wrong switch,
  * or a cable to a node that is not the destination). A chain is followed
- * once: states are memoised, and a chain that meets itself is a loop. Then
- * the OK switches are counting-sorted by decreasing hops (leaves first), the
- * order flow.c needs.
+ * once: states are memoised, and a chain that meets itself is a loop.
+ *
+ * A switch becomes OK only after the switch it forwards to, so the order in
+ * which switches become OK runs from the destination outwards; reversed, it
+ * is the leaves-first order that flow.c needs, with no sorting.
  */
 #include "verify_internal.h"
 
@@ -16,27 +18,30 @@
 enum step_kind { STEP_ARRIVED, STEP_NEXT, STEP_DROP, STEP_LOOP };
 
 /* Where the packet goes from switch s: kind, and the next switch. */
-static int step(struct vctx *c, uint32_t s, uint32_t *next)
+static int step(struct vctx *c, const uint8_t *col, uint32_t s, uint32_t *next)
 {
-	const struct lanes_fabric *f = c->f;
-	const struct lanes_node *n = &f->nodes[f->switches[s]];
-	uint8_t p = lanes_routing_port(c->r, s, c->d);
-	const struct lanes_port *port;
+	uint8_t p = col[s];
+	uint32_t slot, x;
 
 	if (s == c->os && p == c->dport)
 		return STEP_ARRIVED;
-	if (p == 0 || p > n->nports)
+	if (p == 0 || p > c->sw_nports[s])
 		return STEP_DROP;
-	port = &f->ports[n->port_base + p];
-	if (port->peer_node == LANES_NONE)
-		return STEP_DROP;
-	if (port->peer_node == f->switches[s])
+	slot = c->sw_base[s] + p;
+	x = c->port_next[slot];
+	if (x == NEXT_SELF)
 		return STEP_LOOP; /* a self-loop cable hands it back to the same LFT entry */
-	if (f->nodes[port->peer_node].type != LANES_NODE_SWITCH)
+	if (x >= NEXT_SELF) /* no cable, or a CA that is not the destination */
 		return STEP_DROP;
-	*next = f->nodes[port->peer_node].switch_index;
-	c->outent[s] = c->port_ent[n->port_base + p];
+	*next = x;
+	c->outent[s] = c->port_ent[slot];
 	return STEP_NEXT;
+}
+
+static void mark_ok(struct vctx *c, uint32_t x)
+{
+	c->state[x] = WALK_OK;
+	c->seq[c->num_order++] = x;
 }
 
 /* Give every switch on the stack the outcome of the chain's end. */
@@ -45,12 +50,14 @@ static void unwind(struct vctx *c, uint32_t *stack, uint32_t top, uint32_t end)
 	while (top--) {
 		uint32_t x = stack[top];
 
-		c->state[x] = c->state[end];
 		c->fail_at[x] = c->fail_at[end];
 		c->fail_port[x] = c->fail_port[end];
-		if (c->state[end] == W_OK) {
+		if (c->state[end] == WALK_OK) {
 			c->hops[x] = c->hops[end] + 1;
 			c->nxt[x] = end;
+			mark_ok(c, x);
+		} else {
+			c->state[x] = c->state[end];
 		}
 		end = x;
 	}
@@ -58,44 +65,45 @@ static void unwind(struct vctx *c, uint32_t *stack, uint32_t top, uint32_t end)
 
 static void fail(struct vctx *c, uint32_t x, int kind)
 {
+	c->num_failed++;
 	c->state[x] = (uint8_t)kind;
 	c->fail_at[x] = x;
 	c->fail_port[x] = lanes_routing_port(c->r, x, c->d);
 }
 
 /* Follow the chain from s; stack is scratch of S entries (reuses order[]). */
-static void follow(struct vctx *c, uint32_t s)
+static void follow(struct vctx *c, const uint8_t *col, uint32_t s)
 {
 	uint32_t *stack = c->order, top = 0, x = s, next = 0;
 
 	for (;;) {
-		if (c->state[x] == W_BUSY) { /* met itself: everything on the stack loops */
-			fail(c, x, W_LOOP);
+		if (c->state[x] == WALK_BUSY) { /* met itself: everything on the stack loops */
+			fail(c, x, WALK_LOOP);
 			for (uint32_t i = 0; i < top; i++)
 				if (stack[i] != x) {
-					c->state[stack[i]] = W_LOOP;
+					c->state[stack[i]] = WALK_LOOP;
 					c->fail_at[stack[i]] = x;
 					c->fail_port[stack[i]] = c->fail_port[x];
 				}
 			return;
 		}
-		if (c->state[x] != W_UNKNOWN)
+		if (c->state[x] != WALK_UNKNOWN)
 			break;
-		c->state[x] = W_BUSY;
+		c->state[x] = WALK_BUSY;
 		stack[top++] = x;
-		switch (step(c, x, &next)) {
+		switch (step(c, col, x, &next)) {
 		case STEP_ARRIVED:
-			c->state[x] = W_OK;
+			mark_ok(c, x);
 			c->hops[x] = 0;
 			c->nxt[x] = LANES_NONE;
 			unwind(c, stack, top - 1, x);
 			return;
 		case STEP_DROP:
-			fail(c, x, W_DROP);
+			fail(c, x, WALK_DROP);
 			unwind(c, stack, top - 1, x);
 			return;
 		case STEP_LOOP:
-			fail(c, x, W_LOOP);
+			fail(c, x, WALK_LOOP);
 			unwind(c, stack, top - 1, x);
 			return;
 		default:
@@ -133,10 +141,15 @@ int verify_walk(struct vctx *c, uint32_t d)
 {
 	if (locate(c, d))
 		return -1;
-	memset(c->state, W_UNKNOWN, c->S);
+	const uint8_t *col = lanes_routing_column(c->r, d);
+
+	memset(c->state, WALK_UNKNOWN, c->S);
+	memset(c->sub, 0, sizeof(*c->sub) * c->S);
+	c->num_failed = 0;
+	c->num_order = 0;
 	for (uint32_t s = 0; s < c->S; s++)
-		if (c->state[s] == W_UNKNOWN)
-			follow(c, s);
+		if (c->state[s] == WALK_UNKNOWN)
+			follow(c, col, s);
 	return 0;
 }
 
@@ -152,7 +165,17 @@ static void example(struct vctx *c, uint32_t src_lid, uint32_t s)
 	e->dst_lid = c->d;
 	e->at_switch = c->fail_at[s];
 	e->port = c->fail_port[s];
-	e->kind = c->state[s] == W_LOOP ? LANES_PATH_LOOP : LANES_PATH_DROP;
+	e->kind = c->state[s] == WALK_LOOP ? LANES_PATH_LOOP : LANES_PATH_DROP;
+}
+
+/* Sources behind switch s other than the destination itself. */
+static uint64_t sources_at(const struct vctx *c, uint32_t s)
+{
+	uint64_t n = 1 + c->ca_off[s + 1] - c->ca_off[s];
+
+	if (s == c->os)
+		n--; /* the destination: the switch itself, or the CA port on c->dport */
+	return n;
 }
 
 /* Count failed pairs: the switch itself and the CA ports behind it. */
@@ -160,39 +183,22 @@ void verify_count_failures(struct vctx *c)
 {
 	struct lanes_verify_result *res = c->res;
 
-	for (uint32_t s = 0; s < c->S; s++) {
-		uint32_t lid = lanes_fabric_lid(c->f, c->f->switches[s], 0);
-		uint64_t n = 0;
+	res->pairs_checked += c->total_sources - 1;
+	for (uint32_t s = 0; c->num_failed && s < c->S; s++) {
+		uint32_t lid = c->sw_lid[s];
+		uint64_t n = sources_at(c, s);
 
-		if (lid != c->d)
-			n++;
-		for (uint32_t i = c->ca_off[s]; i < c->ca_off[s + 1]; i++)
-			n += c->cas[i].lid != c->d;
-		res->pairs_checked += n;
-		if (c->state[s] == W_OK || !n)
+		if (c->state[s] == WALK_OK || !n)
 			continue;
-		*(c->state[s] == W_LOOP ? &res->loops : &res->drops) += n;
+		*(c->state[s] == WALK_LOOP ? &res->loops : &res->drops) += n;
 		res->unreachable_pairs += n;
 		example(c, lid != c->d ? lid : c->cas[c->ca_off[s]].lid, s);
 	}
 }
 
-/* OK switches by decreasing hops: leaves before the switches they feed. */
+/* OK switches leaves first: the reverse of the order they became OK in. */
 void verify_order(struct vctx *c)
 {
-	uint32_t maxh = 0, *count = c->bucket;
-
-	for (uint32_t s = 0; s < c->S; s++)
-		if (c->state[s] == W_OK && c->hops[s] > maxh)
-			maxh = c->hops[s];
-	memset(count, 0, sizeof(uint32_t) * (maxh + 2));
-	for (uint32_t s = 0; s < c->S; s++)
-		if (c->state[s] == W_OK)
-			count[maxh - c->hops[s] + 1]++;
-	for (uint32_t h = 1; h <= maxh + 1; h++)
-		count[h] += count[h - 1];
-	c->num_order = count[maxh + 1];
-	for (uint32_t s = 0; s < c->S; s++)
-		if (c->state[s] == W_OK)
-			c->order[count[maxh - c->hops[s]]++] = s;
+	for (uint32_t i = 0; i < c->num_order; i++)
+		c->order[i] = c->seq[c->num_order - 1 - i];
 }

@@ -273,6 +273,65 @@ static void test_ebb_counts_shared_links(void **state)
 	lanes_fabric_free(f);
 }
 
+/* A routing written here, independent of the engines: lowest port on a shortest path. */
+static struct lanes_routing *lowest_port_shortest(const struct lanes_fabric *f)
+{
+	struct lanes_routing *r;
+	struct lanes_error err;
+	uint8_t *dist;
+
+	assert_int_equal(lanes_routing_new(f, &r, &err), 0);
+	assert_int_equal(lanes_fabric_switch_distances(f, &dist, &err), 0);
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t node = f->lid_owner[lid].node, t = lanes_fabric_lid_switch(f, lid);
+
+		for (uint32_t x = 0; x < f->num_switches && node != LANES_NONE; x++) {
+			uint8_t port = 0;
+
+			if (x == t && f->nodes[node].type != LANES_NODE_SWITCH)
+				port = lanes_fabric_port(f, node, f->lid_owner[lid].port)->peer_port;
+			for (uint32_t e = f->adj_off[x]; x != t && e < f->adj_off[x + 1] && !port; e++)
+				if (dist[(size_t)f->adj[e].sw * f->num_switches + t] + 1 ==
+				    dist[(size_t)x * f->num_switches + t])
+					port = f->adj[e].port;
+			lanes_routing_set_port(r, x, lid, port);
+		}
+	}
+	free(dist);
+	return r;
+}
+
+static void test_same_result_for_any_thread_count(void **state)
+{
+	struct lanes_fabric *f = gen("torus k=8x8 p=2");
+	struct lanes_routing *r = lowest_port_shortest(f);
+	struct lanes_verify_result *res[3];
+	struct lanes_verify_opts o;
+	struct lanes_error err;
+
+	(void)state;
+	lanes_verify_opts_init(&o);
+	for (unsigned t = 1; t <= 3; t++) {
+		o.threads = t;
+		assert_int_equal(lanes_verify(f, r, &o, &res[t - 1], &err), 0);
+	}
+	assert_true(res[0]->reachable);
+	assert_false(res[0]->deadlock_free); /* shortest paths on a torus wrap around */
+	assert_int_equal(res[0]->routes, 128 * 127);
+	for (unsigned t = 1; t < 3; t++) {
+		struct lanes_verify_result a = *res[0], b = *res[t];
+
+		assert_int_equal(a.cycle_len, b.cycle_len);
+		assert_memory_equal(a.cycle, b.cycle, a.cycle_len * sizeof(*a.cycle));
+		a.cycle = b.cycle = NULL;
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+	for (unsigned t = 0; t < 3; t++)
+		lanes_verify_result_free(res[t]);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_dateline_makes_the_ring_acyclic),
 		cmocka_unit_test(test_loops_and_drops_are_reported),
 		cmocka_unit_test(test_ebb_counts_shared_links),
+		cmocka_unit_test(test_same_result_for_any_thread_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
