@@ -46,7 +46,7 @@ int cli_usage_error(const char *fmt, ...)
 
 /* Parse a count or fraction option value; 0 or EXIT_USAGE. */
 int cli_parse_amount(const char *opt, const char *value, double *out);
-/* Parse a seed; 0 or EXIT_USAGE. */
+/* Parse a decimal unsigned integer (a seed, a count); 0 or EXIT_USAGE. */
 int cli_parse_u64(const char *opt, const char *value, uint64_t *out);
 
 /*
@@ -73,7 +73,7 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
 	"  --format NAME        read the file as ibnetdiscover or ibsim\n"              \
 	"  --fail-links X       remove X switch-to-switch cables (a count, or a fraction < 1)\n" \
 	"  --fail-switches X    remove X switches (and the CAs only they connect)\n"     \
-	"  --seed S             seed for fault injection (default 1)\n"
+	"  --seed S             seed for fault injection, decimal (default 1)\n"
 
 /* Options of commands that run an engine (route, verify -e, compare). */
 #define CLI_ROUTE_LONGOPTS                                    \

@@ -48,13 +48,18 @@ int cli_parse_amount(const char *opt, const char *value, double *out)
 	return 0;
 }
 
+/*
+ * Decimal only: base 0 would read "010" as 8 and refuse "08", which no one
+ * typing a seed means. strtoull() would also take blanks, a sign and a
+ * negated value, so the first character must be a digit.
+ */
 int cli_parse_u64(const char *opt, const char *value, uint64_t *out)
 {
 	char *end;
 
 	errno = 0;
-	*out = strtoull(value, &end, 0);
-	if (errno || end == value || *end || value[0] == '-')
+	*out = strtoull(value, &end, 10);
+	if (errno || end == value || *end || value[0] < '0' || value[0] > '9')
 		return cli_usage_error("--%s: expected a non-negative integer, not '%s'", opt,
 				       value);
 	return 0;
