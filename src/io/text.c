@@ -89,9 +89,12 @@ int lanes_scan_uint(struct lanes_scan *sc, uint64_t max, uint64_t *out)
 	if (p >= sc->end || *p < '0' || *p > '9')
 		return 0;
 	while (p < sc->end && *p >= '0' && *p <= '9') {
-		if (v > (max - (uint64_t)(*p - '0')) / 10)
+		uint64_t d = (uint64_t)(*p - '0');
+
+		/* v * 10 + d <= max, without wrapping when max < 9 or near UINT64_MAX */
+		if (d > max || v > (max - d) / 10)
 			return 0;
-		v = v * 10 + (uint64_t)(*p - '0');
+		v = v * 10 + d;
 		p++;
 	}
 	sc->p = p;

@@ -6,6 +6,7 @@
 #include "testutil.h"
 
 #include "core/util.h"
+#include "io/text.h"
 #include "lanes/rng.h"
 
 static void test_strmap_keys_with_nul_bytes(void **state)
@@ -75,12 +76,42 @@ static void test_error_format(void **state)
 	assert_int_equal(lanes_error_set(NULL, LANES_ENOMEM, "x"), LANES_ENOMEM);
 }
 
+/* lanes_scan_uint() on s with a bound: 1 and the value, or 0 (nothing consumed). */
+static int scan_uint(const char *s, uint64_t max, uint64_t *v)
+{
+	struct lanes_scan sc = lanes_scan_of(s, strlen(s));
+
+	return lanes_scan_uint(&sc, max, v);
+}
+
+static void test_scan_uint_bounds(void **state)
+{
+	uint64_t v = 0;
+
+	(void)state;
+	/* a bound below 9 must not wrap: "9" was accepted for max 7 */
+	assert_false(scan_uint("9", 7, &v));
+	assert_false(scan_uint("8", 7, &v));
+	assert_true(scan_uint("7", 7, &v) && v == 7);
+	assert_false(scan_uint("1", 0, &v));
+	assert_true(scan_uint("0", 0, &v) && v == 0);
+	assert_true(scan_uint("000", 0, &v) && v == 0);
+	assert_false(scan_uint("10", 9, &v));
+	assert_true(scan_uint("254", 254, &v) && v == 254);
+	assert_false(scan_uint("255", 254, &v));
+	assert_false(scan_uint("260", 254, &v));
+	assert_true(scan_uint("18446744073709551615", UINT64_MAX, &v) && v == UINT64_MAX);
+	assert_false(scan_uint("18446744073709551616", UINT64_MAX, &v));
+	assert_false(scan_uint("x", 10, &v));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strmap_keys_with_nul_bytes),
 		cmocka_unit_test(test_rng_is_seeded_and_bounded),
 		cmocka_unit_test(test_error_format),
+		cmocka_unit_test(test_scan_uint_bounds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

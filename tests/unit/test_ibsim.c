@@ -132,6 +132,9 @@ static void test_malformed(void **state)
 		     "two ends disagree");
 	expect_error("Switch 4 \"a\"\n[1] \"b\"[7]\n\nSwitch 4 \"b\"\n", 2, "beyond");
 	expect_error("Switch 4 \"a\" lid x\n", 1, "expected a LID");
+	/* a digit above a small maximum is refused by the scanner, with the line */
+	expect_error("Switch 4 \"a\" lmc 9\n", 1, "LMC 0..7");
+	expect_error("Hca 1 \"h\"\n[1] \"s\"[1] lid 4 lmc 8\n", 2, "LMC 0..7");
 	expect_error("switchguid=zz\n", 1, "expected a GUID");
 	expect_error("caguid=0x10\nHca 1 \"a\"\n\ncaguid=0x10\nHca 1 \"b\"\n", 5,
 		     "already taken");
