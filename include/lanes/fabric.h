@@ -255,8 +255,9 @@ struct lanes_fabric_stats {
 	uint32_t diameter;            /**< of the switch graph, over reachable pairs */
 	double avg_distance;          /**< mean switch-to-switch hops over reachable ordered pairs */
 	uint32_t components;          /**< connected components of the switch graph */
-	uint32_t isolated_cas;        /**< CAs with no cabled port to a switch */
-	int connected;                /**< one component and no isolated CA */
+	uint32_t fabric_components;   /**< components of the whole fabric (all nodes, all cables) */
+	uint32_t isolated_cas;        /**< CAs and routers with no cabled port at all */
+	int connected;                /**< the whole fabric is one component */
 };
 
 /**
@@ -291,7 +292,7 @@ struct lanes_fault_report {
 /**
  * Copy a fabric without some randomly chosen switches and switch-to-switch
  * cables. The same seed removes the same parts. A count larger than what the
- * fabric has is LANES_EINVAL naming the option.
+ * fabric has, or removing every switch, is LANES_EINVAL naming the option.
  */
 int lanes_fabric_inject_faults(const struct lanes_fabric *f, const struct lanes_fault_spec *spec,
 			       struct lanes_fabric **out, struct lanes_fault_report *report,

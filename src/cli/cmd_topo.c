@@ -61,6 +61,7 @@ static struct json_object *stats_json(const struct lanes_fabric_stats *st,
 	json_object_object_add(o, "avg_distance", json_object_new_double(st->avg_distance));
 	json_object_object_add(o, "connected", json_object_new_boolean(st->connected));
 	add_int(o, "components", st->components);
+	add_int(o, "fabric_components", st->fabric_components);
 	add_int(o, "isolated_cas", st->isolated_cas);
 	add_int(o, "parallel_links", st->parallel_links);
 	add_int(o, "self_loops", st->self_loops);
@@ -95,8 +96,10 @@ static void print_text(const struct lanes_fabric_stats *st, const struct lanes_f
 	printf("average distance    %.4f switch hops\n", st->avg_distance);
 	printf("connected           %s", st->connected ? "yes" : "no");
 	if (!st->connected)
-		printf(" (%u switch components, %u CAs without a switch)", st->components,
-		       st->isolated_cas);
+		printf(" (%u components, %u CAs without a cable; %u switch-graph components)",
+		       st->fabric_components, st->isolated_cas, st->components);
+	else if (st->components > 1)
+		printf(" (through CAs: the switch graph has %u components)", st->components);
 	printf("\nparallel links      %u\n", st->parallel_links);
 	printf("self-loops          %u\n", st->self_loops);
 	printf("LIDs                1..%u\n", f->max_lid);

@@ -4,7 +4,8 @@
  *
  * Switches are drawn first, then cables among the switches that remain, each
  * by a partial Fisher-Yates shuffle driven by the seeded rng, so one seed
- * always removes the same parts. A CA whose every cabled port leads to a
+ * always removes the same parts. Removing every switch is refused: what is
+ * left is no fabric (and no file lanes could read back). A CA whose every cabled port leads to a
  * removed switch goes with it (its host is unreachable anyway), which keeps
  * "connected" a statement about the hosts that are left. The result is a new
  * fabric built through the builder with the surviving LIDs kept.
@@ -15,18 +16,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A count from an option value: a fraction of total when < 1, else a count. */
+/*
+ * A count from an option value: a fraction of total when < 1, else a count.
+ * The comparison with total happens in floating point, before any cast: a
+ * double of 2^32 or more does not fit in a uint32_t (converting it is
+ * undefined behaviour, and in practice wraps to a small count).
+ */
 static int to_count(double v, uint32_t total, const char *what, uint32_t *out,
 		    struct lanes_error *err)
 {
+	double n;
+
 	if (!(v >= 0) || (v >= 1 && v != floor(v)))
 		return lanes_error_set(err, LANES_EINVAL,
 				       "%s must be a fraction in [0, 1) or a whole count, not %g",
 				       what, v);
-	*out = v < 1 ? (uint32_t)llround(v * total) : (uint32_t)v;
-	if (*out > total)
-		return lanes_error_set(err, LANES_EINVAL, "%s: cannot remove %u of %u", what, *out,
+	n = v < 1 ? round(v * total) : v;
+	if (n > total)
+		return lanes_error_set(err, LANES_EINVAL, "%s: cannot remove %.0f of %u", what, n,
 				       total);
+	*out = (uint32_t)n;
 	return 0;
 }
 
@@ -136,6 +145,12 @@ int lanes_fabric_inject_faults(const struct lanes_fabric *f, const struct lanes_
 	if ((rc = to_count(spec->fail_switches, f->num_switches, "fail-switches",
 			   &rep.switches_removed, err)))
 		goto out;
+	if (rep.switches_removed && rep.switches_removed == f->num_switches) {
+		rc = lanes_error_set(err, LANES_EINVAL,
+				     "fail-switches: removing all %u switches leaves no fabric",
+				     f->num_switches);
+		goto out;
+	}
 	for (uint32_t s = 0; s < f->num_switches; s++)
 		cand[s] = s;
 	choose(cand, f->num_switches, rep.switches_removed, &rng, dead_sw);

@@ -25,9 +25,24 @@ static uint32_t find(uint32_t *parent, uint32_t x)
 	return x;
 }
 
+static uint32_t count_roots(uint32_t *parent, uint32_t n)
+{
+	uint32_t roots = 0;
+
+	for (uint32_t v = 0; v < n; v++)
+		roots += find(parent, v) == v;
+	return roots;
+}
+
+/*
+ * Components twice: of the switch graph (what diameter and distances are
+ * about), and of the whole fabric over every cable (what "connected" means:
+ * two CAs cabled back to back are one connected fabric, and the planes of a
+ * multi-rail fat tree are joined by their multi-port hosts).
+ */
 static int components(const struct lanes_fabric *f, struct lanes_fabric_stats *st)
 {
-	uint32_t *parent = malloc(sizeof(*parent) * (f->num_switches + 1));
+	uint32_t *parent = malloc(sizeof(*parent) * ((size_t)f->num_nodes + 1));
 
 	if (!parent)
 		return LANES_ENOMEM;
@@ -36,9 +51,12 @@ static int components(const struct lanes_fabric *f, struct lanes_fabric_stats *s
 	for (uint32_t v = 0; v < f->num_switches; v++)
 		for (uint32_t e = f->adj_off[v]; e < f->adj_off[v + 1]; e++)
 			parent[find(parent, v)] = find(parent, f->adj[e].sw);
-	st->components = 0;
-	for (uint32_t v = 0; v < f->num_switches; v++)
-		st->components += find(parent, v) == v;
+	st->components = count_roots(parent, f->num_switches);
+	for (uint32_t i = 0; i < f->num_nodes; i++)
+		parent[i] = i;
+	for (uint32_t l = 0; l < f->num_links; l++)
+		parent[find(parent, f->links[l].a)] = find(parent, f->links[l].b);
+	st->fabric_components = count_roots(parent, f->num_nodes);
 	free(parent);
 	return 0;
 }
@@ -120,22 +138,20 @@ static void radix(const struct lanes_fabric *f, struct lanes_fabric_stats *st)
 	}
 }
 
+/* CAs and routers with no cabled port at all: not part of any network. */
 static uint32_t isolated_cas(const struct lanes_fabric *f)
 {
 	uint32_t count = 0;
 
 	for (uint32_t i = 0; i < f->num_nodes; i++) {
 		const struct lanes_node *n = &f->nodes[i];
-		int attached = 0;
+		int cabled = 0;
 
 		if (n->type == LANES_NODE_SWITCH)
 			continue;
-		for (unsigned p = 1; p <= n->nports && !attached; p++) {
-			uint32_t peer = f->ports[n->port_base + p].peer_node;
-
-			attached = peer != LANES_NONE && f->nodes[peer].type == LANES_NODE_SWITCH;
-		}
-		count += !attached;
+		for (unsigned p = 1; p <= n->nports && !cabled; p++)
+			cabled = f->ports[n->port_base + p].peer_node != LANES_NONE;
+		count += !cabled;
 	}
 	return count;
 }
@@ -155,7 +171,7 @@ int lanes_fabric_stats(const struct lanes_fabric *f, struct lanes_fabric_stats *
 	if (distances(f, &st) || components(f, &st))
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	st.isolated_cas = isolated_cas(f);
-	st.connected = st.components <= 1 && st.isolated_cas == 0;
+	st.connected = st.fabric_components == 1;
 	*out = st;
 	return 0;
 }

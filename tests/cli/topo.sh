@@ -73,6 +73,25 @@ check "too many faults" 2 "$LANES" topo info torus k=4 p=1 --fail-links 9
 expect "names option" "$work/err" 'fail-links'
 check "bad fault value" 2 "$LANES" topo info torus k=4 p=1 --fail-switches 1.5
 expect "names option" "$work/err" 'fail-switches'
+# counts beyond 2^32 are refused, not wrapped to a small count
+check "fault count 2^32" 2 "$LANES" topo info torus k=4 p=1 --fail-links 4294967296
+expect "names option" "$work/err" 'fail-links: cannot remove 4294967296 of 4'
+check "fault count 1e20" 2 "$LANES" topo info torus k=4 p=1 --fail-switches 1e20
+expect "names option" "$work/err" 'fail-switches: cannot remove'
+# removing every switch leaves no fabric: refused
+check "all switches" 2 "$LANES" topo gen torus k=4 p=1 --fail-switches 4 -o "$work/empty.txt"
+expect "names option" "$work/err" 'fail-switches: removing all 4 switches'
+[ ! -e "$work/empty.txt" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: empty fabric written"; }
+# two CAs cabled back to back, no switch: one connected fabric
+printf 'Hca 2 "a"\n[1] "b"[2]\n\nHca 2 "b"\n[2] "a"[1]\n' >"$work/b2b.net"
+check "back to back" 0 "$LANES" topo info "$work/b2b.net" --json
+[ "$(json connected)" = true ] && [ "$(json isolated_cas)" = 0 ] && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL: back-to-back CAs"; cat "$work/out"; }
+# multi-rail fat tree: planes joined through dual-port hosts are one fabric
+check "rails connected" 0 "$LANES" topo info xgft h=2 m=2,2 w=2,2 --json
+[ "$(json connected)" = true ] && [ "$(json components)" = 2 ] &&
+  [ "$(json fabric_components)" = 1 ] && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL: xgft rails"; cat "$work/out"; }
 
 # bad input: clear messages, exit 2
 check "missing file" 2 "$LANES" topo info "$work/nope.txt"

@@ -304,6 +304,92 @@ static void test_faults_disconnect_and_refuse(void **state)
 	lanes_fabric_free(f);
 }
 
+/* Counts beyond 2^32 are refused before any conversion (UB, and they wrapped to 0). */
+static void test_faults_huge_counts(void **state)
+{
+	static const struct lanes_fault_spec specs[] = {
+		{ 4294967296.0, 0, 1 }, { 1e20, 0, 1 }, { 0, 4294967296.0, 1 }, { 0, 1e20, 1 },
+		{ 4294967306.0, 0, 1 },
+	};
+	struct lanes_fabric *f = ring(10, 1, 0), *g = NULL;
+	struct lanes_error err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		const char *opt = specs[i].fail_links ? "fail-links" : "fail-switches";
+
+		assert_int_equal(lanes_fabric_inject_faults(f, &specs[i], &g, NULL, &err),
+				 LANES_EINVAL);
+		assert_null(g);
+		assert_non_null(strstr(err.message, opt));
+		assert_non_null(strstr(err.message, "cannot remove"));
+	}
+	lanes_fabric_free(f);
+}
+
+/* Removing every switch leaves nothing to describe or write: refused. */
+static void test_faults_refuse_removing_all_switches(void **state)
+{
+	struct lanes_fabric *f = ring(10, 1, 0), *g = NULL;
+	struct lanes_fault_spec all = { 0, 10, 1 }, most = { 0, 9, 1 }, frac = { 0, 0.99, 1 };
+	struct lanes_error err;
+
+	(void)state;
+	assert_int_equal(lanes_fabric_inject_faults(f, &all, &g, NULL, &err), LANES_EINVAL);
+	assert_non_null(strstr(err.message, "fail-switches"));
+	assert_int_equal(lanes_fabric_inject_faults(f, &frac, &g, NULL, &err), LANES_EINVAL);
+	assert_int_equal(lanes_fabric_inject_faults(f, &most, &g, NULL, &err), 0);
+	assert_int_equal(g->num_switches, 1);
+	assert_true(stats_of(g).connected);
+	lanes_fabric_free(g);
+	lanes_fabric_free(f);
+}
+
+/* CAs 0-1 cabled back to back (no switch), and CA 2 with no cable when lonely. */
+static struct lanes_fabric *back_to_back(int lonely)
+{
+	struct lanes_node_spec ca = { LANES_NODE_CA, 2, 0, 0, 0, 0, "c" };
+	struct lanes_builder *b;
+	struct lanes_fabric *f;
+	struct lanes_error err;
+	uint32_t n[3];
+
+	assert_int_equal(lanes_builder_new(&b, &err), 0);
+	for (int i = 0; i < 2 + lonely; i++)
+		assert_int_equal(lanes_builder_add_node(b, &ca, &n[i], &err), 0);
+	assert_int_equal(lanes_builder_connect(b, n[0], 1, n[1], 2, 4, 3, &err), 0);
+	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
+	return f;
+}
+
+static void test_connected_over_all_cables(void **state)
+{
+	struct lanes_fabric *f = back_to_back(0);
+	struct lanes_fabric_stats st = stats_of(f);
+
+	(void)state;
+	assert_int_equal(st.switches, 0);
+	assert_int_equal(st.links_other, 1);
+	assert_true(st.connected);
+	assert_int_equal(st.fabric_components, 1);
+	assert_int_equal(st.isolated_cas, 0);
+	assert_int_equal(st.diameter, 0);
+	lanes_fabric_free(f);
+	f = back_to_back(1);
+	st = stats_of(f);
+	assert_false(st.connected);
+	assert_int_equal(st.fabric_components, 2);
+	assert_int_equal(st.isolated_cas, 1);
+	lanes_fabric_free(f);
+	/* two switch planes joined only through dual-port hosts: connected */
+	f = gen("xgft h=2 m=2,2 w=2,2");
+	st = stats_of(f);
+	assert_int_equal(st.components, 2);
+	assert_int_equal(st.fabric_components, 1);
+	assert_true(st.connected);
+	lanes_fabric_free(f);
+}
+
 /* 10000 switches + 40000 hosts: 849 more LIDs than one subnet has. */
 static void test_fabric_beyond_one_subnet(void **state)
 {
@@ -345,6 +431,9 @@ int main(void)
 		cmocka_unit_test(test_bit_parallel_bfs_matches_plain_bfs),
 		cmocka_unit_test(test_faults_are_reproducible),
 		cmocka_unit_test(test_faults_disconnect_and_refuse),
+		cmocka_unit_test(test_faults_huge_counts),
+		cmocka_unit_test(test_faults_refuse_removing_all_switches),
+		cmocka_unit_test(test_connected_over_all_cables),
 		cmocka_unit_test(test_fabric_beyond_one_subnet),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
