@@ -3,7 +3,8 @@
  *
  * Switches are boxes, CAs ellipses, routers diamonds; each cable is one
  * undirected edge labelled with its two port numbers, so `dot -Tsvg` or
- * `neato` draw the fabric as cabled. Labels carry the description and LID.
+ * `neato` draw the fabric as cabled. Labels carry the description and LID;
+ * like every writer, an analysis-only LID above 0xBFFF is printed as 0.
  */
 #include "formats.h"
 
@@ -30,7 +31,7 @@ static int dot_write(const struct lanes_fabric *f, FILE *out, struct lanes_error
 
 		fprintf(out, "\tn%u [shape=%s, label=\"", i, shape_of(n->type));
 		put_escaped(n->desc, out);
-		fprintf(out, "\\nLID %u\"];\n", lanes_fabric_lid(f, i, first));
+		fprintf(out, "\\nLID %u\"];\n", lanes_lid_in_file(lanes_fabric_lid(f, i, first)));
 	}
 	for (uint32_t l = 0; l < f->num_links; l++) {
 		const struct lanes_link *k = &f->links[l];

@@ -49,6 +49,11 @@ check "gen dot" 0 "$LANES" topo gen hypercube n=3 p=1 --format dot -o "$work/h.d
 expect "dot edges" "$work/h.dot" '^	n[0-9]+ -- n[0-9]+'
 [ "$(grep -c -- ' -- ' "$work/h.dot")" = 20 ] && pass=$((pass + 1)) ||
   { fail=$((fail + 1)); echo "FAIL: hypercube n=3 p=1 has 12 + 8 cables"; }
+# analysis-only LIDs (above 0xBFFF: 50000 LIDs here) are written as 0 in DOT too
+check "dot big" 0 "$LANES" topo gen torus k=100x100 p=4 --format dot -o "$work/big.dot"
+[ -z "$(grep -Eo 'LID [0-9]+' "$work/big.dot" | awk '$2 > 49151')" ] &&
+  [ "$(grep -c 'LID 0"' "$work/big.dot")" = 849 ] && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL: DOT prints analysis-only LIDs"; }
 check "convert to stdout" 0 "$LANES" topo convert "$DATA/ibsim_net.basic" --to ibnetdiscover
 expect "convert output" "$work/out" '^Switch'
 
