@@ -28,7 +28,12 @@ struct lanes_params;
 struct lanes_generator {
 	const char *name;    /**< "dragonfly" */
 	const char *summary; /**< one line */
-	const char *usage;   /**< "a=N p=N h=N [g=N] [wiring=consecutive|palmtree]" */
+	/**
+	 * "a=N p=N h=N [g=N] [wiring=consecutive|palmtree]": also the list of
+	 * keys, since every "key=" in it is one; other keys are refused before
+	 * generating.
+	 */
+	const char *usage;
 	const char *source;  /**< the paper or document followed */
 	/** Add the topology's nodes and cables to b. */
 	int (*generate)(struct lanes_params *params, struct lanes_builder *b,
@@ -45,7 +50,8 @@ const struct lanes_generator *lanes_generator_at(size_t i);
  * Generate a fabric.
  * @param name   generator name
  * @param nargs  number of "key=value" strings
- * @param args   the strings; an unknown key is LANES_EINVAL naming it
+ * @param args   the strings; a key the usage string does not name is
+ *               LANES_EINVAL naming it, before anything is generated
  */
 int lanes_topo_generate(const char *name, size_t nargs, const char *const *args,
 			struct lanes_fabric **out, struct lanes_error *err);

@@ -179,12 +179,43 @@ const char *lanes_params_str(struct lanes_params *p, const char *key, const char
 	return kv->value;
 }
 
+static int is_key_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* Does usage contain "key=" with key not preceded by another key character? */
+static int usage_names(const char *usage, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *s = strstr(usage, key); s; s = strstr(s + 1, key))
+		if (s[n] == '=' && (s == usage || !is_key_char(s[-1])))
+			return 1;
+	return 0;
+}
+
+static int unknown_key(const struct lanes_params *p, const char *key, const char *usage,
+		       struct lanes_error *err)
+{
+	return lanes_error_set(err, LANES_EINVAL, "%s: unknown parameter '%s' (usage: %s %s)",
+			       p->gen, key, p->gen, usage);
+}
+
+int lanes_params_check_known(const struct lanes_params *p, const char *usage,
+			     struct lanes_error *err)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!usage_names(usage, p->kv[i].key))
+			return unknown_key(p, p->kv[i].key, usage, err);
+	return 0;
+}
+
 int lanes_params_finish(struct lanes_params *p, const char *usage, struct lanes_error *err)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (!p->kv[i].used)
-			return lanes_error_set(err, LANES_EINVAL,
-					       "%s: unknown parameter '%s' (usage: %s %s)", p->gen,
-					       p->kv[i].key, p->gen, usage);
+			return unknown_key(p, p->kv[i].key, usage, err);
 	return 0;
 }

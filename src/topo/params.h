@@ -1,10 +1,15 @@
 /*
  * params.h - "key=value" generator parameters.
  *
- * Every accessor marks its key as used; lanes_params_finish() then refuses
- * keys nobody asked for, so a typo ("hh=2") is an error that names it rather
- * than a silently ignored option. Error messages always name the generator
- * and the parameter: "dragonfly: parameter 'h' must be 1..127, not 0".
+ * Keys are checked twice. Before generating, lanes_params_check_known()
+ * refuses any key that the generator's usage string does not mention as
+ * "key=" (the usage string is the list of keys, so the two cannot drift
+ * apart), so a typo ("hh=2") costs nothing even when the other parameters
+ * describe a huge fabric. After generating, every accessor has marked its
+ * key as used and lanes_params_finish() refuses keys nobody asked for, which
+ * catches a usage string that names a key the generator never reads.
+ * Error messages always name the generator and the parameter:
+ * "dragonfly: parameter 'h' must be an integer in 1..254, not '0'".
  */
 #ifndef LANES_TOPO_PARAMS_H
 #define LANES_TOPO_PARAMS_H
@@ -53,6 +58,10 @@ int lanes_params_list(struct lanes_params *p, const char *key, int required, uin
 
 /* A raw string, or def when absent. */
 const char *lanes_params_str(struct lanes_params *p, const char *key, const char *def);
+
+/* Refuse any key that usage does not name as "key=" (call before generating). */
+int lanes_params_check_known(const struct lanes_params *p, const char *usage,
+			     struct lanes_error *err);
 
 /* Refuse any key that no accessor asked for. */
 int lanes_params_finish(struct lanes_params *p, const char *usage, struct lanes_error *err);

@@ -1,5 +1,6 @@
 /*
- * registry.c - the table of topology generators and lanes_topo_generate().
+ * registry.c - the table of topology generators and lanes_topo_generate():
+ * keys checked against the usage string, generate, then every key used.
  */
 #include <string.h>
 
@@ -41,7 +42,9 @@ int lanes_topo_generate(const char *name, size_t nargs, const char *const *args,
 				       name);
 	if ((rc = lanes_params_parse(g->name, nargs, args, &params, err)))
 		return rc;
-	if (!(rc = lanes_builder_new(&b, err)) && !(rc = g->generate(&params, b, err)) &&
+	/* unknown keys first: generating a huge fabric only to refuse a typo wastes minutes */
+	if (!(rc = lanes_params_check_known(&params, g->usage, err)) &&
+	    !(rc = lanes_builder_new(&b, err)) && !(rc = g->generate(&params, b, err)) &&
 	    !(rc = lanes_params_finish(&params, g->usage, err))) {
 		rc = lanes_builder_finish(b, out, err);
 		b = NULL;

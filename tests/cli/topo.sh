@@ -107,6 +107,9 @@ check "bad param" 2 "$LANES" topo info dragonfly a=4 p=2 h=0
 expect "names h" "$work/err" "'h'"
 check "unknown key" 2 "$LANES" topo info dragonfly a=4 p=2 h=2 hh=3
 expect "names hh" "$work/err" "unknown parameter 'hh'"
+# an unknown key is refused before a huge fabric is built
+check "unknown key first" 2 timeout 10 "$LANES" topo gen torus k=4000x4000 p=0 hh=1
+expect "names hh early" "$work/err" "unknown parameter 'hh'"
 check "missing key" 2 "$LANES" topo gen dragonfly a=4 p=2
 expect "names required" "$work/err" "'h' is required"
 printf 'Switch 4 "a"\n[1] "b"[1]\n' >"$work/bad.net"

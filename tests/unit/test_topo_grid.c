@@ -771,6 +771,39 @@ static void test_bad_parameters(void **state)
 	}
 }
 
+/*
+ * Unknown keys are refused before anything is generated: the spec's other
+ * parameters are refused by the generator (or would build a 16M-switch
+ * torus), so only an early check can report the typo.
+ */
+static void test_unknown_keys_before_generating(void **state)
+{
+	static const struct {
+		const char *spec, *key;
+	} cases[] = {
+		{ "torus k=4 p=0 L=0 hh=1", "'hh'" },
+		{ "torus k=4000x4000 p=0 hh=1", "'hh'" },
+		{ "hyperx K=4x4 p=1 L0=2", "'L0'" }, /* usage shows "L=N|L0,L1,..." */
+		{ "hypercube n=0 p=1 N=1", "'N'" },
+		{ "xgft h=0 m=4 w=1 M1=2", "'M1'" },
+		{ "fattree k=1 n=2 k2=1", "'k2'" },
+		{ "mesh k=0 p=1 wrap=1", "'wrap'" },
+		{ "dragonfly a=4 p=2 h=0 hh=1", "'hh'" },
+		{ "slimfly q=6 qq=5", "'qq'" },
+		{ "sfxff preset=sfxff-9 t=1", "'t'" }, /* "preset=" ends in t= */
+		{ "jellyfish switches=1 degree=2 p=1 Seed=1", "'Seed'" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lanes_error err = gen_error(cases[i].spec);
+
+		if (!strstr(err.message, "unknown parameter") || !strstr(err.message, cases[i].key))
+			fail_msg("%s: '%s' does not refuse %s", cases[i].spec, err.message,
+				 cases[i].key);
+	}
+}
+
 static void test_deterministic(void **state)
 {
 	static const char *const specs[] = {
@@ -824,6 +857,7 @@ int main(void)
 		cmocka_unit_test(test_xgft_multiport_hosts),
 		cmocka_unit_test(test_fattree_is_xgft),
 		cmocka_unit_test(test_bad_parameters),
+		cmocka_unit_test(test_unknown_keys_before_generating),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_switch_lids_first),
 	};
