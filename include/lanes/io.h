@@ -42,8 +42,14 @@ const struct lanes_format *lanes_format_at(size_t i);
 /** @return the readable format that claims data most strongly, or NULL */
 const struct lanes_format *lanes_format_sniff(const char *data, size_t len);
 
+/** Largest input file lanes reads: 1 GiB (a 100k-endpoint fabric is ~40 MB). */
+#define LANES_IO_MAX_BYTES ((size_t)1 << 30)
+
 /**
- * Read a whole file into memory (NUL-terminated).
+ * Read a whole file into memory (NUL-terminated). A directory is LANES_EIO
+ * ("Is a directory"); more than LANES_IO_MAX_BYTES (a huge file, or a
+ * device such as /dev/zero that never ends) is LANES_EINVAL, found without
+ * reading more than that. A read error names the system's reason.
  * @param out receives a malloc'ed buffer; free() it
  */
 int lanes_io_slurp(const char *path, char **out, size_t *len, struct lanes_error *err);

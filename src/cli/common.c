@@ -93,6 +93,13 @@ static void print_warnings(const char *what, const struct lanes_fabric *f)
 			f->num_warnings - MAX_WARNINGS_SHOWN);
 }
 
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
 static int is_file(const char *path)
 {
 	struct stat st;
@@ -122,7 +129,8 @@ int cli_load_fabric(int nwords, char **words, struct cli_fabric_opts *opts,
 	*out = NULL;
 	if (nwords < 1)
 		return cli_usage_error("missing FABRIC (a file, or a generator spec)");
-	if (!is_file(words[0]) && !lanes_generator_find(words[0]) && !strchr(words[0], '/'))
+	/* a directory is read (and refused as one) unless it is named like a generator */
+	if (!exists(words[0]) && !lanes_generator_find(words[0]) && !strchr(words[0], '/'))
 		return cli_usage_error("'%s' is neither a file nor a topology generator "
 				       "(see `lanes topo list`)", words[0]);
 	if (is_file(words[0]) || !lanes_generator_find(words[0])) {

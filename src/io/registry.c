@@ -3,8 +3,10 @@
  * file's content, and whole-file read and write.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "formats.h"
 
@@ -46,47 +48,87 @@ const struct lanes_format *lanes_format_sniff(const char *data, size_t len)
 	return best;
 }
 
-int lanes_io_slurp(const char *path, char **out, size_t *len, struct lanes_error *err)
+static int sys_error(struct lanes_error *err, const char *path, int e)
 {
-	FILE *fp = fopen(path, "rb");
+	int rc = lanes_error_set(err, LANES_EIO, "%s: %s", path, strerror(e));
+
+	if (err)
+		err->sys_errno = e;
+	return rc;
+}
+
+static int too_big(struct lanes_error *err, const char *path)
+{
+	return lanes_error_set(err, LANES_EINVAL,
+			       "%s: larger than %d GiB, the most lanes reads as a fabric file",
+			       path, (int)(LANES_IO_MAX_BYTES >> 30));
+}
+
+/* Refuse what cannot be a fabric file before reading: a directory, a huge file. */
+static int check_input(FILE *fp, const char *path, struct lanes_error *err)
+{
+	struct stat st;
+
+	if (fstat(fileno(fp), &st))
+		return sys_error(err, path, errno);
+	if (S_ISDIR(st.st_mode))
+		return sys_error(err, path, EISDIR);
+	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > LANES_IO_MAX_BYTES)
+		return too_big(err, path);
+	return 0;
+}
+
+/*
+ * Whole file into a growing buffer. Devices and pipes have no size, so the
+ * cap is also enforced while reading: the buffer never grows beyond
+ * LANES_IO_MAX_BYTES + 2 (`topo info /dev/zero` stops there).
+ */
+static int read_all(FILE *fp, const char *path, char **out, size_t *len,
+		    struct lanes_error *err)
+{
 	char *buf = NULL;
-	size_t cap = 0, n = 0;
-	int rc = 0;
+	size_t cap = 0, n = 0, got;
 
-	*out = NULL;
-	*len = 0;
-	if (!fp) {
-		rc = lanes_error_set(err, LANES_EIO, "%s: %s", path, strerror(errno));
-		if (err)
-			err->sys_errno = errno;
-		return rc;
-	}
-	for (;;) {
+	do {
 		if (n + 1 >= cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+			size_t want = cap ? cap * 2 : 65536;
+			char *nb;
 
-			if (!nb) {
-				rc = lanes_error_set(err, LANES_ENOMEM, "%s: out of memory", path);
-				goto out;
+			if (n > LANES_IO_MAX_BYTES)
+				break;
+			want = want > LANES_IO_MAX_BYTES + 2 ? LANES_IO_MAX_BYTES + 2 : want;
+			if (!(nb = realloc(buf, want))) {
+				free(buf);
+				return lanes_error_set(err, LANES_ENOMEM, "%s: out of memory", path);
 			}
 			buf = nb;
+			cap = want;
 		}
-		size_t got = fread(buf + n, 1, cap - n - 1, fp);
+		n += got = fread(buf + n, 1, cap - n - 1, fp);
+	} while (got);
+	if (n > LANES_IO_MAX_BYTES || ferror(fp)) {
+		int e = errno;
 
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(fp)) {
-		rc = lanes_error_set(err, LANES_EIO, "%s: read error", path);
-		goto out;
+		free(buf);
+		return n > LANES_IO_MAX_BYTES ? too_big(err, path) : sys_error(err, path, e);
 	}
 	buf[n] = '\0';
 	*out = buf;
 	*len = n;
-	buf = NULL;
-out:
-	free(buf);
+	return 0;
+}
+
+int lanes_io_slurp(const char *path, char **out, size_t *len, struct lanes_error *err)
+{
+	FILE *fp = fopen(path, "rb");
+	int rc;
+
+	*out = NULL;
+	*len = 0;
+	if (!fp)
+		return sys_error(err, path, errno);
+	if (!(rc = check_input(fp, path, err)))
+		rc = read_all(fp, path, out, len, err);
 	fclose(fp);
 	return rc;
 }

@@ -101,6 +101,16 @@ check "rails connected" 0 "$LANES" topo info xgft h=2 m=2,2 w=2,2 --json
 # bad input: clear messages, exit 2
 check "missing file" 2 "$LANES" topo info "$work/nope.txt"
 expect "missing file msg" "$work/err" 'nope.txt: No such file'
+check "directory" 2 "$LANES" topo info "$work"
+expect "directory msg" "$work/err" 'Is a directory'
+# inputs are capped at 1 GiB: a huge file is refused from its size, an
+# endless device after 1 GiB (not when memory runs out)
+truncate -s 2G "$work/huge.txt"
+check "huge file" 2 "$LANES" topo info "$work/huge.txt"
+expect "huge file msg" "$work/err" 'huge.txt: larger than 1 GiB'
+rm -f "$work/huge.txt"
+check "endless device" 2 "$LANES" topo info /dev/zero
+expect "endless device msg" "$work/err" '/dev/zero: larger than 1 GiB'
 check "neither" 2 "$LANES" topo info nosuchthing
 expect "neither msg" "$work/err" 'neither a file nor a topology generator'
 check "bad param" 2 "$LANES" topo info dragonfly a=4 p=2 h=0
