@@ -12,13 +12,15 @@
 #include "lanes/topo.h"
 
 static const char topo_usage[] =
-	"usage: lanes topo gen KIND key=value... [-o FILE] [--format ibnetdiscover|ibsim|dot]\n"
+	"usage: lanes topo gen KIND key=value... [-o FILE] [--format|--to ibnetdiscover|ibsim|dot]\n"
 	"       lanes topo convert FABRIC [-o FILE] --to ibnetdiscover|ibsim|dot\n"
 	"       lanes topo info FABRIC [--json]\n"
 	"       lanes topo list\n"
 	"\n"
-	"  gen   generate a fabric and write it (to standard output without -o)\n"
-	"  convert  read a fabric (file or spec) and write it in another format\n"
+	"  gen   generate a fabric and write it (to standard output without -o);\n"
+	"        --format and --to both name the output format (default ibnetdiscover)\n"
+	"  convert  read a fabric (file or spec) and write it in another format;\n"
+	"        --format names the input file's format, --to the output's\n"
 	"  info  print switches, CAs, links, radix, diameter, average distance,\n"
 	"        connectivity, parallel links and self-loops; exit 1 if disconnected\n"
 	"  list  list the topology generators and their keys\n"
@@ -164,6 +166,22 @@ static int write_fabric(const struct lanes_fabric *f, const char *path, const ch
 }
 
 /*
+ * For gen there is no input file, so --format names the output, and --to
+ * (convert's name for it) means the same; both at once must agree.
+ */
+static int gen_output_format(struct cli_fabric_opts *opts, const char **to)
+{
+	if (*to && opts->format && strcmp(*to, opts->format))
+		return cli_usage_error("topo gen: --format %s and --to %s disagree; give the "
+				       "output format once",
+				       opts->format, *to);
+	if (!*to)
+		*to = opts->format;
+	opts->format = NULL;
+	return 0;
+}
+
+/*
  * gen and convert share this: gen takes a generator spec and --format names
  * the output; convert takes any FABRIC, --format names the input and --to
  * the output.
@@ -194,10 +212,8 @@ static int write_command(int argc, char **argv, int convert)
 	}
 	if (!convert && (optind >= argc || !lanes_generator_find(argv[optind])))
 		return cli_usage_error("topo gen: expected a generator name (see `lanes topo list`)");
-	if (!convert) {
-		to = opts.format;
-		opts.format = NULL;
-	}
+	if (!convert && (rc = gen_output_format(&opts, &to)))
+		return rc;
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f)))
 		return rc;
 	print_report(&opts);
@@ -218,8 +234,10 @@ static int topo_convert(int argc, char **argv)
 
 static int topo_list(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		return fputs(topo_usage, stdout), EXIT_OK;
+	if (argc > 1)
+		return cli_usage_error("topo list: unexpected argument '%s'", argv[1]);
 	for (size_t i = 0; lanes_generator_at(i); i++) {
 		const struct lanes_generator *g = lanes_generator_at(i);
 

@@ -138,6 +138,10 @@ int cli_load_fabric(int nwords, char **words, struct cli_fabric_opts *opts,
 			return cli_usage_error("unexpected argument '%s' after the fabric file",
 					       words[1]);
 		rc = lanes_io_read_file(words[0], opts->format, out, &err);
+	} else if (opts->format) {
+		return cli_usage_error("--format %s names the format of a fabric file, and '%s' "
+				       "is a generator spec (for the output format, see --to)",
+				       opts->format, words[0]);
 	} else {
 		rc = lanes_topo_generate(words[0], (size_t)nwords - 1,
 					 (const char *const *)(words + 1), out, &err);

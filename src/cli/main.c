@@ -5,6 +5,7 @@
  * something wrong found (a disconnected fabric, a deadlock, ...); 2 bad input
  * or usage.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,7 +29,7 @@ static void usage(FILE *out)
 	fprintf(out, "\nexit codes: 0 ok, 1 a negative finding, 2 bad input or usage\n");
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -48,4 +49,27 @@ int main(int argc, char **argv)
 	fprintf(stderr, "lanes: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
+}
+
+/*
+ * Output that never arrived is a failure, whatever the command found:
+ * `lanes topo info x > /dev/full` must not exit 0. Buffered output is only
+ * written here, so flush before judging.
+ */
+static int check_stdout(int rc)
+{
+	int e;
+
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return rc;
+	e = errno;
+	fprintf(stderr, "lanes: cannot write standard output%s%s\n", e ? ": " : "",
+		e ? strerror(e) : "");
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	return check_stdout(run(argc, argv));
 }

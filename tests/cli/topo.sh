@@ -54,6 +54,24 @@ check "dot big" 0 "$LANES" topo gen torus k=100x100 p=4 --format dot -o "$work/b
 [ -z "$(grep -Eo 'LID [0-9]+' "$work/big.dot" | awk '$2 > 49151')" ] &&
   [ "$(grep -c 'LID 0"' "$work/big.dot")" = 849 ] && pass=$((pass + 1)) ||
   { fail=$((fail + 1)); echo "FAIL: DOT prints analysis-only LIDs"; }
+# gen: --to is --format (the output); both must agree
+check "gen --to" 0 "$LANES" topo gen torus k=4 p=1 --to ibsim
+expect "gen --to writes ibsim" "$work/out" '^# ibsim net file'
+check "gen --to and --format" 2 "$LANES" topo gen torus k=4 p=1 --to ibsim --format dot
+expect "disagree msg" "$work/err" 'disagree'
+# --format names a file's format: with a generator spec it means nothing
+check "info spec --format" 2 "$LANES" topo info torus k=4 p=1 --format ibsim
+expect "spec --format msg" "$work/err" 'generator spec'
+check "convert spec --format" 2 "$LANES" topo convert torus k=4 p=1 --format ibsim --to dot
+check "list extra" 2 "$LANES" topo list extra
+expect "list extra msg" "$work/err" "unexpected argument 'extra'"
+# output that cannot be written is a failure (exit 2), not success
+for cmd in "topo info torus k=4 p=1" "topo list" "topo gen torus k=4 p=1" "--help"; do
+  # shellcheck disable=SC2086
+  "$LANES" $cmd >/dev/full 2>"$work/err"; rc=$?
+  [ $rc = 2 ] && grep -q 'cannot write standard output' "$work/err" && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL: $cmd >/dev/full: exit $rc"; cat "$work/err"; }
+done
 check "convert to stdout" 0 "$LANES" topo convert "$DATA/ibsim_net.basic" --to ibnetdiscover
 expect "convert output" "$work/out" '^Switch'
 
