@@ -8,6 +8,8 @@
 # (OpenSM orders the switch blocks by its GUID map, we by node order, so
 # the blocks are compared as a set). OpenSM's log must say that the file
 # engine configured the tables, since lanes' minhop can equal OpenSM's own.
+# Also: the opensm-subnet.lst of that run, read by lanes, gives the same
+# `lanes topo info` summary (counts, radix, diameter, max LID) as our fabric.
 # Prints "N passed, M failed".
 set -u
 here=$(dirname "$0")
@@ -80,6 +82,13 @@ check_fabric() {
     ok "$name: $n LFT entries read back from the switches equal the ones written"
   else
     bad "$name: LFTs read back differ from ours (< written, > read back):"; head "$dir/diff"
+  fi
+  "$LANES" topo info "$dir/fabric.net" --json >"$dir/ours.json" 2>&1
+  "$LANES" topo info "$dir/osm/opensm-subnet.lst" --json >"$dir/osm.json" 2>&1
+  if diff "$dir/ours.json" "$dir/osm.json" >"$dir/diff3"; then
+    ok "$name: OpenSM's opensm-subnet.lst, read by lanes, has our fabric's summary"
+  else
+    bad "$name: opensm-subnet.lst read by lanes differs (< ours, > OpenSM's):"; head "$dir/diff3"
   fi
   lft_blocks "$dir/route/opensm-lfts.dump" >"$dir/ours.blocks"
   lft_blocks "$dir/osm/opensm-lfts.dump" >"$dir/osm.blocks"
