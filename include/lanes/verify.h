@@ -10,8 +10,8 @@
  *    drop (port 255, a port with no cable, a packet handed to the wrong node);
  *  - VLs: every VL used on a hop is within the budget, and VL 15 carries no
  *    data;
- *  - the channel dependency graph over (directed switch-to-switch link, VL)
- *    is acyclic; a cycle comes back as a witness: its channels, and for each
+ *  - the channel dependency graph over (directed switch-to-switch link, VL),
+ *    built from CA-to-CA paths (or from every path), is acyclic; a cycle comes back as a witness: its channels, and for each
  *    dependency one source/destination pair that creates it;
  *  - metrics over CA-to-CA routes: hops, stretch, routes per channel
  *    (seed 004's crossing path and deviation crossing), routes per VL, the
@@ -33,6 +33,15 @@ extern "C" {
 /** Options; lanes_verify_opts_init() sets the defaults. */
 struct lanes_verify_opts {
 	int ca_only;           /**< destinations are CA LIDs only (default: CA and switch LIDs) */
+	/**
+	 * Build the channel dependency graph and check VLs from every path,
+	 * including those a switch sends (port 0) or receives. Default 0: from
+	 * CA-to-CA paths only, the traffic that OpenSM's engines keep free of
+	 * deadlock ("between any two hosts", seed 002) and that ibdmchk checks;
+	 * switches only answer management queries. Reachability always covers
+	 * every source and destination.
+	 */
+	int all_traffic;
 	uint8_t max_vls;       /**< data VL budget (default 8) */
 	uint32_t ebb_patterns; /**< random bisections for the EBB (default 100; 0 skips it) */
 	uint64_t seed;         /**< for the bisections (default 1) */

@@ -23,7 +23,8 @@ static const char verify_usage[] =
 	"\n"
 	"  Check that every destination LID is reached from every CA and switch with no loop\n"
 	"  or drop, that VLs stay within the budget and VL 15 carries no data, and that the\n"
-	"  channel dependency graph has no cycle (a credit loop); print metrics.\n"
+	"  channel dependency graph of CA-to-CA traffic has no cycle (a credit loop); print\n"
+	"  metrics.\n"
 	"  DIR holds opensm-lfts.dump and optionally opensm-sl2vl.dump and lanes-path-sl.txt\n"
 	"  (what `lanes route` writes; OpenSM's --dump_files_dir has the first two).\n"
 	"  --lfts FILE      opensm-lfts.dump, or the output of ibroute / dump_lfts\n"
@@ -32,6 +33,9 @@ static const char verify_usage[] =
 	"  -e ENGINE        route with ENGINE first instead of reading tables\n"
 	"  --vls N          data VL budget (default 8)\n"
 	"  --ca-only        destinations are CA LIDs only\n"
+	"  --all-traffic    credit loops and VLs from every path, switch LIDs and switch sources\n"
+	"                   included (default: CA-to-CA paths, the traffic OpenSM's engines\n"
+	"                   keep deadlock-free; reachability always covers every pair)\n"
 	"  --ebb-patterns N random bisections for the effective bisection bandwidth (default 100)\n"
 	"  --seed S         seed for the bisections (default 1)\n"
 	"  --json           one JSON object\n"
@@ -128,6 +132,7 @@ static int parse_args(struct vargs *a, int argc, char **argv)
 		{ "sl2vl", required_argument, NULL, 'm' },
 		{ "path-sl", required_argument, NULL, 'p' },
 		{ "ca-only", no_argument, NULL, 'c' },
+		{ "all-traffic", no_argument, NULL, 'a' },
 		{ "ebb-patterns", required_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -146,6 +151,7 @@ static int parse_args(struct vargs *a, int argc, char **argv)
 		case 'm': a->sl2vl = optarg; break;
 		case 'p': a->path_sl = optarg; break;
 		case 'c': a->vo.ca_only = 1; break;
+		case 'a': a->vo.all_traffic = 1; break;
 		case 'j': a->json = 1; break;
 		case 'b':
 			if (cli_parse_u64("ebb-patterns", optarg, &v) || v > 100000)
@@ -161,9 +167,10 @@ static int parse_args(struct vargs *a, int argc, char **argv)
 	return split_words(a, argc - optind, argv + optind);
 }
 
-void cli_verify_text(const struct lanes_fabric *f, const struct lanes_verify_result *res);
+void cli_verify_text(const struct lanes_fabric *f, const struct lanes_verify_result *res,
+		     int all_traffic);
 struct json_object *cli_verify_json(const struct lanes_fabric *f,
-				    const struct lanes_verify_result *res);
+				    const struct lanes_verify_result *res, int all_traffic);
 
 static int run(struct vargs *a, struct lanes_fabric *f, struct lanes_routing **r)
 {
@@ -187,12 +194,12 @@ static int run(struct vargs *a, struct lanes_fabric *f, struct lanes_routing **r
 	if (lanes_verify(f, *r, &a->vo, &res, &err))
 		return cli_fail(&err);
 	if (a->json) {
-		struct json_object *o = cli_verify_json(f, res);
+		struct json_object *o = cli_verify_json(f, res, a->vo.all_traffic);
 
 		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
 		json_object_put(o);
 	} else {
-		cli_verify_text(f, res);
+		cli_verify_text(f, res, a->vo.all_traffic);
 	}
 	rc = res->deadlock_free && res->reachable && !res->vl15_used && !res->vls_over_budget
 		     ? EXIT_OK

@@ -54,7 +54,8 @@ static void print_reach(const struct lanes_fabric *f, const struct lanes_verify_
 	}
 }
 
-void cli_verify_text(const struct lanes_fabric *f, const struct lanes_verify_result *res)
+void cli_verify_text(const struct lanes_fabric *f, const struct lanes_verify_result *res,
+		     int all_traffic)
 {
 	char a[40], b[40];
 
@@ -62,6 +63,8 @@ void cli_verify_text(const struct lanes_fabric *f, const struct lanes_verify_res
 	printf("VLs                 %u used%s%s, SLs %u used\n", res->vls_used,
 	       res->vls_over_budget ? " (OVER THE BUDGET)" : "",
 	       res->vl15_used ? " (VL 15 CARRIES DATA)" : "", res->sls_used);
+	printf("traffic checked     %s\n", all_traffic ? "every path, switches included"
+						       : "CA-to-CA paths (--all-traffic adds switches)");
 	if (res->deadlock_free)
 		printf("deadlock            none: the channel dependency graph is acyclic (%llu dependencies)\n",
 		       (unsigned long long)res->cdg_dependencies);
@@ -184,10 +187,11 @@ static struct json_object *lists_json(const struct lanes_fabric *f,
 }
 
 struct json_object *cli_verify_json(const struct lanes_fabric *f,
-				    const struct lanes_verify_result *res)
+				    const struct lanes_verify_result *res, int all_traffic)
 {
 	struct json_object *o = json_object_new_object();
 
+	json_object_object_add(o, "cdg_traffic", json_object_new_string(all_traffic ? "all" : "ca-to-ca"));
 	json_object_object_add(o, "deadlock_free", json_object_new_boolean(res->deadlock_free));
 	json_object_object_add(o, "reachable", json_object_new_boolean(res->reachable));
 	json_object_object_add(o, "pairs_checked", u64(res->pairs_checked));

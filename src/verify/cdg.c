@@ -230,7 +230,8 @@ static uint32_t witness_source(struct vctx *c, uint32_t d, uint32_t e1, uint8_t 
 
 		if (!passes[y])
 			continue;
-		if (lid != d && source_matches(c, y, 0, verify_sl(c, y, lid, d), e1, vin, vout))
+		if (c->o->all_traffic && lid != d &&
+		    source_matches(c, y, 0, verify_sl(c, y, lid, d), e1, vin, vout))
 			return lid;
 		for (uint32_t k = c->ca_off[y]; k < c->ca_off[y + 1]; k++) {
 			uint8_t sl = verify_sl(c, y, c->cas[k].lid, d);

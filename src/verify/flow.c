@@ -10,6 +10,10 @@
  * the CA ports) and the links from upstream switches. Every VL arriving on
  * an upstream link then depends on the VL it leaves on: one CDG edge each.
  * Leaves-first order makes every upstream link's VLs final before use.
+ *
+ * Unless opts->all_traffic is set, only CA-sourced paths to CA destinations
+ * make dependencies and count as VL use; switch LIDs and switch sources are
+ * still checked for reachability (walk.c).
  */
 #include "verify_internal.h"
 
@@ -107,10 +111,10 @@ static uint16_t source_sls(struct vctx *c)
 		uint16_t m = 0;
 
 		if (!per_pair) { /* the switch and its CAs share the source switch's SL */
-			if (lid != c->d || own_cas(c, s))
+			if ((c->o->all_traffic && lid != c->d) || own_cas(c, s))
 				m = (uint16_t)(1u << verify_sl(c, s, lid, c->d));
 		} else {
-			if (lid != c->d)
+			if (c->o->all_traffic && lid != c->d)
 				m |= (uint16_t)(1u << verify_sl(c, s, lid, c->d));
 			for (uint32_t k = c->ca_off[s]; k < c->ca_off[s + 1]; k++)
 				if (!is_dst_port(c, &c->cas[k]))
@@ -171,7 +175,7 @@ static void own_sources(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int
 {
 	uint32_t lid = c->sw_lid[s];
 
-	if (lid != c->d && verify_sl(c, s, lid, c->d) == sl) {
+	if (c->o->all_traffic && lid != c->d && verify_sl(c, s, lid, c->d) == sl) {
 		uint8_t vl = verify_vl(c, s, 0, out, sl);
 
 		verify_note_vl(c, vl);
@@ -253,7 +257,7 @@ static int flow_plain(struct vctx *c, int ca_dst)
 		e = c->outent[t];
 		c->sub[s] += total;
 		c->routes[e] += total;
-		if (c->nxt[s] != LANES_NONE &&
+		if ((total || c->o->all_traffic) && c->nxt[s] != LANES_NONE &&
 		    verify_cdg_add(c, s, c->rev[e], 0, c->outent[s] - adj_off[s], 0))
 			return -1;
 	}
@@ -266,6 +270,8 @@ int verify_flow(struct vctx *c)
 	int ca_dst = c->f->nodes[c->dnode].type != LANES_NODE_SWITCH;
 	uint16_t sls;
 
+	if (!ca_dst && !c->o->all_traffic)
+		return 0; /* switch LIDs: reachability only */
 	if (!c->has_maps && c->r->sl_mode <= LANES_SL_PER_DST)
 		return flow_plain(c, ca_dst);
 
