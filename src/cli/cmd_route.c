@@ -66,7 +66,7 @@ int cmd_engines(int argc, char **argv)
 			json_object_object_add(o, "source", json_object_new_string(e->source));
 			json_object_array_add(a, o);
 		}
-		puts(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY));
+		puts(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(a);
 		return EXIT_OK;
 	}
@@ -150,7 +150,7 @@ static int write_report(const char *dir, const struct lanes_engine *e,
 	json_object_object_add(j, "options", opt);
 	snprintf(path, sizeof(path), "%s/report.json", dir);
 	if ((rc = lanes_atomic_open(&a, path, &err)) == 0) {
-		fprintf(a.fp, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+		fprintf(a.fp, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		rc = lanes_atomic_commit(&a, &err);
 	}
 	json_object_put(j);

@@ -140,7 +140,7 @@ static int topo_info(int argc, char **argv)
 	if (json) {
 		struct json_object *o = stats_json(&st, f, &opts);
 
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
 		print_text(&st, f);

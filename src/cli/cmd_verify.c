@@ -196,7 +196,7 @@ static int run(struct vargs *a, struct lanes_fabric *f, struct lanes_routing **r
 	if (a->json) {
 		struct json_object *o = cli_verify_json(f, res, a->vo.all_traffic);
 
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
 		cli_verify_text(f, res, a->vo.all_traffic);

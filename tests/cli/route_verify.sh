@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# CLI behaviour of `lanes engines`, `lanes route` and `lanes verify`: files
+# written, exit codes, JSON keys, and clear errors on bad input.
+set -u
+pass=0 fail=0
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+
+check() { # check NAME EXPECTED_RC CMD...
+  local name=$1 want=$2; shift 2
+  "$@" >"$work/out" 2>"$work/err"; local rc=$?
+  if [ "$rc" = "$want" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $name: exit $rc, expected $want"; head -5 "$work/err"; fi
+}
+expect() { # expect NAME FILE REGEX
+  if grep -Eq -- "$3" "$2"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $1: no /$3/ in $2:"; head -5 "$2"; fi
+}
+json() { grep -o "\"$1\":[^,}]*" "$work/out" | head -1 | cut -d: -f2 | tr -d ' '; }
+
+check "engines" 0 "$LANES" engines
+expect "minhop listed" "$work/out" '^minhop +any'
+check "engines json" 0 "$LANES" engines --json
+expect "engines json" "$work/out" '"name":"minhop"'
+
+# route writes what OpenSM loads, and a report
+check "route" 0 "$LANES" route -e minhop dragonfly a=4 p=2 h=2 -o "$work/df"
+for f in opensm-lfts.dump opensm-sl2vl.dump lanes-path-sl.txt report.json; do
+  [ -s "$work/df/$f" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: route wrote no $f"; }
+done
+expect "report engine" "$work/df/report.json" '"engine":"minhop"'
+expect "report vls" "$work/df/report.json" '"vls":1'
+# 36 switches, each with a header and 108 LID lines (36 switch + 72 CA LIDs)
+[ "$(grep -c '^Unicast lids' "$work/df/opensm-lfts.dump")" = 36 ] &&
+  [ "$(grep -c '^0x' "$work/df/opensm-lfts.dump")" = $((36 * 108)) ] && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL: lfts dump shape"; }
+
+# minhop on the 72-node dragonfly has credit loops (global links cross both ways)
+check "verify dragonfly" 1 "$LANES" verify dragonfly a=4 p=2 h=2 "$work/df" --json
+for k in deadlock_free reachable unreachable_pairs loops drops vls_used sls_used hops_avg \
+         hops_max routes_per_channel ebb cycle; do
+  expect "json key $k" "$work/out" "\"$k\":"
+done
+[ "$(json deadlock_free)" = false ] && [ "$(json reachable)" = true ] &&
+  [ "$(json unreachable_pairs)" = 0 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: dragonfly verdict"; }
+expect "cycle witness" "$work/out" '"from":"MF0;dragonfly-g[0-9]+-s[0-9]+:MQM8700/U1/[0-9]+"'
+check "verify text" 1 "$LANES" verify dragonfly a=4 p=2 h=2 "$work/df"
+expect "credit loop text" "$work/out" 'CREDIT LOOP'
+expect "channel form" "$work/out" '^  MF0;dragonfly-g[0-9]-s[0-9]:MQM8700/U1/[0-9]+ -> MF0;dragonfly-g[0-9]-s[0-9]:MQM8700/U1/[0-9]+ VL 0'
+# a 72-node dragonfly has 72*71 CA pairs, 5 links at most (CA, local, global, local, CA)
+check "verify json again" 1 "$LANES" verify dragonfly a=4 p=2 h=2 "$work/df" --json
+[ "$(json hops_max)" = 5 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: hops_max $(json hops_max)"; }
+grep -q '"routes":5112' "$work/out" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: 72*71 routes"; }
+
+# fat tree: shortest CA-to-CA paths go up then down (Leiserson): no credit loop
+check "verify fat tree" 0 "$LANES" verify -e minhop fattree k=4 n=3
+expect "acyclic text" "$work/out" 'deadlock +none'
+# the same routing with the default SL/VL: --vls 1 still fits
+check "verify fat tree vls 1" 0 "$LANES" verify -e minhop fattree k=4 n=3 --vls 1
+
+# --lfts alone (e.g. OpenSM's dump or dump_lfts output)
+check "verify --lfts" 1 "$LANES" verify dragonfly a=4 p=2 h=2 --lfts "$work/df/opensm-lfts.dump"
+expect "says SL 0" "$work/err" 'no path SLs given: every path is taken as SL 0'
+expect "says VL 0" "$work/err" 'no SL2VL maps given'
+
+# bad input
+check "route no engine" 2 "$LANES" route dragonfly a=4 p=2 h=2 -o "$work/x"
+expect "route usage" "$work/err" '-e ENGINE'
+check "route bad engine" 2 "$LANES" route -e nosuch dragonfly a=4 p=2 h=2 -o "$work/x"
+expect "names engine" "$work/err" "no engine named 'nosuch'"
+check "route vls 0" 2 "$LANES" route -e minhop --vls 0 dragonfly a=4 p=2 h=2 -o "$work/x"
+expect "names vls" "$work/err" 'vls'
+check "route sls 17" 2 "$LANES" route -e minhop --sls 17 dragonfly a=4 p=2 h=2 -o "$work/x"
+expect "names sls" "$work/err" 'sls'
+mkdir -p "$work/empty"
+check "verify empty dir" 2 "$LANES" verify dragonfly a=4 p=2 h=2 "$work/empty"
+expect "no dump" "$work/err" 'has no opensm-lfts.dump'
+check "verify nothing" 2 "$LANES" verify dragonfly a=4 p=2 h=2
+printf 'Unicast lids [0-3] of switch Lid 1 guid 0x0000000000000bad (x):\n0x0001 000 # x\n' >"$work/bad.dump"
+check "verify wrong fabric" 2 "$LANES" verify dragonfly a=4 p=2 h=2 --lfts "$work/bad.dump"
+expect "file:line" "$work/err" 'bad.dump:1: '
+printf 'garbage\n' >"$work/junk.dump"
+check "verify junk" 2 "$LANES" verify dragonfly a=4 p=2 h=2 --lfts "$work/junk.dump"
+expect "junk file:line" "$work/err" 'junk.dump:1: '
+check "verify -e with dir" 2 "$LANES" verify -e minhop dragonfly a=4 p=2 h=2 "$work/df"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
