@@ -4,103 +4,191 @@
  * 2008): split the CA ports at random into two halves, pair them, and let
  * every pair exchange data both ways; a flow gets 1 / (the most flows that
  * share one switch-to-switch link on its path) of a link's bandwidth. The
- * EBB is the mean over flows and over `ebb_patterns` seeded random
- * bisections: 1.0 means every flow gets a full link. A flow that cannot
- * reach its destination gets 0.
+ * EBB is the mean over flows and over `ebb_patterns` random bisections:
+ * 1.0 means every flow gets a full link. A flow that cannot reach its
+ * destination gets 0.
+ *
+ * Each pattern draws from its own generator, seeded from (seed, pattern
+ * number), and patterns are shared out over threads; the per-pattern means
+ * are added in pattern order, so the result does not depend on the threads.
+ * Each flow's path is walked through the LFTs once and kept, so counting the
+ * worst link costs no second walk.
  */
 #include "verify_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct flows {
-	uint32_t *perm;   /* CA indices, shuffled */
-	uint32_t *ca_sw;  /* switch of each CA */
-	uint32_t *load;   /* flows per CSR entry */
+struct ebb_ctx {
+	struct vctx *c;
+	uint32_t n;            /* CA ports */
+	const uint32_t *ca_sw; /* switch of each CA port */
+	double *mean;          /* per pattern */
+	uint32_t first, step;  /* patterns first, first + step, ... */
+	int rc;
 };
 
-/* Walk src -> dst; op 0 adds load, op 1 returns the worst load, op 2 removes load. */
-static uint32_t walk(struct vctx *c, struct flows *fl, uint32_t src, uint32_t dst, int op)
+struct flows {
+	uint32_t *perm, *load;
+	uint32_t *path;       /* the links of every flow of a pattern, one after another */
+	size_t cap;
+	uint32_t *start;      /* flow k's links are path[start[k] .. start[k+1]) */
+	uint8_t *arrived;
+};
+
+static int push(struct flows *fl, uint32_t *len, uint32_t e)
 {
-	const struct lanes_fabric *f = c->f;
-	uint32_t x = fl->ca_sw[src], end = fl->ca_sw[dst], worst = 1, lid = c->cas[dst].lid;
+	if (*len == fl->cap) {
+		size_t ncap = fl->cap ? fl->cap * 2 : 1u << 16;
+		uint32_t *p = realloc(fl->path, ncap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		fl->path = p;
+		fl->cap = ncap;
+	}
+	fl->path[(*len)++] = e;
+	return 0;
+}
+
+/* Walk src -> dst, appending the links; 1 arrived, 0 lost, -1 out of memory. */
+static int walk(const struct ebb_ctx *x, struct flows *fl, uint32_t src, uint32_t dst,
+		uint32_t *len)
+{
+	const struct vctx *c = x->c;
+	uint32_t s = x->ca_sw[src], end = x->ca_sw[dst], lid = c->cas[dst].lid;
 
 	for (uint32_t steps = 0; steps <= c->S; steps++) {
-		uint8_t p = lanes_routing_port(c->r, x, lid);
+		uint8_t p = lanes_routing_port(c->r, s, lid);
 		uint32_t e;
 
-		if (x == end && p == c->cas[dst].sw_port)
-			return worst;
-		if (p == 0 || p > f->nodes[f->switches[x]].nports ||
-		    (e = c->port_ent[f->nodes[f->switches[x]].port_base + p]) == LANES_NONE)
+		if (s == end && p == c->cas[dst].sw_port)
+			return 1;
+		if (p == 0 || p > c->sw_nports[s] ||
+		    (e = c->port_ent[c->sw_base[s] + p]) == LANES_NONE)
 			return 0;
-		if (op == 0)
-			fl->load[e]++;
-		else if (op == 2)
-			fl->load[e]--;
-		else if (fl->load[e] > worst)
-			worst = fl->load[e];
-		x = f->adj[e].sw;
+		if (push(fl, len, e))
+			return -1;
+		s = c->f->adj[e].sw;
 	}
 	return 0; /* a forwarding loop */
 }
 
-static double one_pattern(struct vctx *c, struct flows *fl, uint32_t n, struct lanes_rng *rng)
+static void shuffle(uint32_t *perm, uint32_t n, uint64_t seed, uint32_t pattern)
 {
-	uint32_t half = n / 2;
+	struct lanes_rng rng;
+
+	lanes_rng_seed(&rng, seed ^ (0x9e3779b97f4a7c15ULL * (pattern + 1)));
+	for (uint32_t i = 0; i < n; i++)
+		perm[i] = i;
+	for (uint32_t i = n - 1; i > 0; i--) {
+		uint32_t j = (uint32_t)lanes_rng_below(&rng, i + 1), t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+}
+
+/* Lay every flow's path and load; flow k < half goes a -> b, k >= half b -> a. */
+static int lay_flows(const struct ebb_ctx *x, struct flows *fl, uint32_t half, uint32_t *len)
+{
+	for (uint32_t k = 0; k < 2 * half; k++) {
+		uint32_t a = fl->perm[k % half], b = fl->perm[half + k % half], from = *len;
+		int rc = k < half ? walk(x, fl, a, b, len) : walk(x, fl, b, a, len);
+
+		if (rc < 0)
+			return -1;
+		if (!rc)
+			*len = from; /* a lost flow carries nothing */
+		fl->arrived[k] = (uint8_t)rc;
+		fl->start[k] = from;
+		for (uint32_t i = from; i < *len; i++)
+			fl->load[fl->path[i]]++;
+	}
+	fl->start[2 * half] = *len;
+	return 0;
+}
+
+/* One bisection: the mean bandwidth of its flows, or -1 when out of memory. */
+static double one_pattern(const struct ebb_ctx *x, struct flows *fl, uint32_t pattern)
+{
+	uint32_t half = x->n / 2, len = 0;
 	double sum = 0;
 
-	for (uint32_t i = n - 1; i > 0; i--) {
-		uint32_t j = (uint32_t)lanes_rng_below(rng, i + 1), t = fl->perm[i];
+	shuffle(fl->perm, x->n, x->c->o->seed, pattern);
+	if (lay_flows(x, fl, half, &len))
+		return -1;
+	for (uint32_t k = 0; k < 2 * half; k++) {
+		uint32_t worst = 1;
 
-		fl->perm[i] = fl->perm[j];
-		fl->perm[j] = t;
+		if (!fl->arrived[k])
+			continue;
+		for (uint32_t i = fl->start[k]; i < fl->start[k + 1]; i++)
+			if (fl->load[fl->path[i]] > worst)
+				worst = fl->load[fl->path[i]];
+		sum += 1.0 / worst;
 	}
-	for (uint32_t i = 0; i < half; i++) {
-		walk(c, fl, fl->perm[i], fl->perm[i + half], 0);
-		walk(c, fl, fl->perm[i + half], fl->perm[i], 0);
-	}
-	for (uint32_t i = 0; i < half; i++) {
-		uint32_t a = walk(c, fl, fl->perm[i], fl->perm[i + half], 1);
-		uint32_t b = walk(c, fl, fl->perm[i + half], fl->perm[i], 1);
-
-		sum += (a ? 1.0 / a : 0.0) + (b ? 1.0 / b : 0.0);
-	}
-	for (uint32_t i = 0; i < half; i++) {
-		walk(c, fl, fl->perm[i], fl->perm[i + half], 2);
-		walk(c, fl, fl->perm[i + half], fl->perm[i], 2);
-	}
+	for (uint32_t i = 0; i < len; i++)
+		fl->load[fl->path[i]] = 0;
 	return sum / (2.0 * half);
+}
+
+static void *run_patterns(void *arg)
+{
+	struct ebb_ctx *x = arg;
+	struct flows fl = { malloc(sizeof(uint32_t) * (x->n + 1)),
+			    calloc((size_t)x->c->E + 1, sizeof(uint32_t)), NULL, 0,
+			    malloc(sizeof(uint32_t) * (x->n + 2)), malloc(x->n + 1) };
+
+	x->rc = !fl.perm || !fl.load || !fl.start || !fl.arrived ? -1 : 0;
+	for (uint32_t p = x->first; !x->rc && p < x->c->o->ebb_patterns; p += x->step)
+		if ((x->mean[p] = one_pattern(x, &fl, p)) < 0)
+			x->rc = -1;
+	free(fl.perm);
+	free(fl.load);
+	free(fl.path);
+	free(fl.start);
+	free(fl.arrived);
+	return NULL;
 }
 
 int verify_ebb(struct vctx *c, struct lanes_error *err)
 {
-	uint32_t n = c->ca_off[c->S];
-	struct flows fl = { malloc(sizeof(uint32_t) * (n + 1)), malloc(sizeof(uint32_t) * (n + 1)),
-			    calloc((size_t)c->E + 1, sizeof(uint32_t)) };
-	struct lanes_rng rng;
-	double sum = 0;
+	uint32_t n = c->ca_off[c->S], P = c->o->ebb_patterns, T = verify_threads(c->o, P);
+	uint32_t *ca_sw = malloc(sizeof(uint32_t) * (n + 1));
+	double *mean = calloc((size_t)P + 1, sizeof(double)), sum = 0;
+	struct ebb_ctx x[8];
+	pthread_t tid[8];
+	int rc = 0;
 
-	if (!fl.perm || !fl.ca_sw || !fl.load) {
-		free(fl.perm);
-		free(fl.ca_sw);
-		free(fl.load);
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	if (!ca_sw || !mean) {
+		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		goto out;
 	}
+	if (n < 2 || !P)
+		goto out;
 	for (uint32_t s = 0; s < c->S; s++)
 		for (uint32_t k = c->ca_off[s]; k < c->ca_off[s + 1]; k++)
-			fl.ca_sw[k] = s;
-	for (uint32_t i = 0; i < n; i++)
-		fl.perm[i] = i;
-	lanes_rng_seed(&rng, c->o->seed);
-	for (uint32_t p = 0; n >= 2 && p < c->o->ebb_patterns; p++)
-		sum += one_pattern(c, &fl, n, &rng);
-	if (n >= 2 && c->o->ebb_patterns) {
-		c->res->ebb = sum / c->o->ebb_patterns;
-		c->res->ebb_patterns = c->o->ebb_patterns;
+			ca_sw[k] = s;
+	for (uint32_t t = 0; t < T; t++) {
+		x[t] = (struct ebb_ctx){ c, n, ca_sw, mean, t, T, 0 };
+		if (t && pthread_create(&tid[t], NULL, run_patterns, &x[t]))
+			x[t].rc = -2;
 	}
-	free(fl.perm);
-	free(fl.ca_sw);
-	free(fl.load);
-	return 0;
+	run_patterns(&x[0]);
+	for (uint32_t t = 1; t < T; t++)
+		if (x[t].rc != -2)
+			pthread_join(tid[t], NULL);
+	for (uint32_t t = 0; t < T; t++)
+		if (x[t].rc)
+			rc = lanes_error_set(err, LANES_ENOMEM, "out of memory for the bisections");
+	for (uint32_t p = 0; p < P; p++)
+		sum += mean[p];
+	c->res->ebb = sum / P;
+	c->res->ebb_patterns = P;
+out:
+	free(ca_sw);
+	free(mean);
+	return rc;
 }

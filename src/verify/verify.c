@@ -332,7 +332,7 @@ static int merge(struct vctx *c, const struct vctx *w)
 	return 0;
 }
 
-static unsigned thread_count(const struct lanes_verify_opts *o, uint32_t lids)
+uint32_t verify_threads(const struct lanes_verify_opts *o, uint32_t work)
 {
 	long n = o->threads ? (long)o->threads : sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -340,12 +340,12 @@ static unsigned thread_count(const struct lanes_verify_opts *o, uint32_t lids)
 		n = 1;
 	if (n > 8)
 		n = 8;
-	return lids < 64 * (uint32_t)n ? 1 : (unsigned)n;
+	return work < 2 * (uint32_t)n ? 1 : (uint32_t)n;
 }
 
 static int run_threads(struct vctx *c, struct lanes_error *err)
 {
-	uint32_t lids = c->f->max_lid, T = thread_count(c->o, lids);
+	uint32_t lids = c->f->max_lid, T = lids < 128 ? 1 : verify_threads(c->o, lids);
 	struct job jobs[8];
 	pthread_t tid[8];
 	uint32_t started = 0;

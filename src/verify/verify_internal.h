@@ -111,6 +111,9 @@ uint64_t verify_cdg_count(const struct vctx *c);
 /* metrics.c */
 void verify_channel_metrics(struct vctx *c);
 
+/* verify.c: how many threads for `work` independent items */
+uint32_t verify_threads(const struct lanes_verify_opts *o, uint32_t work);
+
 /* ebb.c */
 int verify_ebb(struct vctx *c, struct lanes_error *err);
 
