@@ -61,19 +61,25 @@ int lanes_io_slurp(const char *path, char **out, size_t *len, struct lanes_error
 int lanes_io_read_file(const char *path, const char *format, struct lanes_fabric **out,
 		       struct lanes_error *err);
 
-/** Write a fabric to path through a temporary file and rename(). */
+/** Write a fabric to path through a temporary file and rename() (see lanes_atomic). */
 int lanes_io_write_file(const char *path, const char *format, const struct lanes_fabric *f,
 			struct lanes_error *err);
 
 /**
  * An output file that only appears when committed: writes go to
  * "path.tmp.XXXXXX" beside it, lanes_atomic_commit() renames it over path,
- * lanes_atomic_abort() removes it.
+ * lanes_atomic_abort() removes it. A symbolic link is followed: the file it
+ * names is replaced (with the temporary file beside that file) and the link
+ * stays. A replaced file keeps its permission bits (and owner, when allowed);
+ * a new one gets 0644. An existing path that is not a regular file (a device
+ * such as /dev/null, a FIFO) is written directly, with no temporary file
+ * (tmp is NULL), since renaming over it would replace the device; a
+ * directory is refused.
  */
 struct lanes_atomic {
 	FILE *fp;
-	char *path;
-	char *tmp;
+	char *path; /**< the file written: path with symbolic links followed */
+	char *tmp;  /**< the temporary file, or NULL when writing directly */
 };
 
 /** Open path for atomic writing. */

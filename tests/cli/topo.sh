@@ -145,11 +145,50 @@ check "bad net file" 2 "$LANES" topo info "$work/bad.net"
 expect "file:line" "$work/err" 'bad.net:2: '
 check "bad format name" 2 "$LANES" topo gen torus k=4 p=1 --format png
 expect "format msg" "$work/err" "no writer named 'png'"
-# a failed write leaves the old file and no temporary file behind
+# a failed write leaves the old file as it was and no temporary file behind:
+# a file-size limit makes the write itself fail (EFBIG; SIGXFSZ ignored), and
+# that works as root too, where permissions would not stop anything
 echo old >"$work/keep.txt"
+( trap '' XFSZ; ulimit -f 4; exec "$LANES" topo gen torus k=10x10 p=2 -o "$work/keep.txt" ) \
+  >"$work/out" 2>"$work/err"
+rc=$?
+[ $rc = 2 ] && [ "$(cat "$work/keep.txt")" = old ] && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL: failed write: exit $rc, keep.txt now $(wc -c <"$work/keep.txt") bytes"; }
 check "write into missing dir" 2 "$LANES" topo gen torus k=4 p=1 -o "$work/nodir/x.txt"
-check "gen ok" 0 "$LANES" topo gen torus k=4 p=1 -o "$work/keep.txt"
+expect "missing dir msg" "$work/err" 'nodir/x.txt: cannot create a temporary file: No such file'
+check "write into a directory" 2 "$LANES" topo gen torus k=4 p=1 -o "$work"
+expect "directory msg" "$work/err" 'Is a directory'
 [ -z "$(ls "$work" | grep '\.tmp\.')" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: temporary file left"; }
+# a replaced file keeps its mode
+chmod 600 "$work/keep.txt"
+check "gen over a 0600 file" 0 "$LANES" topo gen torus k=4 p=1 -o "$work/keep.txt"
+[ "$(stat -c %a "$work/keep.txt")" = 600 ] && grep -q '^Switch' "$work/keep.txt" &&
+  pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: mode not kept: $(stat -c %a "$work/keep.txt")"; }
+# a symbolic link is written through (the link stays), also a dangling one
+# into another directory: the temporary file goes beside the real file
+mkdir "$work/real"
+echo old >"$work/real/t.txt"
+ln -s real/t.txt "$work/link.txt"
+ln -s real/new.txt "$work/dangling.txt"
+check "gen through link" 0 "$LANES" topo gen torus k=4 p=1 -o "$work/link.txt"
+check "gen through dangling link" 0 "$LANES" topo gen torus k=4 p=1 -o "$work/dangling.txt"
+[ -L "$work/link.txt" ] && [ -L "$work/dangling.txt" ] && grep -q '^Switch' "$work/real/t.txt" &&
+  grep -q '^Switch' "$work/real/new.txt" && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL: symbolic links replaced"; ls -l "$work" "$work/real"; }
+# a FIFO is written into, not replaced
+mkfifo "$work/fifo"
+timeout 20 cat "$work/fifo" >"$work/fifo.out" & reader=$!
+check "gen into a FIFO" 0 timeout 20 "$LANES" topo gen torus k=4 p=1 -o "$work/fifo"
+wait $reader
+[ -p "$work/fifo" ] && grep -q '^Switch' "$work/fifo.out" && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL: FIFO replaced or not written"; ls -l "$work/fifo"; }
+# a character device (/dev/null's numbers) stays a device; mknod needs root
+if mknod "$work/null" c 1 3 2>/dev/null; then
+  check "gen into a device" 0 "$LANES" topo gen torus k=4 p=1 -o "$work/null"
+  [ -c "$work/null" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: device replaced by a file"; }
+else
+  echo "skip: mknod needs root; the device case was not tested"
+fi
 
 # real files: invalid LIDs are repaired with a warning per bad LID
 check "invalid lids" 0 "$LANES" topo info "$DATA/anon_4sw_edr_INVALID_lids_ibnetdiscover.txt"
