@@ -31,6 +31,20 @@ int lanes_grow(void **ptr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+int lanes_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int lanes_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 uint32_t lanes_lower_bound(const uint32_t *a, uint32_t n, uint32_t v)
 {
 	uint32_t lo = 0, hi = n;

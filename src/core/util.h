@@ -11,6 +11,10 @@
 /* Grow *ptr (of elements of size elem) so that it holds at least need; 0 or -1. */
 int lanes_grow(void **ptr, size_t *cap, size_t need, size_t elem);
 
+/* qsort() comparators for ascending uint32_t and uint64_t. */
+int lanes_cmp_u32(const void *a, const void *b);
+int lanes_cmp_u64(const void *a, const void *b);
+
 /* First index i in the sorted a[0..n) with a[i] >= v (n when there is none). */
 uint32_t lanes_lower_bound(const uint32_t *a, uint32_t n, uint32_t v);
 

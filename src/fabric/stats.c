@@ -3,6 +3,7 @@
  * the bit-parallel BFS of bfs.c.
  */
 #include "bfs.h"
+#include "../core/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,13 +62,6 @@ static int components(const struct lanes_fabric *f, struct lanes_fabric_stats *s
 	return 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Cables beyond the first between one pair of distinct nodes. */
 static uint32_t count_parallel(const struct lanes_fabric *f)
 {
@@ -83,7 +77,7 @@ static uint32_t count_parallel(const struct lanes_fabric *f)
 			if (peer != LANES_NONE && peer > i)
 				peers[k++] = peer;
 		}
-		qsort(peers, k, sizeof(*peers), cmp_u32);
+		qsort(peers, k, sizeof(*peers), lanes_cmp_u32);
 		for (uint32_t j = 1; j < k; j++)
 			total += peers[j] == peers[j - 1];
 	}

@@ -508,13 +508,6 @@ static void write_node(const struct lanes_fabric *f, const struct lanes_node *n,
 	fputc('\n', out);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* ibsim names nodes by GUID and refuses duplicates: so must we. */
 static int check_unique_guids(const struct lanes_fabric *f, struct lanes_error *err)
 {
@@ -525,7 +518,7 @@ static int check_unique_guids(const struct lanes_fabric *f, struct lanes_error *
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < f->num_nodes; i++)
 		g[i] = f->nodes[i].guid;
-	qsort(g, f->num_nodes, sizeof(*g), cmp_u64);
+	qsort(g, f->num_nodes, sizeof(*g), lanes_cmp_u64);
 	for (uint32_t i = 1; i < f->num_nodes && !rc; i++)
 		if (g[i] == g[i - 1])
 			rc = lanes_error_set(err, LANES_EINVAL,

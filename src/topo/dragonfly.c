@@ -56,21 +56,11 @@ struct df {
 	struct gen gen;
 };
 
-static int check_size(uint64_t switches, uint64_t hosts, struct lanes_error *err)
-{
-	if (switches + hosts <= LANES_LID_MAX)
-		return 0;
-	return lanes_error_set(err, LANES_EINVAL,
-			       "%s: %llu switches and %llu hosts need more than the %d LIDs "
-			       "lanes can hold; lower parameter 'g', 'a' or 'p'",
-			       KIND, (unsigned long long)switches, (unsigned long long)hosts,
-			       LANES_LID_MAX);
-}
-
 static int read_params(struct lanes_params *prm, struct df *d, struct lanes_error *err)
 {
 	static const char *const wirings[] = { "consecutive", "palmtree", NULL };
 	uint64_t a, p, h, g;
+	char what[128];
 	int rc;
 
 	if ((rc = lanes_params_uint(prm, "a", LANES_PARAM_REQUIRED, 1, 254, &a, err)) ||
@@ -86,7 +76,9 @@ static int read_params(struct lanes_params *prm, struct df *d, struct lanes_erro
 		return lanes_error_set(err, LANES_EINVAL,
 				       "%s: parameter 'g' must be 2..%llu (a*h+1), not %llu", KIND,
 				       (unsigned long long)(a * h + 1), (unsigned long long)g);
-	if ((rc = check_size(a * g, a * g * p, err)))
+	snprintf(what, sizeof(what), "parameters 'a', 'p' and 'g' (a=%llu p=%llu g=%llu)",
+		 (unsigned long long)a, (unsigned long long)p, (unsigned long long)g);
+	if ((rc = gen_check_lids(KIND, what, a * g, gen_sat_mul(a * g, p), err)))
 		return rc;
 	d->a = (unsigned)a;
 	d->p = (unsigned)p;

@@ -67,10 +67,10 @@ static int read_params(struct lanes_params *p, struct ftree *t, struct lanes_err
 	if ((rc = gen_check_radix("fattree", 2 * k, what, err)))
 		return rc;
 	for (uint64_t i = 1; i < n; i++)
-		per_stage = grid_sat_mul(per_stage, k);
+		per_stage = gen_sat_mul(per_stage, k);
 	snprintf(what, sizeof(what), "k=%u n=%u", (unsigned)k, (unsigned)n);
-	if ((rc = grid_check_lids("fattree", what, grid_sat_mul(per_stage, n),
-				  grid_sat_mul(per_stage, k), err)))
+	if ((rc = gen_check_lids("fattree", what, gen_sat_mul(per_stage, n),
+				  gen_sat_mul(per_stage, k), err)))
 		return rc;
 	t->k = (uint32_t)k;
 	t->n = (uint32_t)n;

@@ -227,13 +227,6 @@ static unsigned gen_set(const struct gf *f, int delta, unsigned t, unsigned *out
 	return n;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Neighbours of (t, x, y): y-edges through the generator set, then one t-edge per m. */
 static void fill_vertex(struct mms *m, const struct gf *f, unsigned t, unsigned x, unsigned y,
 			const unsigned *gens, unsigned ngens)
@@ -246,7 +239,7 @@ static void fill_vertex(struct mms *m, const struct gf *f, unsigned t, unsigned 
 	for (unsigned u = 0; u < q; u++)
 		*out++ = t ? u * q + gf_add(f, gf_mul(f, x, u), y)   /* (1,x=m,y=c) - (0,u,m*u+c) */
 			   : q * q + u * q + gf_sub(f, y, gf_mul(f, u, x)); /* (0,x,y) - (1,u,y-u*x) */
-	qsort(&m->nbr[(size_t)v * m->degree], m->degree, sizeof(uint32_t), cmp_u32);
+	qsort(&m->nbr[(size_t)v * m->degree], m->degree, sizeof(uint32_t), lanes_cmp_u32);
 }
 
 static int check_symmetric(const struct mms *m, struct lanes_error *err)

@@ -85,46 +85,13 @@ int grid_read_L(struct lanes_params *p, size_t n, uint32_t *L, struct lanes_erro
 	return 0;
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-uint64_t grid_sat_mul(uint64_t a, uint64_t b)
-{
-	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
-}
-
 uint64_t grid_product(const uint32_t *k, size_t n)
 {
 	uint64_t prod = 1;
 
 	for (size_t i = 0; i < n; i++)
-		prod = grid_sat_mul(prod, k[i]);
+		prod = gen_sat_mul(prod, k[i]);
 	return prod;
-}
-
-static void format_count(uint64_t v, char *buf, size_t size)
-{
-	if (v == UINT64_MAX)
-		snprintf(buf, size, "more than 2^64");
-	else
-		snprintf(buf, size, "%llu", (unsigned long long)v);
-}
-
-int grid_check_lids(const char *kind, const char *what, uint64_t switches, uint64_t host_ports,
-		    struct lanes_error *err)
-{
-	char s[32], h[32];
-
-	if (sat_add(switches, host_ports) <= LANES_LID_MAX)
-		return 0;
-	format_count(switches, s, sizeof(s));
-	format_count(host_ports, h, sizeof(h));
-	return lanes_error_set(err, LANES_EINVAL,
-			       "%s: %s give %s switches and %s host ports, more than the %d LIDs "
-			       "lanes can hold",
-			       kind, what, s, h, LANES_LID_MAX);
 }
 
 int grid_add_switches(struct gen *g, const uint32_t *k, size_t n, uint32_t switches,
@@ -175,7 +142,7 @@ int grid_layout(struct grid *g, const char *what, struct lanes_error *err)
 		 g->wrap ? "2 L_i for each k_i > 2 and L_i for each k_i = 2"
 			 : "2 L_i for each k_i > 1");
 	if ((rc = gen_check_radix(g->kind, ports, why, err)) ||
-	    (rc = grid_check_lids(g->kind, what, switches, grid_sat_mul(switches, g->p), err)))
+	    (rc = gen_check_lids(g->kind, what, switches, gen_sat_mul(switches, g->p), err)))
 		return rc;
 	g->switches = (uint32_t)switches;
 	g->nports = (uint32_t)ports;

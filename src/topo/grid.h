@@ -68,17 +68,8 @@ void grid_label(const uint32_t *c, size_t n, char *buf, size_t size);
  */
 int grid_read_L(struct lanes_params *p, size_t n, uint32_t *L, struct lanes_error *err);
 
-/*
- * Refuse a fabric whose switches plus host ports need more LIDs than the
- * unicast range holds; what names the parameters ("k=4x4 p=8").
- * Products saturate, so huge parameters are refused rather than wrapped.
- */
-int grid_check_lids(const char *kind, const char *what, uint64_t switches, uint64_t host_ports,
-		    struct lanes_error *err);
-
-/* Saturating product of k[0..n), and of a and b. */
+/* Saturating product of k[0..n) (see gen_sat_mul). */
 uint64_t grid_product(const uint32_t *k, size_t n);
-uint64_t grid_sat_mul(uint64_t a, uint64_t b);
 
 /* All switches of a k[0..n) grid, labelled by coordinates; *first is switch 0's node. */
 int grid_add_switches(struct gen *g, const uint32_t *k, size_t n, uint32_t switches,

@@ -65,7 +65,7 @@ static int layout(struct hyperx *h, struct lanes_error *err)
 	snprintf(what, sizeof(what), "K=%s p=%u", dims, h->p);
 	snprintf(why, sizeof(why), "p=%u, plus L_i * (K_i - 1) per dimension", h->p);
 	if ((rc = gen_check_radix("hyperx", ports, why, err)) ||
-	    (rc = grid_check_lids("hyperx", what, switches, grid_sat_mul(switches, h->p), err)))
+	    (rc = gen_check_lids("hyperx", what, switches, gen_sat_mul(switches, h->p), err)))
 		return rc;
 	h->switches = (uint32_t)switches;
 	h->nports = (uint32_t)ports;

@@ -243,6 +243,9 @@ static int connected(struct jf *j)
 /* What no degree-regular connected graph, or no fabric, can satisfy. */
 static int check_params(uint64_t n, uint64_t r, uint64_t hosts, struct lanes_error *err)
 {
+	char what[96];
+	int rc;
+
 	if (r >= n)
 		return lanes_error_set(err, LANES_EINVAL,
 				       "%s: parameter 'degree' must be less than 'switches' (%llu), "
@@ -258,12 +261,10 @@ static int check_params(uint64_t n, uint64_t r, uint64_t hosts, struct lanes_err
 				       "%s: parameter 'degree' must be at least 2 for more than 2 "
 				       "switches (a 1-regular graph is disconnected)",
 				       KIND);
-	if (n * (1 + hosts) > LANES_LID_MAX)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "%s: %llu switches and %llu hosts need more than the %d LIDs "
-				       "lanes can hold; lower parameter 'switches' or 'p'",
-				       KIND, (unsigned long long)n, (unsigned long long)(n * hosts),
-				       LANES_LID_MAX);
+	snprintf(what, sizeof(what), "parameters 'switches' and 'p' (switches=%llu p=%llu)",
+		 (unsigned long long)n, (unsigned long long)hosts);
+	if ((rc = gen_check_lids(KIND, what, n, gen_sat_mul(n, hosts), err)))
+		return rc;
 	return gen_check_radix(KIND, hosts + r, "'p' hosts + 'degree' network ports", err);
 }
 
@@ -321,13 +322,6 @@ static int build_graph(struct jf *j, uint64_t seed, struct lanes_error *err)
 			       KIND, j->r, j->n, MAX_ATTEMPTS, (unsigned long long)seed);
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Index of v in u's sorted neighbour list. */
 static uint32_t port_index(const struct jf *j, uint32_t u, uint32_t v)
 {
@@ -341,7 +335,7 @@ static int add_fabric(struct jf *j, struct gen *g, unsigned p, struct lanes_erro
 	int rc;
 
 	for (uint32_t u = 0; u < j->n; u++) {
-		qsort(&j->nbr[(size_t)u * j->r], j->r, sizeof(uint32_t), cmp_u32);
+		qsort(&j->nbr[(size_t)u * j->r], j->r, sizeof(uint32_t), lanes_cmp_u32);
 		snprintf(label, sizeof(label), "s%u", u);
 		if ((rc = gen_switch(g, p + j->r, label, &node, err)))
 			return rc;

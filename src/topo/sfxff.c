@@ -106,22 +106,17 @@ static int layout(struct sfx *s, struct lanes_error *err)
 	int rc;
 
 	for (size_t d = 0; d < s->ndims; d++) {
-		s->stride[d] = (uint32_t)planes;
+		s->stride[d] = (uint32_t)planes; /* only used once the LID check passed */
 		s->base[d] = (uint32_t)(radix + 1);
 		radix += (uint64_t)s->w[d] * (s->k[d] - 1);
-		if ((planes *= s->k[d]) > LANES_LID_MAX)
-			break;
+		planes = gen_sat_mul(planes, s->k[d]);
 	}
-	if (planes <= LANES_LID_MAX &&
-	    (rc = gen_check_radix(KIND, radix,
-				  "'p' + 'Lsf'*(3q-delta)/2 + sum of 'L'*('K'-1)", err)))
+	sw = gen_sat_mul(2ULL * s->q * s->q, planes);
+	if ((rc = gen_check_radix(KIND, radix,
+				  "'p' + 'Lsf'*(3q-delta)/2 + sum of 'L'*('K'-1)", err)) ||
+	    (rc = gen_check_lids(KIND, "parameters 'q', 'K' and 'p'", sw, gen_sat_mul(sw, s->p),
+				 err)))
 		return rc;
-	sw = 2ULL * s->q * s->q * planes;
-	if (planes > LANES_LID_MAX || sw * (1 + s->p) > LANES_LID_MAX)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "%s: the switches and hosts need more than the %d LIDs "
-				       "lanes can hold; lower parameter 'q', 'K' or 'p'",
-				       KIND, LANES_LID_MAX);
 	s->planes = (uint32_t)planes;
 	s->radix = radix;
 	return 0;

@@ -35,6 +35,7 @@ struct sf {
 static int read_params(struct lanes_params *prm, struct sf *s, struct lanes_error *err)
 {
 	uint64_t q, p, k;
+	char what[96];
 	int rc;
 
 	if ((rc = lanes_params_uint(prm, "q", LANES_PARAM_REQUIRED, 0, UINT32_MAX, &q, err)) ||
@@ -45,12 +46,10 @@ static int read_params(struct lanes_params *prm, struct sf *s, struct lanes_erro
 	    (rc = gen_check_radix(KIND, p + k, "'p' hosts + (3q-delta)/2 network ports for 'q'",
 				  err)))
 		return rc;
-	if (2 * q * q * (1 + p) > LANES_LID_MAX)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "%s: %llu switches and %llu hosts need more than the %d LIDs "
-				       "lanes can hold; lower parameter 'q' or 'p'",
-				       KIND, (unsigned long long)(2 * q * q),
-				       (unsigned long long)(2 * q * q * p), LANES_LID_MAX);
+	snprintf(what, sizeof(what), "parameters 'q' and 'p' (q=%llu p=%llu)",
+		 (unsigned long long)q, (unsigned long long)p);
+	if ((rc = gen_check_lids(KIND, what, 2 * q * q, gen_sat_mul(2 * q * q, p), err)))
+		return rc;
 	s->q = (unsigned)q;
 	s->p = (unsigned)p;
 	return 0;

@@ -36,8 +36,6 @@
 #include "grid.h"
 
 #define XGFT_MAX LANES_PARAM_LIST_MAX
-/* gen.c's GUID base for hosts; multi-port CAs need a wider stride. */
-#define HOST_GUID_BASE 0x0002c90301000000ULL
 
 struct xgft {
 	uint32_t h;
@@ -107,15 +105,14 @@ static int sizes(struct xgft *x, struct lanes_error *err)
 	for (uint32_t i = 0; i <= x->h; i++) {
 		count[i] = 1;
 		for (uint32_t j = 1; j <= x->h; j++)
-			count[i] = grid_sat_mul(count[i], j > i ? x->m[j] : x->w[j]);
+			count[i] = gen_sat_mul(count[i], j > i ? x->m[j] : x->w[j]);
 		if (i > 0)
-			switches = count[i] > UINT64_MAX - switches ? UINT64_MAX
-								  : switches + count[i];
+			switches = gen_sat_add(switches, count[i]);
 	}
 	grid_format_dims(x->m + 1, x->h, ms, sizeof(ms));
 	grid_format_dims(x->w + 1, x->h, ws, sizeof(ws));
 	snprintf(what, sizeof(what), "h=%u m=%s w=%s", x->h, ms, ws);
-	rc = grid_check_lids("xgft", what, switches, grid_sat_mul(count[0], x->w[1]), err);
+	rc = gen_check_lids("xgft", what, switches, gen_sat_mul(count[0], x->w[1]), err);
 	if (rc)
 		return rc;
 	for (uint32_t i = 0; i <= x->h; i++) {
@@ -172,26 +169,6 @@ static int cable_switches(struct gen *g, const struct xgft *x, struct lanes_erro
 	return 0;
 }
 
-/* One CA with ports 1..ports, described and numbered as gen_hosts() does. */
-static int add_multiport_host(struct gen *g, unsigned ports, uint32_t *out,
-			      struct lanes_error *err)
-{
-	struct lanes_node_spec spec = { LANES_NODE_CA, (uint8_t)ports, 0, 0, 0x02c9, 0x101b, NULL };
-	uint64_t stride = 4;
-	char desc[64];
-	int rc;
-
-	while (stride <= ports)
-		stride *= 2;
-	spec.guid = spec.sysimage_guid = HOST_GUID_BASE + (uint64_t)g->hosts * stride;
-	snprintf(desc, sizeof(desc), "node%05u HCA-1", g->hosts);
-	spec.desc = desc;
-	if ((rc = lanes_builder_add_node(g->b, &spec, out, err)))
-		return rc;
-	g->hosts++;
-	return 0;
-}
-
 static int add_hosts(struct gen *g, const struct xgft *x, struct lanes_error *err)
 {
 	int rc;
@@ -205,7 +182,7 @@ static int add_hosts(struct gen *g, const struct xgft *x, struct lanes_error *er
 	for (uint32_t t = 0; t < x->count[0]; t++) {
 		uint32_t host;
 
-		if ((rc = add_multiport_host(g, x->w[1], &host, err)))
+		if ((rc = gen_host(g, x->w[1], &host, err)))
 			return rc;
 		for (uint32_t b = 0; b < x->w[1]; b++) {
 			uint32_t a, leaf = parent_of(x, 0, t, b, &a);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "testutil.h"
+#include "topo/gen.h"
 
 #define MAXD 16
 
@@ -804,6 +805,44 @@ static void test_unknown_keys_before_generating(void **state)
 	}
 }
 
+/*
+ * Generated switch and host GUIDs never meet, however large the fabric: the
+ * 6,291,456th switch used to get the first host's GUID. Counters are set
+ * directly to reach those sizes without building millions of nodes.
+ */
+static void test_guid_blocks_never_meet(void **state)
+{
+	struct lanes_builder *b;
+	struct lanes_fabric *f;
+	struct lanes_error err;
+	struct gen g;
+	uint32_t node[6];
+
+	(void)state;
+	assert_int_equal(lanes_builder_new(&b, &err), 0);
+	gen_init(&g, b, "t");
+	g.switches = (uint32_t)(GEN_HOST_GUID_BASE - GEN_SWITCH_GUID_BASE) - 1;
+	assert_int_equal(gen_switch(&g, 4, "a", &node[0], &err), 0);
+	assert_int_equal(gen_switch(&g, 4, "b", &node[1], &err), 0);
+	assert_int_equal(gen_host(&g, 1, &node[2], &err), 0);
+	g.host_guid = GEN_HOST_GUID_SPAN - 8; /* the last slots of the host block */
+	assert_int_equal(gen_host(&g, 2, &node[3], &err), 0);
+	assert_int_equal(gen_host(&g, 3, &node[4], &err), 0);
+	assert_int_equal(gen_host(&g, 1, &node[5], &err), LANES_EINVAL);
+	g.switches = LANES_LID_MAX - 1; /* the last switch a fabric can hold */
+	assert_int_equal(gen_switch(&g, 4, "c", &node[5], &err), 0);
+	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
+	assert_true(f->nodes[node[0]].guid == 0x0002c90300ffffffULL);
+	assert_true(f->nodes[node[1]].guid == 0x0002c90305000000ULL);
+	assert_true(f->nodes[node[2]].guid == 0x0002c90301000000ULL);
+	assert_true(f->nodes[node[3]].guid == 0x0002c90304fffff8ULL);
+	assert_true(f->nodes[node[4]].guid == 0x0002c90304fffffcULL);
+	assert_true(f->nodes[node[5]].guid == 0x0002c903059ffffeULL);
+	/* every host port stays inside the host block, below the next switch */
+	assert_true(lanes_fabric_port(f, node[4], 3)->guid == 0x0002c90304ffffffULL);
+	lanes_fabric_free(f);
+}
+
 static void test_deterministic(void **state)
 {
 	static const char *const specs[] = {
@@ -858,6 +897,7 @@ int main(void)
 		cmocka_unit_test(test_fattree_is_xgft),
 		cmocka_unit_test(test_bad_parameters),
 		cmocka_unit_test(test_unknown_keys_before_generating),
+		cmocka_unit_test(test_guid_blocks_never_meet),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_switch_lids_first),
 	};
