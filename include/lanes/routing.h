@@ -95,6 +95,16 @@ static inline const uint8_t *lanes_routing_column(const struct lanes_routing *r,
 	return r->lft + (size_t)lid * r->num_switches;
 }
 
+/** LANES_EINVAL unless r was made for f (same switch and LID counts). */
+int lanes_routing_check(const struct lanes_fabric *f, const struct lanes_routing *r,
+			struct lanes_error *err);
+
+/** @return the number of SL cells a mode stores (1 for LANES_SL_UNIFORM) */
+size_t lanes_routing_sl_cells(const struct lanes_routing *r, int mode);
+
+/** Back to one SL, 0, for every path (drops any finer SL table). */
+void lanes_routing_reset_sls(struct lanes_routing *r);
+
 /**
  * Switch to a finer SL granularity (never coarser), keeping the SLs set so
  * far. LANES_SL_PER_PAIR needs num_lids^2 bytes and is refused past 2^30.

@@ -38,6 +38,7 @@
 
 #include "../core/util.h"
 #include "formats.h"
+#include "osm_common.h"
 #include "lanes/dump.h"
 #include "text.h"
 
@@ -56,16 +57,6 @@ static int perr(struct lft_parse *ps, const char *msg)
 	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno, "%s", msg);
 }
 
-static int check_routing(const struct lanes_fabric *f, const struct lanes_routing *r,
-			 struct lanes_error *err)
-{
-	if (r->num_switches != f->num_switches || r->num_lids != f->max_lid + 1)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "the routing was made for another fabric (%u switches, %u LIDs)",
-				       r->num_switches, r->num_lids);
-	return 0;
-}
-
 /* Node GUIDs of every node, and port-0 GUIDs of switches where they differ. */
 static int map_guids(struct lft_parse *ps)
 {
@@ -74,9 +65,9 @@ static int map_guids(struct lft_parse *ps)
 	for (uint32_t i = 0; i < f->num_nodes; i++) {
 		uint64_t g = f->nodes[i].guid, g0 = f->ports[f->nodes[i].port_base].guid;
 
-		if (lanes_strmap_put(&ps->guids, (const char *)&g, 8, i) ||
+		if (osm_put_guid(&ps->guids, g, i) ||
 		    (f->nodes[i].type == LANES_NODE_SWITCH && g0 != g &&
-		     lanes_strmap_put(&ps->guids, (const char *)&g0, 8, i)))
+		     osm_put_guid(&ps->guids, g0, i)))
 			return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
 	}
 	return 0;
@@ -110,7 +101,7 @@ static int header(struct lft_parse *ps, struct lanes_scan sc)
 	sc.p = g + 6;
 	if (!lanes_scan_hex(&sc, &guid) || !at_blank(&sc))
 		return perr(ps, "cannot read the switch GUID in this header");
-	node = lanes_strmap_get(&ps->guids, (const char *)&guid, 8);
+	node = osm_get_guid(&ps->guids, guid);
 	if (node == LANES_NONE)
 		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
 					 "switch GUID 0x%016llx is not in the fabric",
@@ -197,7 +188,7 @@ int lanes_lfts_read(const char *data, size_t len, const char *file, const struct
 	size_t n;
 	int rc;
 
-	if ((rc = check_routing(f, r, err)))
+	if ((rc = lanes_routing_check(f, r, err)))
 		return rc;
 	memset(&ps, 0, sizeof(ps));
 	lanes_lines_init(&ps.lines, data, len, file);
@@ -216,16 +207,6 @@ int lanes_lfts_read(const char *data, size_t len, const char *file, const struct
 }
 
 /* ---- writer ---- */
-
-/* OpenSM's print_desc: at most 63 bytes, non-printable bytes as spaces. */
-static void print_desc(const char *in, char out[64])
-{
-	size_t i = 0;
-
-	for (; in[i] && i < 63; i++)
-		out[i] = (unsigned char)in[i] < 0x20 || (unsigned char)in[i] > 0x7e ? ' ' : in[i];
-	out[i] = '\0';
-}
 
 static const char *type_str(int type)
 {
@@ -270,14 +251,14 @@ int lanes_lfts_write(const struct lanes_fabric *f, const struct lanes_routing *r
 		     struct lanes_error *err)
 {
 	char(*desc)[64];
-	int rc = check_routing(f, r, err);
+	int rc = lanes_routing_check(f, r, err);
 
 	if (rc)
 		return rc;
 	if (!(desc = malloc(sizeof(*desc) * ((size_t)f->num_nodes + 1))))
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < f->num_nodes; i++)
-		print_desc(f->nodes[i].desc, desc[i]);
+		osm_print_desc(f->nodes[i].desc, desc[i]);
 	for (uint32_t s = 0; s < f->num_switches; s++)
 		write_switch(f, r, desc, s, out);
 	free(desc);

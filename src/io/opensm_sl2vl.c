@@ -34,6 +34,7 @@
 
 #include "../core/util.h"
 #include "lanes/dump.h"
+#include "osm_common.h"
 #include "text.h"
 
 static const char header_line[] = "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15";
@@ -55,21 +56,6 @@ static int perr(struct sl2vl_parse *ps, const char *msg)
 	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno, "%s", msg);
 }
 
-static int check_routing(const struct lanes_fabric *f, const struct lanes_routing *r,
-			 struct lanes_error *err)
-{
-	if (r->num_switches != f->num_switches || r->num_lids != f->max_lid + 1)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "the routing was made for another fabric (%u switches, %u LIDs)",
-				       r->num_switches, r->num_lids);
-	return 0;
-}
-
-static int put(struct lanes_strmap *m, uint64_t guid, uint32_t node)
-{
-	return lanes_strmap_put(m, (const char *)&guid, 8, node);
-}
-
 static int map_guids(struct sl2vl_parse *ps)
 {
 	const struct lanes_fabric *f = ps->f;
@@ -79,10 +65,10 @@ static int map_guids(struct sl2vl_parse *ps)
 		int bad = 0;
 
 		if (n->type == LANES_NODE_SWITCH)
-			bad = put(&ps->sw, n->guid, i) || put(&ps->sw, f->ports[n->port_base].guid, i);
+			bad = osm_put_guid(&ps->sw, n->guid, i) || osm_put_guid(&ps->sw, f->ports[n->port_base].guid, i);
 		else
 			for (unsigned p = 1; p <= n->nports && !bad; p++)
-				bad = put(&ps->ports, f->ports[n->port_base + p].guid, i);
+				bad = osm_put_guid(&ps->ports, f->ports[n->port_base + p].guid, i);
 		if (bad)
 			return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
 	}
@@ -107,7 +93,7 @@ static int block_header(struct sl2vl_parse *ps, struct lanes_scan sc, int is_swi
 
 	if (!lanes_scan_hex(&sc, &guid) || !lanes_scan_char(&sc, ','))
 		return perr(ps, "expected a GUID and ',' after the node type");
-	node = lanes_strmap_get(is_switch ? &ps->sw : &ps->ports, (const char *)&guid, 8);
+	node = osm_get_guid(is_switch ? &ps->sw : &ps->ports, guid);
 	if (node == LANES_NONE)
 		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
 					 "%s GUID 0x%016llx is not in the fabric",
@@ -183,7 +169,7 @@ int lanes_sl2vl_read(const char *data, size_t len, const char *file, const struc
 	size_t n;
 	int rc;
 
-	if ((rc = check_routing(f, r, err)) || (rc = lanes_routing_enable_sl2vl(r, f, err)))
+	if ((rc = lanes_routing_check(f, r, err)) || (rc = lanes_routing_enable_sl2vl(r, f, err)))
 		return rc;
 	memset(&ps, 0, sizeof(ps));
 	lanes_lines_init(&ps.lines, data, len, file);
@@ -205,16 +191,6 @@ int lanes_sl2vl_read(const char *data, size_t len, const char *file, const struc
 
 /* ---- writer ---- */
 
-/* OpenSM's print_desc: at most 63 bytes, non-printable bytes as spaces. */
-static void print_desc(const char *in, char out[64])
-{
-	size_t i = 0;
-
-	for (; in[i] && i < 63; i++)
-		out[i] = (unsigned char)in[i] < 0x20 || (unsigned char)in[i] > 0x7e ? ' ' : in[i];
-	out[i] = '\0';
-}
-
 static void write_row(unsigned in, unsigned out_port, const uint8_t *map, FILE *out)
 {
 	fprintf(out, "%-3u %-3u :", in, out_port);
@@ -228,7 +204,7 @@ static void write_header(const char *type, uint64_t guid, uint32_t lid, const ch
 {
 	char d[64];
 
-	print_desc(desc, d);
+	osm_print_desc(desc, d);
 	fprintf(out, "%s 0x%016llx, base LID %u, \"%s\"\n%s\n%s\n", type, (unsigned long long)guid,
 		lid, d, header_line, separator);
 }
@@ -272,7 +248,7 @@ static void write_endport(const struct lanes_fabric *f, const struct lanes_routi
 int lanes_sl2vl_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,
 		      struct lanes_error *err)
 {
-	int rc = check_routing(f, r, err);
+	int rc = lanes_routing_check(f, r, err);
 
 	if (rc)
 		return rc;

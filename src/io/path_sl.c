@@ -31,6 +31,7 @@
 
 #include "../core/util.h"
 #include "lanes/dump.h"
+#include "osm_common.h"
 #include "text.h"
 
 static const char *const mode_names[] = { "uniform", "per-dst", "per-src-switch", "per-pair" };
@@ -51,38 +52,13 @@ static int perr(struct psl_parse *ps, const char *msg)
 	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno, "%s", msg);
 }
 
-static int check_routing(const struct lanes_fabric *f, const struct lanes_routing *r,
-			 struct lanes_error *err)
-{
-	if (r->num_switches != f->num_switches || r->num_lids != f->max_lid + 1)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "the routing was made for another fabric (%u switches, %u LIDs)",
-				       r->num_switches, r->num_lids);
-	return 0;
-}
-
-static size_t cells(const struct lanes_routing *r, int mode)
-{
-	return mode == LANES_SL_PER_DST		  ? r->num_lids
-	       : mode == LANES_SL_PER_SRC_SWITCH ? (size_t)r->num_lids * r->num_switches
-	       : mode == LANES_SL_PER_PAIR	  ? (size_t)r->num_lids * r->num_lids
-						  : 1;
-}
-
-/*
- * Every SL 0 at the given granularity. routing.h can only make SLs finer,
- * so the reader drops the old SL array itself (routing.c's invariant: no
- * array in uniform mode) and refines from uniform SL 0.
- */
+/* Every SL 0 at the given granularity: the file then sets each one. */
 static int reset_sls(struct psl_parse *ps, int mode)
 {
 	struct lanes_routing *r = ps->r;
 
-	free(r->sl);
-	r->sl = NULL;
-	r->sl_mode = LANES_SL_UNIFORM;
-	r->sl_uniform = 0;
-	if (!(ps->seen = calloc(cells(r, mode) / 8 + 1, 1)))
+	lanes_routing_reset_sls(r);
+	if (!(ps->seen = calloc(lanes_routing_sl_cells(r, mode) / 8 + 1, 1)))
 		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
 	ps->mode = mode;
 	return lanes_routing_set_sl_mode(r, mode, ps->err);
@@ -123,7 +99,7 @@ static int scan_switch(struct psl_parse *ps, struct lanes_scan *sc, uint32_t *sw
 
 	if (!lanes_scan_hex(sc, &guid))
 		return perr(ps, "expected a source switch GUID (0x...)");
-	*sw = lanes_strmap_get(&ps->sw, (const char *)&guid, 8);
+	*sw = osm_get_guid(&ps->sw, guid);
 	if (*sw == LANES_NONE)
 		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
 					 "0x%016llx is not the GUID of a switch in the fabric",
@@ -341,8 +317,8 @@ static int map_switches(struct psl_parse *ps)
 		const struct lanes_node *n = &f->nodes[f->switches[s]];
 		uint64_t g = n->guid, g0 = f->ports[n->port_base].guid;
 
-		if (lanes_strmap_put(&ps->sw, (const char *)&g, 8, s) ||
-		    lanes_strmap_put(&ps->sw, (const char *)&g0, 8, s))
+		if (osm_put_guid(&ps->sw, g, s) ||
+		    osm_put_guid(&ps->sw, g0, s))
 			return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
 	}
 	return 0;
@@ -355,7 +331,7 @@ int lanes_path_sl_read(const char *data, size_t len, const char *file,
 	struct psl_parse ps;
 	int rc, kind;
 
-	if ((rc = check_routing(f, r, err)))
+	if ((rc = lanes_routing_check(f, r, err)))
 		return rc;
 	memset(&ps, 0, sizeof(ps));
 	lanes_lines_init(&ps.lines, data, len, file);
@@ -400,7 +376,7 @@ static void write_entries(const struct lanes_fabric *f, const struct lanes_routi
 int lanes_path_sl_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,
 			struct lanes_error *err)
 {
-	int rc = check_routing(f, r, err);
+	int rc = lanes_routing_check(f, r, err);
 
 	if (rc)
 		return rc;

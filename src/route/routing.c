@@ -53,7 +53,17 @@ void lanes_routing_free(struct lanes_routing *r)
 	free(r);
 }
 
-static size_t sl_cells(const struct lanes_routing *r, int mode)
+int lanes_routing_check(const struct lanes_fabric *f, const struct lanes_routing *r,
+			struct lanes_error *err)
+{
+	if (r->num_switches != f->num_switches || r->num_lids != f->max_lid + 1)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "the routing was made for another fabric (%u switches, %u LIDs)",
+				       r->num_switches, r->num_lids - 1);
+	return 0;
+}
+
+size_t lanes_routing_sl_cells(const struct lanes_routing *r, int mode)
 {
 	switch (mode) {
 	case LANES_SL_PER_DST:
@@ -63,8 +73,16 @@ static size_t sl_cells(const struct lanes_routing *r, int mode)
 	case LANES_SL_PER_PAIR:
 		return (size_t)r->num_lids * r->num_lids;
 	default:
-		return 0;
+		return 1;
 	}
+}
+
+void lanes_routing_reset_sls(struct lanes_routing *r)
+{
+	free(r->sl);
+	r->sl = NULL;
+	r->sl_mode = LANES_SL_UNIFORM;
+	r->sl_uniform = 0;
 }
 
 /* The SL that the current mode gives (source switch s, source LID sl, dst d). */
@@ -85,7 +103,7 @@ static uint8_t sl_at(const struct lanes_routing *r, int mode, uint32_t s, uint32
 int lanes_routing_set_sl_mode(struct lanes_routing *r, int mode, struct lanes_error *err)
 {
 	uint8_t *sl;
-	size_t n = sl_cells(r, mode);
+	size_t n = lanes_routing_sl_cells(r, mode);
 
 	if (mode < r->sl_mode || mode > LANES_SL_PER_PAIR)
 		return lanes_error_set(err, LANES_EINVAL, "SL granularity can only get finer");
@@ -254,7 +272,7 @@ const uint8_t *lanes_routing_port_map(const struct lanes_routing *r,
 void lanes_routing_count_resources(struct lanes_routing *r)
 {
 	uint8_t vl = 0, sl = r->sl_uniform;
-	size_t n = sl_cells(r, r->sl_mode);
+	size_t n = r->sl ? lanes_routing_sl_cells(r, r->sl_mode) : 0;
 
 	for (size_t i = 0; i < n; i++)
 		if (r->sl[i] > sl)

@@ -386,10 +386,8 @@ int lanes_verify(const struct lanes_fabric *f, const struct lanes_routing *r,
 	int rc;
 
 	*out = NULL;
-	if (r->num_switches != f->num_switches || r->num_lids != f->max_lid + 1)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "the routing was made for another fabric (%u switches, %u LIDs)",
-				       r->num_switches, r->num_lids - 1);
+	if ((rc = lanes_routing_check(f, r, err)))
+		return rc;
 	memset(&c, 0, sizeof(c));
 	c.f = f;
 	c.r = r;
