@@ -5,12 +5,21 @@
  * format notes in its net-examples/net:
  *
  *   switchguid=0x200000            (optional; GUID counters, '=' or '+')
+ *   vendid=0x2c9 sysimgguid=0x...  (one line each; for the next node only)
+ *   devid=0xd2f0                   (for this and every later node)
  *   Switch 8 "Switch1" # "desc" enhanced port 0 lid 1 lmc 0
- *   [1] "Hca1"[1]  w=2 s=4         (w= enabled width mask 1=1x 2=4x 4=8x 8=12x,
- *   [3] "Switch2"[3]                s= enabled speed mask 1=SDR 2=DDR 4=QDR)
+ *   [1] "Hca1"[1]  w=2 s=4 e=2     (w= enabled width mask 1=1x 2=4x 4=8x 8=12x
+ *   [3] "Switch2"[3]                16=2x, s= speed mask 1=SDR 2=DDR 4=QDR,
+ *                                   e= extended speed mask 1=FDR 2=EDR 4=HDR)
  *                                  (a blank or other line ends the record)
  *   Hca 2 "Hca1"                   (also "Ca"; "Rt" for routers)
  *   [1] "Switch1"[1] lid 5 lmc 0   (a missing [q] means remote port 1)
+ *
+ * A cable's width and speed are what ibsim makes active: the highest width
+ * both ends enable, and the highest extended speed both enable, else the
+ * highest speed both enable (width=, speed= and extspeed= lines set the
+ * masks of later ports; ibsim 0.10's defaults are 4x, SDR and none). Ends
+ * with no width or no speed in common are refused, as ibsim refuses them.
  *
  * GUIDs are not written per node: ibsim hands them out from counters that
  * start at 0x200000 for switches and 0x100000 for CAs (a CA reserves
@@ -20,7 +29,10 @@
  * requires every cable to be listed from both ends.
  *
  * The writer sets each node's GUID with a `switchguid=`/`caguid=` line in
- * front of it, keeps lines under ibsim's 256-character limit, and adds the
+ * front of it, and its vendor id, device id and system image GUID with
+ * `vendid=`, `devid=` and `sysimgguid=` lines (the last only when it is not
+ * the node GUID, ibsim's default), keeps lines under ibsim's 256-character
+ * limit, and adds the
  * exact width and speed as a trailing comment ("# 4xEDR"), which ibsim
  * ignores and this reader prefers, because ibsim's speed mask stops at QDR.
  * Port GUIDs other than node GUID + port cannot be expressed in the format.
@@ -36,10 +48,17 @@
 #define GUID_CA 0x100000ULL
 #define GUID_RT 0x300000ULL
 
+/* Mask limits of ibsim 0.10 (is_linkwidth_valid() and friends). */
+#define WIDTH_MASK_MAX 31
+#define SPEED_MASK_MAX 7
+#define EXT_MASK_MAX 7
+
 /* One port line, kept until every node is known. */
 struct pport {
 	uint32_t node;
-	uint8_t port, rport, width, speed;
+	uint8_t port, rport;
+	uint8_t wmask, smask, emask; /* enabled width, speed and extended speed */
+	uint8_t width, speed;        /* exact, from our "# 4xEDR" comment; 0 if none */
 	uint16_t lid;
 	uint8_t lmc;
 	char *rid;
@@ -54,7 +73,9 @@ struct ibsim_parse {
 	struct pport *ports;
 	size_t nports, cap;
 	uint64_t guid[4];          /* next GUID per node type */
-	uint8_t width_mask, speed_mask; /* defaults from width= / speed= */
+	uint8_t width_mask, speed_mask, ext_mask; /* defaults from width= speed= extspeed= */
+	uint32_t vendid, devid;    /* vendid= (next node only), devid= (every later node) */
+	uint64_t sysimg;           /* sysimgguid= (next node only; 0: the node GUID) */
 	struct lanes_error *err;
 };
 
@@ -64,14 +85,23 @@ static int perr(struct ibsim_parse *ps, const char *msg, const char *detail, siz
 				 dlen ? " '" : "", (int)dlen, detail ? detail : "", dlen ? "'" : "");
 }
 
-static uint8_t width_of_mask(uint64_t m)
+/* ibsim's get_active_linkwidth() order: 12x, 8x, 4x, 2x, 1x. */
+static uint8_t width_of_mask(unsigned m)
 {
-	return m & 8 ? 12 : m & 4 ? 8 : m & 2 ? 4 : m & 1 ? 1 : 0;
+	return m & 8 ? 12 : m & 4 ? 8 : m & 2 ? 4 : m & 16 ? 2 : m & 1 ? 1 : 0;
 }
 
-static uint8_t speed_of_mask(uint64_t m)
+/*
+ * The common masks of both ends: an extended speed if they share one, else
+ * the highest common speed; ibsim needs a common speed in either case.
+ */
+static uint8_t speed_of_masks(unsigned s, unsigned e)
 {
-	return m & 4 ? LANES_SPEED_QDR : m & 2 ? LANES_SPEED_DDR : m & 1 ? LANES_SPEED_SDR : 0;
+	if (!s)
+		return 0;
+	if (e)
+		return e & 4 ? LANES_SPEED_HDR : e & 2 ? LANES_SPEED_EDR : LANES_SPEED_FDR;
+	return s & 4 ? LANES_SPEED_QDR : s & 2 ? LANES_SPEED_DDR : s & 1 ? LANES_SPEED_SDR : 0;
 }
 
 /* "lid N" and "lmc M" anywhere in the rest of a line. */
@@ -152,7 +182,12 @@ static int add_node(struct ibsim_parse *ps, int type, struct lanes_scan sc)
 	if (!desc)
 		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
 	spec.nports = (uint8_t)nports;
-	spec.guid = spec.sysimage_guid = ps->guid[type];
+	spec.guid = ps->guid[type];
+	spec.sysimage_guid = ps->sysimg ? ps->sysimg : spec.guid;
+	spec.vendor_id = ps->vendid;
+	spec.device_id = ps->devid;
+	ps->vendid = 0; /* as ibsim's new_node(): these two apply to one node */
+	ps->sysimg = 0;
 	if (lanes_strmap_get(&ps->guids, (const char *)&spec.guid, 8) != UINT32_MAX) {
 		free(desc);
 		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
@@ -188,32 +223,38 @@ static void comment_speed(const char *t, size_t n, struct pport *pp)
 	}
 }
 
-static int mask_option(struct ibsim_parse *ps, const char *t, size_t n, uint64_t *mask)
+/* w=1..31, s=1..7, e=0..7: what ibsim 0.10 accepts. */
+static int mask_option(struct ibsim_parse *ps, const char *t, size_t n, uint8_t *mask)
 {
 	struct lanes_scan sc = lanes_scan_of(t + 2, n - 2);
+	uint64_t max = t[0] == 'w' ? WIDTH_MASK_MAX : t[0] == 's' ? SPEED_MASK_MAX : EXT_MASK_MAX;
+	uint64_t v;
 
-	if (!lanes_scan_uint(&sc, 15, mask) || !lanes_scan_at_end(&sc) || !*mask)
-		return perr(ps, "bad port option (w= and s= take a mask 1..15):", t, n);
+	if (!lanes_scan_uint(&sc, max, &v) || !lanes_scan_at_end(&sc) || (!v && t[0] != 'e'))
+		return perr(ps, "bad port option (w= takes a mask 1..31, s= 1..7, e= 0..7):", t,
+			    n);
+	*mask = (uint8_t)v;
 	return 0;
 }
 
-/* Options after the remote end: w=, s=, lid, lmc, and our "# 4xEDR" comment. */
+/* Options after the remote end: w=, s=, e=, lid, lmc, and our "# 4xEDR" comment. */
 static int port_options(struct ibsim_parse *ps, struct lanes_scan sc, struct pport *pp)
 {
-	uint64_t w = ps->width_mask, s = ps->speed_mask;
 	const char *t;
 	size_t n;
 	int rc = scan_lid_lmc(ps, sc, &pp->lid, &pp->lmc);
 
 	int comment = 0;
 
+	pp->wmask = ps->width_mask;
+	pp->smask = ps->speed_mask;
+	pp->emask = ps->ext_mask;
 	while (!rc && !comment && lanes_scan_token(&sc, &t, &n)) {
 		comment = t[0] == '#';
-		if (n >= 2 && t[1] == '=' && (t[0] == 'w' || t[0] == 's'))
-			rc = mask_option(ps, t, n, t[0] == 'w' ? &w : &s);
+		if (n >= 2 && t[1] == '=' && (t[0] == 'w' || t[0] == 's' || t[0] == 'e'))
+			rc = mask_option(ps, t, n,
+					 t[0] == 'w' ? &pp->wmask : t[0] == 's' ? &pp->smask : &pp->emask);
 	}
-	pp->width = width_of_mask(w);
-	pp->speed = speed_of_mask(s);
 	if (!rc && comment && n > 1)
 		comment_speed(t + 1, n - 1, pp);
 	else if (!rc && comment && lanes_scan_token(&sc, &t, &n))
@@ -223,7 +264,7 @@ static int port_options(struct ibsim_parse *ps, struct lanes_scan sc, struct ppo
 
 static int add_port(struct ibsim_parse *ps, uint32_t node, struct lanes_scan sc)
 {
-	struct pport pp = { node, 0, 1, 0, 0, 0, 0, NULL, ps->lines.lineno };
+	struct pport pp = { node, 0, 1, 0, 0, 0, 0, 0, 0, 0, NULL, ps->lines.lineno };
 	uint64_t v;
 	const char *rid;
 	size_t rlen;
@@ -272,14 +313,81 @@ static int guid_line(struct ibsim_parse *ps, int type, struct lanes_scan sc, uin
 	return 0;
 }
 
-static int mask_line(struct ibsim_parse *ps, struct lanes_scan sc, uint8_t *mask)
+/* width=1..31, speed=1..7, extspeed=0..7: default masks of later ports. */
+static int mask_line(struct ibsim_parse *ps, struct lanes_scan sc, uint64_t min, uint64_t max,
+		     uint8_t *mask)
 {
 	uint64_t v;
 
-	if (!lanes_scan_char(&sc, '=') || !lanes_scan_uint(&sc, 15, &v) || !v)
-		return perr(ps, "expected '= 1..15' (an ibsim width or speed mask)", NULL, 0);
+	if (!lanes_scan_char(&sc, '=') || !lanes_scan_uint(&sc, max, &v) || v < min ||
+	    !lanes_scan_at_end(&sc))
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "expected '= %llu..%llu' (an ibsim mask)",
+					 (unsigned long long)min, (unsigned long long)max);
 	*mask = (uint8_t)v;
 	return 0;
+}
+
+/* A number as ibsim's strtol(s, 0, 0) reads it: 0x hex, 0 octal, else decimal. */
+static int scan_c_number(struct lanes_scan *sc, uint64_t *v)
+{
+	lanes_scan_ws(sc);
+	if (sc->end - sc->p >= 2 && sc->p[0] == '0' && (sc->p[1] == 'x' || sc->p[1] == 'X'))
+		return lanes_scan_hex(sc, v);
+	if (sc->end - sc->p >= 2 && sc->p[0] == '0' && sc->p[1] >= '0' && sc->p[1] <= '7') {
+		const char *p = sc->p;
+
+		for (*v = 0; p < sc->end && *p >= '0' && *p <= '7'; p++) {
+			if (*v >> 61)
+				return 0;
+			*v = *v << 3 | (uint64_t)(*p - '0');
+		}
+		sc->p = p;
+		return 1;
+	}
+	return lanes_scan_uint(sc, UINT64_MAX, v);
+}
+
+/* vendid=, devid=, sysimgguid=: "= number", at most max, then the end or a comment. */
+static int value_line(struct ibsim_parse *ps, struct lanes_scan sc, const char *key,
+		      uint64_t max, uint64_t *out)
+{
+	sc.p += strlen(key);
+	if (!lanes_scan_char(&sc, '=') || !scan_c_number(&sc, out) || *out > max ||
+	    (!lanes_scan_at_end(&sc) && !lanes_scan_peek(&sc, "#")))
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "expected '%s=' and a number up to 0x%llx", key,
+					 (unsigned long long)max);
+	return 0;
+}
+
+/* The node attribute lines; 1 if sc was one, else 0. */
+static int attribute_line(struct ibsim_parse *ps, struct lanes_scan sc, int *rc)
+{
+	uint64_t v;
+
+	if (lanes_scan_peek(&sc, "vendid")) {
+		if (!(*rc = value_line(ps, sc, "vendid", 0xFFFFFF, &v)))
+			ps->vendid = (uint32_t)v;
+	} else if (lanes_scan_peek(&sc, "devid")) {
+		if (!(*rc = value_line(ps, sc, "devid", 0xFFFF, &v)))
+			ps->devid = (uint32_t)v;
+	} else if (lanes_scan_peek(&sc, "sysimgguid")) {
+		if (!(*rc = value_line(ps, sc, "sysimgguid", UINT64_MAX, &v)))
+			ps->sysimg = v;
+	} else if (lanes_scan_peek(&sc, "width")) {
+		*rc = mask_line(ps, lanes_scan_of(sc.p + 5, (size_t)(sc.end - sc.p - 5)), 1,
+				WIDTH_MASK_MAX, &ps->width_mask);
+	} else if (lanes_scan_peek(&sc, "speed")) {
+		*rc = mask_line(ps, lanes_scan_of(sc.p + 5, (size_t)(sc.end - sc.p - 5)), 1,
+				SPEED_MASK_MAX, &ps->speed_mask);
+	} else if (lanes_scan_peek(&sc, "extspeed")) {
+		*rc = mask_line(ps, lanes_scan_of(sc.p + 8, (size_t)(sc.end - sc.p - 8)), 0,
+				EXT_MASK_MAX, &ps->ext_mask);
+	} else {
+		return 0;
+	}
+	return 1;
 }
 
 static int node_type_of(struct lanes_scan *sc)
@@ -302,7 +410,7 @@ static int top_line(struct ibsim_parse *ps, struct lanes_scan sc, uint64_t *base
 		{ "switchguid", LANES_NODE_SWITCH }, { "hcaguids", LANES_NODE_CA },
 		{ "caguid", LANES_NODE_CA },         { "rtguid", LANES_NODE_ROUTER },
 	};
-	int type = node_type_of(&sc);
+	int type = node_type_of(&sc), rc = 0;
 
 	if (type) {
 		*in_node = 1;
@@ -311,14 +419,10 @@ static int top_line(struct ibsim_parse *ps, struct lanes_scan sc, uint64_t *base
 	for (size_t i = 0; i < 4; i++)
 		if (lanes_scan_peek(&sc, guids[i].word))
 			return guid_line(ps, guids[i].type, sc, base);
-	if (lanes_scan_peek(&sc, "width"))
-		return sc.p += 5, mask_line(ps, sc, &ps->width_mask);
-	if (lanes_scan_peek(&sc, "speed"))
-		return sc.p += 5, mask_line(ps, sc, &ps->speed_mask);
-	if (lanes_scan_peek(&sc, "devid") || lanes_scan_peek(&sc, "vendid") ||
-	    lanes_scan_peek(&sc, "sysimgguid") || lanes_scan_peek(&sc, "pdebug") ||
-	    lanes_scan_peek(&sc, "do"))
-		return 0; /* settings that do not change the fabric, as ibsim ignores them */
+	if (attribute_line(ps, sc, &rc))
+		return rc;
+	if (lanes_scan_peek(&sc, "pdebug") || lanes_scan_peek(&sc, "do"))
+		return 0; /* settings that do not change the fabric */
 	if (lanes_scan_peek(&sc, "include") || lanes_scan_peek(&sc, "module"))
 		return perr(ps, "include and module lines are not supported; expand them first",
 			    NULL, 0);
@@ -358,6 +462,76 @@ static int cable_error(struct ibsim_parse *ps, const struct pport *pp, const cha
 				 what);
 }
 
+/* The port line of (node, port), or NULL; start[] holds each node's first line. */
+static const struct pport *find_line(const struct ibsim_parse *ps, const size_t *start,
+				     uint32_t node, uint8_t port)
+{
+	for (size_t i = start[node]; i < start[node + 1]; i++)
+		if (ps->ports[i].port == port)
+			return &ps->ports[i];
+	return NULL;
+}
+
+/*
+ * The width and speed of the cable between the lines a and b (its two ends):
+ * our exact "# 4xEDR" comment when either end has one, else what ibsim makes
+ * active from the enabled masks of both ends.
+ */
+static int active(struct ibsim_parse *ps, const struct pport *a, const struct pport *b,
+		  uint8_t *width, uint8_t *speed)
+{
+	const struct pport *exact = a->width ? a : b->width ? b : NULL;
+
+	if (exact) {
+		*width = exact->width;
+		*speed = exact->speed;
+		return 0;
+	}
+	*width = width_of_mask(a->wmask & b->wmask);
+	*speed = speed_of_masks(a->smask & b->smask, a->emask & b->emask);
+	if (!*width || !*speed)
+		return cable_error(ps, a, *width ? "enables no speed (s=) that this end enables"
+						 : "enables no width (w=) that this end enables");
+	return 0;
+}
+
+/* Each node's first port line (port lines come grouped by node, in node order). */
+static size_t *line_starts(const struct ibsim_parse *ps, uint32_t n)
+{
+	size_t *start = calloc((size_t)n + 2, sizeof(*start));
+
+	if (!start)
+		return NULL;
+	for (size_t i = 0; i < ps->nports; i++)
+		start[ps->ports[i].node + 1]++;
+	for (uint32_t v = 0; v < n; v++)
+		start[v + 1] += start[v];
+	return start;
+}
+
+/* Every cable listed back from its other end gets its active width and speed. */
+static int check_both_ends(struct ibsim_parse *ps, uint32_t n)
+{
+	size_t *start = line_starts(ps, n);
+	int rc = 0;
+
+	if (!start)
+		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+	for (size_t i = 0; i < ps->nports && !rc; i++) {
+		const struct pport *pp = &ps->ports[i], *back;
+		uint32_t r = lanes_builder_peer(ps->b, pp->node, pp->port);
+		uint8_t width, speed;
+
+		if (!(back = find_line(ps, start, r, pp->rport)))
+			rc = cable_error(ps, pp, "does not list this cable back (ibsim needs both ends)");
+		else if (!(rc = active(ps, pp, back, &width, &speed)))
+			rc = lanes_builder_connect(ps->b, pp->node, pp->port, r, pp->rport, width,
+						   speed, ps->err);
+	}
+	free(start);
+	return rc;
+}
+
 /* Cable every port line; each cable must be listed from both ends. */
 static int connect_all(struct ibsim_parse *ps)
 {
@@ -379,24 +553,16 @@ static int connect_all(struct ibsim_parse *ps)
 			rc = cable_error(ps, pp, "does not exist");
 		else if (pp->rport > lanes_builder_nports(ps->b, r))
 			rc = cable_error(ps, pp, "is beyond that node's port count");
-		else if (lanes_builder_connect(ps->b, pp->node, pp->port, r, pp->rport, pp->width,
-					       pp->speed, ps->err))
+		else if (lanes_builder_connect(ps->b, pp->node, pp->port, r, pp->rport, 0, 0,
+					       ps->err))
 			rc = cable_error(ps, pp, "is cabled elsewhere (the two ends disagree)");
 		else if (pp->lid || pp->lmc)
 			rc = lanes_builder_set_port(ps->b, pp->node, pp->port, 0, pp->lid, pp->lmc,
 						    ps->err);
 		listed[bit / 32] |= 1u << bit % 32;
 	}
-	for (size_t i = 0; i < ps->nports && !rc; i++) {
-		struct pport *pp = &ps->ports[i];
-		uint32_t r = lanes_builder_peer(ps->b, pp->node, pp->port);
-		size_t bit = (size_t)r * 256 + pp->rport;
-
-		if (!(listed[bit / 32] & (1u << bit % 32)))
-			rc = cable_error(ps, pp, "does not list this cable back (ibsim needs both ends)");
-	}
 	free(listed);
-	return rc;
+	return rc ? rc : check_both_ends(ps, n);
 }
 
 static int ibsim_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
@@ -414,8 +580,9 @@ static int ibsim_read(const char *data, size_t len, const char *file, struct lan
 	ps.guid[LANES_NODE_SWITCH] = GUID_SW;
 	ps.guid[LANES_NODE_CA] = GUID_CA;
 	ps.guid[LANES_NODE_ROUTER] = GUID_RT;
-	ps.width_mask = 3; /* ibsim's default: 1x or 4x enabled, so 4x */
-	ps.speed_mask = 1; /* SDR */
+	ps.width_mask = 2; /* ibsim 0.10's defaults: 4x, SDR, no extended speed */
+	ps.speed_mask = 1;
+	ps.ext_mask = 0;
 	if ((rc = lanes_builder_new(&ps.b, err)))
 		return rc;
 	if (!(rc = parse_lines(&ps))) {
@@ -460,7 +627,7 @@ static void clean_desc(const char *in, char *out)
 
 static unsigned width_mask(unsigned width)
 {
-	return width == 12 ? 8 : width == 8 ? 4 : width == 1 ? 1 : 2;
+	return width == 12 ? 8 : width == 8 ? 4 : width == 2 ? 16 : width == 1 ? 1 : 2;
 }
 
 static unsigned speed_mask(unsigned speed)
@@ -484,7 +651,25 @@ static void write_port(const struct lanes_fabric *f, const struct lanes_node *n,
 	fputc('\n', out);
 }
 
-static void write_node(const struct lanes_fabric *f, const struct lanes_node *n, FILE *out)
+/*
+ * The lines ibsim applies to the node that follows: vendid= and sysimgguid=
+ * to that node only (sysimgguid only when it is not the node GUID, ibsim's
+ * default), devid= to every later node too, so it is written whenever it
+ * differs from what the previous node left (*devid).
+ */
+static void write_attributes(const struct lanes_node *n, uint32_t *devid, FILE *out)
+{
+	if (n->vendor_id)
+		fprintf(out, "vendid=0x%x\n", n->vendor_id);
+	if (n->device_id != *devid)
+		fprintf(out, "devid=0x%x\n", n->device_id);
+	*devid = n->device_id;
+	if (n->sysimage_guid && n->sysimage_guid != n->guid)
+		fprintf(out, "sysimgguid=0x%016llx\n", (unsigned long long)n->sysimage_guid);
+}
+
+static void write_node(const struct lanes_fabric *f, const struct lanes_node *n, uint32_t *devid,
+		       FILE *out)
 {
 	char desc[65];
 	const char *guidkey = n->type == LANES_NODE_SWITCH ? "switchguid"
@@ -492,6 +677,7 @@ static void write_node(const struct lanes_fabric *f, const struct lanes_node *n,
 							   : "rtguid";
 
 	clean_desc(n->desc, desc);
+	write_attributes(n, devid, out);
 	fprintf(out, "%s=0x%016llx\n%s\t%u \"%c-%016llx\"\t# \"%s\"", guidkey,
 		(unsigned long long)n->guid, type_word(n->type), n->nports, type_letter(n->type),
 		(unsigned long long)n->guid, desc);
@@ -537,26 +723,27 @@ static int ibsim_write(const struct lanes_fabric *f, FILE *out, struct lanes_err
 	fprintf(out, "# ibsim net file written by lanes: %u switches, %u CAs, %u routers\n"
 		     "# run it with: ibsim -s -n FILE\n\n",
 		f->num_switches, f->num_cas, f->num_routers);
-	for (uint32_t i = 0; i < f->num_nodes; i++)
-		write_node(f, &f->nodes[i], out);
+	for (uint32_t i = 0, devid = 0; i < f->num_nodes; i++)
+		write_node(f, &f->nodes[i], &devid, out);
 	if (ferror(out))
 		return lanes_error_set(err, LANES_EIO, "write error");
 	return 0;
 }
 
 /*
- * ibsim files call CAs "Hca" and never carry the vendid= lines that every
- * ibnetdiscover record has; our own files also say so on their first line.
- * Both formats share switchguid= and "Switch", so those decide nothing.
+ * ibsim files call CAs "Hca" (ibnetdiscover says "Ca") and rarely carry the
+ * vendid= lines that every ibnetdiscover record has; our own files say what
+ * they are on their first line. Both formats share switchguid=, vendid= and
+ * "Switch", so those decide little.
  */
 static int ibsim_sniff(const char *data, size_t len)
 {
 	if (lanes_text_contains(data, len, 128, "# ibsim net file"))
 		return 100;
-	if (lanes_text_contains(data, len, 1 << 20, "vendid="))
-		return 10;
 	if (lanes_text_contains(data, len, 1 << 20, "\nHca"))
 		return 95;
+	if (lanes_text_contains(data, len, 1 << 20, "vendid="))
+		return 10;
 	if (lanes_text_contains(data, len, 1 << 20, "\nSwitch") ||
 	    (len >= 6 && !strncmp(data, "Switch", 6)))
 		return 60;

@@ -74,7 +74,7 @@ static void test_options_and_guid_lines(void **state)
 				       "\n"
 				       "caguid=0x7000\n"
 				       "Hca 2 \"h\" # host one\n"
-				       "[2] \"a\"[1] lid 20 lmc 1\n",
+				       "[2] \"a\"[1] lid 20 lmc 1 w=8 s=2\n",
 				       &err, &rc);
 
 	(void)state;
@@ -93,6 +93,119 @@ static void test_options_and_guid_lines(void **state)
 	/* "[2] "b"" without a remote port means port 1 */
 	assert_int_equal(lanes_fabric_port(f, 0, 2)->peer_port, 1);
 	lanes_fabric_free(f);
+}
+
+/*
+ * vendid= and sysimgguid= apply to the next node only, devid= to every later
+ * node; a node without sysimgguid has its node GUID. The expected values are
+ * what the real ibsim 0.10 showed OpenSM 3.3.23 for this file (its
+ * opensm-subnet.lst: VenID, DevID, SystemGUID).
+ */
+static void test_node_attribute_lines(void **state)
+{
+	struct lanes_error err;
+	int rc;
+	struct lanes_fabric *f = parse("vendid=0x1234\ndevid=0xabcd\nsysimgguid=0x999\n"
+				       "switchguid=0x10\n"
+				       "Switch 4 \"S1\"\n[1] \"S2\"[1]\n[2] \"H1\"[1]\n\n"
+				       "Switch 4 \"S2\"\n[1] \"S1\"[1]\n[2] \"H2\"[1]\n\n"
+				       "vendid=0x77\n"
+				       "Hca 1 \"H1\"\n[1] \"S1\"[2]\n\n"
+				       "sysimgguid=0x555\ndevid=0x42\n"
+				       "Hca 1 \"H2\"\n[1] \"S2\"[2]\n",
+				       &err, &rc);
+	static const struct { uint64_t guid, sys; uint32_t ven, dev; } want[] = {
+		{ 0x10, 0x999, 0x1234, 0xabcd },
+		{ 0x11, 0x11, 0, 0xabcd },
+		{ 0x100000, 0x100000, 0x77, 0xabcd },
+		{ 0x100002, 0x555, 0, 0x42 },
+	};
+
+	(void)state;
+	assert_int_equal(rc, 0);
+	for (uint32_t i = 0; i < 4; i++) {
+		assert_int_equal(f->nodes[i].guid, want[i].guid);
+		assert_int_equal(f->nodes[i].sysimage_guid, want[i].sys);
+		assert_int_equal(f->nodes[i].vendor_id, want[i].ven);
+		assert_int_equal(f->nodes[i].device_id, want[i].dev);
+	}
+	lanes_fabric_free(f);
+	/* numbers as ibsim's strtol(.., 0) reads them: decimal, 0x hex, 0 octal */
+	f = parse("vendid=10\ndevid=010\nSwitch 1 \"a\"\n", &err, &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(f->nodes[0].vendor_id, 10);
+	assert_int_equal(f->nodes[0].device_id, 8);
+	lanes_fabric_free(f);
+}
+
+/* One cable between two switches with the given options on each end. */
+static struct lanes_fabric *cable(const char *pre, const char *a, const char *b, int *rc)
+{
+	char text[256];
+	struct lanes_error err;
+
+	snprintf(text, sizeof(text), "%sSwitch 4 \"A\"\n[1] \"B\"[1] %s\n\nSwitch 4 \"B\"\n[1] \"A\"[1] %s\n",
+		 pre, a, b);
+	return parse(text, &err, rc);
+}
+
+/*
+ * Width, speed and extended speed masks: the active values are the highest
+ * both ends enable, ibsim 0.10's link-up rule. Each case was run through the
+ * real ibsim and OpenSM: the refused ones make ibsim stop ("bad enabled
+ * width", "mismatched enabled speed"), and OpenSM's opensm-subnet.lst showed
+ * these widths and rates, except for "speed=7 / s=2", which OpenSM itself
+ * raises to QDR after link-up by setting LinkSpeedEnabled (its
+ * force_link_speed default); what the file says is DDR.
+ */
+static void test_masks(void **state)
+{
+	static const struct {
+		const char *pre, *a, *b;
+		uint8_t width, speed;
+	} ok[] = {
+		{ "", "", "", 4, LANES_SPEED_SDR },
+		{ "", "w=16", "w=16", 2, LANES_SPEED_SDR },
+		{ "", "w=31 s=7", "w=31 s=7", 12, LANES_SPEED_QDR },
+		{ "", "w=2", "", 4, LANES_SPEED_SDR },
+		{ "", "e=2", "", 4, LANES_SPEED_SDR },
+		{ "", "e=2", "e=2", 4, LANES_SPEED_EDR },
+		{ "", "e=2 s=4", "e=6 s=4", 4, LANES_SPEED_EDR },
+		{ "", "e=7 s=7", "e=4 s=4", 4, LANES_SPEED_HDR },
+		{ "", "e=1", "e=3", 4, LANES_SPEED_FDR },
+		{ "width=16\nextspeed=2\n", "", "", 2, LANES_SPEED_EDR },
+		{ "speed=7\n", "", "s=2", 4, LANES_SPEED_DDR },
+	};
+	static const char *const bad[][2] = {
+		{ "w=1", "" }, { "s=2", "" }, { "w=32", "w=32" }, { "s=8", "s=8" },
+		{ "s=0", "s=0" }, { "e=8", "e=8" },
+	};
+	int rc;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		struct lanes_fabric *f = cable(ok[i].pre, ok[i].a, ok[i].b, &rc);
+
+		if (rc)
+			fail_msg("case %zu refused", i);
+		assert_int_equal(lanes_fabric_port(f, 0, 1)->width, ok[i].width);
+		assert_int_equal(lanes_fabric_port(f, 0, 1)->speed, ok[i].speed);
+		assert_int_equal(lanes_fabric_port(f, 1, 1)->speed, ok[i].speed);
+		lanes_fabric_free(f);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_null(cable("", bad[i][0], bad[i][1], &rc));
+		assert_int_equal(rc, LANES_EPARSE);
+	}
+	assert_null(cable("width=32\n", "", "", &rc));
+	assert_null(cable("extspeed=8\n", "", "", &rc));
+	{
+		struct lanes_fabric *f = cable("extspeed=7\n", "", "", &rc);
+
+		assert_non_null(f);
+		assert_int_equal(lanes_fabric_port(f, 0, 1)->speed, LANES_SPEED_HDR);
+		lanes_fabric_free(f);
+	}
 }
 
 static void expect_error(const char *text, unsigned long line, const char *what)
@@ -139,6 +252,14 @@ static void test_malformed(void **state)
 	expect_error("caguid=0x10\nHca 1 \"a\"\n\ncaguid=0x10\nHca 1 \"b\"\n", 5,
 		     "already taken");
 	expect_error("switchguid 5\n", 1, "expected '=' or '+'");
+	expect_error("vendid=0x1000000\n", 1, "vendid");
+	expect_error("devid=0x10000\n", 1, "devid");
+	expect_error("devid 5\n", 1, "devid");
+	expect_error("sysimgguid=zz\n", 1, "sysimgguid");
+	expect_error("Switch 4 \"a\"\n[1] \"b\"[1] w=1\n\nSwitch 4 \"b\"\n[1] \"a\"[1]\n", 2,
+		     "enables no width");
+	expect_error("Switch 4 \"a\"\n[1] \"b\"[1] s=4\n\nSwitch 4 \"b\"\n[1] \"a\"[1]\n", 2,
+		     "enables no speed");
 }
 
 static void assert_same_fabric(const struct lanes_fabric *a, const struct lanes_fabric *b)
@@ -149,6 +270,9 @@ static void assert_same_fabric(const struct lanes_fabric *a, const struct lanes_
 		const struct lanes_node *x = &a->nodes[i], *y = &b->nodes[i];
 
 		assert_int_equal(x->guid, y->guid);
+		assert_int_equal(x->sysimage_guid, y->sysimage_guid);
+		assert_int_equal(x->vendor_id, y->vendor_id);
+		assert_int_equal(x->device_id, y->device_id);
 		assert_int_equal(x->type, y->type);
 		assert_int_equal(x->nports, y->nports);
 		assert_string_equal(x->desc, y->desc);
@@ -194,6 +318,13 @@ static void test_round_trips(void **state)
 	round_trip(read_fabric(LANES_DATA_DIR, "ibsim_4ary3tree_k-4-n-3-Full.topology", NULL));
 	round_trip(gen("dragonfly a=4 p=2 h=2"));
 	round_trip(gen("torus k=3x4 p=2"));
+	/* ibnetdiscover -> ibsim -> read: vendor, device and system image GUID survive */
+	round_trip(read_fabric(LANES_DATA_DIR, "anon_4sw_edr_ibnetdiscover.txt", NULL));
+	round_trip(read_fabric(LANES_DATA_DIR, "nvidia_lab_2sw_mixed_ibnetdiscover.txt", NULL));
+	round_trip(read_fabric(LANES_DATA_DIR, "ut_stage_sx6036_fdr10_ibnetdiscover.txt", NULL));
+	round_trip(read_fabric(LANES_DATA_DIR, "psmn_x5_qdr_ibnetdiscover.txt", NULL));
+	round_trip(read_fabric(LANES_DATA_DIR, "dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt", NULL));
+	round_trip(read_fabric(LANES_TESTDATA_DIR, "ibnd_chassis_shared_switchguid.txt", NULL));
 }
 
 int main(void)
@@ -202,6 +333,8 @@ int main(void)
 		cmocka_unit_test(test_data_files),
 		cmocka_unit_test(test_guids_as_ibsim_assigns_them),
 		cmocka_unit_test(test_options_and_guid_lines),
+		cmocka_unit_test(test_node_attribute_lines),
+		cmocka_unit_test(test_masks),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_round_trips),
 	};
