@@ -1,75 +1,294 @@
 /*
- * bfs.c - bit-parallel breadth-first search: 64 source switches at a time,
- * each switch holding a 64-bit mask of the sources that have reached it. One
- * level costs one pass over the adjacency, so all-pairs distances cost
- * O(S/64 * E * D) instead of O(S * E): well under a second for 10k switches.
- * distance.c turns it into the all-pairs distance matrix.
+ * bfs.c - bit-parallel, direction-optimizing breadth-first search: 64 source
+ * switches at a time, each switch holding a 64-bit mask of the sources that
+ * have reached it. distance.c turns it into the all-pairs distance matrix.
+ *
+ * Each level goes one of two ways (Beamer, Asanovic, Patterson,
+ * "Direction-optimizing breadth-first search", SC12):
+ *  - push (top-down): only the switches of the frontier (those that gained
+ *    source bits in the last level) send their new bits to their neighbours;
+ *  - pull (bottom-up): every switch not yet reached by all 64 sources ORs
+ *    its neighbours' frontier bits, one sequential pass over the adjacency.
+ * Pull is chosen when the frontier's cable ends are at least 1/PULL_SHARE of
+ * all of them, so a level never costs more than PULL_SHARE times what push
+ * would. A switch is in the frontier only at levels where it gains a bit,
+ * at most min(64, D) of them per sweep, so one sweep costs
+ * O(min(64, D) * E + n) rather than the O(D * E) of pulling at every level:
+ * a ring or torus of 10,000 switches no longer scans all switches for each
+ * of its 5,000 levels. Dense low-diameter fabrics (dragonfly, slim fly) pull
+ * at their few wide levels, as before.
+ *
+ * The sweep works on a relabelled copy of the switch graph (struct graph).
+ * A switch gains bits at as many levels as its distances to the sweep's 64
+ * sources take distinct values, so sources close to each other cost less:
+ * the relabelling cuts the graph into balls of 64 switches, grown in
+ * breadth-first order from seeds taken along one global breadth-first order,
+ * and numbers them ball by ball, so each sweep's sources are one compact
+ * ball (a 2D torus: distances to an 8x8-like patch span ~15 values, not the
+ * 64 of a row) and neighbours sit close in memory. Results are mapped back
+ * to switch indices, so the labels never show.
+ *
+ * Invariants between levels: front[v] != 0 exactly for v in the frontier
+ * list; next[] is all zero; seen[v] holds every source bit that reached v.
  */
 #include "bfs.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static void record(uint8_t *dist, uint32_t n, uint32_t first, uint32_t v, uint64_t bits,
-		   uint32_t level)
+/* Pull when the frontier holds at least 1/PULL_SHARE of all cable ends. */
+#define PULL_SHARE 8
+#define BALL 64
+
+/* The switch graph under new labels; orig[label] is the switch index. */
+struct graph {
+	uint32_t n;
+	uint32_t *off; /* n + 1 offsets into adj */
+	uint32_t *adj; /* neighbour labels */
+	uint32_t *orig;
+};
+
+struct bfs {
+	const struct graph *g;
+	uint64_t *seen, *front, *next;
+	uint32_t *list, *next_list; /* the frontier, and the level being found */
+	uint32_t nlist, nnext;
+	uint64_t list_edges;        /* cable ends of the frontier */
+	uint64_t full;              /* every source of the sweep */
+};
+
+/* dist[source][v] for the sources in bits, in switch indices. */
+static void record(uint8_t *dist, const struct graph *g, uint32_t first, uint32_t v,
+		   uint64_t bits, uint32_t level)
 {
+	size_t to = g->orig[v];
+
 	while (bits) {
 		int k = __builtin_ctzll(bits);
 
-		dist[(size_t)(first + (uint32_t)k) * n + v] = level > 254 ? 255 : (uint8_t)level;
+		dist[(size_t)g->orig[first + (uint32_t)k] * g->n + to] =
+			level > 254 ? 255 : (uint8_t)level;
 		bits &= bits - 1;
 	}
 }
 
-/* One sweep from sources [first, first+count): levels until nothing new. */
-static void sweep(const struct lanes_fabric *f, uint32_t first, uint32_t count, uint64_t *seen,
-		  uint64_t *front, uint64_t *next, struct bfs_sums *s, uint8_t *dist)
+static uint32_t degree(const struct graph *g, uint32_t v)
 {
-	uint32_t n = f->num_switches;
-	int grew = 1;
+	return g->off[v + 1] - g->off[v];
+}
 
-	memset(seen, 0, sizeof(*seen) * n);
-	memset(front, 0, sizeof(*front) * n);
-	for (uint32_t k = 0; k < count; k++)
-		seen[first + k] = front[first + k] = 1ULL << k;
-	if (dist)
-		for (uint32_t k = 0; k < count; k++)
-			dist[(size_t)(first + k) * n + first + k] = 0;
-	for (uint32_t level = 1; grew; level++) {
-		grew = 0;
-		for (uint32_t v = 0; v < n; v++) {
-			uint64_t m = 0;
+/* Top-down: frontier switches hand their bits to neighbours that lack them. */
+static void push(struct bfs *b)
+{
+	const struct graph *g = b->g;
 
-			for (uint32_t e = f->adj_off[v]; e < f->adj_off[v + 1]; e++)
-				m |= front[f->adj[e].sw];
-			next[v] = m & ~seen[v];
-		}
-		for (uint32_t v = 0; v < n; v++) {
-			if (!next[v])
+	for (uint32_t i = 0; i < b->nlist; i++) {
+		uint32_t u = b->list[i];
+		uint64_t m = b->front[u];
+
+		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++) {
+			uint32_t w = g->adj[e];
+			uint64_t bits = m & ~b->seen[w];
+
+			if (!bits)
 				continue;
-			uint64_t c = (uint64_t)__builtin_popcountll(next[v]);
-
-			seen[v] |= next[v];
-			s->dist_sum += c * level;
-			s->pairs += c;
-			s->diameter = level;
-			grew = 1;
-			if (dist)
-				record(dist, n, first, v, next[v], level);
+			if (!b->next[w])
+				b->next_list[b->nnext++] = w;
+			b->next[w] |= bits;
 		}
-		memcpy(front, next, sizeof(*front) * n);
 	}
+}
+
+/* Bottom-up: every switch still missing a source looks at its neighbours. */
+static void pull(struct bfs *b)
+{
+	const struct graph *g = b->g;
+
+	for (uint32_t v = 0; v < g->n; v++) {
+		uint64_t m = 0;
+
+		if (b->seen[v] == b->full)
+			continue;
+		for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++)
+			m |= b->front[g->adj[e]];
+		if ((m &= ~b->seen[v])) {
+			b->next[v] = m;
+			b->next_list[b->nnext++] = v;
+		}
+	}
+}
+
+/* The level found becomes the frontier; its pairs are counted (and recorded). */
+static void advance(struct bfs *b, uint32_t first, uint32_t level, struct bfs_sums *s,
+		    uint8_t *dist)
+{
+	uint32_t *t;
+
+	for (uint32_t i = 0; i < b->nlist; i++)
+		b->front[b->list[i]] = 0;
+	b->list_edges = 0;
+	for (uint32_t i = 0; i < b->nnext; i++) {
+		uint32_t w = b->next_list[i];
+		uint64_t bits = b->next[w], c = (uint64_t)__builtin_popcountll(bits);
+
+		b->next[w] = 0;
+		b->seen[w] |= bits;
+		b->front[w] = bits;
+		b->list_edges += degree(b->g, w);
+		s->dist_sum += c * level;
+		s->pairs += c;
+		if (level > s->diameter) /* sums span sweeps: keep the largest */
+			s->diameter = level;
+		if (dist)
+			record(dist, b->g, first, w, bits, level);
+	}
+	t = b->list;
+	b->list = b->next_list;
+	b->next_list = t;
+	b->nlist = b->nnext;
+	b->nnext = 0;
+}
+
+/* One sweep from sources [first, first+count): levels until nothing new. */
+static void sweep(struct bfs *b, uint32_t first, uint32_t count, struct bfs_sums *s,
+		  uint8_t *dist)
+{
+	const struct graph *g = b->g;
+	uint64_t ends = g->off[g->n];
+
+	memset(b->seen, 0, sizeof(*b->seen) * g->n);
+	b->full = count == 64 ? ~0ULL : (1ULL << count) - 1;
+	b->nlist = b->nnext = 0;
+	b->list_edges = 0;
+	for (uint32_t k = 0; k < count; k++) {
+		b->seen[first + k] = b->front[first + k] = 1ULL << k;
+		b->list[b->nlist++] = first + k;
+		b->list_edges += degree(g, first + k);
+		if (dist)
+			dist[(size_t)g->orig[first + k] * g->n + g->orig[first + k]] = 0;
+	}
+	for (uint32_t level = 1; b->nlist; level++) {
+		if (b->list_edges * PULL_SHARE >= ends)
+			pull(b);
+		else
+			push(b);
+		advance(b, first, level, s, dist);
+	}
+}
+
+/* Switch indices in one breadth-first order over every component. */
+static void global_order(const struct lanes_fabric *f, uint32_t *q, uint8_t *seen)
+{
+	uint32_t head = 0, tail = 0;
+
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		if (seen[s])
+			continue;
+		seen[s] = 1;
+		q[tail++] = s;
+		while (head < tail) {
+			uint32_t u = q[head++];
+
+			for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++)
+				if (!seen[f->adj[e].sw]) {
+					seen[f->adj[e].sw] = 1;
+					q[tail++] = f->adj[e].sw;
+				}
+		}
+	}
+}
+
+/*
+ * Labels ball by ball: from each seed (in global order) not yet labelled,
+ * label unlabelled switches breadth-first until the current block of BALL
+ * labels is full (or the ball cannot grow). label[] maps switch -> label.
+ */
+static void label_balls(const struct lanes_fabric *f, const uint32_t *order, uint32_t *label,
+			uint32_t *orig)
+{
+	uint32_t next = 0;
+
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		label[s] = LANES_NONE;
+	for (uint32_t i = 0; i < f->num_switches; i++) {
+		uint32_t head = next, limit = (next / BALL + 1) * BALL;
+
+		if (label[order[i]] != LANES_NONE)
+			continue;
+		label[order[i]] = next;
+		orig[next++] = order[i];
+		while (head < next && next < limit) { /* orig[head..next) is the ball's queue */
+			uint32_t u = orig[head++];
+
+			for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1] && next < limit; e++)
+				if (label[f->adj[e].sw] == LANES_NONE) {
+					label[f->adj[e].sw] = next;
+					orig[next++] = f->adj[e].sw;
+				}
+		}
+	}
+}
+
+static void graph_free(struct graph *g)
+{
+	free(g->off);
+	free(g->adj);
+	free(g->orig);
+}
+
+static int graph_build(const struct lanes_fabric *f, struct graph *g)
+{
+	size_t n = f->num_switches;
+	uint32_t *label = malloc((n + 1) * sizeof(*label)), *order = malloc((n + 1) * sizeof(*order));
+	uint8_t *seen = calloc(n + 1, 1);
+
+	g->n = f->num_switches;
+	g->off = malloc((n + 1) * sizeof(*g->off));
+	g->adj = malloc(((size_t)f->adj_off[n] + 1) * sizeof(*g->adj));
+	g->orig = malloc((n + 1) * sizeof(*g->orig));
+	if (label && order && seen && g->off && g->adj && g->orig) {
+		global_order(f, order, seen);
+		label_balls(f, order, label, g->orig);
+		g->off[0] = 0;
+		for (uint32_t v = 0; v < g->n; v++) {
+			uint32_t u = g->orig[v], k = g->off[v];
+
+			for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++)
+				g->adj[k++] = label[f->adj[e].sw];
+			g->off[v + 1] = k;
+		}
+	}
+	free(seen);
+	free(order);
+	if (!label || !g->off || !g->adj || !g->orig) {
+		free(label);
+		graph_free(g);
+		return LANES_ENOMEM;
+	}
+	free(label);
+	return 0;
 }
 
 int lanes_bfs_all(const struct lanes_fabric *f, struct bfs_sums *sums, uint8_t *dist)
 {
-	uint32_t n = f->num_switches;
-	uint64_t *buf = malloc(sizeof(uint64_t) * 3 * (n ? n : 1));
+	size_t n = f->num_switches ? f->num_switches : 1;
+	uint64_t *masks = calloc(3 * n, sizeof(uint64_t));
+	uint32_t *lists = malloc(2 * n * sizeof(uint32_t));
+	struct graph g;
+	struct bfs b = { &g, masks, masks + n, masks + 2 * n, lists, lists + n, 0, 0, 0, 0 };
+	int rc = graph_build(f, &g);
 
-	if (!buf)
+	if (rc || !masks || !lists) {
+		free(masks);
+		free(lists);
+		if (!rc)
+			graph_free(&g);
 		return LANES_ENOMEM;
-	for (uint32_t first = 0; first < n; first += 64)
-		sweep(f, first, n - first < 64 ? n - first : 64, buf, buf + n, buf + 2 * n, sums, dist);
-	free(buf);
+	}
+	for (uint32_t first = 0; first < g.n; first += 64)
+		sweep(&b, first, g.n - first < 64 ? g.n - first : 64, sums, dist);
+	graph_free(&g);
+	free(masks);
+	free(lists);
 	return 0;
 }

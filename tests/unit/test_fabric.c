@@ -10,8 +10,9 @@ static struct lanes_fabric *ring(unsigned n, unsigned h, unsigned chords)
 	struct lanes_builder *b;
 	struct lanes_fabric *f;
 	struct lanes_error err;
-	uint32_t sw[512];
+	uint32_t *sw = malloc(sizeof(*sw) * n);
 
+	assert_non_null(sw);
 	assert_int_equal(lanes_builder_new(&b, &err), 0);
 	for (unsigned i = 0; i < n; i++) {
 		struct lanes_node_spec s = { LANES_NODE_SWITCH, 8, 0x1000 + i, 0, 0, 0, "sw" };
@@ -31,6 +32,7 @@ static struct lanes_fabric *ring(unsigned n, unsigned h, unsigned chords)
 			assert_int_equal(lanes_builder_connect(b, sw[i], (uint8_t)(5 + k), ca, 1, 4, 3, &err), 0);
 		}
 	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
+	free(sw);
 	return f;
 }
 
@@ -184,7 +186,7 @@ static void naive(const struct lanes_fabric *f, uint32_t *diam, double *avg)
 	free(q);
 }
 
-/* The distance matrix against one plain BFS per source. */
+/* The distance matrix against one plain BFS per source (255: unreachable or 255+ hops). */
 static void check_distance_matrix(const struct lanes_fabric *f)
 {
 	uint32_t n = f->num_switches, *dist = malloc(n * sizeof(*dist)), *q = malloc(n * sizeof(*q));
@@ -196,20 +198,20 @@ static void check_distance_matrix(const struct lanes_fabric *f)
 		uint32_t head = 0, tail = 0;
 
 		for (uint32_t v = 0; v < n; v++)
-			dist[v] = 255;
+			dist[v] = UINT32_MAX;
 		dist[s] = 0;
 		q[tail++] = s;
 		while (head < tail) {
 			uint32_t u = q[head++];
 
 			for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++)
-				if (dist[f->adj[e].sw] == 255) {
+				if (dist[f->adj[e].sw] == UINT32_MAX) {
 					dist[f->adj[e].sw] = dist[u] + 1;
 					q[tail++] = f->adj[e].sw;
 				}
 		}
 		for (uint32_t v = 0; v < n; v++)
-			assert_int_equal(m[(size_t)s * n + v], dist[v]);
+			assert_int_equal(m[(size_t)s * n + v], dist[v] > 254 ? 255 : dist[v]);
 	}
 	free(m);
 	free(dist);
@@ -230,6 +232,42 @@ static void test_bit_parallel_bfs_matches_plain_bfs(void **state)
 	assert_true(st.avg_distance > avg - 1e-9 && st.avg_distance < avg + 1e-9);
 	assert_int_equal(st.parallel_links, 0);
 	lanes_fabric_free(f);
+}
+
+/*
+ * High-diameter and mixed fabrics: a ring of 2000 switches (diameter 1000,
+ * where the search pushes from small frontiers for a thousand levels), the
+ * same ring with a few chords, and dense fabrics where it pulls.
+ */
+static void test_bfs_high_diameter(void **state)
+{
+	struct lanes_fabric *fabrics[] = {
+		ring(2000, 0, 0), ring(2000, 0, 5), ring(129, 0, 0), gen("dragonfly a=4 p=0 h=2"),
+		gen("torus k=30x7 p=0"), gen("jellyfish switches=500 degree=3 p=0"),
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fabrics) / sizeof(fabrics[0]); i++) {
+		struct lanes_fabric_stats st = stats_of(fabrics[i]);
+		uint32_t diam;
+		double avg;
+
+		naive(fabrics[i], &diam, &avg);
+		assert_int_equal(st.diameter, diam);
+		assert_true(st.avg_distance > avg - 1e-9 && st.avg_distance < avg + 1e-9);
+		check_distance_matrix(fabrics[i]);
+		lanes_fabric_free(fabrics[i]);
+	}
+	/* the ring's numbers by formula: n^2 / (4(n-1)) for even n */
+	{
+		struct lanes_fabric *f = ring(2000, 1, 0);
+		struct lanes_fabric_stats st = stats_of(f);
+
+		assert_int_equal(st.diameter, 1000);
+		assert_true(st.avg_distance > 2000.0 * 2000 / (4.0 * 1999) - 1e-9 &&
+			    st.avg_distance < 2000.0 * 2000 / (4.0 * 1999) + 1e-9);
+		lanes_fabric_free(f);
+	}
 }
 
 /* Switch-to-switch cables of f whose two switches are still in g. */
@@ -429,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_cabling_rules),
 		cmocka_unit_test(test_ring_distances),
 		cmocka_unit_test(test_bit_parallel_bfs_matches_plain_bfs),
+		cmocka_unit_test(test_bfs_high_diameter),
 		cmocka_unit_test(test_faults_are_reproducible),
 		cmocka_unit_test(test_faults_disconnect_and_refuse),
 		cmocka_unit_test(test_faults_huge_counts),
