@@ -259,8 +259,12 @@ static int record_cycle(struct vctx *c, struct frame *stack, uint64_t from, uint
 		uint32_t d = vmap_get(&c->first_dst,
 				      edge_bit(c, s, c->rev[e], vin, e2 - f->adj_off[s], vout));
 
-		steps[i] = (struct lanes_cycle_step){ c->ent_sw[e], s, f->adj[e].port,
-						      f->adj[e].peer_port, vin, LANES_NONE, d };
+		steps[i].from_sw = c->ent_sw[e]; /* field by field: calloc'ed padding stays 0 */
+		steps[i].to_sw = s;
+		steps[i].from_port = f->adj[e].port;
+		steps[i].to_port = f->adj[e].peer_port;
+		steps[i].vl = vin;
+		steps[i].dst_lid = d;
 		steps[i].src_lid = witness_source(c, d, e, vin, vout);
 	}
 	c->res->cycle = steps;

@@ -7,14 +7,21 @@
 #include "verify_internal.h"
 
 #include <math.h>
+#include <string.h>
 
 static void insert_hot(struct vctx *c, uint32_t e)
 {
 	struct lanes_verify_result *res = c->res;
 	const struct lanes_adj *a = &c->f->adj[e];
-	struct lanes_channel_load load = { c->ent_sw[e], a->sw, a->port, a->peer_port, c->routes[e] };
+	struct lanes_channel_load load;
 	uint32_t i = res->num_hottest;
 
+	memset(&load, 0, sizeof(load)); /* padding too: results compare byte for byte */
+	load.from_sw = c->ent_sw[e];
+	load.to_sw = a->sw;
+	load.from_port = a->port;
+	load.to_port = a->peer_port;
+	load.routes = c->routes[e];
 	if (i == LANES_VERIFY_HOTTEST) {
 		if (res->hottest[i - 1].routes >= load.routes)
 			return;
