@@ -39,3 +39,15 @@ if command -v hyperfine >/dev/null; then
 fi
 /usr/bin/time -f "peak memory of 'lanes topo info' on the 114,582-endpoint dragonfly: %M KB" \
   "$lanes" topo info "$tmp/cli.txt" >/dev/null
+
+# Issue 3: minhop and the verifier (100 bisections for the EBB) on the same fabric
+rv=$(dirname "$lanes")/bench/bench_route_verify
+echo
+echo "| phase (minhop + verify, ${spec[*]}) | median of $runs (s) |"
+echo "|---|---|"
+for i in $(seq "$runs"); do "$rv" minhop 100 "${spec[@]}" >"$tmp/rv$i"; done
+for phase in route verify peak_rss_mb; do
+  m=$(cat "$tmp"/rv* | awk -v p=$phase '$1 == p { print $2 }' | median)
+  echo "| $phase | $m |"
+done
+grep -E '^(deadlock_free|reachable|rpc_max|ebb)' "$tmp/rv1" | sed 's/^/result: /'
