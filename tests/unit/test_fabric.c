@@ -153,7 +153,27 @@ static void test_ring_distances(void **state)
 	}
 }
 
-/* Plain one-source-at-a-time BFS, to check the bit-parallel sweep across blocks of 64. */
+/* Plain breadth-first search from switch s: dist[] (UINT32_MAX unreachable), q is scratch. */
+static void plain_bfs(const struct lanes_fabric *f, uint32_t s, uint32_t *dist, uint32_t *q)
+{
+	uint32_t head = 0, tail = 0;
+
+	for (uint32_t v = 0; v < f->num_switches; v++)
+		dist[v] = UINT32_MAX;
+	dist[s] = 0;
+	q[tail++] = s;
+	while (head < tail) {
+		uint32_t u = q[head++];
+
+		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++)
+			if (dist[f->adj[e].sw] == UINT32_MAX) {
+				dist[f->adj[e].sw] = dist[u] + 1;
+				q[tail++] = f->adj[e].sw;
+			}
+	}
+}
+
+/* One source at a time, to check the bit-parallel sweep across blocks of 64. */
 static void naive(const struct lanes_fabric *f, uint32_t *diam, double *avg)
 {
 	uint32_t n = f->num_switches, *dist = malloc(n * sizeof(*dist)), *q = malloc(n * sizeof(*q));
@@ -161,25 +181,14 @@ static void naive(const struct lanes_fabric *f, uint32_t *diam, double *avg)
 
 	*diam = 0;
 	for (uint32_t s = 0; s < n; s++) {
-		uint32_t head = 0, tail = 0;
-
+		plain_bfs(f, s, dist, q);
 		for (uint32_t v = 0; v < n; v++)
-			dist[v] = UINT32_MAX;
-		dist[s] = 0;
-		q[tail++] = s;
-		while (head < tail) {
-			uint32_t u = q[head++];
-
-			for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++)
-				if (dist[f->adj[e].sw] == UINT32_MAX) {
-					dist[f->adj[e].sw] = dist[u] + 1;
-					q[tail++] = f->adj[e].sw;
-					sum += dist[u] + 1;
-					pairs++;
-					if (dist[u] + 1 > *diam)
-						*diam = dist[u] + 1;
-				}
-		}
+			if (v != s && dist[v] != UINT32_MAX) {
+				sum += dist[v];
+				pairs++;
+				if (dist[v] > *diam)
+					*diam = dist[v];
+			}
 	}
 	*avg = (double)sum / (double)pairs;
 	free(dist);
@@ -195,21 +204,7 @@ static void check_distance_matrix(const struct lanes_fabric *f)
 
 	assert_int_equal(lanes_fabric_switch_distances(f, &m, &err), 0);
 	for (uint32_t s = 0; s < n; s++) {
-		uint32_t head = 0, tail = 0;
-
-		for (uint32_t v = 0; v < n; v++)
-			dist[v] = UINT32_MAX;
-		dist[s] = 0;
-		q[tail++] = s;
-		while (head < tail) {
-			uint32_t u = q[head++];
-
-			for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++)
-				if (dist[f->adj[e].sw] == UINT32_MAX) {
-					dist[f->adj[e].sw] = dist[u] + 1;
-					q[tail++] = f->adj[e].sw;
-				}
-		}
+		plain_bfs(f, s, dist, q);
 		for (uint32_t v = 0; v < n; v++)
 			assert_int_equal(m[(size_t)s * n + v], dist[v] > 254 ? 255 : dist[v]);
 	}
