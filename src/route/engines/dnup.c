@@ -1,0 +1,206 @@
+/*
+ * dnup.c - OpenSM's Down/Up engine (seed 002, "DNUP Routing Algorithm";
+ * OpenSM 3.3.23 osm_ucast_dnup.c): up* / down* routing whose ranks come from
+ * the CAs instead of from roots, for fabrics where CAs hang off switches of
+ * every level ("nodes and uplinks connected to the same switch").
+ *
+ * 1. Ranks: every switch with a CA or router port cabled to it has rank 0
+ *    (dnup_lid_matrices; seed 002 says 1, the offset does not matter); the
+ *    others get BFS hops from the nearest of them (dnup_subn_rank).
+ * 2. In DNUP's words a move towards a higher rank is "down" and a legal path
+ *    is down* then up*: away from the CAs first, then back towards them
+ *    (dnup_bfs_by_node forbids a reverse step from UP to DOWN). That is
+ *    route_updown_lfts's up* / down* with the order "higher DNUP rank first";
+ *    on a fat tree with CAs only on the leaves it is updn's orientation.
+ * 3. Min-hop tables under that rule and minhop's balancing (updown.c).
+ *
+ * Where this is not OpenSM:
+ *  - OpenSM leaves moves between equal ranks unrestricted (EQUAL resets the
+ *    direction), which is not deadlock-free: on a torus with CAs everywhere
+ *    every rank is 0 and DNUP is minhop. Here equal ranks are ordered by node
+ *    GUID (the lower GUID comes first), which keeps the order total.
+ *  - DNUP ranks can leave two switches with CAs without a legal path between
+ *    them (no common switch farther from the CAs than both). Then the engine
+ *    uses updn's fallback order (one root per component, the switch of
+ *    minimum eccentricity, ties to the lowest GUID; BFS ranks from it), which
+ *    routes every pair, and says so in the notes with "roots=...". A fabric
+ *    with no CA at all (OpenSM: "No leaf switches found") gets that order too.
+ *  - A roots file (opts->roots) means nothing to DNUP; it is ignored, and
+ *    the notes say so.
+ *
+ * Result: one VL, uniform SL 0, deadlock-free for CA-to-CA traffic; switch
+ * pairs without a legal path get a shortest completion (management traffic).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../route_internal.h"
+#include "engines.h"
+
+struct dnup {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	uint32_t *seeds, nseeds; /* switches with CAs */
+	uint32_t *rank, *key, *pos;
+	struct lanes_routing *r;
+	struct route_updown_gap gap;
+};
+
+static void find_seeds(struct dnup *d)
+{
+	const struct lanes_fabric *f = d->f;
+
+	d->nseeds = 0;
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		uint32_t node = f->switches[s];
+
+		for (uint8_t p = 1; p <= f->nodes[node].nports; p++) {
+			uint32_t peer = lanes_fabric_port(f, node, p)->peer_node;
+
+			if (peer != LANES_NONE && f->nodes[peer].type != LANES_NODE_SWITCH) {
+				d->seeds[d->nseeds++] = s;
+				break;
+			}
+		}
+	}
+}
+
+/* Route on pos. @return 0, 1 on a gap (routing dropped), or an error. */
+static int attempt(struct dnup *d, struct lanes_error *err)
+{
+	int rc;
+
+	lanes_routing_free(d->r);
+	d->r = NULL;
+	if ((rc = lanes_routing_new(d->f, &d->r, err)))
+		return rc;
+	rc = route_updown_lfts(d->f, d->opts, d->pos, d->r, &d->gap, err);
+	if (rc == 1) {
+		lanes_routing_free(d->r);
+		d->r = NULL;
+	}
+	return rc;
+}
+
+/* DNUP's order: higher rank first, equal ranks by GUID; CA-less components last. */
+static int dnup_order(struct dnup *d, struct lanes_error *err)
+{
+	uint32_t max = 0;
+	int rc;
+
+	if ((rc = route_bfs_ranks(d->f, d->seeds, d->nseeds, d->rank, err)))
+		return rc;
+	for (uint32_t s = 0; s < d->f->num_switches; s++)
+		if (d->rank[s] != UINT32_MAX && d->rank[s] > max)
+			max = d->rank[s];
+	for (uint32_t s = 0; s < d->f->num_switches; s++)
+		d->key[s] = d->rank[s] == UINT32_MAX ? UINT32_MAX : max - d->rank[s];
+	return route_order_by_key(d->f, d->key, d->pos, err);
+}
+
+static const char *ignored(const struct dnup *d)
+{
+	return d->opts->roots ? "; the roots file is not used (DNUP ranks come from the CAs)" : "";
+}
+
+/* updn's fallback order, when DNUP's ranks cannot join all CAs. */
+static int fallback(struct dnup *d, const char *why, struct lanes_error *err)
+{
+	uint8_t *dist = NULL;
+	uint32_t *comp = malloc(sizeof(uint32_t) * ((size_t)d->f->num_switches + 1)), ncomp = 0;
+	char head[1024];
+	int rc;
+
+	if (!comp)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	if ((rc = route_components(d->f, comp, &ncomp, err)) ||
+	    (rc = lanes_fabric_switch_distances(d->f, &dist, err)) ||
+	    (rc = route_center_roots(d->f, dist, comp, ncomp, d->seeds, err)) ||
+	    (rc = route_bfs_ranks(d->f, d->seeds, ncomp, d->rank, err)) ||
+	    (rc = route_order_by_key(d->f, d->rank, d->pos, err)))
+		goto out;
+	if ((rc = attempt(d, err)) == 1)
+		rc = lanes_error_set(err, LANES_EINVAL, "dnup: internal: a single root left a gap");
+	if (rc)
+		goto out;
+	snprintf(head, sizeof(head),
+		 "dnup: %s; fallback: updn's order, one root per connected component (the switch "
+		 "of minimum eccentricity, ties to the lowest GUID), BFS ranks from it, lower rank "
+		 "first; 1 VL%s; ", why, ignored(d));
+	d->r->notes = route_notes_with_roots(d->f, head, d->seeds, ncomp, NULL);
+	rc = d->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+out:
+	free(dist);
+	free(comp);
+	return rc;
+}
+
+static int route_dnup(struct dnup *d, struct lanes_error *err)
+{
+	char why[512], notes[512];
+	int rc;
+
+	find_seeds(d);
+	if (!d->nseeds)
+		return fallback(d, "no switch has a CA (OpenSM: \"No leaf switches found\")", err);
+	if ((rc = dnup_order(d, err)) || (rc = attempt(d, err)) < 0)
+		return rc;
+	if (rc == 1) {
+		snprintf(why, sizeof(why),
+			 "DNUP ranks leave the CAs of switch 0x%016llx without a down*/up* path to "
+			 "those of switch 0x%016llx",
+			 (unsigned long long)d->f->nodes[d->f->switches[d->gap.from_sw]].guid,
+			 (unsigned long long)d->f->nodes[d->f->switches[d->gap.to_sw]].guid);
+		return fallback(d, why, err);
+	}
+	snprintf(notes, sizeof(notes),
+		 "dnup: down*/up* on OpenSM DNUP ranks (hops from the nearest of the %u switches "
+		 "with CAs; away from the CAs first, equal ranks ordered by GUID); 1 VL%s",
+		 d->nseeds, ignored(d));
+	if (!(d->r->notes = strdup(notes)))
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct lanes_routing **out, struct lanes_error *err)
+{
+	size_t ns = f->num_switches;
+	struct dnup d;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	d.f = f;
+	d.opts = opts;
+	*out = NULL;
+	d.seeds = malloc(sizeof(uint32_t) * (ns + 1));
+	d.rank = malloc(sizeof(uint32_t) * (ns + 1));
+	d.key = malloc(sizeof(uint32_t) * (ns + 1));
+	d.pos = malloc(sizeof(uint32_t) * (ns + 1));
+	if (!d.seeds || !d.rank || !d.key || !d.pos)
+		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	else
+		rc = route_dnup(&d, err);
+	if (!rc) {
+		*out = d.r;
+		d.r = NULL;
+	}
+	lanes_routing_free(d.r);
+	free(d.seeds);
+	free(d.rank);
+	free(d.key);
+	free(d.pos);
+	return rc;
+}
+
+const struct lanes_engine lanes_engine_dnup = {
+	.name = "dnup",
+	.summary = "OpenSM's Down/Up: up*/down* with ranks by hops from the switches with CAs",
+	.scope = "any",
+	.resources = "1 VL",
+	.source = "OpenSM 3.3.23 DNUP (seed 002); osm_ucast_dnup.c, osm_ucast_mgr.c",
+	.flags = LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE,
+	.check = NULL,
+	.route = route,
+};

@@ -1,0 +1,471 @@
+/*
+ * updn.c - OpenSM's Up/Down engine (seed 002, "UPDN Routing Algorithm"),
+ * with the behaviour of OpenSM 3.3.23's osm_ucast_updn.c where it is
+ * deadlock-free, and a root rule of our own where OpenSM gives up.
+ *
+ * 1. Roots. From opts->roots, a file of GUIDs (one per line, 0x-prefixed
+ *    hex, then optionally blanks and anything; blank lines and '#' lines are
+ *    skipped; any other line is a file:line error). A switch GUID names that
+ *    switch; a CA node or port GUID names the switch the CA is cabled to
+ *    (seed 002, note 2); GUIDs not in the fabric are skipped, as OpenSM skips
+ *    them, and counted in the notes. Without a file, OpenSM's auto-detection
+ *    (updn_find_root_nodes_by_min_hop): for every switch, a histogram of the
+ *    hop counts to the switches of all CA and router ports cabled to a
+ *    switch; a switch is a root when exactly one bar holds more than 90% of
+ *    those ports and exactly one more than 5% (the same bar).
+ * 2. Ranks: BFS hops from the roots (updn_subn_rank). A move towards a lower
+ *    rank is up; between equal ranks, towards the lower node GUID
+ *    (updn_get_dir: "bigger == UP direction" from the moving side).
+ * 3. Min-hop tables under the up* / down* rule, then minhop's balancing:
+ *    route_updown_lfts (updown.c) says how, and where it differs from
+ *    OpenSM's single-direction BFS.
+ *
+ * Where this is not OpenSM:
+ *  - OpenSM makes every link between two roots "up" in both directions (a
+ *    hack in updn_get_dir); chains of such links can close a credit loop, so
+ *    here roots are ordered by GUID like any other equal ranks. Fat trees
+ *    have no links between roots, so nothing changes there.
+ *  - When auto-detection finds no root, OpenSM falls back to minhop, which is
+ *    not deadlock-free (it happens on tori and on the real DGX A100 SuperPOD
+ *    file, whose every switch carries a SHARP aggregation node). Here:
+ *    fallback 1 applies OpenSM's rule to the CA ports of the host switches
+ *    only (those with at least half as many CA ports as the busiest switch),
+ *    which finds the top of a fat tree that carries stray management or
+ *    aggregation nodes; fallback 2 takes one root per connected component,
+ *    the switch of minimum eccentricity, ties to the lowest GUID (a single
+ *    root reaches every switch up its BFS tree and down again, so every pair
+ *    is routed). A root set is only used if it gives every switch with CAs
+ *    an up* / down* path to every other one; detected roots that do not fall
+ *    through to the next rule, roots from a file are an error naming the
+ *    switches. The notes say which rule chose the roots and list them
+ *    ("roots=0x...,0x...").
+ *
+ * Result: one VL, uniform SL 0, deadlock-free for CA-to-CA traffic. Switch
+ * pairs that up* / down* cannot join (a top switch and a middle switch of
+ * another plane of a fat tree: seed 002's "no LID routing communication
+ * between switches ... inside spine switch systems") get a shortest
+ * completion, used by switch-sourced management traffic only.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../io/text.h"
+#include "../route_internal.h"
+#include "engines.h"
+#include "lanes/io.h"
+
+#define HOPS_MAX 64 /* IB_SUBNET_PATH_HOPS_MAX: OpenSM's histogram length */
+
+struct updn {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	uint8_t *dist;        /* all-pairs switch hops */
+	uint32_t *comp;       /* connected component per switch */
+	uint32_t ncomp;
+	uint32_t *cas;        /* CA and router ports cabled to each switch */
+	uint32_t *roots;      /* switch indices, ascending */
+	uint32_t nroots;
+	uint32_t *rank, *pos;
+	struct lanes_routing *r;
+	struct route_updown_gap gap;
+};
+
+/* ------------------------------------------------------------ auto-detection */
+
+static void count_cas(struct updn *u)
+{
+	const struct lanes_fabric *f = u->f;
+
+	for (uint32_t n = 0; n < f->num_nodes; n++) {
+		if (f->nodes[n].type == LANES_NODE_SWITCH)
+			continue;
+		for (uint8_t p = 1; p <= f->nodes[n].nports; p++) {
+			uint32_t peer = lanes_fabric_port(f, n, p)->peer_node;
+
+			if (peer != LANES_NONE && f->nodes[peer].type == LANES_NODE_SWITCH)
+				u->cas[f->nodes[peer].switch_index]++;
+		}
+	}
+}
+
+/* OpenSM's test on one switch's histogram (same double arithmetic as OpenSM). */
+static int is_root(const unsigned *hist, unsigned cas_num)
+{
+	double thd1 = cas_num * 0.9, thd2 = cas_num * 0.05;
+	unsigned over1 = 0, over2 = 0;
+
+	for (int i = 0; i < HOPS_MAX; i++) {
+		over1 += hist[i] > thd1;
+		over2 += hist[i] > thd2;
+	}
+	return over1 == 1 && over2 == 1;
+}
+
+/*
+ * The roots by OpenSM's histogram rule over the CA ports of switches with at
+ * least min_cas of them (1: all, OpenSM's own rule). @return how many.
+ */
+static uint32_t detect_roots(struct updn *u, uint32_t min_cas)
+{
+	const struct lanes_fabric *f = u->f;
+	uint32_t ns = f->num_switches, n = 0;
+	unsigned cas_num = 0;
+
+	for (uint32_t t = 0; t < ns; t++)
+		cas_num += u->cas[t] >= min_cas ? u->cas[t] : 0;
+	for (uint32_t s = 0; s < ns; s++) {
+		const uint8_t *row = u->dist + (size_t)s * ns;
+		unsigned hist[HOPS_MAX] = { 0 };
+
+		for (uint32_t t = 0; t < ns; t++)
+			if (u->cas[t] >= min_cas && u->cas[t] && row[t] < HOPS_MAX)
+				hist[row[t]] += u->cas[t];
+		if (is_root(hist, cas_num))
+			u->roots[n++] = s;
+	}
+	return n;
+}
+
+/*
+ * Half the CA ports of the busiest switch, rounded up; 0 when no switch has
+ * fewer CA ports than that but some (fallback 1 would repeat OpenSM's rule).
+ */
+static uint32_t host_threshold(const struct updn *u)
+{
+	uint32_t max = 0, half, stray = 0;
+
+	for (uint32_t s = 0; s < u->f->num_switches; s++)
+		max = u->cas[s] > max ? u->cas[s] : max;
+	half = (max + 1) / 2;
+	for (uint32_t s = 0; s < u->f->num_switches; s++)
+		stray += u->cas[s] && u->cas[s] < half;
+	return stray ? half : 0;
+}
+
+/* ------------------------------------------------------------ roots file */
+
+struct guid_map {
+	uint64_t guid;
+	uint32_t sw; /* the switch it stands for */
+};
+
+static int by_guid(const void *pa, const void *pb)
+{
+	const struct guid_map *a = pa, *b = pb;
+
+	if (a->guid != b->guid)
+		return a->guid < b->guid ? -1 : 1;
+	return a->sw < b->sw ? -1 : a->sw > b->sw;
+}
+
+/* The switch a CA port is cabled to, or LANES_NONE. */
+static uint32_t ca_port_switch(const struct lanes_fabric *f, uint32_t node, uint8_t port)
+{
+	uint32_t peer = lanes_fabric_port(f, node, port)->peer_node;
+
+	return peer != LANES_NONE && f->nodes[peer].type == LANES_NODE_SWITCH
+		       ? f->nodes[peer].switch_index
+		       : LANES_NONE;
+}
+
+/* Switch node GUIDs, CA node GUIDs (first cabled port) and CA port GUIDs, sorted. */
+static struct guid_map *guid_index(const struct lanes_fabric *f, size_t *count)
+{
+	struct guid_map *m = malloc(sizeof(*m) * ((size_t)f->num_port_slots + f->num_nodes + 1));
+	size_t n = 0;
+
+	if (!m)
+		return NULL;
+	for (uint32_t node = 0; node < f->num_nodes; node++) {
+		const struct lanes_node *nd = &f->nodes[node];
+		uint32_t first = LANES_NONE;
+
+		if (nd->type == LANES_NODE_SWITCH) {
+			m[n++] = (struct guid_map){ nd->guid, nd->switch_index };
+			continue;
+		}
+		for (uint8_t p = 1; p <= nd->nports; p++) {
+			uint32_t sw = ca_port_switch(f, node, p);
+
+			if (sw == LANES_NONE)
+				continue;
+			m[n++] = (struct guid_map){ lanes_fabric_port(f, node, p)->guid, sw };
+			first = first == LANES_NONE ? sw : first;
+		}
+		if (first != LANES_NONE)
+			m[n++] = (struct guid_map){ nd->guid, first };
+	}
+	qsort(m, n, sizeof(*m), by_guid);
+	*count = n;
+	return m;
+}
+
+/* One line: 1 and *guid, 0 for a blank or comment line, or a parse error. */
+static int parse_line(const char *s, size_t len, const char *file, unsigned long lineno,
+		      uint64_t *guid, struct lanes_error *err)
+{
+	struct lanes_scan sc = lanes_scan_of(s, len);
+
+	lanes_scan_ws(&sc);
+	if (lanes_scan_at_end(&sc) || *sc.p == '#')
+		return 0;
+	if (!lanes_scan_peek(&sc, "0x") && !lanes_scan_peek(&sc, "0X"))
+		return lanes_error_parse(err, file, lineno,
+					 "expected a 0x-prefixed hexadecimal GUID, not \"%.*s\"",
+					 (int)(sc.end - sc.p > 40 ? 40 : sc.end - sc.p), sc.p);
+	if (!lanes_scan_hex(&sc, guid) ||
+	    (sc.p < sc.end && *sc.p != ' ' && *sc.p != '\t' && *sc.p != '#'))
+		return lanes_error_parse(err, file, lineno,
+					 "bad GUID \"%.*s\" (0x and 1 to 16 hex digits)",
+					 (int)(len > 40 ? 40 : len), s);
+	if (!*guid)
+		return lanes_error_parse(err, file, lineno, "GUID 0 names no node");
+	return 1;
+}
+
+/* Look guid up (lower bound in the sorted map); mark its switch. @return 1 if found. */
+static int add_root(const struct guid_map *m, size_t n, uint64_t guid, uint8_t *mark)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m[mid].guid < guid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n || m[lo].guid != guid)
+		return 0;
+	mark[m[lo].sw] = 1;
+	return 1;
+}
+
+static int read_roots(struct updn *u, uint32_t *unknown, struct lanes_error *err)
+{
+	const char *path = u->opts->roots;
+	uint8_t *mark = calloc((size_t)u->f->num_switches + 1, 1);
+	struct guid_map *m = NULL;
+	struct lanes_lines lines;
+	char *data = NULL;
+	size_t dlen = 0, nm = 0, len;
+	const char *s;
+	uint64_t guid;
+	int rc;
+
+	*unknown = 0;
+	if (!mark || !(m = guid_index(u->f, &nm))) {
+		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = lanes_io_slurp(path, &data, &dlen, err)))
+		goto out;
+	lanes_lines_init(&lines, data, dlen, path);
+	while (lanes_lines_next(&lines, &s, &len)) {
+		if ((rc = parse_line(s, len, path, lines.lineno, &guid, err)) < 0)
+			goto out;
+		if (rc && !add_root(m, nm, guid, mark))
+			(*unknown)++;
+	}
+	rc = 0;
+	u->nroots = 0;
+	for (uint32_t sw = 0; sw < u->f->num_switches; sw++)
+		if (mark[sw])
+			u->roots[u->nroots++] = sw;
+	if (!u->nroots)
+		rc = lanes_error_set(err, LANES_EINVAL,
+				     "updn: no GUID in %s names a switch or a cabled CA of the fabric",
+				     path);
+out:
+	free(mark);
+	free(m);
+	free(data);
+	return rc;
+}
+
+/* ------------------------------------------------------------ routing */
+
+/* Route with the current roots. @return 0, 1 on a gap (no routing kept), or an error. */
+static int attempt(struct updn *u, struct lanes_error *err)
+{
+	int rc;
+
+	lanes_routing_free(u->r);
+	u->r = NULL;
+	if ((rc = route_bfs_ranks(u->f, u->roots, u->nroots, u->rank, err)) ||
+	    (rc = route_order_by_key(u->f, u->rank, u->pos, err)) ||
+	    (rc = lanes_routing_new(u->f, &u->r, err)))
+		return rc;
+	rc = route_updown_lfts(u->f, u->opts, u->pos, u->r, &u->gap, err);
+	if (rc == 1) {
+		lanes_routing_free(u->r);
+		u->r = NULL;
+	}
+	return rc;
+}
+
+static const char *desc_of(const struct lanes_fabric *f, uint32_t sw)
+{
+	return f->nodes[f->switches[sw]].desc;
+}
+
+static unsigned long long guid_of(const struct lanes_fabric *f, uint32_t sw)
+{
+	return (unsigned long long)f->nodes[f->switches[sw]].guid;
+}
+
+/* "why the previous rule was not used" into buf. */
+static void describe_gap(const struct updn *u, const char *what, char *buf, size_t size)
+{
+	snprintf(buf, size,
+		 "%s leave the CAs of switch 0x%016llx without an up*/down* path to those of "
+		 "switch 0x%016llx",
+		 what, guid_of(u->f, u->gap.from_sw), guid_of(u->f, u->gap.to_sw));
+}
+
+static int with_file(struct updn *u, struct lanes_error *err)
+{
+	char head[1024], tail[128] = "";
+	uint32_t unknown;
+	int rc;
+
+	if ((rc = read_roots(u, &unknown, err)))
+		return rc;
+	if ((rc = attempt(u, err)) == 1)
+		return lanes_error_set(
+			err, LANES_EINVAL,
+			"updn: with the roots of %s, switch 0x%016llx (\"%s\") and its CAs have no "
+			"up*/down* path to the CAs of switch 0x%016llx (\"%s\"); add a root both reach",
+			u->opts->roots, guid_of(u->f, u->gap.from_sw), desc_of(u->f, u->gap.from_sw),
+			guid_of(u->f, u->gap.to_sw), desc_of(u->f, u->gap.to_sw));
+	if (rc)
+		return rc;
+	snprintf(head, sizeof(head),
+		 "updn: up*/down* on BFS ranks from the roots of %s (equal ranks: lower GUID is "
+		 "up); 1 VL; ",
+		 u->opts->roots);
+	if (unknown)
+		snprintf(tail, sizeof(tail), "; %u GUIDs of the file are not in the fabric (skipped)",
+			 unknown);
+	u->r->notes = route_notes_with_roots(u->f, head, u->roots, u->nroots, tail);
+	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+/* Fallback 2: one central root per component; always routes every pair. */
+static int with_centres(struct updn *u, const char *why, struct lanes_error *err)
+{
+	char head[1024];
+	int rc;
+
+	if ((rc = route_center_roots(u->f, u->dist, u->comp, u->ncomp, u->roots, err)))
+		return rc;
+	u->nroots = u->ncomp;
+	if ((rc = attempt(u, err)) == 1)
+		return lanes_error_set(err, LANES_EINVAL, "updn: internal: a single root left a gap");
+	if (rc)
+		return rc;
+	snprintf(head, sizeof(head),
+		 "updn: %s; fallback: one root per connected component, the switch of minimum "
+		 "eccentricity, ties to the lowest GUID; up*/down* on BFS ranks from it; 1 VL; ",
+		 why);
+	u->r->notes = route_notes_with_roots(u->f, head, u->roots, u->nroots, NULL);
+	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+static int detected(struct updn *u, const char *rule, struct lanes_error *err)
+{
+	char head[1024];
+
+	snprintf(head, sizeof(head), "updn: %s; up*/down* on BFS ranks from them (equal ranks: "
+		 "lower GUID is up); 1 VL; ", rule);
+	u->r->notes = route_notes_with_roots(u->f, head, u->roots, u->nroots, NULL);
+	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+/* The chain: OpenSM's rule, fallback 1 (host switches), fallback 2 (centres). */
+static int auto_roots(struct updn *u, struct lanes_error *err)
+{
+	char why[512];
+	uint32_t hosts = host_threshold(u);
+	int rc;
+
+	u->nroots = detect_roots(u, 1);
+	snprintf(why, sizeof(why), "OpenSM's root detection finds no root (OpenSM would fall "
+		 "back to minhop, which is not deadlock-free)");
+	if (u->nroots) {
+		if ((rc = attempt(u, err)) != 1)
+			return rc ? rc : detected(u, "roots by OpenSM 3.3.23's auto-detection (one CA "
+						  "hop bar over 90% of the CA ports, none other over 5%)", err);
+		describe_gap(u, "OpenSM's detected roots", why, sizeof(why));
+	}
+	if (hosts && (u->nroots = detect_roots(u, hosts))) {
+		if ((rc = attempt(u, err)) != 1) {
+			char rule[768];
+
+			snprintf(rule, sizeof(rule), "%s; fallback: OpenSM's rule over the CA ports of the "
+				 "host switches (%u or more CA ports, half the busiest switch's)", why, hosts);
+			return rc ? rc : detected(u, rule, err);
+		}
+		describe_gap(u, "the roots of OpenSM's rule over host switches", why, sizeof(why));
+	}
+	return with_centres(u, why, err);
+}
+
+static int prepare(struct updn *u, struct lanes_error *err)
+{
+	size_t ns = u->f->num_switches;
+	int rc;
+
+	u->cas = calloc(ns + 1, sizeof(uint32_t));
+	u->comp = malloc(sizeof(uint32_t) * (ns + 1));
+	u->roots = malloc(sizeof(uint32_t) * (ns + 1));
+	u->rank = malloc(sizeof(uint32_t) * (ns + 1));
+	u->pos = malloc(sizeof(uint32_t) * (ns + 1));
+	if (!u->cas || !u->comp || !u->roots || !u->rank || !u->pos)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	if ((rc = route_components(u->f, u->comp, &u->ncomp, err)))
+		return rc;
+	count_cas(u);
+	if (u->opts->roots)
+		return 0;
+	return lanes_fabric_switch_distances(u->f, &u->dist, err);
+}
+
+static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct lanes_routing **out, struct lanes_error *err)
+{
+	struct updn u;
+	int rc;
+
+	memset(&u, 0, sizeof(u));
+	u.f = f;
+	u.opts = opts;
+	*out = NULL;
+	if (!(rc = prepare(&u, err)))
+		rc = opts->roots ? with_file(&u, err) : auto_roots(&u, err);
+	if (!rc) {
+		*out = u.r;
+		u.r = NULL;
+	}
+	lanes_routing_free(u.r);
+	free(u.dist);
+	free(u.comp);
+	free(u.cas);
+	free(u.roots);
+	free(u.rank);
+	free(u.pos);
+	return rc;
+}
+
+const struct lanes_engine lanes_engine_updn = {
+	.name = "updn",
+	.summary = "OpenSM's Up/Down: up*/down* on BFS ranks from roots (auto-detected or a GUID file)",
+	.scope = "any",
+	.resources = "1 VL",
+	.source = "OpenSM 3.3.23 UPDN (seed 002); osm_ucast_updn.c, osm_ucast_mgr.c, osm_switch.c",
+	.flags = LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE,
+	.check = NULL,
+	.route = route,
+};

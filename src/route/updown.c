@@ -1,0 +1,716 @@
+/*
+ * updown.c - up* / down* routing on a total order of the switches, shared by
+ * the updn, dnup and ud-dfs engines (route_internal.h).
+ *
+ * The rule is Autonet's, as seed 004 section 3 states it: every link gets a
+ * direction from the order ("up" towards the switch that comes first), and a
+ * legal route is zero or more up links followed by zero or more down links.
+ * Up links never form a cycle (they follow a total order), and a down link
+ * is never followed by an up link, so the channel dependencies of legal
+ * routes are acyclic: one VL suffices.
+ *
+ * An LFT has one entry per (switch, destination), whatever way a packet came
+ * in, so per destination switch t every switch gets a state:
+ *  - FREE: its shortest all-down path to t is a shortest legal path. It may
+ *    step down (to a DOWN switch one hop closer on an all-down path) or up,
+ *    whichever is as short.
+ *  - DOWN: a FREE or DOWN switch may step down into it, so a packet may
+ *    arrive here after a down move: it only steps down, along a shortest
+ *    all-down path, even where going up first would be shorter. The DOWN
+ *    switches are the closure of the FREE ones' down steps (t is DOWN).
+ *  - UP: any other switch with a legal path. It goes up, or down into a DOWN
+ *    switch, whichever is shorter (shortest over the routes chosen so far:
+ *    a DOWN neighbour may be longer than its best).
+ *  - COMPLETED: no legal path at all. It gets a shortest path in the plain
+ *    graph to the switches that have one, so that its own traffic (and
+ *    switch LIDs) still arrive. Legal routes never lead into it, so CA
+ *    traffic never meets it unless CAs hang off it; route_updown_lfts
+ *    reports that case as a gap instead of routing it. Completed routes do
+ *    not count in the port loads.
+ * Only DOWN switches are entered by a down move, and they only move down, so
+ * every route that CA traffic takes is up* then down*. Every switch with a
+ * legal path gets one, and every FREE switch a shortest one.
+ *
+ * OpenSM's updn BFS (osm_ucast_updn.c updn_bfs_by_node) keeps one direction
+ * per switch, the one it was first reached with; that can cost a switch its
+ * shortest legal path (a 4-hop route where an all-down 3-hop one exists, on
+ * a jellyfish) or its route altogether, and a switch's candidate ports can
+ * mix a down move into it with an up move out. On fat trees with top-level
+ * roots, and on every fabric of tests/interop/updn_vs_opensm.sh with one
+ * root, the tables are the same entry for entry.
+ *
+ * Balancing is minhop's (route_internal.h): destinations in OpenSM's port
+ * order, the least-loaded candidate per switch, CA LIDs counted, switch LIDs
+ * routed after all CA LIDs and not counted, LMC passes with the search
+ * starting after the previous LID's port. Candidates depend only on the
+ * destination switch, so they are computed once per switch for all the CAs
+ * behind it (and again for its switch LID, after every CA LID).
+ *
+ * Invariants: iteration in index or order position, no global state; a
+ * gap is reported only for a destination switch with CAs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lanes/route.h"
+#include "lanes/routing.h"
+#include "route_internal.h"
+
+#define INF UINT32_MAX
+
+enum { ST_NONE = 0, ST_DOWN, ST_FREE, ST_UP, ST_COMPLETED };
+
+struct updown {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	struct lanes_routing *r;
+	/* adjacency split by direction: per switch s, entries off[s]..mid[s] go
+	 * up and mid[s]..off[s+1] go down, each part in port order */
+	uint32_t *off, *mid;
+	uint32_t *nb;          /* neighbour switch */
+	uint8_t *port;         /* our port */
+	uint8_t *isup;         /* per fabric adjacency entry: the move goes up */
+	uint32_t *perm;        /* switches in order */
+	uint32_t *comp;        /* component per switch */
+	uint32_t *comp_size;
+	uint8_t *has_ca;       /* per switch: end ports hang off it */
+	uint32_t *dn;          /* hops of a shortest all-down path to the destination */
+	uint32_t *best;        /* hops of a shortest legal path to the destination */
+	uint32_t *len;         /* hops of the route the switch takes */
+	uint8_t *state;        /* ST_* */
+	uint32_t *queue;       /* BFS queue; after phase A, the all-down switches by dn */
+	uint32_t ndown;        /* switches with an all-down path */
+	uint32_t *sorted;      /* phase C: routed switches by len */
+	uint32_t *bucket;      /* phase C: counting sort */
+	uint32_t nports;       /* candidate ports filled into hops so far */
+	struct route_endports eps;
+	struct route_load load;
+	struct route_hop_ports hops;
+	struct route_updown_gap *gap;
+};
+
+/* ------------------------------------------------------------ per destination */
+
+/* Phase A: dn[s], the hops of a shortest all-down path from s to t (BFS from t backwards). */
+static void all_down_paths(struct updown *u, uint32_t t)
+{
+	uint32_t head = 0, tail = 0;
+
+	for (uint32_t s = 0; s < u->f->num_switches; s++)
+		u->dn[s] = INF;
+	u->dn[t] = 0;
+	u->queue[tail++] = t;
+	while (head < tail) {
+		uint32_t x = u->queue[head++];
+
+		/* s -> x is a down move exactly when x -> s is an up move */
+		for (uint32_t e = u->off[x]; e < u->mid[x]; e++) {
+			uint32_t s = u->nb[e];
+
+			if (u->dn[s] == INF) {
+				u->dn[s] = u->dn[x] + 1;
+				u->queue[tail++] = s;
+			}
+		}
+	}
+	u->ndown = tail;
+}
+
+/* The k candidate ports of s, just put at hops.port[nports], become its entry. */
+static void take(struct updown *u, uint32_t s, uint32_t k)
+{
+	struct route_hop_ports *h = &u->hops;
+
+	if (k == 1) {
+		h->one[s] = h->port[u->nports];
+	} else if (k > 1) {
+		h->one[s] = 0;
+		h->multi[h->nmulti++] = s;
+		u->nports += k;
+		h->moff[h->nmulti] = u->nports;
+	} else {
+		h->one[s] = LANES_PORT_DROP;
+	}
+}
+
+/* Phase B1, in order: best[s] = min(dn[s], 1 + best of an up neighbour). */
+static void shortest_legal(struct updown *u)
+{
+	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, *dn = u->dn;
+	uint32_t *best = u->best;
+	uint8_t *state = u->state;
+
+	for (uint32_t i = 0; i < u->f->num_switches; i++) {
+		uint32_t s = u->perm[i], b = dn[s];
+
+		for (uint32_t e = off[s]; e < mid[s]; e++) {
+			uint32_t l = best[nb[e]];
+
+			if (l != INF && l + 1 < b)
+				b = l + 1;
+		}
+		best[s] = b;
+		state[s] = b != INF && b == dn[s] ? ST_FREE : ST_NONE;
+	}
+	u->state[u->queue[0]] = ST_DOWN; /* the destination: its up neighbours step down into it */
+}
+
+/*
+ * Phase B2: the switches that packets enter by a down move, which must go on
+ * down. A switch whose all-down path is a shortest legal path (FREE) steps
+ * down to its neighbours one hop closer on an all-down path, so those are
+ * DOWN, and so are theirs. Taken in decreasing dn, each switch is final
+ * before its own down steps are marked.
+ */
+static void down_closure(struct updown *u)
+{
+	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, *dn = u->dn;
+	uint8_t *state = u->state;
+
+	for (uint32_t q = u->ndown; q-- > 1;) { /* queue[0] is the destination */
+		uint32_t s = u->queue[q];
+
+		if (state[s] != ST_DOWN && state[s] != ST_FREE)
+			continue;
+		for (uint32_t e = mid[s]; e < off[s + 1]; e++)
+			if (dn[nb[e]] == dn[s] - 1)
+				state[nb[e]] = ST_DOWN;
+	}
+}
+
+/* A DOWN switch: its down neighbours one hop closer on an all-down path (all DOWN). */
+static uint32_t down_candidates(const struct updown *u, uint32_t s, uint8_t *out)
+{
+	const uint32_t *dn = u->dn, *nb = u->nb;
+	const uint8_t *port = u->port;
+	uint32_t k = 0, want = dn[s] - 1;
+
+	for (uint32_t e = u->mid[s]; e < u->off[s + 1]; e++)
+		if (dn[nb[e]] == want)
+			out[k++] = port[e];
+	return k;
+}
+
+/*
+ * A FREE or UP switch, in port order: up moves to switches routed earlier in
+ * the order, and down moves into DOWN switches, with the fewest hops; a FREE
+ * switch's fewest is dn[s] - 1 already. Sets len[s]. (Locals, because the
+ * byte stores to out may alias anything the struct points to.)
+ */
+static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
+{
+	const struct lanes_adj *adj = u->f->adj;
+	const uint8_t *isup = u->isup, *state = u->state;
+	const uint32_t *len = u->len, *dn = u->dn;
+	uint32_t k = 0, best = state[s] == ST_FREE ? dn[s] - 1 : INF;
+
+	for (uint32_t e = u->f->adj_off[s]; e < u->f->adj_off[s + 1]; e++) {
+		uint32_t v = adj[e].sw;
+		uint32_t l = isup[e] ? len[v] : state[v] == ST_DOWN ? dn[v] : INF;
+
+		if (l < best) {
+			best = l;
+			k = 0;
+		}
+		if (l == best && l != INF)
+			out[k++] = adj[e].port;
+	}
+	u->len[s] = best == INF ? INF : best + 1;
+	return k;
+}
+
+/*
+ * Phase B3, in order: route length and candidates. DOWN switches go down
+ * along all-down paths, FREE ones down or up as short, the others (UP) up
+ * first or down into a DOWN switch, whichever is shorter.
+ * @return the switches routed (t included).
+ */
+static uint32_t legal_paths(struct updown *u, uint32_t t)
+{
+	uint32_t routed = 0;
+
+	shortest_legal(u);
+	down_closure(u);
+	u->hops.nmulti = 0;
+	u->hops.moff[0] = 0;
+	u->nports = 0;
+	for (uint32_t i = 0; i < u->f->num_switches; i++) {
+		uint32_t s = u->perm[i], k = 0;
+
+		if (s == t) {
+			u->len[s] = 0;
+		} else if (u->state[s] == ST_DOWN) {
+			u->len[s] = u->dn[s];
+			k = down_candidates(u, s, u->hops.port + u->nports);
+		} else {
+			k = any_candidates(u, s, u->hops.port + u->nports);
+		}
+		if (u->state[s] == ST_NONE && k)
+			u->state[s] = ST_UP;
+		take(u, s, k);
+		routed += u->state[s] != ST_NONE;
+	}
+	return routed;
+}
+
+/* Routed switches of the component, by len (counting sort) into u->sorted. */
+static uint32_t sort_by_len(struct updown *u, uint32_t c)
+{
+	const struct lanes_fabric *f = u->f;
+	uint32_t maxlen = 0, n = 0;
+
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		if (u->comp[s] == c && u->len[s] != INF && u->len[s] > maxlen)
+			maxlen = u->len[s];
+	memset(u->bucket, 0, sizeof(*u->bucket) * ((size_t)maxlen + 2));
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		if (u->comp[s] == c && u->len[s] != INF)
+			u->bucket[u->len[s] + 1]++;
+	for (uint32_t l = 1; l <= maxlen + 1; l++)
+		u->bucket[l] += u->bucket[l - 1];
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		if (u->comp[s] == c && u->len[s] != INF) {
+			u->sorted[u->bucket[u->len[s]]++] = s;
+			n++;
+		}
+	return n;
+}
+
+/* A completed switch: any neighbour one hop closer, in port order. */
+static void completed_candidates(struct updown *u, uint32_t s)
+{
+	const struct lanes_fabric *f = u->f;
+	uint8_t *out = u->hops.port + u->nports;
+	uint32_t k = 0;
+
+	for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
+		if (u->len[f->adj[e].sw] == u->len[s] - 1)
+			out[k++] = f->adj[e].port;
+	take(u, s, k);
+}
+
+/*
+ * Phase C: the rest of t's component, by BFS that starts from every routed
+ * switch at its own distance (a merge of the sorted routed switches and the
+ * FIFO of completed ones keeps the order by distance). check: t is a CA
+ * destination, so a completed switch with CAs is a gap.
+ */
+static void complete(struct updown *u, uint32_t t, int check)
+{
+	const struct lanes_fabric *f = u->f;
+	uint32_t n = sort_by_len(u, u->comp[t]), i = 0, head = 0, tail = 0;
+
+	while (i < n || head < tail) {
+		uint32_t x;
+
+		if (head < tail && (i == n || u->len[u->queue[head]] < u->len[u->sorted[i]]))
+			x = u->queue[head++];
+		else
+			x = u->sorted[i++];
+		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
+			uint32_t s = f->adj[e].sw;
+
+			if (u->len[s] != INF)
+				continue;
+			u->len[s] = u->len[x] + 1;
+			u->state[s] = ST_COMPLETED;
+			u->queue[tail++] = s;
+			if (check && u->has_ca[s] && u->gap->from_sw == LANES_NONE) {
+				u->gap->from_sw = s;
+				u->gap->to_sw = t;
+			}
+		}
+	}
+	for (uint32_t q = 0; q < tail; q++)
+		completed_candidates(u, u->queue[q]);
+}
+
+/*
+ * Candidates toward switch t into u->hops. check: t is a CA destination.
+ * @return 1 on a gap, else 0.
+ */
+static int want_hops(struct updown *u, uint32_t t, int check)
+{
+	if (u->hops.dst == t)
+		return 0;
+	u->hops.dst = LANES_NONE;
+	all_down_paths(u, t);
+	if (legal_paths(u, t) < u->comp_size[u->comp[t]])
+		complete(u, t, check);
+	if (u->gap->from_sw != LANES_NONE)
+		return 1;
+	u->hops.dst = t;
+	return 0;
+}
+
+/* ------------------------------------------------------------ LFT columns */
+
+/*
+ * minhop's column fill: single candidates copied, the others least-loaded
+ * (counted when count is set). Completed routes are never counted: OpenSM
+ * has no route there, and management traffic should not move CA routes.
+ */
+static void route_lid(struct updown *u, uint32_t lid, int offset, int count)
+{
+	const struct route_hop_ports *h = &u->hops;
+	uint32_t ns = u->f->num_switches;
+	uint8_t *col = u->r->lft + (size_t)lid * ns;
+	const uint8_t *prev = offset ? col - ns : NULL;
+
+	memcpy(col, h->one, ns);
+	for (uint32_t i = 0; i < h->nmulti; i++) {
+		uint32_t s = h->multi[i], a = h->moff[i];
+		uint32_t *load = route_load_of(&u->load, s);
+		uint8_t p = route_least_loaded(load, h->port + a, h->moff[i + 1] - a,
+					       prev ? prev[s] + 1u : 1u);
+
+		col[s] = p;
+		load[p] += (uint32_t)(count && u->state[s] != ST_COMPLETED);
+	}
+}
+
+/* Count k paths on every switch with a single candidate (exact: they make no choice). */
+static void count_single(struct updown *u, uint32_t k)
+{
+	const uint8_t *one = u->hops.one;
+
+	for (uint32_t s = 0; s < u->f->num_switches; s++)
+		if (one[s] != 0 && one[s] != LANES_PORT_DROP && u->state[s] != ST_COMPLETED)
+			route_load_of(&u->load, s)[one[s]] += k;
+}
+
+/* The end ports eps[i..j) behind one switch. @return 1 on a gap. */
+static int route_group(struct updown *u, uint32_t i, uint32_t j, int offset)
+{
+	uint32_t t = u->eps.ep[i].sw, k = 0;
+
+	if (want_hops(u, t, 1))
+		return 1;
+	for (; i < j; i++) {
+		const struct route_endport *ep = &u->eps.ep[i];
+		uint32_t lid = ep->lid + (uint32_t)offset;
+
+		if (offset >= (1 << ep->lmc))
+			continue;
+		route_lid(u, lid, offset, 1);
+		lanes_routing_set_port(u->r, t, lid, ep->sw_port);
+		route_load_of(&u->load, t)[ep->sw_port]++;
+		k++;
+	}
+	count_single(u, k);
+	return 0;
+}
+
+static void route_switch(struct updown *u, uint32_t t, int offset)
+{
+	const struct lanes_port *p0 = lanes_fabric_port(u->f, u->f->switches[t], 0);
+	uint32_t lid = p0->lid + (uint32_t)offset;
+
+	if (!p0->lid || offset >= (1 << p0->lmc))
+		return;
+	if (u->opts->switch_lids) {
+		want_hops(u, t, 0);
+		route_lid(u, lid, offset, 0);
+	}
+	lanes_routing_set_port(u->r, t, lid, 0);
+}
+
+/* One LMC pass: every CA LID base + offset, then every switch LID. @return 1 on a gap. */
+static int route_pass(struct updown *u, int offset)
+{
+	const struct route_endport *ep = u->eps.ep;
+	uint32_t i = 0, j;
+
+	while (i < u->eps.n) {
+		for (j = i + 1; j < u->eps.n && ep[j].sw == ep[i].sw; j++)
+			;
+		if (route_group(u, i, j, offset))
+			return 1;
+		i = j;
+	}
+	for (uint32_t t = 0; t < u->f->num_switches; t++)
+		route_switch(u, t, offset);
+	return 0;
+}
+
+/* ------------------------------------------------------------ setup */
+
+static int alloc_arrays(struct updown *u, struct lanes_error *err)
+{
+	size_t ns = u->f->num_switches, ne = u->f->adj_off[ns];
+
+	u->off = malloc(sizeof(uint32_t) * (ns + 1));
+	u->mid = malloc(sizeof(uint32_t) * (ns + 1));
+	u->nb = malloc(sizeof(uint32_t) * (ne + 1));
+	u->port = malloc(ne + 1);
+	u->isup = malloc(ne + 1);
+	u->perm = malloc(sizeof(uint32_t) * (ns + 1));
+	u->comp = malloc(sizeof(uint32_t) * (ns + 1));
+	u->comp_size = calloc(ns + 1, sizeof(uint32_t));
+	u->has_ca = calloc(ns + 1, 1);
+	u->dn = malloc(sizeof(uint32_t) * (ns + 1));
+	u->len = malloc(sizeof(uint32_t) * (ns + 1));
+	u->best = malloc(sizeof(uint32_t) * (ns + 1));
+	u->state = malloc(ns + 1);
+	u->queue = malloc(sizeof(uint32_t) * (ns + 1));
+	u->sorted = malloc(sizeof(uint32_t) * (ns + 1));
+	u->bucket = malloc(sizeof(uint32_t) * (ns + 2));
+	if (!u->off || !u->mid || !u->nb || !u->port || !u->isup || !u->perm || !u->comp || !u->comp_size ||
+	    !u->has_ca || !u->dn || !u->len || !u->best || !u->state || !u->queue || !u->sorted || !u->bucket)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The adjacency of each switch, up moves first, each part in port order. */
+static void split_adjacency(struct updown *u, const uint32_t *pos)
+{
+	const struct lanes_fabric *f = u->f;
+
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		uint32_t k = f->adj_off[s];
+
+		u->off[s] = k;
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
+			u->isup[e] = pos[f->adj[e].sw] < pos[s];
+		for (int up = 1; up >= 0; up--) {
+			if (!up)
+				u->mid[s] = k;
+			for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
+				if ((pos[f->adj[e].sw] < pos[s]) == up) {
+					u->nb[k] = f->adj[e].sw;
+					u->port[k++] = f->adj[e].port;
+				}
+		}
+	}
+	u->off[f->num_switches] = f->adj_off[f->num_switches];
+}
+
+static int prepare(struct updown *u, const uint32_t *pos, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = u->f;
+	uint32_t ncomp = 0;
+	int rc;
+
+	if ((rc = alloc_arrays(u, err)) || (rc = route_components(f, u->comp, &ncomp, err)) ||
+	    (rc = route_endports_osm_order(f, &u->eps, err)) ||
+	    (rc = route_load_init(&u->load, f, err)) ||
+	    (rc = route_hop_ports_init(&u->hops, f, err)))
+		return rc;
+	split_adjacency(u, pos);
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		u->perm[pos[s]] = s;
+		u->comp_size[u->comp[s]]++;
+	}
+	for (uint32_t i = 0; i < u->eps.n; i++)
+		u->has_ca[u->eps.ep[i].sw] = 1;
+	return 0;
+}
+
+static void release(struct updown *u)
+{
+	route_hop_ports_free(&u->hops);
+	route_load_free(&u->load);
+	route_endports_free(&u->eps);
+	free(u->off);
+	free(u->mid);
+	free(u->nb);
+	free(u->port);
+	free(u->isup);
+	free(u->perm);
+	free(u->comp);
+	free(u->comp_size);
+	free(u->has_ca);
+	free(u->dn);
+	free(u->len);
+	free(u->best);
+	free(u->state);
+	free(u->queue);
+	free(u->sorted);
+	free(u->bucket);
+}
+
+int route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		      const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap,
+		      struct lanes_error *err)
+{
+	struct updown u;
+	int rc;
+
+	memset(&u, 0, sizeof(u));
+	u.f = f;
+	u.opts = opts;
+	u.r = r;
+	u.gap = gap;
+	u.hops.dst = LANES_NONE;
+	gap->from_sw = gap->to_sw = LANES_NONE;
+	if (!(rc = prepare(&u, pos, err)))
+		for (int offset = 0; offset < (1 << u.eps.max_lmc) && !rc; offset++)
+			rc = route_pass(&u, offset);
+	release(&u);
+	return rc;
+}
+
+/* ------------------------------------------------------------ orders */
+
+int route_bfs_ranks(const struct lanes_fabric *f, const uint32_t *seeds, uint32_t nseeds,
+		    uint32_t *rank, struct lanes_error *err)
+{
+	uint32_t *queue = malloc(sizeof(*queue) * ((size_t)f->num_switches + 1));
+	uint32_t head = 0, tail = 0;
+
+	if (!queue)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		rank[s] = INF;
+	for (uint32_t i = 0; i < nseeds; i++)
+		if (rank[seeds[i]] == INF) {
+			rank[seeds[i]] = 0;
+			queue[tail++] = seeds[i];
+		}
+	while (head < tail) {
+		uint32_t x = queue[head++];
+
+		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++)
+			if (rank[f->adj[e].sw] == INF) {
+				rank[f->adj[e].sw] = rank[x] + 1;
+				queue[tail++] = f->adj[e].sw;
+			}
+	}
+	free(queue);
+	return 0;
+}
+
+struct keyed {
+	uint32_t key;
+	uint32_t sw;
+	uint64_t guid;
+};
+
+static int by_key(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->guid != b->guid)
+		return a->guid < b->guid ? -1 : 1;
+	return a->sw < b->sw ? -1 : a->sw > b->sw;
+}
+
+int route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, uint32_t *pos,
+		       struct lanes_error *err)
+{
+	uint32_t ns = f->num_switches;
+	struct keyed *k = malloc(sizeof(*k) * ((size_t)ns + 1));
+
+	if (!k)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	for (uint32_t s = 0; s < ns; s++) {
+		k[s].key = key[s];
+		k[s].sw = s;
+		k[s].guid = f->nodes[f->switches[s]].guid;
+	}
+	qsort(k, ns, sizeof(*k), by_key);
+	for (uint32_t i = 0; i < ns; i++)
+		pos[k[i].sw] = i;
+	free(k);
+	return 0;
+}
+
+int route_components(const struct lanes_fabric *f, uint32_t *comp, uint32_t *count,
+		     struct lanes_error *err)
+{
+	uint32_t ns = f->num_switches, n = 0;
+	uint32_t *queue = malloc(sizeof(*queue) * ((size_t)ns + 1));
+
+	if (!queue)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	for (uint32_t s = 0; s < ns; s++)
+		comp[s] = INF;
+	for (uint32_t s0 = 0; s0 < ns; s0++) {
+		uint32_t head = 0, tail = 0;
+
+		if (comp[s0] != INF)
+			continue;
+		comp[s0] = n;
+		queue[tail++] = s0;
+		while (head < tail) {
+			uint32_t x = queue[head++];
+
+			for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++)
+				if (comp[f->adj[e].sw] == INF) {
+					comp[f->adj[e].sw] = n;
+					queue[tail++] = f->adj[e].sw;
+				}
+		}
+		n++;
+	}
+	free(queue);
+	*count = n;
+	return 0;
+}
+
+/* Hops from s to the farthest switch of its component (255 marks "too far or unreachable"). */
+static uint32_t eccentricity(const struct lanes_fabric *f, const uint8_t *dist,
+			     const uint32_t *comp, uint32_t s)
+{
+	const uint8_t *row = dist + (size_t)s * f->num_switches;
+	uint32_t ecc = 0;
+
+	for (uint32_t v = 0; v < f->num_switches; v++)
+		if (comp[v] == comp[s] && row[v] > ecc)
+			ecc = row[v];
+	return ecc;
+}
+
+int route_center_roots(const struct lanes_fabric *f, const uint8_t *dist, const uint32_t *comp,
+		       uint32_t ncomp, uint32_t *roots, struct lanes_error *err)
+{
+	uint32_t *best = malloc(sizeof(*best) * ((size_t)ncomp + 1));
+
+	if (!best)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	for (uint32_t c = 0; c < ncomp; c++)
+		roots[c] = LANES_NONE;
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		uint32_t c = comp[s], e = eccentricity(f, dist, comp, s), r = roots[c];
+
+		if (r == LANES_NONE || e < best[c] ||
+		    (e == best[c] && f->nodes[f->switches[s]].guid < f->nodes[f->switches[r]].guid)) {
+			roots[c] = s;
+			best[c] = e;
+		}
+	}
+	free(best);
+	return 0;
+}
+
+/* ------------------------------------------------------------ notes */
+
+char *route_notes_with_roots(const struct lanes_fabric *f, const char *head,
+			     const uint32_t *roots, uint32_t n, const char *tail)
+{
+	size_t hl = strlen(head), tl = tail ? strlen(tail) : 0;
+	size_t cap = hl + tl + 8 + (size_t)n * 19, k;
+	char *s = malloc(cap);
+
+	if (!s)
+		return NULL;
+	memcpy(s, head, hl);
+	k = hl;
+	for (uint32_t i = 0; i < n; i++) {
+		static const char hex[] = "0123456789abcdef";
+		uint64_t g = f->nodes[f->switches[roots[i]]].guid;
+
+		memcpy(s + k, i ? "," : "roots=", i ? 1 : 6);
+		k += i ? 1 : 6;
+		s[k++] = '0';
+		s[k++] = 'x';
+		for (int b = 60; b >= 0; b -= 4)
+			s[k++] = hex[(g >> b) & 0xf];
+	}
+	if (tail)
+		memcpy(s + k, tail, tl);
+	s[k + tl] = '\0';
+	return s;
+}
