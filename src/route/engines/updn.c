@@ -316,13 +316,15 @@ static unsigned long long guid_of(const struct lanes_fabric *f, uint32_t sw)
 	return (unsigned long long)f->nodes[f->switches[sw]].guid;
 }
 
-/* "why the previous rule was not used" into buf. */
+/* Append why a rule's roots were not used to buf. */
 static void describe_gap(const struct updn *u, const char *what, char *buf, size_t size)
 {
-	snprintf(buf, size,
-		 "%s leave the CAs of switch 0x%016llx without an up*/down* path to those of "
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, size - n,
+		 "%s%s leave the CAs of switch 0x%016llx without an up*/down* path to those of "
 		 "switch 0x%016llx",
-		 what, guid_of(u->f, u->gap.from_sw), guid_of(u->f, u->gap.to_sw));
+		 n ? "; " : "", what, guid_of(u->f, u->gap.from_sw), guid_of(u->f, u->gap.to_sw));
 }
 
 static int with_file(struct updn *u, struct lanes_error *err)
@@ -356,7 +358,7 @@ static int with_file(struct updn *u, struct lanes_error *err)
 /* Fallback 2: one central root per component; always routes every pair. */
 static int with_centres(struct updn *u, const char *why, struct lanes_error *err)
 {
-	char head[1024];
+	char head[1536];
 	int rc;
 
 	if ((rc = route_center_roots(u->f, u->dist, u->comp, u->ncomp, u->roots, err)))
@@ -376,7 +378,7 @@ static int with_centres(struct updn *u, const char *why, struct lanes_error *err
 
 static int detected(struct updn *u, const char *rule, struct lanes_error *err)
 {
-	char head[1024];
+	char head[1536];
 
 	snprintf(head, sizeof(head), "updn: %s; up*/down* on BFS ranks from them (equal ranks: "
 		 "lower GUID is up); 1 VL; ", rule);
@@ -387,13 +389,13 @@ static int detected(struct updn *u, const char *rule, struct lanes_error *err)
 /* The chain: OpenSM's rule, fallback 1 (host switches), fallback 2 (centres). */
 static int auto_roots(struct updn *u, struct lanes_error *err)
 {
-	char why[512];
+	char why[768] = "";
 	uint32_t hosts = host_threshold(u);
 	int rc;
 
-	u->nroots = detect_roots(u, 1);
-	snprintf(why, sizeof(why), "OpenSM's root detection finds no root (OpenSM would fall "
-		 "back to minhop, which is not deadlock-free)");
+	if (!(u->nroots = detect_roots(u, 1)))
+		snprintf(why, sizeof(why), "OpenSM's root detection finds no root (OpenSM would fall "
+			 "back to minhop, which is not deadlock-free)");
 	if (u->nroots) {
 		if ((rc = attempt(u, err)) != 1)
 			return rc ? rc : detected(u, "roots by OpenSM 3.3.23's auto-detection (one CA "
@@ -402,7 +404,7 @@ static int auto_roots(struct updn *u, struct lanes_error *err)
 	}
 	if (hosts && (u->nroots = detect_roots(u, hosts))) {
 		if ((rc = attempt(u, err)) != 1) {
-			char rule[768];
+			char rule[1024];
 
 			snprintf(rule, sizeof(rule), "%s; fallback: OpenSM's rule over the CA ports of the "
 				 "host switches (%u or more CA ports, half the busiest switch's)", why, hosts);
