@@ -80,7 +80,8 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
 	{ "engine", required_argument, NULL, 'e' },           \
 	{ "vls", required_argument, NULL, 'V' },              \
 	{ "sls", required_argument, NULL, 'Q' },              \
-	{ "ca-lids-only", no_argument, NULL, 'C' }
+	{ "ca-lids-only", no_argument, NULL, 'C' },           \
+	{ "roots", required_argument, NULL, 'R' }
 
 struct lanes_route_opts;
 struct lanes_engine;

@@ -20,6 +20,7 @@
 
 static const char route_usage[] =
 	"usage: lanes route -e ENGINE FABRIC -o DIR [--vls N] [--sls N] [--seed S] [--ca-lids-only]\n"
+	"                   [--roots FILE]\n"
 	"\n"
 	"  Route FABRIC with ENGINE (see `lanes engines`) and write into DIR:\n"
 	"    opensm-lfts.dump    the LFTs, as OpenSM writes them and `opensm -R file -U` loads them\n"
@@ -30,6 +31,7 @@ static const char route_usage[] =
 	"  --sls N          SL budget, 1..16 (default 16)\n"
 	"  --seed S         seed for randomised engines (default 1)\n"
 	"  --ca-lids-only   do not route switch LIDs as destinations\n"
+	"  --roots FILE     root switch GUIDs for updn, one per line (default: found as OpenSM does)\n"
 	"  Exit 0 routed; 1 the engine refused or could not fit the budgets; 2 bad input.\n"
 	"\n" CLI_FABRIC_HELP;
 
@@ -189,6 +191,9 @@ int cli_route_option(int c, const char *arg, struct lanes_route_opts *o, const c
 		return parse_budget("sls", arg, 16, &o->max_sls) ? -1 : 1;
 	case 'C':
 		o->switch_lids = 0;
+		return 1;
+	case 'R':
+		o->roots = arg;
 		return 1;
 	default:
 		return 0;

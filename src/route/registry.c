@@ -9,6 +9,9 @@
 
 static const struct lanes_engine *const engines[] = {
 	&lanes_engine_minhop,
+	&lanes_engine_updn,
+	&lanes_engine_dnup,
+	&lanes_engine_ud_dfs,
 };
 
 #define NUM_ENGINES (sizeof(engines) / sizeof(engines[0]))

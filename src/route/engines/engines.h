@@ -8,5 +8,8 @@
 #include "lanes/route.h"
 
 extern const struct lanes_engine lanes_engine_minhop;
+extern const struct lanes_engine lanes_engine_updn;
+extern const struct lanes_engine lanes_engine_dnup;
+extern const struct lanes_engine lanes_engine_ud_dfs;
 
 #endif
