@@ -150,6 +150,27 @@ static inline uint8_t route_least_loaded(const uint32_t *load, const uint8_t *po
 	return best;
 }
 
+/* ---------------------------------------------------------- SSSP paths */
+
+/*
+ * OpenSM's (DF)SSSP path computation (osm_ucast_dfsssp.c, seed 002 steps 1
+ * and 2), shared by the sssp and dfsssp engines: destination LIDs one at a
+ * time, each a shortest-path tree over the switches whose choices minimise
+ * the routes already placed on the channels, then those routes added to the
+ * channel weights. See sssp_paths.c for the exact rules.
+ */
+
+struct lanes_route_opts;
+struct lanes_routing;
+
+/**
+ * Fill r's LFTs with SSSP paths for every end-port LID and (when
+ * opts->switch_lids) every switch LID; each switch keeps its own LIDs on
+ * port 0. r must be fresh from lanes_routing_new().
+ */
+int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+	       struct lanes_routing *r, struct lanes_error *err);
+
 /* ------------------------------------------------------------ up* / down* */
 
 /*

@@ -1,0 +1,515 @@
+/*
+ * sssp_paths.c - the paths of OpenSM 3.3.23's SSSP and DFSSSP engines (seed
+ * 002, "DFSSSP and SSSP Routing Algorithm", steps 1 and 2), shared by the
+ * sssp and dfsssp engines. Facts from osm_ucast_dfsssp.c (dfsssp_build_graph,
+ * dijkstra, update_lft, update_weights, dfsssp_do_dijkstra_routing); no code
+ * taken from it.
+ *
+ * OpenSM routes one destination LID at a time. Dijkstra runs from the
+ * destination over the switch graph; a channel weighs P^2 (P: every CA and
+ * switch LID of the subnet, "to force shortest paths") plus the routes
+ * already placed on it; each switch's LFT entry is its edge of the resulting
+ * tree. Then every switch s adds num_hca(s) (the LIDs of the CA ports behind
+ * it plus its own LIDs) to each channel on its path to the destination, so
+ * later trees avoid loaded channels. Destinations come in this order: the
+ * end ports behind the switches sorted by num_hca, most first, ties in the
+ * switch GUID map order (a stable qsort of that map), each switch's end
+ * ports in port order and each port's LIDs in turn; then every switch's own
+ * LIDs, switches in the same order. Switch destinations add weights too.
+ *
+ * Here distances compare as (hops, load sum): the P^2 term is made exact, so
+ * every path is a shortest path (OpenSM's P^2 can in principle be outweighed
+ * by loads; its document and seed 000 call the engine minimal). A switch's
+ * candidates are its min-hop ports toward the destination switch t, found
+ * once per t from the distance matrix. A tree is one pass over the switches
+ * in hop order, up to the farthest switch with several candidates; ties on
+ * the load sum go to the lowest port (OpenSM's depend on its heap). Where
+ * every switch has one candidate, the tree cannot depend on the loads: all
+ * the LIDs behind t share it and its weights are added once, times their
+ * number.
+ *
+ * The candidates do not depend on the loads, so a second thread finds them
+ * for the next destination switch while this one is routed (two buffers;
+ * without the thread the same work is done in turn). The result does not
+ * depend on the thread.
+ *
+ * Differences from OpenSM: router ports are routed like CA ports (OpenSM
+ * skips them, but they are destinations); no compute/I-O node GUID files.
+ * Unreachable destinations stay LANES_PORT_DROP. opts->switch_lids = 0
+ * leaves switch LIDs out (each switch still keeps its own on port 0); they
+ * come after every CA LID, so CA entries do not change.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lanes/route.h"
+#include "lanes/routing.h"
+#include "route_internal.h"
+
+/* The candidates toward one destination switch t. */
+struct dest {
+	uint32_t t;
+	uint32_t *order, norder;    /* switches that reach t, by hops, t first */
+	uint32_t *pick;             /* per switch: adjacency entry toward t */
+	uint8_t *col;               /* per switch: its port if it has one candidate,
+				       0 if several, LANES_PORT_DROP if none */
+	uint32_t *multi, nmulti;    /* switches with several candidates, in hop order */
+	uint32_t *moff, *mcand;     /* their candidates (adjacency entries) */
+};
+
+/* Destination switches in routing order; dests are prepared ahead in turn. */
+struct pipe {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t worker;
+	int threaded;
+	int ready[2];               /* buffer i holds seq[j] with j % 2 == i */
+	uint32_t *seq, nseq;
+};
+
+struct sssp {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	struct lanes_routing *r;
+	uint8_t *dist;              /* all-pairs switch hops */
+	struct route_endports eps;  /* CA and router ports, grouped by switch */
+	uint32_t *rank;             /* switches in OpenSM's destination order */
+	uint32_t *ep_first;         /* per switch: its first end port in eps, or LANES_NONE */
+	uint64_t *hca;              /* per switch: OpenSM's num_hca */
+	uint64_t *load;             /* per adjacency entry: routes on that channel */
+	uint32_t *nb;               /* per adjacency entry: the neighbour (a compact copy) */
+	uint64_t *wd, *sub;         /* per switch: load sum to t; LIDs below it */
+	struct dest buf[2];
+	struct dest *cur;           /* the destination switch being routed */
+	struct pipe pipe;
+};
+
+/* ------------------------------------------------------------ set-up */
+
+static int oom(struct lanes_error *err)
+{
+	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+static uint64_t switch_lids(const struct lanes_fabric *f, uint32_t s)
+{
+	const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[s], 0);
+
+	return p0->lid ? (uint64_t)1 << p0->lmc : 0;
+}
+
+/* num_hca per switch and the first end port of each switch. */
+static void count_hca(struct sssp *m)
+{
+	for (uint32_t s = 0; s < m->f->num_switches; s++) {
+		m->hca[s] = switch_lids(m->f, s);
+		m->ep_first[s] = LANES_NONE;
+	}
+	for (uint32_t i = m->eps.n; i-- > 0;) {
+		const struct route_endport *ep = &m->eps.ep[i];
+
+		m->hca[ep->sw] += (uint64_t)1 << ep->lmc;
+		m->ep_first[ep->sw] = i;
+	}
+}
+
+struct rank_key {
+	uint64_t hca, key;
+	uint32_t sw;
+};
+
+static int by_hca(const void *pa, const void *pb)
+{
+	const struct rank_key *a = pa, *b = pb;
+
+	if (a->hca != b->hca)
+		return a->hca > b->hca ? -1 : 1;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->sw < b->sw ? -1 : a->sw > b->sw;
+}
+
+/* Switches by num_hca, most first, ties in OpenSM's GUID map order. */
+static int rank_switches(struct sssp *m, struct lanes_error *err)
+{
+	uint32_t ns = m->f->num_switches;
+	struct rank_key *k = malloc(sizeof(*k) * (ns + 1));
+
+	if (!k)
+		return oom(err);
+	for (uint32_t s = 0; s < ns; s++) {
+		k[s].hca = m->hca[s];
+		k[s].key = route_osm_guid_key(m->f->nodes[m->f->switches[s]].guid);
+		k[s].sw = s;
+	}
+	qsort(k, ns, sizeof(*k), by_hca);
+	for (uint32_t i = 0; i < ns; i++)
+		m->rank[i] = k[i].sw;
+	free(k);
+	return 0;
+}
+
+/* The destination switches in routing order: end-port groups, then switch LIDs. */
+static int make_sequence(struct sssp *m, struct lanes_error *err)
+{
+	uint32_t ns = m->f->num_switches;
+
+	if (!(m->pipe.seq = malloc(sizeof(*m->pipe.seq) * (2 * (size_t)ns + 1))))
+		return oom(err);
+	for (uint32_t i = 0; i < ns; i++)
+		if (m->ep_first[m->rank[i]] != LANES_NONE)
+			m->pipe.seq[m->pipe.nseq++] = m->rank[i];
+	for (uint32_t i = 0; i < ns && m->opts->switch_lids; i++)
+		if (switch_lids(m->f, m->rank[i]))
+			m->pipe.seq[m->pipe.nseq++] = m->rank[i];
+	return 0;
+}
+
+static int alloc_dest(struct dest *d, size_t ns, size_t ne)
+{
+	d->order = malloc(sizeof(*d->order) * (ns + 1));
+	d->pick = malloc(sizeof(*d->pick) * (ns + 1));
+	d->col = malloc(ns + 1);
+	d->multi = malloc(sizeof(*d->multi) * (ns + 1));
+	d->moff = malloc(sizeof(*d->moff) * (ns + 1));
+	d->mcand = malloc(sizeof(*d->mcand) * (ne + 1));
+	return d->order && d->pick && d->col && d->multi && d->moff && d->mcand ? 0 : -1;
+}
+
+static void free_dest(struct dest *d)
+{
+	free(d->order);
+	free(d->pick);
+	free(d->col);
+	free(d->multi);
+	free(d->moff);
+	free(d->mcand);
+}
+
+static int alloc_state(struct sssp *m, struct lanes_error *err)
+{
+	size_t ns = m->f->num_switches, ne = m->f->adj_off[ns];
+
+	m->rank = malloc(sizeof(*m->rank) * (ns + 1));
+	m->ep_first = malloc(sizeof(*m->ep_first) * (ns + 1));
+	m->hca = malloc(sizeof(*m->hca) * (ns + 1));
+	m->load = calloc(ne + 1, sizeof(*m->load));
+	m->nb = malloc(sizeof(*m->nb) * (ne + 1));
+	m->wd = malloc(sizeof(*m->wd) * (ns + 1));
+	m->sub = malloc(sizeof(*m->sub) * (ns + 1));
+	if (!m->rank || !m->ep_first || !m->hca || !m->load || !m->nb || !m->wd || !m->sub ||
+	    alloc_dest(&m->buf[0], ns, ne) || alloc_dest(&m->buf[1], ns, ne))
+		return oom(err);
+	for (size_t e = 0; e < ne; e++)
+		m->nb[e] = m->f->adj[e].sw;
+	return 0;
+}
+
+static int prepare(struct sssp *m, struct lanes_error *err)
+{
+	int rc;
+
+	if ((rc = lanes_fabric_switch_distances(m->f, &m->dist, err)) ||
+	    (rc = route_endports_osm_order(m->f, &m->eps, err)) || (rc = alloc_state(m, err)))
+		return rc;
+	count_hca(m);
+	if ((rc = rank_switches(m, err)))
+		return rc;
+	return make_sequence(m, err);
+}
+
+static void release(struct sssp *m)
+{
+	void *p[] = { m->dist, m->rank, m->ep_first, m->hca,	  m->load,
+		      m->nb,   m->wd,	m->sub,	     m->pipe.seq };
+
+	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		free(p[i]);
+	free_dest(&m->buf[0]);
+	free_dest(&m->buf[1]);
+	route_endports_free(&m->eps);
+}
+
+/* --------------------------------------- candidates toward one switch */
+
+/* The switches that reach t, by hops (a counting sort of t's distance row). */
+static void sort_by_hops(struct dest *d, const uint8_t *row, uint32_t ns)
+{
+	uint32_t start[256] = { 0 };
+
+	for (uint32_t s = 0; s < ns; s++)
+		if (row[s] != 255)
+			start[row[s]]++;
+	d->norder = 0;
+	for (int h = 0; h < 256; h++) {
+		uint32_t c = start[h];
+
+		start[h] = d->norder;
+		d->norder += c;
+	}
+	for (uint32_t s = 0; s < ns; s++)
+		if (row[s] != 255)
+			d->order[start[row[s]]++] = s;
+}
+
+/* Candidates of s: its entries whose neighbour is one hop closer to t. */
+static uint32_t find_candidates(const struct sssp *m, struct dest *d, uint32_t s,
+				const uint8_t *row, uint32_t nc)
+{
+	const struct lanes_fabric *f = m->f;
+	uint32_t n = nc, *cand = d->mcand;
+	uint8_t want = (uint8_t)(row[s] - 1);
+
+	for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
+		if (row[m->nb[e]] == want)
+			cand[n++] = e;
+	d->pick[s] = cand[nc];
+	if (n - nc == 1) {
+		d->col[s] = f->adj[d->pick[s]].port;
+		return nc;
+	}
+	d->col[s] = 0;
+	d->multi[d->nmulti] = s;
+	d->moff[++d->nmulti] = n;
+	return n;
+}
+
+/* Fill d for destination switch t (reads only the fabric and distances). */
+static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
+{
+	uint32_t ns = m->f->num_switches, nc = 0;
+	const uint8_t *row = m->dist + (size_t)t * ns;
+
+	d->t = t;
+	d->nmulti = 0;
+	d->moff[0] = 0;
+	memset(d->col, LANES_PORT_DROP, ns);
+	sort_by_hops(d, row, ns);
+	d->pick[t] = LANES_NONE;
+	for (uint32_t i = 1; i < d->norder; i++)
+		nc = find_candidates(m, d, d->order[i], row, nc);
+}
+
+/* ------------------------------------------------------------ pipeline */
+
+static void *prepare_ahead(void *arg)
+{
+	struct sssp *m = arg;
+	struct pipe *p = &m->pipe;
+
+	for (uint32_t j = 0; j < p->nseq; j++) {
+		pthread_mutex_lock(&p->mu);
+		while (p->ready[j & 1])
+			pthread_cond_wait(&p->cv, &p->mu);
+		pthread_mutex_unlock(&p->mu);
+		set_destination(m, &m->buf[j & 1], p->seq[j]);
+		pthread_mutex_lock(&p->mu);
+		p->ready[j & 1] = 1;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+	return NULL;
+}
+
+/* Start the worker; without it (no thread), next_destination works in turn. */
+static void pipe_start(struct sssp *m)
+{
+	struct pipe *p = &m->pipe;
+
+	if (pthread_mutex_init(&p->mu, NULL))
+		return;
+	if (pthread_cond_init(&p->cv, NULL)) {
+		pthread_mutex_destroy(&p->mu);
+		return;
+	}
+	p->threaded = p->nseq > 1 && !pthread_create(&p->worker, NULL, prepare_ahead, m);
+	if (!p->threaded) {
+		pthread_cond_destroy(&p->cv);
+		pthread_mutex_destroy(&p->mu);
+	}
+}
+
+/* Make destination j current (its buffer freed again by done_destination). */
+static void next_destination(struct sssp *m, uint32_t j)
+{
+	struct pipe *p = &m->pipe;
+
+	m->cur = &m->buf[j & 1];
+	if (!p->threaded) {
+		set_destination(m, m->cur, p->seq[j]);
+		return;
+	}
+	pthread_mutex_lock(&p->mu);
+	while (!p->ready[j & 1])
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void done_destination(struct sssp *m, uint32_t j)
+{
+	struct pipe *p = &m->pipe;
+
+	if (!p->threaded)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->ready[j & 1] = 0;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void pipe_stop(struct sssp *m)
+{
+	struct pipe *p = &m->pipe;
+
+	if (!p->threaded)
+		return;
+	pthread_join(p->worker, NULL);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+}
+
+/* ------------------------------------------------------------- a tree */
+
+/*
+ * The picks of the multi switches: least load sum to t, lowest port on ties.
+ * Load sums are needed only below the farthest multi switch's hops.
+ */
+static void choose(struct sssp *m)
+{
+	struct dest *d = m->cur;
+	const uint8_t *row = m->dist + (size_t)d->t * m->f->num_switches;
+	uint8_t far = row[d->multi[d->nmulti - 1]];
+
+	m->wd[d->t] = 0;
+	for (uint32_t i = 1, k = 0; i < d->norder && row[d->order[i]] <= far; i++) {
+		uint32_t s = d->order[i];
+
+		if (d->col[s]) {
+			if (row[s] < far)
+				m->wd[s] = m->wd[m->nb[d->pick[s]]] + m->load[d->pick[s]];
+			continue;
+		}
+		m->wd[s] = UINT64_MAX;
+		for (uint32_t c = d->moff[k]; c < d->moff[k + 1]; c++) {
+			uint32_t e = d->mcand[c];
+			uint64_t w = m->wd[m->nb[e]] + m->load[e];
+
+			if (w < m->wd[s]) {
+				m->wd[s] = w;
+				d->pick[s] = e;
+			}
+		}
+		k++;
+	}
+}
+
+/* The LFT column of lid from the current picks; port is t's own entry. */
+static void write_column(struct sssp *m, uint32_t lid, uint8_t port)
+{
+	const struct dest *d = m->cur;
+	uint8_t *col = m->r->lft + (size_t)lid * m->f->num_switches;
+
+	memcpy(col, d->col, m->f->num_switches);
+	for (uint32_t k = 0; k < d->nmulti; k++)
+		col[d->multi[k]] = m->f->adj[d->pick[d->multi[k]]].port;
+	col[d->t] = port;
+}
+
+/* Every switch adds k times its LIDs to each channel on its path to t. */
+static void add_load(struct sssp *m, uint64_t k)
+{
+	const struct dest *d = m->cur;
+
+	for (uint32_t i = 0; i < d->norder; i++)
+		m->sub[d->order[i]] = m->hca[d->order[i]];
+	for (uint32_t i = d->norder; i-- > 1;) {
+		uint32_t s = d->order[i], e = d->pick[s];
+
+		m->load[e] += k * m->sub[s];
+		m->sub[m->nb[e]] += m->sub[s];
+	}
+}
+
+/* One destination LID: its tree, its column, its weights (unless deferred). */
+static void route_lid(struct sssp *m, uint32_t lid, uint8_t port, uint64_t *deferred)
+{
+	if (m->cur->nmulti)
+		choose(m);
+	write_column(m, lid, port);
+	if (m->cur->nmulti)
+		add_load(m, 1);
+	else
+		(*deferred)++;
+}
+
+/* ------------------------------------------------------------ routing */
+
+/* Every LID of the end ports behind the current switch t, in port order. */
+static void route_endports_of(struct sssp *m)
+{
+	uint32_t t = m->cur->t;
+	uint64_t same = 0;
+
+	for (uint32_t i = m->ep_first[t]; i < m->eps.n && m->eps.ep[i].sw == t; i++) {
+		const struct route_endport *ep = &m->eps.ep[i];
+
+		for (uint32_t l = 0; l < (1u << ep->lmc); l++)
+			route_lid(m, ep->lid + l, ep->sw_port, &same);
+	}
+	if (same)
+		add_load(m, same);
+}
+
+static void route_switch_lids(struct sssp *m)
+{
+	uint32_t t = m->cur->t;
+	const struct lanes_port *p0 = lanes_fabric_port(m->f, m->f->switches[t], 0);
+	uint64_t same = 0;
+
+	for (uint32_t l = 0; l < (1u << p0->lmc); l++)
+		route_lid(m, p0->lid + l, 0, &same);
+	if (same)
+		add_load(m, same);
+}
+
+/* Every switch keeps its own LIDs on port 0 (the rest may stay unrouted). */
+static void own_lids(struct sssp *m)
+{
+	for (uint32_t s = 0; s < m->f->num_switches; s++) {
+		const struct lanes_port *p0 = lanes_fabric_port(m->f, m->f->switches[s], 0);
+
+		for (uint32_t l = 0; p0->lid && l < (1u << p0->lmc); l++)
+			lanes_routing_set_port(m->r, s, p0->lid + l, 0);
+	}
+}
+
+int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+	       struct lanes_routing *r, struct lanes_error *err)
+{
+	struct sssp m;
+	uint32_t groups = 0;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	m.f = f;
+	m.opts = opts;
+	m.r = r;
+	if (!(rc = prepare(&m, err))) {
+		for (uint32_t s = 0; s < f->num_switches; s++)
+			groups += m.ep_first[s] != LANES_NONE;
+		pipe_start(&m);
+		for (uint32_t j = 0; j < m.pipe.nseq; j++) {
+			next_destination(&m, j);
+			if (j < groups)
+				route_endports_of(&m);
+			else
+				route_switch_lids(&m);
+			done_destination(&m, j);
+		}
+		pipe_stop(&m);
+		own_lids(&m);
+	}
+	release(&m);
+	return rc;
+}

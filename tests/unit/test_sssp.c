@@ -1,0 +1,601 @@
+/*
+ * test_sssp.c - the sssp and dfsssp engines, judged by the verifier and by
+ * cases worked out by hand (seed 002, "DFSSSP and SSSP Routing Algorithm";
+ * OpenSM 3.3.23 osm_ucast_dfsssp.c):
+ * - every small generator instance and every real fabric: all destinations
+ *   reached; sssp and dfsssp paths are shortest paths (OpenSM's Dijkstra
+ *   weighs each hop P^2 "to force shortest paths"; ours compares hops first);
+ *   dfsssp deadlock-free within the VL budget, reporting the VLs it uses;
+ * - sssp balances better than minhop where minhop's per-switch counters
+ *   cannot see the load beyond the next hop (computed by hand below);
+ * - dfsssp on tori and a dragonfly: the VLs it needs, the failure that names
+ *   them when the budget is smaller, the same SLs on every call.
+ */
+#include <stdint.h>
+
+#include "lanes/route.h"
+#include "lanes/routing.h"
+#include "lanes/verify.h"
+#include "testutil.h"
+
+extern const struct lanes_engine lanes_engine_sssp;
+extern const struct lanes_engine lanes_engine_dfsssp;
+
+/* The small instances of every generator (as in test_matrix.c). */
+static const char *const small[] = {
+	"dragonfly a=2 p=1 h=1", "dragonfly a=4 p=2 h=2", "dragonfly a=3 p=1 h=2 g=5 wiring=palmtree",
+	"slimfly q=3",           "slimfly q=5 p=1",       "hyperx K=3x3 p=1",
+	"hyperx K=2x3x2 L=2,1,1 p=1", "torus k=3x3 p=1", "torus k=4x2x3 p=1",
+	"mesh k=3x3 p=1",        "mesh k=2x4 p=2",         "hypercube n=3 p=1",
+	"fattree k=2 n=3",       "fattree k=4 n=2",        "xgft h=2 m=2,2 w=1,2",
+	"xgft h=3 m=2,2,2 w=1,2,2", "sfxff q=3 K=2 p=1",   "jellyfish switches=10 degree=3 p=1",
+	"jellyfish switches=16 degree=4 p=2 seed=7",
+};
+
+static const char *const real_files[] = {
+	"anon_4sw_edr_ibnetdiscover.txt",
+	"anon_4sw_edr_INVALID_lids_ibnetdiscover.txt",
+	"dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt",
+	"gen_4ary3tree_k-4-n-3-Full_ibnetdiscover.topo",
+	"ibsim_4ary3tree_k-4-n-3-Full.topology",
+	"ibsim_net.2sw2path4hca2port",
+	"ibsim_net.basic",
+	"nvidia_lab_2sw_mixed_ibnetdiscover.txt",
+	"psmn_x5_qdr_ibnetdiscover.txt",
+	"ut_stage_sx6036_fdr10_ibnetdiscover.txt",
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---------------------------------------------------------------- helpers */
+
+static struct lanes_routing *route_with(const struct lanes_engine *e,
+					const struct lanes_fabric *f, uint8_t vls, uint8_t sls,
+					int switch_lids)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+
+	lanes_route_opts_init(&o);
+	o.max_vls = vls;
+	o.max_sls = sls;
+	o.switch_lids = switch_lids;
+	if (lanes_route(e, f, &o, &r, &err))
+		fail_msg("%s: %s", e->name, err.message);
+	return r;
+}
+
+static struct lanes_routing *route(const struct lanes_engine *e, const struct lanes_fabric *f)
+{
+	return route_with(e, f, 8, 16, 1);
+}
+
+/* The error of a routing that must fail. */
+static struct lanes_error route_error(const struct lanes_engine *e, const struct lanes_fabric *f,
+				      uint8_t vls, uint8_t sls)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+
+	memset(&err, 0, sizeof(err));
+	lanes_route_opts_init(&o);
+	o.max_vls = vls;
+	o.max_sls = sls;
+	if (!lanes_route(e, f, &o, &r, &err)) {
+		lanes_routing_free(r);
+		fail_msg("%s: expected a failure with %u VLs", e->name, vls);
+	}
+	assert_null(r);
+	return err;
+}
+
+static struct lanes_verify_result *verify(const struct lanes_fabric *f,
+					  const struct lanes_routing *r, uint8_t vls)
+{
+	struct lanes_verify_opts o;
+	struct lanes_verify_result *res;
+	struct lanes_error err;
+
+	lanes_verify_opts_init(&o);
+	o.max_vls = vls;
+	o.ebb_patterns = 0;
+	if (lanes_verify(f, r, &o, &res, &err))
+		fail_msg("verify: %s", err.message);
+	return res;
+}
+
+/* The VLs dfsssp says it needs, from its notes ("...; 7 VLs needed ..."). */
+static unsigned needed_vls(const struct lanes_routing *r)
+{
+	const char *p = r->notes ? strstr(r->notes, "; ") : NULL;
+	unsigned n = 0;
+
+	assert_non_null(p);
+	assert_int_equal(sscanf(p, "; %u VL", &n), 1);
+	return n;
+}
+
+/* The VLs OpenSM's layering needed: the same, or named apart when first fit did better. */
+static unsigned opensm_vls(const struct lanes_routing *r)
+{
+	const char *p = strstr(r->notes, "OpenSM's layering needs ");
+	unsigned n = 0;
+
+	if (!p)
+		return needed_vls(r);
+	assert_int_equal(sscanf(p, "OpenSM's layering needs %u", &n), 1);
+	return n;
+}
+
+/*
+ * Reachable, shortest paths, and for dfsssp free of credit loops within the
+ * budget with as many VLs as the routing reports.
+ */
+static void judge(const struct lanes_engine *e, const struct lanes_fabric *f, const char *name)
+{
+	struct lanes_routing *r = route(e, f);
+	struct lanes_verify_result *res = verify(f, r, 8);
+
+	if (!res->reachable)
+		fail_msg("%s on %s: %llu unreachable pairs", e->name, name,
+			 (unsigned long long)res->unreachable_pairs);
+	if (res->routes && res->stretch_max > 1.0 + 1e-9)
+		fail_msg("%s on %s: a path is %.3f times the shortest", e->name, name,
+			 res->stretch_max);
+	if (e == &lanes_engine_dfsssp) {
+		if (!res->deadlock_free || res->vls_over_budget || res->vl15_used)
+			fail_msg("dfsssp on %s: not deadlock-free within 8 VLs", name);
+		if (res->vls_used != r->num_vls)
+			fail_msg("dfsssp on %s: reports %u VLs, uses %u", name, r->num_vls,
+				 res->vls_used);
+		assert_true(needed_vls(r) >= 1 && needed_vls(r) <= r->num_vls);
+	} else {
+		assert_int_equal(r->num_vls, 1);
+		assert_int_equal(res->vls_used, 1);
+	}
+	lanes_verify_result_free(res);
+	lanes_routing_free(r);
+}
+
+/* A tiny builder front end for the hand-computed cases. */
+static uint32_t add(struct lanes_builder *b, int type, uint8_t nports, uint64_t guid)
+{
+	struct lanes_node_spec s = { (uint8_t)type, nports, guid, 0, 0, 0, "n" };
+	struct lanes_error err;
+	uint32_t i;
+
+	assert_int_equal(lanes_builder_add_node(b, &s, &i, &err), 0);
+	return i;
+}
+
+static void cable(struct lanes_builder *b, uint32_t x, uint8_t px, uint32_t y, uint8_t py)
+{
+	struct lanes_error err;
+
+	assert_int_equal(lanes_builder_connect(b, x, px, y, py, 4, 3, &err), 0);
+}
+
+static struct lanes_builder *builder(void)
+{
+	struct lanes_builder *b;
+	struct lanes_error err;
+
+	assert_int_equal(lanes_builder_new(&b, &err), 0);
+	return b;
+}
+
+static struct lanes_fabric *finish(struct lanes_builder *b)
+{
+	struct lanes_fabric *f;
+	struct lanes_error err;
+
+	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
+	return f;
+}
+
+static uint8_t entry(const struct lanes_routing *r, const struct lanes_fabric *f, uint32_t node,
+		     uint32_t lid)
+{
+	return lanes_routing_port(r, f->nodes[node].switch_index, lid);
+}
+
+/* ------------------------------------------------------------------ tests */
+
+static void test_descriptors(void **state)
+{
+	(void)state;
+	assert_string_equal(lanes_engine_sssp.name, "sssp");
+	assert_int_equal(lanes_engine_sssp.flags, LANES_ENGINE_ANY_TOPOLOGY);
+	assert_string_equal(lanes_engine_sssp.resources, "1 VL");
+	assert_string_equal(lanes_engine_dfsssp.name, "dfsssp");
+	assert_int_equal(lanes_engine_dfsssp.flags,
+			 LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE |
+				 LANES_ENGINE_USES_SLS | LANES_ENGINE_USES_VLS);
+	assert_true(*lanes_engine_sssp.summary && *lanes_engine_sssp.source &&
+		    *lanes_engine_sssp.scope);
+	assert_true(*lanes_engine_dfsssp.summary && *lanes_engine_dfsssp.source &&
+		    *lanes_engine_dfsssp.scope && *lanes_engine_dfsssp.resources);
+}
+
+static void test_generators(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < N(small); k++) {
+		struct lanes_fabric *f = gen(small[k]);
+
+		judge(&lanes_engine_sssp, f, small[k]);
+		judge(&lanes_engine_dfsssp, f, small[k]);
+		lanes_fabric_free(f);
+	}
+}
+
+static void test_real_fabrics(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < N(real_files); k++) {
+		struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, real_files[k], NULL);
+
+		judge(&lanes_engine_sssp, f, real_files[k]);
+		judge(&lanes_engine_dfsssp, f, real_files[k]);
+		lanes_fabric_free(f);
+	}
+}
+
+/*
+ * X -1- B, X -2- C, B -2- D, C -2- D (a square); 5 CAs on D, 4 on B, 1 on X,
+ * none on C. D's CAs are routed first (num_hca 6, then B 5, X 2, C 1), in
+ * port order d1..d5; the load sums X sees for d1..d5 (via B | via C), with
+ * X's LIDs weighing 2, B's 5, C's 1:
+ *   d1: 0 | 0 -> B (tie, lower port); loads X->B 2, B->D 7, C->D 1
+ *   d2: 2 + 7 = 9 | 0 + 1 = 1 -> C;    X->C 2, B->D 12, C->D 4
+ *   d3: 2 + 12 | 2 + 4 -> C;           X->C 4, B->D 17, C->D 7
+ *   d4: 2 + 17 | 4 + 7 -> C;           X->C 6, B->D 22, C->D 10
+ *   d5: 2 + 22 | 6 + 10 -> C
+ * Minhop alternates at X (B, C, B, C, B): it counts LIDs per port of X and
+ * cannot see that B->D also carries B's 4 CAs. CA-to-CA routes on B->D, the
+ * busiest channel: 4 x 5 from B plus X's 1 (sssp) or 3 (minhop): 21 and 23.
+ */
+static void test_sssp_balances_better_than_minhop(void **state)
+{
+	struct lanes_builder *b = builder();
+	uint32_t X = add(b, LANES_NODE_SWITCH, 8, 0x10), B = add(b, LANES_NODE_SWITCH, 8, 0x20);
+	uint32_t C = add(b, LANES_NODE_SWITCH, 8, 0x30), D = add(b, LANES_NODE_SWITCH, 8, 0x40);
+	uint32_t x1 = add(b, LANES_NODE_CA, 1, 0x100), d[5];
+	const struct lanes_engine *minhop = lanes_engine_find("minhop");
+	struct lanes_fabric *f;
+	struct lanes_routing *r, *m;
+	struct lanes_verify_result *rs, *rm;
+
+	(void)state;
+	assert_non_null(minhop);
+	cable(b, X, 1, B, 1);
+	cable(b, X, 2, C, 1);
+	cable(b, B, 2, D, 1);
+	cable(b, C, 2, D, 2);
+	cable(b, X, 3, x1, 1);
+	for (int i = 0; i < 4; i++)
+		cable(b, B, (uint8_t)(3 + i), add(b, LANES_NODE_CA, 1, 0x200 + (uint64_t)i), 1);
+	for (int i = 0; i < 5; i++) {
+		d[i] = add(b, LANES_NODE_CA, 1, 0x300 + (uint64_t)i);
+		cable(b, D, (uint8_t)(3 + i), d[i], 1);
+	}
+	f = finish(b);
+	r = route(&lanes_engine_sssp, f);
+	m = route(minhop, f);
+	for (int i = 0; i < 5; i++) {
+		uint32_t lid = lanes_fabric_lid(f, d[i], 1);
+
+		assert_int_equal(entry(r, f, X, lid), i == 0 ? 1 : 2);
+		assert_int_equal(entry(m, f, X, lid), i % 2 ? 2 : 1);
+	}
+	rs = verify(f, r, 8);
+	rm = verify(f, m, 8);
+	assert_int_equal(rs->rpc_max, 21);
+	assert_int_equal(rm->rpc_max, 23);
+	assert_true(rs->rpc_stddev < rm->rpc_stddev);
+	lanes_verify_result_free(rs);
+	lanes_verify_result_free(rm);
+	lanes_routing_free(r);
+	lanes_routing_free(m);
+	lanes_fabric_free(f);
+}
+
+/* Does dfsssp route f within vls VLs? */
+static int fits_in(const struct lanes_fabric *f, uint8_t vls)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+	int ok;
+
+	lanes_route_opts_init(&o);
+	o.max_vls = vls;
+	ok = !lanes_route(&lanes_engine_dfsssp, f, &o, &r, &err);
+	lanes_routing_free(r);
+	return ok;
+}
+
+/*
+ * The fewest VLs dfsssp routes spec in, n: there it is deadlock-free with
+ * num_vls n (SL i on VL i) and says it needed n; with n - 1 it fails naming
+ * n. *opensm receives what OpenSM's layering needed. @return n
+ */
+static unsigned check_needed(const char *spec, unsigned *opensm)
+{
+	struct lanes_fabric *f = gen(spec);
+	struct lanes_routing *r = route(&lanes_engine_dfsssp, f);
+	struct lanes_verify_result *res;
+	unsigned n = 1;
+	char want[128];
+
+	*opensm = opensm_vls(r);
+	lanes_routing_free(r);
+	while (n < 8 && !fits_in(f, (uint8_t)n))
+		n++;
+	r = route_with(&lanes_engine_dfsssp, f, (uint8_t)n, 16, 1);
+	res = verify(f, r, (uint8_t)n);
+	assert_true(res->reachable && res->deadlock_free && !res->vls_over_budget);
+	assert_int_equal(res->vls_used, n);
+	assert_int_equal(r->num_vls, n);
+	assert_int_equal(needed_vls(r), n);
+	lanes_verify_result_free(res);
+	lanes_routing_free(r);
+	if (n > 1) {
+		struct lanes_error err = route_error(&lanes_engine_dfsssp, f, (uint8_t)(n - 1), 16);
+
+		snprintf(want, sizeof(want), "dfsssp: needs %u VLs, the budget is %u", n, n - 1);
+		assert_string_equal(err.message, want);
+		assert_int_equal(err.code, LANES_ERANGE);
+	}
+	lanes_fabric_free(f);
+	return n;
+}
+
+/*
+ * The VLs found (also in the report): a 4x4 torus with one CA per switch is
+ * acyclic with SSSP's balanced paths alone; the 10x10 torus with 4 CAs per
+ * switch, where OpenSM 3.3.23's dfsssp needs more than 8 VLs (its layering
+ * gives 14 here), fits in 7 by first fit; the 72-node dragonfly of seed 000
+ * takes 3 OpenSM's way and 2 (Kim and Dally's minimum) by first fit.
+ */
+static void test_vls_needed(void **state)
+{
+	unsigned opensm;
+
+	(void)state;
+	assert_int_equal(check_needed("torus k=4x4 p=1", &opensm), 1);
+	assert_int_equal(opensm, 1);
+	assert_int_equal(check_needed("torus k=10x10 p=4", &opensm), 7);
+	assert_int_equal(opensm, 14);
+	assert_int_equal(check_needed("dragonfly a=4 p=2 h=2", &opensm), 2);
+	assert_int_equal(opensm, 3);
+}
+
+/* The SL budget binds like the VL budget (one SL per VL). */
+static void test_sl_budget(void **state)
+{
+	struct lanes_fabric *f = gen("dragonfly a=4 p=2 h=2");
+	struct lanes_error err = route_error(&lanes_engine_dfsssp, f, 8, 1);
+	struct lanes_routing *r = route_with(&lanes_engine_dfsssp, f, 8, 4, 1);
+	struct lanes_verify_result *res = verify(f, r, 8);
+
+	(void)state;
+	assert_string_equal(err.message, "dfsssp: needs 2 VLs, the budget is 1");
+	assert_true(res->deadlock_free && res->vls_used == 4 && res->sls_used == 4);
+	assert_int_equal(res->vls_used, r->num_vls);
+	lanes_verify_result_free(res);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+/* The result of one routing, for comparing calls. */
+static void assert_same_routing(const struct lanes_routing *a, const struct lanes_routing *b)
+{
+	assert_int_equal(a->sl_mode, b->sl_mode);
+	assert_int_equal(a->num_vls, b->num_vls);
+	assert_int_equal(a->num_sls, b->num_sls);
+	assert_memory_equal(a->lft, b->lft, (size_t)a->num_lids * a->num_switches);
+	if (a->sl)
+		assert_memory_equal(a->sl, b->sl, lanes_routing_sl_cells(a, a->sl_mode));
+	assert_int_equal(a->num_sl2vl_maps, b->num_sl2vl_maps);
+	assert_memory_equal(a->sl2vl_maps, b->sl2vl_maps, a->num_sl2vl_maps * LANES_NUM_SLS);
+}
+
+/* OpenSM's dfsssp answers a random SL per query; ours the same SLs every time. */
+static void test_deterministic(void **state)
+{
+	static const char *const specs[] = { "torus k=10x10 p=4", "dragonfly a=4 p=2 h=2",
+					     "fattree k=4 n=3" };
+
+	(void)state;
+	for (size_t i = 0; i < N(specs); i++) {
+		struct lanes_fabric *f = gen(specs[i]);
+		struct lanes_routing *a = route(&lanes_engine_dfsssp, f);
+		struct lanes_routing *b = route(&lanes_engine_dfsssp, f);
+		struct lanes_routing *s1 = route(&lanes_engine_sssp, f);
+		struct lanes_routing *s2 = route(&lanes_engine_sssp, f);
+
+		assert_int_equal(a->sl_mode, LANES_SL_PER_SRC_SWITCH);
+		assert_same_routing(a, b);
+		assert_same_routing(s1, s2);
+		/* dfsssp takes sssp's paths */
+		assert_memory_equal(a->lft, s1->lft, (size_t)a->num_lids * a->num_switches);
+		for (uint32_t src = 1; src <= f->max_lid; src++)
+			for (uint32_t dst = 1; dst <= f->max_lid; dst++)
+				assert_int_equal(lanes_routing_sl(a, f, src, dst),
+						 lanes_routing_sl(b, f, src, dst));
+		lanes_routing_free(a);
+		lanes_routing_free(b);
+		lanes_routing_free(s1);
+		lanes_routing_free(s2);
+		lanes_fabric_free(f);
+	}
+}
+
+/* SL i -> VL i everywhere: on switch port pairs and CA injection. */
+static void test_sl_is_vl(void **state)
+{
+	struct lanes_fabric *f = gen("torus k=4x4 p=2");
+	struct lanes_routing *r = route(&lanes_engine_dfsssp, f);
+
+	(void)state;
+	for (uint32_t n = 0; n < f->num_nodes; n++) {
+		uint8_t np = f->nodes[n].nports;
+
+		for (uint8_t in = 0; in <= np; in++)
+			for (uint8_t out = 1; out <= np; out++) {
+				const uint8_t *m = f->nodes[n].type == LANES_NODE_SWITCH
+							   ? lanes_routing_switch_map(
+								     r, f, f->nodes[n].switch_index, in, out)
+							   : lanes_routing_port_map(r, f, n, out);
+
+				for (int sl = 0; sl < 8; sl++)
+					assert_int_equal(m[sl], sl);
+			}
+	}
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+/* Switch LIDs come after every CA LID, so leaving them out changes no CA entry. */
+static void test_ca_lids_only(void **state)
+{
+	struct lanes_fabric *f = gen("torus k=4x4 p=2");
+	struct lanes_routing *all = route_with(&lanes_engine_sssp, f, 8, 16, 1);
+	struct lanes_routing *cas = route_with(&lanes_engine_sssp, f, 8, 16, 0);
+	struct lanes_routing *df = route_with(&lanes_engine_dfsssp, f, 8, 16, 0);
+
+	(void)state;
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t node = f->lid_owner[lid].node;
+
+		for (uint32_t s = 0; s < f->num_switches; s++) {
+			uint8_t p = lanes_routing_port(cas, s, lid);
+
+			assert_int_equal(p, lanes_routing_port(df, s, lid));
+			if (node == LANES_NONE)
+				continue;
+			if (f->nodes[node].type != LANES_NODE_SWITCH)
+				assert_int_equal(p, lanes_routing_port(all, s, lid));
+			else
+				assert_int_equal(p, f->switches[s] == node ? 0 : LANES_PORT_DROP);
+		}
+	}
+	lanes_routing_free(all);
+	lanes_routing_free(cas);
+	lanes_routing_free(df);
+	lanes_fabric_free(f);
+}
+
+/*
+ * A ring of 4 switches, each with 40 CAs of LMC 3: 320 LIDs behind each
+ * switch, more than dfsssp keeps in its SL cells while it works, and the
+ * opposite switch two ways round the ring, which SSSP uses both of.
+ */
+static void test_lmc_many_lids(void **state)
+{
+	struct lanes_builder *b = builder();
+	struct lanes_error err;
+	struct lanes_fabric *f;
+	uint32_t sw[4];
+
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		sw[i] = add(b, LANES_NODE_SWITCH, 48, 0x10 + (uint64_t)i);
+	for (int i = 0; i < 4; i++) {
+		cable(b, sw[i], 1, sw[(i + 1) % 4], 2);
+		for (int c = 0; c < 40; c++) {
+			uint32_t ca = add(b, LANES_NODE_CA, 1, 0x1000 + 64 * (uint64_t)i + (uint64_t)c);
+
+			cable(b, sw[i], (uint8_t)(3 + c), ca, 1);
+			assert_int_equal(lanes_builder_set_port(b, ca, 1, 0, 0, 3, &err), 0);
+		}
+	}
+	f = finish(b);
+	judge(&lanes_engine_sssp, f, "lmc ring");
+	judge(&lanes_engine_dfsssp, f, "lmc ring");
+	lanes_fabric_free(f);
+}
+
+/* Two islands, a CA cabled to nothing, two CAs cabled to each other. */
+static void test_disconnected(void **state)
+{
+	struct lanes_builder *b = builder();
+	uint32_t A = add(b, LANES_NODE_SWITCH, 4, 0x10), B = add(b, LANES_NODE_SWITCH, 4, 0x11);
+	uint32_t C = add(b, LANES_NODE_SWITCH, 4, 0x12);
+	uint32_t a0 = add(b, LANES_NODE_CA, 1, 0x500), c0 = add(b, LANES_NODE_CA, 1, 0x600);
+	uint32_t lone = add(b, LANES_NODE_CA, 1, 0x700);
+	uint32_t p1 = add(b, LANES_NODE_CA, 1, 0x800), p2 = add(b, LANES_NODE_CA, 1, 0x900);
+	const struct lanes_engine *engines[] = { &lanes_engine_sssp, &lanes_engine_dfsssp };
+	struct lanes_fabric *f;
+
+	(void)state;
+	cable(b, A, 1, B, 1);
+	cable(b, A, 2, a0, 1);
+	cable(b, C, 2, c0, 1);
+	cable(b, p1, 1, p2, 1);
+	f = finish(b);
+	for (size_t i = 0; i < N(engines); i++) {
+		struct lanes_routing *r = route(engines[i], f);
+
+		assert_int_equal(entry(r, f, B, lanes_fabric_lid(f, a0, 1)), 1);
+		assert_int_equal(entry(r, f, C, lanes_fabric_lid(f, a0, 1)), LANES_PORT_DROP);
+		assert_int_equal(entry(r, f, A, lanes_fabric_lid(f, c0, 1)), LANES_PORT_DROP);
+		assert_int_equal(entry(r, f, C, lanes_fabric_lid(f, c0, 1)), 2);
+		assert_int_equal(entry(r, f, C, lanes_fabric_lid(f, C, 0)), 0);
+		for (uint32_t s = 0; s < f->num_switches; s++) {
+			assert_int_equal(lanes_routing_port(r, s, lanes_fabric_lid(f, lone, 1)),
+					 LANES_PORT_DROP);
+			assert_int_equal(lanes_routing_port(r, s, lanes_fabric_lid(f, p2, 1)),
+					 LANES_PORT_DROP);
+		}
+		lanes_routing_free(r);
+	}
+	lanes_fabric_free(f);
+}
+
+/* A fabric of switches only: nothing to layer, nothing breaks. */
+static void test_switches_only(void **state)
+{
+	struct lanes_builder *b = builder();
+	struct lanes_fabric *f;
+	struct lanes_routing *r;
+	uint32_t sw[5];
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		sw[i] = add(b, LANES_NODE_SWITCH, 4, 0x10 + (uint64_t)i);
+	for (int i = 0; i < 5; i++)
+		cable(b, sw[i], 1, sw[(i + 1) % 5], 2);
+	f = finish(b);
+	r = route(&lanes_engine_dfsssp, f);
+	assert_int_equal(needed_vls(r), 1);
+	for (uint32_t s = 0; s < 5; s++)
+		for (uint32_t t = 0; t < 5; t++)
+			assert_int_not_equal(lanes_routing_port(r, s, lanes_fabric_lid(f, sw[t], 0)),
+					     LANES_PORT_DROP);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_descriptors),
+		cmocka_unit_test(test_generators),
+		cmocka_unit_test(test_real_fabrics),
+		cmocka_unit_test(test_sssp_balances_better_than_minhop),
+		cmocka_unit_test(test_vls_needed),
+		cmocka_unit_test(test_sl_budget),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_sl_is_vl),
+		cmocka_unit_test(test_ca_lids_only),
+		cmocka_unit_test(test_lmc_many_lids),
+		cmocka_unit_test(test_disconnected),
+		cmocka_unit_test(test_switches_only),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
