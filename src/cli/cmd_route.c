@@ -99,7 +99,14 @@ int cli_route_fabric(const struct lanes_engine *e, const struct lanes_fabric *f,
 	if (lanes_route(e, f, o, out, &err)) {
 		char buf[1024];
 
-		fprintf(stderr, "lanes: %s: %s\n", e->name, lanes_error_format(&err, buf, sizeof(buf)));
+		const char *msg = lanes_error_format(&err, buf, sizeof(buf));
+		size_t n = strlen(e->name);
+
+		/* engines name themselves ("dfsssp: needs 9 VLs ..."); do not say it twice */
+		if (!strncmp(msg, e->name, n) && msg[n] == ':')
+			fprintf(stderr, "lanes: %s\n", msg);
+		else
+			fprintf(stderr, "lanes: %s: %s\n", e->name, msg);
 		return err.code == LANES_EINVAL && strstr(err.message, "must be") ? EXIT_USAGE
 										   : EXIT_FINDING;
 	}

@@ -112,7 +112,7 @@ int lanes_routing_set_sl_mode(struct lanes_routing *r, int mode, struct lanes_er
 	if (mode == LANES_SL_PER_PAIR && r->sl_mode == LANES_SL_PER_SRC_SWITCH)
 		return lanes_error_set(err, LANES_EINVAL,
 				       "set per-pair SLs before per-source-switch ones");
-	if (n > (1u << 30))
+	if (mode == LANES_SL_PER_PAIR && n > (1u << 30))
 		return lanes_error_set(err, LANES_ENOMEM,
 				       "per-pair SLs for %u LIDs would need %zu MB", r->num_lids,
 				       n >> 20);
