@@ -12,31 +12,6 @@
 #include "lanes/route.h"
 #include "lanes/verify.h"
 
-static const char *const small[] = {
-	"dragonfly a=2 p=1 h=1", "dragonfly a=4 p=2 h=2", "dragonfly a=3 p=1 h=2 g=5 wiring=palmtree",
-	"slimfly q=3",           "slimfly q=5 p=1",       "hyperx K=3x3 p=1",
-	"hyperx K=2x3x2 L=2,1,1 p=1", "torus k=3x3 p=1", "torus k=4x2x3 p=1",
-	"mesh k=3x3 p=1",        "mesh k=2x4 p=2",         "hypercube n=3 p=1",
-	"fattree k=2 n=3",       "fattree k=4 n=2",        "xgft h=2 m=2,2 w=1,2",
-	"xgft h=3 m=2,2,2 w=1,2,2", "sfxff q=3 K=2 p=1",   "jellyfish switches=10 degree=3 p=1",
-	"jellyfish switches=16 degree=4 p=2 seed=7",
-};
-
-static const char *const real_files[] = {
-	"anon_4sw_edr_ibnetdiscover.txt",
-	"anon_4sw_edr_INVALID_lids_ibnetdiscover.txt",
-	"dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt",
-	"gen_4ary3tree_k-4-n-3-Full_ibnetdiscover.topo",
-	"ibsim_4ary3tree_k-4-n-3-Full.topology",
-	"ibsim_net.2sw2path4hca2port",
-	"ibsim_net.basic",
-	"nvidia_lab_2sw_mixed_ibnetdiscover.txt",
-	"psmn_x5_qdr_ibnetdiscover.txt",
-	"ut_stage_sx6036_fdr10_ibnetdiscover.txt",
-};
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
 static unsigned judged; /* routings the verifier looked at */
 
 /* Route f with e and let the verifier judge; name says which case failed. */
@@ -84,8 +59,8 @@ static void test_every_generator_is_listed(void **state)
 		const char *g = lanes_generator_at(i)->name;
 		int found = 0;
 
-		for (size_t k = 0; k < N(small) && !found; k++)
-			found = !strncmp(small[k], g, strlen(g)) && small[k][strlen(g)] == ' ';
+		for (size_t k = 0; small_fabric(k) && !found; k++)
+			found = !strncmp(small_fabric(k), g, strlen(g)) && small_fabric(k)[strlen(g)] == ' ';
 		if (!found)
 			fail_msg("generator %s has no small instance in test_matrix.c", g);
 	}
@@ -93,25 +68,27 @@ static void test_every_generator_is_listed(void **state)
 
 static void test_generators(void **state)
 {
+	size_t k;
+
 	(void)state;
-	for (size_t k = 0; k < N(small); k++) {
-		struct lanes_fabric *f = gen(small[k]);
+	for (k = 0; small_fabric(k); k++) {
+		struct lanes_fabric *f = gen(small_fabric(k));
 
 		for (size_t i = 0; lanes_engine_at(i); i++)
-			judge(lanes_engine_at(i), f, small[k]);
+			judge(lanes_engine_at(i), f, small_fabric(k));
 		lanes_fabric_free(f);
 	}
-	assert_true(judged >= N(small)); /* minhop alone routes them all */
+	assert_true(judged >= k); /* minhop alone routes them all */
 }
 
 static void test_real_fabrics(void **state)
 {
 	(void)state;
-	for (size_t k = 0; k < N(real_files); k++) {
-		struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, real_files[k], NULL);
+	for (size_t k = 0; real_fabric_file(k); k++) {
+		struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, real_fabric_file(k), NULL);
 
 		for (size_t i = 0; lanes_engine_at(i); i++)
-			judge(lanes_engine_at(i), f, real_files[k]);
+			judge(lanes_engine_at(i), f, real_fabric_file(k));
 		lanes_fabric_free(f);
 	}
 }

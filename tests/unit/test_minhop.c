@@ -167,23 +167,7 @@ static void check_fabric(const struct lanes_fabric *f, const char *name)
 	lanes_routing_free(r);
 }
 
-/* A tiny builder front end for the hand-computed cases. */
-static uint32_t add(struct lanes_builder *b, int type, uint8_t nports, uint64_t guid)
-{
-	struct lanes_node_spec s = { (uint8_t)type, nports, guid, 0, 0, 0, "n" };
-	struct lanes_error err;
-	uint32_t i;
-
-	assert_int_equal(lanes_builder_add_node(b, &s, &i, &err), 0);
-	return i;
-}
-
-static void cable(struct lanes_builder *b, uint32_t x, uint8_t px, uint32_t y, uint8_t py)
-{
-	struct lanes_error err;
-
-	assert_int_equal(lanes_builder_connect(b, x, px, y, py, 4, 3, &err), 0);
-}
+/* Hand-computed cases build with testutil.h's tb_add() and tb_cable(). */
 
 static struct lanes_fabric *finish(struct lanes_builder *b)
 {
@@ -273,18 +257,18 @@ static void test_result_is_sl0_one_vl(void **state)
 static void test_parallel_cables_alternate(void **state)
 {
 	struct lanes_builder *b = builder();
-	uint32_t A = add(b, LANES_NODE_SWITCH, 8, 0x10), B = add(b, LANES_NODE_SWITCH, 8, 0x20);
-	uint32_t a0 = add(b, LANES_NODE_CA, 1, 0x100), bca[4];
+	uint32_t A = tb_add(b, LANES_NODE_SWITCH, 8, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 8, 0x20);
+	uint32_t a0 = tb_add(b, LANES_NODE_CA, 1, 0x100), bca[4];
 	struct lanes_fabric *f;
 	struct lanes_routing *r;
 
 	(void)state;
-	cable(b, A, 1, B, 1);
-	cable(b, A, 2, B, 2);
-	cable(b, A, 5, a0, 1);
+	tb_cable(b, A, 1, B, 1);
+	tb_cable(b, A, 2, B, 2);
+	tb_cable(b, A, 5, a0, 1);
 	for (int i = 0; i < 4; i++) {
-		bca[i] = add(b, LANES_NODE_CA, 1, 0x200 + (uint64_t)i);
-		cable(b, B, (uint8_t)(3 + i), bca[i], 1);
+		bca[i] = tb_add(b, LANES_NODE_CA, 1, 0x200 + (uint64_t)i);
+		tb_cable(b, B, (uint8_t)(3 + i), bca[i], 1);
 	}
 	f = finish(b);
 	r = route(f);
@@ -315,20 +299,20 @@ static void test_parallel_cables_alternate(void **state)
 static void test_equal_loads_follow_guid_map_order(void **state)
 {
 	struct lanes_builder *b = builder();
-	uint32_t X = add(b, LANES_NODE_SWITCH, 4, 0x1000000000000000ull);
-	uint32_t W = add(b, LANES_NODE_SWITCH, 4, 0x2000000000000000ull);
-	uint32_t Z = add(b, LANES_NODE_SWITCH, 4, 0x0002), Y = add(b, LANES_NODE_SWITCH, 4, 0x0100);
-	uint32_t y0 = add(b, LANES_NODE_CA, 1, 0x500), z0 = add(b, LANES_NODE_CA, 1, 0x600);
+	uint32_t X = tb_add(b, LANES_NODE_SWITCH, 4, 0x1000000000000000ull);
+	uint32_t W = tb_add(b, LANES_NODE_SWITCH, 4, 0x2000000000000000ull);
+	uint32_t Z = tb_add(b, LANES_NODE_SWITCH, 4, 0x0002), Y = tb_add(b, LANES_NODE_SWITCH, 4, 0x0100);
+	uint32_t y0 = tb_add(b, LANES_NODE_CA, 1, 0x500), z0 = tb_add(b, LANES_NODE_CA, 1, 0x600);
 	struct lanes_fabric *f;
 	struct lanes_routing *r;
 
 	(void)state;
-	cable(b, X, 1, W, 1);
-	cable(b, X, 2, W, 2);
-	cable(b, W, 3, Y, 1);
-	cable(b, W, 4, Z, 1);
-	cable(b, Y, 2, y0, 1);
-	cable(b, Z, 2, z0, 1);
+	tb_cable(b, X, 1, W, 1);
+	tb_cable(b, X, 2, W, 2);
+	tb_cable(b, W, 3, Y, 1);
+	tb_cable(b, W, 4, Z, 1);
+	tb_cable(b, Y, 2, y0, 1);
+	tb_cable(b, Z, 2, z0, 1);
 	f = finish(b);
 	r = route(f);
 	assert_int_equal(entry(r, f, X, lanes_fabric_lid(f, y0, 1)), 1);
@@ -349,20 +333,20 @@ static void test_equal_loads_follow_guid_map_order(void **state)
 static void test_loaded_switches_first(void **state)
 {
 	struct lanes_builder *b = builder();
-	uint32_t X = add(b, LANES_NODE_SWITCH, 4, 0x10), Y = add(b, LANES_NODE_SWITCH, 4, 0x11);
-	uint32_t Z = add(b, LANES_NODE_SWITCH, 4, 0x12);
-	uint32_t y0 = add(b, LANES_NODE_CA, 1, 0x500), z0 = add(b, LANES_NODE_CA, 1, 0x600);
-	uint32_t z1 = add(b, LANES_NODE_CA, 1, 0x700);
+	uint32_t X = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), Y = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
+	uint32_t Z = tb_add(b, LANES_NODE_SWITCH, 4, 0x12);
+	uint32_t y0 = tb_add(b, LANES_NODE_CA, 1, 0x500), z0 = tb_add(b, LANES_NODE_CA, 1, 0x600);
+	uint32_t z1 = tb_add(b, LANES_NODE_CA, 1, 0x700);
 	struct lanes_fabric *f;
 	struct lanes_routing *r;
 
 	(void)state;
-	cable(b, X, 1, Y, 1);
-	cable(b, X, 2, Y, 2);
-	cable(b, Y, 3, Z, 1);
-	cable(b, Y, 4, y0, 1);
-	cable(b, Z, 2, z0, 1);
-	cable(b, Z, 3, z1, 1);
+	tb_cable(b, X, 1, Y, 1);
+	tb_cable(b, X, 2, Y, 2);
+	tb_cable(b, Y, 3, Z, 1);
+	tb_cable(b, Y, 4, y0, 1);
+	tb_cable(b, Z, 2, z0, 1);
+	tb_cable(b, Z, 3, z1, 1);
 	f = finish(b);
 	r = route(f);
 	assert_int_equal(entry(r, f, X, lanes_fabric_lid(f, z0, 1)), 1);
@@ -380,21 +364,21 @@ static void test_loaded_switches_first(void **state)
 static void test_single_port_routes_count(void **state)
 {
 	struct lanes_builder *b = builder();
-	uint32_t X = add(b, LANES_NODE_SWITCH, 4, 0x10), Y = add(b, LANES_NODE_SWITCH, 4, 0x11);
-	uint32_t W = add(b, LANES_NODE_SWITCH, 4, 0x12), Z = add(b, LANES_NODE_SWITCH, 4, 0x13);
-	uint32_t y0 = add(b, LANES_NODE_CA, 1, 0x500), y1 = add(b, LANES_NODE_CA, 1, 0x600);
-	uint32_t z0 = add(b, LANES_NODE_CA, 1, 0x700);
+	uint32_t X = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), Y = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
+	uint32_t W = tb_add(b, LANES_NODE_SWITCH, 4, 0x12), Z = tb_add(b, LANES_NODE_SWITCH, 4, 0x13);
+	uint32_t y0 = tb_add(b, LANES_NODE_CA, 1, 0x500), y1 = tb_add(b, LANES_NODE_CA, 1, 0x600);
+	uint32_t z0 = tb_add(b, LANES_NODE_CA, 1, 0x700);
 	struct lanes_fabric *f;
 	struct lanes_routing *r;
 
 	(void)state;
-	cable(b, X, 1, Y, 1);
-	cable(b, X, 2, W, 1);
-	cable(b, Y, 2, Z, 1);
-	cable(b, W, 2, Z, 2);
-	cable(b, Y, 3, y0, 1);
-	cable(b, Y, 4, y1, 1);
-	cable(b, Z, 3, z0, 1);
+	tb_cable(b, X, 1, Y, 1);
+	tb_cable(b, X, 2, W, 1);
+	tb_cable(b, Y, 2, Z, 1);
+	tb_cable(b, W, 2, Z, 2);
+	tb_cable(b, Y, 3, y0, 1);
+	tb_cable(b, Y, 4, y1, 1);
+	tb_cable(b, Z, 3, z0, 1);
 	f = finish(b);
 	r = route(f);
 	assert_int_equal(entry(r, f, X, lanes_fabric_lid(f, y0, 1)), 1);
@@ -451,19 +435,19 @@ static void test_deterministic(void **state)
 static void test_disconnected(void **state)
 {
 	struct lanes_builder *b = builder();
-	uint32_t A = add(b, LANES_NODE_SWITCH, 4, 0x10), B = add(b, LANES_NODE_SWITCH, 4, 0x11);
-	uint32_t C = add(b, LANES_NODE_SWITCH, 4, 0x12);
-	uint32_t a0 = add(b, LANES_NODE_CA, 1, 0x500), c0 = add(b, LANES_NODE_CA, 1, 0x600);
-	uint32_t lone = add(b, LANES_NODE_CA, 1, 0x700);
-	uint32_t p1 = add(b, LANES_NODE_CA, 1, 0x800), p2 = add(b, LANES_NODE_CA, 1, 0x900);
+	uint32_t A = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
+	uint32_t C = tb_add(b, LANES_NODE_SWITCH, 4, 0x12);
+	uint32_t a0 = tb_add(b, LANES_NODE_CA, 1, 0x500), c0 = tb_add(b, LANES_NODE_CA, 1, 0x600);
+	uint32_t lone = tb_add(b, LANES_NODE_CA, 1, 0x700);
+	uint32_t p1 = tb_add(b, LANES_NODE_CA, 1, 0x800), p2 = tb_add(b, LANES_NODE_CA, 1, 0x900);
 	struct lanes_fabric *f;
 	struct lanes_routing *r;
 
 	(void)state;
-	cable(b, A, 1, B, 1);
-	cable(b, A, 2, a0, 1);
-	cable(b, C, 2, c0, 1);
-	cable(b, p1, 1, p2, 1);
+	tb_cable(b, A, 1, B, 1);
+	tb_cable(b, A, 2, a0, 1);
+	tb_cable(b, C, 2, c0, 1);
+	tb_cable(b, p1, 1, p2, 1);
 	f = finish(b);
 	r = route(f);
 	assert_int_equal(entry(r, f, B, lanes_fabric_lid(f, a0, 1)), 1);
@@ -488,18 +472,18 @@ static void test_disconnected(void **state)
 static void test_lmc_lids_routed(void **state)
 {
 	struct lanes_builder *b = builder();
-	uint32_t A = add(b, LANES_NODE_SWITCH, 8, 0x10), B = add(b, LANES_NODE_SWITCH, 8, 0x20);
+	uint32_t A = tb_add(b, LANES_NODE_SWITCH, 8, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 8, 0x20);
 	struct lanes_fabric *f;
 	struct lanes_routing *r;
 	struct lanes_error err;
 
 	(void)state;
-	cable(b, A, 1, B, 1);
-	cable(b, A, 2, B, 2);
+	tb_cable(b, A, 1, B, 1);
+	tb_cable(b, A, 2, B, 2);
 	for (int i = 0; i < 4; i++) {
-		uint32_t ca = add(b, LANES_NODE_CA, 1, 0x200 + (uint64_t)i);
+		uint32_t ca = tb_add(b, LANES_NODE_CA, 1, 0x200 + (uint64_t)i);
 
-		cable(b, i < 2 ? A : B, (uint8_t)(3 + i), ca, 1);
+		tb_cable(b, i < 2 ? A : B, (uint8_t)(3 + i), ca, 1);
 		assert_int_equal(lanes_builder_set_port(b, ca, 1, 0, 0, 1, &err), 0);
 	}
 	f = finish(b);

@@ -21,30 +21,6 @@
 extern const struct lanes_engine lanes_engine_sssp;
 extern const struct lanes_engine lanes_engine_dfsssp;
 
-/* The small instances of every generator (as in test_matrix.c). */
-static const char *const small[] = {
-	"dragonfly a=2 p=1 h=1", "dragonfly a=4 p=2 h=2", "dragonfly a=3 p=1 h=2 g=5 wiring=palmtree",
-	"slimfly q=3",           "slimfly q=5 p=1",       "hyperx K=3x3 p=1",
-	"hyperx K=2x3x2 L=2,1,1 p=1", "torus k=3x3 p=1", "torus k=4x2x3 p=1",
-	"mesh k=3x3 p=1",        "mesh k=2x4 p=2",         "hypercube n=3 p=1",
-	"fattree k=2 n=3",       "fattree k=4 n=2",        "xgft h=2 m=2,2 w=1,2",
-	"xgft h=3 m=2,2,2 w=1,2,2", "sfxff q=3 K=2 p=1",   "jellyfish switches=10 degree=3 p=1",
-	"jellyfish switches=16 degree=4 p=2 seed=7",
-};
-
-static const char *const real_files[] = {
-	"anon_4sw_edr_ibnetdiscover.txt",
-	"anon_4sw_edr_INVALID_lids_ibnetdiscover.txt",
-	"dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt",
-	"gen_4ary3tree_k-4-n-3-Full_ibnetdiscover.topo",
-	"ibsim_4ary3tree_k-4-n-3-Full.topology",
-	"ibsim_net.2sw2path4hca2port",
-	"ibsim_net.basic",
-	"nvidia_lab_2sw_mixed_ibnetdiscover.txt",
-	"psmn_x5_qdr_ibnetdiscover.txt",
-	"ut_stage_sx6036_fdr10_ibnetdiscover.txt",
-};
-
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---------------------------------------------------------------- helpers */
@@ -159,23 +135,7 @@ static void judge(const struct lanes_engine *e, const struct lanes_fabric *f, co
 	lanes_routing_free(r);
 }
 
-/* A tiny builder front end for the hand-computed cases. */
-static uint32_t add(struct lanes_builder *b, int type, uint8_t nports, uint64_t guid)
-{
-	struct lanes_node_spec s = { (uint8_t)type, nports, guid, 0, 0, 0, "n" };
-	struct lanes_error err;
-	uint32_t i;
-
-	assert_int_equal(lanes_builder_add_node(b, &s, &i, &err), 0);
-	return i;
-}
-
-static void cable(struct lanes_builder *b, uint32_t x, uint8_t px, uint32_t y, uint8_t py)
-{
-	struct lanes_error err;
-
-	assert_int_equal(lanes_builder_connect(b, x, px, y, py, 4, 3, &err), 0);
-}
+/* Hand-computed cases build with testutil.h's tb_add() and tb_cable(). */
 
 static struct lanes_builder *builder(void)
 {
@@ -222,11 +182,11 @@ static void test_descriptors(void **state)
 static void test_generators(void **state)
 {
 	(void)state;
-	for (size_t k = 0; k < N(small); k++) {
-		struct lanes_fabric *f = gen(small[k]);
+	for (size_t k = 0; small_fabric(k); k++) {
+		struct lanes_fabric *f = gen(small_fabric(k));
 
-		judge(&lanes_engine_sssp, f, small[k]);
-		judge(&lanes_engine_dfsssp, f, small[k]);
+		judge(&lanes_engine_sssp, f, small_fabric(k));
+		judge(&lanes_engine_dfsssp, f, small_fabric(k));
 		lanes_fabric_free(f);
 	}
 }
@@ -234,11 +194,11 @@ static void test_generators(void **state)
 static void test_real_fabrics(void **state)
 {
 	(void)state;
-	for (size_t k = 0; k < N(real_files); k++) {
-		struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, real_files[k], NULL);
+	for (size_t k = 0; real_fabric_file(k); k++) {
+		struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, real_fabric_file(k), NULL);
 
-		judge(&lanes_engine_sssp, f, real_files[k]);
-		judge(&lanes_engine_dfsssp, f, real_files[k]);
+		judge(&lanes_engine_sssp, f, real_fabric_file(k));
+		judge(&lanes_engine_dfsssp, f, real_fabric_file(k));
 		lanes_fabric_free(f);
 	}
 }
@@ -260,9 +220,9 @@ static void test_real_fabrics(void **state)
 static void test_sssp_balances_better_than_minhop(void **state)
 {
 	struct lanes_builder *b = builder();
-	uint32_t X = add(b, LANES_NODE_SWITCH, 8, 0x10), B = add(b, LANES_NODE_SWITCH, 8, 0x20);
-	uint32_t C = add(b, LANES_NODE_SWITCH, 8, 0x30), D = add(b, LANES_NODE_SWITCH, 8, 0x40);
-	uint32_t x1 = add(b, LANES_NODE_CA, 1, 0x100), d[5];
+	uint32_t X = tb_add(b, LANES_NODE_SWITCH, 8, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 8, 0x20);
+	uint32_t C = tb_add(b, LANES_NODE_SWITCH, 8, 0x30), D = tb_add(b, LANES_NODE_SWITCH, 8, 0x40);
+	uint32_t x1 = tb_add(b, LANES_NODE_CA, 1, 0x100), d[5];
 	const struct lanes_engine *minhop = lanes_engine_find("minhop");
 	struct lanes_fabric *f;
 	struct lanes_routing *r, *m;
@@ -270,16 +230,16 @@ static void test_sssp_balances_better_than_minhop(void **state)
 
 	(void)state;
 	assert_non_null(minhop);
-	cable(b, X, 1, B, 1);
-	cable(b, X, 2, C, 1);
-	cable(b, B, 2, D, 1);
-	cable(b, C, 2, D, 2);
-	cable(b, X, 3, x1, 1);
+	tb_cable(b, X, 1, B, 1);
+	tb_cable(b, X, 2, C, 1);
+	tb_cable(b, B, 2, D, 1);
+	tb_cable(b, C, 2, D, 2);
+	tb_cable(b, X, 3, x1, 1);
 	for (int i = 0; i < 4; i++)
-		cable(b, B, (uint8_t)(3 + i), add(b, LANES_NODE_CA, 1, 0x200 + (uint64_t)i), 1);
+		tb_cable(b, B, (uint8_t)(3 + i), tb_add(b, LANES_NODE_CA, 1, 0x200 + (uint64_t)i), 1);
 	for (int i = 0; i < 5; i++) {
-		d[i] = add(b, LANES_NODE_CA, 1, 0x300 + (uint64_t)i);
-		cable(b, D, (uint8_t)(3 + i), d[i], 1);
+		d[i] = tb_add(b, LANES_NODE_CA, 1, 0x300 + (uint64_t)i);
+		tb_cable(b, D, (uint8_t)(3 + i), d[i], 1);
 	}
 	f = finish(b);
 	r = route(&lanes_engine_sssp, f);
@@ -503,13 +463,13 @@ static void test_lmc_many_lids(void **state)
 
 	(void)state;
 	for (int i = 0; i < 4; i++)
-		sw[i] = add(b, LANES_NODE_SWITCH, 48, 0x10 + (uint64_t)i);
+		sw[i] = tb_add(b, LANES_NODE_SWITCH, 48, 0x10 + (uint64_t)i);
 	for (int i = 0; i < 4; i++) {
-		cable(b, sw[i], 1, sw[(i + 1) % 4], 2);
+		tb_cable(b, sw[i], 1, sw[(i + 1) % 4], 2);
 		for (int c = 0; c < 40; c++) {
-			uint32_t ca = add(b, LANES_NODE_CA, 1, 0x1000 + 64 * (uint64_t)i + (uint64_t)c);
+			uint32_t ca = tb_add(b, LANES_NODE_CA, 1, 0x1000 + 64 * (uint64_t)i + (uint64_t)c);
 
-			cable(b, sw[i], (uint8_t)(3 + c), ca, 1);
+			tb_cable(b, sw[i], (uint8_t)(3 + c), ca, 1);
 			assert_int_equal(lanes_builder_set_port(b, ca, 1, 0, 0, 3, &err), 0);
 		}
 	}
@@ -523,19 +483,19 @@ static void test_lmc_many_lids(void **state)
 static void test_disconnected(void **state)
 {
 	struct lanes_builder *b = builder();
-	uint32_t A = add(b, LANES_NODE_SWITCH, 4, 0x10), B = add(b, LANES_NODE_SWITCH, 4, 0x11);
-	uint32_t C = add(b, LANES_NODE_SWITCH, 4, 0x12);
-	uint32_t a0 = add(b, LANES_NODE_CA, 1, 0x500), c0 = add(b, LANES_NODE_CA, 1, 0x600);
-	uint32_t lone = add(b, LANES_NODE_CA, 1, 0x700);
-	uint32_t p1 = add(b, LANES_NODE_CA, 1, 0x800), p2 = add(b, LANES_NODE_CA, 1, 0x900);
+	uint32_t A = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
+	uint32_t C = tb_add(b, LANES_NODE_SWITCH, 4, 0x12);
+	uint32_t a0 = tb_add(b, LANES_NODE_CA, 1, 0x500), c0 = tb_add(b, LANES_NODE_CA, 1, 0x600);
+	uint32_t lone = tb_add(b, LANES_NODE_CA, 1, 0x700);
+	uint32_t p1 = tb_add(b, LANES_NODE_CA, 1, 0x800), p2 = tb_add(b, LANES_NODE_CA, 1, 0x900);
 	const struct lanes_engine *engines[] = { &lanes_engine_sssp, &lanes_engine_dfsssp };
 	struct lanes_fabric *f;
 
 	(void)state;
-	cable(b, A, 1, B, 1);
-	cable(b, A, 2, a0, 1);
-	cable(b, C, 2, c0, 1);
-	cable(b, p1, 1, p2, 1);
+	tb_cable(b, A, 1, B, 1);
+	tb_cable(b, A, 2, a0, 1);
+	tb_cable(b, C, 2, c0, 1);
+	tb_cable(b, p1, 1, p2, 1);
 	f = finish(b);
 	for (size_t i = 0; i < N(engines); i++) {
 		struct lanes_routing *r = route(engines[i], f);
@@ -566,9 +526,9 @@ static void test_switches_only(void **state)
 
 	(void)state;
 	for (int i = 0; i < 5; i++)
-		sw[i] = add(b, LANES_NODE_SWITCH, 4, 0x10 + (uint64_t)i);
+		sw[i] = tb_add(b, LANES_NODE_SWITCH, 4, 0x10 + (uint64_t)i);
 	for (int i = 0; i < 5; i++)
-		cable(b, sw[i], 1, sw[(i + 1) % 5], 2);
+		tb_cable(b, sw[i], 1, sw[(i + 1) % 5], 2);
 	f = finish(b);
 	r = route(&lanes_engine_dfsssp, f);
 	assert_int_equal(needed_vls(r), 1);

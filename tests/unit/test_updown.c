@@ -37,30 +37,6 @@ static const struct lanes_engine *const engines[] = {
 	&lanes_engine_ud_dfs,
 };
 
-/* the small instances of tests/unit/test_matrix.c */
-static const char *const small[] = {
-	"dragonfly a=2 p=1 h=1", "dragonfly a=4 p=2 h=2", "dragonfly a=3 p=1 h=2 g=5 wiring=palmtree",
-	"slimfly q=3",           "slimfly q=5 p=1",       "hyperx K=3x3 p=1",
-	"hyperx K=2x3x2 L=2,1,1 p=1", "torus k=3x3 p=1", "torus k=4x2x3 p=1",
-	"mesh k=3x3 p=1",        "mesh k=2x4 p=2",         "hypercube n=3 p=1",
-	"fattree k=2 n=3",       "fattree k=4 n=2",        "xgft h=2 m=2,2 w=1,2",
-	"xgft h=3 m=2,2,2 w=1,2,2", "sfxff q=3 K=2 p=1",   "jellyfish switches=10 degree=3 p=1",
-	"jellyfish switches=16 degree=4 p=2 seed=7",
-};
-
-static const char *const real_files[] = {
-	"anon_4sw_edr_ibnetdiscover.txt",
-	"anon_4sw_edr_INVALID_lids_ibnetdiscover.txt",
-	"dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt",
-	"gen_4ary3tree_k-4-n-3-Full_ibnetdiscover.topo",
-	"ibsim_4ary3tree_k-4-n-3-Full.topology",
-	"ibsim_net.2sw2path4hca2port",
-	"ibsim_net.basic",
-	"nvidia_lab_2sw_mixed_ibnetdiscover.txt",
-	"psmn_x5_qdr_ibnetdiscover.txt",
-	"ut_stage_sx6036_fdr10_ibnetdiscover.txt",
-};
-
 /* ---------------------------------------------------------------- routing */
 
 static int try_route(const struct lanes_engine *e, const struct lanes_fabric *f,
@@ -475,28 +451,12 @@ static void check_engine(const struct lanes_engine *e, const struct lanes_fabric
 
 /* ------------------------------------------------------- hand-made fabrics */
 
-static uint32_t add(struct lanes_builder *b, int type, uint8_t nports, uint64_t guid)
-{
-	struct lanes_node_spec s = { (uint8_t)type, nports, guid, 0, 0, 0, "n" };
-	struct lanes_error err;
-	uint32_t i;
-
-	assert_int_equal(lanes_builder_add_node(b, &s, &i, &err), 0);
-	return i;
-}
-
-static void cable(struct lanes_builder *b, uint32_t x, uint8_t px, uint32_t y, uint8_t py)
-{
-	struct lanes_error err;
-
-	assert_int_equal(lanes_builder_connect(b, x, px, y, py, 4, 3, &err), 0);
-}
-
+/* built with testutil.h's tb_add() and tb_cable() */
 static uint32_t add_ca(struct lanes_builder *b, uint64_t guid, uint32_t sw, uint8_t port)
 {
-	uint32_t ca = add(b, LANES_NODE_CA, 1, guid);
+	uint32_t ca = tb_add(b, LANES_NODE_CA, 1, guid);
 
-	cable(b, sw, port, ca, 1);
+	tb_cable(b, sw, port, ca, 1);
 	return ca;
 }
 
@@ -559,11 +519,11 @@ static void test_descriptors(void **state)
 static void test_generators(void **state)
 {
 	(void)state;
-	for (size_t k = 0; k < N(small); k++) {
-		struct lanes_fabric *f = gen(small[k]);
+	for (size_t k = 0; small_fabric(k); k++) {
+		struct lanes_fabric *f = gen(small_fabric(k));
 
 		for (size_t i = 0; i < N(engines); i++)
-			check_engine(engines[i], f, small[k]);
+			check_engine(engines[i], f, small_fabric(k));
 		lanes_fabric_free(f);
 	}
 }
@@ -571,11 +531,11 @@ static void test_generators(void **state)
 static void test_real_fabrics(void **state)
 {
 	(void)state;
-	for (size_t k = 0; k < N(real_files); k++) {
-		struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, real_files[k], NULL);
+	for (size_t k = 0; real_fabric_file(k); k++) {
+		struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, real_fabric_file(k), NULL);
 
 		for (size_t i = 0; i < N(engines); i++)
-			check_engine(engines[i], f, real_files[k]);
+			check_engine(engines[i], f, real_fabric_file(k));
 		lanes_fabric_free(f);
 	}
 }
@@ -715,18 +675,18 @@ static void test_dgx_fallback(void **state)
 static void test_dnup_differs_from_updn(void **state)
 {
 	struct lanes_builder *b = builder();
-	uint32_t L1 = add(b, LANES_NODE_SWITCH, 16, 0x10), L2 = add(b, LANES_NODE_SWITCH, 16, 0x11);
-	uint32_t S1 = add(b, LANES_NODE_SWITCH, 8, 0x20), S2 = add(b, LANES_NODE_SWITCH, 8, 0x21);
+	uint32_t L1 = tb_add(b, LANES_NODE_SWITCH, 16, 0x10), L2 = tb_add(b, LANES_NODE_SWITCH, 16, 0x11);
+	uint32_t S1 = tb_add(b, LANES_NODE_SWITCH, 8, 0x20), S2 = tb_add(b, LANES_NODE_SWITCH, 8, 0x21);
 	uint32_t l2[12], s1ca;
 	struct lanes_routing *up, *dn;
 	struct lanes_fabric *f;
 	uint8_t *roots;
 
 	(void)state;
-	cable(b, L1, 1, S1, 1);
-	cable(b, L1, 2, S2, 1);
-	cable(b, L2, 1, S1, 2);
-	cable(b, L2, 2, S2, 2);
+	tb_cable(b, L1, 1, S1, 1);
+	tb_cable(b, L1, 2, S2, 1);
+	tb_cable(b, L2, 1, S1, 2);
+	tb_cable(b, L2, 2, S2, 2);
 	for (uint8_t i = 0; i < 12; i++) {
 		add_ca(b, 0x1000 + i, L1, (uint8_t)(3 + i));
 		l2[i] = add_ca(b, 0x2000 + i, L2, (uint8_t)(3 + i));
@@ -765,19 +725,19 @@ static void test_dfs_tie_by_guid(void **state)
 	(void)state;
 	for (int swap = 0; swap < 2; swap++) {
 		struct lanes_builder *b = builder();
-		uint32_t T = add(b, LANES_NODE_SWITCH, 6, 0x50), A = add(b, LANES_NODE_SWITCH, 6, 0x10);
-		uint32_t B = add(b, LANES_NODE_SWITCH, 6, swap ? 0x20 : 0x30);
-		uint32_t C = add(b, LANES_NODE_SWITCH, 6, 0x40);
-		uint32_t D = add(b, LANES_NODE_SWITCH, 6, swap ? 0x30 : 0x20), c;
+		uint32_t T = tb_add(b, LANES_NODE_SWITCH, 6, 0x50), A = tb_add(b, LANES_NODE_SWITCH, 6, 0x10);
+		uint32_t B = tb_add(b, LANES_NODE_SWITCH, 6, swap ? 0x20 : 0x30);
+		uint32_t C = tb_add(b, LANES_NODE_SWITCH, 6, 0x40);
+		uint32_t D = tb_add(b, LANES_NODE_SWITCH, 6, swap ? 0x30 : 0x20), c;
 		struct lanes_routing *r;
 		struct lanes_fabric *f;
 		uint8_t *roots;
 
-		cable(b, T, 1, A, 1);
-		cable(b, A, 2, B, 1);
-		cable(b, A, 3, D, 1);
-		cable(b, B, 2, C, 1);
-		cable(b, D, 2, C, 2);
+		tb_cable(b, T, 1, A, 1);
+		tb_cable(b, A, 2, B, 1);
+		tb_cable(b, A, 3, D, 1);
+		tb_cable(b, B, 2, C, 1);
+		tb_cable(b, D, 2, C, 2);
 		add_ca(b, 0x100, T, 5);
 		add_ca(b, 0x101, A, 5);
 		add_ca(b, 0x102, B, 5);
@@ -876,16 +836,16 @@ static void test_roots_file_bad_lines(void **state)
 static void test_roots_file_errors(void **state)
 {
 	struct lanes_builder *b = builder();
-	uint32_t A = add(b, LANES_NODE_SWITCH, 4, 0x10), B = add(b, LANES_NODE_SWITCH, 4, 0x11);
-	uint32_t C = add(b, LANES_NODE_SWITCH, 4, 0x12);
+	uint32_t A = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
+	uint32_t C = tb_add(b, LANES_NODE_SWITCH, 4, 0x12);
 	struct lanes_routing *r = NULL;
 	struct lanes_fabric *f;
 	struct lanes_error err;
 	const char *path;
 
 	(void)state;
-	cable(b, A, 1, B, 1);
-	cable(b, B, 2, C, 1);
+	tb_cable(b, A, 1, B, 1);
+	tb_cable(b, B, 2, C, 1);
 	add_ca(b, 0x100, A, 3);
 	add_ca(b, 0x101, C, 3);
 	f = finish(b);
@@ -917,17 +877,17 @@ static void test_roots_file_errors(void **state)
 static void test_disconnected_and_no_cas(void **state)
 {
 	struct lanes_builder *b = builder();
-	uint32_t A = add(b, LANES_NODE_SWITCH, 4, 0x10), B = add(b, LANES_NODE_SWITCH, 4, 0x11);
-	uint32_t C = add(b, LANES_NODE_SWITCH, 4, 0x12), D = add(b, LANES_NODE_SWITCH, 4, 0x13);
+	uint32_t A = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
+	uint32_t C = tb_add(b, LANES_NODE_SWITCH, 4, 0x12), D = tb_add(b, LANES_NODE_SWITCH, 4, 0x13);
 	uint32_t a0, c0;
 	struct lanes_fabric *f, *g;
 
 	(void)state;
-	cable(b, A, 1, B, 1);
-	cable(b, C, 1, D, 1);
+	tb_cable(b, A, 1, B, 1);
+	tb_cable(b, C, 1, D, 1);
 	a0 = add_ca(b, 0x100, A, 3);
 	c0 = add_ca(b, 0x101, C, 3);
-	add(b, LANES_NODE_CA, 1, 0x102);
+	tb_add(b, LANES_NODE_CA, 1, 0x102);
 	f = finish(b);
 	for (size_t i = 0; i < N(engines); i++) {
 		struct lanes_routing *r = route(engines[i], f, NULL);
@@ -940,12 +900,12 @@ static void test_disconnected_and_no_cas(void **state)
 	}
 	lanes_fabric_free(f);
 	b = builder();
-	A = add(b, LANES_NODE_SWITCH, 4, 0x10);
-	B = add(b, LANES_NODE_SWITCH, 4, 0x11);
-	C = add(b, LANES_NODE_SWITCH, 4, 0x12);
-	cable(b, A, 1, B, 1);
-	cable(b, B, 2, C, 1);
-	cable(b, C, 2, A, 2);
+	A = tb_add(b, LANES_NODE_SWITCH, 4, 0x10);
+	B = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
+	C = tb_add(b, LANES_NODE_SWITCH, 4, 0x12);
+	tb_cable(b, A, 1, B, 1);
+	tb_cable(b, B, 2, C, 1);
+	tb_cable(b, C, 2, A, 2);
 	g = finish(b);
 	for (size_t i = 0; i < N(engines); i++) {
 		struct lanes_routing *r = route(engines[i], g, NULL);
@@ -967,11 +927,11 @@ static void test_lmc(void **state)
 		struct lanes_error err;
 
 		for (int i = 0; i < 4; i++)
-			sw[i] = add(b, LANES_NODE_SWITCH, 8, 0x10 + (uint64_t)i);
+			sw[i] = tb_add(b, LANES_NODE_SWITCH, 8, 0x10 + (uint64_t)i);
 		for (int i = 0; i < 2; i++)
-			cable(b, sw[i], 3, sw[i + 2], 3); /* the diagonals */
+			tb_cable(b, sw[i], 3, sw[i + 2], 3); /* the diagonals */
 		for (int i = 0; i < 4; i++) {
-			cable(b, sw[i], 1, sw[(i + 1) % 4], 2);
+			tb_cable(b, sw[i], 1, sw[(i + 1) % 4], 2);
 			for (uint8_t k = 0; k < 2; k++) {
 				uint32_t ca = add_ca(b, 0x100 + (uint64_t)(i * 2 + k), sw[i],
 						     (uint8_t)(5 + k));

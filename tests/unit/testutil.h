@@ -89,4 +89,59 @@ static inline struct lanes_fabric *read_fabric(const char *dir, const char *name
 	return f;
 }
 
+/* The small instance of every generator that engine tests run on (one per
+ * generator at least: test_matrix.c checks it), or NULL past the end. */
+static inline const char *small_fabric(size_t i)
+{
+	static const char *const list[] = {
+		"dragonfly a=2 p=1 h=1", "dragonfly a=4 p=2 h=2",
+		"dragonfly a=3 p=1 h=2 g=5 wiring=palmtree", "slimfly q=3", "slimfly q=5 p=1",
+		"hyperx K=3x3 p=1", "hyperx K=2x3x2 L=2,1,1 p=1", "torus k=3x3 p=1",
+		"torus k=4x2x3 p=1", "mesh k=3x3 p=1", "mesh k=2x4 p=2", "hypercube n=3 p=1",
+		"fattree k=2 n=3", "fattree k=4 n=2", "xgft h=2 m=2,2 w=1,2",
+		"xgft h=3 m=2,2,2 w=1,2,2", "sfxff q=3 K=2 p=1",
+		"jellyfish switches=10 degree=3 p=1", "jellyfish switches=16 degree=4 p=2 seed=7",
+	};
+
+	return i < sizeof(list) / sizeof(list[0]) ? list[i] : NULL;
+}
+
+/* Every fabric file of ../shared/data (LANES_DATA_DIR), or NULL past the end. */
+static inline const char *real_fabric_file(size_t i)
+{
+	static const char *const list[] = {
+		"anon_4sw_edr_ibnetdiscover.txt",
+		"anon_4sw_edr_INVALID_lids_ibnetdiscover.txt",
+		"dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt",
+		"gen_4ary3tree_k-4-n-3-Full_ibnetdiscover.topo",
+		"ibsim_4ary3tree_k-4-n-3-Full.topology",
+		"ibsim_net.2sw2path4hca2port",
+		"ibsim_net.basic",
+		"nvidia_lab_2sw_mixed_ibnetdiscover.txt",
+		"psmn_x5_qdr_ibnetdiscover.txt",
+		"ut_stage_sx6036_fdr10_ibnetdiscover.txt",
+	};
+
+	return i < sizeof(list) / sizeof(list[0]) ? list[i] : NULL;
+}
+
+/* A node for hand-built fabrics (description "n"); fails the test on error. */
+static inline uint32_t tb_add(struct lanes_builder *b, int type, uint8_t nports, uint64_t guid)
+{
+	struct lanes_node_spec s = { (uint8_t)type, nports, guid, 0, 0, 0, "n" };
+	struct lanes_error err;
+	uint32_t i;
+
+	assert_int_equal(lanes_builder_add_node(b, &s, &i, &err), 0);
+	return i;
+}
+
+/* A 4x QDR cable for hand-built fabrics. */
+static inline void tb_cable(struct lanes_builder *b, uint32_t x, uint8_t px, uint32_t y, uint8_t py)
+{
+	struct lanes_error err;
+
+	assert_int_equal(lanes_builder_connect(b, x, px, y, py, 4, 3, &err), 0);
+}
+
 #endif
