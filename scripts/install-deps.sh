@@ -9,6 +9,7 @@ packages=(
   libclang-rt-14-dev                # clang's sanitizer and libFuzzer runtimes
   libcmocka-dev                     # the unit-test library
   libjson-c-dev                     # JSON reports
+  libmetis-dev                      # graph partitioning for the nue engine (as OpenSM's nue)
   opensm ibsim-utils infiniband-diags  # the real OpenSM, ibsim and ibroute for interop tests
   time hyperfine                    # benchmarks: peak memory and repeated timing
 )
