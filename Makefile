@@ -20,16 +20,19 @@ build: deps
 
 DEMO_FABRIC := dragonfly a=4 p=2 h=2
 
-# The default fabric is the 72-node dragonfly of seed 000. minhop is not
-# deadlock-free: the verifier shows its credit loop and exits 1 (a finding),
-# which the demo expects; exit 2 (an error) still fails it.
+# The default fabric is the 72-node dragonfly of seed 000. The demo compares
+# every engine on it (the verifier judges each: minhop and sssp have credit
+# loops there, the others do not), then routes it with dfsssp, writes OpenSM's
+# tables and verifies them.
 demo: build
 	@echo "== lanes topo info $(DEMO_FABRIC)"
 	$(LANES) topo info $(DEMO_FABRIC)
-	@echo; echo "== lanes route -e minhop $(DEMO_FABRIC) -o build/demo"
-	$(LANES) route -e minhop $(DEMO_FABRIC) -o build/demo
+	@echo; echo "== lanes compare $(DEMO_FABRIC)"
+	$(LANES) compare $(DEMO_FABRIC)
+	@echo; echo "== lanes route -e dfsssp $(DEMO_FABRIC) -o build/demo"
+	$(LANES) route -e dfsssp $(DEMO_FABRIC) -o build/demo
 	@echo; echo "== lanes verify $(DEMO_FABRIC) build/demo"
-	@$(LANES) verify $(DEMO_FABRIC) build/demo; rc=$$?; [ $$rc -le 1 ] || exit $$rc
+	$(LANES) verify $(DEMO_FABRIC) build/demo
 
 # The whole suite with gcc, a warnings-as-errors build with clang, and the
 # whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (clang,

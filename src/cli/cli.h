@@ -98,5 +98,6 @@ int cmd_topo(int argc, char **argv);
 int cmd_engines(int argc, char **argv);
 int cmd_route(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static const struct cli_command commands[] = {
 	{ "engines", "list the routing engines", cmd_engines },
 	{ "route", "route a fabric and write OpenSM's tables", cmd_route },
 	{ "verify", "check a routing: reachability, VLs, credit loops, metrics", cmd_verify },
+	{ "compare", "route a fabric with several engines and verify each: one table", cmd_compare },
 };
 
 #define NUM_COMMANDS (sizeof(commands) / sizeof(commands[0]))

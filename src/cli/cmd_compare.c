@@ -1,0 +1,303 @@
+/*
+ * cmd_compare.c - `lanes compare`: route one fabric with several engines and
+ * judge every routing with the verifier, one row per engine.
+ *
+ * "Deadlock-free" in the table is the verifier's verdict (an acyclic channel
+ * dependency graph, no VL over the budget, no data on VL 15), never the
+ * engine's claim. The metrics are the verifier's CA-to-CA ones (hops, routes
+ * per switch-to-switch channel, effective bisection bandwidth over random
+ * bisections); time_s is the routing alone, as `lanes route` reports it.
+ * An engine that refuses (its check, or a budget it cannot fit) gets a row
+ * with the reason. Exit 1 when an engine that claims deadlock freedom yields
+ * a routing the verifier rejects, or a routing leaves pairs unreachable on a
+ * connected fabric: both are bugs worth a non-zero status in a script.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "lanes/route.h"
+#include "lanes/topo.h"
+#include "lanes/verify.h"
+
+static const char compare_usage[] =
+	"usage: lanes compare FABRIC [-e E1,E2,...|all] [--vls N] [--sls N] [--ebb-patterns N]\n"
+	"                     [--all-traffic] [--ca-lids-only] [--roots FILE] [--json]\n"
+	"\n"
+	"  Route FABRIC with each engine (default: all) and check each routing with the\n"
+	"  verifier. One row per engine: deadlock-free by the verifier (not the engine's claim),\n"
+	"  VLs and SLs used, CA-to-CA hops average and max, routes per switch-to-switch channel\n"
+	"  max and standard deviation, effective bisection bandwidth, routing time in seconds,\n"
+	"  or the reason the engine refused.\n"
+	"  -e LIST          engines, comma separated, or all\n"
+	"  --vls N, --sls N the budgets every engine gets (default 8 and 16)\n"
+	"  --ebb-patterns N random bisections for the EBB (default 100; 0 skips it)\n"
+	"  --all-traffic    judge credit loops on every path, switch traffic included\n"
+	"  --json           an array of objects: engine, deadlock_free, reachable, vls, sls,\n"
+	"                   hops_avg, hops_max, routes_per_channel_max,\n"
+	"                   routes_per_channel_stddev, ebb, time_s, error\n"
+	"  Exit 0 done; 1 an engine that claims deadlock freedom was rejected by the verifier, or\n"
+	"  a routing left pairs unreachable on a connected fabric; 2 bad input.\n"
+	"\n" CLI_FABRIC_HELP;
+
+#define MAX_ENGINES 64
+
+/* One engine's outcome. */
+struct row {
+	const struct lanes_engine *e;
+	char error[512];          /* empty, or why it refused */
+	int deadlock_free, reachable;
+	unsigned vls, sls;
+	double hops_avg, rpc_stddev, ebb, time_s;
+	unsigned hops_max;
+	uint64_t rpc_max;
+};
+
+struct cargs {
+	struct cli_fabric_opts fo;
+	struct lanes_route_opts ro;
+	struct lanes_verify_opts vo;
+	const char *engines;
+	int json;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The refusal, without the engine's name when the engine already led with it. */
+static void refusal(struct row *w, const struct lanes_error *err)
+{
+	char buf[1024];
+	const char *msg = lanes_error_format(err, buf, sizeof(buf));
+	size_t n = strlen(w->e->name);
+
+	if (!strncmp(msg, w->e->name, n) && msg[n] == ':')
+		msg += n + (msg[n + 1] == ' ' ? 2 : 1);
+	snprintf(w->error, sizeof(w->error), "%s", msg);
+}
+
+/* Route and verify with one engine. @return 0, or EXIT_USAGE on an error that is not a refusal. */
+static int run_engine(const struct cargs *a, const struct lanes_fabric *f, struct row *w)
+{
+	struct lanes_routing *r;
+	struct lanes_verify_result *res;
+	struct lanes_error err;
+	double t = now();
+
+	if (lanes_route(w->e, f, &a->ro, &r, &err)) {
+		if (err.code == LANES_ENOMEM)
+			return cli_fail(&err);
+		refusal(w, &err);
+		return 0;
+	}
+	w->time_s = now() - t;
+	if (lanes_verify(f, r, &a->vo, &res, &err)) {
+		lanes_routing_free(r);
+		return cli_fail(&err);
+	}
+	w->deadlock_free = res->deadlock_free && !res->vl15_used && !res->vls_over_budget;
+	w->reachable = res->reachable;
+	w->vls = res->vls_used;
+	w->sls = res->sls_used;
+	w->hops_avg = res->hops_avg;
+	w->hops_max = res->hops_max;
+	w->rpc_max = res->rpc_max;
+	w->rpc_stddev = res->rpc_stddev;
+	w->ebb = res->ebb;
+	lanes_verify_result_free(res);
+	lanes_routing_free(r);
+	return 0;
+}
+
+/* Resolve -e into engines; NULL or "all" is every registered one. */
+static int pick_engines(const char *list, const struct lanes_engine **out, size_t *n)
+{
+	char buf[1024], *save = NULL;
+
+	*n = 0;
+	if (!list || !strcmp(list, "all")) {
+		while (lanes_engine_at(*n) && *n < MAX_ENGINES) {
+			out[*n] = lanes_engine_at(*n);
+			(*n)++;
+		}
+		return 0;
+	}
+	if (strlen(list) >= sizeof(buf))
+		return cli_usage_error("compare: -e: the list is too long");
+	strcpy(buf, list);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		const struct lanes_engine *e = lanes_engine_find(t);
+
+		if (!e)
+			return cli_usage_error("compare: -e: no engine named '%s' (see `lanes engines`)", t);
+		for (size_t i = 0; i < *n; i++)
+			if (out[i] == e)
+				return cli_usage_error("compare: -e: '%s' is named twice", t);
+		out[(*n)++] = e;
+	}
+	return *n ? 0 : cli_usage_error("compare: -e: no engine named");
+}
+
+static struct json_object *row_json(const struct row *w)
+{
+	struct json_object *o = json_object_new_object();
+	int ok = !w->error[0];
+
+#define NUM(key, v) json_object_object_add(o, key, ok ? (v) : NULL)
+	json_object_object_add(o, "engine", json_object_new_string(w->e->name));
+	json_object_object_add(o, "claims_deadlock_free",
+			       json_object_new_boolean((w->e->flags & LANES_ENGINE_DEADLOCK_FREE) != 0));
+	NUM("deadlock_free", json_object_new_boolean(w->deadlock_free));
+	NUM("reachable", json_object_new_boolean(w->reachable));
+	NUM("vls", json_object_new_int((int)w->vls));
+	NUM("sls", json_object_new_int((int)w->sls));
+	NUM("hops_avg", json_object_new_double(w->hops_avg));
+	NUM("hops_max", json_object_new_int((int)w->hops_max));
+	NUM("routes_per_channel_max", json_object_new_int64((int64_t)w->rpc_max));
+	NUM("routes_per_channel_stddev", json_object_new_double(w->rpc_stddev));
+	NUM("ebb", json_object_new_double(w->ebb));
+	NUM("time_s", json_object_new_double(w->time_s));
+#undef NUM
+	json_object_object_add(o, "error", ok ? NULL : json_object_new_string(w->error));
+	return o;
+}
+
+static void print_json(const struct row *rows, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, row_json(&rows[i]));
+	puts(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(a);
+}
+
+static void print_table(const struct lanes_fabric *f, const struct row *rows, size_t n, int ebb)
+{
+	printf("%u switches, %u CAs; deadlock-free is the verifier's verdict\n\n", f->num_switches,
+	       f->num_cas);
+	printf("%-8s %-13s %3s %3s %8s %8s %8s %10s %6s %8s\n", "ENGINE", "DEADLOCK-FREE", "VLS",
+	       "SLS", "HOPS-AVG", "HOPS-MAX", "RPC-MAX", "RPC-STDDEV", "EBB", "TIME-S");
+	for (size_t i = 0; i < n; i++) {
+		const struct row *w = &rows[i];
+
+		if (w->error[0]) {
+			printf("%-8s refused: %s\n", w->e->name, w->error);
+			continue;
+		}
+		printf("%-8s %-13s %3u %3u %8.3f %8u %8llu %10.2f ", w->e->name,
+		       !w->reachable ? "UNREACHABLE" : w->deadlock_free ? "yes" : "no", w->vls,
+		       w->sls, w->hops_avg, w->hops_max, (unsigned long long)w->rpc_max,
+		       w->rpc_stddev);
+		if (ebb)
+			printf("%6.3f", w->ebb);
+		else
+			printf("%6s", "-");
+		printf(" %8.3f\n", w->time_s);
+	}
+}
+
+static int parse_args(struct cargs *a, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		CLI_FABRIC_LONGOPTS, CLI_ROUTE_LONGOPTS,
+		{ "all-traffic", no_argument, NULL, 'a' },
+		{ "ebb-patterns", required_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 } };
+	uint64_t v;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "e:h", longopts, NULL)) != -1) {
+		if ((rc = cli_fabric_option(c, optarg, &a->fo)) < 0 ||
+		    (!rc && (rc = cli_route_option(c, optarg, &a->ro, &a->engines)) < 0))
+			return EXIT_USAGE;
+		if (rc)
+			continue;
+		switch (c) {
+		case 'a': a->vo.all_traffic = 1; break;
+		case 'j': a->json = 1; break;
+		case 'b':
+			if (cli_parse_u64("ebb-patterns", optarg, &v) || v > 100000)
+				return cli_usage_error("--ebb-patterns must be 0..100000");
+			a->vo.ebb_patterns = (uint32_t)v;
+			break;
+		case 'h': fputs(compare_usage, stdout); return -1;
+		default: fputs(compare_usage, stderr); return EXIT_USAGE;
+		}
+	}
+	a->ro.seed = a->vo.seed = a->fo.seed;
+	a->vo.max_vls = a->ro.max_vls;
+	return 0;
+}
+
+/* Is some row a broken claim, or unreachable pairs on a connected fabric? */
+static int findings(const struct lanes_fabric *f, const struct row *rows, size_t n)
+{
+	struct lanes_fabric_stats st;
+	struct lanes_error err;
+	int connected = !lanes_fabric_stats(f, &st, &err) && st.connected;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct row *w = &rows[i];
+
+		if (w->error[0])
+			continue;
+		if ((w->e->flags & LANES_ENGINE_DEADLOCK_FREE) && !w->deadlock_free) {
+			fprintf(stderr, "lanes: %s claims deadlock freedom; the verifier disagrees\n",
+				w->e->name);
+			return EXIT_FINDING;
+		}
+		if (connected && !w->reachable) {
+			fprintf(stderr, "lanes: %s leaves pairs unreachable\n", w->e->name);
+			return EXIT_FINDING;
+		}
+	}
+	return EXIT_OK;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	const struct lanes_engine *engines[MAX_ENGINES];
+	struct row rows[MAX_ENGINES];
+	struct cargs a;
+	struct lanes_fabric *f;
+	size_t n = 0;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.fo.seed = 1;
+	lanes_route_opts_init(&a.ro);
+	lanes_verify_opts_init(&a.vo);
+	if ((rc = parse_args(&a, argc, argv)))
+		return rc < 0 ? EXIT_OK : rc;
+	if ((rc = pick_engines(a.engines, engines, &n)) ||
+	    (rc = cli_load_fabric(argc - optind, argv + optind, &a.fo, &f)))
+		return rc;
+	memset(rows, 0, sizeof(rows));
+	for (size_t i = 0; i < n && !rc; i++) {
+		rows[i].e = engines[i];
+		rc = run_engine(&a, f, &rows[i]);
+	}
+	if (!rc) {
+		if (a.json)
+			print_json(rows, n);
+		else
+			print_table(f, rows, n, a.vo.ebb_patterns > 0);
+		rc = findings(f, rows, n);
+	}
+	lanes_fabric_free(f);
+	return rc;
+}

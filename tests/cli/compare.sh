@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# `lanes compare`: one row per engine, the verifier's verdict (not the
+# engine's claim), the budgets passed on, refusals as rows, clear errors.
+set -u
+pass=0 fail=0
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+
+check() { # check NAME EXPECTED_RC CMD...
+  local name=$1 want=$2; shift 2
+  "$@" >"$work/out" 2>"$work/err"; local rc=$?
+  if [ "$rc" = "$want" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $name: exit $rc, expected $want"; head -5 "$work/err"; fi
+}
+expect() { # expect NAME FILE REGEX
+  if grep -Eq -- "$3" "$2"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $1: no /$3/ in $2:"; head -5 "$2"; fi
+}
+same() { # same NAME GOT WANT
+  if [ "$2" = "$3" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $1: got '$2', expected '$3'"; fi
+}
+col() { awk -v e="$1" -v c="$2" '$1 == e { print $c }' "$work/table"; }
+
+DF=(dragonfly a=4 p=2 h=2)
+
+# every registered engine gets a row, in registry order
+check "compare all" 0 "$LANES" compare "${DF[@]}" --ebb-patterns 20
+cp "$work/out" "$work/table"
+engines=$("$LANES" engines | awk 'NR > 1 { print $1 }')
+same "one row per engine" "$(awk 'NR > 3 { print $1 }' "$work/table")" "$engines"
+expect "header" "$work/table" '^ENGINE +DEADLOCK-FREE +VLS +SLS +HOPS-AVG +HOPS-MAX +RPC-MAX +RPC-STDDEV +EBB +TIME-S'
+expect "fabric line" "$work/table" '^36 switches, 72 CAs'
+# the 72-node dragonfly (seed 000): minimal routing crosses global links both
+# ways and has credit loops on one VL; up*/down* and dfsssp do not
+same "minhop has a credit loop" "$(col minhop 2)" no
+same "sssp has a credit loop" "$(col sssp 2)" no
+for e in updn dnup ud-dfs dfsssp; do same "$e deadlock-free" "$(col $e 2)" yes; done
+# diameter 3 switch hops + 2 CA links; minimal engines agree on the average
+same "minhop hops max" "$(col minhop 6)" 5
+same "sssp hops max" "$(col sssp 6)" 5
+same "minimal engines: same hops avg" "$(col sssp 5)" "$(col minhop 5)"
+same "dfsssp keeps sssp's paths" "$(col dfsssp 5) $(col dfsssp 7)" "$(col sssp 5) $(col sssp 7)"
+# up*/down* paths are never shorter than minimal ones
+awk -v a="$(col updn 5)" -v b="$(col minhop 5)" 'BEGIN { exit !(a >= b) }' &&
+  pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: updn hops avg below minhop's"; }
+# single-VL engines report 1 VL; dfsssp stays within the budget
+for e in minhop updn sssp; do same "$e 1 VL" "$(col $e 3)" 1; done
+check "budget 2" 0 "$LANES" compare "${DF[@]}" -e dfsssp,minhop --vls 2 --ebb-patterns 0
+cp "$work/out" "$work/table"
+same "dfsssp within --vls 2" "$(col dfsssp 3)" 2
+same "rows in -e order" "$(awk 'NR > 3 { print $1 }' "$work/table" | tr '\n' ' ')" "dfsssp minhop "
+same "no EBB when skipped" "$(col minhop 9)" -
+
+# a refusal is a row with the reason; the command still succeeds
+check "refusal" 0 "$LANES" compare torus k=6x6 p=1 -e dfsssp,updn --vls 1 --ebb-patterns 0
+expect "refusal row" "$work/out" '^dfsssp +refused: needs [0-9]+ VLs, the budget is 1'
+expect "updn still routed" "$work/out" '^updn +yes +1 '
+
+# JSON: an array of objects with the issue's keys; error null or the reason
+check "json" 0 "$LANES" compare torus k=6x6 p=1 -e updn,dfsssp --vls 1 --ebb-patterns 5 --json
+for k in engine deadlock_free vls sls hops_avg hops_max routes_per_channel_max \
+         routes_per_channel_stddev ebb time_s error; do
+  same "json key $k" "$(grep -c "\"$k\":" "$work/out")" 2
+done
+expect "json updn row" "$work/out" '"engine":"updn"'
+expect "json refusal" "$work/out" '"error":"needs [0-9]+ VLs, the budget is 1"'
+expect "json no error" "$work/out" '"error":null'
+expect "json verdict" "$work/out" '"deadlock_free":true'
+
+# real fabric: the DGX SuperPOD file routes with every engine
+check "real fabric" 0 "$LANES" compare "$DATA/dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt" -e updn,dfsssp --ebb-patterns 2
+expect "dgx updn" "$work/out" '^updn +yes'
+
+# bad input names the problem and exits 2
+check "unknown engine" 2 "$LANES" compare "${DF[@]}" -e minhop,nosuch
+expect "unknown engine named" "$work/err" "no engine named 'nosuch'"
+check "engine twice" 2 "$LANES" compare "${DF[@]}" -e minhop,minhop
+expect "engine twice named" "$work/err" "'minhop' is named twice"
+check "bad vls" 2 "$LANES" compare "${DF[@]}" --vls 0
+expect "bad vls named" "$work/err" -- '--vls must be 1..15'
+check "no fabric" 2 "$LANES" compare
+check "bad ebb" 2 "$LANES" compare "${DF[@]}" --ebb-patterns x
+check "help" 0 "$LANES" compare --help
+expect "help text" "$work/out" '^usage: lanes compare'
+
+echo "compare: $pass passed, $fail failed"
+[ "$fail" = 0 ]
