@@ -312,6 +312,13 @@ static void *prepare_ahead(void *arg)
 	return NULL;
 }
 
+/*
+ * Below this many switches a destination's candidates take microseconds and
+ * handing them between threads costs more than it saves (measured on
+ * torus k=10x10 p=4: 3.5 ms with the thread, see bench/RESULTS.md).
+ */
+#define SSSP_THREAD_MIN_SWITCHES 512
+
 /* Start the worker; without it (no thread), next_destination works in turn. */
 static void pipe_start(struct sssp *m)
 {
@@ -323,7 +330,8 @@ static void pipe_start(struct sssp *m)
 		pthread_mutex_destroy(&p->mu);
 		return;
 	}
-	p->threaded = p->nseq > 1 && !pthread_create(&p->worker, NULL, prepare_ahead, m);
+	p->threaded = p->nseq > 1 && m->f->num_switches >= SSSP_THREAD_MIN_SWITCHES &&
+		      !pthread_create(&p->worker, NULL, prepare_ahead, m);
 	if (!p->threaded) {
 		pthread_cond_destroy(&p->cv);
 		pthread_mutex_destroy(&p->mu);

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# opensm_compare.sh - lanes' engines side by side with the real OpenSM 3.3.23
+# (Debian's opensm on Debian's ibsim), on the same fabrics, on this machine.
+#
+# usage: bench/opensm_compare.sh [LANES] [FABRIC_NAME...]   (make bench-opensm)
+#   LANES defaults to build/gcc/lanes; RUNS (default 3) timing runs per side.
+#
+# For each fabric (the real files of ../shared/data, a torus, a dragonfly, a
+# fat tree with 5% of its links failed) and each engine both sides have:
+#  - OpenSM: one run with -D 0x43 for its LFT dump (read back by
+#    `lanes verify --lfts`: max routes per channel and effective bisection
+#    bandwidth, which depend on the LFTs alone), and RUNS runs with -D 0x07
+#    whose log timestamps give the routing phase: from "building routing
+#    with 'E'" to "E tables configured" (fallbacks included, and named);
+#    VLs from its log ("Virtual Lanes needed" for dfsssp, "Lanes needed" for
+#    lash; 1 for the others, and for nue at its default nue_max_num_vls 1).
+#  - lanes: `lanes route` (time_s in report.json: the engine alone, median of
+#    RUNS), the VLs its notes say it needs, and `lanes verify` of what it
+#    wrote (deadlock freedom by the verifier, max routes per channel, EBB).
+#    Routed twice: the path-SL files must be byte-identical.
+# Our nue runs with --vls 1, OpenSM's default for nue. Prints a Markdown table
+# and the target checks; the raw numbers stay in $OUT (default a temporary
+# folder) for inspection.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+lanes=$(realpath "${1:-$here/../build/gcc/lanes}"); shift || true
+data=$(realpath "$here/../../shared/data")
+runs=${RUNS:-3}
+out=${OUT:-$(mktemp -d)}
+mkdir -p "$out"; out=$(realpath "$out")
+# shellcheck source=../tests/interop/osm_lib.bash
+source "$here/../tests/interop/osm_lib.bash"
+
+ENGINES=(minhop updn dnup sssp dfsssp lash nue ftree)
+# name|how to make it: "data FILE" or "gen SPEC..." (with optional --fail-links)
+FABRICS=(
+  "anon_4sw_edr|data anon_4sw_edr_ibnetdiscover.txt"
+  "anon_4sw_edr_INVALID_lids|data anon_4sw_edr_INVALID_lids_ibnetdiscover.txt"
+  "dgxa100_superpod|data dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt"
+  "gen_4ary3tree|data gen_4ary3tree_k-4-n-3-Full_ibnetdiscover.topo"
+  "ibsim_4ary3tree|data ibsim_4ary3tree_k-4-n-3-Full.topology"
+  "ibsim_2sw2path4hca2port|data ibsim_net.2sw2path4hca2port"
+  "ibsim_basic|data ibsim_net.basic"
+  "nvidia_lab_2sw_mixed|data nvidia_lab_2sw_mixed_ibnetdiscover.txt"
+  "psmn_x5_qdr|data psmn_x5_qdr_ibnetdiscover.txt"
+  "ut_stage_sx6036_fdr10|data ut_stage_sx6036_fdr10_ibnetdiscover.txt"
+  "torus_10x10_p4|gen torus k=10x10 p=4"
+  "dragonfly_a8p4h4|gen dragonfly a=8 p=4 h=4"
+  "fattree_k8n3_5pct|gen fattree k=8 n=3 --fail-links 0.05 --seed 1"
+)
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) print "nan"; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+jget() { tr -d '\n ' <"$2" | grep -o "\"$1\":[^,}]*" | head -1 | cut -d: -f2- | tr -d '"'; }
+jrpc() { tr -d '\n ' <"$1" | grep -o '"routes_per_channel":{[^}]*}' | grep -o '"max":[0-9]*' | cut -d: -f2; }
+# seconds of the day (with microseconds) of an OpenSM log line
+logtime() { awk '{ split($3, t, ":"); printf "%.6f\n", t[1] * 3600 + t[2] * 60 + t[3] + $4 / 1e6 }'; }
+
+make_net() { # make_net NAME HOW -> $out/NAME/fabric.net
+  local name=$1 kind=${2%% *} rest=${2#* } dir=$out/$1
+  mkdir -p "$dir"
+  [ -s "$dir/fabric.net" ] && return 0
+  if [ "$kind" = data ]; then
+    "$lanes" topo convert "$data/$rest" --to ibsim -o "$dir/fabric.net" 2>"$dir/convert.err"
+  else
+    # shellcheck disable=SC2086
+    "$lanes" topo gen $rest --format ibsim -o "$dir/fabric.net" 2>"$dir/convert.err"
+  fi
+}
+
+# osm_side NET DIR ENGINE: fills DIR with dump/, log*/ and prints
+# "used vls time_s rpc_max ebb deadlock_free" (the last from the LFTs on one
+# VL: meaningful for the engines that route on VL 0 only, "-" for the others)
+osm_side() {
+  local net=$1 dir=$2 eng=$3 args=(-R "$3") used vls t
+  [ "$eng" = nue ] && args+=(--nue_max_num_vls 1)
+  osm_run "$net" "$dir/dump" "${args[@]}" -D 0x43 >/dev/null 2>&1
+  for i in $(seq "$runs"); do
+    osm_run "$net" "$dir/log$i" "${args[@]}" -D 0x07 >/dev/null 2>&1
+    local log=$dir/log$i/osm.log
+    local t0 t1
+    t0=$(grep -m1 "building routing with" "$log" | logtime)
+    t1=$(grep -m1 "tables configured on all switches" "$log" | logtime)
+    [ -n "$t0" ] && [ -n "$t1" ] && awk -v a="$t0" -v b="$t1" 'BEGIN { d = b - a; if (d < 0) d += 86400; print d }'
+  done >"$dir/times"
+  t=$(median <"$dir/times")
+  used=$(grep -m1 -o "osm_ucast_mgr_process: [a-z0-9_-]* tables configured" "$dir/log1/osm.log" | awk '{ print $2 }')
+  case $eng in
+    dfsssp) vls=$(grep -m1 -o "Virtual Lanes needed: [0-9]*" "$dir/log1/osm.log" | awk '{ print $NF }') ;;
+    lash) vls=$(grep -m1 -o "Lanes needed: [0-9]*" "$dir/log1/osm.log" | awk '{ print $NF }') ;;
+    *) vls=1 ;;
+  esac
+  [ "$used" = "$eng" ] || vls=1 # a fallback engine routes on VL 0
+  local rpc=- ebb=- df=-
+  [ -s "$dir/dump/opensm-lfts.dump" ] &&
+    "$lanes" verify "$net" --lfts "$dir/dump/opensm-lfts.dump" --json >"$dir/verify.json" 2>/dev/null
+  if [ -s "$dir/verify.json" ]; then
+    rpc=$(jrpc "$dir/verify.json"); ebb=$(jget ebb "$dir/verify.json")
+    [ "${vls:-1}" = 1 ] && df=$(jget deadlock_free "$dir/verify.json")
+  fi
+  echo "${used:-failed} ${vls:-?} $t $rpc $ebb $df"
+}
+
+# lanes_side NET DIR ENGINE: prints "status vls_needed vls_used time_s rpc_max ebb deadlock_free same_sls"
+lanes_side() {
+  local net=$1 dir=$2 eng=$3 opts=() i
+  [ "$eng" = nue ] && opts+=(--vls 1)
+  if ! "$lanes" engines | awk '{ print $1 }' | grep -qx "$eng"; then echo "absent - - - - - - -"; return; fi
+  for i in $(seq "$runs"); do
+    if ! "$lanes" route -e "$eng" "$net" "${opts[@]}" -o "$dir/r$i" >"$dir/route.out" 2>"$dir/route.err"; then
+      echo "refused - - - - - - -"; return
+    fi
+    jget time_s "$dir/r$i/report.json"
+  done >"$dir/times"
+  local t need used rpc ebb df same=yes
+  t=$(median <"$dir/times")
+  used=$(jget vls "$dir/r1/report.json")
+  need=$(grep -o '"notes":"[^"]*' "$dir/r1/report.json" | grep -o '[0-9]* VLs\? needed' | head -1 | awk '{ print $1 }')
+  [ -n "$need" ] || need=$used
+  "$lanes" verify "$net" "$dir/r1" --json >"$dir/verify.json" 2>/dev/null
+  rpc=$(jrpc "$dir/verify.json"); ebb=$(jget ebb "$dir/verify.json"); df=$(jget deadlock_free "$dir/verify.json")
+  for i in $(seq 2 "$runs"); do
+    cmp -s "$dir/r1/lanes-path-sl.txt" "$dir/r$i/lanes-path-sl.txt" &&
+      cmp -s "$dir/r1/opensm-lfts.dump" "$dir/r$i/opensm-lfts.dump" || same=no
+  done
+  echo "ok $need $used $t $rpc $ebb $df $same"
+}
+
+want=("$@")
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ { print $2 }') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "date: $(date -u +%Y-%m-%d), commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown), opensm $(dpkg-query -W -f='${Version}' opensm 2>/dev/null), runs: $runs, raw: $out"
+echo
+echo "| fabric | engine | OpenSM routed with | OpenSM VLs | lanes VLs needed (used) | OpenSM max rpc | lanes max rpc | OpenSM EBB | lanes EBB | OpenSM time (ms) | lanes time (ms) | speedup | OpenSM deadlock-free (1 VL) | lanes deadlock-free (verifier) | same SLs each run |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+: >"$out/rows.txt"
+for entry in "${FABRICS[@]}"; do
+  name=${entry%%|*}
+  if [ ${#want[@]} -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$name"; then continue; fi
+  make_net "$name" "${entry#*|}" || { echo "| $name | (could not build the net file) |"; continue; }
+  for eng in "${ENGINES[@]}"; do
+    d=$out/$name/$eng; mkdir -p "$d/osm" "$d/lanes"
+    read -r o_used o_vls o_t o_rpc o_ebb o_df < <(osm_side "$out/$name/fabric.net" "$d/osm" "$eng")
+    if [ "$eng" = ftree ]; then
+      l=(absent - - - - - - -)
+    else
+      read -r -a l < <(lanes_side "$out/$name/fabric.net" "$d/lanes" "$eng")
+    fi
+    speed=-
+    if [ "${l[0]}" = ok ] && [ "$o_used" = "$eng" ]; then
+      speed=$(awk -v a="$o_t" -v b="${l[3]}" 'BEGIN { if (b > 0) printf "%.0fx", a / b; else print "-" }')
+    fi
+    r3() { awk -v v="$1" 'BEGIN { if (v ~ /^[0-9]/) printf "%.3f", v; else print v }'; }
+    ms() { awk -v v="$1" 'BEGIN { if (v ~ /^[0-9]/) printf "%.2f", v * 1000; else print v }'; }
+    echo "$name $eng $o_used $o_vls $o_t $o_rpc $o_ebb ${l[*]} $o_df" >>"$out/rows.txt"
+    echo "| $name | $eng | $o_used | $o_vls | ${l[1]} (${l[2]}) | $o_rpc | ${l[4]} | $(r3 "$o_ebb") | $(r3 "${l[5]}") | $(ms "$o_t") | $(ms "${l[3]}") | $speed | $o_df | ${l[6]} | ${l[7]} |"
+  done
+done
+
+# The issue's targets, checked on the rows (engine pairs where both routed with that engine)
+echo
+awk '
+  $8 == "ok" && $3 == $2 {
+    pairs++
+    if ($9 + 0 > $4 + 0) { morevl++; print "more VLs than OpenSM: " $1 " " $2 " (" $9 " > " $4 ")" }
+    osm_broken = ($2 != "minhop" && $2 != "sssp" && $16 == "false")
+    if (osm_broken) { broken++; print "OpenSM " $2 " on " $1 ": credit loop on its single VL (max rpc not compared)" }
+    else if ($12 + 0 > 1.05 * $6) { worse++; print "max rpc > OpenSM + 5%: " $1 " " $2 " (" $12 " vs " $6 ")" }
+    if ($11 > 0 && $5 / $11 < 10) { slow++; print "less than 10x faster: " $1 " " $2 " (OpenSM " $5 " s, lanes " $11 " s)" }
+    if ($15 != "yes") { nondet++; print "SLs differ between runs: " $1 " " $2 }
+  }
+  $8 == "ok" && $2 != "minhop" && $2 != "sssp" && $14 != "true" { bad++; print "NOT deadlock-free: " $1 " " $2 }
+  END {
+    printf "targets over %d engine pairs: more VLs %d, max rpc worse than 5%% %d, under 10x faster %d, nondeterministic %d; deadlock-free engines rejected by the verifier: %d; OpenSM deadlock-free engines with a credit loop: %d\n",
+      pairs, morevl + 0, worse + 0, slow + 0, nondet + 0, bad + 0, broken + 0
+  }' "$out/rows.txt"
