@@ -7,7 +7,7 @@ CLANG_DIR := build/clang
 SAN_DIR := build/asan
 LANES := $(GCC_DIR)/lanes
 
-.PHONY: all deps build demo test test-gcc test-clang test-san fuzz bench clean
+.PHONY: all deps build demo test test-gcc test-clang test-san fuzz bench bench-opensm bench-scaling clean
 
 all: build
 
@@ -61,6 +61,14 @@ fuzz: deps
 
 bench: build
 	bash bench/run.sh $(LANES)
+
+# Issue 4: lanes' engines against the real OpenSM on ibsim, and each engine's
+# routing time and memory against fabric size (tens of minutes each).
+bench-opensm: build
+	bash bench/opensm_compare.sh $(LANES)
+
+bench-scaling: build
+	bash bench/engine_scaling.sh $(GCC_DIR)/bench/bench_route_verify
 
 clean:
 	rm -rf build

@@ -3,11 +3,14 @@
  *
  * usage: bench_route_verify ENGINE EBB_PATTERNS KIND k=v...
  * Prints wall seconds for generate, route and verify, the verifier's main
- * findings, and the peak resident memory. bench/run.sh takes medians.
+ * findings, and the peak resident memory. EBB_PATTERNS "none" skips the
+ * verifier (bench/engine_scaling.sh: routing alone). bench/run.sh takes
+ * medians.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -51,7 +54,9 @@ int main(int argc, char **argv)
 	t = now();
 	if (lanes_route(e, f, &ro, &r, &err))
 		return fail("route", &err);
-	printf("route %.3f\n", now() - t);
+	printf("route %.3f\nvls %u\n", now() - t, r->num_vls);
+	if (!strcmp(argv[2], "none"))
+		goto done;
 	lanes_verify_opts_init(&vo);
 	vo.ebb_patterns = (uint32_t)atoi(argv[2]);
 	t = now();
@@ -61,6 +66,7 @@ int main(int argc, char **argv)
 	printf("deadlock_free %d\nreachable %d\nrpc_max %llu\nebb %.4f\n", res->deadlock_free,
 	       res->reachable, (unsigned long long)res->rpc_max, res->ebb);
 	lanes_verify_result_free(res);
+done:
 	lanes_routing_free(r);
 	lanes_fabric_free(f);
 	getrusage(RUSAGE_SELF, &ru);

@@ -168,7 +168,15 @@ awk '
     if ($15 != "yes") { nondet++; print "SLs differ between runs: " $1 " " $2 }
   }
   $8 == "ok" && $2 != "minhop" && $2 != "sssp" && $14 != "true" { bad++; print "NOT deadlock-free: " $1 " " $2 }
+  ($2 == "updn" || $2 == "ftree") && $3 != $2 { osmfail[$1] = osmfail[$1] " " $2 }
+  $8 == "ok" && $2 != "minhop" && $2 != "sssp" && $14 == "true" { ours[$1] = ours[$1] " " $2 }
   END {
+    for (f in osmfail) {
+      nf++
+      if (ours[f] == "") { uncovered++; print "OpenSM" osmfail[f] " failed on " f " and no lanes engine is deadlock-free there" }
+      else print "OpenSM" osmfail[f] " failed (fell back to minhop) on " f "; deadlock-free by lanes:" ours[f]
+    }
+    printf "fabrics where OpenSM updn or ftree failed: %d, of them without a deadlock-free lanes routing: %d\n", nf, uncovered + 0
     printf "targets over %d engine pairs: more VLs %d, max rpc worse than 5%% %d, under 10x faster %d, nondeterministic %d; deadlock-free engines rejected by the verifier: %d; OpenSM deadlock-free engines with a credit loop: %d\n",
       pairs, morevl + 0, worse + 0, slow + 0, nondet + 0, bad + 0, broken + 0
   }' "$out/rows.txt"
