@@ -32,8 +32,11 @@ point() { # point ENGINE KIND PARAMS -> one Markdown row; exit 1 if over the lim
   tmp=$(mktemp)
   for i in $(seq "$runs"); do
     # shellcheck disable=SC2086
-    if ! timeout $((limit * 3)) "$bin" "$eng" none "$kind" $params >"$tmp" 2>&1; then
-      echo "| $eng | $kind $params | | | failed: $(tail -1 "$tmp") | |"; rm -f "$tmp"; return 1
+    timeout $((limit * 3)) "$bin" "$eng" none "$kind" $params >"$tmp" 2>&1; rc=$?
+    if [ $rc = 124 ]; then
+      echo "| $eng | $kind $params | | | over $((limit * 3)) s (stopped) | | |"; rm -f "$tmp"; return 1
+    elif [ $rc != 0 ]; then
+      echo "| $eng | $kind $params | | | failed: $(tail -1 "$tmp") | | |"; rm -f "$tmp"; return 1
     fi
     times+=("$(awk '$1 == "route" { print $2 }' "$tmp")")
     mems+=("$(awk '$1 == "peak_rss_mb" { print $2 }' "$tmp")")
