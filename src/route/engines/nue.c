@@ -93,11 +93,16 @@ struct nue {
 	uint32_t *via, *seen, stamp, *order, norder;
 	uint64_t *sub;
 	uint32_t *added, nadded; /* dependencies this search used: (in, out) pairs */
+	size_t added_cap;
+	uint64_t *dd;            /* per switch: distance of its route */
+	int backtracked;         /* this search moved a routed switch */
+	uint64_t backtracks;
 	/* scratch for hull and betweenness */
 	uint32_t *q, *dist;
 	uint8_t *hull;
 	double *sigma, *delta, *bc, *tw;
-	uint64_t fallbacks;
+	uint64_t fallbacks, escaped;
+	uint32_t *anc, *esc, nq;  /* impasse: ancestors of t, switches on escape paths */
 };
 
 static int oom(struct lanes_error *err)
@@ -533,8 +538,8 @@ static int mark_escape_paths(struct nue *n, struct lanes_error *err)
 
 static int remember(struct nue *n, uint32_t in, uint32_t out, struct lanes_error *err)
 {
-	if (n->nadded + 2 > 2 * (size_t)n->ns + 2)
-		return lanes_error_set(err, LANES_EINVAL, "nue: more dependencies than switches");
+	if (lanes_grow((void **)&n->added, &n->added_cap, n->nadded + 2, sizeof(*n->added)))
+		return oom(err);
 	n->added[n->nadded++] = in;
 	n->added[n->nadded++] = out;
 	return 0;
@@ -547,30 +552,23 @@ static void settle(struct nue *n, uint32_t x, uint32_t c, uint64_t d)
 
 	n->seen[x] = n->stamp;
 	n->via[x] = c;
+	n->dd[x] = d;
 	n->order[n->norder++] = x;
 	for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
 		uint32_t y = f->adj[e].sw, in = n->g.rev[e];
 
 		if (n->seen[y] == n->stamp)
 			continue;
-		if (c == LANES_NONE || !nue_cdg_would_cycle(&n->g, in, c))
-			heap_push(n, d + weight(n, in), in, c);
+		heap_push(n, d + weight(n, in), in, c); /* checked when popped */
 	}
 }
 
-/*
- * The Dijkstra-like search on the CDG toward switch t.
- * @return 1 when every switch of t's component is routed, 0 at an impasse
- */
-static int search(struct nue *n, uint32_t t, struct lanes_error *err, int *rc)
+/* Pop channels until the heap is empty: each routes its switch if it may. */
+static int run_heap(struct nue *n, struct lanes_error *err)
 {
 	struct hent h;
+	int rc;
 
-	n->stamp++;
-	n->nheap = 0;
-	n->norder = 0;
-	n->nadded = 0;
-	settle(n, t, LANES_NONE, 0);
 	while (heap_pop(n, &h)) {
 		uint32_t x = n->g.tail[h.c];
 
@@ -579,37 +577,206 @@ static int search(struct nue *n, uint32_t t, struct lanes_error *err, int *rc)
 		if (h.par != LANES_NONE && !nue_cdg_used(&n->g, h.c, h.par)) {
 			if (nue_cdg_add(&n->g, h.c, h.par))
 				continue;
-			if ((*rc = remember(n, h.c, h.par, err)))
-				return 0;
+			if ((rc = remember(n, h.c, h.par, err)))
+				return rc;
 		}
 		settle(n, x, h.c, h.d);
 	}
-	return n->norder == n->csize[n->comp[t]];
+	return 0;
 }
 
-/* The impasse: take this search's dependencies back, route on the tree. */
-static void escape_route(struct nue *n, uint32_t t)
+/* Use dependencies in->out[i] (all or none); the new ones are remembered. */
+static int use_all(struct nue *n, const uint32_t *in, const uint32_t *out, uint32_t cnt,
+		   struct lanes_error *err, int *rc)
 {
-	for (uint32_t i = 0; i < n->nadded; i += 2)
-		nue_cdg_remove(&n->g, n->added[i], n->added[i + 1]);
-	n->fallbacks++;
+	uint32_t i, mark = n->nadded;
+
+	for (i = 0; i < cnt; i++) {
+		if (nue_cdg_used(&n->g, in[i], out[i]))
+			continue;
+		if (nue_cdg_add(&n->g, in[i], out[i]))
+			break;
+		if ((*rc = remember(n, in[i], out[i], err)))
+			return 0;
+	}
+	if (i == cnt)
+		return 1;
+	while (n->nadded > mark) {
+		n->nadded -= 2;
+		nue_cdg_remove(&n->g, n->added[n->nadded], n->added[n->nadded + 1]);
+	}
+	return 0;
+}
+
+/* Does the path from v toward the destination pass through u? */
+static int passes(const struct nue *n, uint32_t v, uint32_t u)
+{
+	for (uint32_t hop = 0; v != u && n->via[v] != LANES_NONE && hop <= n->ns; hop++)
+		v = n->f->adj[n->via[v]].sw;
+	return v == u;
+}
+
+/*
+ * OpenSM's local backtracking (Domke's thesis, section 6.2.6.2), one step:
+ * the unreached switch x may enter a routed neighbour u if u moves to another
+ * routed neighbour v (whose path avoids u) such that the dependencies of x,
+ * of u's routed predecessors and of u itself on the new channel can be used.
+ */
+static int backtrack(struct nue *n, uint32_t x, struct lanes_error *err, int *rc)
+{
+	const struct lanes_fabric *f = n->f;
+	uint32_t in[LANES_PORTS_MAX + 2], out[LANES_PORTS_MAX + 2];
+
+	for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
+		uint32_t u = f->adj[e].sw;
+
+		if (n->seen[u] != n->stamp || n->via[u] == LANES_NONE)
+			continue;
+		for (uint32_t e2 = f->adj_off[u]; e2 < f->adj_off[u + 1]; e2++) {
+			uint32_t v = f->adj[e2].sw, cnt = 0;
+
+			if (n->seen[v] != n->stamp || v == x || e2 == n->via[u] || passes(n, v, u))
+				continue;
+			if (n->via[v] != LANES_NONE)
+				in[cnt] = e2, out[cnt++] = n->via[v];
+			in[cnt] = e, out[cnt++] = e2;
+			for (uint32_t e3 = f->adj_off[u]; e3 < f->adj_off[u + 1]; e3++) {
+				uint32_t y = f->adj[e3].sw;
+
+				if (n->seen[y] == n->stamp && n->via[y] == n->g.rev[e3])
+					in[cnt] = n->g.rev[e3], out[cnt++] = e2;
+			}
+			if (!use_all(n, in, out, cnt, err, rc))
+				continue;
+			n->via[u] = e2;
+			n->backtracked = 1;
+			settle(n, x, e, n->dd[v] + weight(n, e2) + weight(n, e));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The Dijkstra-like search on the CDG toward switch t, then local
+ * backtracking for the switches it leaves unreached.
+ * @return 1 when every switch of t's component is routed, 0 at an impasse
+ */
+static int search(struct nue *n, uint32_t t, struct lanes_error *err, int *rc)
+{
+	uint32_t want = n->csize[n->comp[t]];
+	int progress = 1;
+
 	n->stamp++;
+	n->nheap = 0;
+	n->norder = 0;
+	n->nadded = 0;
+	n->backtracked = 0;
+	settle(n, t, LANES_NONE, 0);
+	if ((*rc = run_heap(n, err)))
+		return 0;
+	while (n->norder < want && progress) {
+		progress = 0;
+		for (uint32_t x = 0; x < n->ns && n->norder < want; x++) {
+			if (n->comp[x] != n->comp[t] || n->seen[x] == n->stamp)
+				continue;
+			if (backtrack(n, x, err, rc)) {
+				progress = 1;
+				n->backtracks++;
+				if ((*rc = run_heap(n, err)))
+					return 0;
+			}
+			if (*rc)
+				return 0;
+		}
+	}
+	return n->norder == want;
+}
+
+/* The escape channel of x toward t: down when x is an ancestor of t, else up. */
+static uint32_t escape_channel(const struct nue *n, uint32_t x)
+{
+	return n->anc[x] == n->stamp ? n->toward[x] : n->g.rev[n->down[x]];
+}
+
+static void put_on_escape(struct nue *n, uint32_t x, uint32_t t)
+{
+	if (x == t || n->esc[x] == n->stamp)
+		return;
+	n->esc[x] = n->stamp;
+	n->q[n->nq++] = x;
+	n->escaped++;
+}
+
+/*
+ * The impasse. The unreached switches take their escape paths (the tree
+ * path to t), and so does every switch on those paths (E is closed under
+ * the tree path, so no forwarding loop can form); a routed switch whose
+ * next hop joins E keeps its route if its dependency onto the escape channel
+ * can be used, else it joins E too. In the worst case every switch uses the
+ * escape paths, whose dependencies are used up front.
+ */
+static int escape_impasse(struct nue *n, uint32_t t, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = n->f;
+	uint32_t in, out;
+	int rc = 0;
+
+	n->fallbacks++;
 	for (uint32_t x = t; n->down[x] != LANES_NONE; x = n->g.tail[n->down[x]]) {
-		n->seen[n->g.tail[n->down[x]]] = n->stamp; /* an ancestor of t */
+		n->anc[n->g.tail[n->down[x]]] = n->stamp;
 		n->toward[n->g.tail[n->down[x]]] = n->down[x];
 	}
-	n->norder = 0;
-	for (uint32_t s = 0; s < n->ns; s++) {
-		if (n->comp[s] != n->comp[t])
-			continue;
-		if (s == t)
-			n->via[s] = LANES_NONE;
-		else if (n->seen[s] == n->stamp)
-			n->via[s] = n->toward[s];
-		else
-			n->via[s] = n->g.rev[n->down[s]];
-		n->order[n->norder++] = s;
+	n->nq = 0;
+	for (uint32_t x = 0; x < n->ns; x++)
+		if (n->comp[x] == n->comp[t] && n->seen[x] != n->stamp)
+			put_on_escape(n, x, t);
+	for (uint32_t i = 0; i < n->nq; i++) {
+		uint32_t x = n->q[i], c = escape_channel(n, x);
+
+		put_on_escape(n, f->adj[c].sw, t);
+		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
+			uint32_t y = f->adj[e].sw;
+
+			in = n->g.rev[e];
+			out = c;
+			if (n->seen[y] != n->stamp || n->esc[y] == n->stamp || n->via[y] != in)
+				continue;
+			if (!use_all(n, &in, &out, 1, err, &rc))
+				put_on_escape(n, y, t);
+			if (rc)
+				return rc;
+		}
 	}
+	for (uint32_t i = 0; i < n->nq; i++) {
+		uint32_t x = n->q[i];
+
+		if (n->seen[x] != n->stamp) {
+			n->seen[x] = n->stamp;
+			n->order[n->norder++] = x;
+		}
+		n->via[x] = escape_channel(n, x);
+	}
+	return 0;
+}
+
+/* Stop using the dependencies this search added that its final tree does not use. */
+static void drop_unused(struct nue *n, uint32_t t)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < n->nadded; i += 2) {
+		uint32_t in = n->added[i], out = n->added[i + 1], x = n->g.tail[in];
+		uint32_t y = n->f->adj[in].sw;
+
+		if (n->via[x] == in && y != t && n->via[y] == out) {
+			n->added[k++] = in;
+			n->added[k++] = out;
+		} else {
+			nue_cdg_remove(&n->g, in, out);
+		}
+	}
+	n->nadded = k;
 }
 
 /* Write the LFT column of destination i and add its routes to the weights. */
@@ -681,9 +848,10 @@ static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 		ok = search(n, n->dsw[i], err, &rc);
 		if (rc)
 			return rc;
-		if (!ok)
-			escape_route(n, n->dsw[i]);
-		place(n, i, !ok);
+		if (!ok && (rc = escape_impasse(n, n->dsw[i], err)))
+			return rc;
+		drop_unused(n, n->dsw[i]);
+		place(n, i, !ok || n->backtracked);
 	}
 	return 0;
 }
@@ -732,10 +900,12 @@ static int set_notes(struct nue *n, struct lanes_error *err)
 	char head[256];
 
 	snprintf(head, sizeof(head),
-		 "nue: %u layer%s (%s), %u destination LIDs, %llu routed on escape paths; "
+		 "nue: %u layer%s (%s), %u destination LIDs, %llu local backtracking steps, "
+		 "%llu impasses solved by %llu switches on escape paths; "
 		 "escape roots per layer and component: ",
 		 n->k, n->k == 1 ? "" : "s", n->k == 1 ? "no METIS" : "METIS", n->nd,
-		 (unsigned long long)n->fallbacks);
+		 (unsigned long long)n->backtracks, (unsigned long long)n->fallbacks,
+		 (unsigned long long)n->escaped);
 	n->r->notes = route_notes_with_roots(n->f, head, n->roots, n->nroots, NULL);
 	return n->r->notes ? 0 : oom(err);
 }
@@ -759,7 +929,9 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 	n->seen = calloc(ns, sizeof(*n->seen));
 	n->order = malloc(sizeof(*n->order) * ns);
 	n->sub = malloc(sizeof(*n->sub) * ns);
-	n->added = malloc(sizeof(*n->added) * 2 * ns);
+	n->dd = malloc(sizeof(*n->dd) * ns);
+	n->anc = calloc(ns, sizeof(*n->anc));
+	n->esc = calloc(ns, sizeof(*n->esc));
 	n->q = malloc(sizeof(*n->q) * ns);
 	n->dist = malloc(sizeof(*n->dist) * ns);
 	n->hull = calloc(ns, 1);
@@ -769,7 +941,7 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 	n->tw = malloc(sizeof(double) * ns);
 	if (!n->hca || !n->load || !n->comp || !n->csize || !n->down || !n->onchain ||
 	    !n->toward || !n->roots || !n->heap || !n->via || !n->seen || !n->order || !n->sub ||
-	    !n->added || !n->q || !n->dist || !n->hull || !n->sigma || !n->delta || !n->bc ||
+	    !n->dd || !n->anc || !n->esc || !n->q || !n->dist || !n->hull || !n->sigma || !n->delta || !n->bc ||
 	    !n->tw)
 		return oom(err);
 	for (uint32_t s = 0; s < n->ns; s++)
@@ -781,7 +953,7 @@ static void release(struct nue *n)
 {
 	void *p[] = { n->dlid,	n->dsw,	  n->dport, n->dlayer, n->hca,	 n->load, n->comp,
 		      n->csize, n->down,  n->onchain, n->toward, n->roots, n->heap, n->via,
-		      n->seen,	n->order, n->sub,   n->added,  n->q,	 n->dist, n->hull,
+		      n->seen,	n->order, n->sub,   n->added,  n->dd, n->anc, n->esc, n->q,	 n->dist, n->hull,
 		      n->sigma, n->delta, n->bc,    n->tw };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
