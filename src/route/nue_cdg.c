@@ -1,0 +1,221 @@
+/*
+ * nue_cdg.c - the complete channel dependency graph of one nue layer and its
+ * incremental cycle check (Pearce-Kelly dynamic topological order); see
+ * nue_cdg.h for the representation.
+ *
+ * Invariant: for every used dependency c1 -> c2, ord[c1] < ord[c2]. Adding
+ * c1 -> c2 with ord[c1] > ord[c2]: a forward search from c2 over channels
+ * placed before c1 either meets c1 (a cycle: refused) or finds the set F; a
+ * backward search from c1 over channels placed after c2 finds B; the places
+ * of B and F, sorted, are handed out again, B first, each set in its old
+ * order. Channels outside B and F keep their places. Deterministic.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nue_cdg.h"
+
+static int oom(struct lanes_error *err)
+{
+	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+static uint32_t entry_of(const struct lanes_fabric *f, uint32_t sw, uint8_t port)
+{
+	uint32_t x = f->nodes[f->switches[sw]].switch_index;
+
+	for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++)
+		if (f->adj[e].port == port)
+			return e;
+	return LANES_NONE;
+}
+
+int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct lanes_error *err)
+{
+	uint32_t ns = f->num_switches;
+
+	memset(g, 0, sizeof(*g));
+	g->f = f;
+	g->E = f->adj_off[ns];
+	g->rev = malloc(sizeof(*g->rev) * ((size_t)g->E + 1));
+	g->tail = malloc(sizeof(*g->tail) * ((size_t)g->E + 1));
+	g->dense_off = malloc(sizeof(*g->dense_off) * ((size_t)ns + 1));
+	g->ord = malloc(sizeof(*g->ord) * ((size_t)g->E + 1));
+	g->mark = calloc((size_t)g->E + 1, sizeof(*g->mark));
+	g->stk = malloc(sizeof(*g->stk) * ((size_t)g->E + 1));
+	g->fwd = malloc(sizeof(*g->fwd) * ((size_t)g->E + 1));
+	g->bwd = malloc(sizeof(*g->bwd) * ((size_t)g->E + 1));
+	g->tmp = malloc(sizeof(*g->tmp) * ((size_t)g->E + 1));
+	g->slots = malloc(sizeof(*g->slots) * ((size_t)g->E + 1));
+	if (!g->rev || !g->tail || !g->dense_off || !g->ord || !g->mark || !g->stk || !g->fwd ||
+	    !g->bwd || !g->tmp || !g->slots)
+		return oom(err);
+	g->dense_off[0] = 0;
+	for (uint32_t s = 0; s < ns; s++) {
+		size_t deg = f->adj_off[s + 1] - f->adj_off[s];
+
+		g->dense_off[s + 1] = g->dense_off[s] + deg * deg;
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+			g->tail[e] = s;
+			g->rev[e] = entry_of(f, f->adj[e].sw, f->adj[e].peer_port);
+			if (g->rev[e] == LANES_NONE)
+				return lanes_error_set(err, LANES_EINVAL,
+						       "nue: switch adjacency is not symmetric");
+		}
+	}
+	g->dep = malloc(g->dense_off[ns] + 1);
+	if (!g->dep)
+		return oom(err);
+	nue_cdg_reset(g);
+	return 0;
+}
+
+void nue_cdg_free(struct nue_cdg *g)
+{
+	void *p[] = { g->rev, g->tail, g->dense_off, g->dep,  g->ord,
+		      g->mark, g->stk, g->fwd,	     g->bwd, g->tmp, g->slots };
+
+	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		free(p[i]);
+	memset(g, 0, sizeof(*g));
+}
+
+void nue_cdg_reset(struct nue_cdg *g)
+{
+	memset(g->dep, 0, g->dense_off[g->f->num_switches] + 1);
+	for (uint32_t c = 0; c < g->E; c++)
+		g->ord[c] = c;
+}
+
+static uint32_t next_stamp(struct nue_cdg *g)
+{
+	if (++g->stamp == 0) {
+		memset(g->mark, 0, sizeof(*g->mark) * g->E);
+		g->stamp = 1;
+	}
+	return g->stamp;
+}
+
+/*
+ * Forward search from v over used dependencies, through channels placed
+ * before ub; collects them in fwd. @return 1 if it meets channel u.
+ */
+static int search_forward(struct nue_cdg *g, uint32_t v, uint32_t u, uint32_t ub, uint32_t st)
+{
+	const struct lanes_fabric *f = g->f;
+	uint32_t top = 0;
+
+	g->nf = 0;
+	g->mark[v] = st;
+	g->stk[top++] = v;
+	g->fwd[g->nf++] = v;
+	while (top) {
+		uint32_t c = g->stk[--top], x = f->adj[c].sw, a = f->adj_off[x];
+		uint32_t deg = f->adj_off[x + 1] - a;
+		const uint8_t *row = g->dep + g->dense_off[x] + (size_t)(g->rev[c] - a) * deg;
+
+		for (uint32_t j = 0; j < deg; j++) {
+			uint32_t y = a + j;
+
+			if (!row[j])
+				continue;
+			if (y == u)
+				return 1;
+			if (g->mark[y] != st && g->ord[y] < ub) {
+				g->mark[y] = st;
+				g->stk[top++] = y;
+				g->fwd[g->nf++] = y;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Backward search from u through channels placed after lb; collects them in bwd. */
+static void search_backward(struct nue_cdg *g, uint32_t u, uint32_t lb, uint32_t st)
+{
+	const struct lanes_fabric *f = g->f;
+	uint32_t top = 0;
+
+	g->nb = 0;
+	g->mark[u] = st;
+	g->stk[top++] = u;
+	g->bwd[g->nb++] = u;
+	while (top) {
+		uint32_t c = g->stk[--top], x = g->tail[c], a = f->adj_off[x];
+		uint32_t deg = f->adj_off[x + 1] - a;
+		const uint8_t *base = g->dep + g->dense_off[x] + (c - a);
+
+		/* in-channels of x are rev[e] for the out entries e of x */
+		for (uint32_t i = 0; i < deg; i++) {
+			uint32_t y = g->rev[a + i];
+
+			if (!base[(size_t)i * deg])
+				continue;
+			if (g->mark[y] != st && g->ord[y] > lb) {
+				g->mark[y] = st;
+				g->stk[top++] = y;
+				g->bwd[g->nb++] = y;
+			}
+		}
+	}
+}
+
+static int by_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+static int by_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Hand the places of bwd and fwd out again: bwd first, each in its old order. */
+static void reorder(struct nue_cdg *g)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < g->nb; i++)
+		g->tmp[n++] = (uint64_t)g->ord[g->bwd[i]] << 32 | g->bwd[i];
+	qsort(g->tmp, g->nb, sizeof(*g->tmp), by_u64);
+	for (uint32_t i = 0; i < g->nf; i++)
+		g->tmp[n++] = (uint64_t)g->ord[g->fwd[i]] << 32 | g->fwd[i];
+	qsort(g->tmp + g->nb, g->nf, sizeof(*g->tmp), by_u64);
+	for (uint32_t i = 0; i < n; i++)
+		g->slots[i] = (uint32_t)(g->tmp[i] >> 32);
+	qsort(g->slots, n, sizeof(*g->slots), by_u32);
+	for (uint32_t i = 0; i < n; i++)
+		g->ord[(uint32_t)g->tmp[i]] = g->slots[i];
+}
+
+int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out)
+{
+	if (g->dep[nue_cdg_dep(g, in, out)] || g->ord[in] < g->ord[out])
+		return 0;
+	g->searches++;
+	return search_forward(g, out, in, g->ord[in], next_stamp(g));
+}
+
+int nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out)
+{
+	size_t d = nue_cdg_dep(g, in, out);
+
+	if (g->dep[d])
+		return 0;
+	if (g->ord[in] > g->ord[out]) {
+		uint32_t st = next_stamp(g);
+
+		g->searches++;
+		if (search_forward(g, out, in, g->ord[in], st))
+			return 1;
+		search_backward(g, in, g->ord[out], next_stamp(g));
+		reorder(g);
+	}
+	g->dep[d] = 1;
+	return 0;
+}

@@ -1,0 +1,82 @@
+/*
+ * nue_cdg.h - the complete channel dependency graph of one virtual layer for
+ * the nue engine (engines/nue.c), with an incremental cycle check.
+ *
+ * Channels are the switch adjacency entries of the fabric (a directed
+ * switch-to-switch cable). A dependency "in, then out" exists for every pair
+ * of channels that meet at a switch (in ends where out starts): the complete
+ * CDG of Domke et al. (HPDC 2016). Each pair is one byte, numbered densely
+ * per switch ((in, out) with deg^2 pairs at a switch of degree deg), and is
+ * either unused or used. The used dependencies are kept acyclic at all times:
+ * nue_cdg_add() refuses a dependency that would close a cycle.
+ *
+ * The check is Pearce and Kelly's dynamic topological order ("A dynamic
+ * topological sort algorithm for directed acyclic graphs", JEA 2007): every
+ * channel has a place in an order that all used dependencies respect; a new
+ * dependency that agrees with the order costs O(1), otherwise only channels
+ * between the two places are searched and reordered. OpenSM's Nue uses
+ * coloured subgraphs plus a depth-first search for the same question.
+ */
+#ifndef LANES_NUE_CDG_H
+#define LANES_NUE_CDG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lanes/error.h"
+#include "lanes/fabric.h"
+
+struct nue_cdg {
+	const struct lanes_fabric *f;
+	uint32_t E;          /* channels: adjacency entries */
+	uint32_t *rev;       /* per channel: the same cable in the other direction */
+	uint32_t *tail;      /* per channel: the switch it leaves */
+	size_t *dense_off;   /* per switch: its first dependency number */
+	uint8_t *dep;        /* per dependency: 1 used */
+	uint32_t *ord;       /* per channel: its place in the order */
+	uint32_t *mark, stamp;
+	uint32_t *stk, *fwd, *bwd, nf, nb;
+	uint64_t *tmp;       /* reordering scratch */
+	uint32_t *slots;
+	uint64_t searches;   /* dependencies that needed a search (statistics) */
+};
+
+/** Map the channels of f and allocate an empty layer. */
+int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct lanes_error *err);
+
+/** Free the buffers (the struct itself is the caller's). */
+void nue_cdg_free(struct nue_cdg *g);
+
+/** Forget every used dependency: a fresh layer. */
+void nue_cdg_reset(struct nue_cdg *g);
+
+/** @return the number of the dependency "in, then out" (out leaves where in ends) */
+static inline size_t nue_cdg_dep(const struct nue_cdg *g, uint32_t in, uint32_t out)
+{
+	uint32_t x = g->f->adj[in].sw, a = g->f->adj_off[x], deg = g->f->adj_off[x + 1] - a;
+
+	return g->dense_off[x] + (size_t)(g->rev[in] - a) * deg + (out - a);
+}
+
+/** @return nonzero when "in, then out" is used */
+static inline int nue_cdg_used(const struct nue_cdg *g, uint32_t in, uint32_t out)
+{
+	return g->dep[nue_cdg_dep(g, in, out)];
+}
+
+/** @return 1 when using "in, then out" would close a cycle, else 0 (nothing changes) */
+int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out);
+
+/**
+ * Use "in, then out" unless that closes a cycle.
+ * @return 0 used (or already used), 1 refused
+ */
+int nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out);
+
+/** Stop using a dependency (the order stays valid). */
+static inline void nue_cdg_remove(struct nue_cdg *g, uint32_t in, uint32_t out)
+{
+	g->dep[nue_cdg_dep(g, in, out)] = 0;
+}
+
+#endif
