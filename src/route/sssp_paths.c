@@ -23,11 +23,11 @@
  * candidates are its min-hop ports toward the destination switch t, found
  * once per t from the distance matrix. A tree is one pass over the switches
  * in hop order, up to the farthest switch with several candidates; ties on
- * the load sum go to the candidate whose own channel carries fewer routes,
- * then to the lowest port (OpenSM's depend on its heap). That local
- * tie-break keeps the max routes per channel within 5% of OpenSM's on the
- * DGX SuperPOD file (plain lowest port: 8% over) and below it on fat trees
- * and dragonflies (bench/opensm_compare.sh). Where
+ * the load sum go to the lowest port (OpenSM's depend on its heap). A
+ * tie-break towards the less loaded channel was tried: max routes per
+ * channel on the DGX SuperPOD file 2,386 instead of 2,475 (OpenSM: 2,289),
+ * but its less regular paths made dfsssp need 9 VLs instead of 8 on the
+ * 114,582-endpoint dragonfly, so lowest port stays. Where
  * every switch has one candidate, the tree cannot depend on the loads: all
  * the LIDs behind t share it and its weights are added once, times their
  * number.
@@ -407,7 +407,7 @@ static void choose(struct sssp *m)
 			uint32_t e = d->mcand[c];
 			uint64_t w = m->wd[m->nb[e]] + m->load[e];
 
-			if (w < m->wd[s] || (w == m->wd[s] && m->load[e] < m->load[d->pick[s]])) {
+			if (w < m->wd[s]) {
 				m->wd[s] = w;
 				d->pick[s] = e;
 			}

@@ -17,7 +17,7 @@
  *    of opts->max_vls and opts->max_sls), the paths are layered again by
  *    LASH's first fit, longest paths first, each in the lowest layer that
  *    stays acyclic with it (a 10x10 torus with 4 CAs per switch: OpenSM's
- *    way needs 16 layers on these paths, this 7; the real OpenSM needs 9 on
+ *    way needs 14 layers on these paths, this 7; the real OpenSM needs 9 on
  *    its own and fails with 8). If neither fits, fail naming the fewer VLs needed (OpenSM: "Not
  *    enough VLs available"). First fit gives up after FF_WORK dependency
  *    checks (some 15 s; the bound depends only on the input), and the error
