@@ -13,5 +13,6 @@ extern const struct lanes_engine lanes_engine_dnup;
 extern const struct lanes_engine lanes_engine_ud_dfs;
 extern const struct lanes_engine lanes_engine_sssp;
 extern const struct lanes_engine lanes_engine_dfsssp;
+extern const struct lanes_engine lanes_engine_lash;
 
 #endif
