@@ -32,7 +32,8 @@
  *    over the whole budget (OpenSM stays within the layers needed): while the
  *    fullest layer holds 3 pairs or more than the emptiest, move a pair of
  *    the fullest layer to the emptiest when that one stays acyclic; stop when
- *    as many moves as the fullest layer holds have failed in a row. OpenSM
+ *    as many moves as the fullest layer holds have failed in a row, or as many
+ *    as there are pairs in all. OpenSM
  *    picks the pairs at random; here a cursor goes round the pairs in id
  *    order. Counts are switch pairs, as OpenSM's.
  * 4. Path SLs per (source switch, destination LID): the pair's layer; 0 from
@@ -584,20 +585,25 @@ static void next_in_layer(const struct lash *l, uint32_t k, uint32_t *a, uint32_
  * OpenSM's balance_virtual_lanes over the whole budget: pairs of the
  * fullest layer move to the emptiest while that stays acyclic, until the
  * two differ by less than BALANCE_LIMIT or as many tries as the fullest
- * layer holds have failed since the extremes last changed.
+ * layer holds have failed since the extremes last changed. A failed try costs
+ * a cycle search, and on dense fabrics (dragonflies) most tries fail, so the
+ * failures are also bounded by the number of pairs in all (a bound on time
+ * that depends only on the input).
  */
 static int balance(struct lash *l, uint32_t budget, struct lanes_error *err)
 {
 	uint32_t lo, hi, a = 0, b = 0;
-	uint64_t trials;
+	uint64_t trials, fails_left = 0;
 	int rc;
 
 	for (uint32_t k = l->nlayers; k < budget; k++)
 		if ((rc = open_layer(l, k, err)))
 			return rc;
+	for (uint32_t k = 0; k < l->nlayers; k++)
+		fails_left += l->L[k].pairs;
 	extremes(l, &lo, &hi);
 	trials = l->L[hi].pairs;
-	while (trials && l->L[hi].pairs - l->L[lo].pairs >= BALANCE_LIMIT) {
+	while (trials && fails_left && l->L[hi].pairs - l->L[lo].pairs >= BALANCE_LIMIT) {
 		uint32_t olo = lo, ohi = hi, s, t;
 
 		next_in_layer(l, hi, &a, &b);
@@ -608,6 +614,7 @@ static int balance(struct lash *l, uint32_t budget, struct lanes_error *err)
 			set_layer(l, s, t, lo);
 		} else {
 			trials--;
+			fails_left--;
 		}
 		extremes(l, &lo, &hi);
 		if (lo != olo || hi != ohi)
