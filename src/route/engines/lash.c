@@ -94,7 +94,7 @@ struct lash {
 	uint8_t *pport;
 	uint32_t *chan, *journal, njournal;
 	uint32_t *stk, *seen, stamp;
-	uint64_t *fwd, *bwd, *pool;
+	uint64_t *fwd, *bwd, *pool, *tmp;
 	uint32_t nfwd, nbwd;
 };
 
@@ -340,13 +340,43 @@ static void reach_backward(struct lash *l, const struct layer *y, uint32_t u, ui
 	}
 }
 
+/*
+ * Sort n (place << 32 | channel) keys by place: insertion sort when short,
+ * else a radix sort on the place bytes that vary (places are below E).
+ */
+static void sort_keys(uint64_t *a, uint32_t n, uint64_t *tmp, uint32_t E)
+{
+	if (n < 48) {
+		for (uint32_t i = 1; i < n; i++) {
+			uint64_t v = a[i];
+			uint32_t j = i;
+
+			for (; j > 0 && a[j - 1] > v; j--)
+				a[j] = a[j - 1];
+			a[j] = v;
+		}
+		return;
+	}
+	for (unsigned shift = 32; shift < 64 && (E >> (shift - 32)); shift += 8) {
+		uint32_t count[257] = { 0 };
+
+		for (uint32_t i = 0; i < n; i++)
+			count[((a[i] >> shift) & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (uint32_t i = 0; i < n; i++)
+			tmp[count[(a[i] >> shift) & 0xff]++] = a[i];
+		memcpy(a, tmp, sizeof(*a) * n);
+	}
+}
+
 /* The channels found go back into their own places: those reaching u first, then v's. */
 static void reorder(struct lash *l, struct layer *y)
 {
 	uint32_t i = 0, j = 0, k = 0;
 
-	qsort(l->fwd, l->nfwd, sizeof(*l->fwd), lanes_cmp_u64);
-	qsort(l->bwd, l->nbwd, sizeof(*l->bwd), lanes_cmp_u64);
+	sort_keys(l->fwd, l->nfwd, l->tmp, l->E);
+	sort_keys(l->bwd, l->nbwd, l->tmp, l->E);
 	while (i < l->nbwd || j < l->nfwd)
 		if (j == l->nfwd || (i < l->nbwd && l->bwd[i] < l->fwd[j]))
 			l->pool[k++] = l->bwd[i++] >> 32;
@@ -710,7 +740,8 @@ static int prepare(struct lash *l, struct lanes_error *err)
 	l->fwd = malloc(sizeof(*l->fwd) * E);
 	l->bwd = malloc(sizeof(*l->bwd) * E);
 	l->pool = malloc(sizeof(*l->pool) * E);
-	if (!l->port || !l->lay || !l->queue || !l->parent || !l->pport || !l->chan ||
+	l->tmp = malloc(sizeof(*l->tmp) * E);
+	if (!l->tmp || !l->port || !l->lay || !l->queue || !l->parent || !l->pport || !l->chan ||
 	    !l->journal || !l->stk || !l->seen || !l->fwd || !l->bwd || !l->pool)
 		return lanes_error_set(err, LANES_ENOMEM, "lash: out of memory (%zu switches)", ns);
 	memset(l->port, LANES_PORT_DROP, cells);
@@ -741,7 +772,7 @@ static void release(struct lash *l)
 {
 	void *p[] = { l->port_ent, l->rev,   l->dense_off, l->osm,   l->port, l->lay,
 		      l->queue,	   l->parent, l->pport,	    l->chan,  l->journal, l->stk,
-		      l->seen,	   l->fwd,   l->bwd,	    l->pool };
+		      l->seen,	   l->fwd,   l->bwd,	    l->pool, l->tmp };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
