@@ -14,6 +14,7 @@ static const struct lanes_engine *const engines[] = {
 	&lanes_engine_ud_dfs,
 	&lanes_engine_sssp,
 	&lanes_engine_dfsssp,
+	&lanes_engine_lash,
 	&lanes_engine_nue,
 };
 

@@ -243,4 +243,24 @@ int route_center_roots(const struct lanes_fabric *f, const uint8_t *dist, const 
 char *route_notes_with_roots(const struct lanes_fabric *f, const char *head,
 			     const uint32_t *roots, uint32_t n, const char *tail);
 
+/* ------------------------------------------------ SLs of layered engines */
+
+/*
+ * Engines that put paths in virtual layers (dfsssp, lash) use SL = layer =
+ * VL (sl_layers.c).
+ */
+
+/**
+ * Give r path SLs per (source switch, destination LID), all 0, without
+ * lanes_routing_set_sl_mode()'s 2^30-cell limit (meant for per-pair SLs).
+ */
+int route_sls_per_src_switch(struct lanes_routing *r, struct lanes_error *err);
+
+/**
+ * One SL2VL map on every switch port pair and every CA or router port:
+ * SL i -> VL i for i < nvls, VL 0 beyond.
+ */
+int route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, uint32_t nvls,
+			 struct lanes_error *err);
+
 #endif

@@ -336,20 +336,10 @@ static uint32_t number_units(struct dfsssp *d, const uint32_t *c, uint32_t k, ui
 	return n;
 }
 
-/*
- * Path SLs per (source switch, destination LID), all 0 so far. The table is
- * as large as the LFTs; it is allocated here because
- * lanes_routing_set_sl_mode() refuses any table past 2^30 cells (a limit
- * meant for per-pair SLs), which a 100k-endpoint dragonfly just exceeds.
- */
+/* Path SLs per (source switch, destination LID), all 0 so far (sl_layers.c). */
 static int alloc_sls(struct dfsssp *d, struct lanes_error *err)
 {
-	lanes_routing_reset_sls(d->r);
-	d->r->sl = calloc(lanes_routing_sl_cells(d->r, LANES_SL_PER_SRC_SWITCH) + 1, 1);
-	if (!d->r->sl)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory for path SLs");
-	d->r->sl_mode = LANES_SL_PER_SRC_SWITCH;
-	return 0;
+	return route_sls_per_src_switch(d->r, err);
 }
 
 /* ------------------------------------------------------------- units */
@@ -990,30 +980,7 @@ static void set_sls(struct dfsssp *d)
 /* SL i -> VL i on every switch port pair and every CA or router port. */
 static int set_maps(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 {
-	const struct lanes_fabric *f = d->f;
-	uint8_t map[LANES_NUM_SLS];
-	uint16_t m;
-	int rc;
-
-	for (uint32_t s = 0; s < LANES_NUM_SLS; s++)
-		map[s] = (uint8_t)(s < budget ? s : 0);
-	if ((rc = lanes_routing_add_map(d->r, map, &m, err)) ||
-	    (rc = lanes_routing_enable_sl2vl(d->r, f, err)))
-		return rc;
-	for (uint32_t n = 0; n < f->num_nodes; n++) {
-		uint8_t np = f->nodes[n].nports;
-
-		if (f->nodes[n].type != LANES_NODE_SWITCH) {
-			for (uint8_t p = 1; p <= np; p++)
-				lanes_routing_set_port_map(d->r, f, n, p, m);
-			continue;
-		}
-		for (uint32_t in = 0; in <= np; in++)
-			for (uint32_t out = 0; out <= np; out++)
-				lanes_routing_set_switch_map(d->r, f, f->nodes[n].switch_index,
-							     (uint8_t)in, (uint8_t)out, m);
-	}
-	return 0;
+	return route_sl2vl_identity(d->r, d->f, budget, err);
 }
 
 /* ------------------------------------------------------------- engine */

@@ -13,6 +13,7 @@ extern const struct lanes_engine lanes_engine_dnup;
 extern const struct lanes_engine lanes_engine_ud_dfs;
 extern const struct lanes_engine lanes_engine_sssp;
 extern const struct lanes_engine lanes_engine_dfsssp;
+extern const struct lanes_engine lanes_engine_lash;
 extern const struct lanes_engine lanes_engine_nue;
 
 #endif

@@ -1,0 +1,55 @@
+/*
+ * sl_layers.c - path SLs and SL2VL maps for the engines that put paths in
+ * virtual layers (dfsssp, lash): SL = layer = VL.
+ *
+ * - Path SLs per (source switch, destination LID), all 0 to start. The table
+ *   is as large as the LFTs; it is allocated here rather than through
+ *   lanes_routing_set_sl_mode(), which refuses any table past 2^30 cells (a
+ *   limit meant for per-pair SLs) that a 100k-endpoint dragonfly just
+ *   exceeds.
+ * - One SL2VL map, SL i -> VL i for i < nvls and VL 0 beyond, on every
+ *   switch (in port, out port) pair, port 0 included, and on every CA or
+ *   router port.
+ */
+#include <stdlib.h>
+
+#include "lanes/routing.h"
+#include "route_internal.h"
+
+int route_sls_per_src_switch(struct lanes_routing *r, struct lanes_error *err)
+{
+	lanes_routing_reset_sls(r);
+	r->sl = calloc(lanes_routing_sl_cells(r, LANES_SL_PER_SRC_SWITCH) + 1, 1);
+	if (!r->sl)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory for path SLs");
+	r->sl_mode = LANES_SL_PER_SRC_SWITCH;
+	return 0;
+}
+
+int route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, uint32_t nvls,
+			 struct lanes_error *err)
+{
+	uint8_t map[LANES_NUM_SLS];
+	uint16_t m;
+	int rc;
+
+	for (uint32_t s = 0; s < LANES_NUM_SLS; s++)
+		map[s] = (uint8_t)(s < nvls ? s : 0);
+	if ((rc = lanes_routing_add_map(r, map, &m, err)) ||
+	    (rc = lanes_routing_enable_sl2vl(r, f, err)))
+		return rc;
+	for (uint32_t n = 0; n < f->num_nodes; n++) {
+		uint8_t np = f->nodes[n].nports;
+
+		if (f->nodes[n].type != LANES_NODE_SWITCH) {
+			for (uint8_t p = 1; p <= np; p++)
+				lanes_routing_set_port_map(r, f, n, p, m);
+			continue;
+		}
+		for (uint32_t in = 0; in <= np; in++)
+			for (uint32_t out = 0; out <= np; out++)
+				lanes_routing_set_switch_map(r, f, f->nodes[n].switch_index,
+							     (uint8_t)in, (uint8_t)out, m);
+	}
+	return 0;
+}

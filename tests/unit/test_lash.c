@@ -1,0 +1,375 @@
+/*
+ * test_lash.c - the lash engine (seed 002, "LASH Routing Algorithm"; OpenSM
+ * 3.3.23 osm_ucast_lash.c), judged by the verifier and by what LASH
+ * promises:
+ * - every small generator instance and every real fabric: all destinations
+ *   reached, and free of credit loops for every path, switch traffic
+ *   included (--all-traffic), within the VL budget, reporting the VLs used;
+ * - one shortest path per switch pair: switch-to-switch hops equal the
+ *   switch distance, CA-to-CA stretch 1;
+ * - the pair (s, t) and the pair (t, s) on the same SL;
+ * - the VLs it needs: a 10x10 torus with 4 CAs per switch within 8 (OpenSM
+ *   3.3.23 needs all 8 there), rings and tori fail with --vls 1 naming the
+ *   VLs needed, and the SL budget counts the same way;
+ * - same bytes on every call; switch LIDs left out on request; LMC > 0
+ *   routes every LID of a port like its base LID.
+ */
+#include <stdint.h>
+
+#include "lanes/route.h"
+#include "lanes/routing.h"
+#include "lanes/verify.h"
+#include "testutil.h"
+
+extern const struct lanes_engine lanes_engine_lash;
+
+/* ---------------------------------------------------------------- helpers */
+
+static struct lanes_routing *route_with(const struct lanes_fabric *f, uint8_t vls, uint8_t sls,
+					int switch_lids)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+
+	lanes_route_opts_init(&o);
+	o.max_vls = vls;
+	o.max_sls = sls;
+	o.switch_lids = switch_lids;
+	if (lanes_route(&lanes_engine_lash, f, &o, &r, &err))
+		fail_msg("lash: %s", err.message);
+	return r;
+}
+
+static struct lanes_routing *route(const struct lanes_fabric *f)
+{
+	return route_with(f, 8, 16, 1);
+}
+
+/* The error of a routing that must fail. */
+static struct lanes_error route_error(const struct lanes_fabric *f, uint8_t vls, uint8_t sls)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+
+	memset(&err, 0, sizeof(err));
+	lanes_route_opts_init(&o);
+	o.max_vls = vls;
+	o.max_sls = sls;
+	if (!lanes_route(&lanes_engine_lash, f, &o, &r, &err)) {
+		lanes_routing_free(r);
+		fail_msg("lash: expected a failure with %u VLs and %u SLs", vls, sls);
+	}
+	assert_null(r);
+	return err;
+}
+
+static struct lanes_verify_result *verify(const struct lanes_fabric *f,
+					  const struct lanes_routing *r, int all_traffic,
+					  int ca_only)
+{
+	struct lanes_verify_opts o;
+	struct lanes_verify_result *res;
+	struct lanes_error err;
+
+	lanes_verify_opts_init(&o);
+	o.all_traffic = all_traffic;
+	o.ca_only = ca_only;
+	o.ebb_patterns = 0;
+	if (lanes_verify(f, r, &o, &res, &err))
+		fail_msg("verify: %s", err.message);
+	return res;
+}
+
+/* Switch-to-switch paths: as many hops as the switch distance. */
+static void check_switch_hops(const struct lanes_fabric *f, const struct lanes_routing *r,
+			      const char *name)
+{
+	uint32_t ns = f->num_switches;
+	uint8_t *dist = NULL;
+	struct lanes_error err;
+
+	assert_int_equal(lanes_fabric_switch_distances(f, &dist, &err), 0);
+	for (uint32_t t = 0; t < ns; t++) {
+		uint32_t lid = lanes_fabric_port(f, f->switches[t], 0)->lid;
+
+		for (uint32_t s = 0; lid && s < ns; s++) {
+			uint32_t x = s, hops = 0;
+
+			if (dist[(size_t)s * ns + t] == 255)
+				continue;
+			while (x != t && hops <= ns) {
+				uint8_t p = lanes_routing_port(r, x, lid);
+				const struct lanes_port *pp = lanes_fabric_port(f, f->switches[x], p);
+
+				assert_true(p >= 1 && pp->peer_node != LANES_NONE);
+				x = f->nodes[pp->peer_node].switch_index;
+				assert_true(x != LANES_NONE);
+				hops++;
+			}
+			if (hops != dist[(size_t)s * ns + t])
+				fail_msg("lash on %s: switch %u to %u in %u hops, distance %u", name, s,
+					 t, hops, dist[(size_t)s * ns + t]);
+		}
+	}
+	free(dist);
+}
+
+/* The SL from s to t is the SL from t to s, for every pair of switch LIDs. */
+static void check_symmetric_sls(const struct lanes_fabric *f, const struct lanes_routing *r,
+				const char *name)
+{
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		for (uint32_t t = s + 1; t < f->num_switches; t++) {
+			uint32_t a = lanes_fabric_port(f, f->switches[s], 0)->lid;
+			uint32_t b = lanes_fabric_port(f, f->switches[t], 0)->lid;
+
+			if (a && b && lanes_routing_sl(r, f, a, b) != lanes_routing_sl(r, f, b, a))
+				fail_msg("lash on %s: SL %u from switch %u to %u, %u back", name,
+					 lanes_routing_sl(r, f, a, b), s, t,
+					 lanes_routing_sl(r, f, b, a));
+		}
+}
+
+/* Everything lash promises on one connected fabric with the default budget. */
+static void judge(const struct lanes_fabric *f, const char *name)
+{
+	struct lanes_routing *r = route(f);
+	struct lanes_verify_result *res = verify(f, r, 1, 0);
+
+	if (!res->reachable)
+		fail_msg("lash on %s: %llu unreachable pairs", name,
+			 (unsigned long long)res->unreachable_pairs);
+	if (!res->deadlock_free || res->vls_over_budget || res->vl15_used)
+		fail_msg("lash on %s: the verifier finds a credit loop (all traffic)", name);
+	if (res->vls_used != r->num_vls || r->num_vls > 8)
+		fail_msg("lash on %s: reports %u VLs, uses %u", name, r->num_vls, res->vls_used);
+	if (res->routes && res->stretch_max > 1.0)
+		fail_msg("lash on %s: stretch %.3f", name, res->stretch_max);
+	check_switch_hops(f, r, name);
+	check_symmetric_sls(f, r, name);
+	lanes_verify_result_free(res);
+	lanes_routing_free(r);
+}
+
+/* The VLs lash says it needed in OpenSM's order ("...; 8 VLs needed in OpenSM's order"). */
+static unsigned osm_needed(const struct lanes_routing *r)
+{
+	const char *p = strstr(r->notes, "pair; ");
+	unsigned n = 0;
+
+	assert_non_null(p);
+	assert_int_equal(sscanf(p, "pair; %u VL", &n), 1);
+	return n;
+}
+
+/* ------------------------------------------------------------------ tests */
+
+static void test_descriptor(void **state)
+{
+	const struct lanes_engine *e = lanes_engine_find("lash");
+
+	(void)state;
+	assert_ptr_equal(e, &lanes_engine_lash);
+	assert_int_equal(e->flags, LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE |
+					   LANES_ENGINE_USES_SLS | LANES_ENGINE_USES_VLS);
+}
+
+static void test_generators(void **state)
+{
+	(void)state;
+	for (size_t k = 0; small_fabric(k); k++) {
+		struct lanes_fabric *f = gen(small_fabric(k));
+
+		judge(f, small_fabric(k));
+		lanes_fabric_free(f);
+	}
+}
+
+static void test_real_fabrics(void **state)
+{
+	(void)state;
+	for (size_t k = 0; real_fabric_file(k); k++) {
+		struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, real_fabric_file(k), NULL);
+
+		judge(f, real_fabric_file(k));
+		lanes_fabric_free(f);
+	}
+}
+
+/* The target: OpenSM 3.3.23 needs 8 layers here (its log: "Lanes needed: 8"). */
+static void test_torus_10x10_within_8(void **state)
+{
+	struct lanes_fabric *f = gen("torus k=10x10 p=4");
+	struct lanes_routing *r = route(f);
+	struct lanes_verify_result *res = verify(f, r, 1, 0);
+
+	(void)state;
+	assert_true(res->reachable && res->deadlock_free && !res->vls_over_budget);
+	assert_int_equal(res->vls_used, 8);
+	assert_int_equal(osm_needed(r), 8);
+	for (int v = 0; v < 8; v++)
+		assert_true(res->routes_per_vl[v] > 0); /* balanced over all 8 */
+	lanes_verify_result_free(res);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+static void test_budget_too_small(void **state)
+{
+	static const char *const rings[] = { "torus k=6 p=1", "torus k=4x4 p=1",
+					     "torus k=10x10 p=4", "dragonfly a=4 p=2 h=2" };
+	struct lanes_fabric *f;
+	struct lanes_error err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rings) / sizeof(rings[0]); i++) {
+		unsigned need = 0, budget = 0;
+
+		f = gen(rings[i]);
+		err = route_error(f, 1, 16);
+		assert_int_equal(err.code, LANES_ERANGE);
+		if (sscanf(err.message, "lash: needs %u VLs, the budget is %u", &need, &budget) != 2)
+			fail_msg("%s: %s", rings[i], err.message);
+		assert_true(need > 1);
+		assert_int_equal(budget, 1);
+		err = route_error(f, 8, 1); /* the SLs are the layers too */
+		assert_string_equal(strstr(err.message, "the budget is"), "the budget is 1");
+		lanes_fabric_free(f);
+	}
+	f = gen("torus k=10x10 p=4"); /* 8 in OpenSM's order, 7 longest first */
+	err = route_error(f, 6, 16);
+	assert_string_equal(err.message, "lash: needs 7 VLs, the budget is 6");
+	lanes_fabric_free(f);
+}
+
+/* With exactly the layers needed: no more VLs than that, still acyclic. */
+static void test_budget_exact(void **state)
+{
+	struct lanes_fabric *f = gen("torus k=10x10 p=4");
+	struct lanes_routing *r = route_with(f, 7, 16, 1);
+	struct lanes_verify_result *res = verify(f, r, 1, 0);
+
+	(void)state;
+	assert_true(res->reachable && res->deadlock_free);
+	assert_int_equal(res->vls_used, 7);
+	assert_int_equal(r->num_vls, 7);
+	assert_non_null(strstr(r->notes, "7 with longest paths first"));
+	lanes_verify_result_free(res);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+/* A tree of switches needs one layer: no credit loop is possible on it. */
+static void test_tree_one_vl(void **state)
+{
+	struct lanes_fabric *f = gen("mesh k=1x5 p=2");
+	struct lanes_routing *r = route_with(f, 1, 1, 1);
+	struct lanes_verify_result *res = verify(f, r, 1, 0);
+
+	(void)state;
+	assert_true(res->reachable && res->deadlock_free);
+	assert_int_equal(res->vls_used, 1);
+	assert_int_equal(r->num_sls, 1);
+	lanes_verify_result_free(res);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+static void test_deterministic(void **state)
+{
+	struct lanes_fabric *f = gen("dragonfly a=4 p=2 h=2");
+	struct lanes_routing *a = route(f), *b = route(f);
+	size_t cells = (size_t)a->num_lids * a->num_switches;
+
+	(void)state;
+	assert_memory_equal(a->lft, b->lft, cells);
+	assert_int_equal(a->sl_mode, LANES_SL_PER_SRC_SWITCH);
+	assert_memory_equal(a->sl, b->sl, cells);
+	assert_int_equal(a->num_sl2vl_maps, b->num_sl2vl_maps);
+	assert_memory_equal(a->sl2vl_maps, b->sl2vl_maps, sizeof(*a->sl2vl_maps) * a->num_sl2vl_maps);
+	assert_string_equal(a->notes, b->notes);
+	lanes_routing_free(a);
+	lanes_routing_free(b);
+	lanes_fabric_free(f);
+}
+
+/* Without switch LIDs: each switch keeps its own on port 0, the others are not routed. */
+static void test_ca_lids_only(void **state)
+{
+	struct lanes_fabric *f = gen("torus k=4x4 p=2");
+	struct lanes_routing *r = route_with(f, 8, 16, 0);
+	struct lanes_verify_result *res = verify(f, r, 0, 1);
+
+	(void)state;
+	assert_true(res->reachable && res->deadlock_free);
+	for (uint32_t t = 0; t < f->num_switches; t++) {
+		uint32_t lid = lanes_fabric_port(f, f->switches[t], 0)->lid;
+
+		for (uint32_t s = 0; s < f->num_switches; s++)
+			assert_int_equal(lanes_routing_port(r, s, lid), s == t ? 0 : LANES_PORT_DROP);
+	}
+	lanes_verify_result_free(res);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+/* A ring of 4 switches, a CA on each with LMC 1: both LIDs of a CA go one way, one SL. */
+static void test_lmc(void **state)
+{
+	struct lanes_builder *b;
+	struct lanes_fabric *f;
+	struct lanes_routing *r;
+	struct lanes_verify_result *res;
+	struct lanes_error err;
+	uint32_t sw[4], ca[4];
+
+	(void)state;
+	assert_int_equal(lanes_builder_new(&b, &err), 0);
+	for (int i = 0; i < 4; i++)
+		sw[i] = tb_add(b, LANES_NODE_SWITCH, 4, 0x100 + (uint64_t)i);
+	for (int i = 0; i < 4; i++) {
+		ca[i] = tb_add(b, LANES_NODE_CA, 1, 0x200 + (uint64_t)i * 2);
+		assert_int_equal(lanes_builder_set_port(b, ca[i], 1, 0, 0, 1, &err), 0);
+		tb_cable(b, sw[i], 3, ca[i], 1);
+		tb_cable(b, sw[i], 1, sw[(i + 1) % 4], 2);
+	}
+	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
+	r = route_with(f, 8, 16, 1);
+	res = verify(f, r, 1, 0);
+	assert_true(res->reachable && res->deadlock_free);
+	for (int i = 0; i < 4; i++) {
+		uint32_t lid = lanes_fabric_lid(f, ca[i], 1);
+
+		assert_int_equal(lanes_fabric_port(f, ca[i], 1)->lmc, 1);
+		for (uint32_t s = 0; s < f->num_switches; s++)
+			assert_int_equal(lanes_routing_port(r, s, lid), lanes_routing_port(r, s, lid + 1));
+		for (int j = 0; j < 4; j++) {
+			uint32_t src = lanes_fabric_lid(f, ca[j], 1);
+
+			assert_int_equal(lanes_routing_sl(r, f, src, lid),
+					 lanes_routing_sl(r, f, src, lid + 1));
+		}
+	}
+	lanes_verify_result_free(res);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_descriptor),
+		cmocka_unit_test(test_generators),
+		cmocka_unit_test(test_real_fabrics),
+		cmocka_unit_test(test_torus_10x10_within_8),
+		cmocka_unit_test(test_budget_too_small),
+		cmocka_unit_test(test_budget_exact),
+		cmocka_unit_test(test_tree_one_vl),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_ca_lids_only),
+		cmocka_unit_test(test_lmc),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
