@@ -9,6 +9,12 @@
  * backward search from c1 over channels placed after c2 finds B; the places
  * of B and F, sorted, are handed out again, B first, each set in its old
  * order. Channels outside B and F keep their places. Deterministic.
+ *
+ * A dependency found to close a cycle is marked blocked and refused from
+ * then on without a search (OpenSM's Nue keeps such a cCDG edge BLOCKED for
+ * the rest of the layer too). Used dependencies are only ever taken back by
+ * the search that added them, so a blocked one could at most have become
+ * usable again after such a take-back: refusing it stays safe.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +123,7 @@ static int search_forward(struct nue_cdg *g, uint32_t v, uint32_t u, uint32_t ub
 		for (uint32_t j = 0; j < deg; j++) {
 			uint32_t y = a + j;
 
-			if (!row[j])
+			if (row[j] != 1)
 				continue;
 			if (y == u)
 				return 1;
@@ -150,7 +156,7 @@ static void search_backward(struct nue_cdg *g, uint32_t u, uint32_t lb, uint32_t
 		for (uint32_t i = 0; i < deg; i++) {
 			uint32_t y = g->rev[a + i];
 
-			if (!base[(size_t)i * deg])
+			if (base[(size_t)i * deg] != 1)
 				continue;
 			if (g->mark[y] != st && g->ord[y] > lb) {
 				g->mark[y] = st;
@@ -195,27 +201,38 @@ static void reorder(struct nue_cdg *g)
 
 int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out)
 {
-	if (g->dep[nue_cdg_dep(g, in, out)] || g->ord[in] < g->ord[out])
+	size_t d = nue_cdg_dep(g, in, out);
+
+	if (g->dep[d] == NUE_DEP_USED || g->ord[in] < g->ord[out])
 		return 0;
+	if (g->dep[d] == NUE_DEP_BLOCKED)
+		return 1;
 	g->searches++;
-	return search_forward(g, out, in, g->ord[in], next_stamp(g));
+	if (!search_forward(g, out, in, g->ord[in], next_stamp(g)))
+		return 0;
+	g->dep[d] = NUE_DEP_BLOCKED;
+	return 1;
 }
 
 int nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out)
 {
 	size_t d = nue_cdg_dep(g, in, out);
 
-	if (g->dep[d])
+	if (g->dep[d] == NUE_DEP_USED)
 		return 0;
+	if (g->dep[d] == NUE_DEP_BLOCKED)
+		return 1;
 	if (g->ord[in] > g->ord[out]) {
 		uint32_t st = next_stamp(g);
 
 		g->searches++;
-		if (search_forward(g, out, in, g->ord[in], st))
+		if (search_forward(g, out, in, g->ord[in], st)) {
+			g->dep[d] = NUE_DEP_BLOCKED;
 			return 1;
+		}
 		search_backward(g, in, g->ord[out], next_stamp(g));
 		reorder(g);
 	}
-	g->dep[d] = 1;
+	g->dep[d] = NUE_DEP_USED;
 	return 0;
 }

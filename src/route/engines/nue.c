@@ -58,17 +58,12 @@
 
 #include "../../core/util.h"
 #include "../nue_cdg.h"
+#include "../nue_escape.h"
 #include "../route_internal.h"
 #include "engines.h"
 
 #define METIS_SEED 1
-#define HULL_WORK 100000000ull
-#define BC_WORK 100000000ull
-
-struct hent {
-	uint64_t d;
-	uint32_t c, par;
-};
+#define LAZY_TRIES 4
 
 struct nue {
 	const struct lanes_fabric *f;
@@ -76,33 +71,29 @@ struct nue {
 	struct lanes_routing *r;
 	uint32_t ns, E, k;
 	struct nue_cdg g;
-	/* destinations, in LID order */
+	struct nue_escape x;
+	/* destinations: CA and router LIDs by LID, then switch LIDs by LID */
 	uint32_t nd, *dlid, *dsw;
 	uint8_t *dport, *dlayer;
 	uint64_t *hca;       /* per switch: source LIDs there */
 	uint64_t *load, w0;  /* per channel: routes placed; base weight */
+	uint64_t *load_saved;
 	uint32_t *comp, ncomp, *csize;
-	/* escape tree of the current layer */
-	uint32_t *down;      /* per switch: entry parent -> it, or LANES_NONE */
-	uint8_t *onchain;    /* per switch: ancestor-or-self of a destination switch */
+	double *tw;          /* per switch: destination LIDs of the layer there */
+	uint8_t *want;       /* per switch: its escape down paths are used */
+	uint8_t *early;      /* per switch: ... from the start of the layer */
 	uint32_t *toward;    /* per switch: for the fallback, the entry toward t */
 	uint32_t *roots, nroots;
 	/* per-destination search */
-	struct hent *heap;
-	uint32_t nheap;
+	struct nue_heap heap;
 	uint32_t *via, *seen, stamp, *order, norder;
 	uint64_t *sub;
 	uint32_t *added, nadded; /* dependencies this search used: (in, out) pairs */
 	size_t added_cap;
 	uint64_t *dd;            /* per switch: distance of its route */
 	int backtracked;         /* this search moved a routed switch */
-	uint64_t backtracks;
-	/* scratch for hull and betweenness */
-	uint32_t *q, *dist;
-	uint8_t *hull;
-	double *sigma, *delta, *bc, *tw;
-	uint64_t fallbacks, escaped;
-	uint32_t *anc, *esc, nq;  /* impasse: ancestors of t, switches on escape paths */
+	uint64_t backtracks, fallbacks, escaped, redone;
+	uint32_t *anc, *esc, *q, nq; /* impasse: ancestors of t, switches on escape paths */
 };
 
 static int oom(struct lanes_error *err)
@@ -137,7 +128,7 @@ static int add_dest(struct nue *n, size_t *cap, uint32_t lid, uint32_t sw, uint8
 	return 0;
 }
 
-/* Sort the destinations by LID (a counting pass over the LID space). */
+/* Order the destinations: CA and router LIDs, then switch LIDs, each by LID. */
 static int sort_dests(struct nue *n, struct lanes_error *err)
 {
 	uint32_t *at = malloc(sizeof(*at) * ((size_t)n->f->max_lid + 1));
@@ -154,12 +145,13 @@ static int sort_dests(struct nue *n, struct lanes_error *err)
 		at[i] = LANES_NONE;
 	for (uint32_t i = 0; i < n->nd; i++)
 		at[n->dlid[i]] = i;
-	for (uint32_t lid = 0; lid <= n->f->max_lid; lid++)
-		if (at[lid] != LANES_NONE) {
-			l[m] = lid;
-			s[m] = n->dsw[at[lid]];
-			p[m++] = n->dport[at[lid]];
-		}
+	for (int sw = 0; sw < 2; sw++) /* CA and router LIDs, then switch LIDs */
+		for (uint32_t lid = 0; lid <= n->f->max_lid; lid++)
+			if (at[lid] != LANES_NONE && (n->dport[at[lid]] == 0) == sw) {
+				l[m] = lid;
+				s[m] = n->dsw[at[lid]];
+				p[m++] = n->dport[at[lid]];
+			}
 	n->nd = m;
 	free(at), free(n->dlid), free(n->dsw), free(n->dport);
 	n->dlid = l, n->dsw = s, n->dport = p;
@@ -295,243 +287,11 @@ static int assign_layers(struct nue *n, const struct route_endports *eps, struct
 	return rc;
 }
 
-/* ---------------------------------------------------- convex hull, root */
-
-/* BFS hops from s over the switches allowed (all when allow is NULL); q gets the order. */
-static uint32_t bfs(struct nue *n, uint32_t s, const uint8_t *allow)
-{
-	const struct lanes_fabric *f = n->f;
-	uint32_t head = 0, tail = 0;
-
-	n->dist[s] = 0;
-	n->q[tail++] = s;
-	while (head < tail) {
-		uint32_t x = n->q[head++];
-
-		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
-			uint32_t y = f->adj[e].sw;
-
-			if (n->dist[y] == UINT32_MAX && (!allow || allow[y])) {
-				n->dist[y] = n->dist[x] + 1;
-				n->q[tail++] = y;
-			}
-		}
-	}
-	return tail;
-}
-
-static void clear_dist(struct nue *n, uint32_t cnt)
-{
-	for (uint32_t i = 0; i < cnt; i++)
-		n->dist[n->q[i]] = UINT32_MAX;
-}
-
-/*
- * The convex subgraph of the destination switches of component c (tw > 0):
- * from each, the switches on a shortest path to another (walked back from
- * the others in reverse BFS order). The whole component when over HULL_WORK.
- */
-static void convex_hull(struct nue *n, uint32_t c, uint32_t nds, uint64_t edges)
-{
-	const struct lanes_fabric *f = n->f;
-	uint8_t *back = n->onchain; /* scratch: on a walk back to the source */
-
-	for (uint32_t s = 0; s < n->ns; s++)
-		n->hull[s] = n->comp[s] == c && (n->tw[s] > 0 || (uint64_t)nds * edges > HULL_WORK);
-	if ((uint64_t)nds * edges > HULL_WORK)
-		return;
-	for (uint32_t a = 0; a < n->ns; a++) {
-		uint32_t cnt;
-
-		if (n->comp[a] != c || n->tw[a] <= 0)
-			continue;
-		cnt = bfs(n, a, NULL);
-		for (uint32_t i = 0; i < cnt; i++)
-			back[n->q[i]] = n->tw[n->q[i]] > 0;
-		for (uint32_t i = cnt; i-- > 1;) { /* farthest first */
-			uint32_t x = n->q[i];
-
-			if (!back[x])
-				continue;
-			n->hull[x] = 1;
-			for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++)
-				if (n->dist[f->adj[e].sw] + 1 == n->dist[x])
-					back[f->adj[e].sw] = 1;
-		}
-		clear_dist(n, cnt);
-	}
-	memset(back, 0, n->ns);
-}
-
-/* Brandes' betweenness over the hull, endpoints weighted by their end ports. */
-static uint32_t central_switch(struct nue *n, uint64_t edges)
-{
-	const struct lanes_fabric *f = n->f;
-	uint32_t nh = 0, step, seen = 0, best = LANES_NONE;
-
-	for (uint32_t s = 0; s < n->ns; s++) {
-		nh += n->hull[s];
-		n->bc[s] = 0.0;
-	}
-	step = (uint32_t)(((uint64_t)nh * edges) / BC_WORK + 1);
-	for (uint32_t s = 0; s < n->ns; s++) {
-		uint32_t cnt;
-
-		if (!n->hull[s] || seen++ % step)
-			continue;
-		cnt = bfs(n, s, n->hull);
-		for (uint32_t i = 0; i < cnt; i++) {
-			n->sigma[n->q[i]] = 0.0;
-			n->delta[n->q[i]] = 0.0;
-		}
-		n->sigma[s] = 1.0;
-		for (uint32_t i = 0; i < cnt; i++) {
-			uint32_t x = n->q[i];
-
-			for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++)
-				if (n->hull[f->adj[e].sw] && n->dist[f->adj[e].sw] == n->dist[x] + 1)
-					n->sigma[f->adj[e].sw] += n->sigma[x];
-		}
-		for (uint32_t i = cnt; i-- > 1;) {
-			uint32_t w = n->q[i];
-			double pass = (n->tw[w] + n->delta[w]) / n->sigma[w];
-
-			for (uint32_t e = f->adj_off[w]; e < f->adj_off[w + 1]; e++) {
-				uint32_t v = f->adj[e].sw;
-
-				if (n->hull[v] && n->dist[v] + 1 == n->dist[w])
-					n->delta[v] += n->sigma[v] * pass;
-			}
-			n->bc[w] += (1.0 + n->tw[s]) * n->delta[w];
-		}
-		clear_dist(n, cnt);
-	}
-	for (uint32_t s = 0; s < n->ns; s++)
-		if (n->hull[s] && (best == LANES_NONE || n->bc[s] > n->bc[best]))
-			best = s;
-	return best;
-}
-
-/* --------------------------------------------------------- escape paths */
+/* ------------------------------------------------------------ search */
 
 static uint64_t weight(const struct nue *n, uint32_t e)
 {
 	return n->w0 + n->load[e];
-}
-
-static void heap_push(struct nue *n, uint64_t d, uint32_t c, uint32_t par)
-{
-	uint32_t i = n->nheap++;
-
-	while (i) {
-		uint32_t p = (i - 1) / 2;
-		const struct hent *h = &n->heap[p];
-
-		if (h->d < d || (h->d == d && h->c <= c))
-			break;
-		n->heap[i] = *h;
-		i = p;
-	}
-	n->heap[i] = (struct hent){ d, c, par };
-}
-
-static int heap_pop(struct nue *n, struct hent *out)
-{
-	struct hent last;
-	uint32_t i = 0;
-
-	if (!n->nheap)
-		return 0;
-	*out = n->heap[0];
-	last = n->heap[--n->nheap];
-	for (;;) {
-		uint32_t l = 2 * i + 1, m = l;
-
-		if (l >= n->nheap)
-			break;
-		if (l + 1 < n->nheap &&
-		    (n->heap[l + 1].d < n->heap[l].d ||
-		     (n->heap[l + 1].d == n->heap[l].d && n->heap[l + 1].c < n->heap[l].c)))
-			m = l + 1;
-		if (last.d < n->heap[m].d || (last.d == n->heap[m].d && last.c <= n->heap[m].c))
-			break;
-		n->heap[i] = n->heap[m];
-		i = m;
-	}
-	n->heap[i] = last;
-	return 1;
-}
-
-/*
- * The spanning tree from root over the channel weights (Dijkstra on the
- * switches; heap entries carry the entry that reached a switch).
- */
-static void spanning_tree(struct nue *n, uint32_t root)
-{
-	const struct lanes_fabric *f = n->f;
-	struct hent h;
-
-	n->stamp++;
-	n->nheap = 0;
-	n->down[root] = LANES_NONE;
-	heap_push(n, 0, root, LANES_NONE); /* c: the switch here, par: the entry */
-	while (heap_pop(n, &h)) {
-		if (n->seen[h.c] == n->stamp)
-			continue;
-		n->seen[h.c] = n->stamp;
-		n->down[h.c] = h.par;
-		for (uint32_t e = f->adj_off[h.c]; e < f->adj_off[h.c + 1]; e++)
-			if (n->seen[f->adj[e].sw] != n->stamp)
-				heap_push(n, h.d + weight(n, e), f->adj[e].sw, e);
-	}
-}
-
-static int use(struct nue *n, uint32_t in, uint32_t out, struct lanes_error *err)
-{
-	if (nue_cdg_add(&n->g, in, out))
-		return lanes_error_set(err, LANES_EINVAL, "nue: escape paths close a cycle (a bug)");
-	return 0;
-}
-
-/*
- * Use the dependencies of the tree paths from every switch to every
- * destination switch of the layer: up then up, up then down at a turn, and
- * down then down on the way to a destination switch (onchain).
- */
-static int mark_escape_paths(struct nue *n, struct lanes_error *err)
-{
-	const struct lanes_fabric *f = n->f;
-	int rc;
-
-	memset(n->onchain, 0, n->ns);
-	for (uint32_t t = 0; t < n->ns; t++)
-		for (uint32_t x = t; n->tw[t] > 0 && !n->onchain[x];) {
-			n->onchain[x] = 1;
-			if (n->down[x] == LANES_NONE)
-				break;
-			x = n->g.tail[n->down[x]];
-		}
-	for (uint32_t s = 0; s < n->ns; s++) {
-		uint32_t d = n->down[s], p, up;
-
-		if (d == LANES_NONE)
-			continue;
-		p = n->g.tail[d];
-		up = n->g.rev[d];
-		if (n->down[p] != LANES_NONE) {
-			if ((rc = use(n, up, n->g.rev[n->down[p]], err)))
-				return rc;
-			if (n->onchain[s] && (rc = use(n, n->down[p], d, err)))
-				return rc;
-		}
-		for (uint32_t e = f->adj_off[p]; e < f->adj_off[p + 1]; e++) {
-			uint32_t y = f->adj[e].sw;
-
-			if (y != s && n->down[y] == e && n->onchain[y] && (rc = use(n, up, e, err)))
-				return rc;
-		}
-	}
-	return 0;
 }
 
 /* ------------------------------------------------------ one destination */
@@ -559,17 +319,17 @@ static void settle(struct nue *n, uint32_t x, uint32_t c, uint64_t d)
 
 		if (n->seen[y] == n->stamp)
 			continue;
-		heap_push(n, d + weight(n, in), in, c); /* checked when popped */
+		nue_heap_push(&n->heap, d + weight(n, in), in, c); /* checked when popped */
 	}
 }
 
 /* Pop channels until the heap is empty: each routes its switch if it may. */
 static int run_heap(struct nue *n, struct lanes_error *err)
 {
-	struct hent h;
+	struct nue_hent h;
 	int rc;
 
-	while (heap_pop(n, &h)) {
+	while (nue_heap_pop(&n->heap, &h)) {
 		uint32_t x = n->g.tail[h.c];
 
 		if (n->seen[x] == n->stamp)
@@ -668,7 +428,7 @@ static int search(struct nue *n, uint32_t t, struct lanes_error *err, int *rc)
 	int progress = 1;
 
 	n->stamp++;
-	n->nheap = 0;
+	n->heap.n = 0;
 	n->norder = 0;
 	n->nadded = 0;
 	n->backtracked = 0;
@@ -696,7 +456,7 @@ static int search(struct nue *n, uint32_t t, struct lanes_error *err, int *rc)
 /* The escape channel of x toward t: down when x is an ancestor of t, else up. */
 static uint32_t escape_channel(const struct nue *n, uint32_t x)
 {
-	return n->anc[x] == n->stamp ? n->toward[x] : n->g.rev[n->down[x]];
+	return n->anc[x] == n->stamp ? n->toward[x] : n->g.rev[n->x.down[x]];
 }
 
 static void put_on_escape(struct nue *n, uint32_t x, uint32_t t)
@@ -723,9 +483,9 @@ static int escape_impasse(struct nue *n, uint32_t t, struct lanes_error *err)
 	int rc = 0;
 
 	n->fallbacks++;
-	for (uint32_t x = t; n->down[x] != LANES_NONE; x = n->g.tail[n->down[x]]) {
-		n->anc[n->g.tail[n->down[x]]] = n->stamp;
-		n->toward[n->g.tail[n->down[x]]] = n->down[x];
+	for (uint32_t x = t; n->x.down[x] != LANES_NONE; x = n->g.tail[n->x.down[x]]) {
+		n->anc[n->g.tail[n->x.down[x]]] = n->stamp;
+		n->toward[n->g.tail[n->x.down[x]]] = n->x.down[x];
 	}
 	n->nq = 0;
 	for (uint32_t x = 0; x < n->ns; x++)
@@ -809,19 +569,17 @@ static void place(struct nue *n, uint32_t i, int walked)
 
 /* ----------------------------------------------------------------- layers */
 
-static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
+/* The escape trees of layer l: one per component with destinations. */
+static void grow_trees(struct nue *n, uint32_t l)
 {
 	const struct lanes_fabric *f = n->f;
-	int rc = 0;
 
-	for (uint32_t s = 0; s < n->ns; s++) {
+	for (uint32_t s = 0; s < n->ns; s++)
 		n->tw[s] = 0.0;
-		n->down[s] = LANES_NONE;
-	}
 	for (uint32_t i = 0; i < n->nd; i++)
 		if (n->dlayer[i] == l)
 			n->tw[n->dsw[i]] += 1.0;
-	nue_cdg_reset(&n->g);
+	nue_escape_clear(&n->x);
 	for (uint32_t c = 0; c < n->ncomp; c++) {
 		uint32_t nds = 0, root;
 		uint64_t edges = 0;
@@ -833,27 +591,77 @@ static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 			}
 		if (!nds)
 			continue;
-		convex_hull(n, c, nds, edges);
-		root = central_switch(n, edges);
+		root = nue_escape_root(&n->x, n->comp, c, n->tw, nds, edges);
 		n->roots[n->nroots++] = root;
-		spanning_tree(n, root);
+		nue_escape_tree(&n->x, root, n->load, n->w0);
 	}
-	if ((rc = mark_escape_paths(n, err)))
-		return rc;
+}
+
+/*
+ * Route layer l. The escape down paths are used up front toward the switches
+ * with CA or router destinations and the switches in early[] (all of them
+ * when lazy is 0); toward another switch that is a destination by its own
+ * LID only when its search ends at an impasse. Early escape dependencies
+ * restrict every later search (on a fat tree they turn many up-down turns
+ * away), so fewer is better; but late ones may no longer fit: such a switch
+ * is put in early[] and the layer fails (its routing is then discarded).
+ * @return 0 done, 1 a late escape path did not fit, or a negative code
+ */
+static int route_layer(struct nue *n, uint32_t l, int lazy, struct lanes_error *err)
+{
+	int rc = 0, failed = 0;
+
+	grow_trees(n, l);
+	nue_cdg_reset(&n->g);
+	for (uint32_t s = 0; s < n->ns; s++)
+		n->want[s] = n->early[s];
+	for (uint32_t i = 0; i < n->nd; i++)
+		if (n->dlayer[i] == l && (!lazy || n->dport[i]))
+			n->want[n->dsw[i]] = 1;
+	if (nue_escape_mark(&n->x, &n->g, n->want))
+		return lanes_error_set(err, LANES_EINVAL, "nue: escape paths close a cycle (a bug)");
 	for (uint32_t i = 0; i < n->nd; i++) {
+		uint32_t t = n->dsw[i];
 		int ok;
 
 		if (n->dlayer[i] != l)
 			continue;
-		ok = search(n, n->dsw[i], err, &rc);
+		ok = search(n, t, err, &rc);
 		if (rc)
 			return rc;
-		if (!ok && (rc = escape_impasse(n, n->dsw[i], err)))
+		if (!ok && !n->want[t]) {
+			n->want[t] = 1;
+			if (nue_escape_mark(&n->x, &n->g, n->want))
+				failed = n->early[t] = 1;
+		}
+		if (!ok && (rc = escape_impasse(n, t, err)))
 			return rc;
-		drop_unused(n, n->dsw[i]);
+		drop_unused(n, t);
 		place(n, i, !ok || n->backtracked);
 	}
-	return 0;
+	return failed;
+}
+
+/*
+ * Layer l from the same weights, first lazily, each try with the switches
+ * that failed before added to early[]; after LAZY_TRIES, with every escape
+ * path up front (always possible: they are an up*-down* order).
+ */
+static int route_layer_safely(struct nue *n, uint32_t l, struct lanes_error *err)
+{
+	uint64_t saved[4] = { n->backtracks, n->fallbacks, n->escaped, n->nroots };
+	int rc;
+
+	memset(n->early, 0, n->ns);
+	memcpy(n->load_saved, n->load, sizeof(*n->load) * n->E);
+	for (int tries = 0;; tries++) {
+		if ((rc = route_layer(n, l, tries < LAZY_TRIES, err)) != 1)
+			return rc;
+		memcpy(n->load, n->load_saved, sizeof(*n->load) * n->E);
+		n->backtracks = saved[0], n->fallbacks = saved[1], n->escaped = saved[2];
+		n->nroots = (uint32_t)saved[3];
+		n->redone++;
+	}
 }
 
 /* -------------------------------------------------------- SLs and maps */
@@ -897,15 +705,16 @@ static int set_sls_and_maps(struct nue *n, struct lanes_error *err)
 
 static int set_notes(struct nue *n, struct lanes_error *err)
 {
-	char head[256];
+	char head[320];
 
 	snprintf(head, sizeof(head),
 		 "nue: %u layer%s (%s), %u destination LIDs, %llu local backtracking steps, "
-		 "%llu impasses solved by %llu switches on escape paths; "
-		 "escape roots per layer and component: ",
+		 "%llu impasses solved by %llu switches on escape paths, %llu layer%s routed "
+		 "again with more escape paths up front; escape roots per layer and component: ",
 		 n->k, n->k == 1 ? "" : "s", n->k == 1 ? "no METIS" : "METIS", n->nd,
 		 (unsigned long long)n->backtracks, (unsigned long long)n->fallbacks,
-		 (unsigned long long)n->escaped);
+		 (unsigned long long)n->escaped, (unsigned long long)n->redone,
+		 n->redone == 1 ? "" : "s");
 	n->r->notes = route_notes_with_roots(n->f, head, n->roots, n->nroots, NULL);
 	return n->r->notes ? 0 : oom(err);
 }
@@ -918,13 +727,15 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 
 	n->hca = calloc(ns, sizeof(*n->hca));
 	n->load = calloc(E, sizeof(*n->load));
+	n->load_saved = malloc(sizeof(*n->load_saved) * E);
 	n->comp = malloc(sizeof(*n->comp) * ns);
 	n->csize = calloc(ns, sizeof(*n->csize));
-	n->down = malloc(sizeof(*n->down) * ns);
-	n->onchain = calloc(ns, 1);
+	n->tw = malloc(sizeof(*n->tw) * ns);
+	n->want = calloc(ns, 1);
+	n->early = calloc(ns, 1);
 	n->toward = malloc(sizeof(*n->toward) * ns);
 	n->roots = malloc(sizeof(*n->roots) * ns * LANES_NUM_SLS);
-	n->heap = malloc(sizeof(*n->heap) * (E + ns));
+	n->heap.h = malloc(sizeof(*n->heap.h) * (E + ns));
 	n->via = malloc(sizeof(*n->via) * ns);
 	n->seen = calloc(ns, sizeof(*n->seen));
 	n->order = malloc(sizeof(*n->order) * ns);
@@ -933,32 +744,24 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 	n->anc = calloc(ns, sizeof(*n->anc));
 	n->esc = calloc(ns, sizeof(*n->esc));
 	n->q = malloc(sizeof(*n->q) * ns);
-	n->dist = malloc(sizeof(*n->dist) * ns);
-	n->hull = calloc(ns, 1);
-	n->sigma = malloc(sizeof(double) * ns);
-	n->delta = malloc(sizeof(double) * ns);
-	n->bc = malloc(sizeof(double) * ns);
-	n->tw = malloc(sizeof(double) * ns);
-	if (!n->hca || !n->load || !n->comp || !n->csize || !n->down || !n->onchain ||
-	    !n->toward || !n->roots || !n->heap || !n->via || !n->seen || !n->order || !n->sub ||
-	    !n->dd || !n->anc || !n->esc || !n->q || !n->dist || !n->hull || !n->sigma || !n->delta || !n->bc ||
-	    !n->tw)
+	if (!n->hca || !n->load || !n->load_saved || !n->comp || !n->csize || !n->tw || !n->want || !n->early ||
+	    !n->toward || !n->roots || !n->heap.h || !n->via || !n->seen || !n->order || !n->sub ||
+	    !n->dd || !n->anc || !n->esc || !n->q)
 		return oom(err);
-	for (uint32_t s = 0; s < n->ns; s++)
-		n->dist[s] = UINT32_MAX;
-	return 0;
+	return nue_escape_init(&n->x, n->f, err);
 }
 
 static void release(struct nue *n)
 {
-	void *p[] = { n->dlid,	n->dsw,	  n->dport, n->dlayer, n->hca,	 n->load, n->comp,
-		      n->csize, n->down,  n->onchain, n->toward, n->roots, n->heap, n->via,
-		      n->seen,	n->order, n->sub,   n->added,  n->dd, n->anc, n->esc, n->q,	 n->dist, n->hull,
-		      n->sigma, n->delta, n->bc,    n->tw };
+	void *p[] = { n->dlid,	 n->dsw,   n->dport, n->dlayer, n->hca, n->load, n->load_saved,
+		      n->comp,	 n->csize, n->tw,    n->want, n->early,	n->toward, n->roots, n->heap.h,
+		      n->via,	 n->seen,  n->order, n->sub,	n->added, n->dd,   n->anc,
+		      n->esc,	 n->q };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
 	nue_cdg_free(&n->g);
+	nue_escape_free(&n->x);
 }
 
 static int route_all(struct nue *n, struct lanes_error *err)
@@ -974,9 +777,9 @@ static int route_all(struct nue *n, struct lanes_error *err)
 		goto out;
 	for (uint32_t s = 0; s < n->ns; s++)
 		n->csize[n->comp[s]]++;
-	n->w0 = n->nd ? n->nd : 1;
+	n->w0 = n->nd ? (uint64_t)n->nd * n->nd : 1;
 	for (uint32_t l = 0; l < n->k; l++)
-		if ((rc = route_layer(n, l, err)))
+		if ((rc = route_layer_safely(n, l, err)))
 			goto out;
 	if ((rc = set_sls_and_maps(n, err)))
 		goto out;
