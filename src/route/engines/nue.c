@@ -51,18 +51,17 @@
  * Deterministic: ties go to the lower index everywhere; METIS has a fixed
  * seed.
  */
-#include <metis.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../core/util.h"
 #include "../nue_cdg.h"
+#include "../nue_dests.h"
 #include "../nue_escape.h"
 #include "../route_internal.h"
 #include "engines.h"
 
-#define METIS_SEED 1
 #define LAZY_TRIES 4
 
 struct nue {
@@ -72,7 +71,7 @@ struct nue {
 	uint32_t ns, E, k;
 	struct nue_cdg g;
 	struct nue_escape x;
-	/* destinations: CA and router LIDs by LID, then switch LIDs by LID */
+	struct nue_dests dests; /* the fields below alias its arrays */
 	uint32_t nd, *dlid, *dsw;
 	uint8_t *dport, *dlayer;
 	uint64_t *hca;       /* per switch: source LIDs there */
@@ -104,187 +103,6 @@ static int oom(struct lanes_error *err)
 static uint32_t budget_of(const struct lanes_route_opts *o)
 {
 	return o->max_vls < o->max_sls ? o->max_vls : o->max_sls;
-}
-
-/* ------------------------------------------------------- destinations */
-
-static int add_dest(struct nue *n, size_t *cap, uint32_t lid, uint32_t sw, uint8_t port,
-		    struct lanes_error *err)
-{
-	if (n->nd == *cap) {
-		size_t c = *cap;
-
-		if (lanes_grow((void **)&n->dlid, &c, n->nd + 1, sizeof(*n->dlid)) ||
-		    lanes_grow((void **)&n->dsw, cap, n->nd + 1, sizeof(*n->dsw)))
-			return oom(err);
-		n->dport = realloc(n->dport, *cap);
-		if (!n->dport)
-			return oom(err);
-	}
-	n->dlid[n->nd] = lid;
-	n->dsw[n->nd] = sw;
-	n->dport[n->nd] = port;
-	n->nd++;
-	return 0;
-}
-
-/* Order the destinations: CA and router LIDs, then switch LIDs, each by LID. */
-static int sort_dests(struct nue *n, struct lanes_error *err)
-{
-	uint32_t *at = malloc(sizeof(*at) * ((size_t)n->f->max_lid + 1));
-	uint32_t *l = malloc(sizeof(*l) * ((size_t)n->nd + 1));
-	uint32_t *s = malloc(sizeof(*s) * ((size_t)n->nd + 1));
-	uint8_t *p = malloc((size_t)n->nd + 1);
-	uint32_t m = 0;
-
-	if (!at || !l || !s || !p) {
-		free(at), free(l), free(s), free(p);
-		return oom(err);
-	}
-	for (uint32_t i = 0; i <= n->f->max_lid; i++)
-		at[i] = LANES_NONE;
-	for (uint32_t i = 0; i < n->nd; i++)
-		at[n->dlid[i]] = i;
-	for (int sw = 0; sw < 2; sw++) /* CA and router LIDs, then switch LIDs */
-		for (uint32_t lid = 0; lid <= n->f->max_lid; lid++)
-			if (at[lid] != LANES_NONE && (n->dport[at[lid]] == 0) == sw) {
-				l[m] = lid;
-				s[m] = n->dsw[at[lid]];
-				p[m++] = n->dport[at[lid]];
-			}
-	n->nd = m;
-	free(at), free(n->dlid), free(n->dsw), free(n->dport);
-	n->dlid = l, n->dsw = s, n->dport = p;
-	return 0;
-}
-
-/* Every end-port LID, and every switch LID when asked; source weights. */
-static int list_dests(struct nue *n, struct route_endports *eps, struct lanes_error *err)
-{
-	const struct lanes_fabric *f = n->f;
-	size_t cap = 0;
-	int rc;
-
-	for (uint32_t i = 0; i < eps->n; i++)
-		for (uint32_t l = 0; l < (1u << eps->ep[i].lmc); l++) {
-			if ((rc = add_dest(n, &cap, eps->ep[i].lid + l, eps->ep[i].sw,
-					   eps->ep[i].sw_port, err)))
-				return rc;
-			n->hca[eps->ep[i].sw]++;
-		}
-	for (uint32_t s = 0; s < n->ns; s++) {
-		const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[s], 0);
-
-		for (uint32_t l = 0; p0->lid && l < (1u << p0->lmc); l++) {
-			lanes_routing_set_port(n->r, s, p0->lid + l, 0);
-			if (!n->opts->switch_lids)
-				continue;
-			if ((rc = add_dest(n, &cap, p0->lid + l, s, 0, err)))
-				return rc;
-			n->hca[s]++;
-		}
-	}
-	return sort_dests(n, err);
-}
-
-/* --------------------------------------------------------------- METIS */
-
-/*
- * METIS graph: vertices are the switches, then the end ports; edges the
- * cables (parallel cables once). part[] receives each vertex's part.
- */
-static int metis_parts(struct nue *n, const struct route_endports *eps, idx_t *part,
-		       struct lanes_error *err)
-{
-	const struct lanes_fabric *f = n->f;
-	idx_t nv = (idx_t)(n->ns + eps->n), ncon = 1, nparts = (idx_t)n->k, objval = 0;
-	idx_t *xadj = calloc((size_t)nv + 1, sizeof(*xadj));
-	idx_t *adj = malloc(sizeof(*adj) * ((size_t)n->E + 2 * (size_t)eps->n + 1));
-	uint32_t *last = malloc(sizeof(*last) * ((size_t)n->ns + 1));
-	uint32_t *epoff = calloc((size_t)n->ns + 2, sizeof(*epoff));
-	uint32_t *eplist = malloc(sizeof(*eplist) * ((size_t)eps->n + 1));
-	idx_t options[METIS_NOPTIONS], m = 0;
-	int rc = 0, ret;
-
-	if (!xadj || !adj || !last || !epoff || !eplist) {
-		rc = oom(err);
-		goto out;
-	}
-	for (uint32_t s = 0; s < n->ns; s++)
-		last[s] = LANES_NONE;
-	for (uint32_t i = 0; i < eps->n; i++)
-		epoff[eps->ep[i].sw + 1]++;
-	for (uint32_t s = 0; s < n->ns; s++)
-		epoff[s + 1] += epoff[s];
-	for (uint32_t i = 0; i < eps->n; i++)
-		eplist[epoff[eps->ep[i].sw]++] = i;
-	for (uint32_t s = n->ns; s-- > 0;) /* back to starts */
-		epoff[s + 1] = epoff[s];
-	epoff[0] = 0;
-	for (uint32_t s = 0; s < n->ns; s++) {
-		xadj[s] = m;
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-			if (f->adj[e].sw != s && last[f->adj[e].sw] != s) {
-				last[f->adj[e].sw] = s;
-				adj[m++] = (idx_t)f->adj[e].sw;
-			}
-		for (uint32_t i = epoff[s]; i < epoff[s + 1]; i++)
-			adj[m++] = (idx_t)(n->ns + eplist[i]);
-	}
-	for (uint32_t j = 0; j < eps->n; j++) {
-		xadj[n->ns + j] = m;
-		adj[m++] = (idx_t)eps->ep[j].sw;
-	}
-	xadj[nv] = m;
-	METIS_SetDefaultOptions(options);
-	options[METIS_OPTION_SEED] = METIS_SEED;
-	options[METIS_OPTION_NUMBERING] = 0;
-	ret = METIS_PartGraphKway(&nv, &ncon, xadj, adj, NULL, NULL, NULL, &nparts, NULL, NULL,
-				  options, &objval, part);
-	if (ret != METIS_OK)
-		rc = lanes_error_set(err, LANES_EINVAL, "nue: METIS partitioning failed (%d)", ret);
-out:
-	free(xadj), free(adj), free(last), free(epoff), free(eplist);
-	return rc;
-}
-
-/* Each destination LID's layer. */
-static int assign_layers(struct nue *n, const struct route_endports *eps, struct lanes_error *err)
-{
-	uint32_t nv = n->ns + eps->n, *lid_part;
-	idx_t *part;
-	int rc;
-
-	n->dlayer = calloc((size_t)n->nd + 1, 1);
-	if (!n->dlayer)
-		return oom(err);
-	if (n->k > nv)
-		n->k = nv;
-	if (n->k <= 1) {
-		n->k = 1;
-		return 0;
-	}
-	part = calloc((size_t)nv + 1, sizeof(*part));
-	lid_part = malloc(sizeof(*lid_part) * ((size_t)n->f->max_lid + 1));
-	if (!part || !lid_part) {
-		free(part), free(lid_part);
-		return oom(err);
-	}
-	if (!(rc = metis_parts(n, eps, part, err))) {
-		for (uint32_t s = 0; s < n->ns; s++) {
-			const struct lanes_port *p0 = lanes_fabric_port(n->f, n->f->switches[s], 0);
-
-			for (uint32_t l = 0; p0->lid && l < (1u << p0->lmc); l++)
-				lid_part[p0->lid + l] = (uint32_t)part[s];
-		}
-		for (uint32_t j = 0; j < eps->n; j++)
-			for (uint32_t l = 0; l < (1u << eps->ep[j].lmc); l++)
-				lid_part[eps->ep[j].lid + l] = (uint32_t)part[n->ns + j];
-		for (uint32_t i = 0; i < n->nd; i++)
-			n->dlayer[i] = (uint8_t)lid_part[n->dlid[i]];
-	}
-	free(part), free(lid_part);
-	return rc;
 }
 
 /* ------------------------------------------------------------ search */
@@ -725,7 +543,6 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 {
 	size_t ns = (size_t)n->ns + 1, E = (size_t)n->E + 1;
 
-	n->hca = calloc(ns, sizeof(*n->hca));
 	n->load = calloc(E, sizeof(*n->load));
 	n->load_saved = malloc(sizeof(*n->load_saved) * E);
 	n->comp = malloc(sizeof(*n->comp) * ns);
@@ -744,7 +561,7 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 	n->anc = calloc(ns, sizeof(*n->anc));
 	n->esc = calloc(ns, sizeof(*n->esc));
 	n->q = malloc(sizeof(*n->q) * ns);
-	if (!n->hca || !n->load || !n->load_saved || !n->comp || !n->csize || !n->tw || !n->want || !n->early ||
+	if (!n->load || !n->load_saved || !n->comp || !n->csize || !n->tw || !n->want || !n->early ||
 	    !n->toward || !n->roots || !n->heap.h || !n->via || !n->seen || !n->order || !n->sub ||
 	    !n->dd || !n->anc || !n->esc || !n->q)
 		return oom(err);
@@ -753,7 +570,7 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 
 static void release(struct nue *n)
 {
-	void *p[] = { n->dlid,	 n->dsw,   n->dport, n->dlayer, n->hca, n->load, n->load_saved,
+	void *p[] = { n->load, n->load_saved,
 		      n->comp,	 n->csize, n->tw,    n->want, n->early,	n->toward, n->roots, n->heap.h,
 		      n->via,	 n->seen,  n->order, n->sub,	n->added, n->dd,   n->anc,
 		      n->esc,	 n->q };
@@ -762,6 +579,7 @@ static void release(struct nue *n)
 		free(p[i]);
 	nue_cdg_free(&n->g);
 	nue_escape_free(&n->x);
+	nue_dests_free(&n->dests);
 }
 
 static int route_all(struct nue *n, struct lanes_error *err)
@@ -772,9 +590,18 @@ static int route_all(struct nue *n, struct lanes_error *err)
 	memset(&eps, 0, sizeof(eps));
 	if ((rc = nue_cdg_init(&n->g, n->f, err)) || (rc = alloc_all(n, err)) ||
 	    (rc = route_components(n->f, n->comp, &n->ncomp, err)) ||
-	    (rc = route_endports_osm_order(n->f, &eps, err)) || (rc = list_dests(n, &eps, err)) ||
-	    (rc = assign_layers(n, &eps, err)))
+	    (rc = route_endports_osm_order(n->f, &eps, err)) ||
+	    (rc = nue_dests_build(&n->dests, n->f, &eps, n->opts->switch_lids, n->k, err)))
 		goto out;
+	n->nd = n->dests.nd, n->dlid = n->dests.lid, n->dsw = n->dests.sw;
+	n->dport = n->dests.port, n->dlayer = n->dests.layer, n->hca = n->dests.hca;
+	n->k = n->dests.k;
+	for (uint32_t s = 0; s < n->ns; s++) { /* each switch answers its own LIDs */
+		const struct lanes_port *p0 = lanes_fabric_port(n->f, n->f->switches[s], 0);
+
+		for (uint32_t l = 0; p0->lid && l < (1u << p0->lmc); l++)
+			lanes_routing_set_port(n->r, s, p0->lid + l, 0);
+	}
 	for (uint32_t s = 0; s < n->ns; s++)
 		n->csize[n->comp[s]]++;
 	n->w0 = n->nd ? (uint64_t)n->nd * n->nd : 1;
