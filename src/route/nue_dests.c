@@ -2,12 +2,20 @@
  * nue_dests.c - the destinations of the nue engine (engines/nue.c) and their
  * virtual layers; see nue_dests.h.
  *
- * Order: CA and router LIDs by LID, then switch LIDs by LID. OpenSM's Nue
- * sorts each layer's destinations by LID and routes the CA LIDs before the
- * switch LIDs (nue_do_ucast_routing, with nue_include_switches). Routing
- * the switch LIDs last matters: their paths between switches need turns
- * (on a fat tree, down then up) that CA paths never use, and taken early
- * they would close the CDG to many CA paths.
+ * Destinations: the CA and router LIDs only (OpenSM's default
+ * nue_include_switches FALSE); engines/nue.c routes switch LIDs outside
+ * the CDG.
+ *
+ * Order: in rounds, the lowest LID behind each switch (switches by that
+ * LID), then the second lowest behind each, and so on. OpenSM sorts by LID,
+ * which puts the LIDs behind one switch next to each other: their searches
+ * then run back to back toward the same switch, and the first trees, routed
+ * while the CDG is still empty, all lead into a few switches and fix
+ * dependencies that later trees must live with. Rounds spread the first
+ * trees over every destination switch. On the 1,056-CA dragonfly file of
+ * bench/opensm_compare.sh (a=8 p=4 h=4) max routes per channel 21,624 in
+ * LID order, 9,488 in rounds (OpenSM: 17,648); DGX SuperPOD 28,640 and
+ * 24,983; on the 4-ary 3-trees 124 and 184 (OpenSM: 192 and 200).
  *
  * Layers: METIS_PartGraphKway cuts the graph of switches and end ports
  * (vertices), cables (edges), unit weights, fixed seed, into k parts; a
@@ -47,42 +55,59 @@ static int add_dest(struct nue_dests *d, size_t *cap, uint32_t lid, uint32_t sw,
 	return 0;
 }
 
-/* Order the destinations: CA and router LIDs, then switch LIDs, each by LID. */
+static int by_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Order the destinations in rounds: the lowest LID behind each switch, by
+ * LID, then the second lowest behind each switch, and so on.
+ */
 static int sort_dests(struct nue_dests *d, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = d->f;
 	uint32_t *at = malloc(sizeof(*at) * ((size_t)f->max_lid + 1));
+	uint32_t *cnt = calloc((size_t)f->num_switches + 1, sizeof(*cnt));
+	uint64_t *key = malloc(sizeof(*key) * ((size_t)d->nd + 1));
 	uint32_t *l = malloc(sizeof(*l) * ((size_t)d->nd + 1));
 	uint32_t *s = malloc(sizeof(*s) * ((size_t)d->nd + 1));
 	uint8_t *p = malloc((size_t)d->nd + 1);
 	uint32_t m = 0;
 
-	if (!at || !l || !s || !p) {
-		free(at), free(l), free(s), free(p);
+	if (!at || !cnt || !key || !l || !s || !p) {
+		free(at), free(cnt), free(key), free(l), free(s), free(p);
 		return oom(err);
 	}
 	for (uint32_t i = 0; i <= f->max_lid; i++)
 		at[i] = LANES_NONE;
 	for (uint32_t i = 0; i < d->nd; i++)
 		at[d->lid[i]] = i;
-	for (int sw = 0; sw < 2; sw++) /* CA and router LIDs, then switch LIDs */
-		for (uint32_t lid = 0; lid <= f->max_lid; lid++)
-			if (at[lid] != LANES_NONE && (d->port[at[lid]] == 0) == sw) {
-				l[m] = lid;
-				s[m] = d->sw[at[lid]];
-				p[m++] = d->port[at[lid]];
-			}
-	d->nd = m;
-	free(at), free(d->lid), free(d->sw), free(d->port);
+	for (uint32_t lid = 0; lid <= f->max_lid; lid++)
+		if (at[lid] != LANES_NONE) {
+			uint64_t round = cnt[d->sw[at[lid]]]++;
+
+			key[m++] = round << 32 | lid;
+		}
+	qsort(key, m, sizeof(*key), by_u64);
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t j = at[(uint32_t)key[i]];
+
+		l[i] = d->lid[j];
+		s[i] = d->sw[j];
+		p[i] = d->port[j];
+	}
+	free(at), free(cnt), free(key), free(d->lid), free(d->sw), free(d->port);
 	d->lid = l, d->sw = s, d->port = p;
 	return 0;
 }
 
-/* Every end-port LID, and every switch LID when asked; source weights. */
+/* Every end-port LID; source weights. */
 static int list_dests(struct nue_dests *d, const struct route_endports *eps,
 		      struct lanes_error *err)
 {
-	const struct lanes_fabric *f = d->f;
 	size_t cap = 0;
 	int rc;
 
@@ -93,17 +118,6 @@ static int list_dests(struct nue_dests *d, const struct route_endports *eps,
 				return rc;
 			d->hca[eps->ep[i].sw]++;
 		}
-	for (uint32_t s = 0; s < f->num_switches; s++) {
-		const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[s], 0);
-
-		for (uint32_t l = 0; p0->lid && l < (1u << p0->lmc); l++) {
-			if (!d->switch_lids)
-				continue;
-			if ((rc = add_dest(d, &cap, p0->lid + l, s, 0, err)))
-				return rc;
-			d->hca[s]++;
-		}
-	}
 	return sort_dests(d, err);
 }
 
@@ -193,12 +207,6 @@ static int assign_layers(struct nue_dests *d, const struct route_endports *eps,
 		return oom(err);
 	}
 	if (!(rc = metis_parts(d, eps, part, err))) {
-		for (uint32_t s = 0; s < f->num_switches; s++) {
-			const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[s], 0);
-
-			for (uint32_t l = 0; p0->lid && l < (1u << p0->lmc); l++)
-				lid_part[p0->lid + l] = (uint32_t)part[s];
-		}
 		for (uint32_t j = 0; j < eps->n; j++)
 			for (uint32_t l = 0; l < (1u << eps->ep[j].lmc); l++)
 				lid_part[eps->ep[j].lid + l] = (uint32_t)part[f->num_switches + j];
@@ -210,14 +218,12 @@ static int assign_layers(struct nue_dests *d, const struct route_endports *eps,
 }
 
 int nue_dests_build(struct nue_dests *d, const struct lanes_fabric *f,
-		    const struct route_endports *eps, int switch_lids, uint32_t k,
-		    struct lanes_error *err)
+		    const struct route_endports *eps, uint32_t k, struct lanes_error *err)
 {
 	int rc;
 
 	memset(d, 0, sizeof(*d));
 	d->f = f;
-	d->switch_lids = switch_lids;
 	d->k = k;
 	d->hca = calloc((size_t)f->num_switches + 1, sizeof(*d->hca));
 	if (!d->hca)

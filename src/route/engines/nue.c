@@ -5,48 +5,41 @@
  * Routing Algorithm"; osm_ucast_nue.c). Facts and the algorithm only; no
  * code taken.
  *
- * 1. Layers. The destination LIDs are split into k = min(max_vls, max_sls)
- *    virtual layers. As in OpenSM, METIS_PartGraphKway cuts a graph whose
- *    vertices are the switches and the end ports (CA and router ports) and
- *    whose edges are the cables into k parts (unit weights, a fixed seed, so
- *    the same fabric gives the same parts); a LID's layer is its port's part.
- *    With k = 1 there is no METIS. SL = layer (per destination LID), and
- *    SL i goes to VL i everywhere.
+ * 1. Destinations and layers (nue_dests.c): the CA and router LIDs, in
+ *    rounds over their switches, split into k = min(max_vls, max_sls)
+ *    virtual layers by METIS_PartGraphKway as in OpenSM (no METIS when
+ *    k = 1). SL = layer (per destination LID), and SL i goes to VL i
+ *    everywhere.
  * 2. Per layer, a fresh complete CDG (nue_cdg.c): every pair of switch-to-
  *    switch channels meeting at a switch may become a dependency; the used
  *    ones are kept acyclic by an incremental topological order.
- * 3. Escape paths. The layer's destination switches span a convex subgraph
- *    (every switch on a shortest path between two of them); its most central
- *    switch by Brandes' betweenness (end ports counted as the endpoints they
- *    are) is the root of a spanning tree, grown Dijkstra-like over the
- *    current channel weights so that layers get different trees. The up*-
- *    down* dependencies of the tree paths from every switch to every
- *    destination switch of the layer are used up front; they are acyclic.
- * 4. Per destination LID (in LID order), a Dijkstra-like search on the CDG
- *    from the destination backward: a popped channel (x -> u) routes switch
- *    x, provided the dependency from it to u's channel is used already or
- *    can be used without closing a cycle; then the channels into x are
- *    relaxed likewise (distance: the sum of channel weights, each a base of P,
- *    the number of destination LIDs, plus the routes placed on it). Each
- *    switch is routed once, so the LFT column is a tree toward the
- *    destination. If a switch stays unreached (an impasse), every
- *    dependency this search added is taken back and the destination is
- *    routed on the escape paths alone (OpenSM tries local backtracking
- *    first; not done here, the notes count these destinations).
- * 5. Balancing: after each destination, every channel's weight grows by
- *    the source LIDs (CA LIDs, and switch LIDs when routed) whose path
- *    crosses it.
+ * 3. Escape paths (nue_escape.c): per component, the most central switch of
+ *    the convex subgraph of the layer's destination switches roots a
+ *    spanning tree grown over the current channel weights; the up*-down*
+ *    dependencies of its paths from every switch to every destination switch
+ *    of the layer are used up front (they are acyclic, and a fresh CDG
+ *    always takes them).
+ * 4. Per destination LID (nue_search.c): a Dijkstra-like search on the CDG
+ *    from the destination backward routes every switch of the component
+ *    through dependencies that keep the CDG acyclic, with OpenSM's local
+ *    backtracking, and the escape paths where it still ends at an impasse.
+ *    Weights: w0 = P^2 (P: destination LIDs, OpenSM's base) plus the routes
+ *    placed on the channel; after each destination every channel's weight
+ *    grows by the source LIDs whose path crosses it.
+ * 5. Switch LIDs (opts->switch_lids), after all layers and outside the CDG:
+ *    shortest paths, per switch the least-loaded min-hop port by minhop's
+ *    rule (route_internal.h), the loads being the CA LIDs routed per port;
+ *    SL 0 (layer 0's VL 0).
  *
- * Which traffic: switch LIDs (opts->switch_lids) are routed inside the CDG
- * like CA LIDs, and sources at switches use the same trees, so every path,
- * switch traffic included, stays in its layer's acyclic CDG: `lanes verify
- * --all-traffic` holds. Works on one VL on any connected fabric; on a
- * disconnected one each component is routed within itself.
- *
- * Bounded work: the convex subgraph is computed exactly while |destination
- * switches| * channels stays under HULL_WORK, else it is the whole
- * component; Brandes' sum takes every HULL_STEP-th source of the hull so that
- * sources * channels stays under BC_WORK. Both depend on the input only.
+ * Which paths: CA-to-CA (end port to end port), the traffic the verifier
+ * checks by default and that OpenSM's engines promise to keep free of
+ * deadlock ("between any two hosts"); OpenSM's nue does the same with its
+ * default nue_include_switches FALSE. Paths from a switch to a CA LID follow
+ * the same trees and stay in the CDG too, but the paths to switch LIDs are
+ * not in it: they carry management traffic only, so `lanes verify
+ * --all-traffic` may find cycles through them (with --ca-lids-only, where
+ * every destination is a CA, it holds). Works on one VL on any connected
+ * fabric; on a disconnected one each component is routed within itself.
  *
  * Deterministic: ties go to the lower index everywhere; METIS has a fixed
  * seed.
@@ -55,14 +48,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/util.h"
 #include "../nue_cdg.h"
 #include "../nue_dests.h"
 #include "../nue_escape.h"
+#include "../nue_search.h"
 #include "../route_internal.h"
 #include "engines.h"
-
-#define LAZY_TRIES 4
 
 struct nue {
 	const struct lanes_fabric *f;
@@ -71,28 +62,13 @@ struct nue {
 	uint32_t ns, E, k;
 	struct nue_cdg g;
 	struct nue_escape x;
-	struct nue_dests dests; /* the fields below alias its arrays */
-	uint32_t nd, *dlid, *dsw;
-	uint8_t *dport, *dlayer;
-	uint64_t *hca;       /* per switch: source LIDs there */
-	uint64_t *load, w0;  /* per channel: routes placed; base weight */
-	uint64_t *load_saved;
+	struct nue_search s;
+	struct nue_dests d;
+	uint64_t *load;      /* per channel: routes placed */
 	uint32_t *comp, ncomp, *csize;
 	double *tw;          /* per switch: destination LIDs of the layer there */
-	uint8_t *want;       /* per switch: its escape down paths are used */
-	uint8_t *early;      /* per switch: ... from the start of the layer */
-	uint32_t *toward;    /* per switch: for the fallback, the entry toward t */
+	uint8_t *want;       /* per switch: destinations of the layer there */
 	uint32_t *roots, nroots;
-	/* per-destination search */
-	struct nue_heap heap;
-	uint32_t *via, *seen, stamp, *order, norder;
-	uint64_t *sub;
-	uint32_t *added, nadded; /* dependencies this search used: (in, out) pairs */
-	size_t added_cap;
-	uint64_t *dd;            /* per switch: distance of its route */
-	int backtracked;         /* this search moved a routed switch */
-	uint64_t backtracks, fallbacks, escaped, redone;
-	uint32_t *anc, *esc, *q, nq; /* impasse: ancestors of t, switches on escape paths */
 };
 
 static int oom(struct lanes_error *err)
@@ -105,286 +81,6 @@ static uint32_t budget_of(const struct lanes_route_opts *o)
 	return o->max_vls < o->max_sls ? o->max_vls : o->max_sls;
 }
 
-/* ------------------------------------------------------------ search */
-
-static uint64_t weight(const struct nue *n, uint32_t e)
-{
-	return n->w0 + n->load[e];
-}
-
-/* ------------------------------------------------------ one destination */
-
-static int remember(struct nue *n, uint32_t in, uint32_t out, struct lanes_error *err)
-{
-	if (lanes_grow((void **)&n->added, &n->added_cap, n->nadded + 2, sizeof(*n->added)))
-		return oom(err);
-	n->added[n->nadded++] = in;
-	n->added[n->nadded++] = out;
-	return 0;
-}
-
-/* Route switch x by channel c (x -> next) and relax the channels into x. */
-static void settle(struct nue *n, uint32_t x, uint32_t c, uint64_t d)
-{
-	const struct lanes_fabric *f = n->f;
-
-	n->seen[x] = n->stamp;
-	n->via[x] = c;
-	n->dd[x] = d;
-	n->order[n->norder++] = x;
-	for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
-		uint32_t y = f->adj[e].sw, in = n->g.rev[e];
-
-		if (n->seen[y] == n->stamp)
-			continue;
-		nue_heap_push(&n->heap, d + weight(n, in), in, c); /* checked when popped */
-	}
-}
-
-/* Pop channels until the heap is empty: each routes its switch if it may. */
-static int run_heap(struct nue *n, struct lanes_error *err)
-{
-	struct nue_hent h;
-	int rc;
-
-	while (nue_heap_pop(&n->heap, &h)) {
-		uint32_t x = n->g.tail[h.c];
-
-		if (n->seen[x] == n->stamp)
-			continue;
-		if (h.par != LANES_NONE && !nue_cdg_used(&n->g, h.c, h.par)) {
-			if (nue_cdg_add(&n->g, h.c, h.par))
-				continue;
-			if ((rc = remember(n, h.c, h.par, err)))
-				return rc;
-		}
-		settle(n, x, h.c, h.d);
-	}
-	return 0;
-}
-
-/* Use dependencies in->out[i] (all or none); the new ones are remembered. */
-static int use_all(struct nue *n, const uint32_t *in, const uint32_t *out, uint32_t cnt,
-		   struct lanes_error *err, int *rc)
-{
-	uint32_t i, mark = n->nadded;
-
-	for (i = 0; i < cnt; i++) {
-		if (nue_cdg_used(&n->g, in[i], out[i]))
-			continue;
-		if (nue_cdg_add(&n->g, in[i], out[i]))
-			break;
-		if ((*rc = remember(n, in[i], out[i], err)))
-			return 0;
-	}
-	if (i == cnt)
-		return 1;
-	while (n->nadded > mark) {
-		n->nadded -= 2;
-		nue_cdg_remove(&n->g, n->added[n->nadded], n->added[n->nadded + 1]);
-	}
-	return 0;
-}
-
-/* Does the path from v toward the destination pass through u? */
-static int passes(const struct nue *n, uint32_t v, uint32_t u)
-{
-	for (uint32_t hop = 0; v != u && n->via[v] != LANES_NONE && hop <= n->ns; hop++)
-		v = n->f->adj[n->via[v]].sw;
-	return v == u;
-}
-
-/*
- * OpenSM's local backtracking (Domke's thesis, section 6.2.6.2), one step:
- * the unreached switch x may enter a routed neighbour u if u moves to another
- * routed neighbour v (whose path avoids u) such that the dependencies of x,
- * of u's routed predecessors and of u itself on the new channel can be used.
- */
-static int backtrack(struct nue *n, uint32_t x, struct lanes_error *err, int *rc)
-{
-	const struct lanes_fabric *f = n->f;
-	uint32_t in[LANES_PORTS_MAX + 2], out[LANES_PORTS_MAX + 2];
-
-	for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
-		uint32_t u = f->adj[e].sw;
-
-		if (n->seen[u] != n->stamp || n->via[u] == LANES_NONE)
-			continue;
-		for (uint32_t e2 = f->adj_off[u]; e2 < f->adj_off[u + 1]; e2++) {
-			uint32_t v = f->adj[e2].sw, cnt = 0;
-
-			if (n->seen[v] != n->stamp || v == x || e2 == n->via[u] || passes(n, v, u))
-				continue;
-			if (n->via[v] != LANES_NONE)
-				in[cnt] = e2, out[cnt++] = n->via[v];
-			in[cnt] = e, out[cnt++] = e2;
-			for (uint32_t e3 = f->adj_off[u]; e3 < f->adj_off[u + 1]; e3++) {
-				uint32_t y = f->adj[e3].sw;
-
-				if (n->seen[y] == n->stamp && n->via[y] == n->g.rev[e3])
-					in[cnt] = n->g.rev[e3], out[cnt++] = e2;
-			}
-			if (!use_all(n, in, out, cnt, err, rc))
-				continue;
-			n->via[u] = e2;
-			n->backtracked = 1;
-			settle(n, x, e, n->dd[v] + weight(n, e2) + weight(n, e));
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/*
- * The Dijkstra-like search on the CDG toward switch t, then local
- * backtracking for the switches it leaves unreached.
- * @return 1 when every switch of t's component is routed, 0 at an impasse
- */
-static int search(struct nue *n, uint32_t t, struct lanes_error *err, int *rc)
-{
-	uint32_t want = n->csize[n->comp[t]];
-	int progress = 1;
-
-	n->stamp++;
-	n->heap.n = 0;
-	n->norder = 0;
-	n->nadded = 0;
-	n->backtracked = 0;
-	settle(n, t, LANES_NONE, 0);
-	if ((*rc = run_heap(n, err)))
-		return 0;
-	while (n->norder < want && progress) {
-		progress = 0;
-		for (uint32_t x = 0; x < n->ns && n->norder < want; x++) {
-			if (n->comp[x] != n->comp[t] || n->seen[x] == n->stamp)
-				continue;
-			if (backtrack(n, x, err, rc)) {
-				progress = 1;
-				n->backtracks++;
-				if ((*rc = run_heap(n, err)))
-					return 0;
-			}
-			if (*rc)
-				return 0;
-		}
-	}
-	return n->norder == want;
-}
-
-/* The escape channel of x toward t: down when x is an ancestor of t, else up. */
-static uint32_t escape_channel(const struct nue *n, uint32_t x)
-{
-	return n->anc[x] == n->stamp ? n->toward[x] : n->g.rev[n->x.down[x]];
-}
-
-static void put_on_escape(struct nue *n, uint32_t x, uint32_t t)
-{
-	if (x == t || n->esc[x] == n->stamp)
-		return;
-	n->esc[x] = n->stamp;
-	n->q[n->nq++] = x;
-	n->escaped++;
-}
-
-/*
- * The impasse. The unreached switches take their escape paths (the tree
- * path to t), and so does every switch on those paths (E is closed under
- * the tree path, so no forwarding loop can form); a routed switch whose
- * next hop joins E keeps its route if its dependency onto the escape channel
- * can be used, else it joins E too. In the worst case every switch uses the
- * escape paths, whose dependencies are used up front.
- */
-static int escape_impasse(struct nue *n, uint32_t t, struct lanes_error *err)
-{
-	const struct lanes_fabric *f = n->f;
-	uint32_t in, out;
-	int rc = 0;
-
-	n->fallbacks++;
-	for (uint32_t x = t; n->x.down[x] != LANES_NONE; x = n->g.tail[n->x.down[x]]) {
-		n->anc[n->g.tail[n->x.down[x]]] = n->stamp;
-		n->toward[n->g.tail[n->x.down[x]]] = n->x.down[x];
-	}
-	n->nq = 0;
-	for (uint32_t x = 0; x < n->ns; x++)
-		if (n->comp[x] == n->comp[t] && n->seen[x] != n->stamp)
-			put_on_escape(n, x, t);
-	for (uint32_t i = 0; i < n->nq; i++) {
-		uint32_t x = n->q[i], c = escape_channel(n, x);
-
-		put_on_escape(n, f->adj[c].sw, t);
-		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
-			uint32_t y = f->adj[e].sw;
-
-			in = n->g.rev[e];
-			out = c;
-			if (n->seen[y] != n->stamp || n->esc[y] == n->stamp || n->via[y] != in)
-				continue;
-			if (!use_all(n, &in, &out, 1, err, &rc))
-				put_on_escape(n, y, t);
-			if (rc)
-				return rc;
-		}
-	}
-	for (uint32_t i = 0; i < n->nq; i++) {
-		uint32_t x = n->q[i];
-
-		if (n->seen[x] != n->stamp) {
-			n->seen[x] = n->stamp;
-			n->order[n->norder++] = x;
-		}
-		n->via[x] = escape_channel(n, x);
-	}
-	return 0;
-}
-
-/* Stop using the dependencies this search added that its final tree does not use. */
-static void drop_unused(struct nue *n, uint32_t t)
-{
-	uint32_t k = 0;
-
-	for (uint32_t i = 0; i < n->nadded; i += 2) {
-		uint32_t in = n->added[i], out = n->added[i + 1], x = n->g.tail[in];
-		uint32_t y = n->f->adj[in].sw;
-
-		if (n->via[x] == in && y != t && n->via[y] == out) {
-			n->added[k++] = in;
-			n->added[k++] = out;
-		} else {
-			nue_cdg_remove(&n->g, in, out);
-		}
-	}
-	n->nadded = k;
-}
-
-/* Write the LFT column of destination i and add its routes to the weights. */
-static void place(struct nue *n, uint32_t i, int walked)
-{
-	const struct lanes_fabric *f = n->f;
-	uint32_t t = n->dsw[i], lid = n->dlid[i];
-
-	lanes_routing_set_port(n->r, t, lid, n->dport[i]);
-	for (uint32_t j = 0; j < n->norder; j++) {
-		uint32_t s = n->order[j];
-
-		if (s != t)
-			lanes_routing_set_port(n->r, s, lid, f->adj[n->via[s]].port);
-		n->sub[s] = n->hca[s];
-	}
-	if (walked) { /* escape routes: no settle order, walk each path */
-		for (uint32_t j = 0; j < n->norder; j++)
-			for (uint32_t x = n->order[j]; x != t; x = f->adj[n->via[x]].sw)
-				n->load[n->via[x]] += n->hca[n->order[j]];
-		return;
-	}
-	for (uint32_t j = n->norder; j-- > 1;) { /* next hops were settled earlier */
-		uint32_t s = n->order[j], c = n->via[s];
-
-		n->load[c] += n->sub[s];
-		n->sub[f->adj[c].sw] += n->sub[s];
-	}
-}
-
 /* ----------------------------------------------------------------- layers */
 
 /* The escape trees of layer l: one per component with destinations. */
@@ -394,9 +90,9 @@ static void grow_trees(struct nue *n, uint32_t l)
 
 	for (uint32_t s = 0; s < n->ns; s++)
 		n->tw[s] = 0.0;
-	for (uint32_t i = 0; i < n->nd; i++)
-		if (n->dlayer[i] == l)
-			n->tw[n->dsw[i]] += 1.0;
+	for (uint32_t i = 0; i < n->d.nd; i++)
+		if (n->d.layer[i] == l)
+			n->tw[n->d.sw[i]] += 1.0;
 	nue_escape_clear(&n->x);
 	for (uint32_t c = 0; c < n->ncomp; c++) {
 		uint32_t nds = 0, root;
@@ -411,75 +107,110 @@ static void grow_trees(struct nue *n, uint32_t l)
 			continue;
 		root = nue_escape_root(&n->x, n->comp, c, n->tw, nds, edges);
 		n->roots[n->nroots++] = root;
-		nue_escape_tree(&n->x, root, n->load, n->w0);
+		nue_escape_tree(&n->x, root, n->load, n->s.w0);
 	}
 }
 
-/*
- * Route layer l. The escape down paths are used up front toward the switches
- * with CA or router destinations and the switches in early[] (all of them
- * when lazy is 0); toward another switch that is a destination by its own
- * LID only when its search ends at an impasse. Early escape dependencies
- * restrict every later search (on a fat tree they turn many up-down turns
- * away), so fewer is better; but late ones may no longer fit: such a switch
- * is put in early[] and the layer fails (its routing is then discarded).
- * @return 0 done, 1 a late escape path did not fit, or a negative code
- */
-static int route_layer(struct nue *n, uint32_t l, int lazy, struct lanes_error *err)
+/* Route layer l: escape paths up front, then each destination LID of it. */
+static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 {
-	int rc = 0, failed = 0;
+	int rc;
 
 	grow_trees(n, l);
 	nue_cdg_reset(&n->g);
 	for (uint32_t s = 0; s < n->ns; s++)
-		n->want[s] = n->early[s];
-	for (uint32_t i = 0; i < n->nd; i++)
-		if (n->dlayer[i] == l && (!lazy || n->dport[i]))
-			n->want[n->dsw[i]] = 1;
+		n->want[s] = n->tw[s] > 0;
 	if (nue_escape_mark(&n->x, &n->g, n->want))
 		return lanes_error_set(err, LANES_EINVAL, "nue: escape paths close a cycle (a bug)");
-	for (uint32_t i = 0; i < n->nd; i++) {
-		uint32_t t = n->dsw[i];
-		int ok;
-
-		if (n->dlayer[i] != l)
+	for (uint32_t i = 0; i < n->d.nd; i++) {
+		if (n->d.layer[i] != l)
 			continue;
-		ok = search(n, t, err, &rc);
-		if (rc)
+		if ((rc = nue_search_route(&n->s, n->d.sw[i], err)))
 			return rc;
-		if (!ok && !n->want[t]) {
-			n->want[t] = 1;
-			if (nue_escape_mark(&n->x, &n->g, n->want))
-				failed = n->early[t] = 1;
-		}
-		if (!ok && (rc = escape_impasse(n, t, err)))
-			return rc;
-		drop_unused(n, t);
-		place(n, i, !ok || n->backtracked);
+		nue_search_place(&n->s, n->r, n->d.sw[i], n->d.lid[i], n->d.port[i]);
 	}
-	return failed;
+	return 0;
+}
+
+/* ------------------------------------------------------------ switch LIDs */
+
+/* BFS hops from switch t (255: unreachable, or farther than 254). */
+static void hops_to(const struct lanes_fabric *f, uint32_t t, uint8_t *dist, uint32_t *q)
+{
+	uint32_t head = 0, tail = 0;
+
+	memset(dist, 255, f->num_switches);
+	dist[t] = 0;
+	q[tail++] = t;
+	while (head < tail) {
+		uint32_t v = q[head++];
+
+		for (uint32_t e = f->adj_off[v]; e < f->adj_off[v + 1]; e++) {
+			uint32_t y = f->adj[e].sw;
+
+			if (dist[y] == 255 && dist[v] < 254) {
+				dist[y] = (uint8_t)(dist[v] + 1);
+				q[tail++] = y;
+			}
+		}
+	}
 }
 
 /*
- * Layer l from the same weights, first lazily, each try with the switches
- * that failed before added to early[]; after LAZY_TRIES, with every escape
- * path up front (always possible: they are an up*-down* order).
+ * Switch LIDs outside the CDG: minhop's shortest paths, the least-loaded
+ * min-hop port per switch, the load being the CA LIDs routed per port
+ * (switch LIDs do not count, as in minhop). SL 0.
  */
-static int route_layer_safely(struct nue *n, uint32_t l, struct lanes_error *err)
+static int route_switch_lids(struct nue *n, struct lanes_error *err)
 {
-	uint64_t saved[4] = { n->backtracks, n->fallbacks, n->escaped, n->nroots };
+	const struct lanes_fabric *f = n->f;
+	struct route_load ld;
+	struct route_hop_ports h;
+	uint8_t *dist = malloc((size_t)n->ns + 1);
+	uint32_t *q = malloc(sizeof(*q) * ((size_t)n->ns + 1)), ns = n->ns;
 	int rc;
 
-	memset(n->early, 0, n->ns);
-	memcpy(n->load_saved, n->load, sizeof(*n->load) * n->E);
-	for (int tries = 0;; tries++) {
-		if ((rc = route_layer(n, l, tries < LAZY_TRIES, err)) != 1)
-			return rc;
-		memcpy(n->load, n->load_saved, sizeof(*n->load) * n->E);
-		n->backtracks = saved[0], n->fallbacks = saved[1], n->escaped = saved[2];
-		n->nroots = (uint32_t)saved[3];
-		n->redone++;
+	memset(&ld, 0, sizeof(ld));
+	memset(&h, 0, sizeof(h));
+	if (!dist || !q) {
+		rc = oom(err);
+		goto out;
 	}
+	if ((rc = route_load_init(&ld, f, err)) || (rc = route_hop_ports_init(&h, f, err)))
+		goto out;
+	for (uint32_t i = 0; i < n->d.nd; i++) {
+		const uint8_t *col = n->r->lft + (size_t)n->d.lid[i] * ns;
+
+		for (uint32_t s = 0; s < ns; s++)
+			if (col[s] != LANES_PORT_DROP)
+				route_load_of(&ld, s)[col[s]]++;
+	}
+	for (uint32_t t = 0; t < ns; t++) {
+		const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[t], 0);
+
+		if (!p0->lid)
+			continue;
+		hops_to(f, t, dist, q);
+		route_hop_ports_fill(&h, f, t, dist);
+		for (uint32_t l = 0; l < (1u << p0->lmc); l++) {
+			uint8_t *col = n->r->lft + (size_t)(p0->lid + l) * ns, *prev = col - ns;
+
+			memcpy(col, h.one, ns);
+			for (uint32_t i = 0; i < h.nmulti; i++) {
+				uint32_t s = h.multi[i], a = h.moff[i];
+
+				col[s] = route_least_loaded(route_load_of(&ld, s), h.port + a,
+							    h.moff[i + 1] - a,
+							    l ? prev[s] + 1u : 1u);
+			}
+			col[t] = 0;
+		}
+	}
+out:
+	route_hop_ports_free(&h);
+	route_load_free(&ld);
+	free(dist), free(q);
+	return rc;
 }
 
 /* -------------------------------------------------------- SLs and maps */
@@ -492,14 +223,14 @@ static int set_sls_and_maps(struct nue *n, struct lanes_error *err)
 	uint16_t m;
 	int rc;
 
-	for (uint32_t i = 0; i < n->nd; i++)
-		used = n->dlayer[i] + 1u > used ? (uint8_t)(n->dlayer[i] + 1) : used;
+	for (uint32_t i = 0; i < n->d.nd; i++)
+		used = n->d.layer[i] + 1u > used ? (uint8_t)(n->d.layer[i] + 1) : used;
 	if (used <= 1)
 		return 0;
 	if ((rc = lanes_routing_set_sl_mode(n->r, LANES_SL_PER_DST, err)))
 		return rc;
-	for (uint32_t i = 0; i < n->nd; i++)
-		lanes_routing_set_sl(n->r, 0, n->dlid[i], n->dlayer[i]);
+	for (uint32_t i = 0; i < n->d.nd; i++)
+		lanes_routing_set_sl(n->r, 0, n->d.lid[i], n->d.layer[i]);
 	for (uint8_t s = 0; s < used; s++)
 		map[s] = s;
 	if ((rc = lanes_routing_add_map(n->r, map, &m, err)) ||
@@ -526,13 +257,12 @@ static int set_notes(struct nue *n, struct lanes_error *err)
 	char head[320];
 
 	snprintf(head, sizeof(head),
-		 "nue: %u layer%s (%s), %u destination LIDs, %llu local backtracking steps, "
-		 "%llu impasses solved by %llu switches on escape paths, %llu layer%s routed "
-		 "again with more escape paths up front; escape roots per layer and component: ",
-		 n->k, n->k == 1 ? "" : "s", n->k == 1 ? "no METIS" : "METIS", n->nd,
-		 (unsigned long long)n->backtracks, (unsigned long long)n->fallbacks,
-		 (unsigned long long)n->escaped, (unsigned long long)n->redone,
-		 n->redone == 1 ? "" : "s");
+		 "nue: %u layer%s (%s), %u CA destination LIDs, %llu local backtracking steps, "
+		 "%llu impasses solved by %llu switches on escape paths; switch LIDs on "
+		 "shortest paths outside the CDG (SL 0); escape roots per layer and component: ",
+		 n->k, n->k == 1 ? "" : "s", n->k == 1 ? "no METIS" : "METIS", n->d.nd,
+		 (unsigned long long)n->s.backtracks, (unsigned long long)n->s.fallbacks,
+		 (unsigned long long)n->s.escaped);
 	n->r->notes = route_notes_with_roots(n->f, head, n->roots, n->nroots, NULL);
 	return n->r->notes ? 0 : oom(err);
 }
@@ -542,44 +272,31 @@ static int set_notes(struct nue *n, struct lanes_error *err)
 static int alloc_all(struct nue *n, struct lanes_error *err)
 {
 	size_t ns = (size_t)n->ns + 1, E = (size_t)n->E + 1;
+	int rc;
 
 	n->load = calloc(E, sizeof(*n->load));
-	n->load_saved = malloc(sizeof(*n->load_saved) * E);
 	n->comp = malloc(sizeof(*n->comp) * ns);
 	n->csize = calloc(ns, sizeof(*n->csize));
 	n->tw = malloc(sizeof(*n->tw) * ns);
 	n->want = calloc(ns, 1);
-	n->early = calloc(ns, 1);
-	n->toward = malloc(sizeof(*n->toward) * ns);
 	n->roots = malloc(sizeof(*n->roots) * ns * LANES_NUM_SLS);
-	n->heap.h = malloc(sizeof(*n->heap.h) * (E + ns));
-	n->via = malloc(sizeof(*n->via) * ns);
-	n->seen = calloc(ns, sizeof(*n->seen));
-	n->order = malloc(sizeof(*n->order) * ns);
-	n->sub = malloc(sizeof(*n->sub) * ns);
-	n->dd = malloc(sizeof(*n->dd) * ns);
-	n->anc = calloc(ns, sizeof(*n->anc));
-	n->esc = calloc(ns, sizeof(*n->esc));
-	n->q = malloc(sizeof(*n->q) * ns);
-	if (!n->load || !n->load_saved || !n->comp || !n->csize || !n->tw || !n->want || !n->early ||
-	    !n->toward || !n->roots || !n->heap.h || !n->via || !n->seen || !n->order || !n->sub ||
-	    !n->dd || !n->anc || !n->esc || !n->q)
+	if (!n->load || !n->comp || !n->csize || !n->tw || !n->want || !n->roots)
 		return oom(err);
-	return nue_escape_init(&n->x, n->f, err);
+	if ((rc = nue_cdg_init(&n->g, n->f, err)) || (rc = nue_escape_init(&n->x, n->f, err)))
+		return rc;
+	return nue_search_init(&n->s, n->f, &n->g, &n->x, err);
 }
 
 static void release(struct nue *n)
 {
-	void *p[] = { n->load, n->load_saved,
-		      n->comp,	 n->csize, n->tw,    n->want, n->early,	n->toward, n->roots, n->heap.h,
-		      n->via,	 n->seen,  n->order, n->sub,	n->added, n->dd,   n->anc,
-		      n->esc,	 n->q };
+	void *p[] = { n->load, n->comp, n->csize, n->tw, n->want, n->roots };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
+	nue_search_free(&n->s);
 	nue_cdg_free(&n->g);
 	nue_escape_free(&n->x);
-	nue_dests_free(&n->dests);
+	nue_dests_free(&n->d);
 }
 
 static int route_all(struct nue *n, struct lanes_error *err)
@@ -588,14 +305,11 @@ static int route_all(struct nue *n, struct lanes_error *err)
 	int rc;
 
 	memset(&eps, 0, sizeof(eps));
-	if ((rc = nue_cdg_init(&n->g, n->f, err)) || (rc = alloc_all(n, err)) ||
-	    (rc = route_components(n->f, n->comp, &n->ncomp, err)) ||
+	if ((rc = alloc_all(n, err)) || (rc = route_components(n->f, n->comp, &n->ncomp, err)) ||
 	    (rc = route_endports_osm_order(n->f, &eps, err)) ||
-	    (rc = nue_dests_build(&n->dests, n->f, &eps, n->opts->switch_lids, n->k, err)))
+	    (rc = nue_dests_build(&n->d, n->f, &eps, n->k, err)))
 		goto out;
-	n->nd = n->dests.nd, n->dlid = n->dests.lid, n->dsw = n->dests.sw;
-	n->dport = n->dests.port, n->dlayer = n->dests.layer, n->hca = n->dests.hca;
-	n->k = n->dests.k;
+	n->k = n->d.k;
 	for (uint32_t s = 0; s < n->ns; s++) { /* each switch answers its own LIDs */
 		const struct lanes_port *p0 = lanes_fabric_port(n->f, n->f->switches[s], 0);
 
@@ -604,10 +318,13 @@ static int route_all(struct nue *n, struct lanes_error *err)
 	}
 	for (uint32_t s = 0; s < n->ns; s++)
 		n->csize[n->comp[s]]++;
-	n->w0 = n->nd ? (uint64_t)n->nd * n->nd : 1;
+	n->s.comp = n->comp, n->s.csize = n->csize, n->s.hca = n->d.hca, n->s.load = n->load;
+	n->s.w0 = n->d.nd ? (uint64_t)n->d.nd * n->d.nd : 1;
 	for (uint32_t l = 0; l < n->k; l++)
-		if ((rc = route_layer_safely(n, l, err)))
+		if ((rc = route_layer(n, l, err)))
 			goto out;
+	if (n->opts->switch_lids && (rc = route_switch_lids(n, err)))
+		goto out;
 	if ((rc = set_sls_and_maps(n, err)))
 		goto out;
 	lanes_routing_count_resources(n->r);
