@@ -66,6 +66,12 @@ static inline int nue_cdg_used(const struct nue_cdg *g, uint32_t in, uint32_t ou
 	return g->dep[nue_cdg_dep(g, in, out)] == NUE_DEP_USED;
 }
 
+/** @return nonzero when "in, then out" is known to close a cycle */
+static inline int nue_cdg_blocked(const struct nue_cdg *g, uint32_t in, uint32_t out)
+{
+	return g->dep[nue_cdg_dep(g, in, out)] == NUE_DEP_BLOCKED;
+}
+
 /** Forget that "in, then out" was refused, so that the next add searches again. */
 static inline void nue_cdg_unblock(struct nue_cdg *g, uint32_t in, uint32_t out)
 {

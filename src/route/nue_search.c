@@ -6,10 +6,16 @@
  * destination switch t backward. A popped channel (x -> u) routes switch x,
  * provided the dependency from it onto u's channel is used already or can be
  * used without closing a cycle (nue_cdg_add); then the channels into x are
- * pushed. Distance: the sum of channel weights, each w0 (OpenSM: P^2, P the
- * destination LIDs) plus the routes placed on it. Each switch is routed
- * once, so the LFT column is a tree toward t. The heap deletes lazily: a
- * channel into a switch routed meanwhile is skipped when popped.
+ * offered to their switches. Distance: the sum of channel weights, each w0
+ * (OpenSM: P^2, P the destination LIDs) plus the routes placed on it. Each
+ * switch is routed once, so the LFT column is a tree toward t. The heap
+ * holds one entry per unrouted switch, its best channel so far (ties: the
+ * lower channel number); when that one is refused, the switch is offered
+ * its best remaining channel into a routed switch. This pops channels in
+ * the same order as a heap of every channel with lazy deletion (OpenSM's
+ * way; the only difference: after a local backtracking step a switch may be
+ * offered again a channel into a switch that moved), with one entry per
+ * switch instead of one per channel.
  *
  * Local backtracking (Domke's thesis, section 6.2.6.2), for each switch x
  * the search left unreached: x may enter a routed neighbour u if u moves to
@@ -44,14 +50,15 @@ static int oom(struct lanes_error *err)
 int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
 		    const struct nue_escape *x, struct lanes_error *err)
 {
-	size_t ns = (size_t)f->num_switches + 1, E = (size_t)f->adj_off[f->num_switches] + 1;
+	size_t ns = (size_t)f->num_switches + 1;
 
 	memset(s, 0, sizeof(*s));
 	s->f = f;
 	s->g = g;
 	s->x = x;
 	s->ns = f->num_switches;
-	s->heap.h = malloc(sizeof(*s->heap.h) * (E + ns));
+	s->heap.h = malloc(sizeof(*s->heap.h) * ns);
+	s->heap.pos = malloc(sizeof(*s->heap.pos) * ns);
 	s->via = malloc(sizeof(*s->via) * ns);
 	s->seen = calloc(ns, sizeof(*s->seen));
 	s->order = malloc(sizeof(*s->order) * ns);
@@ -61,15 +68,16 @@ int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct n
 	s->esc = calloc(ns, sizeof(*s->esc));
 	s->toward = malloc(sizeof(*s->toward) * ns);
 	s->q = malloc(sizeof(*s->q) * ns);
-	if (!s->heap.h || !s->via || !s->seen || !s->order || !s->sub || !s->dd || !s->anc ||
+	if (!s->heap.h || !s->heap.pos || !s->via || !s->seen || !s->order || !s->sub || !s->dd || !s->anc ||
 	    !s->esc || !s->toward || !s->q)
 		return oom(err);
+	memset(s->heap.pos, 0xff, sizeof(*s->heap.pos) * ns);
 	return 0;
 }
 
 void nue_search_free(struct nue_search *s)
 {
-	void *p[] = { s->heap.h, s->via, s->seen, s->order,  s->sub, s->dd,
+	void *p[] = { s->heap.h, s->heap.pos, s->via, s->seen, s->order,  s->sub, s->dd,
 		      s->added,	 s->anc, s->esc,  s->toward, s->q };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
@@ -91,7 +99,10 @@ static int remember(struct nue_search *s, uint32_t in, uint32_t out, struct lane
 	return 0;
 }
 
-/* Route switch x by channel c (x -> next) and push the channels into x. */
+/*
+ * Route switch x by channel c (x -> next) and offer each unrouted neighbour y
+ * its channel into x, unless the dependency onto c is known to close a cycle.
+ */
 static void settle(struct nue_search *s, uint32_t x, uint32_t c, uint64_t d)
 {
 	const struct lanes_fabric *f = s->f;
@@ -103,30 +114,49 @@ static void settle(struct nue_search *s, uint32_t x, uint32_t c, uint64_t d)
 	for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
 		uint32_t y = f->adj[e].sw, in = s->g->rev[e];
 
-		if (s->seen[y] == s->stamp)
+		if (s->seen[y] == s->stamp || (c != LANES_NONE && nue_cdg_blocked(s->g, in, c)))
 			continue;
-		nue_heap_push(&s->heap, d + weight(s, in), in, c); /* checked when popped */
+		nue_iheap_offer(&s->heap, d + weight(s, in), in, y); /* checked when popped */
 	}
 }
 
-/* Pop channels until the heap is empty: each routes its switch if it may. */
+/* y's best channel into a routed switch whose dependency is not known to close a cycle. */
+static void reoffer(struct nue_search *s, uint32_t y)
+{
+	const struct lanes_fabric *f = s->f;
+
+	for (uint32_t e = f->adj_off[y]; e < f->adj_off[y + 1]; e++) {
+		uint32_t x = f->adj[e].sw;
+
+		if (s->seen[x] != s->stamp ||
+		    (s->via[x] != LANES_NONE && nue_cdg_blocked(s->g, e, s->via[x])))
+			continue;
+		nue_iheap_offer(&s->heap, s->dd[x] + weight(s, e), e, y);
+	}
+}
+
+/*
+ * Pop switches until the heap is empty: each is routed by its best channel
+ * if the dependency onto the next hop's channel may be used, else it is
+ * offered its next best.
+ */
 static int run_heap(struct nue_search *s, struct lanes_error *err)
 {
-	struct nue_hent h;
+	struct nue_ient h;
 	int rc;
 
-	while (nue_heap_pop(&s->heap, &h)) {
-		uint32_t x = s->g->tail[h.c];
+	while (nue_iheap_pop(&s->heap, &h)) {
+		uint32_t par = s->via[s->f->adj[h.c].sw];
 
-		if (s->seen[x] == s->stamp)
-			continue;
-		if (h.par != LANES_NONE && !nue_cdg_used(s->g, h.c, h.par)) {
-			if (nue_cdg_add(s->g, h.c, h.par))
+		if (par != LANES_NONE && !nue_cdg_used(s->g, h.c, par)) {
+			if (nue_cdg_add(s->g, h.c, par)) {
+				reoffer(s, h.y);
 				continue;
-			if ((rc = remember(s, h.c, h.par, err)))
+			}
+			if ((rc = remember(s, h.c, par, err)))
 				return rc;
 		}
-		settle(s, x, h.c, h.d);
+		settle(s, h.y, h.c, h.d);
 	}
 	return 0;
 }
@@ -204,7 +234,6 @@ static int search(struct nue_search *s, uint32_t t, struct lanes_error *err, int
 	uint32_t want = s->csize[s->comp[t]];
 	int progress = 1;
 
-	s->heap.n = 0;
 	settle(s, t, LANES_NONE, 0);
 	if ((*rc = run_heap(s, err)))
 		return 0;

@@ -26,7 +26,7 @@ struct nue_search {
 	const uint64_t *hca;          /* per switch: source LIDs there */
 	uint64_t *load, w0;           /* per channel: routes placed; base weight */
 	/* one destination */
-	struct nue_heap heap;
+	struct nue_iheap heap;
 	uint32_t *via;                /* per routed switch: its channel toward t */
 	uint32_t *seen, stamp;        /* seen[s] == stamp: s is routed */
 	uint32_t *order, norder;      /* routed switches, in settle order */
