@@ -106,15 +106,18 @@ static int remember(struct nue_search *s, uint32_t in, uint32_t out, struct lane
 static void settle(struct nue_search *s, uint32_t x, uint32_t c, uint64_t d)
 {
 	const struct lanes_fabric *f = s->f;
+	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a;
+	/* dependency (rev[e], c) for the entries e of x: column c of x's square */
+	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->dense_off[x] + (c - a);
 
 	s->seen[x] = s->stamp;
 	s->via[x] = c;
 	s->dd[x] = d;
 	s->order[s->norder++] = x;
-	for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
-		uint32_t y = f->adj[e].sw, in = s->g->rev[e];
+	for (uint32_t j = 0; j < deg; j++) {
+		uint32_t y = f->adj[a + j].sw, in = s->g->rev[a + j];
 
-		if (s->seen[y] == s->stamp || (c != LANES_NONE && nue_cdg_blocked(s->g, in, c)))
+		if (s->seen[y] == s->stamp || (col && col[(size_t)j * deg] == NUE_DEP_BLOCKED))
 			continue;
 		nue_iheap_offer(&s->heap, d + weight(s, in), in, y); /* checked when popped */
 	}
