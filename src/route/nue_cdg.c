@@ -9,6 +9,12 @@
  * backward search from c1 over channels placed after c2 finds B; the places
  * of B and F, sorted, are handed out again, B first, each set in its old
  * order. Channels outside B and F keep their places. Deterministic.
+ *
+ * A dependency found to close a cycle is marked blocked and refused from
+ * then on without a search (OpenSM's Nue keeps such a cCDG edge BLOCKED for
+ * the rest of the layer too). Used dependencies are only ever taken back by
+ * the search that added them, so a blocked one could at most have become
+ * usable again after such a take-back: refusing it stays safe.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +123,7 @@ static int search_forward(struct nue_cdg *g, uint32_t v, uint32_t u, uint32_t ub
 		for (uint32_t j = 0; j < deg; j++) {
 			uint32_t y = a + j;
 
-			if (!row[j])
+			if (row[j] != 1)
 				continue;
 			if (y == u)
 				return 1;
@@ -150,7 +156,7 @@ static void search_backward(struct nue_cdg *g, uint32_t u, uint32_t lb, uint32_t
 		for (uint32_t i = 0; i < deg; i++) {
 			uint32_t y = g->rev[a + i];
 
-			if (!base[(size_t)i * deg])
+			if (base[(size_t)i * deg] != 1)
 				continue;
 			if (g->mark[y] != st && g->ord[y] > lb) {
 				g->mark[y] = st;
@@ -161,61 +167,99 @@ static void search_backward(struct nue_cdg *g, uint32_t u, uint32_t lb, uint32_t
 	}
 }
 
-static int by_u64(const void *pa, const void *pb)
+/* Sort a[0..n) ascending: insertion sort below 24, else quicksort (median of three). */
+static void sort_u64(uint64_t *a, uint32_t n)
 {
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	while (n > 24) {
+		uint64_t x = a[0], y = a[n / 2], z = a[n - 1], piv, t;
+		uint32_t i = 0, j = n - 1;
 
-	return a < b ? -1 : a > b;
+		piv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+		for (;;) {
+			while (a[i] < piv)
+				i++;
+			while (a[j] > piv)
+				j--;
+			if (i >= j)
+				break;
+			t = a[i], a[i] = a[j], a[j] = t;
+			i++, j--;
+		}
+		/* a[0..j] <= piv <= a[j+1..n): recurse on the smaller side */
+		if (j + 1 < n - j - 1) {
+			sort_u64(a, j + 1);
+			a += j + 1, n -= j + 1;
+		} else {
+			sort_u64(a + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (uint32_t i = 1; i < n; i++) {
+		uint64_t v = a[i];
+		uint32_t k = i;
+
+		for (; k && a[k - 1] > v; k--)
+			a[k] = a[k - 1];
+		a[k] = v;
+	}
 }
 
-static int by_u32(const void *pa, const void *pb)
-{
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
-/* Hand the places of bwd and fwd out again: bwd first, each in its old order. */
+/*
+ * Hand the places of bwd and fwd out again: bwd first, each in its old
+ * order. Both sorted by place (place << 32 | channel), their places merged
+ * give the slots in ascending order.
+ */
 static void reorder(struct nue_cdg *g)
 {
-	uint32_t n = 0;
+	uint64_t *b = g->tmp, *fw = g->tmp + g->nb;
+	uint32_t n = g->nb + g->nf, i = 0, j = 0, k = 0;
 
-	for (uint32_t i = 0; i < g->nb; i++)
-		g->tmp[n++] = (uint64_t)g->ord[g->bwd[i]] << 32 | g->bwd[i];
-	qsort(g->tmp, g->nb, sizeof(*g->tmp), by_u64);
-	for (uint32_t i = 0; i < g->nf; i++)
-		g->tmp[n++] = (uint64_t)g->ord[g->fwd[i]] << 32 | g->fwd[i];
-	qsort(g->tmp + g->nb, g->nf, sizeof(*g->tmp), by_u64);
-	for (uint32_t i = 0; i < n; i++)
-		g->slots[i] = (uint32_t)(g->tmp[i] >> 32);
-	qsort(g->slots, n, sizeof(*g->slots), by_u32);
-	for (uint32_t i = 0; i < n; i++)
-		g->ord[(uint32_t)g->tmp[i]] = g->slots[i];
+	for (uint32_t q = 0; q < g->nb; q++)
+		b[q] = (uint64_t)g->ord[g->bwd[q]] << 32 | g->bwd[q];
+	for (uint32_t q = 0; q < g->nf; q++)
+		fw[q] = (uint64_t)g->ord[g->fwd[q]] << 32 | g->fwd[q];
+	sort_u64(b, g->nb);
+	sort_u64(fw, g->nf);
+	while (k < n)
+		g->slots[k++] = (uint32_t)((j >= g->nf || (i < g->nb && b[i] < fw[j]) ? b[i++] : fw[j++]) >> 32);
+	for (k = 0; k < n; k++)
+		g->ord[(uint32_t)g->tmp[k]] = g->slots[k];
 }
 
 int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out)
 {
-	if (g->dep[nue_cdg_dep(g, in, out)] || g->ord[in] < g->ord[out])
+	size_t d = nue_cdg_dep(g, in, out);
+
+	if (g->dep[d] == NUE_DEP_USED || g->ord[in] < g->ord[out])
 		return 0;
+	if (g->dep[d] == NUE_DEP_BLOCKED)
+		return 1;
 	g->searches++;
-	return search_forward(g, out, in, g->ord[in], next_stamp(g));
+	if (!search_forward(g, out, in, g->ord[in], next_stamp(g)))
+		return 0;
+	g->dep[d] = NUE_DEP_BLOCKED;
+	return 1;
 }
 
 int nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out)
 {
 	size_t d = nue_cdg_dep(g, in, out);
 
-	if (g->dep[d])
+	if (g->dep[d] == NUE_DEP_USED)
 		return 0;
+	if (g->dep[d] == NUE_DEP_BLOCKED)
+		return 1;
 	if (g->ord[in] > g->ord[out]) {
 		uint32_t st = next_stamp(g);
 
 		g->searches++;
-		if (search_forward(g, out, in, g->ord[in], st))
+		if (search_forward(g, out, in, g->ord[in], st)) {
+			g->dep[d] = NUE_DEP_BLOCKED;
 			return 1;
+		}
 		search_backward(g, in, g->ord[out], next_stamp(g));
 		reorder(g);
 	}
-	g->dep[d] = 1;
+	g->dep[d] = NUE_DEP_USED;
 	return 0;
 }

@@ -7,7 +7,7 @@
  * of channels that meet at a switch (in ends where out starts): the complete
  * CDG of Domke et al. (HPDC 2016). Each pair is one byte, numbered densely
  * per switch ((in, out) with deg^2 pairs at a switch of degree deg), and is
- * either unused or used. The used dependencies are kept acyclic at all times:
+ * unused, used, or blocked (known to close a cycle: refused without a search). The used dependencies are kept acyclic at all times:
  * nue_cdg_add() refuses a dependency that would close a cycle.
  *
  * The check is Pearce and Kelly's dynamic topological order ("A dynamic
@@ -26,13 +26,15 @@
 #include "lanes/error.h"
 #include "lanes/fabric.h"
 
+enum { NUE_DEP_UNUSED = 0, NUE_DEP_USED = 1, NUE_DEP_BLOCKED = 2 };
+
 struct nue_cdg {
 	const struct lanes_fabric *f;
 	uint32_t E;          /* channels: adjacency entries */
 	uint32_t *rev;       /* per channel: the same cable in the other direction */
 	uint32_t *tail;      /* per channel: the switch it leaves */
 	size_t *dense_off;   /* per switch: its first dependency number */
-	uint8_t *dep;        /* per dependency: 1 used */
+	uint8_t *dep;        /* per dependency: NUE_DEP_* */
 	uint32_t *ord;       /* per channel: its place in the order */
 	uint32_t *mark, stamp;
 	uint32_t *stk, *fwd, *bwd, nf, nb;
@@ -61,14 +63,29 @@ static inline size_t nue_cdg_dep(const struct nue_cdg *g, uint32_t in, uint32_t 
 /** @return nonzero when "in, then out" is used */
 static inline int nue_cdg_used(const struct nue_cdg *g, uint32_t in, uint32_t out)
 {
-	return g->dep[nue_cdg_dep(g, in, out)];
+	return g->dep[nue_cdg_dep(g, in, out)] == NUE_DEP_USED;
 }
 
-/** @return 1 when using "in, then out" would close a cycle, else 0 (nothing changes) */
+/** @return nonzero when "in, then out" is known to close a cycle */
+static inline int nue_cdg_blocked(const struct nue_cdg *g, uint32_t in, uint32_t out)
+{
+	return g->dep[nue_cdg_dep(g, in, out)] == NUE_DEP_BLOCKED;
+}
+
+/** Forget that "in, then out" was refused, so that the next add searches again. */
+static inline void nue_cdg_unblock(struct nue_cdg *g, uint32_t in, uint32_t out)
+{
+	size_t d = nue_cdg_dep(g, in, out);
+
+	if (g->dep[d] == NUE_DEP_BLOCKED)
+		g->dep[d] = NUE_DEP_UNUSED;
+}
+
+/** @return 1 when using "in, then out" would close a cycle (it is then blocked), else 0 */
 int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out);
 
 /**
- * Use "in, then out" unless that closes a cycle.
+ * Use "in, then out" unless it is blocked or closes a cycle (then it is blocked).
  * @return 0 used (or already used), 1 refused
  */
 int nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out);

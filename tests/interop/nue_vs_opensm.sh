@@ -4,7 +4,10 @@
 # where OpenSM's routing is free of credit loops (the verifier reads its
 # LFTs, its SL2VL dump and its SA path SLs), ours must be too, within the
 # same budget; every path reaches its destination; the max routes per
-# channel of both are reported.
+# channel of both are reported. Like OpenSM's nue (nue_include_switches
+# FALSE), ours keeps CA-to-CA traffic free of credit loops and routes switch
+# LIDs outside the CDG; routed with --ca-lids-only it must also pass
+# --all-traffic (every destination a CA, switch sources included).
 #
 # OpenSM's nue SL depends on the destination only (seed 002), so one path
 # record per destination LID (from one fixed CA source) gives a per-dst
@@ -56,7 +59,9 @@ run_case() { # run_case NAME SPEC... VLS
     { bad "$name: lanes nue --vls $vls failed"; cat "$ours.err"; return; }
   "$LANES" verify "$net" "$ours" --vls "$vls" --ebb-patterns 0 --json >"$ours.json" 2>/dev/null
   local our_rc=$?
-  "$LANES" verify "$net" "$ours" --vls "$vls" --all-traffic --ebb-patterns 0 >/dev/null 2>&1
+  "$LANES" route -e nue "$net" --vls "$vls" --ca-lids-only -o "$ours-ca" >/dev/null 2>&1 &&
+    "$LANES" verify "$net" "$ours-ca" --vls "$vls" --ca-only --all-traffic --ebb-patterns 0 \
+      >/dev/null 2>&1
   local all_rc=$?
   local osm_df our_df
   osm_df=$(json_field "$d.json" deadlock_free)
@@ -64,7 +69,7 @@ run_case() { # run_case NAME SPEC... VLS
   echo "  $name --vls $vls: OpenSM nue: deadlock-free $osm_df, reachable $(json_field "$d.json" reachable)," \
        "$(json_field "$d.json" vls_used) VLs, max routes/channel $(rpc_max "$d.json");" \
        "lanes nue: deadlock-free $our_df, $(json_field "$ours.json" vls_used) VLs," \
-       "max routes/channel $(rpc_max "$ours.json"), all traffic exit $all_rc"
+       "max routes/channel $(rpc_max "$ours.json"), CA LIDs only all traffic exit $all_rc"
   if [ "$our_rc" = 0 ] && [ "$all_rc" = 0 ] && [ "$our_df" = true ] &&
      [ "$(json_field "$ours.json" vls_used)" -le "$vls" ] &&
      { [ "$osm_df" != true ] || [ "$our_df" = true ]; }; then

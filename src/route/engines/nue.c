@@ -5,70 +5,55 @@
  * Routing Algorithm"; osm_ucast_nue.c). Facts and the algorithm only; no
  * code taken.
  *
- * 1. Layers. The destination LIDs are split into k = min(max_vls, max_sls)
- *    virtual layers. As in OpenSM, METIS_PartGraphKway cuts a graph whose
- *    vertices are the switches and the end ports (CA and router ports) and
- *    whose edges are the cables into k parts (unit weights, a fixed seed, so
- *    the same fabric gives the same parts); a LID's layer is its port's part.
- *    With k = 1 there is no METIS. SL = layer (per destination LID), and
- *    SL i goes to VL i everywhere.
+ * 1. Destinations and layers (nue_dests.c): the CA and router LIDs, in
+ *    rounds over their switches, split into k = min(max_vls, max_sls)
+ *    virtual layers by METIS_PartGraphKway as in OpenSM (no METIS when
+ *    k = 1). SL = layer (per destination LID), and SL i goes to VL i
+ *    everywhere.
  * 2. Per layer, a fresh complete CDG (nue_cdg.c): every pair of switch-to-
  *    switch channels meeting at a switch may become a dependency; the used
  *    ones are kept acyclic by an incremental topological order.
- * 3. Escape paths. The layer's destination switches span a convex subgraph
- *    (every switch on a shortest path between two of them); its most central
- *    switch by Brandes' betweenness (end ports counted as the endpoints they
- *    are) is the root of a spanning tree, grown Dijkstra-like over the
- *    current channel weights so that layers get different trees. The up*-
- *    down* dependencies of the tree paths from every switch to every
- *    destination switch of the layer are used up front; they are acyclic.
- * 4. Per destination LID (in LID order), a Dijkstra-like search on the CDG
- *    from the destination backward: a popped channel (x -> u) routes switch
- *    x, provided the dependency from it to u's channel is used already or
- *    can be used without closing a cycle; then the channels into x are
- *    relaxed likewise (distance: the sum of channel weights, each a base of P,
- *    the number of destination LIDs, plus the routes placed on it). Each
- *    switch is routed once, so the LFT column is a tree toward the
- *    destination. If a switch stays unreached (an impasse), every
- *    dependency this search added is taken back and the destination is
- *    routed on the escape paths alone (OpenSM tries local backtracking
- *    first; not done here, the notes count these destinations).
- * 5. Balancing: after each destination, every channel's weight grows by
- *    the source LIDs (CA LIDs, and switch LIDs when routed) whose path
- *    crosses it.
+ * 3. Escape paths (nue_escape.c): per component, the most central switch of
+ *    the convex subgraph of the layer's destination switches roots a
+ *    spanning tree grown over the current channel weights; the up*-down*
+ *    dependencies of its paths from every switch to every destination switch
+ *    of the layer are used up front (they are acyclic, and a fresh CDG
+ *    always takes them).
+ * 4. Per destination LID (nue_search.c): a Dijkstra-like search on the CDG
+ *    from the destination backward routes every switch of the component
+ *    through dependencies that keep the CDG acyclic, with OpenSM's local
+ *    backtracking, and the escape paths where it still ends at an impasse.
+ *    Weights: w0 = P^2 (P: destination LIDs, OpenSM's base) plus the routes
+ *    placed on the channel; after each destination every channel's weight
+ *    grows by the source LIDs whose path crosses it.
+ * 5. Switch LIDs (opts->switch_lids), after all layers and outside the CDG:
+ *    shortest paths, per switch the least-loaded min-hop port by minhop's
+ *    rule (route_internal.h), the loads being the CA LIDs routed per port;
+ *    SL 0 (layer 0's VL 0).
  *
- * Which traffic: switch LIDs (opts->switch_lids) are routed inside the CDG
- * like CA LIDs, and sources at switches use the same trees, so every path,
- * switch traffic included, stays in its layer's acyclic CDG: `lanes verify
- * --all-traffic` holds. Works on one VL on any connected fabric; on a
- * disconnected one each component is routed within itself.
- *
- * Bounded work: the convex subgraph is computed exactly while |destination
- * switches| * channels stays under HULL_WORK, else it is the whole
- * component; Brandes' sum takes every HULL_STEP-th source of the hull so that
- * sources * channels stays under BC_WORK. Both depend on the input only.
+ * Which paths: CA-to-CA (end port to end port), the traffic the verifier
+ * checks by default and that OpenSM's engines promise to keep free of
+ * deadlock ("between any two hosts"); OpenSM's nue does the same with its
+ * default nue_include_switches FALSE. Paths from a switch to a CA LID follow
+ * the same trees and stay in the CDG too, but the paths to switch LIDs are
+ * not in it: they carry management traffic only, so `lanes verify
+ * --all-traffic` may find cycles through them (with --ca-lids-only, where
+ * every destination is a CA, it holds). Works on one VL on any connected
+ * fabric; on a disconnected one each component is routed within itself.
  *
  * Deterministic: ties go to the lower index everywhere; METIS has a fixed
  * seed.
  */
-#include <metis.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/util.h"
 #include "../nue_cdg.h"
+#include "../nue_dests.h"
+#include "../nue_escape.h"
+#include "../nue_search.h"
 #include "../route_internal.h"
 #include "engines.h"
-
-#define METIS_SEED 1
-#define HULL_WORK 100000000ull
-#define BC_WORK 100000000ull
-
-struct hent {
-	uint64_t d;
-	uint32_t c, par;
-};
 
 struct nue {
 	const struct lanes_fabric *f;
@@ -76,33 +61,14 @@ struct nue {
 	struct lanes_routing *r;
 	uint32_t ns, E, k;
 	struct nue_cdg g;
-	/* destinations, in LID order */
-	uint32_t nd, *dlid, *dsw;
-	uint8_t *dport, *dlayer;
-	uint64_t *hca;       /* per switch: source LIDs there */
-	uint64_t *load, w0;  /* per channel: routes placed; base weight */
+	struct nue_escape x;
+	struct nue_search s;
+	struct nue_dests d;
+	uint64_t *load;      /* per channel: routes placed */
 	uint32_t *comp, ncomp, *csize;
-	/* escape tree of the current layer */
-	uint32_t *down;      /* per switch: entry parent -> it, or LANES_NONE */
-	uint8_t *onchain;    /* per switch: ancestor-or-self of a destination switch */
-	uint32_t *toward;    /* per switch: for the fallback, the entry toward t */
+	double *tw;          /* per switch: destination LIDs of the layer there */
+	uint8_t *want;       /* per switch: destinations of the layer there */
 	uint32_t *roots, nroots;
-	/* per-destination search */
-	struct hent *heap;
-	uint32_t nheap;
-	uint32_t *via, *seen, stamp, *order, norder;
-	uint64_t *sub;
-	uint32_t *added, nadded; /* dependencies this search used: (in, out) pairs */
-	size_t added_cap;
-	uint64_t *dd;            /* per switch: distance of its route */
-	int backtracked;         /* this search moved a routed switch */
-	uint64_t backtracks;
-	/* scratch for hull and betweenness */
-	uint32_t *q, *dist;
-	uint8_t *hull;
-	double *sigma, *delta, *bc, *tw;
-	uint64_t fallbacks, escaped;
-	uint32_t *anc, *esc, nq;  /* impasse: ancestors of t, switches on escape paths */
 };
 
 static int oom(struct lanes_error *err)
@@ -115,713 +81,19 @@ static uint32_t budget_of(const struct lanes_route_opts *o)
 	return o->max_vls < o->max_sls ? o->max_vls : o->max_sls;
 }
 
-/* ------------------------------------------------------- destinations */
-
-static int add_dest(struct nue *n, size_t *cap, uint32_t lid, uint32_t sw, uint8_t port,
-		    struct lanes_error *err)
-{
-	if (n->nd == *cap) {
-		size_t c = *cap;
-
-		if (lanes_grow((void **)&n->dlid, &c, n->nd + 1, sizeof(*n->dlid)) ||
-		    lanes_grow((void **)&n->dsw, cap, n->nd + 1, sizeof(*n->dsw)))
-			return oom(err);
-		n->dport = realloc(n->dport, *cap);
-		if (!n->dport)
-			return oom(err);
-	}
-	n->dlid[n->nd] = lid;
-	n->dsw[n->nd] = sw;
-	n->dport[n->nd] = port;
-	n->nd++;
-	return 0;
-}
-
-/* Sort the destinations by LID (a counting pass over the LID space). */
-static int sort_dests(struct nue *n, struct lanes_error *err)
-{
-	uint32_t *at = malloc(sizeof(*at) * ((size_t)n->f->max_lid + 1));
-	uint32_t *l = malloc(sizeof(*l) * ((size_t)n->nd + 1));
-	uint32_t *s = malloc(sizeof(*s) * ((size_t)n->nd + 1));
-	uint8_t *p = malloc((size_t)n->nd + 1);
-	uint32_t m = 0;
-
-	if (!at || !l || !s || !p) {
-		free(at), free(l), free(s), free(p);
-		return oom(err);
-	}
-	for (uint32_t i = 0; i <= n->f->max_lid; i++)
-		at[i] = LANES_NONE;
-	for (uint32_t i = 0; i < n->nd; i++)
-		at[n->dlid[i]] = i;
-	for (uint32_t lid = 0; lid <= n->f->max_lid; lid++)
-		if (at[lid] != LANES_NONE) {
-			l[m] = lid;
-			s[m] = n->dsw[at[lid]];
-			p[m++] = n->dport[at[lid]];
-		}
-	n->nd = m;
-	free(at), free(n->dlid), free(n->dsw), free(n->dport);
-	n->dlid = l, n->dsw = s, n->dport = p;
-	return 0;
-}
-
-/* Every end-port LID, and every switch LID when asked; source weights. */
-static int list_dests(struct nue *n, struct route_endports *eps, struct lanes_error *err)
-{
-	const struct lanes_fabric *f = n->f;
-	size_t cap = 0;
-	int rc;
-
-	for (uint32_t i = 0; i < eps->n; i++)
-		for (uint32_t l = 0; l < (1u << eps->ep[i].lmc); l++) {
-			if ((rc = add_dest(n, &cap, eps->ep[i].lid + l, eps->ep[i].sw,
-					   eps->ep[i].sw_port, err)))
-				return rc;
-			n->hca[eps->ep[i].sw]++;
-		}
-	for (uint32_t s = 0; s < n->ns; s++) {
-		const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[s], 0);
-
-		for (uint32_t l = 0; p0->lid && l < (1u << p0->lmc); l++) {
-			lanes_routing_set_port(n->r, s, p0->lid + l, 0);
-			if (!n->opts->switch_lids)
-				continue;
-			if ((rc = add_dest(n, &cap, p0->lid + l, s, 0, err)))
-				return rc;
-			n->hca[s]++;
-		}
-	}
-	return sort_dests(n, err);
-}
-
-/* --------------------------------------------------------------- METIS */
-
-/*
- * METIS graph: vertices are the switches, then the end ports; edges the
- * cables (parallel cables once). part[] receives each vertex's part.
- */
-static int metis_parts(struct nue *n, const struct route_endports *eps, idx_t *part,
-		       struct lanes_error *err)
-{
-	const struct lanes_fabric *f = n->f;
-	idx_t nv = (idx_t)(n->ns + eps->n), ncon = 1, nparts = (idx_t)n->k, objval = 0;
-	idx_t *xadj = calloc((size_t)nv + 1, sizeof(*xadj));
-	idx_t *adj = malloc(sizeof(*adj) * ((size_t)n->E + 2 * (size_t)eps->n + 1));
-	uint32_t *last = malloc(sizeof(*last) * ((size_t)n->ns + 1));
-	uint32_t *epoff = calloc((size_t)n->ns + 2, sizeof(*epoff));
-	uint32_t *eplist = malloc(sizeof(*eplist) * ((size_t)eps->n + 1));
-	idx_t options[METIS_NOPTIONS], m = 0;
-	int rc = 0, ret;
-
-	if (!xadj || !adj || !last || !epoff || !eplist) {
-		rc = oom(err);
-		goto out;
-	}
-	for (uint32_t s = 0; s < n->ns; s++)
-		last[s] = LANES_NONE;
-	for (uint32_t i = 0; i < eps->n; i++)
-		epoff[eps->ep[i].sw + 1]++;
-	for (uint32_t s = 0; s < n->ns; s++)
-		epoff[s + 1] += epoff[s];
-	for (uint32_t i = 0; i < eps->n; i++)
-		eplist[epoff[eps->ep[i].sw]++] = i;
-	for (uint32_t s = n->ns; s-- > 0;) /* back to starts */
-		epoff[s + 1] = epoff[s];
-	epoff[0] = 0;
-	for (uint32_t s = 0; s < n->ns; s++) {
-		xadj[s] = m;
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-			if (f->adj[e].sw != s && last[f->adj[e].sw] != s) {
-				last[f->adj[e].sw] = s;
-				adj[m++] = (idx_t)f->adj[e].sw;
-			}
-		for (uint32_t i = epoff[s]; i < epoff[s + 1]; i++)
-			adj[m++] = (idx_t)(n->ns + eplist[i]);
-	}
-	for (uint32_t j = 0; j < eps->n; j++) {
-		xadj[n->ns + j] = m;
-		adj[m++] = (idx_t)eps->ep[j].sw;
-	}
-	xadj[nv] = m;
-	METIS_SetDefaultOptions(options);
-	options[METIS_OPTION_SEED] = METIS_SEED;
-	options[METIS_OPTION_NUMBERING] = 0;
-	ret = METIS_PartGraphKway(&nv, &ncon, xadj, adj, NULL, NULL, NULL, &nparts, NULL, NULL,
-				  options, &objval, part);
-	if (ret != METIS_OK)
-		rc = lanes_error_set(err, LANES_EINVAL, "nue: METIS partitioning failed (%d)", ret);
-out:
-	free(xadj), free(adj), free(last), free(epoff), free(eplist);
-	return rc;
-}
-
-/* Each destination LID's layer. */
-static int assign_layers(struct nue *n, const struct route_endports *eps, struct lanes_error *err)
-{
-	uint32_t nv = n->ns + eps->n, *lid_part;
-	idx_t *part;
-	int rc;
-
-	n->dlayer = calloc((size_t)n->nd + 1, 1);
-	if (!n->dlayer)
-		return oom(err);
-	if (n->k > nv)
-		n->k = nv;
-	if (n->k <= 1) {
-		n->k = 1;
-		return 0;
-	}
-	part = calloc((size_t)nv + 1, sizeof(*part));
-	lid_part = malloc(sizeof(*lid_part) * ((size_t)n->f->max_lid + 1));
-	if (!part || !lid_part) {
-		free(part), free(lid_part);
-		return oom(err);
-	}
-	if (!(rc = metis_parts(n, eps, part, err))) {
-		for (uint32_t s = 0; s < n->ns; s++) {
-			const struct lanes_port *p0 = lanes_fabric_port(n->f, n->f->switches[s], 0);
-
-			for (uint32_t l = 0; p0->lid && l < (1u << p0->lmc); l++)
-				lid_part[p0->lid + l] = (uint32_t)part[s];
-		}
-		for (uint32_t j = 0; j < eps->n; j++)
-			for (uint32_t l = 0; l < (1u << eps->ep[j].lmc); l++)
-				lid_part[eps->ep[j].lid + l] = (uint32_t)part[n->ns + j];
-		for (uint32_t i = 0; i < n->nd; i++)
-			n->dlayer[i] = (uint8_t)lid_part[n->dlid[i]];
-	}
-	free(part), free(lid_part);
-	return rc;
-}
-
-/* ---------------------------------------------------- convex hull, root */
-
-/* BFS hops from s over the switches allowed (all when allow is NULL); q gets the order. */
-static uint32_t bfs(struct nue *n, uint32_t s, const uint8_t *allow)
-{
-	const struct lanes_fabric *f = n->f;
-	uint32_t head = 0, tail = 0;
-
-	n->dist[s] = 0;
-	n->q[tail++] = s;
-	while (head < tail) {
-		uint32_t x = n->q[head++];
-
-		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
-			uint32_t y = f->adj[e].sw;
-
-			if (n->dist[y] == UINT32_MAX && (!allow || allow[y])) {
-				n->dist[y] = n->dist[x] + 1;
-				n->q[tail++] = y;
-			}
-		}
-	}
-	return tail;
-}
-
-static void clear_dist(struct nue *n, uint32_t cnt)
-{
-	for (uint32_t i = 0; i < cnt; i++)
-		n->dist[n->q[i]] = UINT32_MAX;
-}
-
-/*
- * The convex subgraph of the destination switches of component c (tw > 0):
- * from each, the switches on a shortest path to another (walked back from
- * the others in reverse BFS order). The whole component when over HULL_WORK.
- */
-static void convex_hull(struct nue *n, uint32_t c, uint32_t nds, uint64_t edges)
-{
-	const struct lanes_fabric *f = n->f;
-	uint8_t *back = n->onchain; /* scratch: on a walk back to the source */
-
-	for (uint32_t s = 0; s < n->ns; s++)
-		n->hull[s] = n->comp[s] == c && (n->tw[s] > 0 || (uint64_t)nds * edges > HULL_WORK);
-	if ((uint64_t)nds * edges > HULL_WORK)
-		return;
-	for (uint32_t a = 0; a < n->ns; a++) {
-		uint32_t cnt;
-
-		if (n->comp[a] != c || n->tw[a] <= 0)
-			continue;
-		cnt = bfs(n, a, NULL);
-		for (uint32_t i = 0; i < cnt; i++)
-			back[n->q[i]] = n->tw[n->q[i]] > 0;
-		for (uint32_t i = cnt; i-- > 1;) { /* farthest first */
-			uint32_t x = n->q[i];
-
-			if (!back[x])
-				continue;
-			n->hull[x] = 1;
-			for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++)
-				if (n->dist[f->adj[e].sw] + 1 == n->dist[x])
-					back[f->adj[e].sw] = 1;
-		}
-		clear_dist(n, cnt);
-	}
-	memset(back, 0, n->ns);
-}
-
-/* Brandes' betweenness over the hull, endpoints weighted by their end ports. */
-static uint32_t central_switch(struct nue *n, uint64_t edges)
-{
-	const struct lanes_fabric *f = n->f;
-	uint32_t nh = 0, step, seen = 0, best = LANES_NONE;
-
-	for (uint32_t s = 0; s < n->ns; s++) {
-		nh += n->hull[s];
-		n->bc[s] = 0.0;
-	}
-	step = (uint32_t)(((uint64_t)nh * edges) / BC_WORK + 1);
-	for (uint32_t s = 0; s < n->ns; s++) {
-		uint32_t cnt;
-
-		if (!n->hull[s] || seen++ % step)
-			continue;
-		cnt = bfs(n, s, n->hull);
-		for (uint32_t i = 0; i < cnt; i++) {
-			n->sigma[n->q[i]] = 0.0;
-			n->delta[n->q[i]] = 0.0;
-		}
-		n->sigma[s] = 1.0;
-		for (uint32_t i = 0; i < cnt; i++) {
-			uint32_t x = n->q[i];
-
-			for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++)
-				if (n->hull[f->adj[e].sw] && n->dist[f->adj[e].sw] == n->dist[x] + 1)
-					n->sigma[f->adj[e].sw] += n->sigma[x];
-		}
-		for (uint32_t i = cnt; i-- > 1;) {
-			uint32_t w = n->q[i];
-			double pass = (n->tw[w] + n->delta[w]) / n->sigma[w];
-
-			for (uint32_t e = f->adj_off[w]; e < f->adj_off[w + 1]; e++) {
-				uint32_t v = f->adj[e].sw;
-
-				if (n->hull[v] && n->dist[v] + 1 == n->dist[w])
-					n->delta[v] += n->sigma[v] * pass;
-			}
-			n->bc[w] += (1.0 + n->tw[s]) * n->delta[w];
-		}
-		clear_dist(n, cnt);
-	}
-	for (uint32_t s = 0; s < n->ns; s++)
-		if (n->hull[s] && (best == LANES_NONE || n->bc[s] > n->bc[best]))
-			best = s;
-	return best;
-}
-
-/* --------------------------------------------------------- escape paths */
-
-static uint64_t weight(const struct nue *n, uint32_t e)
-{
-	return n->w0 + n->load[e];
-}
-
-static void heap_push(struct nue *n, uint64_t d, uint32_t c, uint32_t par)
-{
-	uint32_t i = n->nheap++;
-
-	while (i) {
-		uint32_t p = (i - 1) / 2;
-		const struct hent *h = &n->heap[p];
-
-		if (h->d < d || (h->d == d && h->c <= c))
-			break;
-		n->heap[i] = *h;
-		i = p;
-	}
-	n->heap[i] = (struct hent){ d, c, par };
-}
-
-static int heap_pop(struct nue *n, struct hent *out)
-{
-	struct hent last;
-	uint32_t i = 0;
-
-	if (!n->nheap)
-		return 0;
-	*out = n->heap[0];
-	last = n->heap[--n->nheap];
-	for (;;) {
-		uint32_t l = 2 * i + 1, m = l;
-
-		if (l >= n->nheap)
-			break;
-		if (l + 1 < n->nheap &&
-		    (n->heap[l + 1].d < n->heap[l].d ||
-		     (n->heap[l + 1].d == n->heap[l].d && n->heap[l + 1].c < n->heap[l].c)))
-			m = l + 1;
-		if (last.d < n->heap[m].d || (last.d == n->heap[m].d && last.c <= n->heap[m].c))
-			break;
-		n->heap[i] = n->heap[m];
-		i = m;
-	}
-	n->heap[i] = last;
-	return 1;
-}
-
-/*
- * The spanning tree from root over the channel weights (Dijkstra on the
- * switches; heap entries carry the entry that reached a switch).
- */
-static void spanning_tree(struct nue *n, uint32_t root)
-{
-	const struct lanes_fabric *f = n->f;
-	struct hent h;
-
-	n->stamp++;
-	n->nheap = 0;
-	n->down[root] = LANES_NONE;
-	heap_push(n, 0, root, LANES_NONE); /* c: the switch here, par: the entry */
-	while (heap_pop(n, &h)) {
-		if (n->seen[h.c] == n->stamp)
-			continue;
-		n->seen[h.c] = n->stamp;
-		n->down[h.c] = h.par;
-		for (uint32_t e = f->adj_off[h.c]; e < f->adj_off[h.c + 1]; e++)
-			if (n->seen[f->adj[e].sw] != n->stamp)
-				heap_push(n, h.d + weight(n, e), f->adj[e].sw, e);
-	}
-}
-
-static int use(struct nue *n, uint32_t in, uint32_t out, struct lanes_error *err)
-{
-	if (nue_cdg_add(&n->g, in, out))
-		return lanes_error_set(err, LANES_EINVAL, "nue: escape paths close a cycle (a bug)");
-	return 0;
-}
-
-/*
- * Use the dependencies of the tree paths from every switch to every
- * destination switch of the layer: up then up, up then down at a turn, and
- * down then down on the way to a destination switch (onchain).
- */
-static int mark_escape_paths(struct nue *n, struct lanes_error *err)
-{
-	const struct lanes_fabric *f = n->f;
-	int rc;
-
-	memset(n->onchain, 0, n->ns);
-	for (uint32_t t = 0; t < n->ns; t++)
-		for (uint32_t x = t; n->tw[t] > 0 && !n->onchain[x];) {
-			n->onchain[x] = 1;
-			if (n->down[x] == LANES_NONE)
-				break;
-			x = n->g.tail[n->down[x]];
-		}
-	for (uint32_t s = 0; s < n->ns; s++) {
-		uint32_t d = n->down[s], p, up;
-
-		if (d == LANES_NONE)
-			continue;
-		p = n->g.tail[d];
-		up = n->g.rev[d];
-		if (n->down[p] != LANES_NONE) {
-			if ((rc = use(n, up, n->g.rev[n->down[p]], err)))
-				return rc;
-			if (n->onchain[s] && (rc = use(n, n->down[p], d, err)))
-				return rc;
-		}
-		for (uint32_t e = f->adj_off[p]; e < f->adj_off[p + 1]; e++) {
-			uint32_t y = f->adj[e].sw;
-
-			if (y != s && n->down[y] == e && n->onchain[y] && (rc = use(n, up, e, err)))
-				return rc;
-		}
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------ one destination */
-
-static int remember(struct nue *n, uint32_t in, uint32_t out, struct lanes_error *err)
-{
-	if (lanes_grow((void **)&n->added, &n->added_cap, n->nadded + 2, sizeof(*n->added)))
-		return oom(err);
-	n->added[n->nadded++] = in;
-	n->added[n->nadded++] = out;
-	return 0;
-}
-
-/* Route switch x by channel c (x -> next) and relax the channels into x. */
-static void settle(struct nue *n, uint32_t x, uint32_t c, uint64_t d)
-{
-	const struct lanes_fabric *f = n->f;
-
-	n->seen[x] = n->stamp;
-	n->via[x] = c;
-	n->dd[x] = d;
-	n->order[n->norder++] = x;
-	for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
-		uint32_t y = f->adj[e].sw, in = n->g.rev[e];
-
-		if (n->seen[y] == n->stamp)
-			continue;
-		heap_push(n, d + weight(n, in), in, c); /* checked when popped */
-	}
-}
-
-/* Pop channels until the heap is empty: each routes its switch if it may. */
-static int run_heap(struct nue *n, struct lanes_error *err)
-{
-	struct hent h;
-	int rc;
-
-	while (heap_pop(n, &h)) {
-		uint32_t x = n->g.tail[h.c];
-
-		if (n->seen[x] == n->stamp)
-			continue;
-		if (h.par != LANES_NONE && !nue_cdg_used(&n->g, h.c, h.par)) {
-			if (nue_cdg_add(&n->g, h.c, h.par))
-				continue;
-			if ((rc = remember(n, h.c, h.par, err)))
-				return rc;
-		}
-		settle(n, x, h.c, h.d);
-	}
-	return 0;
-}
-
-/* Use dependencies in->out[i] (all or none); the new ones are remembered. */
-static int use_all(struct nue *n, const uint32_t *in, const uint32_t *out, uint32_t cnt,
-		   struct lanes_error *err, int *rc)
-{
-	uint32_t i, mark = n->nadded;
-
-	for (i = 0; i < cnt; i++) {
-		if (nue_cdg_used(&n->g, in[i], out[i]))
-			continue;
-		if (nue_cdg_add(&n->g, in[i], out[i]))
-			break;
-		if ((*rc = remember(n, in[i], out[i], err)))
-			return 0;
-	}
-	if (i == cnt)
-		return 1;
-	while (n->nadded > mark) {
-		n->nadded -= 2;
-		nue_cdg_remove(&n->g, n->added[n->nadded], n->added[n->nadded + 1]);
-	}
-	return 0;
-}
-
-/* Does the path from v toward the destination pass through u? */
-static int passes(const struct nue *n, uint32_t v, uint32_t u)
-{
-	for (uint32_t hop = 0; v != u && n->via[v] != LANES_NONE && hop <= n->ns; hop++)
-		v = n->f->adj[n->via[v]].sw;
-	return v == u;
-}
-
-/*
- * OpenSM's local backtracking (Domke's thesis, section 6.2.6.2), one step:
- * the unreached switch x may enter a routed neighbour u if u moves to another
- * routed neighbour v (whose path avoids u) such that the dependencies of x,
- * of u's routed predecessors and of u itself on the new channel can be used.
- */
-static int backtrack(struct nue *n, uint32_t x, struct lanes_error *err, int *rc)
-{
-	const struct lanes_fabric *f = n->f;
-	uint32_t in[LANES_PORTS_MAX + 2], out[LANES_PORTS_MAX + 2];
-
-	for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
-		uint32_t u = f->adj[e].sw;
-
-		if (n->seen[u] != n->stamp || n->via[u] == LANES_NONE)
-			continue;
-		for (uint32_t e2 = f->adj_off[u]; e2 < f->adj_off[u + 1]; e2++) {
-			uint32_t v = f->adj[e2].sw, cnt = 0;
-
-			if (n->seen[v] != n->stamp || v == x || e2 == n->via[u] || passes(n, v, u))
-				continue;
-			if (n->via[v] != LANES_NONE)
-				in[cnt] = e2, out[cnt++] = n->via[v];
-			in[cnt] = e, out[cnt++] = e2;
-			for (uint32_t e3 = f->adj_off[u]; e3 < f->adj_off[u + 1]; e3++) {
-				uint32_t y = f->adj[e3].sw;
-
-				if (n->seen[y] == n->stamp && n->via[y] == n->g.rev[e3])
-					in[cnt] = n->g.rev[e3], out[cnt++] = e2;
-			}
-			if (!use_all(n, in, out, cnt, err, rc))
-				continue;
-			n->via[u] = e2;
-			n->backtracked = 1;
-			settle(n, x, e, n->dd[v] + weight(n, e2) + weight(n, e));
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/*
- * The Dijkstra-like search on the CDG toward switch t, then local
- * backtracking for the switches it leaves unreached.
- * @return 1 when every switch of t's component is routed, 0 at an impasse
- */
-static int search(struct nue *n, uint32_t t, struct lanes_error *err, int *rc)
-{
-	uint32_t want = n->csize[n->comp[t]];
-	int progress = 1;
-
-	n->stamp++;
-	n->nheap = 0;
-	n->norder = 0;
-	n->nadded = 0;
-	n->backtracked = 0;
-	settle(n, t, LANES_NONE, 0);
-	if ((*rc = run_heap(n, err)))
-		return 0;
-	while (n->norder < want && progress) {
-		progress = 0;
-		for (uint32_t x = 0; x < n->ns && n->norder < want; x++) {
-			if (n->comp[x] != n->comp[t] || n->seen[x] == n->stamp)
-				continue;
-			if (backtrack(n, x, err, rc)) {
-				progress = 1;
-				n->backtracks++;
-				if ((*rc = run_heap(n, err)))
-					return 0;
-			}
-			if (*rc)
-				return 0;
-		}
-	}
-	return n->norder == want;
-}
-
-/* The escape channel of x toward t: down when x is an ancestor of t, else up. */
-static uint32_t escape_channel(const struct nue *n, uint32_t x)
-{
-	return n->anc[x] == n->stamp ? n->toward[x] : n->g.rev[n->down[x]];
-}
-
-static void put_on_escape(struct nue *n, uint32_t x, uint32_t t)
-{
-	if (x == t || n->esc[x] == n->stamp)
-		return;
-	n->esc[x] = n->stamp;
-	n->q[n->nq++] = x;
-	n->escaped++;
-}
-
-/*
- * The impasse. The unreached switches take their escape paths (the tree
- * path to t), and so does every switch on those paths (E is closed under
- * the tree path, so no forwarding loop can form); a routed switch whose
- * next hop joins E keeps its route if its dependency onto the escape channel
- * can be used, else it joins E too. In the worst case every switch uses the
- * escape paths, whose dependencies are used up front.
- */
-static int escape_impasse(struct nue *n, uint32_t t, struct lanes_error *err)
-{
-	const struct lanes_fabric *f = n->f;
-	uint32_t in, out;
-	int rc = 0;
-
-	n->fallbacks++;
-	for (uint32_t x = t; n->down[x] != LANES_NONE; x = n->g.tail[n->down[x]]) {
-		n->anc[n->g.tail[n->down[x]]] = n->stamp;
-		n->toward[n->g.tail[n->down[x]]] = n->down[x];
-	}
-	n->nq = 0;
-	for (uint32_t x = 0; x < n->ns; x++)
-		if (n->comp[x] == n->comp[t] && n->seen[x] != n->stamp)
-			put_on_escape(n, x, t);
-	for (uint32_t i = 0; i < n->nq; i++) {
-		uint32_t x = n->q[i], c = escape_channel(n, x);
-
-		put_on_escape(n, f->adj[c].sw, t);
-		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
-			uint32_t y = f->adj[e].sw;
-
-			in = n->g.rev[e];
-			out = c;
-			if (n->seen[y] != n->stamp || n->esc[y] == n->stamp || n->via[y] != in)
-				continue;
-			if (!use_all(n, &in, &out, 1, err, &rc))
-				put_on_escape(n, y, t);
-			if (rc)
-				return rc;
-		}
-	}
-	for (uint32_t i = 0; i < n->nq; i++) {
-		uint32_t x = n->q[i];
-
-		if (n->seen[x] != n->stamp) {
-			n->seen[x] = n->stamp;
-			n->order[n->norder++] = x;
-		}
-		n->via[x] = escape_channel(n, x);
-	}
-	return 0;
-}
-
-/* Stop using the dependencies this search added that its final tree does not use. */
-static void drop_unused(struct nue *n, uint32_t t)
-{
-	uint32_t k = 0;
-
-	for (uint32_t i = 0; i < n->nadded; i += 2) {
-		uint32_t in = n->added[i], out = n->added[i + 1], x = n->g.tail[in];
-		uint32_t y = n->f->adj[in].sw;
-
-		if (n->via[x] == in && y != t && n->via[y] == out) {
-			n->added[k++] = in;
-			n->added[k++] = out;
-		} else {
-			nue_cdg_remove(&n->g, in, out);
-		}
-	}
-	n->nadded = k;
-}
-
-/* Write the LFT column of destination i and add its routes to the weights. */
-static void place(struct nue *n, uint32_t i, int walked)
-{
-	const struct lanes_fabric *f = n->f;
-	uint32_t t = n->dsw[i], lid = n->dlid[i];
-
-	lanes_routing_set_port(n->r, t, lid, n->dport[i]);
-	for (uint32_t j = 0; j < n->norder; j++) {
-		uint32_t s = n->order[j];
-
-		if (s != t)
-			lanes_routing_set_port(n->r, s, lid, f->adj[n->via[s]].port);
-		n->sub[s] = n->hca[s];
-	}
-	if (walked) { /* escape routes: no settle order, walk each path */
-		for (uint32_t j = 0; j < n->norder; j++)
-			for (uint32_t x = n->order[j]; x != t; x = f->adj[n->via[x]].sw)
-				n->load[n->via[x]] += n->hca[n->order[j]];
-		return;
-	}
-	for (uint32_t j = n->norder; j-- > 1;) { /* next hops were settled earlier */
-		uint32_t s = n->order[j], c = n->via[s];
-
-		n->load[c] += n->sub[s];
-		n->sub[f->adj[c].sw] += n->sub[s];
-	}
-}
-
 /* ----------------------------------------------------------------- layers */
 
-static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
+/* The escape trees of layer l: one per component with destinations. */
+static void grow_trees(struct nue *n, uint32_t l)
 {
 	const struct lanes_fabric *f = n->f;
-	int rc = 0;
 
-	for (uint32_t s = 0; s < n->ns; s++) {
+	for (uint32_t s = 0; s < n->ns; s++)
 		n->tw[s] = 0.0;
-		n->down[s] = LANES_NONE;
-	}
-	for (uint32_t i = 0; i < n->nd; i++)
-		if (n->dlayer[i] == l)
-			n->tw[n->dsw[i]] += 1.0;
-	nue_cdg_reset(&n->g);
+	for (uint32_t i = 0; i < n->d.nd; i++)
+		if (n->d.layer[i] == l)
+			n->tw[n->d.sw[i]] += 1.0;
+	nue_escape_clear(&n->x);
 	for (uint32_t c = 0; c < n->ncomp; c++) {
 		uint32_t nds = 0, root;
 		uint64_t edges = 0;
@@ -833,27 +105,112 @@ static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 			}
 		if (!nds)
 			continue;
-		convex_hull(n, c, nds, edges);
-		root = central_switch(n, edges);
+		root = nue_escape_root(&n->x, n->comp, c, n->tw, nds, edges);
 		n->roots[n->nroots++] = root;
-		spanning_tree(n, root);
+		nue_escape_tree(&n->x, root, n->load, n->s.w0);
 	}
-	if ((rc = mark_escape_paths(n, err)))
-		return rc;
-	for (uint32_t i = 0; i < n->nd; i++) {
-		int ok;
+}
 
-		if (n->dlayer[i] != l)
+/* Route layer l: escape paths up front, then each destination LID of it. */
+static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
+{
+	int rc;
+
+	grow_trees(n, l);
+	nue_cdg_reset(&n->g);
+	for (uint32_t s = 0; s < n->ns; s++)
+		n->want[s] = n->tw[s] > 0;
+	if (nue_escape_mark(&n->x, &n->g, n->want))
+		return lanes_error_set(err, LANES_EINVAL, "nue: escape paths close a cycle (a bug)");
+	for (uint32_t i = 0; i < n->d.nd; i++) {
+		if (n->d.layer[i] != l)
 			continue;
-		ok = search(n, n->dsw[i], err, &rc);
-		if (rc)
+		if ((rc = nue_search_route(&n->s, n->d.sw[i], err)))
 			return rc;
-		if (!ok && (rc = escape_impasse(n, n->dsw[i], err)))
-			return rc;
-		drop_unused(n, n->dsw[i]);
-		place(n, i, !ok || n->backtracked);
+		nue_search_place(&n->s, n->r, n->d.sw[i], n->d.lid[i], n->d.port[i]);
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------ switch LIDs */
+
+/* BFS hops from switch t (255: unreachable, or farther than 254). */
+static void hops_to(const struct lanes_fabric *f, uint32_t t, uint8_t *dist, uint32_t *q)
+{
+	uint32_t head = 0, tail = 0;
+
+	memset(dist, 255, f->num_switches);
+	dist[t] = 0;
+	q[tail++] = t;
+	while (head < tail) {
+		uint32_t v = q[head++];
+
+		for (uint32_t e = f->adj_off[v]; e < f->adj_off[v + 1]; e++) {
+			uint32_t y = f->adj[e].sw;
+
+			if (dist[y] == 255 && dist[v] < 254) {
+				dist[y] = (uint8_t)(dist[v] + 1);
+				q[tail++] = y;
+			}
+		}
+	}
+}
+
+/*
+ * Switch LIDs outside the CDG: minhop's shortest paths, the least-loaded
+ * min-hop port per switch, the load being the CA LIDs routed per port
+ * (switch LIDs do not count, as in minhop). SL 0.
+ */
+static int route_switch_lids(struct nue *n, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = n->f;
+	struct route_load ld;
+	struct route_hop_ports h;
+	uint8_t *dist = malloc((size_t)n->ns + 1);
+	uint32_t *q = malloc(sizeof(*q) * ((size_t)n->ns + 1)), ns = n->ns;
+	int rc;
+
+	memset(&ld, 0, sizeof(ld));
+	memset(&h, 0, sizeof(h));
+	if (!dist || !q) {
+		rc = oom(err);
+		goto out;
+	}
+	if ((rc = route_load_init(&ld, f, err)) || (rc = route_hop_ports_init(&h, f, err)))
+		goto out;
+	for (uint32_t i = 0; i < n->d.nd; i++) {
+		const uint8_t *col = n->r->lft + (size_t)n->d.lid[i] * ns;
+
+		for (uint32_t s = 0; s < ns; s++)
+			if (col[s] != LANES_PORT_DROP)
+				route_load_of(&ld, s)[col[s]]++;
+	}
+	for (uint32_t t = 0; t < ns; t++) {
+		const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[t], 0);
+
+		if (!p0->lid)
+			continue;
+		hops_to(f, t, dist, q);
+		route_hop_ports_fill(&h, f, t, dist);
+		for (uint32_t l = 0; l < (1u << p0->lmc); l++) {
+			uint8_t *col = n->r->lft + (size_t)(p0->lid + l) * ns, *prev = col - ns;
+
+			memcpy(col, h.one, ns);
+			for (uint32_t i = 0; i < h.nmulti; i++) {
+				uint32_t s = h.multi[i], a = h.moff[i];
+
+				col[s] = route_least_loaded(route_load_of(&ld, s), h.port + a,
+							    h.moff[i + 1] - a,
+							    l ? prev[s] + 1u : 1u);
+			}
+			col[t] = 0;
+		}
+	}
+out:
+	route_hop_ports_free(&h);
+	route_load_free(&ld);
+	free(dist), free(q);
+	return rc;
 }
 
 /* -------------------------------------------------------- SLs and maps */
@@ -866,14 +223,14 @@ static int set_sls_and_maps(struct nue *n, struct lanes_error *err)
 	uint16_t m;
 	int rc;
 
-	for (uint32_t i = 0; i < n->nd; i++)
-		used = n->dlayer[i] + 1u > used ? (uint8_t)(n->dlayer[i] + 1) : used;
+	for (uint32_t i = 0; i < n->d.nd; i++)
+		used = n->d.layer[i] + 1u > used ? (uint8_t)(n->d.layer[i] + 1) : used;
 	if (used <= 1)
 		return 0;
 	if ((rc = lanes_routing_set_sl_mode(n->r, LANES_SL_PER_DST, err)))
 		return rc;
-	for (uint32_t i = 0; i < n->nd; i++)
-		lanes_routing_set_sl(n->r, 0, n->dlid[i], n->dlayer[i]);
+	for (uint32_t i = 0; i < n->d.nd; i++)
+		lanes_routing_set_sl(n->r, 0, n->d.lid[i], n->d.layer[i]);
 	for (uint8_t s = 0; s < used; s++)
 		map[s] = s;
 	if ((rc = lanes_routing_add_map(n->r, map, &m, err)) ||
@@ -897,15 +254,15 @@ static int set_sls_and_maps(struct nue *n, struct lanes_error *err)
 
 static int set_notes(struct nue *n, struct lanes_error *err)
 {
-	char head[256];
+	char head[320];
 
 	snprintf(head, sizeof(head),
-		 "nue: %u layer%s (%s), %u destination LIDs, %llu local backtracking steps, "
-		 "%llu impasses solved by %llu switches on escape paths; "
-		 "escape roots per layer and component: ",
-		 n->k, n->k == 1 ? "" : "s", n->k == 1 ? "no METIS" : "METIS", n->nd,
-		 (unsigned long long)n->backtracks, (unsigned long long)n->fallbacks,
-		 (unsigned long long)n->escaped);
+		 "nue: %u layer%s (%s), %u CA destination LIDs, %llu local backtracking steps, "
+		 "%llu impasses solved by %llu switches on escape paths; switch LIDs on "
+		 "shortest paths outside the CDG (SL 0); escape roots per layer and component: ",
+		 n->k, n->k == 1 ? "" : "s", n->k == 1 ? "no METIS" : "METIS", n->d.nd,
+		 (unsigned long long)n->s.backtracks, (unsigned long long)n->s.fallbacks,
+		 (unsigned long long)n->s.escaped);
 	n->r->notes = route_notes_with_roots(n->f, head, n->roots, n->nroots, NULL);
 	return n->r->notes ? 0 : oom(err);
 }
@@ -915,50 +272,31 @@ static int set_notes(struct nue *n, struct lanes_error *err)
 static int alloc_all(struct nue *n, struct lanes_error *err)
 {
 	size_t ns = (size_t)n->ns + 1, E = (size_t)n->E + 1;
+	int rc;
 
-	n->hca = calloc(ns, sizeof(*n->hca));
 	n->load = calloc(E, sizeof(*n->load));
 	n->comp = malloc(sizeof(*n->comp) * ns);
 	n->csize = calloc(ns, sizeof(*n->csize));
-	n->down = malloc(sizeof(*n->down) * ns);
-	n->onchain = calloc(ns, 1);
-	n->toward = malloc(sizeof(*n->toward) * ns);
+	n->tw = malloc(sizeof(*n->tw) * ns);
+	n->want = calloc(ns, 1);
 	n->roots = malloc(sizeof(*n->roots) * ns * LANES_NUM_SLS);
-	n->heap = malloc(sizeof(*n->heap) * (E + ns));
-	n->via = malloc(sizeof(*n->via) * ns);
-	n->seen = calloc(ns, sizeof(*n->seen));
-	n->order = malloc(sizeof(*n->order) * ns);
-	n->sub = malloc(sizeof(*n->sub) * ns);
-	n->dd = malloc(sizeof(*n->dd) * ns);
-	n->anc = calloc(ns, sizeof(*n->anc));
-	n->esc = calloc(ns, sizeof(*n->esc));
-	n->q = malloc(sizeof(*n->q) * ns);
-	n->dist = malloc(sizeof(*n->dist) * ns);
-	n->hull = calloc(ns, 1);
-	n->sigma = malloc(sizeof(double) * ns);
-	n->delta = malloc(sizeof(double) * ns);
-	n->bc = malloc(sizeof(double) * ns);
-	n->tw = malloc(sizeof(double) * ns);
-	if (!n->hca || !n->load || !n->comp || !n->csize || !n->down || !n->onchain ||
-	    !n->toward || !n->roots || !n->heap || !n->via || !n->seen || !n->order || !n->sub ||
-	    !n->dd || !n->anc || !n->esc || !n->q || !n->dist || !n->hull || !n->sigma || !n->delta || !n->bc ||
-	    !n->tw)
+	if (!n->load || !n->comp || !n->csize || !n->tw || !n->want || !n->roots)
 		return oom(err);
-	for (uint32_t s = 0; s < n->ns; s++)
-		n->dist[s] = UINT32_MAX;
-	return 0;
+	if ((rc = nue_cdg_init(&n->g, n->f, err)) || (rc = nue_escape_init(&n->x, n->f, err)))
+		return rc;
+	return nue_search_init(&n->s, n->f, &n->g, &n->x, err);
 }
 
 static void release(struct nue *n)
 {
-	void *p[] = { n->dlid,	n->dsw,	  n->dport, n->dlayer, n->hca,	 n->load, n->comp,
-		      n->csize, n->down,  n->onchain, n->toward, n->roots, n->heap, n->via,
-		      n->seen,	n->order, n->sub,   n->added,  n->dd, n->anc, n->esc, n->q,	 n->dist, n->hull,
-		      n->sigma, n->delta, n->bc,    n->tw };
+	void *p[] = { n->load, n->comp, n->csize, n->tw, n->want, n->roots };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
+	nue_search_free(&n->s);
 	nue_cdg_free(&n->g);
+	nue_escape_free(&n->x);
+	nue_dests_free(&n->d);
 }
 
 static int route_all(struct nue *n, struct lanes_error *err)
@@ -967,17 +305,26 @@ static int route_all(struct nue *n, struct lanes_error *err)
 	int rc;
 
 	memset(&eps, 0, sizeof(eps));
-	if ((rc = nue_cdg_init(&n->g, n->f, err)) || (rc = alloc_all(n, err)) ||
-	    (rc = route_components(n->f, n->comp, &n->ncomp, err)) ||
-	    (rc = route_endports_osm_order(n->f, &eps, err)) || (rc = list_dests(n, &eps, err)) ||
-	    (rc = assign_layers(n, &eps, err)))
+	if ((rc = alloc_all(n, err)) || (rc = route_components(n->f, n->comp, &n->ncomp, err)) ||
+	    (rc = route_endports_osm_order(n->f, &eps, err)) ||
+	    (rc = nue_dests_build(&n->d, n->f, &eps, n->k, err)))
 		goto out;
+	n->k = n->d.k;
+	for (uint32_t s = 0; s < n->ns; s++) { /* each switch answers its own LIDs */
+		const struct lanes_port *p0 = lanes_fabric_port(n->f, n->f->switches[s], 0);
+
+		for (uint32_t l = 0; p0->lid && l < (1u << p0->lmc); l++)
+			lanes_routing_set_port(n->r, s, p0->lid + l, 0);
+	}
 	for (uint32_t s = 0; s < n->ns; s++)
 		n->csize[n->comp[s]]++;
-	n->w0 = n->nd ? n->nd : 1;
+	n->s.comp = n->comp, n->s.csize = n->csize, n->s.hca = n->d.hca, n->s.load = n->load;
+	n->s.w0 = n->d.nd ? (uint64_t)n->d.nd * n->d.nd : 1;
 	for (uint32_t l = 0; l < n->k; l++)
 		if ((rc = route_layer(n, l, err)))
 			goto out;
+	if (n->opts->switch_lids && (rc = route_switch_lids(n, err)))
+		goto out;
 	if ((rc = set_sls_and_maps(n, err)))
 		goto out;
 	lanes_routing_count_resources(n->r);

@@ -1,0 +1,389 @@
+/*
+ * nue_search.c - one destination of the nue engine; see nue_search.h.
+ *
+ * Search (Domke et al. HPDC 2016, section 4; OpenSM 3.3.23
+ * osm_ucast_nue.c): a Dijkstra-like search on the layer's CDG from the
+ * destination switch t backward. A popped channel (x -> u) routes switch x,
+ * provided the dependency from it onto u's channel is used already or can be
+ * used without closing a cycle (nue_cdg_add); then the channels into x are
+ * offered to their switches. Distance: the sum of channel weights, each w0
+ * (OpenSM: P^2, P the destination LIDs) plus the routes placed on it. Each
+ * switch is routed once, so the LFT column is a tree toward t. The heap
+ * holds one entry per unrouted switch, its best channel so far (ties: the
+ * lower channel number); when that one is refused, the switch is offered
+ * its best remaining channel into a routed switch. This pops channels in
+ * the same order as a heap of every channel with lazy deletion (OpenSM's
+ * way; the only difference: after a local backtracking step a switch may be
+ * offered again a channel into a switch that moved), with one entry per
+ * switch instead of one per channel.
+ *
+ * Local backtracking (Domke's thesis, section 6.2.6.2), for each switch x
+ * the search left unreached: x may enter a routed neighbour u if u moves to
+ * another routed neighbour v (whose path avoids u) such that the
+ * dependencies of x, of u's routed predecessors and of u itself on the new
+ * channel can all be used; then the search goes on from x.
+ *
+ * Impasse: the switches still unreached take their escape paths (the tree
+ * path to t: up to the common ancestor, then down; nue_escape.c), and so does
+ * every switch on those paths, so the set E on escape paths is closed under
+ * the tree path and no forwarding loop can form. A routed switch whose next
+ * hop joins E keeps its route if its dependency onto the escape channel can
+ * be used, else it joins E too. At worst every switch uses its escape path,
+ * whose dependencies the layer used up front.
+ *
+ * At the end the dependencies this search added that the final tree does not
+ * use are given back, so the CDG holds exactly the union of the trees (and
+ * the escape paths). Deterministic: heap ties by channel number, switches in
+ * index order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+#include "nue_search.h"
+
+static int oom(struct lanes_error *err)
+{
+	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
+		    const struct nue_escape *x, struct lanes_error *err)
+{
+	size_t ns = (size_t)f->num_switches + 1;
+
+	memset(s, 0, sizeof(*s));
+	s->f = f;
+	s->g = g;
+	s->x = x;
+	s->ns = f->num_switches;
+	s->heap.h = malloc(sizeof(*s->heap.h) * ns);
+	s->heap.pos = malloc(sizeof(*s->heap.pos) * ns);
+	s->via = malloc(sizeof(*s->via) * ns);
+	s->seen = calloc(ns, sizeof(*s->seen));
+	s->order = malloc(sizeof(*s->order) * ns);
+	s->sub = malloc(sizeof(*s->sub) * ns);
+	s->dd = malloc(sizeof(*s->dd) * ns);
+	s->anc = calloc(ns, sizeof(*s->anc));
+	s->esc = calloc(ns, sizeof(*s->esc));
+	s->toward = malloc(sizeof(*s->toward) * ns);
+	s->q = malloc(sizeof(*s->q) * ns);
+	if (!s->heap.h || !s->heap.pos || !s->via || !s->seen || !s->order || !s->sub || !s->dd || !s->anc ||
+	    !s->esc || !s->toward || !s->q)
+		return oom(err);
+	memset(s->heap.pos, 0xff, sizeof(*s->heap.pos) * ns);
+	return 0;
+}
+
+void nue_search_free(struct nue_search *s)
+{
+	void *p[] = { s->heap.h, s->heap.pos, s->via, s->seen, s->order,  s->sub, s->dd,
+		      s->added,	 s->anc, s->esc,  s->toward, s->q };
+
+	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		free(p[i]);
+	memset(s, 0, sizeof(*s));
+}
+
+static uint64_t weight(const struct nue_search *s, uint32_t e)
+{
+	return s->w0 + s->load[e];
+}
+
+static int remember(struct nue_search *s, uint32_t in, uint32_t out, struct lanes_error *err)
+{
+	if (lanes_grow((void **)&s->added, &s->added_cap, s->nadded + 2, sizeof(*s->added)))
+		return oom(err);
+	s->added[s->nadded++] = in;
+	s->added[s->nadded++] = out;
+	return 0;
+}
+
+/*
+ * Route switch x by channel c (x -> next) and offer each unrouted neighbour y
+ * its channel into x, unless the dependency onto c is known to close a cycle.
+ */
+static void settle(struct nue_search *s, uint32_t x, uint32_t c, uint64_t d)
+{
+	const struct lanes_fabric *f = s->f;
+	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a;
+	/* dependency (rev[e], c) for the entries e of x: column c of x's square */
+	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->dense_off[x] + (c - a);
+
+	s->seen[x] = s->stamp;
+	s->via[x] = c;
+	s->dd[x] = d;
+	s->order[s->norder++] = x;
+	for (uint32_t j = 0; j < deg; j++) {
+		uint32_t y = f->adj[a + j].sw, in = s->g->rev[a + j];
+
+		if (s->seen[y] == s->stamp || (col && col[(size_t)j * deg] == NUE_DEP_BLOCKED))
+			continue;
+		nue_iheap_offer(&s->heap, d + weight(s, in), in, y); /* checked when popped */
+	}
+}
+
+/* y's best channel into a routed switch whose dependency is not known to close a cycle. */
+static void reoffer(struct nue_search *s, uint32_t y)
+{
+	const struct lanes_fabric *f = s->f;
+
+	for (uint32_t e = f->adj_off[y]; e < f->adj_off[y + 1]; e++) {
+		uint32_t x = f->adj[e].sw;
+
+		if (s->seen[x] != s->stamp ||
+		    (s->via[x] != LANES_NONE && nue_cdg_blocked(s->g, e, s->via[x])))
+			continue;
+		nue_iheap_offer(&s->heap, s->dd[x] + weight(s, e), e, y);
+	}
+}
+
+/*
+ * Pop switches until the heap is empty: each is routed by its best channel
+ * if the dependency onto the next hop's channel may be used, else it is
+ * offered its next best.
+ */
+static int run_heap(struct nue_search *s, struct lanes_error *err)
+{
+	struct nue_ient h;
+	int rc;
+
+	while (nue_iheap_pop(&s->heap, &h)) {
+		uint32_t par = s->via[s->f->adj[h.c].sw];
+
+		if (par != LANES_NONE && !nue_cdg_used(s->g, h.c, par)) {
+			if (nue_cdg_add(s->g, h.c, par)) {
+				reoffer(s, h.y);
+				continue;
+			}
+			if ((rc = remember(s, h.c, par, err)))
+				return rc;
+		}
+		settle(s, h.y, h.c, h.d);
+	}
+	return 0;
+}
+
+/* Use dependencies in->out[i] (all or none); the new ones are remembered. */
+static int use_all(struct nue_search *s, const uint32_t *in, const uint32_t *out, uint32_t cnt,
+		   struct lanes_error *err, int *rc)
+{
+	uint32_t i, mark = s->nadded;
+
+	for (i = 0; i < cnt; i++) {
+		if (nue_cdg_used(s->g, in[i], out[i]))
+			continue;
+		if (nue_cdg_add(s->g, in[i], out[i]))
+			break;
+		if ((*rc = remember(s, in[i], out[i], err)))
+			return 0;
+	}
+	if (i == cnt)
+		return 1;
+	while (s->nadded > mark) {
+		s->nadded -= 2;
+		nue_cdg_remove(s->g, s->added[s->nadded], s->added[s->nadded + 1]);
+	}
+	return 0;
+}
+
+/* Does the path from v toward the destination pass through u? */
+static int passes(const struct nue_search *s, uint32_t v, uint32_t u)
+{
+	for (uint32_t hop = 0; v != u && s->via[v] != LANES_NONE && hop <= s->ns; hop++)
+		v = s->f->adj[s->via[v]].sw;
+	return v == u;
+}
+
+/* One step of local backtracking for the unreached switch x; @return 1 when x is routed. */
+static int backtrack(struct nue_search *s, uint32_t x, struct lanes_error *err, int *rc)
+{
+	const struct lanes_fabric *f = s->f;
+	uint32_t in[LANES_PORTS_MAX + 2], out[LANES_PORTS_MAX + 2];
+
+	for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
+		uint32_t u = f->adj[e].sw;
+
+		if (s->seen[u] != s->stamp || s->via[u] == LANES_NONE)
+			continue;
+		for (uint32_t e2 = f->adj_off[u]; e2 < f->adj_off[u + 1]; e2++) {
+			uint32_t v = f->adj[e2].sw, cnt = 0;
+
+			if (s->seen[v] != s->stamp || v == x || e2 == s->via[u] || passes(s, v, u))
+				continue;
+			if (s->via[v] != LANES_NONE)
+				in[cnt] = e2, out[cnt++] = s->via[v];
+			in[cnt] = e, out[cnt++] = e2;
+			for (uint32_t e3 = f->adj_off[u]; e3 < f->adj_off[u + 1]; e3++) {
+				uint32_t y = f->adj[e3].sw;
+
+				if (s->seen[y] == s->stamp && s->via[y] == s->g->rev[e3])
+					in[cnt] = s->g->rev[e3], out[cnt++] = e2;
+			}
+			if (!use_all(s, in, out, cnt, err, rc))
+				continue;
+			s->via[u] = e2;
+			s->walked = 1;
+			settle(s, x, e, s->dd[v] + weight(s, e2) + weight(s, e));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The search toward t, then backtracking; @return 1 when t's component is routed. */
+static int search(struct nue_search *s, uint32_t t, struct lanes_error *err, int *rc)
+{
+	uint32_t want = s->csize[s->comp[t]];
+	int progress = 1;
+
+	settle(s, t, LANES_NONE, 0);
+	if ((*rc = run_heap(s, err)))
+		return 0;
+	while (s->norder < want && progress) {
+		progress = 0;
+		for (uint32_t x = 0; x < s->ns && s->norder < want; x++) {
+			if (s->comp[x] != s->comp[t] || s->seen[x] == s->stamp)
+				continue;
+			if (backtrack(s, x, err, rc)) {
+				progress = 1;
+				s->backtracks++;
+				if ((*rc = run_heap(s, err)))
+					return 0;
+			}
+			if (*rc)
+				return 0;
+		}
+	}
+	return s->norder == want;
+}
+
+/* The escape channel of x toward t: down when x is an ancestor of t, else up. */
+static uint32_t escape_channel(const struct nue_search *s, uint32_t x)
+{
+	return s->anc[x] == s->stamp ? s->toward[x] : s->g->rev[s->x->down[x]];
+}
+
+static void put_on_escape(struct nue_search *s, uint32_t x, uint32_t t)
+{
+	if (x == t || s->esc[x] == s->stamp)
+		return;
+	s->esc[x] = s->stamp;
+	s->q[s->nq++] = x;
+	s->escaped++;
+}
+
+/* The impasse: unreached switches, and what their escape paths pull in, go on escape paths. */
+static int escape_impasse(struct nue_search *s, uint32_t t, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = s->f;
+	const uint32_t *down = s->x->down;
+	uint32_t in, out;
+	int rc = 0;
+
+	s->fallbacks++;
+	s->walked = 1;
+	for (uint32_t x = t; down[x] != LANES_NONE; x = s->g->tail[down[x]]) {
+		s->anc[s->g->tail[down[x]]] = s->stamp;
+		s->toward[s->g->tail[down[x]]] = down[x];
+	}
+	s->nq = 0;
+	for (uint32_t x = 0; x < s->ns; x++)
+		if (s->comp[x] == s->comp[t] && s->seen[x] != s->stamp)
+			put_on_escape(s, x, t);
+	for (uint32_t i = 0; i < s->nq; i++) {
+		uint32_t x = s->q[i], c = escape_channel(s, x);
+
+		put_on_escape(s, f->adj[c].sw, t);
+		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
+			uint32_t y = f->adj[e].sw;
+
+			in = s->g->rev[e];
+			out = c;
+			if (s->seen[y] != s->stamp || s->esc[y] == s->stamp || s->via[y] != in)
+				continue;
+			if (!use_all(s, &in, &out, 1, err, &rc))
+				put_on_escape(s, y, t);
+			if (rc)
+				return rc;
+		}
+	}
+	for (uint32_t i = 0; i < s->nq; i++) {
+		uint32_t x = s->q[i];
+
+		if (s->seen[x] != s->stamp) {
+			s->seen[x] = s->stamp;
+			s->order[s->norder++] = x;
+		}
+		s->via[x] = escape_channel(s, x);
+	}
+	return 0;
+}
+
+/* Give back the dependencies this search added that its final tree does not use. */
+static void drop_unused(struct nue_search *s, uint32_t t)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < s->nadded; i += 2) {
+		uint32_t in = s->added[i], out = s->added[i + 1], x = s->g->tail[in];
+		uint32_t y = s->f->adj[in].sw;
+
+		if (s->via[x] == in && y != t && s->via[y] == out) {
+			s->added[k++] = in;
+			s->added[k++] = out;
+		} else {
+			nue_cdg_remove(s->g, in, out);
+		}
+	}
+	s->nadded = k;
+}
+
+int nue_search_route(struct nue_search *s, uint32_t t, struct lanes_error *err)
+{
+	int rc = 0, ok;
+
+	if (++s->stamp == 0) { /* wrapped: forget every mark */
+		memset(s->seen, 0, sizeof(*s->seen) * s->ns);
+		memset(s->anc, 0, sizeof(*s->anc) * s->ns);
+		memset(s->esc, 0, sizeof(*s->esc) * s->ns);
+		s->stamp = 1;
+	}
+	s->norder = 0;
+	s->nadded = 0;
+	s->walked = 0;
+	ok = search(s, t, err, &rc);
+	if (rc)
+		return rc;
+	if (!ok && (rc = escape_impasse(s, t, err)))
+		return rc;
+	drop_unused(s, t);
+	return 0;
+}
+
+void nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t, uint32_t lid,
+		      uint8_t port)
+{
+	const struct lanes_fabric *f = s->f;
+
+	lanes_routing_set_port(r, t, lid, port);
+	for (uint32_t j = 0; j < s->norder; j++) {
+		uint32_t x = s->order[j];
+
+		if (x != t)
+			lanes_routing_set_port(r, x, lid, f->adj[s->via[x]].port);
+		s->sub[x] = s->hca[x];
+	}
+	if (s->walked) { /* no settle order: walk each path */
+		for (uint32_t j = 0; j < s->norder; j++)
+			for (uint32_t x = s->order[j]; x != t; x = f->adj[s->via[x]].sw)
+				s->load[s->via[x]] += s->hca[s->order[j]];
+		return;
+	}
+	for (uint32_t j = s->norder; j-- > 1;) { /* next hops were settled earlier */
+		uint32_t x = s->order[j], c = s->via[x];
+
+		s->load[c] += s->sub[x];
+		s->sub[f->adj[c].sw] += s->sub[x];
+	}
+}

@@ -1,0 +1,58 @@
+/*
+ * nue_search.h - one destination of the nue engine (engines/nue.c): the
+ * Dijkstra-like search on the layer's CDG, local backtracking, the escape
+ * paths at an impasse, and placing the resulting tree (LFT column and
+ * channel weights). See nue_search.c for the rules.
+ */
+#ifndef LANES_NUE_SEARCH_H
+#define LANES_NUE_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lanes/error.h"
+#include "lanes/fabric.h"
+#include "lanes/routing.h"
+#include "nue_cdg.h"
+#include "nue_escape.h"
+#include "nue_heap.h"
+
+struct nue_search {
+	const struct lanes_fabric *f;
+	struct nue_cdg *g;            /* the layer's CDG */
+	const struct nue_escape *x;   /* the layer's escape trees */
+	uint32_t ns;
+	const uint32_t *comp, *csize; /* per switch: component; per component: switches */
+	const uint64_t *hca;          /* per switch: source LIDs there */
+	uint64_t *load, w0;           /* per channel: routes placed; base weight */
+	/* one destination */
+	struct nue_iheap heap;
+	uint32_t *via;                /* per routed switch: its channel toward t */
+	uint32_t *seen, stamp;        /* seen[s] == stamp: s is routed */
+	uint32_t *order, norder;      /* routed switches, in settle order */
+	uint64_t *sub, *dd;           /* per switch: sources behind it; distance */
+	uint32_t *added, nadded;      /* dependencies this search used: (in, out) pairs */
+	size_t added_cap;
+	int walked;                   /* order is no settle order (backtracking, escape) */
+	uint32_t *anc, *esc, *toward, *q, nq; /* impasse scratch */
+	/* statistics */
+	uint64_t backtracks, fallbacks, escaped;
+};
+
+int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
+		    const struct nue_escape *x, struct lanes_error *err);
+void nue_search_free(struct nue_search *s);
+
+/**
+ * Route every switch of t's component toward switch t inside the CDG (the
+ * tree is left in via[] for the switches in order[]), with backtracking and
+ * escape paths where needed; the CDG keeps the dependencies the tree uses.
+ * @return 0, or a negative LANES_E* code
+ */
+int nue_search_route(struct nue_search *s, uint32_t t, struct lanes_error *err);
+
+/** Write the tree as the LFT column of lid (port at t) and add its routes to the weights. */
+void nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t, uint32_t lid,
+		      uint8_t port);
+
+#endif
