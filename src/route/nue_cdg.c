@@ -26,77 +26,60 @@ static int oom(struct lanes_error *err)
 	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
-static uint32_t entry_of(const struct lanes_fabric *f, uint32_t sw, uint8_t port)
-{
-	uint32_t x = f->nodes[f->switches[sw]].switch_index;
-
-	for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++)
-		if (f->adj[e].port == port)
-			return e;
-	return LANES_NONE;
-}
-
 int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct lanes_error *err)
 {
-	uint32_t ns = f->num_switches;
+	uint32_t ns = f->num_switches, E;
+	int rc;
 
 	memset(g, 0, sizeof(*g));
 	g->f = f;
-	g->E = f->adj_off[ns];
-	g->rev = malloc(sizeof(*g->rev) * ((size_t)g->E + 1));
-	g->tail = malloc(sizeof(*g->tail) * ((size_t)g->E + 1));
-	g->dense_off = malloc(sizeof(*g->dense_off) * ((size_t)ns + 1));
-	g->ord = malloc(sizeof(*g->ord) * ((size_t)g->E + 1));
-	g->mark = calloc((size_t)g->E + 1, sizeof(*g->mark));
-	g->stk = malloc(sizeof(*g->stk) * ((size_t)g->E + 1));
-	g->fwd = malloc(sizeof(*g->fwd) * ((size_t)g->E + 1));
-	g->bwd = malloc(sizeof(*g->bwd) * ((size_t)g->E + 1));
-	g->tmp = malloc(sizeof(*g->tmp) * ((size_t)g->E + 1));
-	g->slots = malloc(sizeof(*g->slots) * ((size_t)g->E + 1));
-	if (!g->rev || !g->tail || !g->dense_off || !g->ord || !g->mark || !g->stk || !g->fwd ||
-	    !g->bwd || !g->tmp || !g->slots)
+	if ((rc = route_channels_init(&g->ch, f, "nue", err)))
+		return rc;
+	E = g->ch.E;
+	g->tail = malloc(sizeof(*g->tail) * ((size_t)E + 1));
+	g->ord = malloc(sizeof(*g->ord) * ((size_t)E + 1));
+	g->mark = calloc((size_t)E + 1, sizeof(*g->mark));
+	g->stk = malloc(sizeof(*g->stk) * ((size_t)E + 1));
+	g->fwd = malloc(sizeof(*g->fwd) * ((size_t)E + 1));
+	g->bwd = malloc(sizeof(*g->bwd) * ((size_t)E + 1));
+	g->tmp = malloc(sizeof(*g->tmp) * ((size_t)E + 1));
+	g->slots = malloc(sizeof(*g->slots) * ((size_t)E + 1));
+	g->dep = malloc(g->ch.ndeps + 1);
+	if (!g->tail || !g->ord || !g->mark || !g->stk || !g->fwd || !g->bwd || !g->tmp ||
+	    !g->slots || !g->dep)
 		return oom(err);
-	g->dense_off[0] = 0;
-	for (uint32_t s = 0; s < ns; s++) {
-		size_t deg = f->adj_off[s + 1] - f->adj_off[s];
-
-		g->dense_off[s + 1] = g->dense_off[s] + deg * deg;
+	for (uint32_t s = 0; s < ns; s++)
 		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
 			g->tail[e] = s;
-			g->rev[e] = entry_of(f, f->adj[e].sw, f->adj[e].peer_port);
-			if (g->rev[e] == LANES_NONE)
+			if (g->ch.rev[e] == LANES_NONE)
 				return lanes_error_set(err, LANES_EINVAL,
 						       "nue: switch adjacency is not symmetric");
 		}
-	}
-	g->dep = malloc(g->dense_off[ns] + 1);
-	if (!g->dep)
-		return oom(err);
 	nue_cdg_reset(g);
 	return 0;
 }
 
 void nue_cdg_free(struct nue_cdg *g)
 {
-	void *p[] = { g->rev, g->tail, g->dense_off, g->dep,  g->ord,
-		      g->mark, g->stk, g->fwd,	     g->bwd, g->tmp, g->slots };
+	void *p[] = { g->tail, g->dep, g->ord, g->mark, g->stk, g->fwd, g->bwd, g->tmp, g->slots };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
+	route_channels_free(&g->ch);
 	memset(g, 0, sizeof(*g));
 }
 
 void nue_cdg_reset(struct nue_cdg *g)
 {
-	memset(g->dep, 0, g->dense_off[g->f->num_switches] + 1);
-	for (uint32_t c = 0; c < g->E; c++)
+	memset(g->dep, 0, g->ch.ndeps + 1);
+	for (uint32_t c = 0; c < g->ch.E; c++)
 		g->ord[c] = c;
 }
 
 static uint32_t next_stamp(struct nue_cdg *g)
 {
 	if (++g->stamp == 0) {
-		memset(g->mark, 0, sizeof(*g->mark) * g->E);
+		memset(g->mark, 0, sizeof(*g->mark) * g->ch.E);
 		g->stamp = 1;
 	}
 	return g->stamp;
@@ -118,7 +101,7 @@ static int search_forward(struct nue_cdg *g, uint32_t v, uint32_t u, uint32_t ub
 	while (top) {
 		uint32_t c = g->stk[--top], x = f->adj[c].sw, a = f->adj_off[x];
 		uint32_t deg = f->adj_off[x + 1] - a;
-		const uint8_t *row = g->dep + g->dense_off[x] + (size_t)(g->rev[c] - a) * deg;
+		const uint8_t *row = g->dep + g->ch.dense_off[x] + (size_t)(g->ch.rev[c] - a) * deg;
 
 		for (uint32_t j = 0; j < deg; j++) {
 			uint32_t y = a + j;
@@ -150,11 +133,11 @@ static void search_backward(struct nue_cdg *g, uint32_t u, uint32_t lb, uint32_t
 	while (top) {
 		uint32_t c = g->stk[--top], x = g->tail[c], a = f->adj_off[x];
 		uint32_t deg = f->adj_off[x + 1] - a;
-		const uint8_t *base = g->dep + g->dense_off[x] + (c - a);
+		const uint8_t *base = g->dep + g->ch.dense_off[x] + (c - a);
 
 		/* in-channels of x are rev[e] for the out entries e of x */
 		for (uint32_t i = 0; i < deg; i++) {
-			uint32_t y = g->rev[a + i];
+			uint32_t y = g->ch.rev[a + i];
 
 			if (base[(size_t)i * deg] != 1)
 				continue;

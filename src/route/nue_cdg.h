@@ -5,8 +5,8 @@
  * Channels are the switch adjacency entries of the fabric (a directed
  * switch-to-switch cable). A dependency "in, then out" exists for every pair
  * of channels that meet at a switch (in ends where out starts): the complete
- * CDG of Domke et al. (HPDC 2016). Each pair is one byte, numbered densely
- * per switch ((in, out) with deg^2 pairs at a switch of degree deg), and is
+ * CDG of Domke et al. (HPDC 2016). Each pair is one byte, numbered as
+ * route_channels numbers dependencies (route_internal.h), and is
  * unused, used, or blocked (known to close a cycle: refused without a search). The used dependencies are kept acyclic at all times:
  * nue_cdg_add() refuses a dependency that would close a cycle.
  *
@@ -25,15 +25,14 @@
 
 #include "lanes/error.h"
 #include "lanes/fabric.h"
+#include "route_internal.h"
 
 enum { NUE_DEP_UNUSED = 0, NUE_DEP_USED = 1, NUE_DEP_BLOCKED = 2 };
 
 struct nue_cdg {
 	const struct lanes_fabric *f;
-	uint32_t E;          /* channels: adjacency entries */
-	uint32_t *rev;       /* per channel: the same cable in the other direction */
+	struct route_channels ch; /* channels and dependency numbers */
 	uint32_t *tail;      /* per channel: the switch it leaves */
-	size_t *dense_off;   /* per switch: its first dependency number */
 	uint8_t *dep;        /* per dependency: NUE_DEP_* */
 	uint32_t *ord;       /* per channel: its place in the order */
 	uint32_t *mark, stamp;
@@ -55,9 +54,7 @@ void nue_cdg_reset(struct nue_cdg *g);
 /** @return the number of the dependency "in, then out" (out leaves where in ends) */
 static inline size_t nue_cdg_dep(const struct nue_cdg *g, uint32_t in, uint32_t out)
 {
-	uint32_t x = g->f->adj[in].sw, a = g->f->adj_off[x], deg = g->f->adj_off[x + 1] - a;
-
-	return g->dense_off[x] + (size_t)(g->rev[in] - a) * deg + (out - a);
+	return route_dependency(&g->ch, in, out);
 }
 
 /** @return nonzero when "in, then out" is used */

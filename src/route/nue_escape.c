@@ -230,9 +230,9 @@ int nue_escape_mark(struct nue_escape *x, struct nue_cdg *g, const uint8_t *want
 		if (d == LANES_NONE)
 			continue;
 		p = g->tail[d];
-		up = g->rev[d];
+		up = g->ch.rev[d];
 		if (x->down[p] != LANES_NONE) {
-			if (reserve(g, up, g->rev[x->down[p]]))
+			if (reserve(g, up, g->ch.rev[x->down[p]]))
 				return 1;
 			if (x->onchain[s] && reserve(g, x->down[p], d))
 				return 1;

@@ -108,14 +108,14 @@ static void settle(struct nue_search *s, uint32_t x, uint32_t c, uint64_t d)
 	const struct lanes_fabric *f = s->f;
 	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a;
 	/* dependency (rev[e], c) for the entries e of x: column c of x's square */
-	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->dense_off[x] + (c - a);
+	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->ch.dense_off[x] + (c - a);
 
 	s->seen[x] = s->stamp;
 	s->via[x] = c;
 	s->dd[x] = d;
 	s->order[s->norder++] = x;
 	for (uint32_t j = 0; j < deg; j++) {
-		uint32_t y = f->adj[a + j].sw, in = s->g->rev[a + j];
+		uint32_t y = f->adj[a + j].sw, in = s->g->ch.rev[a + j];
 
 		if (s->seen[y] == s->stamp || (col && col[(size_t)j * deg] == NUE_DEP_BLOCKED))
 			continue;
@@ -217,8 +217,8 @@ static int backtrack(struct nue_search *s, uint32_t x, struct lanes_error *err, 
 			for (uint32_t e3 = f->adj_off[u]; e3 < f->adj_off[u + 1]; e3++) {
 				uint32_t y = f->adj[e3].sw;
 
-				if (s->seen[y] == s->stamp && s->via[y] == s->g->rev[e3])
-					in[cnt] = s->g->rev[e3], out[cnt++] = e2;
+				if (s->seen[y] == s->stamp && s->via[y] == s->g->ch.rev[e3])
+					in[cnt] = s->g->ch.rev[e3], out[cnt++] = e2;
 			}
 			if (!use_all(s, in, out, cnt, err, rc))
 				continue;
@@ -261,7 +261,7 @@ static int search(struct nue_search *s, uint32_t t, struct lanes_error *err, int
 /* The escape channel of x toward t: down when x is an ancestor of t, else up. */
 static uint32_t escape_channel(const struct nue_search *s, uint32_t x)
 {
-	return s->anc[x] == s->stamp ? s->toward[x] : s->g->rev[s->x->down[x]];
+	return s->anc[x] == s->stamp ? s->toward[x] : s->g->ch.rev[s->x->down[x]];
 }
 
 static void put_on_escape(struct nue_search *s, uint32_t x, uint32_t t)
@@ -298,7 +298,7 @@ static int escape_impasse(struct nue_search *s, uint32_t t, struct lanes_error *
 		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
 			uint32_t y = f->adj[e].sw;
 
-			in = s->g->rev[e];
+			in = s->g->ch.rev[e];
 			out = c;
 			if (s->seen[y] != s->stamp || s->esc[y] == s->stamp || s->via[y] != in)
 				continue;

@@ -87,10 +87,7 @@ struct dfsssp {
 	const struct lanes_route_opts *opts;
 	struct lanes_routing *r;
 	uint32_t ns;              /* switches */
-	uint32_t E;               /* channels: adjacency entries */
-	uint32_t *rev;            /* per entry: the same cable seen from the other end */
-	uint32_t *port_ent;       /* per fabric port slot: its adjacency entry, or LANES_NONE */
-	size_t *dense_off;        /* per switch: its first dense dependency (deg^2 each) */
+	struct route_channels ch; /* channels and dependency numbers */
 	/* destinations and path grouping */
 	struct route_endports eps;
 	uint32_t *dst_off, *dst;  /* per switch: the end-port LIDs behind it */
@@ -146,51 +143,6 @@ static int oom(struct lanes_error *err)
 static inline void ahead(const void *p)
 {
 	__builtin_prefetch(p);
-}
-
-/* ------------------------------------------------------------ channels */
-
-static uint32_t entry_of(const struct dfsssp *d, uint32_t sw, uint8_t port)
-{
-	const struct lanes_node *n = &d->f->nodes[d->f->switches[sw]];
-
-	return port >= 1 && port <= n->nports ? d->port_ent[n->port_base + port] : LANES_NONE;
-}
-
-static int map_channels(struct dfsssp *d, struct lanes_error *err)
-{
-	const struct lanes_fabric *f = d->f;
-
-	d->E = f->adj_off[d->ns];
-	d->port_ent = malloc(sizeof(*d->port_ent) * ((size_t)f->num_port_slots + 1));
-	d->rev = malloc(sizeof(*d->rev) * ((size_t)d->E + 1));
-	d->dense_off = malloc(sizeof(*d->dense_off) * ((size_t)d->ns + 1));
-	if (!d->port_ent || !d->rev || !d->dense_off)
-		return oom(err);
-	for (uint32_t i = 0; i < f->num_port_slots; i++)
-		d->port_ent[i] = LANES_NONE;
-	d->dense_off[0] = 0;
-	for (uint32_t s = 0; s < d->ns; s++) {
-		size_t deg = f->adj_off[s + 1] - f->adj_off[s];
-
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-			d->port_ent[f->nodes[f->switches[s]].port_base + f->adj[e].port] = e;
-		d->dense_off[s + 1] = d->dense_off[s] + deg * deg;
-	}
-	if (d->dense_off[d->ns] >= UINT32_MAX)
-		return lanes_error_set(err, LANES_ERANGE, "dfsssp: too many switch port pairs");
-	for (uint32_t s = 0; s < d->ns; s++)
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-			d->rev[e] = entry_of(d, f->adj[e].sw, f->adj[e].peer_port);
-	return 0;
-}
-
-/* The dense number of "channel in, then channel out" (out leaves in's head). */
-static uint32_t dense(const struct dfsssp *d, uint32_t in, uint32_t out)
-{
-	uint32_t x = d->f->adj[in].sw, a = d->f->adj_off[x], deg = d->f->adj_off[x + 1] - a;
-
-	return (uint32_t)(d->dense_off[x] + (size_t)(d->rev[in] - a) * deg + (out - a));
 }
 
 /* ---------------------------------------------------- grouping paths */
@@ -279,7 +231,7 @@ static int all_same(struct dfsssp *d, uint32_t s, const uint32_t *lids, uint32_t
 	for (uint32_t i = 1; i < k; i++)
 		if (lanes_routing_port(d->r, s, lids[i]) != p)
 			return 0;
-	e = entry_of(d, s, p);
+	e = route_channel_at(&d->ch, s, p);
 	return e == LANES_NONE || !d->varies[d->f->adj[e].sw];
 }
 
@@ -294,7 +246,7 @@ static void group_switch(struct dfsssp *d, uint32_t s, const uint32_t *lids, uin
 		return;
 	}
 	for (uint32_t i = 0; i < k; i++) {
-		uint32_t e = entry_of(d, s, lanes_routing_port(d->r, s, lids[i])), j = 0;
+		uint32_t e = route_channel_at(&d->ch, s, lanes_routing_port(d->r, s, lids[i])), j = 0;
 
 		d->key_e[i] = e;
 		d->key_c[i] = e == LANES_NONE ? 0 : d->canon[(size_t)d->f->adj[e].sw * k + i];
@@ -356,13 +308,13 @@ static int walk_from(struct dfsssp *d, uint32_t x, uint32_t prev, const uint8_t 
 		     struct lanes_error *err)
 {
 	for (uint32_t hop = 0; hop < d->ns; hop++) {
-		uint32_t e = entry_of(d, x, col[x]);
+		uint32_t e = route_channel_at(&d->ch, x, col[x]);
 
 		if (e == LANES_NONE)
 			return 0; /* delivered to a CA port */
 		if (grow_deps(d, 1, err))
 			return LANES_ENOMEM;
-		d->u_dep[d->ndep_refs++] = dense(d, prev, e);
+		d->u_dep[d->ndep_refs++] = route_dependency(&d->ch, prev, e);
 		prev = e;
 		x = d->f->adj[e].sw;
 	}
@@ -378,7 +330,7 @@ static int add_path(struct dfsssp *d, uint32_t s, uint32_t i, const uint32_t *li
 		    struct lanes_error *err)
 {
 	const uint8_t *col = lanes_routing_column(d->r, lids[i]);
-	uint32_t e = entry_of(d, s, col[s]), n, via, len;
+	uint32_t e = route_channel_at(&d->ch, s, col[s]), n, via, len;
 
 	if (e == LANES_NONE)
 		return 0;
@@ -389,7 +341,8 @@ static int add_path(struct dfsssp *d, uint32_t s, uint32_t i, const uint32_t *li
 	len = d->unit[via + 1].off - d->unit[via].off;
 	if (grow_deps(d, (size_t)len + 1, err))
 		return LANES_ENOMEM;
-	d->u_dep[d->ndep_refs++] = dense(d, e, entry_of(d, n, col[n]));
+	d->u_dep[d->ndep_refs++] =
+		route_dependency(&d->ch, e, route_channel_at(&d->ch, n, col[n]));
 	memcpy(d->u_dep + d->ndep_refs, d->u_dep + d->unit[via].off, sizeof(*d->u_dep) * len);
 	d->ndep_refs += len;
 	return 0;
@@ -490,10 +443,10 @@ static int make_units(struct dfsssp *d, struct lanes_error *err)
 static int number_dependencies(struct dfsssp *d, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = d->f;
-	size_t nd = d->dense_off[d->ns];
+	size_t nd = d->ch.dense_off[d->ns];
 
 	if (!(d->eid = calloc(nd + 1, sizeof(*d->eid))) ||
-	    !(d->arr_off = malloc(sizeof(*d->arr_off) * ((size_t)d->E + 1))))
+	    !(d->arr_off = malloc(sizeof(*d->arr_off) * ((size_t)d->ch.E + 1))))
 		return oom(err);
 	for (size_t j = 0; j < d->ndep_refs; j++) {
 		ahead(&d->eid[d->u_dep[j + 2 * PREFETCH]]);
@@ -511,19 +464,19 @@ static int number_dependencies(struct dfsssp *d, struct lanes_error *err)
 		for (uint32_t i = 0; i < deg; i++) {
 			d->arr_off[a + i] = k;
 			for (uint32_t o = 0; o < deg; o++) {
-				uint32_t *id = &d->eid[d->dense_off[x] + (size_t)i * deg + o];
+				uint32_t *id = &d->eid[d->ch.dense_off[x] + (size_t)i * deg + o];
 
 				if (!*id) {
 					*id = LANES_NONE;
 					continue;
 				}
-				d->dep_in[k] = d->rev[a + i];
+				d->dep_in[k] = d->ch.rev[a + i];
 				d->dep_out[k] = a + o;
 				*id = k++;
 			}
 		}
 	}
-	d->arr_off[d->E] = d->ndeps;
+	d->arr_off[d->ch.E] = d->ndeps;
 	return 0;
 }
 
@@ -635,7 +588,7 @@ static void count_layer(struct dfsssp *d, uint32_t l)
  */
 static uint32_t next_edge(const struct dfsssp *d, uint32_t l, uint32_t c, uint32_t *k)
 {
-	uint32_t end = d->arr_off[d->rev[c] + 1];
+	uint32_t end = d->arr_off[d->ch.rev[c] + 1];
 
 	for (; *k < end; (*k)++)
 		if (d->cnt[l][*k] && d->state[d->dep_out[*k]] != DONE)
@@ -716,10 +669,10 @@ static int break_cycles(struct dfsssp *d, uint32_t l)
 {
 	int rc;
 
-	memset(d->state, NEW, d->E);
-	for (uint32_t c = 0; c < d->E; c++)
-		d->resume[c] = d->arr_off[d->rev[c]];
-	for (uint32_t c = 0; c < d->E; c++)
+	memset(d->state, NEW, d->ch.E);
+	for (uint32_t c = 0; c < d->ch.E; c++)
+		d->resume[c] = d->arr_off[d->ch.rev[c]];
+	for (uint32_t c = 0; c < d->ch.E; c++)
 		if (d->state[c] == NEW && (rc = search_from(d, l, c)))
 			return rc;
 	return 0;
@@ -728,11 +681,11 @@ static int break_cycles(struct dfsssp *d, uint32_t l)
 /* OpenSM's layering; d->nlayers = MAX_LAYERS + 1 when the SLs do not suffice. */
 static int make_layers(struct dfsssp *d, struct lanes_error *err)
 {
-	d->state = malloc((size_t)d->E + 1);
-	d->stk = malloc(sizeof(*d->stk) * ((size_t)d->E + 1));
-	d->stj = malloc(sizeof(*d->stj) * ((size_t)d->E + 1));
-	d->pos = malloc(sizeof(*d->pos) * ((size_t)d->E + 1));
-	d->resume = malloc(sizeof(*d->resume) * ((size_t)d->E + 1));
+	d->state = malloc((size_t)d->ch.E + 1);
+	d->stk = malloc(sizeof(*d->stk) * ((size_t)d->ch.E + 1));
+	d->stj = malloc(sizeof(*d->stj) * ((size_t)d->ch.E + 1));
+	d->pos = malloc(sizeof(*d->pos) * ((size_t)d->ch.E + 1));
+	d->resume = malloc(sizeof(*d->resume) * ((size_t)d->ch.E + 1));
 	if (!d->state || !d->stk || !d->stj || !d->pos || !d->resume)
 		return oom(err);
 	for (uint32_t l = 0; l < d->nlayers; l++) {
@@ -758,7 +711,7 @@ static int reaches_back(struct dfsssp *d, uint32_t k, uint32_t c, uint32_t limit
 	while (sp) {
 		uint32_t in = d->stk[--sp];
 
-		for (uint32_t j = d->arr_off[d->rev[in]]; j < d->arr_off[d->rev[in] + 1]; j++) {
+		for (uint32_t j = d->arr_off[d->ch.rev[in]]; j < d->arr_off[d->ch.rev[in] + 1]; j++) {
 			uint32_t nx = d->dep_out[j];
 
 			d->ff_work++;
@@ -796,7 +749,7 @@ static int fits(struct dfsssp *d, uint32_t k, uint32_t u)
 	int found = 0;
 
 	if (++d->stamp == 0) {
-		memset(d->seen, 0, sizeof(*d->seen) * d->E);
+		memset(d->seen, 0, sizeof(*d->seen) * d->ch.E);
 		d->stamp = 1;
 	}
 	for (uint32_t i = 0; i <= n; i++)
@@ -870,8 +823,8 @@ static int first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_error *err
 	uint32_t *order = malloc(sizeof(*order) * ((size_t)d->nunits + 1));
 	int rc = 0;
 
-	d->seen = calloc((size_t)d->E + 1, sizeof(*d->seen));
-	d->at = calloc((size_t)d->E + 1, sizeof(*d->at));
+	d->seen = calloc((size_t)d->ch.E + 1, sizeof(*d->seen));
+	d->at = calloc((size_t)d->ch.E + 1, sizeof(*d->at));
 	if (!order || !d->seen || !d->at)
 		rc = oom(err);
 	else if (!(rc = ff_empty(d, err)))
@@ -1044,8 +997,8 @@ static int layer_paths(struct dfsssp *d, struct lanes_error *err)
 	uint32_t budget = budget_of(d->opts);
 	int rc;
 
-	if ((rc = map_channels(d, err)) || (rc = make_units(d, err)) ||
-	    (rc = assign_layers(d, budget, err)))
+	if ((rc = route_channels_init(&d->ch, d->f, "dfsssp", err)) ||
+	    (rc = make_units(d, err)) || (rc = assign_layers(d, budget, err)))
 		return rc;
 	balance(d, budget);
 	set_sls(d);
@@ -1057,17 +1010,18 @@ static int layer_paths(struct dfsssp *d, struct lanes_error *err)
 
 static void release(struct dfsssp *d)
 {
-	void *p[] = { d->rev,	  d->port_ent, d->dense_off, d->dst_off, d->dst,   d->dist,
-		      d->order,	  d->canon,    d->pu, d->varies,    d->key_e,	 d->key_c, d->uid,
-		      d->unit,	  d->u_dep,    NULL,	     d->layer,	 d->eid,   d->dep_in,
-		      d->dep_out, d->arr_off,  d->inc_off,   d->inc,	 d->chan,  d->state,
-		      d->stk,	  d->stj,      d->pos, d->resume,	     d->seen,	 d->at };
+	void *p[] = { d->dst_off, d->dst,     d->dist,	   d->order,   d->canon,   d->pu,
+		      d->varies,  d->key_e,   d->key_c,	   d->uid,     d->unit,	   d->u_dep,
+		      NULL,	  d->layer,   d->eid,	   d->dep_in,  d->dep_out, d->arr_off,
+		      d->inc_off, d->inc,     d->chan,	   d->state,   d->stk,	   d->stj,
+		      d->pos,	  d->resume,  d->seen,	   d->at };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
 	for (uint32_t l = 0; l < MAX_LAYERS; l++)
 		free(d->cnt[l]);
 	route_endports_free(&d->eps);
+	route_channels_free(&d->ch);
 }
 
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,

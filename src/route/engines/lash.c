@@ -79,11 +79,8 @@ struct lash {
 	const struct lanes_fabric *f;
 	const struct lanes_route_opts *opts;
 	struct lanes_routing *r;
-	uint32_t ns, E;      /* switches; channels (adjacency entries) */
-	uint32_t *port_ent;  /* per fabric port slot: its adjacency entry, or NONE */
-	uint32_t *rev;       /* per entry: the same cable from the other end */
-	size_t *dense_off;   /* per switch: its first dense dependency (deg^2 each) */
-	size_t ndeps;
+	uint32_t ns;         /* switches */
+	struct route_channels ch; /* channels and dependency numbers */
 	uint32_t *osm;       /* OpenSM's ids: osm[id] = switch index */
 	uint8_t *port;       /* port[t * ns + x]: x's port toward switch t, 0 at t */
 	uint8_t *lay;        /* lay[t * ns + s]: the layer of the pair {s, t} */
@@ -101,52 +98,6 @@ struct lash {
 static int oom(struct lanes_error *err)
 {
 	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
-
-/* ------------------------------------------------------------ channels */
-
-static uint32_t entry_of(const struct lash *l, uint32_t sw, uint8_t port)
-{
-	const struct lanes_node *n = &l->f->nodes[l->f->switches[sw]];
-
-	return port >= 1 && port <= n->nports ? l->port_ent[n->port_base + port] : NONE;
-}
-
-static int map_channels(struct lash *l, struct lanes_error *err)
-{
-	const struct lanes_fabric *f = l->f;
-
-	l->E = f->adj_off[l->ns];
-	l->port_ent = malloc(sizeof(*l->port_ent) * ((size_t)f->num_port_slots + 1));
-	l->rev = malloc(sizeof(*l->rev) * ((size_t)l->E + 1));
-	l->dense_off = malloc(sizeof(*l->dense_off) * ((size_t)l->ns + 1));
-	if (!l->port_ent || !l->rev || !l->dense_off)
-		return oom(err);
-	for (uint32_t i = 0; i < f->num_port_slots; i++)
-		l->port_ent[i] = NONE;
-	l->dense_off[0] = 0;
-	for (uint32_t s = 0; s < l->ns; s++) {
-		size_t deg = f->adj_off[s + 1] - f->adj_off[s];
-
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-			l->port_ent[f->nodes[f->switches[s]].port_base + f->adj[e].port] = e;
-		l->dense_off[s + 1] = l->dense_off[s] + deg * deg;
-	}
-	l->ndeps = l->dense_off[l->ns];
-	if (l->ndeps >= UINT32_MAX)
-		return lanes_error_set(err, LANES_ERANGE, "lash: too many switch port pairs");
-	for (uint32_t s = 0; s < l->ns; s++)
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-			l->rev[e] = entry_of(l, f->adj[e].sw, f->adj[e].peer_port);
-	return 0;
-}
-
-/* The dense number of "channel in, then channel out" (out leaves in's head). */
-static uint32_t dense(const struct lash *l, uint32_t in, uint32_t out)
-{
-	uint32_t x = l->f->adj[in].sw, a = l->f->adj_off[x], deg = l->f->adj_off[x + 1] - a;
-
-	return (uint32_t)(l->dense_off[x] + (size_t)(l->rev[in] - a) * deg + (out - a));
 }
 
 /* ---------------------------------------------------------------- paths */
@@ -248,7 +199,7 @@ static uint32_t path(struct lash *l, uint32_t s, uint32_t t)
 	uint32_t n = 0;
 
 	for (uint32_t x = s; x != t; x = l->f->adj[l->chan[n - 1]].sw)
-		l->chan[n++] = entry_of(l, x, row[x]);
+		l->chan[n++] = route_channel_at(&l->ch, x, row[x]);
 	return n;
 }
 
@@ -259,13 +210,13 @@ static int open_layer(struct lash *l, uint32_t k, struct lanes_error *err)
 	struct layer *y = &l->L[k];
 
 	if (!y->cnt) {
-		y->cnt = malloc(sizeof(*y->cnt) * (l->ndeps + 1));
-		y->ord = malloc(sizeof(*y->ord) * ((size_t)l->E + 1));
+		y->cnt = malloc(sizeof(*y->cnt) * (l->ch.ndeps + 1));
+		y->ord = malloc(sizeof(*y->ord) * ((size_t)l->ch.E + 1));
 		if (!y->cnt || !y->ord)
 			return oom(err);
 	}
-	memset(y->cnt, 0, sizeof(*y->cnt) * (l->ndeps + 1));
-	for (uint32_t c = 0; c < l->E; c++)
+	memset(y->cnt, 0, sizeof(*y->cnt) * (l->ch.ndeps + 1));
+	for (uint32_t c = 0; c < l->ch.E; c++)
 		y->ord[c] = c;
 	y->pairs = 0;
 	if (l->nlayers < k + 1)
@@ -276,7 +227,7 @@ static int open_layer(struct lash *l, uint32_t k, struct lanes_error *err)
 static void next_stamp(struct lash *l)
 {
 	if (++l->stamp == 0) {
-		memset(l->seen, 0, sizeof(*l->seen) * ((size_t)l->E + 1));
+		memset(l->seen, 0, sizeof(*l->seen) * ((size_t)l->ch.E + 1));
 		l->stamp = 1;
 	}
 }
@@ -297,7 +248,7 @@ static int reach_forward(struct lash *l, const struct layer *y, uint32_t v, uint
 	while (sp) {
 		uint32_t c = l->stk[--sp], x = f->adj[c].sw, a = f->adj_off[x];
 		uint32_t deg = f->adj_off[x + 1] - a;
-		const uint32_t *cnt = y->cnt + l->dense_off[x] + (size_t)(l->rev[c] - a) * deg;
+		const uint32_t *cnt = y->cnt + l->ch.dense_off[x] + (size_t)(l->ch.rev[c] - a) * deg;
 
 		l->fwd[l->nfwd++] = (uint64_t)y->ord[c] << 32 | c;
 		for (uint32_t i = 0; i < deg; i++) {
@@ -324,13 +275,13 @@ static void reach_backward(struct lash *l, const struct layer *y, uint32_t u, ui
 	l->seen[u] = l->stamp;
 	l->stk[sp++] = u;
 	while (sp) {
-		uint32_t c = l->stk[--sp], x = f->adj[l->rev[c]].sw, a = f->adj_off[x];
+		uint32_t c = l->stk[--sp], x = f->adj[l->ch.rev[c]].sw, a = f->adj_off[x];
 		uint32_t deg = f->adj_off[x + 1] - a;
-		const uint32_t *cnt = y->cnt + l->dense_off[x] + (c - a);
+		const uint32_t *cnt = y->cnt + l->ch.dense_off[x] + (c - a);
 
 		l->bwd[l->nbwd++] = (uint64_t)y->ord[c] << 32 | c;
 		for (uint32_t i = 0; i < deg; i++) {
-			uint32_t w = l->rev[a + i];
+			uint32_t w = l->ch.rev[a + i];
 
 			if (!cnt[(size_t)i * deg] || l->seen[w] == l->stamp || y->ord[w] <= lb)
 				continue;
@@ -375,8 +326,8 @@ static void reorder(struct lash *l, struct layer *y)
 {
 	uint32_t i = 0, j = 0, k = 0;
 
-	sort_keys(l->fwd, l->nfwd, l->tmp, l->E);
-	sort_keys(l->bwd, l->nbwd, l->tmp, l->E);
+	sort_keys(l->fwd, l->nfwd, l->tmp, l->ch.E);
+	sort_keys(l->bwd, l->nbwd, l->tmp, l->ch.E);
 	while (i < l->nbwd || j < l->nfwd)
 		if (j == l->nfwd || (i < l->nbwd && l->bwd[i] < l->fwd[j]))
 			l->pool[k++] = l->bwd[i++] >> 32;
@@ -412,7 +363,7 @@ static int add_path(struct lash *l, struct layer *y, uint32_t s, uint32_t t)
 	uint32_t n = path(l, s, t);
 
 	for (uint32_t i = 1; i < n; i++) {
-		uint32_t dep = dense(l, l->chan[i - 1], l->chan[i]);
+		uint32_t dep = route_dependency(&l->ch, l->chan[i - 1], l->chan[i]);
 
 		if (!add_dep(l, y, l->chan[i - 1], l->chan[i], dep))
 			return 0;
@@ -445,7 +396,7 @@ static void drop_pair(struct lash *l, uint32_t k, uint32_t s, uint32_t t)
 		uint32_t n = dir ? path(l, t, s) : path(l, s, t);
 
 		for (uint32_t i = 1; i < n; i++)
-			y->cnt[dense(l, l->chan[i - 1], l->chan[i])]--;
+			y->cnt[route_dependency(&l->ch, l->chan[i - 1], l->chan[i])]--;
 	}
 	y->pairs--;
 }
@@ -725,9 +676,9 @@ static int prepare(struct lash *l, struct lanes_error *err)
 	size_t ns = l->ns, cells = ns * ns, E;
 	int rc;
 
-	if ((rc = map_channels(l, err)) || (rc = osm_ids(l, err)))
+	if ((rc = route_channels_init(&l->ch, l->f, "lash", err)) || (rc = osm_ids(l, err)))
 		return rc;
-	E = (size_t)l->E + 1;
+	E = (size_t)l->ch.E + 1;
 	l->port = malloc(cells + 1);
 	l->lay = calloc(cells + 1, 1);
 	l->queue = malloc(sizeof(*l->queue) * (ns + 1));
@@ -770,9 +721,9 @@ static int compute(struct lash *l, struct lanes_error *err)
 
 static void release(struct lash *l)
 {
-	void *p[] = { l->port_ent, l->rev,   l->dense_off, l->osm,   l->port, l->lay,
-		      l->queue,	   l->parent, l->pport,	    l->chan,  l->journal, l->stk,
-		      l->seen,	   l->fwd,   l->bwd,	    l->pool, l->tmp };
+	void *p[] = { l->osm,	 l->port,  l->lay,	l->queue, l->parent, l->pport,
+		      l->chan,	 l->journal, l->stk,	l->seen,  l->fwd,    l->bwd,
+		      l->pool,	 l->tmp };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
@@ -780,6 +731,7 @@ static void release(struct lash *l)
 		free(l->L[k].cnt);
 		free(l->L[k].ord);
 	}
+	route_channels_free(&l->ch);
 }
 
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
