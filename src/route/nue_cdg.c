@@ -8,7 +8,8 @@
  * placed before c1 either meets c1 (a cycle: refused) or finds the set F; a
  * backward search from c1 over channels placed after c2 finds B; the places
  * of B and F, sorted, are handed out again, B first, each set in its old
- * order. Channels outside B and F keep their places. Deterministic.
+ * order (route_pk_reorder, cdg_order.c). Channels outside B and F keep their
+ * places. Deterministic.
  *
  * A dependency found to close a cycle is marked blocked and refused from
  * then on without a search (OpenSM's Nue keeps such a cCDG edge BLOCKED for
@@ -42,11 +43,11 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct lanes_e
 	g->stk = malloc(sizeof(*g->stk) * ((size_t)E + 1));
 	g->fwd = malloc(sizeof(*g->fwd) * ((size_t)E + 1));
 	g->bwd = malloc(sizeof(*g->bwd) * ((size_t)E + 1));
-	g->tmp = malloc(sizeof(*g->tmp) * ((size_t)E + 1));
-	g->slots = malloc(sizeof(*g->slots) * ((size_t)E + 1));
+	g->pk.tmp = malloc(sizeof(*g->pk.tmp) * ((size_t)E + 1));
+	g->pk.slots = malloc(sizeof(*g->pk.slots) * ((size_t)E + 1));
 	g->dep = malloc(g->ch.ndeps + 1);
-	if (!g->tail || !g->ord || !g->mark || !g->stk || !g->fwd || !g->bwd || !g->tmp ||
-	    !g->slots || !g->dep)
+	if (!g->tail || !g->ord || !g->mark || !g->stk || !g->fwd || !g->bwd || !g->pk.tmp ||
+	    !g->pk.slots || !g->dep)
 		return oom(err);
 	for (uint32_t s = 0; s < ns; s++)
 		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
@@ -61,7 +62,8 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct lanes_e
 
 void nue_cdg_free(struct nue_cdg *g)
 {
-	void *p[] = { g->tail, g->dep, g->ord, g->mark, g->stk, g->fwd, g->bwd, g->tmp, g->slots };
+	void *p[] = { g->tail, g->dep, g->ord,    g->mark,
+		      g->stk,  g->fwd, g->bwd, g->pk.tmp, g->pk.slots };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
@@ -85,6 +87,12 @@ static uint32_t next_stamp(struct nue_cdg *g)
 	return g->stamp;
 }
 
+/* A channel as route_pk_reorder() takes it: its place, then its number. */
+static uint64_t key(const struct nue_cdg *g, uint32_t c)
+{
+	return (uint64_t)g->ord[c] << 32 | c;
+}
+
 /*
  * Forward search from v over used dependencies, through channels placed
  * before ub; collects them in fwd. @return 1 if it meets channel u.
@@ -97,7 +105,7 @@ static int search_forward(struct nue_cdg *g, uint32_t v, uint32_t u, uint32_t ub
 	g->nf = 0;
 	g->mark[v] = st;
 	g->stk[top++] = v;
-	g->fwd[g->nf++] = v;
+	g->fwd[g->nf++] = key(g, v);
 	while (top) {
 		uint32_t c = g->stk[--top], x = f->adj[c].sw, a = f->adj_off[x];
 		uint32_t deg = f->adj_off[x + 1] - a;
@@ -113,7 +121,7 @@ static int search_forward(struct nue_cdg *g, uint32_t v, uint32_t u, uint32_t ub
 			if (g->mark[y] != st && g->ord[y] < ub) {
 				g->mark[y] = st;
 				g->stk[top++] = y;
-				g->fwd[g->nf++] = y;
+				g->fwd[g->nf++] = key(g, y);
 			}
 		}
 	}
@@ -129,7 +137,7 @@ static void search_backward(struct nue_cdg *g, uint32_t u, uint32_t lb, uint32_t
 	g->nb = 0;
 	g->mark[u] = st;
 	g->stk[top++] = u;
-	g->bwd[g->nb++] = u;
+	g->bwd[g->nb++] = key(g, u);
 	while (top) {
 		uint32_t c = g->stk[--top], x = g->tail[c], a = f->adj_off[x];
 		uint32_t deg = f->adj_off[x + 1] - a;
@@ -144,69 +152,10 @@ static void search_backward(struct nue_cdg *g, uint32_t u, uint32_t lb, uint32_t
 			if (g->mark[y] != st && g->ord[y] > lb) {
 				g->mark[y] = st;
 				g->stk[top++] = y;
-				g->bwd[g->nb++] = y;
+				g->bwd[g->nb++] = key(g, y);
 			}
 		}
 	}
-}
-
-/* Sort a[0..n) ascending: insertion sort below 24, else quicksort (median of three). */
-static void sort_u64(uint64_t *a, uint32_t n)
-{
-	while (n > 24) {
-		uint64_t x = a[0], y = a[n / 2], z = a[n - 1], piv, t;
-		uint32_t i = 0, j = n - 1;
-
-		piv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-		for (;;) {
-			while (a[i] < piv)
-				i++;
-			while (a[j] > piv)
-				j--;
-			if (i >= j)
-				break;
-			t = a[i], a[i] = a[j], a[j] = t;
-			i++, j--;
-		}
-		/* a[0..j] <= piv <= a[j+1..n): recurse on the smaller side */
-		if (j + 1 < n - j - 1) {
-			sort_u64(a, j + 1);
-			a += j + 1, n -= j + 1;
-		} else {
-			sort_u64(a + j + 1, n - j - 1);
-			n = j + 1;
-		}
-	}
-	for (uint32_t i = 1; i < n; i++) {
-		uint64_t v = a[i];
-		uint32_t k = i;
-
-		for (; k && a[k - 1] > v; k--)
-			a[k] = a[k - 1];
-		a[k] = v;
-	}
-}
-
-/*
- * Hand the places of bwd and fwd out again: bwd first, each in its old
- * order. Both sorted by place (place << 32 | channel), their places merged
- * give the slots in ascending order.
- */
-static void reorder(struct nue_cdg *g)
-{
-	uint64_t *b = g->tmp, *fw = g->tmp + g->nb;
-	uint32_t n = g->nb + g->nf, i = 0, j = 0, k = 0;
-
-	for (uint32_t q = 0; q < g->nb; q++)
-		b[q] = (uint64_t)g->ord[g->bwd[q]] << 32 | g->bwd[q];
-	for (uint32_t q = 0; q < g->nf; q++)
-		fw[q] = (uint64_t)g->ord[g->fwd[q]] << 32 | g->fwd[q];
-	sort_u64(b, g->nb);
-	sort_u64(fw, g->nf);
-	while (k < n)
-		g->slots[k++] = (uint32_t)((j >= g->nf || (i < g->nb && b[i] < fw[j]) ? b[i++] : fw[j++]) >> 32);
-	for (k = 0; k < n; k++)
-		g->ord[(uint32_t)g->tmp[k]] = g->slots[k];
 }
 
 int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out)
@@ -241,7 +190,7 @@ int nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out)
 			return 1;
 		}
 		search_backward(g, in, g->ord[out], next_stamp(g));
-		reorder(g);
+		route_pk_reorder(g->ord, g->ch.E, g->bwd, g->nb, g->fwd, g->nf, &g->pk);
 	}
 	g->dep[d] = NUE_DEP_USED;
 	return 0;

@@ -36,9 +36,9 @@ struct nue_cdg {
 	uint8_t *dep;        /* per dependency: NUE_DEP_* */
 	uint32_t *ord;       /* per channel: its place in the order */
 	uint32_t *mark, stamp;
-	uint32_t *stk, *fwd, *bwd, nf, nb;
-	uint64_t *tmp;       /* reordering scratch */
-	uint32_t *slots;
+	uint32_t *stk, nf, nb;
+	uint64_t *fwd, *bwd; /* (place << 32 | channel) keys of F and B */
+	struct route_pk_scratch pk;
 	uint64_t searches;   /* dependencies that needed a search (statistics) */
 };
 

@@ -294,6 +294,35 @@ static inline uint32_t route_dependency(const struct route_channels *c, uint32_t
 	return (uint32_t)(c->dense_off[x] + (size_t)(c->rev[in] - a) * deg + (out - a));
 }
 
+/* --------------------------------------- dynamic topological order */
+
+/*
+ * Engines that keep a CDG acyclic while adding dependencies (lash per layer,
+ * nue in nue_cdg.c) give every channel a place ord[c] that all used
+ * dependencies respect (Pearce and Kelly, JEA 2006; cdg_order.c). Adding
+ * u -> v against the order, the engine searches its own dependencies: F,
+ * what v reaches through places below ord[u] (reaching u is a cycle), and
+ * B, what reaches u through places above ord[v]; route_pk_reorder() then
+ * hands their places out again. The searches stay with the engines because
+ * each reads its own per-dependency state (lash: path counts per layer; nue:
+ * one byte, used or blocked) in its innermost loop.
+ */
+
+/** Scratch for route_pk_reorder(): E + 1 entries each. */
+struct route_pk_scratch {
+	uint64_t *tmp;
+	uint32_t *slots;
+};
+
+/**
+ * Hand the places of B (bwd) and F (fwd), given as (place << 32 | channel)
+ * keys in any order, out again in ascending order, B first, each set in its
+ * old order; both arrays are left sorted. ord: per channel, its place; E:
+ * the number of channels (every place is below it).
+ */
+void route_pk_reorder(uint32_t *ord, uint32_t E, uint64_t *bwd, uint32_t nb, uint64_t *fwd,
+		      uint32_t nf, struct route_pk_scratch *s);
+
 /* ------------------------------------------------ SLs of layered engines */
 
 /*

@@ -47,7 +47,8 @@
  * finds the cycle (v reaches u) or reorders the few channels in between.
  * Removing dependencies never breaks the order, so undoing a pair that does
  * not fit, or moving one away, is just counting down. OpenSM searches the
- * whole layer from the path's first channel for every try.
+ * whole layer from the path's first channel for every try. The searches are
+ * here (they read the layer's counts); the reordering is cdg_order.c's.
  *
  * Every switch pair is layered, switch LIDs included, so `lanes verify
  * --all-traffic` holds too. LMC > 0 (OpenSM falls back to its default engine
@@ -91,8 +92,9 @@ struct lash {
 	uint8_t *pport;
 	uint32_t *chan, *journal, njournal;
 	uint32_t *stk, *seen, stamp;
-	uint64_t *fwd, *bwd, *pool, *tmp;
+	uint64_t *fwd, *bwd;  /* (place << 32 | channel) keys of F and B */
 	uint32_t nfwd, nbwd;
+	struct route_pk_scratch pk;
 };
 
 static int oom(struct lanes_error *err)
@@ -291,55 +293,6 @@ static void reach_backward(struct lash *l, const struct layer *y, uint32_t u, ui
 	}
 }
 
-/*
- * Sort n (place << 32 | channel) keys by place: insertion sort when short,
- * else a radix sort on the place bytes that vary (places are below E).
- */
-static void sort_keys(uint64_t *a, uint32_t n, uint64_t *tmp, uint32_t E)
-{
-	if (n < 48) {
-		for (uint32_t i = 1; i < n; i++) {
-			uint64_t v = a[i];
-			uint32_t j = i;
-
-			for (; j > 0 && a[j - 1] > v; j--)
-				a[j] = a[j - 1];
-			a[j] = v;
-		}
-		return;
-	}
-	for (unsigned shift = 32; shift < 64 && (E >> (shift - 32)); shift += 8) {
-		uint32_t count[257] = { 0 };
-
-		for (uint32_t i = 0; i < n; i++)
-			count[((a[i] >> shift) & 0xff) + 1]++;
-		for (int b = 0; b < 256; b++)
-			count[b + 1] += count[b];
-		for (uint32_t i = 0; i < n; i++)
-			tmp[count[(a[i] >> shift) & 0xff]++] = a[i];
-		memcpy(a, tmp, sizeof(*a) * n);
-	}
-}
-
-/* The channels found go back into their own places: those reaching u first, then v's. */
-static void reorder(struct lash *l, struct layer *y)
-{
-	uint32_t i = 0, j = 0, k = 0;
-
-	sort_keys(l->fwd, l->nfwd, l->tmp, l->ch.E);
-	sort_keys(l->bwd, l->nbwd, l->tmp, l->ch.E);
-	while (i < l->nbwd || j < l->nfwd)
-		if (j == l->nfwd || (i < l->nbwd && l->bwd[i] < l->fwd[j]))
-			l->pool[k++] = l->bwd[i++] >> 32;
-		else
-			l->pool[k++] = l->fwd[j++] >> 32;
-	k = 0;
-	for (i = 0; i < l->nbwd; i++)
-		y->ord[(uint32_t)l->bwd[i]] = (uint32_t)l->pool[k++];
-	for (j = 0; j < l->nfwd; j++)
-		y->ord[(uint32_t)l->fwd[j]] = (uint32_t)l->pool[k++];
-}
-
 /* Count dependency dep (channel u, then v) in layer y; 0 if it would close a cycle. */
 static int add_dep(struct lash *l, struct layer *y, uint32_t u, uint32_t v, uint32_t dep)
 {
@@ -352,7 +305,7 @@ static int add_dep(struct lash *l, struct layer *y, uint32_t u, uint32_t v, uint
 		return 0;
 	next_stamp(l);
 	reach_backward(l, y, u, y->ord[v]);
-	reorder(l, y);
+	route_pk_reorder(y->ord, l->ch.E, l->bwd, l->nbwd, l->fwd, l->nfwd, &l->pk);
 	y->cnt[dep] = 1;
 	return 1;
 }
@@ -690,10 +643,10 @@ static int prepare(struct lash *l, struct lanes_error *err)
 	l->seen = calloc(E, sizeof(*l->seen));
 	l->fwd = malloc(sizeof(*l->fwd) * E);
 	l->bwd = malloc(sizeof(*l->bwd) * E);
-	l->pool = malloc(sizeof(*l->pool) * E);
-	l->tmp = malloc(sizeof(*l->tmp) * E);
-	if (!l->tmp || !l->port || !l->lay || !l->queue || !l->parent || !l->pport || !l->chan ||
-	    !l->journal || !l->stk || !l->seen || !l->fwd || !l->bwd || !l->pool)
+	l->pk.tmp = malloc(sizeof(*l->pk.tmp) * E);
+	l->pk.slots = malloc(sizeof(*l->pk.slots) * E);
+	if (!l->pk.tmp || !l->pk.slots || !l->port || !l->lay || !l->queue || !l->parent ||
+	    !l->pport || !l->chan || !l->journal || !l->stk || !l->seen || !l->fwd || !l->bwd)
 		return lanes_error_set(err, LANES_ENOMEM, "lash: out of memory (%zu switches)", ns);
 	memset(l->port, LANES_PORT_DROP, cells);
 	for (size_t s = 0; s < ns; s++)
@@ -723,7 +676,7 @@ static void release(struct lash *l)
 {
 	void *p[] = { l->osm,	 l->port,  l->lay,	l->queue, l->parent, l->pport,
 		      l->chan,	 l->journal, l->stk,	l->seen,  l->fwd,    l->bwd,
-		      l->pool,	 l->tmp };
+		      l->pk.tmp, l->pk.slots };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
