@@ -28,17 +28,7 @@ extern const struct lanes_engine lanes_engine_lash;
 static struct lanes_routing *route_with(const struct lanes_fabric *f, uint8_t vls, uint8_t sls,
 					int switch_lids)
 {
-	struct lanes_route_opts o;
-	struct lanes_routing *r = NULL;
-	struct lanes_error err;
-
-	lanes_route_opts_init(&o);
-	o.max_vls = vls;
-	o.max_sls = sls;
-	o.switch_lids = switch_lids;
-	if (lanes_route(&lanes_engine_lash, f, &o, &r, &err))
-		fail_msg("lash: %s", err.message);
-	return r;
+	return route_engine(&lanes_engine_lash, f, vls, sls, switch_lids);
 }
 
 static struct lanes_routing *route(const struct lanes_fabric *f)
@@ -49,37 +39,14 @@ static struct lanes_routing *route(const struct lanes_fabric *f)
 /* The error of a routing that must fail. */
 static struct lanes_error route_error(const struct lanes_fabric *f, uint8_t vls, uint8_t sls)
 {
-	struct lanes_route_opts o;
-	struct lanes_routing *r = NULL;
-	struct lanes_error err;
-
-	memset(&err, 0, sizeof(err));
-	lanes_route_opts_init(&o);
-	o.max_vls = vls;
-	o.max_sls = sls;
-	if (!lanes_route(&lanes_engine_lash, f, &o, &r, &err)) {
-		lanes_routing_free(r);
-		fail_msg("lash: expected a failure with %u VLs and %u SLs", vls, sls);
-	}
-	assert_null(r);
-	return err;
+	return route_engine_error(&lanes_engine_lash, f, vls, sls);
 }
 
 static struct lanes_verify_result *verify(const struct lanes_fabric *f,
 					  const struct lanes_routing *r, int all_traffic,
 					  int ca_only)
 {
-	struct lanes_verify_opts o;
-	struct lanes_verify_result *res;
-	struct lanes_error err;
-
-	lanes_verify_opts_init(&o);
-	o.all_traffic = all_traffic;
-	o.ca_only = ca_only;
-	o.ebb_patterns = 0;
-	if (lanes_verify(f, r, &o, &res, &err))
-		fail_msg("verify: %s", err.message);
-	return res;
+	return verify_quick(f, r, 8, all_traffic, ca_only);
 }
 
 /* Switch-to-switch paths: as many hops as the switch distance. */
@@ -133,8 +100,9 @@ static void check_symmetric_sls(const struct lanes_fabric *f, const struct lanes
 }
 
 /* Everything lash promises on one connected fabric with the default budget. */
-static void judge(const struct lanes_fabric *f, const char *name)
+static void judge(const struct lanes_fabric *f, const char *name, void *ctx)
 {
+	(void)ctx;
 	struct lanes_routing *r = route(f);
 	struct lanes_verify_result *res = verify(f, r, 1, 0);
 
@@ -179,23 +147,13 @@ static void test_descriptor(void **state)
 static void test_generators(void **state)
 {
 	(void)state;
-	for (size_t k = 0; small_fabric(k); k++) {
-		struct lanes_fabric *f = gen(small_fabric(k));
-
-		judge(f, small_fabric(k));
-		lanes_fabric_free(f);
-	}
+	each_small_fabric(judge, NULL);
 }
 
 static void test_real_fabrics(void **state)
 {
 	(void)state;
-	for (size_t k = 0; real_fabric_file(k); k++) {
-		struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, real_fabric_file(k), NULL);
-
-		judge(f, real_fabric_file(k));
-		lanes_fabric_free(f);
-	}
+	each_real_fabric(LANES_DATA_DIR, judge, NULL);
 }
 
 /* The target: OpenSM 3.3.23 needs 8 layers here (its log: "Lanes needed: 8"). */

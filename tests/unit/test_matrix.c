@@ -78,11 +78,12 @@ static void test_every_generator_is_listed(void **state)
 }
 
 /* Every engine on f, then on f with 5% of its links failed at each seed. */
-static void judge_all(const struct lanes_fabric *f, const char *name)
+static void judge_all(const struct lanes_fabric *f, const char *name, void *ctx)
 {
 	uint32_t links = stats_of(f).links_switch_switch;
 	char label[256];
 
+	(void)ctx;
 	for (size_t i = 0; lanes_engine_at(i); i++)
 		judge(lanes_engine_at(i), f, name);
 	if (links < 2)
@@ -106,27 +107,19 @@ static void judge_all(const struct lanes_fabric *f, const char *name)
 
 static void test_generators(void **state)
 {
-	size_t k;
+	size_t k = 0;
 
 	(void)state;
-	for (k = 0; small_fabric(k); k++) {
-		struct lanes_fabric *f = gen(small_fabric(k));
-
-		judge_all(f, small_fabric(k));
-		lanes_fabric_free(f);
-	}
+	each_small_fabric(judge_all, NULL);
+	while (small_fabric(k))
+		k++;
 	assert_true(judged >= k * (1 + FAIL_SEEDS)); /* minhop alone routes them all */
 }
 
 static void test_real_fabrics(void **state)
 {
 	(void)state;
-	for (size_t k = 0; real_fabric_file(k); k++) {
-		struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, real_fabric_file(k), NULL);
-
-		judge_all(f, real_fabric_file(k));
-		lanes_fabric_free(f);
-	}
+	each_real_fabric(LANES_DATA_DIR, judge_all, NULL);
 }
 
 /* The real-file list names every fabric file of the data folder. */

@@ -20,16 +20,9 @@
 static struct lanes_routing *route_opts(const struct lanes_fabric *f, int switch_lids)
 {
 	const struct lanes_engine *e = lanes_engine_find("minhop");
-	struct lanes_route_opts o;
-	struct lanes_routing *r = NULL;
-	struct lanes_error err;
 
 	assert_non_null(e);
-	lanes_route_opts_init(&o);
-	o.switch_lids = switch_lids;
-	if (lanes_route(e, f, &o, &r, &err))
-		fail_msg("minhop: %s", err.message);
-	return r;
+	return route_engine(e, f, 8, 16, switch_lids); /* the default budgets */
 }
 
 static struct lanes_routing *route(const struct lanes_fabric *f)
@@ -167,25 +160,7 @@ static void check_fabric(const struct lanes_fabric *f, const char *name)
 	lanes_routing_free(r);
 }
 
-/* Hand-computed cases build with testutil.h's tb_add() and tb_cable(). */
-
-static struct lanes_fabric *finish(struct lanes_builder *b)
-{
-	struct lanes_fabric *f;
-	struct lanes_error err;
-
-	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
-	return f;
-}
-
-static struct lanes_builder *builder(void)
-{
-	struct lanes_builder *b;
-	struct lanes_error err;
-
-	assert_int_equal(lanes_builder_new(&b, &err), 0);
-	return b;
-}
+/* Hand-computed cases build with testutil.h's tb_new(), tb_add(), tb_cable() and tb_finish(). */
 
 /* ------------------------------------------------------------------ tests */
 
@@ -256,7 +231,7 @@ static void test_result_is_sl0_one_vl(void **state)
  */
 static void test_parallel_cables_alternate(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	uint32_t A = tb_add(b, LANES_NODE_SWITCH, 8, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 8, 0x20);
 	uint32_t a0 = tb_add(b, LANES_NODE_CA, 1, 0x100), bca[4];
 	struct lanes_fabric *f;
@@ -270,7 +245,7 @@ static void test_parallel_cables_alternate(void **state)
 		bca[i] = tb_add(b, LANES_NODE_CA, 1, 0x200 + (uint64_t)i);
 		tb_cable(b, B, (uint8_t)(3 + i), bca[i], 1);
 	}
-	f = finish(b);
+	f = tb_finish(b);
 	r = route(f);
 	for (int i = 0; i < 4; i++) {
 		uint32_t lid = lanes_fabric_lid(f, bca[i], 1);
@@ -298,7 +273,7 @@ static void test_parallel_cables_alternate(void **state)
  */
 static void test_equal_loads_follow_guid_map_order(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	uint32_t X = tb_add(b, LANES_NODE_SWITCH, 4, 0x1000000000000000ull);
 	uint32_t W = tb_add(b, LANES_NODE_SWITCH, 4, 0x2000000000000000ull);
 	uint32_t Z = tb_add(b, LANES_NODE_SWITCH, 4, 0x0002), Y = tb_add(b, LANES_NODE_SWITCH, 4, 0x0100);
@@ -313,7 +288,7 @@ static void test_equal_loads_follow_guid_map_order(void **state)
 	tb_cable(b, W, 4, Z, 1);
 	tb_cable(b, Y, 2, y0, 1);
 	tb_cable(b, Z, 2, z0, 1);
-	f = finish(b);
+	f = tb_finish(b);
 	r = route(f);
 	assert_int_equal(entry(r, f, X, lanes_fabric_lid(f, y0, 1)), 1);
 	assert_int_equal(entry(r, f, X, lanes_fabric_lid(f, z0, 1)), 2);
@@ -332,7 +307,7 @@ static void test_equal_loads_follow_guid_map_order(void **state)
  */
 static void test_loaded_switches_first(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	uint32_t X = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), Y = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
 	uint32_t Z = tb_add(b, LANES_NODE_SWITCH, 4, 0x12);
 	uint32_t y0 = tb_add(b, LANES_NODE_CA, 1, 0x500), z0 = tb_add(b, LANES_NODE_CA, 1, 0x600);
@@ -347,7 +322,7 @@ static void test_loaded_switches_first(void **state)
 	tb_cable(b, Y, 4, y0, 1);
 	tb_cable(b, Z, 2, z0, 1);
 	tb_cable(b, Z, 3, z1, 1);
-	f = finish(b);
+	f = tb_finish(b);
 	r = route(f);
 	assert_int_equal(entry(r, f, X, lanes_fabric_lid(f, z0, 1)), 1);
 	assert_int_equal(entry(r, f, X, lanes_fabric_lid(f, z1, 1)), 2);
@@ -363,7 +338,7 @@ static void test_loaded_switches_first(void **state)
  */
 static void test_single_port_routes_count(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	uint32_t X = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), Y = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
 	uint32_t W = tb_add(b, LANES_NODE_SWITCH, 4, 0x12), Z = tb_add(b, LANES_NODE_SWITCH, 4, 0x13);
 	uint32_t y0 = tb_add(b, LANES_NODE_CA, 1, 0x500), y1 = tb_add(b, LANES_NODE_CA, 1, 0x600);
@@ -379,7 +354,7 @@ static void test_single_port_routes_count(void **state)
 	tb_cable(b, Y, 3, y0, 1);
 	tb_cable(b, Y, 4, y1, 1);
 	tb_cable(b, Z, 3, z0, 1);
-	f = finish(b);
+	f = tb_finish(b);
 	r = route(f);
 	assert_int_equal(entry(r, f, X, lanes_fabric_lid(f, y0, 1)), 1);
 	assert_int_equal(entry(r, f, X, lanes_fabric_lid(f, y1, 1)), 1);
@@ -434,7 +409,7 @@ static void test_deterministic(void **state)
  */
 static void test_disconnected(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	uint32_t A = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
 	uint32_t C = tb_add(b, LANES_NODE_SWITCH, 4, 0x12);
 	uint32_t a0 = tb_add(b, LANES_NODE_CA, 1, 0x500), c0 = tb_add(b, LANES_NODE_CA, 1, 0x600);
@@ -448,7 +423,7 @@ static void test_disconnected(void **state)
 	tb_cable(b, A, 2, a0, 1);
 	tb_cable(b, C, 2, c0, 1);
 	tb_cable(b, p1, 1, p2, 1);
-	f = finish(b);
+	f = tb_finish(b);
 	r = route(f);
 	assert_int_equal(entry(r, f, B, lanes_fabric_lid(f, a0, 1)), 1);
 	assert_int_equal(entry(r, f, C, lanes_fabric_lid(f, a0, 1)), LANES_PORT_DROP);
@@ -471,7 +446,7 @@ static void test_disconnected(void **state)
 /* LMC 1: every LID of a port is routed on a shortest path. */
 static void test_lmc_lids_routed(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	uint32_t A = tb_add(b, LANES_NODE_SWITCH, 8, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 8, 0x20);
 	struct lanes_fabric *f;
 	struct lanes_routing *r;
@@ -486,7 +461,7 @@ static void test_lmc_lids_routed(void **state)
 		tb_cable(b, i < 2 ? A : B, (uint8_t)(3 + i), ca, 1);
 		assert_int_equal(lanes_builder_set_port(b, ca, 1, 0, 0, 1, &err), 0);
 	}
-	f = finish(b);
+	f = tb_finish(b);
 	r = route(f);
 	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
 		check_shortest(f, r, lid, "lmc");

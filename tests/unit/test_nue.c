@@ -38,33 +38,13 @@ extern const struct lanes_engine lanes_engine_nue;
 static struct lanes_routing *route_opts(const struct lanes_fabric *f, uint8_t vls, uint8_t sls,
 					int switch_lids)
 {
-	struct lanes_route_opts o;
-	struct lanes_routing *r = NULL;
-	struct lanes_error err;
-
-	lanes_route_opts_init(&o);
-	o.max_vls = vls;
-	o.max_sls = sls;
-	o.switch_lids = switch_lids;
-	if (lanes_route(&lanes_engine_nue, f, &o, &r, &err))
-		fail_msg("nue: %s", err.message);
-	return r;
+	return route_engine(&lanes_engine_nue, f, vls, sls, switch_lids);
 }
 
 static struct lanes_verify_result *verify(const struct lanes_fabric *f,
 					  const struct lanes_routing *r, uint8_t vls, int all)
 {
-	struct lanes_verify_opts o;
-	struct lanes_verify_result *res;
-	struct lanes_error err;
-
-	lanes_verify_opts_init(&o);
-	o.max_vls = vls;
-	o.all_traffic = all;
-	o.ebb_patterns = 0;
-	if (lanes_verify(f, r, &o, &res, &err))
-		fail_msg("verify: %s", err.message);
-	return res;
+	return verify_quick(f, r, vls, all, 0);
 }
 
 /* Verify with a VL budget: CA-to-CA (all = 0) or every path (all = 1). */
@@ -72,18 +52,9 @@ static void judge_routing(const struct lanes_fabric *f, const char *name, uint8_
 			  int switch_lids)
 {
 	struct lanes_routing *r = route_opts(f, vls, 16, switch_lids);
-	struct lanes_verify_opts o;
-	struct lanes_verify_result *res;
+	/* without switch LIDs, every destination a CA: switch sources too */
+	struct lanes_verify_result *res = verify_quick(f, r, vls, !switch_lids, !switch_lids);
 	struct lanes_fabric_stats st = stats_of(f);
-	struct lanes_error err;
-
-	lanes_verify_opts_init(&o);
-	o.max_vls = vls;
-	o.ebb_patterns = 0;
-	o.ca_only = !switch_lids;
-	o.all_traffic = !switch_lids; /* every destination a CA: switch sources too */
-	if (lanes_verify(f, r, &o, &res, &err))
-		fail_msg("verify: %s", err.message);
 	if (st.components == 1 && !res->reachable)
 		fail_msg("nue on %s, %u VLs: %llu unreachable pairs", name, vls,
 			 (unsigned long long)res->unreachable_pairs);
@@ -106,10 +77,11 @@ static void judge_vls(const struct lanes_fabric *f, const char *name, uint8_t vl
 	judge_routing(f, name, vls, 0);
 }
 
-static void judge(const struct lanes_fabric *f, const char *name)
+static void judge(const struct lanes_fabric *f, const char *name, void *ctx)
 {
 	static const uint8_t budgets[] = { 1, 2, 8 };
 
+	(void)ctx;
 	for (size_t i = 0; i < N(budgets); i++)
 		judge_vls(f, name, budgets[i]);
 }
@@ -118,26 +90,8 @@ static void judge_spec(const char *spec)
 {
 	struct lanes_fabric *f = gen(spec);
 
-	judge(f, spec);
+	judge(f, spec, NULL);
 	lanes_fabric_free(f);
-}
-
-static struct lanes_builder *builder(void)
-{
-	struct lanes_builder *b;
-	struct lanes_error err;
-
-	assert_int_equal(lanes_builder_new(&b, &err), 0);
-	return b;
-}
-
-static struct lanes_fabric *finish(struct lanes_builder *b)
-{
-	struct lanes_fabric *f;
-	struct lanes_error err;
-
-	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
-	return f;
 }
 
 /* ------------------------------------------------------------------ tests */
@@ -184,12 +138,7 @@ static void test_generators(void **state)
 static void test_real_fabrics(void **state)
 {
 	(void)state;
-	for (size_t i = 0; real_fabric_file(i); i++) {
-		struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, real_fabric_file(i), NULL);
-
-		judge(f, real_fabric_file(i));
-		lanes_fabric_free(f);
-	}
+	each_real_fabric(LANES_DATA_DIR, judge, NULL);
 }
 
 /* 5% of the switch-to-switch cables gone: still every pair, still no loop. */
@@ -209,7 +158,7 @@ static void test_failed_links(void **state)
 			if (lanes_fabric_inject_faults(f, &fs, &g, &rep, &err))
 				fail_msg("%s: %s", specs[i], err.message);
 			assert_true(rep.links_removed > 0);
-			judge(g, specs[i]);
+			judge(g, specs[i], NULL);
 			lanes_fabric_free(g);
 			lanes_fabric_free(f);
 		}
@@ -265,7 +214,7 @@ static void test_sl_budget(void **state)
 /* A ring of 6 switches, CAs with LMC 2: each of their 4 LIDs reached. */
 static void test_lmc(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	struct lanes_error err;
 	struct lanes_fabric *f;
 	uint32_t sw[6], ca[12];
@@ -281,8 +230,8 @@ static void test_lmc(void **state)
 			assert_int_equal(lanes_builder_set_port(b, ca[2 * i + c], 1, 0, 0, 2, &err), 0);
 		}
 	}
-	f = finish(b);
-	judge(f, "lmc ring");
+	f = tb_finish(b);
+	judge(f, "lmc ring", NULL);
 	for (uint8_t vls = 1; vls <= 8; vls *= 8) {
 		struct lanes_routing *r = route_opts(f, vls, 16, 1);
 
@@ -365,7 +314,7 @@ static void test_deterministic(void **state)
 /* Two islands: each routed within itself, the other's LIDs dropped. */
 static void test_disconnected(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	uint32_t A = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
 	uint32_t C = tb_add(b, LANES_NODE_SWITCH, 4, 0x12);
 	uint32_t a0 = tb_add(b, LANES_NODE_CA, 1, 0x500), c0 = tb_add(b, LANES_NODE_CA, 1, 0x600);
@@ -375,7 +324,7 @@ static void test_disconnected(void **state)
 	tb_cable(b, A, 1, B, 1);
 	tb_cable(b, A, 2, a0, 1);
 	tb_cable(b, C, 2, c0, 1);
-	f = finish(b);
+	f = tb_finish(b);
 	for (uint8_t vls = 1; vls <= 2; vls++) {
 		struct lanes_routing *r = route_opts(f, vls, 16, 1);
 

@@ -29,17 +29,7 @@ static struct lanes_routing *route_with(const struct lanes_engine *e,
 					const struct lanes_fabric *f, uint8_t vls, uint8_t sls,
 					int switch_lids)
 {
-	struct lanes_route_opts o;
-	struct lanes_routing *r = NULL;
-	struct lanes_error err;
-
-	lanes_route_opts_init(&o);
-	o.max_vls = vls;
-	o.max_sls = sls;
-	o.switch_lids = switch_lids;
-	if (lanes_route(e, f, &o, &r, &err))
-		fail_msg("%s: %s", e->name, err.message);
-	return r;
+	return route_engine(e, f, vls, sls, switch_lids);
 }
 
 static struct lanes_routing *route(const struct lanes_engine *e, const struct lanes_fabric *f)
@@ -51,35 +41,13 @@ static struct lanes_routing *route(const struct lanes_engine *e, const struct la
 static struct lanes_error route_error(const struct lanes_engine *e, const struct lanes_fabric *f,
 				      uint8_t vls, uint8_t sls)
 {
-	struct lanes_route_opts o;
-	struct lanes_routing *r = NULL;
-	struct lanes_error err;
-
-	memset(&err, 0, sizeof(err));
-	lanes_route_opts_init(&o);
-	o.max_vls = vls;
-	o.max_sls = sls;
-	if (!lanes_route(e, f, &o, &r, &err)) {
-		lanes_routing_free(r);
-		fail_msg("%s: expected a failure with %u VLs", e->name, vls);
-	}
-	assert_null(r);
-	return err;
+	return route_engine_error(e, f, vls, sls);
 }
 
 static struct lanes_verify_result *verify(const struct lanes_fabric *f,
 					  const struct lanes_routing *r, uint8_t vls)
 {
-	struct lanes_verify_opts o;
-	struct lanes_verify_result *res;
-	struct lanes_error err;
-
-	lanes_verify_opts_init(&o);
-	o.max_vls = vls;
-	o.ebb_patterns = 0;
-	if (lanes_verify(f, r, &o, &res, &err))
-		fail_msg("verify: %s", err.message);
-	return res;
+	return verify_quick(f, r, vls, 0, 0);
 }
 
 /* The VLs dfsssp says it needs, from its notes ("...; 7 VLs needed ..."). */
@@ -137,24 +105,6 @@ static void judge(const struct lanes_engine *e, const struct lanes_fabric *f, co
 
 /* Hand-computed cases build with testutil.h's tb_add() and tb_cable(). */
 
-static struct lanes_builder *builder(void)
-{
-	struct lanes_builder *b;
-	struct lanes_error err;
-
-	assert_int_equal(lanes_builder_new(&b, &err), 0);
-	return b;
-}
-
-static struct lanes_fabric *finish(struct lanes_builder *b)
-{
-	struct lanes_fabric *f;
-	struct lanes_error err;
-
-	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
-	return f;
-}
-
 static uint8_t entry(const struct lanes_routing *r, const struct lanes_fabric *f, uint32_t node,
 		     uint32_t lid)
 {
@@ -179,28 +129,24 @@ static void test_descriptors(void **state)
 		    *lanes_engine_dfsssp.scope && *lanes_engine_dfsssp.resources);
 }
 
+/* Both engines on one fabric. */
+static void judge_both(const struct lanes_fabric *f, const char *name, void *ctx)
+{
+	(void)ctx;
+	judge(&lanes_engine_sssp, f, name);
+	judge(&lanes_engine_dfsssp, f, name);
+}
+
 static void test_generators(void **state)
 {
 	(void)state;
-	for (size_t k = 0; small_fabric(k); k++) {
-		struct lanes_fabric *f = gen(small_fabric(k));
-
-		judge(&lanes_engine_sssp, f, small_fabric(k));
-		judge(&lanes_engine_dfsssp, f, small_fabric(k));
-		lanes_fabric_free(f);
-	}
+	each_small_fabric(judge_both, NULL);
 }
 
 static void test_real_fabrics(void **state)
 {
 	(void)state;
-	for (size_t k = 0; real_fabric_file(k); k++) {
-		struct lanes_fabric *f = read_fabric(LANES_DATA_DIR, real_fabric_file(k), NULL);
-
-		judge(&lanes_engine_sssp, f, real_fabric_file(k));
-		judge(&lanes_engine_dfsssp, f, real_fabric_file(k));
-		lanes_fabric_free(f);
-	}
+	each_real_fabric(LANES_DATA_DIR, judge_both, NULL);
 }
 
 /*
@@ -219,7 +165,7 @@ static void test_real_fabrics(void **state)
  */
 static void test_sssp_balances_better_than_minhop(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	uint32_t X = tb_add(b, LANES_NODE_SWITCH, 8, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 8, 0x20);
 	uint32_t C = tb_add(b, LANES_NODE_SWITCH, 8, 0x30), D = tb_add(b, LANES_NODE_SWITCH, 8, 0x40);
 	uint32_t x1 = tb_add(b, LANES_NODE_CA, 1, 0x100), d[5];
@@ -241,7 +187,7 @@ static void test_sssp_balances_better_than_minhop(void **state)
 		d[i] = tb_add(b, LANES_NODE_CA, 1, 0x300 + (uint64_t)i);
 		tb_cable(b, D, (uint8_t)(3 + i), d[i], 1);
 	}
-	f = finish(b);
+	f = tb_finish(b);
 	r = route(&lanes_engine_sssp, f);
 	m = route(minhop, f);
 	for (int i = 0; i < 5; i++) {
@@ -466,7 +412,7 @@ static void test_ca_lids_only(void **state)
  */
 static void test_lmc_many_lids(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	struct lanes_error err;
 	struct lanes_fabric *f;
 	uint32_t sw[4];
@@ -483,16 +429,15 @@ static void test_lmc_many_lids(void **state)
 			assert_int_equal(lanes_builder_set_port(b, ca, 1, 0, 0, 3, &err), 0);
 		}
 	}
-	f = finish(b);
-	judge(&lanes_engine_sssp, f, "lmc ring");
-	judge(&lanes_engine_dfsssp, f, "lmc ring");
+	f = tb_finish(b);
+	judge_both(f, "lmc ring", NULL);
 	lanes_fabric_free(f);
 }
 
 /* Two islands, a CA cabled to nothing, two CAs cabled to each other. */
 static void test_disconnected(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	uint32_t A = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
 	uint32_t C = tb_add(b, LANES_NODE_SWITCH, 4, 0x12);
 	uint32_t a0 = tb_add(b, LANES_NODE_CA, 1, 0x500), c0 = tb_add(b, LANES_NODE_CA, 1, 0x600);
@@ -506,7 +451,7 @@ static void test_disconnected(void **state)
 	tb_cable(b, A, 2, a0, 1);
 	tb_cable(b, C, 2, c0, 1);
 	tb_cable(b, p1, 1, p2, 1);
-	f = finish(b);
+	f = tb_finish(b);
 	for (size_t i = 0; i < N(engines); i++) {
 		struct lanes_routing *r = route(engines[i], f);
 
@@ -529,7 +474,7 @@ static void test_disconnected(void **state)
 /* A fabric of switches only: nothing to layer, nothing breaks. */
 static void test_switches_only(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	struct lanes_fabric *f;
 	struct lanes_routing *r;
 	uint32_t sw[5];
@@ -539,7 +484,7 @@ static void test_switches_only(void **state)
 		sw[i] = tb_add(b, LANES_NODE_SWITCH, 4, 0x10 + (uint64_t)i);
 	for (int i = 0; i < 5; i++)
 		tb_cable(b, sw[i], 1, sw[(i + 1) % 5], 2);
-	f = finish(b);
+	f = tb_finish(b);
 	r = route(&lanes_engine_dfsssp, f);
 	assert_int_equal(needed_vls(r), 1);
 	for (uint32_t s = 0; s < 5; s++)

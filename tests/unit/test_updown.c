@@ -67,14 +67,8 @@ static struct lanes_routing *route(const struct lanes_engine *e, const struct la
 static struct lanes_verify_result *verified(const struct lanes_fabric *f,
 					    const struct lanes_routing *r, const char *name)
 {
-	struct lanes_verify_opts vo;
-	struct lanes_verify_result *res;
-	struct lanes_error err;
+	struct lanes_verify_result *res = verify_quick(f, r, 8, 0, 0);
 
-	lanes_verify_opts_init(&vo);
-	vo.ebb_patterns = 0;
-	if (lanes_verify(f, r, &vo, &res, &err))
-		fail_msg("%s: verify: %s", name, err.message);
 	if (!res->reachable || !res->deadlock_free || res->vls_used != (res->routes ? 1u : 0u) ||
 	    res->vl15_used)
 		fail_msg("%s: reachable %d (%llu unreachable), deadlock-free %d, %u VLs", name,
@@ -460,24 +454,6 @@ static uint32_t add_ca(struct lanes_builder *b, uint64_t guid, uint32_t sw, uint
 	return ca;
 }
 
-static struct lanes_builder *builder(void)
-{
-	struct lanes_builder *b;
-	struct lanes_error err;
-
-	assert_int_equal(lanes_builder_new(&b, &err), 0);
-	return b;
-}
-
-static struct lanes_fabric *finish(struct lanes_builder *b)
-{
-	struct lanes_fabric *f;
-	struct lanes_error err;
-
-	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
-	return f;
-}
-
 static uint8_t entry(const struct lanes_routing *r, const struct lanes_fabric *f, uint32_t sw_node,
 		     uint32_t ca_node)
 {
@@ -674,7 +650,7 @@ static void test_dgx_fallback(void **state)
  */
 static void test_dnup_differs_from_updn(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	uint32_t L1 = tb_add(b, LANES_NODE_SWITCH, 16, 0x10), L2 = tb_add(b, LANES_NODE_SWITCH, 16, 0x11);
 	uint32_t S1 = tb_add(b, LANES_NODE_SWITCH, 8, 0x20), S2 = tb_add(b, LANES_NODE_SWITCH, 8, 0x21);
 	uint32_t l2[12], s1ca;
@@ -692,7 +668,7 @@ static void test_dnup_differs_from_updn(void **state)
 		l2[i] = add_ca(b, 0x2000 + i, L2, (uint8_t)(3 + i));
 	}
 	s1ca = add_ca(b, 0x3000, S1, 3);
-	f = finish(b);
+	f = tb_finish(b);
 	up = route(&lanes_engine_updn, f, NULL);
 	dn = route(&lanes_engine_dnup, f, NULL);
 	roots = calloc(f->num_switches + 1, 1);
@@ -724,7 +700,7 @@ static void test_dfs_tie_by_guid(void **state)
 {
 	(void)state;
 	for (int swap = 0; swap < 2; swap++) {
-		struct lanes_builder *b = builder();
+		struct lanes_builder *b = tb_new();
 		uint32_t T = tb_add(b, LANES_NODE_SWITCH, 6, 0x50), A = tb_add(b, LANES_NODE_SWITCH, 6, 0x10);
 		uint32_t B = tb_add(b, LANES_NODE_SWITCH, 6, swap ? 0x20 : 0x30);
 		uint32_t C = tb_add(b, LANES_NODE_SWITCH, 6, 0x40);
@@ -743,7 +719,7 @@ static void test_dfs_tie_by_guid(void **state)
 		add_ca(b, 0x102, B, 5);
 		c = add_ca(b, 0x103, C, 5);
 		add_ca(b, 0x104, D, 5);
-		f = finish(b);
+		f = tb_finish(b);
 		r = route(&lanes_engine_ud_dfs, f, NULL);
 		roots = calloc(f->num_switches + 1, 1);
 		assert_int_equal(notes_roots(f, r->notes, roots), 1);
@@ -835,7 +811,7 @@ static void test_roots_file_bad_lines(void **state)
 /* Missing file, no usable GUID, roots that cut CAs apart: clear errors. */
 static void test_roots_file_errors(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	uint32_t A = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
 	uint32_t C = tb_add(b, LANES_NODE_SWITCH, 4, 0x12);
 	struct lanes_routing *r = NULL;
@@ -848,7 +824,7 @@ static void test_roots_file_errors(void **state)
 	tb_cable(b, B, 2, C, 1);
 	add_ca(b, 0x100, A, 3);
 	add_ca(b, 0x101, C, 3);
-	f = finish(b);
+	f = tb_finish(b);
 	assert_true(try_route(&lanes_engine_updn, f, "/nonexistent/roots", &r, &err) < 0);
 	assert_null(r);
 	path = roots_file("0x77\n");
@@ -876,7 +852,7 @@ static void test_roots_file_errors(void **state)
  */
 static void test_disconnected_and_no_cas(void **state)
 {
-	struct lanes_builder *b = builder();
+	struct lanes_builder *b = tb_new();
 	uint32_t A = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), B = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
 	uint32_t C = tb_add(b, LANES_NODE_SWITCH, 4, 0x12), D = tb_add(b, LANES_NODE_SWITCH, 4, 0x13);
 	uint32_t a0, c0;
@@ -888,7 +864,7 @@ static void test_disconnected_and_no_cas(void **state)
 	a0 = add_ca(b, 0x100, A, 3);
 	c0 = add_ca(b, 0x101, C, 3);
 	tb_add(b, LANES_NODE_CA, 1, 0x102);
-	f = finish(b);
+	f = tb_finish(b);
 	for (size_t i = 0; i < N(engines); i++) {
 		struct lanes_routing *r = route(engines[i], f, NULL);
 
@@ -899,14 +875,14 @@ static void test_disconnected_and_no_cas(void **state)
 		lanes_routing_free(r);
 	}
 	lanes_fabric_free(f);
-	b = builder();
+	b = tb_new();
 	A = tb_add(b, LANES_NODE_SWITCH, 4, 0x10);
 	B = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
 	C = tb_add(b, LANES_NODE_SWITCH, 4, 0x12);
 	tb_cable(b, A, 1, B, 1);
 	tb_cable(b, B, 2, C, 1);
 	tb_cable(b, C, 2, A, 2);
-	g = finish(b);
+	g = tb_finish(b);
 	for (size_t i = 0; i < N(engines); i++) {
 		struct lanes_routing *r = route(engines[i], g, NULL);
 
@@ -921,7 +897,7 @@ static void test_lmc(void **state)
 {
 	(void)state;
 	for (uint8_t lmc = 1; lmc <= 2; lmc++) {
-		struct lanes_builder *b = builder();
+		struct lanes_builder *b = tb_new();
 		uint32_t sw[4];
 		struct lanes_fabric *f;
 		struct lanes_error err;
@@ -939,7 +915,7 @@ static void test_lmc(void **state)
 				assert_int_equal(lanes_builder_set_port(b, ca, 1, 0, 0, lmc, &err), 0);
 			}
 		}
-		f = finish(b);
+		f = tb_finish(b);
 		for (size_t i = 0; i < N(engines); i++) {
 			struct lanes_routing *r = route(engines[i], f, NULL);
 			uint32_t *pos = order_of(engines[i], f, r);

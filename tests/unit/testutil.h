@@ -4,6 +4,12 @@
  * gen() builds a fabric from a generator spec written as on the command line
  * ("dragonfly a=4 p=2 h=2") and fails the test with the library's message
  * when that does not work; gen_error() expects failure and returns the error.
+ * The engine tests share: route_engine() / route_engine_error() (a routing
+ * that must work / must fail with given budgets), verify_quick() (the
+ * verifier without the EBB patterns, which these tests do not check),
+ * each_small_fabric() / each_real_fabric() (a check on every small generated
+ * fabric / every real fabric file), tb_new() / tb_finish() with tb_add() and
+ * tb_cable() for hand-built fabrics.
  */
 #ifndef LANES_TESTUTIL_H
 #define LANES_TESTUTIL_H
@@ -19,7 +25,10 @@
 
 #include "lanes/fabric.h"
 #include "lanes/io.h"
+#include "lanes/route.h"
+#include "lanes/routing.h"
 #include "lanes/topo.h"
+#include "lanes/verify.h"
 
 /* Split spec at blanks into argv-style words (in place). */
 static inline size_t split_words(char *s, char **words, size_t max)
@@ -123,6 +132,110 @@ static inline const char *real_fabric_file(size_t i)
 	};
 
 	return i < sizeof(list) / sizeof(list[0]) ? list[i] : NULL;
+}
+
+/* A check of one fabric, named as the test reports it. */
+typedef void (*fabric_check)(const struct lanes_fabric *f, const char *name, void *ctx);
+
+/* Run check on every small_fabric() instance. */
+static inline void each_small_fabric(fabric_check check, void *ctx)
+{
+	for (size_t k = 0; small_fabric(k); k++) {
+		struct lanes_fabric *f = gen(small_fabric(k));
+
+		check(f, small_fabric(k), ctx);
+		lanes_fabric_free(f);
+	}
+}
+
+/* Run check on every real_fabric_file() of dir. */
+static inline void each_real_fabric(const char *dir, fabric_check check, void *ctx)
+{
+	for (size_t k = 0; real_fabric_file(k); k++) {
+		struct lanes_fabric *f = read_fabric(dir, real_fabric_file(k), NULL);
+
+		check(f, real_fabric_file(k), ctx);
+		lanes_fabric_free(f);
+	}
+}
+
+/* Route f with e and these budgets; switch_lids: switch LIDs are destinations too. */
+static inline struct lanes_routing *route_engine(const struct lanes_engine *e,
+						 const struct lanes_fabric *f, uint8_t vls,
+						 uint8_t sls, int switch_lids)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+
+	lanes_route_opts_init(&o);
+	o.max_vls = vls;
+	o.max_sls = sls;
+	o.switch_lids = switch_lids;
+	if (lanes_route(e, f, &o, &r, &err))
+		fail_msg("%s: %s", e->name, err.message);
+	return r;
+}
+
+/* The error of a routing that must fail with these budgets. */
+static inline struct lanes_error route_engine_error(const struct lanes_engine *e,
+						    const struct lanes_fabric *f, uint8_t vls,
+						    uint8_t sls)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+
+	memset(&err, 0, sizeof(err));
+	lanes_route_opts_init(&o);
+	o.max_vls = vls;
+	o.max_sls = sls;
+	if (!lanes_route(e, f, &o, &r, &err)) {
+		lanes_routing_free(r);
+		fail_msg("%s: expected a failure with %u VLs and %u SLs", e->name, vls, sls);
+	}
+	assert_null(r);
+	return err;
+}
+
+/*
+ * The verifier with a VL budget, on CA-to-CA traffic (all_traffic 0) or
+ * every path, every LID or CA LIDs only as destinations; no EBB patterns.
+ */
+static inline struct lanes_verify_result *verify_quick(const struct lanes_fabric *f,
+						       const struct lanes_routing *r, uint8_t vls,
+						       int all_traffic, int ca_only)
+{
+	struct lanes_verify_opts o;
+	struct lanes_verify_result *res;
+	struct lanes_error err;
+
+	lanes_verify_opts_init(&o);
+	o.max_vls = vls;
+	o.all_traffic = all_traffic;
+	o.ca_only = ca_only;
+	o.ebb_patterns = 0;
+	if (lanes_verify(f, r, &o, &res, &err))
+		fail_msg("verify: %s", err.message);
+	return res;
+}
+
+static inline struct lanes_builder *tb_new(void)
+{
+	struct lanes_builder *b;
+	struct lanes_error err;
+
+	assert_int_equal(lanes_builder_new(&b, &err), 0);
+	return b;
+}
+
+static inline struct lanes_fabric *tb_finish(struct lanes_builder *b)
+{
+	struct lanes_fabric *f;
+	struct lanes_error err;
+
+	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
+	return f;
 }
 
 /* A node for hand-built fabrics (description "n"); fails the test on error. */
