@@ -90,6 +90,16 @@ struct lanes_routing;
 /* Handle one of CLI_ROUTE_LONGOPTS: 1 handled, 0 not ours, -1 bad value. */
 int cli_route_option(int c, const char *arg, struct lanes_route_opts *o, const char **engine);
 
+/* Verifier options of commands that judge a routing (verify, compare). */
+#define CLI_VERIFY_LONGOPTS                                   \
+	{ "all-traffic", no_argument, NULL, 'a' },            \
+	{ "ebb-patterns", required_argument, NULL, 'b' }
+
+struct lanes_verify_opts;
+
+/* Handle one of CLI_VERIFY_LONGOPTS: 1 handled, 0 not ours, -1 bad value (printed). */
+int cli_verify_option(int c, const char *arg, struct lanes_verify_opts *o);
+
 /* Run an engine, printing its refusal; EXIT_OK, EXIT_FINDING (refused) or EXIT_USAGE. */
 int cli_route_fabric(const struct lanes_engine *e, const struct lanes_fabric *f,
 		     const struct lanes_route_opts *o, struct lanes_routing **out, double *seconds);

@@ -127,22 +127,20 @@ static int load_tables(struct vargs *a, const struct lanes_fabric *f, struct lan
 static int parse_args(struct vargs *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		CLI_FABRIC_LONGOPTS, CLI_ROUTE_LONGOPTS,
+		CLI_FABRIC_LONGOPTS, CLI_ROUTE_LONGOPTS, CLI_VERIFY_LONGOPTS,
 		{ "lfts", required_argument, NULL, 'l' },
 		{ "sl2vl", required_argument, NULL, 'm' },
 		{ "path-sl", required_argument, NULL, 'p' },
 		{ "ca-only", no_argument, NULL, 'c' },
-		{ "all-traffic", no_argument, NULL, 'a' },
-		{ "ebb-patterns", required_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 } };
-	uint64_t v;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "e:h", longopts, NULL)) != -1) {
 		if ((rc = cli_fabric_option(c, optarg, &a->fo)) < 0 ||
-		    (!rc && (rc = cli_route_option(c, optarg, &a->ro, &a->engine)) < 0))
+		    (!rc && (rc = cli_route_option(c, optarg, &a->ro, &a->engine)) < 0) ||
+		    (!rc && (rc = cli_verify_option(c, optarg, &a->vo)) < 0))
 			return EXIT_USAGE;
 		if (rc)
 			continue;
@@ -151,13 +149,7 @@ static int parse_args(struct vargs *a, int argc, char **argv)
 		case 'm': a->sl2vl = optarg; break;
 		case 'p': a->path_sl = optarg; break;
 		case 'c': a->vo.ca_only = 1; break;
-		case 'a': a->vo.all_traffic = 1; break;
 		case 'j': a->json = 1; break;
-		case 'b':
-			if (cli_parse_u64("ebb-patterns", optarg, &v) || v > 100000)
-				return cli_usage_error("--ebb-patterns must be 0..100000");
-			a->vo.ebb_patterns = (uint32_t)v;
-			break;
 		case 'h': fputs(verify_usage, stdout); return -1;
 		default: fputs(verify_usage, stderr); return EXIT_USAGE;
 		}

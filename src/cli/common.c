@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "lanes/io.h"
 #include "lanes/topo.h"
+#include "lanes/verify.h"
 
 #define MAX_WARNINGS_SHOWN 20
 
@@ -154,4 +155,24 @@ int cli_load_fabric(int nwords, char **words, struct cli_fabric_opts *opts,
 		*out = NULL;
 	}
 	return rc;
+}
+
+int cli_verify_option(int c, const char *arg, struct lanes_verify_opts *o)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'a':
+		o->all_traffic = 1;
+		return 1;
+	case 'b':
+		if (cli_parse_u64("ebb-patterns", arg, &v) || v > 100000) {
+			cli_usage_error("--ebb-patterns must be 0..100000");
+			return -1;
+		}
+		o->ebb_patterns = (uint32_t)v;
+		return 1;
+	default:
+		return 0;
+	}
 }
