@@ -22,21 +22,24 @@ engines=("$@")
 # Dragonflies of seed 000's shape (a = 2p = 2h, every group joined to every
 # other): 1,056 to 114,582 endpoints; tori with 4 hosts per switch (100 to
 # 4,096 switches; OpenSM's nue took 6.5 s on 1,000 switches here).
-DRAGONFLIES=("a=8 p=4 h=4" "a=12 p=6 h=6" "a=16 p=8 h=8" "a=20 p=10 h=10" "a=26 p=13 h=13")
-TORI=("k=10x10 p=4" "k=20x20 p=4" "k=32x32 p=4" "k=45x45 p=4" "k=64x64 p=4")
+DRAGONFLIES=("a=8 p=4 h=4" "a=10 p=5 h=5" "a=12 p=6 h=6" "a=14 p=7 h=7" "a=16 p=8 h=8"
+             "a=20 p=10 h=10" "a=26 p=13 h=13")
+TORI=("k=10x10 p=4" "k=12x12 p=4" "k=20x20 p=4" "k=32x32 p=4" "k=45x45 p=4" "k=64x64 p=4")
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 point() { # point ENGINE KIND PARAMS -> one Markdown row; exit 1 if over the limit or failed
   local eng=$1 kind=$2 params=$3 tmp times=() mems=() sw ep vls rc=0
   tmp=$(mktemp)
+  local errf=$tmp.err
   for i in $(seq "$runs"); do
     # shellcheck disable=SC2086
-    timeout $((limit * 3)) "$bin" "$eng" none "$kind" $params >"$tmp" 2>&1; rc=$?
+    timeout $((limit * 3)) "$bin" "$eng" none "$kind" $params >"$tmp" 2>"$errf"; rc=$?
     if [ $rc = 124 ]; then
-      echo "| $eng | $kind $params | | | over $((limit * 3)) s (stopped) | | |"; rm -f "$tmp"; return 1
+      echo "| $eng | $kind $params | | | over $((limit * 3)) s (stopped) | | |"; rm -f "$tmp" "$errf"; return 1
     elif [ $rc != 0 ]; then
-      echo "| $eng | $kind $params | | | failed: $(tail -1 "$tmp") | | |"; rm -f "$tmp"; return 1
+      echo "| $eng | $kind $params | | | failed: $(tail -1 "$errf" | sed 's/^bench_route_verify: route: //') | | |"
+      rm -f "$tmp" "$errf"; return 1
     fi
     times+=("$(awk '$1 == "route" { print $2 }' "$tmp")")
     mems+=("$(awk '$1 == "peak_rss_mb" { print $2 }' "$tmp")")
@@ -48,7 +51,7 @@ point() { # point ENGINE KIND PARAMS -> one Markdown row; exit 1 if over the lim
   local t m
   t=$(printf '%s\n' "${times[@]}" | median); m=$(printf '%s\n' "${mems[@]}" | median)
   echo "| $eng | $kind $params | $sw | $ep | $t (${#times[@]} runs: ${times[*]}) | $m | $vls |"
-  rm -f "$tmp"
+  rm -f "$tmp" "$errf"
   awk -v t="$t" -v l="$limit" 'BEGIN { exit !(t <= l) }' || rc=1
   return $rc
 }
