@@ -17,15 +17,10 @@ here=$(dirname "$0")
 . "$here/osm_daemon.bash"
 work=$(mktemp -d)
 trap 'osm_daemon_stop; rm -rf "$work"' EXIT
-passed=0
-failed=0
 
-ok() { echo "ok: $*"; passed=$((passed + 1)); }
-bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
-
-# lft_entries FILE: "switchguid lid port" for every entry of an LFT dump
+# lft_entries_all FILE: "switchguid lid port" for every entry of an LFT dump
 # (OpenSM's or ibroute/dump_lfts'), numbers normalised, sorted.
-lft_entries() {
+lft_entries_all() {
   awk 'function hex(s,  v, i) {
          v = 0; s = tolower(substr(s, 3))
          for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
@@ -72,8 +67,8 @@ check_fabric() {
     bad "$name: OpenSM did not route with our file (no 'file tables configured' in its log)"
     return
   fi
-  lft_entries "$dir/route/opensm-lfts.dump" >"$dir/written"
-  lft_entries "$dir/readback.txt" >"$dir/read"
+  lft_entries_all "$dir/route/opensm-lfts.dump" >"$dir/written"
+  lft_entries_all "$dir/readback.txt" >"$dir/read"
   local n
   n=$(wc -l <"$dir/written")
   if [ "$n" -eq 0 ]; then

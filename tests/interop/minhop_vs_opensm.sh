@@ -20,21 +20,6 @@ if "$LANES" route --help 2>&1 | grep -q "unknown command"; then
   exit 0
 fi
 
-passed=0 failed=0
-
-# lft_entries DUMP: "GUID LID PORT" per routed entry, LID in decimal, sorted.
-lft_entries() {
-  awk '
-    function hex(s,   i, n) {
-      n = 0; s = tolower(substr(s, 3))
-      for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-      return n
-    }
-    /^Unicast lids/ { for (i = 1; i <= NF; i++) if ($i == "guid") g = tolower($(i + 1)); next }
-    /^0x[0-9a-fA-F]+ [0-9]+/ { if ($2 + 0 != 255) printf "%s %d %d\n", g, hex($1), $2 + 0 }
-  ' "$1" | sort
-}
-
 # compare NAME NETFILE FABRIC...: OpenSM on NETFILE against lanes on FABRIC.
 compare() {
   local name=$1 net=$2; shift 2

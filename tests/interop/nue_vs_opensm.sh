@@ -18,11 +18,7 @@ here=$(dirname "$0")
 . "$here/osm_daemon.bash"
 work=$(mktemp -d)
 trap 'osm_daemon_stop; rm -rf "$work"' EXIT
-pass=0 failed=0
-ok() { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
-json_field() { grep -o "\"$2\":[^,}]*" "$1" | head -1 | cut -d: -f2 | tr -d ' "'; }
 rpc_max() { tr -d ' \n' <"$1" | grep -o '"routes_per_channel":{"max":[0-9]*' | grep -o '[0-9]*$'; }
 
 # per_dst_sls LIDS: a lanes per-dst path-SL table from the SA (source LID 1, or 2)
@@ -83,5 +79,5 @@ for vls in 1 2; do
   run_case jellyfish "$vls" jellyfish switches=16 degree=4 p=2 seed=7
 done
 
-echo "$pass passed, $failed failed"
+echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -14,15 +14,10 @@ here=$(dirname "$0")
 . "$here/osm_daemon.bash"
 work=$(mktemp -d)
 trap 'osm_daemon_stop; rm -rf "$work"' EXIT
-pass=0 failed=0
-ok() { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 "$LANES" topo convert torus k=4x4 p=1 --to ibsim -o "$work/t.net" || fail "convert"
 fabric="$work/t.net"
 lids=$(grep -c ' lid ' "$work/t.net")   # one per switch and CA
-
-json_field() { grep -o "\"$2\":[^,}]*" "$1" | head -1 | cut -d: -f2 | tr -d ' "'; }
 
 verify() { # verify NAME ARGS... -> $work/NAME.json, exit code in $rc
   local name=$1; shift
@@ -103,5 +98,5 @@ for eng in lash nue; do
   else bad "OpenSM $eng (exit $rc): we see $got VLs, OpenSM '$needed'"; head -20 "$work/$eng.err"; fi
 done
 
-echo "$pass passed, $failed failed"
+echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

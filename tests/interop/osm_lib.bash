@@ -67,3 +67,26 @@ netfile_nodes() {
 }
 
 fail() { echo "FAIL: $*"; exit 1; }
+
+# Counters for the summary line "N passed, M failed": ok and bad print one
+# result and count it.
+passed=0 failed=0
+ok() { echo "ok: $*"; passed=$((passed + 1)); }
+bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
+
+# lft_entries DUMP: "GUID LID PORT" per routed entry of an opensm-lfts.dump
+# (drops left out), LID in decimal, sorted.
+lft_entries() {
+  awk '
+    function hex(s,   i, n) {
+      n = 0; s = tolower(substr(s, 3))
+      for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+      return n
+    }
+    /^Unicast lids/ { for (i = 1; i <= NF; i++) if ($i == "guid") g = tolower($(i + 1)); next }
+    /^0x[0-9a-fA-F]+ [0-9]+/ { if ($2 + 0 != 255) printf "%s %d %d\n", g, hex($1), $2 + 0 }
+  ' "$1" | sort
+}
+
+# json_field FILE NAME: the value of the first "NAME": field of a lanes JSON report.
+json_field() { grep -o "\"$2\":[^,}]*" "$1" | head -1 | cut -d: -f2 | tr -d ' "'; }

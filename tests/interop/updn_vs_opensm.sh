@@ -26,20 +26,7 @@ fi
 have_roots=1
 "$LANES" route --help 2>&1 | grep -q -- --roots || have_roots=0
 
-passed=0 failed=0 skipped=0
-
-# lft_entries DUMP: "GUID LID PORT" per routed entry, LID in decimal, sorted.
-lft_entries() {
-  awk '
-    function hex(s,   i, n) {
-      n = 0; s = tolower(substr(s, 3))
-      for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-      return n
-    }
-    /^Unicast lids/ { for (i = 1; i <= NF; i++) if ($i == "guid") g = tolower($(i + 1)); next }
-    /^0x[0-9a-fA-F]+ [0-9]+/ { if ($2 + 0 != 255) printf "%s %d %d\n", g, hex($1), $2 + 0 }
-  ' "$1" | sort
-}
+skipped=0
 
 # compare NAME ROOTS: OpenSM and lanes on $work/NAME/fabric.net (ROOTS may be "").
 compare() {
