@@ -392,26 +392,34 @@ static void choose(struct sssp *m)
 	struct dest *d = m->cur;
 	const uint8_t *row = m->dist + (size_t)d->t * m->f->num_switches;
 	uint8_t far = row[d->multi[d->nmulti - 1]];
+	/* locals: the stores to wd and pick may alias anything the structs point to */
+	uint64_t *wd = m->wd;
+	const uint64_t *load = m->load;
+	const uint32_t *nb = m->nb, *order = d->order, *moff = d->moff, *mcand = d->mcand;
+	const uint8_t *col = d->col;
+	uint32_t *pick = d->pick;
 
-	m->wd[d->t] = 0;
-	for (uint32_t i = 1, k = 0; i < d->norder && row[d->order[i]] <= far; i++) {
-		uint32_t s = d->order[i];
+	wd[d->t] = 0;
+	for (uint32_t i = 1, k = 0; i < d->norder && row[order[i]] <= far; i++) {
+		uint32_t s = order[i], best_e = 0;
+		uint64_t best = UINT64_MAX;
 
-		if (d->col[s]) {
+		if (col[s]) {
 			if (row[s] < far)
-				m->wd[s] = m->wd[m->nb[d->pick[s]]] + m->load[d->pick[s]];
+				wd[s] = wd[nb[pick[s]]] + load[pick[s]];
 			continue;
 		}
-		m->wd[s] = UINT64_MAX;
-		for (uint32_t c = d->moff[k]; c < d->moff[k + 1]; c++) {
-			uint32_t e = d->mcand[c];
-			uint64_t w = m->wd[m->nb[e]] + m->load[e];
+		for (uint32_t c = moff[k]; c < moff[k + 1]; c++) {
+			uint32_t e = mcand[c];
+			uint64_t w = wd[nb[e]] + load[e];
 
-			if (w < m->wd[s]) {
-				m->wd[s] = w;
-				d->pick[s] = e;
+			if (w < best) {
+				best = w;
+				best_e = e;
 			}
 		}
+		wd[s] = best;
+		pick[s] = best_e;
 		k++;
 	}
 }
