@@ -1,0 +1,128 @@
+/*
+ * dfsssp_internal.h - the state the dfsssp engine (engines/dfsssp.c) shares
+ * with its helpers: dfsssp_units.c (the path units and their channel
+ * dependency graph) and dfsssp_layers.c (cycle breaking and first fit). Not
+ * public API. Follows OpenSM 3.3.23 osm_ucast_dfsssp.c (seed 002) and Domke,
+ * Hoefler, Nagel, IPDPS 2011; engines/dfsssp.c says how.
+ *
+ * Invariants: unit u's dependencies are u_dep[unit[u].off .. unit[u + 1].off),
+ * in path order, and weigh unit[u].w LID pairs; layer[u] is its layer;
+ * cnt[l][k] is the LID pairs of layer l that make dependency k (rebuilt for
+ * a layer when its turn comes). Everything iterates in index order.
+ */
+#ifndef LANES_DFSSSP_INTERNAL_H
+#define LANES_DFSSSP_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lanes/error.h"
+#include "lanes/fabric.h"
+#include "lanes/route.h"
+#include "lanes/routing.h"
+#include "route_internal.h"
+
+#define DFSSSP_MAX_LAYERS LANES_NUM_SLS
+#define DFSSSP_PREFETCH 8 /* units ahead when moving a dependency's units */
+#define DFSSSP_GAVE_UP UINT32_MAX /* first fit spent its dependency checks */
+
+/* A unit's dependencies are u_dep[off .. next unit's off); w: its LID pairs. */
+struct dfsssp_unit {
+	uint32_t off, w;
+};
+
+struct dfsssp {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	struct lanes_routing *r;
+	uint32_t ns;              /* switches */
+	struct route_channels ch; /* channels and dependency numbers */
+	/* destinations and path grouping */
+	struct route_endports eps;
+	uint32_t *dst_off, *dst;  /* per switch: the end-port LIDs behind it */
+	uint32_t maxk;            /* most end-port LIDs behind one switch */
+	uint8_t *dist;            /* all-pairs switch hops */
+	uint32_t *order, norder;  /* switches by hops from the current destination switch */
+	uint32_t *canon;          /* per (switch, i): the first i' whose path is LID i's */
+	uint8_t *varies;          /* per switch: the LIDs of t do not all share its path */
+	uint32_t *key_e, *key_c, *uid; /* per LID of t: scratch */
+	uint32_t *pu;             /* per (switch, i): the unit of LID i's path, or LANES_NONE */
+	int keep_canon;           /* the grouping waits in the SL cells */
+	/* units: (source switch, one distinct path to a destination switch) */
+	uint32_t nunits;
+	struct dfsssp_unit *unit; /* nunits + 1 */
+	uint32_t *u_dep;          /* each unit's dependencies, in path order */
+	uint8_t *layer;
+	size_t u_cap, dep_cap, ndep_refs;
+	/* dependencies */
+	uint32_t *eid;            /* dense dependency -> its number, or LANES_NONE */
+	uint32_t ndeps;
+	uint32_t *dep_in, *dep_out; /* per dependency: its two channels */
+	uint32_t *arr_off;        /* per entry e: the dependencies of channel rev[e] */
+	size_t *inc_off;          /* per dependency: its units in inc */
+	uint32_t *inc;
+	uint64_t *cnt[DFSSSP_MAX_LAYERS]; /* per layer and dependency: LID pairs */
+	uint64_t paths[DFSSSP_MAX_LAYERS];
+	uint32_t nlayers;
+	uint32_t greedy;          /* layers OpenSM's way (DFSSSP_MAX_LAYERS + 1: too many) */
+	/* searches */
+	uint32_t *chan;           /* one path's channels */
+	uint8_t *state;           /* cycle search, per channel: new, on the stack, done */
+	uint32_t *stk, *stj, *pos;
+	uint32_t *resume;         /* per channel: where its scan goes on when pushed again */
+	uint32_t *seen, stamp;    /* first fit: visits per channel */
+	uint32_t *at;             /* first fit: 1 + a channel's place on the path, or 0 */
+	uint64_t ff_work;         /* first fit: dependencies checked */
+	uint8_t split[DFSSSP_MAX_LAYERS], start[DFSSSP_MAX_LAYERS];
+};
+
+/*
+ * Loops over u_dep in order hit scattered counters: ask for them early.
+ * u_dep ends with 2 * DFSSSP_PREFETCH zeros (a valid number), so looking
+ * ahead never leaves it.
+ */
+static inline void dfsssp_ahead(const void *p)
+{
+	__builtin_prefetch(p);
+}
+
+/** @return the end-port LIDs behind switch s */
+static inline uint32_t dfsssp_lids_at(const struct dfsssp *d, uint32_t s)
+{
+	return d->dst_off[s + 1] - d->dst_off[s];
+}
+
+/** Does CA traffic from s to t cross two switch-to-switch links or more? */
+static inline int dfsssp_has_dependency(const struct dfsssp *d, uint32_t s, uint32_t t)
+{
+	uint8_t h = d->dist[(size_t)t * d->ns + s];
+
+	return h != 255 && h >= 2 && dfsssp_lids_at(d, s);
+}
+
+/* dfsssp_units.c */
+
+/** Every unit toward every destination switch (sssp's paths must be in d->r). */
+int dfsssp_make_units(struct dfsssp *d, struct lanes_error *err);
+
+/** The switches that reach t, by hops, into order and norder. */
+void dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t);
+
+/** Group the LIDs behind t by path (canon, varies), for every switch that reaches t. */
+void dfsssp_group_paths(struct dfsssp *d, uint32_t t);
+
+/** Dependencies by number in the units; each dependency's units; layer 0's counts. */
+int dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err);
+
+/* dfsssp_layers.c */
+
+/** OpenSM's layering; d->nlayers = DFSSSP_MAX_LAYERS + 1 when the SLs do not suffice. */
+int dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err);
+
+/**
+ * LASH's first fit, longest paths first; *needed receives the layers used,
+ * DFSSSP_MAX_LAYERS + 1 when they do not suffice, or DFSSSP_GAVE_UP.
+ */
+int dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_error *err);
+
+#endif
