@@ -98,8 +98,8 @@ static inline void nue_iheap_up(struct nue_iheap *hp, uint32_t i, struct nue_ien
 
 		if (!nue_ient_less(&e, &h[p]))
 			break;
+		pos[h[p].y] = i; /* from h[p], not from the copy: no store-to-load wait */
 		h[i] = h[p];
-		pos[h[i].y] = i;
 		i = p;
 	}
 	h[i] = e;
@@ -141,8 +141,8 @@ static inline int nue_iheap_pop(struct nue_iheap *hp, struct nue_ient *out)
 			m = nue_ient_less(&h[k], &h[m]) ? k : m;
 		if (!nue_ient_less(&h[m], &last))
 			break;
+		pos[h[m].y] = i;
 		h[i] = h[m];
-		pos[h[i].y] = i;
 		i = m;
 	}
 	h[i] = last;
