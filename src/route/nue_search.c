@@ -111,16 +111,22 @@ static void settle(struct nue_search *s, uint32_t x, uint32_t c, uint64_t d)
 	/* dependency (rev[e], c) for the entries e of x: column c of x's square */
 	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->ch.dense_off[x] + (c - a);
 
-	s->seen[x] = s->stamp;
+	/* locals: the heap's stores could alias the fields, forcing reloads */
+	const struct lanes_adj *adj = f->adj + a;
+	const uint32_t *rev = s->g->ch.rev + a, *seen = s->seen, stamp = s->stamp;
+	const uint64_t *load = s->load, dw = d + s->w0;
+	struct nue_iheap *hp = &s->heap;
+
+	s->seen[x] = stamp;
 	s->via[x] = c;
 	s->dd[x] = d;
 	s->order[s->norder++] = x;
 	for (uint32_t j = 0; j < deg; j++) {
-		uint32_t y = f->adj[a + j].sw, in = s->g->ch.rev[a + j];
+		uint32_t y = adj[j].sw, in = rev[j];
 
-		if (s->seen[y] == s->stamp || (col && col[(size_t)j * deg] == NUE_DEP_BLOCKED))
+		if (seen[y] == stamp || (col && col[(size_t)j * deg] == NUE_DEP_BLOCKED))
 			continue;
-		nue_iheap_offer(&s->heap, d + weight(s, in), in, y); /* checked when popped */
+		nue_iheap_offer(hp, dw + load[in], in, y); /* checked when popped */
 	}
 }
 
