@@ -38,6 +38,7 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct lanes_e
 		return rc;
 	E = g->ch.E;
 	g->tail = malloc(sizeof(*g->tail) * ((size_t)E + 1));
+	g->drow = malloc(sizeof(*g->drow) * ((size_t)E + 1));
 	g->ord = malloc(sizeof(*g->ord) * ((size_t)E + 1));
 	g->mark = calloc((size_t)E + 1, sizeof(*g->mark));
 	g->stk = malloc(sizeof(*g->stk) * ((size_t)E + 1));
@@ -45,8 +46,8 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct lanes_e
 	g->bwd = malloc(sizeof(*g->bwd) * ((size_t)E + 1));
 	g->pk.tmp = malloc(sizeof(*g->pk.tmp) * ((size_t)E + 1));
 	g->pk.slots = malloc(sizeof(*g->pk.slots) * ((size_t)E + 1));
-	g->dep = malloc(g->ch.ndeps + 1);
-	if (!g->tail || !g->ord || !g->mark || !g->stk || !g->fwd || !g->bwd || !g->pk.tmp ||
+	g->dep = malloc(g->ch.ndeps + 8); /* + 7: search_forward reads rows 8 bytes at a time */
+	if (!g->tail || !g->drow || !g->ord || !g->mark || !g->stk || !g->fwd || !g->bwd || !g->pk.tmp ||
 	    !g->pk.slots || !g->dep)
 		return oom(err);
 	for (uint32_t s = 0; s < ns; s++)
@@ -56,13 +57,18 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct lanes_e
 				return lanes_error_set(err, LANES_EINVAL,
 						       "nue: switch adjacency is not symmetric");
 		}
+	for (uint32_t e = 0; e < E; e++) { /* e enters y = adj[e].sw by y's entry rev[e] */
+		uint32_t y = f->adj[e].sw, a = f->adj_off[y], deg = f->adj_off[y + 1] - a;
+
+		g->drow[e] = (uint32_t)(g->ch.dense_off[y] + (size_t)(g->ch.rev[e] - a) * deg) - a;
+	}
 	nue_cdg_reset(g);
 	return 0;
 }
 
 void nue_cdg_free(struct nue_cdg *g)
 {
-	void *p[] = { g->tail, g->dep, g->ord,    g->mark,
+	void *p[] = { g->tail, g->drow, g->dep, g->ord,    g->mark,
 		      g->stk,  g->fwd, g->bwd, g->pk.tmp, g->pk.slots };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
@@ -73,7 +79,7 @@ void nue_cdg_free(struct nue_cdg *g)
 
 void nue_cdg_reset(struct nue_cdg *g)
 {
-	memset(g->dep, 0, g->ch.ndeps + 1);
+	memset(g->dep, 0, g->ch.ndeps + 8);
 	for (uint32_t c = 0; c < g->ch.E; c++)
 		g->ord[c] = c;
 }
@@ -93,6 +99,27 @@ static uint64_t key(const struct nue_cdg *g, uint32_t c)
 	return (uint64_t)g->ord[c] << 32 | c;
 }
 
+static inline unsigned ctz64(uint64_t m)
+{
+	return (unsigned)__builtin_ctzll(m);
+}
+
+/*
+ * The used dependencies among the first min(n, 8) bytes at p: bit 8i set when
+ * byte i is NUE_DEP_USED (1; the other states, 0 and 2, have bit 0 clear).
+ */
+static inline uint64_t used_bytes(const uint8_t *p, uint32_t n)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	v &= 0x0101010101010101ull;
+	return n < 8 ? v & ((1ull << (8 * n)) - 1) : v;
+}
+
 /*
  * Forward search from v over used dependencies, through channels placed
  * before ub; collects them in fwd. @return 1 if it meets channel u.
@@ -109,19 +136,21 @@ static int search_forward(struct nue_cdg *g, uint32_t v, uint32_t u, uint32_t ub
 	while (top) {
 		uint32_t c = g->stk[--top], x = f->adj[c].sw, a = f->adj_off[x];
 		uint32_t deg = f->adj_off[x + 1] - a;
-		const uint8_t *row = g->dep + g->ch.dense_off[x] + (size_t)(g->ch.rev[c] - a) * deg;
+		const uint8_t *row = g->dep + (uint32_t)(g->drow[c] + a);
 
-		for (uint32_t j = 0; j < deg; j++) {
-			uint32_t y = a + j;
+		for (uint32_t j0 = 0; j0 < deg; j0 += 8) {
+			uint64_t m = used_bytes(row + j0, deg - j0);
 
-			if (row[j] != 1)
-				continue;
-			if (y == u)
-				return 1;
-			if (g->mark[y] != st && g->ord[y] < ub) {
-				g->mark[y] = st;
-				g->stk[top++] = y;
-				g->fwd[g->nf++] = key(g, y);
+			for (; m; m &= m - 1) {
+				uint32_t y = a + j0 + (uint32_t)(ctz64(m) >> 3);
+
+				if (y == u)
+					return 1;
+				if (g->mark[y] != st && g->ord[y] < ub) {
+					g->mark[y] = st;
+					g->stk[top++] = y;
+					g->fwd[g->nf++] = key(g, y);
+				}
 			}
 		}
 	}

@@ -91,6 +91,45 @@ static uint32_t bfs(struct nue_escape *x, uint32_t s, const uint8_t *allow)
 	return tail;
 }
 
+/*
+ * Brandes' first phase from s inside the hull: BFS hops, the order in q, and
+ * sigma (shortest paths from s), each switch adding its sigma to the next
+ * level's switches in BFS order, one adjacency entry at a time; delta
+ * zeroed. @return the switches reached
+ */
+static uint32_t bfs_sigma(struct nue_escape *x, uint32_t s)
+{
+	const struct lanes_fabric *f = x->f;
+	const uint8_t *hull = x->hull;
+	uint32_t *dist = x->dist, *q = x->q, head = 0, tail = 0;
+	double *sigma = x->sigma;
+
+	dist[s] = 0;
+	sigma[s] = 1.0;
+	x->delta[s] = 0.0;
+	q[tail++] = s;
+	while (head < tail) {
+		uint32_t v = q[head++], dv = dist[v] + 1;
+		double sv = sigma[v];
+
+		for (uint32_t e = f->adj_off[v]; e < f->adj_off[v + 1]; e++) {
+			uint32_t y = f->adj[e].sw;
+
+			if (!hull[y])
+				continue;
+			if (dist[y] == UINT32_MAX) {
+				dist[y] = dv;
+				sigma[y] = 0.0;
+				x->delta[y] = 0.0;
+				q[tail++] = y;
+			}
+			if (dist[y] == dv)
+				sigma[y] += sv;
+		}
+	}
+	return tail;
+}
+
 static void clear_dist(struct nue_escape *x, uint32_t cnt)
 {
 	for (uint32_t i = 0; i < cnt; i++)
@@ -146,19 +185,7 @@ static uint32_t central_switch(struct nue_escape *x, const double *tw, uint64_t 
 
 		if (!x->hull[s] || seen++ % step)
 			continue;
-		cnt = bfs(x, s, x->hull);
-		for (uint32_t i = 0; i < cnt; i++) {
-			x->sigma[x->q[i]] = 0.0;
-			x->delta[x->q[i]] = 0.0;
-		}
-		x->sigma[s] = 1.0;
-		for (uint32_t i = 0; i < cnt; i++) {
-			uint32_t v = x->q[i];
-
-			for (uint32_t e = f->adj_off[v]; e < f->adj_off[v + 1]; e++)
-				if (x->hull[f->adj[e].sw] && x->dist[f->adj[e].sw] == x->dist[v] + 1)
-					x->sigma[f->adj[e].sw] += x->sigma[v];
-		}
+		cnt = bfs_sigma(x, s);
 		for (uint32_t i = cnt; i-- > 1;) {
 			uint32_t w = x->q[i];
 			double pass = (tw[w] + x->delta[w]) / x->sigma[w];

@@ -5,7 +5,7 @@
  *   par), lazy deletion: a caller skips items it has already settled;
  * - nue_iheap (the per-destination search, nue_search.c): at most one entry
  *   per switch y (d, channel c), with decrease-key, so the heap holds at
- *   most one entry per switch instead of one per channel.
+ *   most one entry per switch instead of one per channel; 4-ary.
  */
 #ifndef LANES_NUE_HEAP_H
 #define LANES_NUE_HEAP_H
@@ -79,24 +79,31 @@ struct nue_iheap {
 	uint32_t n;
 };
 
+/* Bitwise, not short-circuit: equal d is common, and its branch mispredicts. */
 static inline int nue_ient_less(const struct nue_ient *a, const struct nue_ient *b)
 {
-	return a->d < b->d || (a->d == b->d && a->c < b->c);
+	return (a->d < b->d) | ((a->d == b->d) & (a->c < b->c));
 }
+
+/* 4-ary: half the depth of a binary heap; sift with the arrays in locals. */
+#define NUE_IHEAP_ARITY 4u
 
 static inline void nue_iheap_up(struct nue_iheap *hp, uint32_t i, struct nue_ient e)
 {
-	while (i) {
-		uint32_t p = (i - 1) / 2;
+	struct nue_ient *h = hp->h;
+	uint32_t *pos = hp->pos;
 
-		if (!nue_ient_less(&e, &hp->h[p]))
+	while (i) {
+		uint32_t p = (i - 1) / NUE_IHEAP_ARITY;
+
+		if (!nue_ient_less(&e, &h[p]))
 			break;
-		hp->h[i] = hp->h[p];
-		hp->pos[hp->h[i].y] = i;
+		pos[h[p].y] = i; /* from h[p], not from the copy: no store-to-load wait */
+		h[i] = h[p];
 		i = p;
 	}
-	hp->h[i] = e;
-	hp->pos[e.y] = i;
+	h[i] = e;
+	pos[e.y] = i;
 }
 
 /** Offer (d, c) for switch y: inserted, or kept only if better than y's entry. */
@@ -113,31 +120,33 @@ static inline void nue_iheap_offer(struct nue_iheap *hp, uint64_t d, uint32_t c,
 
 static inline int nue_iheap_pop(struct nue_iheap *hp, struct nue_ient *out)
 {
-	struct nue_ient last;
-	uint32_t i = 0;
+	struct nue_ient *h = hp->h, last;
+	uint32_t *pos = hp->pos, i = 0, n = hp->n;
 
-	if (!hp->n)
+	if (!n)
 		return 0;
-	*out = hp->h[0];
-	hp->pos[out->y] = UINT32_MAX;
-	last = hp->h[--hp->n];
-	if (!hp->n)
+	*out = h[0];
+	pos[out->y] = UINT32_MAX;
+	hp->n = --n;
+	if (!n)
 		return 1;
+	last = h[n];
 	for (;;) {
-		uint32_t l = 2 * i + 1, m = l;
+		uint32_t l = NUE_IHEAP_ARITY * i + 1, m = l, end;
 
-		if (l >= hp->n)
+		if (l >= n)
 			break;
-		if (l + 1 < hp->n && nue_ient_less(&hp->h[l + 1], &hp->h[l]))
-			m = l + 1;
-		if (!nue_ient_less(&hp->h[m], &last))
+		end = l + NUE_IHEAP_ARITY < n ? l + NUE_IHEAP_ARITY : n;
+		for (uint32_t k = l + 1; k < end; k++)
+			m = nue_ient_less(&h[k], &h[m]) ? k : m;
+		if (!nue_ient_less(&h[m], &last))
 			break;
-		hp->h[i] = hp->h[m];
-		hp->pos[hp->h[i].y] = i;
+		pos[h[m].y] = i;
+		h[i] = h[m];
 		i = m;
 	}
-	hp->h[i] = last;
-	hp->pos[last.y] = i;
+	h[i] = last;
+	pos[last.y] = i;
 	return 1;
 }
 

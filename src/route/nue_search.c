@@ -68,8 +68,9 @@ int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct n
 	s->esc = calloc(ns, sizeof(*s->esc));
 	s->toward = malloc(sizeof(*s->toward) * ns);
 	s->q = malloc(sizeof(*s->q) * ns);
+	s->pend = malloc(sizeof(*s->pend) * ns);
 	if (!s->heap.h || !s->heap.pos || !s->via || !s->seen || !s->order || !s->sub || !s->dd || !s->anc ||
-	    !s->esc || !s->toward || !s->q)
+	    !s->esc || !s->toward || !s->q || !s->pend)
 		return oom(err);
 	memset(s->heap.pos, 0xff, sizeof(*s->heap.pos) * ns);
 	return 0;
@@ -78,7 +79,7 @@ int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct n
 void nue_search_free(struct nue_search *s)
 {
 	void *p[] = { s->heap.h, s->heap.pos, s->via, s->seen, s->order,  s->sub, s->dd,
-		      s->added,	 s->anc, s->esc,  s->toward, s->q };
+		      s->added,	 s->anc, s->esc,  s->toward, s->q, s->pend };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
@@ -110,16 +111,22 @@ static void settle(struct nue_search *s, uint32_t x, uint32_t c, uint64_t d)
 	/* dependency (rev[e], c) for the entries e of x: column c of x's square */
 	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->ch.dense_off[x] + (c - a);
 
-	s->seen[x] = s->stamp;
+	/* locals: the heap's stores could alias the fields, forcing reloads */
+	const struct lanes_adj *adj = f->adj + a;
+	const uint32_t *rev = s->g->ch.rev + a, *seen = s->seen, stamp = s->stamp;
+	const uint64_t *load = s->load, dw = d + s->w0;
+	struct nue_iheap *hp = &s->heap;
+
+	s->seen[x] = stamp;
 	s->via[x] = c;
 	s->dd[x] = d;
 	s->order[s->norder++] = x;
 	for (uint32_t j = 0; j < deg; j++) {
-		uint32_t y = f->adj[a + j].sw, in = s->g->ch.rev[a + j];
+		uint32_t y = adj[j].sw, in = rev[j];
 
-		if (s->seen[y] == s->stamp || (col && col[(size_t)j * deg] == NUE_DEP_BLOCKED))
+		if (seen[y] == stamp || (col && col[(size_t)j * deg] == NUE_DEP_BLOCKED))
 			continue;
-		nue_iheap_offer(&s->heap, d + weight(s, in), in, y); /* checked when popped */
+		nue_iheap_offer(hp, dw + load[in], in, y); /* checked when popped */
 	}
 }
 
@@ -374,10 +381,25 @@ void nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t,
 			lanes_routing_set_port(r, x, lid, f->adj[s->via[x]].port);
 		s->sub[x] = s->hca[x];
 	}
-	if (s->walked) { /* no settle order: walk each path */
+	if (s->walked) { /* no settle order: leaves first (Kahn's order of the tree) */
+		uint32_t *pend = s->pend, nq = 0;
+
 		for (uint32_t j = 0; j < s->norder; j++)
-			for (uint32_t x = s->order[j]; x != t; x = f->adj[s->via[x]].sw)
-				s->load[s->via[x]] += s->hca[s->order[j]];
+			pend[s->order[j]] = 0;
+		for (uint32_t j = 0; j < s->norder; j++)
+			if (s->order[j] != t)
+				pend[f->adj[s->via[s->order[j]]].sw]++;
+		for (uint32_t j = 0; j < s->norder; j++)
+			if (s->order[j] != t && !pend[s->order[j]])
+				s->q[nq++] = s->order[j];
+		for (uint32_t i = 0; i < nq; i++) {
+			uint32_t x = s->q[i], c = s->via[x], y = f->adj[c].sw;
+
+			s->load[c] += s->sub[x];
+			s->sub[y] += s->sub[x];
+			if (y != t && !--pend[y])
+				s->q[nq++] = y;
+		}
 		return;
 	}
 	for (uint32_t j = s->norder; j-- > 1;) { /* next hops were settled earlier */

@@ -34,7 +34,8 @@ struct nue_search {
 	uint32_t *added, nadded;      /* dependencies this search used: (in, out) pairs */
 	size_t added_cap;
 	int walked;                   /* order is no settle order (backtracking, escape) */
-	uint32_t *anc, *esc, *toward, *q, nq; /* impasse scratch */
+	uint32_t *anc, *esc, *toward, *q, nq; /* impasse scratch (q: also place's queue) */
+	uint32_t *pend;               /* place: per switch, children not yet summed */
 	/* statistics */
 	uint64_t backtracks, fallbacks, escaped;
 };

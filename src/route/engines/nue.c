@@ -134,25 +134,74 @@ static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 
 /* ------------------------------------------------------------ switch LIDs */
 
-/* BFS hops from switch t (255: unreachable, or farther than 254). */
-static void hops_to(const struct lanes_fabric *f, uint32_t t, uint8_t *dist, uint32_t *q)
+/*
+ * Hops between switches, for up to 64 * W sources at a time (t0, t0 + 1, ...,
+ * t0 + cnt - 1): a BFS of bitsets, one bit per source, that reaches a
+ * level's switches for every source at once. dist[(t - t0) * ns + s]: hops
+ * from t to s (= from s to t; the adjacency is symmetric), 255 when
+ * unreachable or farther than 254, as a BFS from each t would give.
+ */
+struct hops {
+	uint32_t W;          /* 64-bit words per switch */
+	uint64_t *cur, *nxt, *seen;
+	uint8_t *dist;
+};
+
+static int hops_init(struct hops *h, uint32_t ns)
 {
-	uint32_t head = 0, tail = 0;
+	h->W = (ns + 63) / 64 < 8 ? (ns + 63) / 64 : 8;
+	h->W = h->W ? h->W : 1;
+	h->cur = malloc(sizeof(*h->cur) * ((size_t)ns + 1) * h->W);
+	h->nxt = malloc(sizeof(*h->nxt) * ((size_t)ns + 1) * h->W);
+	h->seen = malloc(sizeof(*h->seen) * ((size_t)ns + 1) * h->W);
+	h->dist = malloc(((size_t)ns + 1) * 64 * h->W);
+	return h->cur && h->nxt && h->seen && h->dist ? 0 : -1;
+}
 
-	memset(dist, 255, f->num_switches);
-	dist[t] = 0;
-	q[tail++] = t;
-	while (head < tail) {
-		uint32_t v = q[head++];
+static void hops_free(struct hops *h)
+{
+	free(h->cur), free(h->nxt), free(h->seen), free(h->dist);
+}
 
-		for (uint32_t e = f->adj_off[v]; e < f->adj_off[v + 1]; e++) {
-			uint32_t y = f->adj[e].sw;
+static void hops_from(struct hops *h, const struct lanes_fabric *f, uint32_t t0, uint32_t cnt)
+{
+	uint32_t ns = f->num_switches, W = h->W;
+	size_t words = (size_t)ns * W;
+	int any = 1;
 
-			if (dist[y] == 255 && dist[v] < 254) {
-				dist[y] = (uint8_t)(dist[v] + 1);
-				q[tail++] = y;
+	memset(h->dist, 255, (size_t)cnt * ns);
+	memset(h->cur, 0, sizeof(*h->cur) * words);
+	for (uint32_t i = 0; i < cnt; i++) {
+		h->cur[(size_t)(t0 + i) * W + i / 64] |= 1ull << (i % 64);
+		h->dist[(size_t)i * ns + t0 + i] = 0;
+	}
+	memcpy(h->seen, h->cur, sizeof(*h->cur) * words);
+	for (uint32_t level = 1; any && level <= 254; level++) {
+		uint64_t *tmp;
+
+		any = 0;
+		for (uint32_t y = 0; y < ns; y++) {
+			uint64_t *ny = h->nxt + (size_t)y * W, *sy = h->seen + (size_t)y * W;
+
+			memset(ny, 0, sizeof(*ny) * W);
+			for (uint32_t e = f->adj_off[y]; e < f->adj_off[y + 1]; e++) {
+				const uint64_t *cx = h->cur + (size_t)f->adj[e].sw * W;
+
+				for (uint32_t w = 0; w < W; w++)
+					ny[w] |= cx[w];
+			}
+			for (uint32_t w = 0; w < W; w++) {
+				uint64_t m = ny[w] & ~sy[w];
+
+				ny[w] = m;
+				sy[w] |= m;
+				any |= m != 0;
+				for (; m; m &= m - 1)
+					h->dist[(size_t)(w * 64 + (uint32_t)__builtin_ctzll(m)) * ns + y] =
+						(uint8_t)level;
 			}
 		}
+		tmp = h->cur, h->cur = h->nxt, h->nxt = tmp;
 	}
 }
 
@@ -166,16 +215,17 @@ static int route_switch_lids(struct nue *n, struct lanes_error *err)
 	const struct lanes_fabric *f = n->f;
 	struct route_load ld;
 	struct route_hop_ports h;
-	uint8_t *dist = malloc((size_t)n->ns + 1);
-	uint32_t *q = malloc(sizeof(*q) * ((size_t)n->ns + 1)), ns = n->ns;
+	struct hops hp;
+	uint32_t ns = n->ns, chunk, base = LANES_NONE;
 	int rc;
 
 	memset(&ld, 0, sizeof(ld));
 	memset(&h, 0, sizeof(h));
-	if (!dist || !q) {
+	if (hops_init(&hp, ns)) {
 		rc = oom(err);
 		goto out;
 	}
+	chunk = 64 * hp.W;
 	if ((rc = route_load_init(&ld, f, err)) || (rc = route_hop_ports_init(&h, f, err)))
 		goto out;
 	for (uint32_t i = 0; i < n->d.nd; i++) {
@@ -190,8 +240,11 @@ static int route_switch_lids(struct nue *n, struct lanes_error *err)
 
 		if (!p0->lid)
 			continue;
-		hops_to(f, t, dist, q);
-		route_hop_ports_fill(&h, f, t, dist);
+		if (t - t % chunk != base) { /* the hops from the next chunk of switches */
+			base = t - t % chunk;
+			hops_from(&hp, f, base, ns - base < chunk ? ns - base : chunk);
+		}
+		route_hop_ports_fill(&h, f, t, hp.dist + (size_t)(t - base) * ns);
 		for (uint32_t l = 0; l < (1u << p0->lmc); l++) {
 			uint8_t *col = n->r->lft + (size_t)(p0->lid + l) * ns, *prev = col - ns;
 
@@ -209,7 +262,7 @@ static int route_switch_lids(struct nue *n, struct lanes_error *err)
 out:
 	route_hop_ports_free(&h);
 	route_load_free(&ld);
-	free(dist), free(q);
+	hops_free(&hp);
 	return rc;
 }
 
