@@ -142,7 +142,7 @@ static int mode_line(struct psl_parse *ps, struct lanes_scan sc)
 
 static int uniform_line(struct psl_parse *ps, struct lanes_scan sc)
 {
-	uint8_t sl;
+	uint8_t sl = 0;
 	int rc;
 
 	if (ps->mode != LANES_SL_UNIFORM)
@@ -160,7 +160,7 @@ static int uniform_line(struct psl_parse *ps, struct lanes_scan sc)
 static int entry_line(struct psl_parse *ps, struct lanes_scan sc)
 {
 	uint32_t dst, src = 0;
-	uint8_t sl;
+	uint8_t sl = 0;
 	int rc;
 
 	if (ps->mode <= LANES_SL_UNIFORM)

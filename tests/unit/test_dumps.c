@@ -18,6 +18,13 @@ typedef int (*write_fn)(const struct lanes_fabric *, const struct lanes_routing 
 typedef int (*read_fn)(const char *, size_t, const char *, const struct lanes_fabric *,
 		       struct lanes_routing *, struct lanes_error *);
 
+/*
+ * Not inlined: gcc 12 -O3 then takes open_memstream's buffer for the local
+ * variable whose address it was given and warns of a dangling pointer.
+ */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static char *write_str(write_fn fn, const struct lanes_fabric *f, const struct lanes_routing *r,
 		       size_t *len)
 {

@@ -539,7 +539,7 @@ static uint32_t xgft_radix(const struct xgft_case *c, unsigned i, unsigned j)
 static uint64_t xgft_parent(const struct xgft_case *c, unsigned i, uint64_t x, uint32_t b,
 			    uint32_t *a)
 {
-	uint32_t d[MAXD + 2];
+	uint32_t d[MAXD + 2] = { 0 };
 	uint64_t r = 0;
 
 	for (unsigned j = 1; j <= c->h; j++) {
