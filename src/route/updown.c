@@ -87,6 +87,19 @@ struct updown {
 	struct route_load load;
 	struct route_hop_ports hops;
 	struct route_updown_gap *gap;
+	/* the candidates LIDs are routed with: hops and state, or a saved copy */
+	const struct route_hop_ports *cur;
+	const uint8_t *cur_state;
+	struct saved_hops **saved; /* per destination switch, for a later LID, or NULL */
+	size_t save_left;          /* bytes the saved copies may still take */
+	int save_next;             /* want_hops: save what it computes */
+	uint32_t *unrouted;        /* phase C: switches without a legal path */
+};
+
+/* A destination switch's candidates and states, kept for its next LIDs. */
+struct saved_hops {
+	struct route_hop_ports h;
+	uint8_t *state;
 };
 
 /* ------------------------------------------------------------ per destination */
@@ -326,20 +339,111 @@ static void complete(struct updown *u, uint32_t t, int check)
 }
 
 /*
+ * Phase C without the full BFS, when no gap can arise (check unset, or no
+ * unrouted switch with CAs): the n unrouted switches take the shortest
+ * distance to the routed ones, by relaxation among themselves (they are few;
+ * the BFS of complete() scans every routed switch). Same lengths, so the same
+ * candidates; only the order of u->hops.multi differs, which no LID reads.
+ */
+static void complete_few(struct updown *u, uint32_t n)
+{
+	const struct lanes_fabric *f = u->f;
+	const uint32_t *un = u->unrouted;
+	uint32_t *len = u->len;
+	int changed = 1;
+
+	while (changed) {
+		changed = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t s = un[i], b = len[s];
+
+			for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+				uint32_t l = len[f->adj[e].sw];
+
+				if (l != INF && l + 1 < b)
+					b = l + 1;
+			}
+			if (b != len[s]) {
+				len[s] = b;
+				changed = 1;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		u->state[un[i]] = ST_COMPLETED;
+		completed_candidates(u, un[i]);
+	}
+}
+
+/* Phase C: the fast way when it gives the same tables and report, else complete(). */
+static void complete_any(struct updown *u, uint32_t t, int check)
+{
+	uint32_t n = 0, c = u->comp[t], gap = 0;
+
+	for (uint32_t s = 0; s < u->f->num_switches; s++)
+		if (u->len[s] == INF && u->comp[s] == c) {
+			u->unrouted[n++] = s;
+			gap |= u->has_ca[s];
+		}
+	if ((check && gap) || n > 64)
+		complete(u, t, check);
+	else
+		complete_few(u, n);
+}
+
+/* Save u->hops and u->state for t's next LIDs, within the budget. */
+static void save_hops(struct updown *u, uint32_t t)
+{
+	const struct route_hop_ports *h = &u->hops;
+	size_t ns = u->f->num_switches, nm = h->nmulti, np = h->moff[nm];
+	size_t bytes = sizeof(struct saved_hops) + sizeof(uint32_t) * (2 * nm + 1) + 2 * ns + np;
+	struct saved_hops *sv;
+	char *p;
+
+	if (bytes > u->save_left || !(sv = malloc(bytes)))
+		return;
+	u->save_left -= bytes;
+	p = (char *)(sv + 1);
+	sv->h = *h;
+	sv->h.multi = memcpy(p, h->multi, sizeof(uint32_t) * nm);
+	p += sizeof(uint32_t) * nm;
+	sv->h.moff = memcpy(p, h->moff, sizeof(uint32_t) * (nm + 1));
+	p += sizeof(uint32_t) * (nm + 1);
+	sv->h.one = memcpy(p, h->one, ns);
+	p += ns;
+	sv->state = memcpy(p, u->state, ns);
+	p += ns;
+	sv->h.port = np ? memcpy(p, h->port, np) : (uint8_t *)p;
+	sv->h.nb = NULL;
+	u->saved[t] = sv;
+	u->cur = &sv->h;
+	u->cur_state = sv->state;
+}
+
+/*
  * Candidates toward switch t into u->hops. check: t is a CA destination.
  * @return 1 on a gap, else 0.
  */
 static int want_hops(struct updown *u, uint32_t t, int check)
 {
+	if (u->saved[t]) {
+		u->cur = &u->saved[t]->h;
+		u->cur_state = u->saved[t]->state;
+		return 0;
+	}
+	u->cur = &u->hops;
+	u->cur_state = u->state;
 	if (u->hops.dst == t)
 		return 0;
 	u->hops.dst = LANES_NONE;
 	all_down_paths(u, t);
 	if (legal_paths(u, t) < u->comp_size[u->comp[t]])
-		complete(u, t, check);
+		complete_any(u, t, check);
 	if (u->gap->from_sw != LANES_NONE)
 		return 1;
 	u->hops.dst = t;
+	if (u->save_next)
+		save_hops(u, t);
 	return 0;
 }
 
@@ -352,7 +456,8 @@ static int want_hops(struct updown *u, uint32_t t, int check)
  */
 static void route_lid(struct updown *u, uint32_t lid, int offset, int count)
 {
-	const struct route_hop_ports *h = &u->hops;
+	const struct route_hop_ports *h = u->cur;
+	const uint8_t *state = u->cur_state;
 	uint32_t ns = u->f->num_switches;
 	uint8_t *col = u->r->lft + (size_t)lid * ns;
 	const uint8_t *prev = offset ? col - ns : NULL;
@@ -365,17 +470,17 @@ static void route_lid(struct updown *u, uint32_t lid, int offset, int count)
 					       prev ? prev[s] + 1u : 1u);
 
 		col[s] = p;
-		load[p] += (uint32_t)(count && u->state[s] != ST_COMPLETED);
+		load[p] += (uint32_t)(count && state[s] != ST_COMPLETED);
 	}
 }
 
 /* Count k paths on every switch with a single candidate (exact: they make no choice). */
 static void count_single(struct updown *u, uint32_t k)
 {
-	const uint8_t *one = u->hops.one;
+	const uint8_t *one = u->cur->one, *state = u->cur_state;
 
 	for (uint32_t s = 0; s < u->f->num_switches; s++)
-		if (one[s] != 0 && one[s] != LANES_PORT_DROP && u->state[s] != ST_COMPLETED)
+		if (one[s] != 0 && one[s] != LANES_PORT_DROP && state[s] != ST_COMPLETED)
 			route_load_of(&u->load, s)[one[s]] += k;
 }
 
@@ -383,7 +488,10 @@ static void count_single(struct updown *u, uint32_t k)
 static int route_group(struct updown *u, uint32_t i, uint32_t j, int offset)
 {
 	uint32_t t = u->eps.ep[i].sw, k = 0;
+	const struct lanes_port *p0 = lanes_fabric_port(u->f, u->f->switches[t], 0);
 
+	u->save_next = offset + 1 < (1 << u->eps.max_lmc) ||
+		       (u->opts->switch_lids && p0->lid && offset < (1 << p0->lmc));
 	if (want_hops(u, t, 1))
 		return 1;
 	for (; i < j; i++) {
@@ -409,6 +517,7 @@ static void route_switch(struct updown *u, uint32_t t, int offset)
 	if (!p0->lid || offset >= (1 << p0->lmc))
 		return;
 	if (u->opts->switch_lids) {
+		u->save_next = offset + 1 < (1 << u->eps.max_lmc);
 		want_hops(u, t, 0);
 		route_lid(u, lid, offset, 0);
 	}
@@ -455,7 +564,11 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	u->queue = malloc(sizeof(uint32_t) * (ns + 1));
 	u->sorted = malloc(sizeof(uint32_t) * (ns + 1));
 	u->bucket = malloc(sizeof(uint32_t) * (ns + 2));
-	if (!u->off || !u->mid || !u->nb || !u->port || !u->isup || !u->perm || !u->comp || !u->comp_size ||
+	u->unrouted = malloc(sizeof(uint32_t) * (ns + 1));
+	u->saved = calloc(ns + 1, sizeof(*u->saved));
+	/* saved candidates: at most 4 MB and a quarter of the LFTs' size */
+	u->save_left = ((size_t)4 << 20) + (size_t)(u->f->max_lid + 1) * ns / 4;
+	if (!u->unrouted || !u->saved || !u->off || !u->mid || !u->nb || !u->port || !u->isup || !u->perm || !u->comp || !u->comp_size ||
 	    !u->has_ca || !u->dn || !u->len || !u->best || !u->state || !u->queue || !u->sorted || !u->bucket)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	return 0;
@@ -527,6 +640,10 @@ static void release(struct updown *u)
 	free(u->queue);
 	free(u->sorted);
 	free(u->bucket);
+	free(u->unrouted);
+	for (uint32_t s = 0; u->saved && s < u->f->num_switches; s++)
+		free(u->saved[s]);
+	free(u->saved);
 }
 
 int route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
