@@ -340,38 +340,70 @@ static void complete(struct updown *u, uint32_t t, int check)
 
 /*
  * Phase C without the full BFS, when no gap can arise (check unset, or no
- * unrouted switch with CAs): the n unrouted switches take the shortest
- * distance to the routed ones, by relaxation among themselves (they are few;
- * the BFS of complete() scans every routed switch). Same lengths, so the same
- * candidates; only the order of u->hops.multi differs, which no LID reads.
+ * unrouted switch with CAs): the n unrouted switches take their shortest
+ * distance to the routed ones by a BFS among themselves, seeded with 1 +
+ * their least routed neighbour (the BFS of complete() scans every routed
+ * switch instead). Same lengths, so the same candidates; only the order of
+ * u->hops.multi differs, which no LID reads.
  */
 static void complete_few(struct updown *u, uint32_t n)
 {
 	const struct lanes_fabric *f = u->f;
 	const uint32_t *un = u->unrouted;
-	uint32_t *len = u->len;
-	int changed = 1;
+	uint32_t *len = u->len, *d0 = u->best, *seed = u->sorted, *queue = u->queue;
+	uint8_t *state = u->state;
+	uint32_t maxd = 0, nseed = 0, i = 0, head = 0, tail = 0;
 
-	while (changed) {
-		changed = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t s = un[i], b = len[s];
+	for (uint32_t q = 0; q < n; q++)
+		state[un[q]] = ST_COMPLETED;
+	for (uint32_t q = 0; q < n; q++) {
+		uint32_t s = un[q], b = INF;
 
-			for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
-				uint32_t l = len[f->adj[e].sw];
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+			uint32_t l = len[f->adj[e].sw];
 
-				if (l != INF && l + 1 < b)
-					b = l + 1;
-			}
-			if (b != len[s]) {
-				len[s] = b;
-				changed = 1;
+			if (l != INF && l + 1 < b)
+				b = l + 1;
+		}
+		d0[s] = b;
+		if (b != INF && b > maxd)
+			maxd = b;
+	}
+	/* the seeds by d0 (counting sort), each at its d0 */
+	memset(u->bucket, 0, sizeof(*u->bucket) * ((size_t)maxd + 2));
+	for (uint32_t q = 0; q < n; q++)
+		if (d0[un[q]] != INF)
+			u->bucket[d0[un[q]] + 1]++;
+	for (uint32_t l = 1; l <= maxd + 1; l++)
+		u->bucket[l] += u->bucket[l - 1];
+	for (uint32_t q = 0; q < n; q++)
+		if ((len[un[q]] = d0[un[q]]) != INF) {
+			seed[u->bucket[d0[un[q]]]++] = un[q];
+			nseed++;
+		}
+	/* Dijkstra with unit steps: seeds and FIFO merged by length */
+	while (i < nseed || head < tail) {
+		uint32_t x;
+
+		if (head < tail && (i == nseed || len[queue[head]] < d0[seed[i]]))
+			x = queue[head++];
+		else if (x = seed[i++], len[x] != d0[x])
+			continue; /* lowered since: queued again */
+		/* every switch closer than x is final: x's candidates, with the relaxation */
+		uint8_t *out = u->hops.port + u->nports;
+		uint32_t k = 0, lx = len[x];
+
+		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
+			uint32_t s = f->adj[e].sw, l = len[s];
+
+			if (l == lx - 1)
+				out[k++] = f->adj[e].port;
+			else if (state[s] == ST_COMPLETED && l > lx + 1) {
+				len[s] = lx + 1;
+				queue[tail++] = s;
 			}
 		}
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		u->state[un[i]] = ST_COMPLETED;
-		completed_candidates(u, un[i]);
+		take(u, x, k);
 	}
 }
 
@@ -385,7 +417,7 @@ static void complete_any(struct updown *u, uint32_t t, int check)
 			u->unrouted[n++] = s;
 			gap |= u->has_ca[s];
 		}
-	if ((check && gap) || n > 64)
+	if (check && gap)
 		complete(u, t, check);
 	else
 		complete_few(u, n);
