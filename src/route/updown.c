@@ -90,6 +90,9 @@ struct updown {
 	/* the candidates LIDs are routed with: hops and state, or a saved copy */
 	const struct route_hop_ports *cur;
 	const uint8_t *cur_state;
+	uint32_t cur_nlegal;       /* cur->multi[0..cur_nlegal) have legal routes */
+	uint32_t nlegal;           /* the same for hops */
+	uint32_t *lids;            /* route_group: the LIDs of a group */
 	struct saved_hops **saved; /* per destination switch, for a later LID, or NULL */
 	size_t save_left;          /* bytes the saved copies may still take */
 	int save_next;             /* want_hops: save what it computes */
@@ -100,6 +103,7 @@ struct updown {
 struct saved_hops {
 	struct route_hop_ports h;
 	uint8_t *state;
+	uint32_t nlegal;
 };
 
 /* ------------------------------------------------------------ per destination */
@@ -263,6 +267,7 @@ static uint32_t legal_paths(struct updown *u, uint32_t t)
 		take(u, s, k);
 		routed += u->state[s] != ST_NONE;
 	}
+	u->nlegal = u->hops.nmulti; /* completed switches come after */
 	return routed;
 }
 
@@ -447,9 +452,11 @@ static void save_hops(struct updown *u, uint32_t t)
 	p += ns;
 	sv->h.port = np ? memcpy(p, h->port, np) : (uint8_t *)p;
 	sv->h.nb = NULL;
+	sv->nlegal = u->nlegal;
 	u->saved[t] = sv;
 	u->cur = &sv->h;
 	u->cur_state = sv->state;
+	u->cur_nlegal = sv->nlegal;
 }
 
 /*
@@ -461,12 +468,15 @@ static int want_hops(struct updown *u, uint32_t t, int check)
 	if (u->saved[t]) {
 		u->cur = &u->saved[t]->h;
 		u->cur_state = u->saved[t]->state;
+		u->cur_nlegal = u->saved[t]->nlegal;
 		return 0;
 	}
 	u->cur = &u->hops;
 	u->cur_state = u->state;
-	if (u->hops.dst == t)
+	if (u->hops.dst == t) {
+		u->cur_nlegal = u->nlegal;
 		return 0;
+	}
 	u->hops.dst = LANES_NONE;
 	all_down_paths(u, t);
 	if (legal_paths(u, t) < u->comp_size[u->comp[t]])
@@ -474,6 +484,7 @@ static int want_hops(struct updown *u, uint32_t t, int check)
 	if (u->gap->from_sw != LANES_NONE)
 		return 1;
 	u->hops.dst = t;
+	u->cur_nlegal = u->nlegal;
 	if (u->save_next)
 		save_hops(u, t);
 	return 0;
@@ -482,27 +493,33 @@ static int want_hops(struct updown *u, uint32_t t, int check)
 /* ------------------------------------------------------------ LFT columns */
 
 /*
- * minhop's column fill: single candidates copied, the others least-loaded
- * (counted when count is set). Completed routes are never counted: OpenSM
- * has no route there, and management traffic should not move CA routes.
+ * minhop's column fill for the m LIDs lids[] toward the current destination
+ * switch, in turn: single candidates copied, the others least-loaded
+ * (counted when count is set). A switch's choices depend only on its own
+ * counters, so the multi switches are taken one at a time, each for every
+ * LID. Completed routes are never counted: OpenSM has no route there, and
+ * management traffic should not move CA routes.
  */
-static void route_lid(struct updown *u, uint32_t lid, int offset, int count)
+static void route_lids(struct updown *u, const uint32_t *lids, uint32_t m, int offset, int count)
 {
 	const struct route_hop_ports *h = u->cur;
-	const uint8_t *state = u->cur_state;
-	uint32_t ns = u->f->num_switches;
-	uint8_t *col = u->r->lft + (size_t)lid * ns;
-	const uint8_t *prev = offset ? col - ns : NULL;
+	uint32_t ns = u->f->num_switches, nlegal = count ? u->cur_nlegal : 0;
+	uint8_t *lft = u->r->lft;
 
-	memcpy(col, h->one, ns);
+	for (uint32_t j = 0; j < m; j++)
+		memcpy(lft + (size_t)lids[j] * ns, h->one, ns);
 	for (uint32_t i = 0; i < h->nmulti; i++) {
-		uint32_t s = h->multi[i], a = h->moff[i];
-		uint32_t *load = route_load_of(&u->load, s);
-		uint8_t p = route_least_loaded(load, h->port + a, h->moff[i + 1] - a,
-					       prev ? prev[s] + 1u : 1u);
+		uint32_t s = h->multi[i], a = h->moff[i], n = h->moff[i + 1] - a;
+		uint32_t *load = route_load_of(&u->load, s), add = i < nlegal;
+		const uint8_t *ports = h->port + a;
 
-		col[s] = p;
-		load[p] += (uint32_t)(count && state[s] != ST_COMPLETED);
+		for (uint32_t j = 0; j < m; j++) {
+			uint8_t *col = lft + (size_t)lids[j] * ns;
+			uint8_t p = route_least_loaded(load, ports, n, offset ? (col - ns)[s] + 1u : 1u);
+
+			col[s] = p;
+			load[p] += add;
+		}
 	}
 }
 
@@ -519,7 +536,7 @@ static void count_single(struct updown *u, uint32_t k)
 /* The end ports eps[i..j) behind one switch. @return 1 on a gap. */
 static int route_group(struct updown *u, uint32_t i, uint32_t j, int offset)
 {
-	uint32_t t = u->eps.ep[i].sw, k = 0;
+	uint32_t t = u->eps.ep[i].sw, k = 0, i0 = i;
 	const struct lanes_port *p0 = lanes_fabric_port(u->f, u->f->switches[t], 0);
 
 	u->save_next = offset + 1 < (1 << u->eps.max_lmc) ||
@@ -532,7 +549,15 @@ static int route_group(struct updown *u, uint32_t i, uint32_t j, int offset)
 
 		if (offset >= (1 << ep->lmc))
 			continue;
-		route_lid(u, lid, offset, 1);
+		u->lids[k++] = lid;
+	}
+	route_lids(u, u->lids, k, offset, 1);
+	for (k = 0; i0 < j; i0++) {
+		const struct route_endport *ep = &u->eps.ep[i0];
+		uint32_t lid = ep->lid + (uint32_t)offset;
+
+		if (offset >= (1 << ep->lmc))
+			continue;
 		lanes_routing_set_port(u->r, t, lid, ep->sw_port);
 		route_load_of(&u->load, t)[ep->sw_port]++;
 		k++;
@@ -551,7 +576,7 @@ static void route_switch(struct updown *u, uint32_t t, int offset)
 	if (u->opts->switch_lids) {
 		u->save_next = offset + 1 < (1 << u->eps.max_lmc);
 		want_hops(u, t, 0);
-		route_lid(u, lid, offset, 0);
+		route_lids(u, &lid, 1, offset, 0);
 	}
 	lanes_routing_set_port(u->r, t, lid, 0);
 }
@@ -597,6 +622,7 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	u->sorted = malloc(sizeof(uint32_t) * (ns + 1));
 	u->bucket = malloc(sizeof(uint32_t) * (ns + 2));
 	u->unrouted = malloc(sizeof(uint32_t) * (ns + 1));
+	u->lids = NULL;
 	u->saved = calloc(ns + 1, sizeof(*u->saved));
 	/* saved candidates: at most 4 MB and a quarter of the LFTs' size */
 	u->save_left = ((size_t)4 << 20) + (size_t)(u->f->max_lid + 1) * ns / 4;
@@ -648,6 +674,8 @@ static int prepare(struct updown *u, const uint32_t *pos, struct lanes_error *er
 	}
 	for (uint32_t i = 0; i < u->eps.n; i++)
 		u->has_ca[u->eps.ep[i].sw] = 1;
+	if (!(u->lids = malloc(sizeof(uint32_t) * ((size_t)u->eps.n + 1))))
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -673,6 +701,7 @@ static void release(struct updown *u)
 	free(u->sorted);
 	free(u->bucket);
 	free(u->unrouted);
+	free(u->lids);
 	for (uint32_t s = 0; u->saved && s < u->f->num_switches; s++)
 		free(u->saved[s]);
 	free(u->saved);
