@@ -150,7 +150,12 @@ static void take(struct updown *u, uint32_t s, uint32_t k)
 	}
 }
 
-/* Phase B1, in order: best[s] = min(dn[s], 1 + best of an up neighbour). */
+/*
+ * Phase B1, in order: best[s] = min(dn[s], 1 + best of an up neighbour), for
+ * the switches with an all-down path only: the up neighbours of such a switch
+ * step down into it, so they have one too, and only those switches can be
+ * FREE. The others get ST_NONE.
+ */
 static void shortest_legal(struct updown *u)
 {
 	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, *dn = u->dn;
@@ -160,6 +165,10 @@ static void shortest_legal(struct updown *u)
 	for (uint32_t i = 0; i < u->f->num_switches; i++) {
 		uint32_t s = u->perm[i], b = dn[s];
 
+		if (b == INF) {
+			state[s] = ST_NONE;
+			continue;
+		}
 		for (uint32_t e = off[s]; e < mid[s]; e++) {
 			uint32_t l = best[nb[e]];
 
@@ -220,6 +229,26 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 	const uint8_t *isup = u->isup, *state = u->state;
 	const uint32_t *len = u->len, *dn = u->dn;
 	uint32_t k = 0, best = state[s] == ST_FREE ? dn[s] - 1 : INF;
+
+	if (dn[s] == INF) {
+		/* no all-down path: no down neighbour has one either (none is DOWN),
+		 * so only the up moves count, in port order as in the adjacency */
+		const uint32_t *nb = u->nb;
+		const uint8_t *port = u->port;
+
+		for (uint32_t e = u->off[s]; e < u->mid[s]; e++) {
+			uint32_t l = len[nb[e]];
+
+			if (l < best) {
+				best = l;
+				k = 0;
+			}
+			if (l == best && l != INF)
+				out[k++] = port[e];
+		}
+		u->len[s] = best == INF ? INF : best + 1;
+		return k;
+	}
 
 	for (uint32_t e = u->f->adj_off[s]; e < u->f->adj_off[s + 1]; e++) {
 		uint32_t v = adj[e].sw;
