@@ -21,7 +21,9 @@
  * every path is a shortest path (OpenSM's P^2 can in principle be outweighed
  * by loads; its document and seed 000 call the engine minimal). A switch's
  * candidates are its min-hop ports toward the destination switch t, found
- * once per t from the distance matrix. A tree is one pass over the switches
+ * once per t by a BFS from t (no distance matrix; a switch that has end
+ * ports keeps them for its switch LIDs, within a memory budget, when there
+ * is no second thread). A tree is one pass over the switches
  * in hop order, up to the farthest switch with several candidates; ties on
  * the load sum go to the lowest port (OpenSM's depend on its heap). A
  * tie-break towards the less loaded channel was tried: max routes per

@@ -44,7 +44,10 @@
  * routed after all CA LIDs and not counted, LMC passes with the search
  * starting after the previous LID's port. Candidates depend only on the
  * destination switch, so they are computed once per switch for all the CAs
- * behind it (and again for its switch LID, after every CA LID).
+ * behind it, and kept (within a memory budget: 4 MB plus a quarter of the
+ * LFTs) for its switch LID after every CA LID and for later LMC passes.
+ * A group's LIDs are filled switch by switch: a switch's choices read only
+ * its own counters, so the order across switches does not matter.
  *
  * Invariants: iteration in index or order position, no global state; a
  * gap is reported only for a destination switch with CAs.
