@@ -546,9 +546,19 @@ static void route_lids(struct updown *u, const uint32_t *lids, uint32_t m, int o
 		const uint8_t *ports = h->port + a;
 
 		for (uint32_t j = 0; j < m; j++) {
-			uint8_t *col = lft + (size_t)lids[j] * ns;
-			uint8_t p = route_least_loaded(load, ports, n, offset ? (col - ns)[s] + 1u : 1u);
+			uint8_t *col = lft + (size_t)lids[j] * ns, p = ports[0];
 
+			if (offset) {
+				p = route_least_loaded(load, ports, n, (col - ns)[s] + 1u);
+			} else { /* route_least_loaded from port 1: a plain scan */
+				uint32_t least = load[p];
+
+				for (uint32_t c = 1; c < n; c++)
+					if (load[ports[c]] < least) {
+						p = ports[c];
+						least = load[p];
+					}
+			}
 			col[s] = p;
 			load[p] += add;
 		}
