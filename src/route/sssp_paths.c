@@ -453,11 +453,10 @@ static void choose(struct sssp *m)
 		for (uint32_t c = moff[k]; c < moff[k + 1]; c++) {
 			uint32_t e = mcand[c];
 			uint64_t w = wd[nb[e]] + load[e];
+			int lt = w < best; /* branch-free: the outcome is a coin toss */
 
-			if (w < best) {
-				best = w;
-				best_e = e;
-			}
+			best = lt ? w : best;
+			best_e = lt ? e : best_e;
 		}
 		wd[s] = best;
 		pick[s] = best_e;
