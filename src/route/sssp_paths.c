@@ -21,7 +21,9 @@
  * every path is a shortest path (OpenSM's P^2 can in principle be outweighed
  * by loads; its document and seed 000 call the engine minimal). A switch's
  * candidates are its min-hop ports toward the destination switch t, found
- * once per t from the distance matrix. A tree is one pass over the switches
+ * once per t by a BFS from t (no distance matrix; a switch that has end
+ * ports keeps them for its switch LIDs, within a memory budget, when there
+ * is no second thread). A tree is one pass over the switches
  * in hop order, up to the farthest switch with several candidates; ties on
  * the load sum go to the lowest port (OpenSM's depend on its heap). A
  * tie-break towards the less loaded channel was tried: max routes per
@@ -54,7 +56,8 @@
 /* The candidates toward one destination switch t. */
 struct dest {
 	uint32_t t;
-	uint32_t *order, norder;    /* switches that reach t, by hops, t first */
+	uint8_t *row;               /* per switch: hops to t (255: unreachable or too far) */
+	uint32_t *order, norder;    /* switches that reach t, by hops (BFS order), t first */
 	uint32_t *pick;             /* per switch: adjacency entry toward t */
 	uint8_t *col;               /* per switch: its port if it has one candidate,
 				       0 if several, LANES_PORT_DROP if none */
@@ -70,13 +73,13 @@ struct pipe {
 	int threaded;
 	int ready[2];               /* buffer i holds seq[j] with j % 2 == i */
 	uint32_t *seq, nseq;
+	uint32_t ngroups;           /* seq[0..ngroups): end-port groups */
 };
 
 struct sssp {
 	const struct lanes_fabric *f;
 	const struct lanes_route_opts *opts;
 	struct lanes_routing *r;
-	uint8_t *dist;              /* all-pairs switch hops */
 	struct route_endports eps;  /* CA and router ports, grouped by switch */
 	uint32_t *rank;             /* switches in OpenSM's destination order */
 	uint32_t *ep_first;         /* per switch: its first end port in eps, or LANES_NONE */
@@ -86,6 +89,9 @@ struct sssp {
 	uint64_t *wd, *sub;         /* per switch: load sum to t; LIDs below it */
 	struct dest buf[2];
 	struct dest *cur;           /* the destination switch being routed */
+	struct dest **kept;         /* without the thread: per switch, its candidates
+				       kept from its end ports for its switch LIDs */
+	size_t keep_left;           /* bytes kept copies may still take */
 	struct pipe pipe;
 };
 
@@ -172,17 +178,19 @@ static int make_sequence(struct sssp *m, struct lanes_error *err)
 
 static int alloc_dest(struct dest *d, size_t ns, size_t ne)
 {
+	d->row = malloc(ns + 1);
 	d->order = malloc(sizeof(*d->order) * (ns + 1));
 	d->pick = malloc(sizeof(*d->pick) * (ns + 1));
 	d->col = malloc(ns + 1);
 	d->multi = malloc(sizeof(*d->multi) * (ns + 1));
 	d->moff = malloc(sizeof(*d->moff) * (ns + 1));
 	d->mcand = malloc(sizeof(*d->mcand) * (ne + 1));
-	return d->order && d->pick && d->col && d->multi && d->moff && d->mcand ? 0 : -1;
+	return d->row && d->order && d->pick && d->col && d->multi && d->moff && d->mcand ? 0 : -1;
 }
 
 static void free_dest(struct dest *d)
 {
+	free(d->row);
 	free(d->order);
 	free(d->pick);
 	free(d->col);
@@ -202,7 +210,10 @@ static int alloc_state(struct sssp *m, struct lanes_error *err)
 	m->nb = malloc(sizeof(*m->nb) * (ne + 1));
 	m->wd = malloc(sizeof(*m->wd) * (ns + 1));
 	m->sub = malloc(sizeof(*m->sub) * (ns + 1));
-	if (!m->rank || !m->ep_first || !m->hca || !m->load || !m->nb || !m->wd || !m->sub ||
+	m->kept = calloc(ns + 1, sizeof(*m->kept));
+	/* kept candidates: at most 4 MB and a quarter of the LFTs' size */
+	m->keep_left = ((size_t)4 << 20) + (size_t)(m->f->max_lid + 1) * ns / 4;
+	if (!m->kept || !m->rank || !m->ep_first || !m->hca || !m->load || !m->nb || !m->wd || !m->sub ||
 	    alloc_dest(&m->buf[0], ns, ne) || alloc_dest(&m->buf[1], ns, ne))
 		return oom(err);
 	for (size_t e = 0; e < ne; e++)
@@ -214,8 +225,7 @@ static int prepare(struct sssp *m, struct lanes_error *err)
 {
 	int rc;
 
-	if ((rc = lanes_fabric_switch_distances(m->f, &m->dist, err)) ||
-	    (rc = route_endports_osm_order(m->f, &m->eps, err)) || (rc = alloc_state(m, err)))
+	if ((rc = route_endports_osm_order(m->f, &m->eps, err)) || (rc = alloc_state(m, err)))
 		return rc;
 	count_hca(m);
 	if ((rc = rank_switches(m, err)))
@@ -225,7 +235,13 @@ static int prepare(struct sssp *m, struct lanes_error *err)
 
 static void release(struct sssp *m)
 {
-	void *p[] = { m->dist, m->rank, m->ep_first, m->hca,	  m->load,
+	for (uint32_t s = 0; m->kept && s < m->f->num_switches; s++)
+		if (m->kept[s]) {
+			free_dest(m->kept[s]);
+			free(m->kept[s]);
+		}
+	free(m->kept);
+	void *p[] = { m->rank, m->ep_first, m->hca,	  m->load,
 		      m->nb,   m->wd,	m->sub,	     m->pipe.seq };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
@@ -237,62 +253,60 @@ static void release(struct sssp *m)
 
 /* --------------------------------------- candidates toward one switch */
 
-/* The switches that reach t, by hops (a counting sort of t's distance row). */
-static void sort_by_hops(struct dest *d, const uint8_t *row, uint32_t ns)
-{
-	uint32_t start[256] = { 0 };
-
-	for (uint32_t s = 0; s < ns; s++)
-		if (row[s] != 255)
-			start[row[s]]++;
-	d->norder = 0;
-	for (int h = 0; h < 256; h++) {
-		uint32_t c = start[h];
-
-		start[h] = d->norder;
-		d->norder += c;
-	}
-	for (uint32_t s = 0; s < ns; s++)
-		if (row[s] != 255)
-			d->order[start[row[s]]++] = s;
-}
-
-/* Candidates of s: its entries whose neighbour is one hop closer to t. */
-static uint32_t find_candidates(const struct sssp *m, struct dest *d, uint32_t s,
-				const uint8_t *row, uint32_t nc)
-{
-	const struct lanes_fabric *f = m->f;
-	uint32_t n = nc, *cand = d->mcand;
-	uint8_t want = (uint8_t)(row[s] - 1);
-
-	for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-		if (row[m->nb[e]] == want)
-			cand[n++] = e;
-	d->pick[s] = cand[nc];
-	if (n - nc == 1) {
-		d->col[s] = f->adj[d->pick[s]].port;
-		return nc;
-	}
-	d->col[s] = 0;
-	d->multi[d->nmulti] = s;
-	d->moff[++d->nmulti] = n;
-	return n;
-}
-
-/* Fill d for destination switch t (reads only the fabric and distances). */
+/*
+ * Fill d for destination switch t (reads only the fabric): a BFS from t
+ * gives the hops and the order, and as each switch is taken from the queue
+ * every switch one hop closer is known, so its candidates come in the same
+ * scan: the entries whose neighbour is one hop closer, in adjacency order.
+ * (The order within one hop count does not matter: a switch's load sum
+ * reads only switches one hop closer.) Hops stop at 254, as in the distance
+ * matrix.
+ */
 static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 {
-	uint32_t ns = m->f->num_switches, nc = 0;
-	const uint8_t *row = m->dist + (size_t)t * ns;
+	const struct lanes_fabric *f = m->f;
+	uint32_t ns = f->num_switches, n = 1, nc = 0;
+	const uint32_t *nb = m->nb;
+	uint8_t *row = d->row;
+	uint32_t *order = d->order, *cand = d->mcand;
 
 	d->t = t;
 	d->nmulti = 0;
 	d->moff[0] = 0;
+	memset(row, 255, ns);
 	memset(d->col, LANES_PORT_DROP, ns);
-	sort_by_hops(d, row, ns);
+	row[t] = 0;
+	order[0] = t;
 	d->pick[t] = LANES_NONE;
-	for (uint32_t i = 1; i < d->norder; i++)
-		nc = find_candidates(m, d, d->order[i], row, nc);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = order[i], k0 = nc;
+		uint8_t want = (uint8_t)(row[s] - 1), next = (uint8_t)(row[s] + 1);
+
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+			uint32_t v = nb[e];
+
+			if (row[v] == 255) {
+				if (next != 255) {
+					row[v] = next;
+					order[n++] = v;
+				}
+			} else if (row[v] == want) {
+				cand[nc++] = e;
+			}
+		}
+		if (!i)
+			continue;
+		d->pick[s] = cand[k0];
+		if (nc - k0 == 1) {
+			d->col[s] = f->adj[cand[k0]].port;
+			nc = k0;
+		} else {
+			d->col[s] = 0;
+			d->multi[d->nmulti] = s;
+			d->moff[++d->nmulti] = nc;
+		}
+	}
+	d->norder = n;
 }
 
 /* ------------------------------------------------------------ pipeline */
@@ -342,6 +356,25 @@ static void pipe_start(struct sssp *m)
 	}
 }
 
+/* Make a kept copy current for t, if the budget and memory allow. */
+static void keep(struct sssp *m, uint32_t t)
+{
+	size_t ns = m->f->num_switches, ne = m->f->adj_off[ns];
+	size_t bytes = sizeof(struct dest) + 2 * ns + 16 * ns + 4 * ne;
+	struct dest *d;
+
+	if (bytes > m->keep_left || !(d = calloc(1, sizeof(*d))))
+		return;
+	if (alloc_dest(d, ns, ne)) {
+		free_dest(d);
+		free(d);
+		return;
+	}
+	m->keep_left -= bytes;
+	m->kept[t] = d;
+	m->cur = d;
+}
+
 /* Make destination j current (its buffer freed again by done_destination). */
 static void next_destination(struct sssp *m, uint32_t j)
 {
@@ -349,7 +382,15 @@ static void next_destination(struct sssp *m, uint32_t j)
 
 	m->cur = &m->buf[j & 1];
 	if (!p->threaded) {
-		set_destination(m, m->cur, p->seq[j]);
+		uint32_t t = p->seq[j];
+
+		if (m->kept[t]) {
+			m->cur = m->kept[t];
+			return;
+		}
+		if (j < p->ngroups && m->opts->switch_lids && switch_lids(m->f, t))
+			keep(m, t);
+		set_destination(m, m->cur, t);
 		return;
 	}
 	pthread_mutex_lock(&p->mu);
@@ -390,7 +431,7 @@ static void pipe_stop(struct sssp *m)
 static void choose(struct sssp *m)
 {
 	struct dest *d = m->cur;
-	const uint8_t *row = m->dist + (size_t)d->t * m->f->num_switches;
+	const uint8_t *row = d->row;
 	uint8_t far = row[d->multi[d->nmulti - 1]];
 	/* locals: the stores to wd and pick may alias anything the structs point to */
 	uint64_t *wd = m->wd;
@@ -412,11 +453,10 @@ static void choose(struct sssp *m)
 		for (uint32_t c = moff[k]; c < moff[k + 1]; c++) {
 			uint32_t e = mcand[c];
 			uint64_t w = wd[nb[e]] + load[e];
+			int lt = w < best; /* branch-free: the outcome is a coin toss */
 
-			if (w < best) {
-				best = w;
-				best_e = e;
-			}
+			best = lt ? w : best;
+			best_e = lt ? e : best_e;
 		}
 		wd[s] = best;
 		pick[s] = best_e;
@@ -518,6 +558,7 @@ int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts
 	if (!(rc = prepare(&m, err))) {
 		for (uint32_t s = 0; s < f->num_switches; s++)
 			groups += m.ep_first[s] != LANES_NONE;
+		m.pipe.ngroups = groups;
 		pipe_start(&m);
 		for (uint32_t j = 0; j < m.pipe.nseq; j++) {
 			next_destination(&m, j);

@@ -44,7 +44,10 @@
  * routed after all CA LIDs and not counted, LMC passes with the search
  * starting after the previous LID's port. Candidates depend only on the
  * destination switch, so they are computed once per switch for all the CAs
- * behind it (and again for its switch LID, after every CA LID).
+ * behind it, and kept (within a memory budget: 4 MB plus a quarter of the
+ * LFTs) for its switch LID after every CA LID and for later LMC passes.
+ * A group's LIDs are filled switch by switch: a switch's choices read only
+ * its own counters, so the order across switches does not matter.
  *
  * Invariants: iteration in index or order position, no global state; a
  * gap is reported only for a destination switch with CAs.
@@ -87,6 +90,23 @@ struct updown {
 	struct route_load load;
 	struct route_hop_ports hops;
 	struct route_updown_gap *gap;
+	/* the candidates LIDs are routed with: hops and state, or a saved copy */
+	const struct route_hop_ports *cur;
+	const uint8_t *cur_state;
+	uint32_t cur_nlegal;       /* cur->multi[0..cur_nlegal) have legal routes */
+	uint32_t nlegal;           /* the same for hops */
+	uint32_t *lids;            /* route_group: the LIDs of a group */
+	struct saved_hops **saved; /* per destination switch, for a later LID, or NULL */
+	size_t save_left;          /* bytes the saved copies may still take */
+	int save_next;             /* want_hops: save what it computes */
+	uint32_t *unrouted;        /* phase C: switches without a legal path */
+};
+
+/* A destination switch's candidates and states, kept for its next LIDs. */
+struct saved_hops {
+	struct route_hop_ports h;
+	uint8_t *state;
+	uint32_t nlegal;
 };
 
 /* ------------------------------------------------------------ per destination */
@@ -133,7 +153,12 @@ static void take(struct updown *u, uint32_t s, uint32_t k)
 	}
 }
 
-/* Phase B1, in order: best[s] = min(dn[s], 1 + best of an up neighbour). */
+/*
+ * Phase B1, in order: best[s] = min(dn[s], 1 + best of an up neighbour), for
+ * the switches with an all-down path only: the up neighbours of such a switch
+ * step down into it, so they have one too, and only those switches can be
+ * FREE. The others get ST_NONE.
+ */
 static void shortest_legal(struct updown *u)
 {
 	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, *dn = u->dn;
@@ -143,6 +168,10 @@ static void shortest_legal(struct updown *u)
 	for (uint32_t i = 0; i < u->f->num_switches; i++) {
 		uint32_t s = u->perm[i], b = dn[s];
 
+		if (b == INF) {
+			state[s] = ST_NONE;
+			continue;
+		}
 		for (uint32_t e = off[s]; e < mid[s]; e++) {
 			uint32_t l = best[nb[e]];
 
@@ -204,6 +233,26 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 	const uint32_t *len = u->len, *dn = u->dn;
 	uint32_t k = 0, best = state[s] == ST_FREE ? dn[s] - 1 : INF;
 
+	if (dn[s] == INF) {
+		/* no all-down path: no down neighbour has one either (none is DOWN),
+		 * so only the up moves count, in port order as in the adjacency */
+		const uint32_t *nb = u->nb;
+		const uint8_t *port = u->port;
+
+		for (uint32_t e = u->off[s]; e < u->mid[s]; e++) {
+			uint32_t l = len[nb[e]];
+
+			if (l < best) {
+				best = l;
+				k = 0;
+			}
+			if (l == best && l != INF)
+				out[k++] = port[e];
+		}
+		u->len[s] = best == INF ? INF : best + 1;
+		return k;
+	}
+
 	for (uint32_t e = u->f->adj_off[s]; e < u->f->adj_off[s + 1]; e++) {
 		uint32_t v = adj[e].sw;
 		uint32_t l = isup[e] ? len[v] : state[v] == ST_DOWN ? dn[v] : INF;
@@ -250,6 +299,7 @@ static uint32_t legal_paths(struct updown *u, uint32_t t)
 		take(u, s, k);
 		routed += u->state[s] != ST_NONE;
 	}
+	u->nlegal = u->hops.nmulti; /* completed switches come after */
 	return routed;
 }
 
@@ -326,64 +376,213 @@ static void complete(struct updown *u, uint32_t t, int check)
 }
 
 /*
+ * Phase C without the full BFS, when no gap can arise (check unset, or no
+ * unrouted switch with CAs): the n unrouted switches take their shortest
+ * distance to the routed ones by a BFS among themselves, seeded with 1 +
+ * their least routed neighbour (the BFS of complete() scans every routed
+ * switch instead). Same lengths, so the same candidates; only the order of
+ * u->hops.multi differs, which no LID reads.
+ */
+static void complete_few(struct updown *u, uint32_t n)
+{
+	const struct lanes_fabric *f = u->f;
+	const uint32_t *un = u->unrouted;
+	uint32_t *len = u->len, *d0 = u->best, *seed = u->sorted, *queue = u->queue;
+	uint8_t *state = u->state;
+	uint32_t maxd = 0, nseed = 0, i = 0, head = 0, tail = 0;
+
+	for (uint32_t q = 0; q < n; q++)
+		state[un[q]] = ST_COMPLETED;
+	for (uint32_t q = 0; q < n; q++) {
+		uint32_t s = un[q], b = INF;
+
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+			uint32_t l = len[f->adj[e].sw];
+
+			if (l != INF && l + 1 < b)
+				b = l + 1;
+		}
+		d0[s] = b;
+		if (b != INF && b > maxd)
+			maxd = b;
+	}
+	/* the seeds by d0 (counting sort), each at its d0 */
+	memset(u->bucket, 0, sizeof(*u->bucket) * ((size_t)maxd + 2));
+	for (uint32_t q = 0; q < n; q++)
+		if (d0[un[q]] != INF)
+			u->bucket[d0[un[q]] + 1]++;
+	for (uint32_t l = 1; l <= maxd + 1; l++)
+		u->bucket[l] += u->bucket[l - 1];
+	for (uint32_t q = 0; q < n; q++)
+		if ((len[un[q]] = d0[un[q]]) != INF) {
+			seed[u->bucket[d0[un[q]]]++] = un[q];
+			nseed++;
+		}
+	/* Dijkstra with unit steps: seeds and FIFO merged by length */
+	while (i < nseed || head < tail) {
+		uint32_t x;
+
+		if (head < tail && (i == nseed || len[queue[head]] < d0[seed[i]]))
+			x = queue[head++];
+		else if (x = seed[i++], len[x] != d0[x])
+			continue; /* lowered since: queued again */
+		/* every switch closer than x is final: x's candidates, with the relaxation */
+		uint8_t *out = u->hops.port + u->nports;
+		uint32_t k = 0, lx = len[x];
+
+		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
+			uint32_t s = f->adj[e].sw, l = len[s];
+
+			if (l == lx - 1)
+				out[k++] = f->adj[e].port;
+			else if (state[s] == ST_COMPLETED && l > lx + 1) {
+				len[s] = lx + 1;
+				queue[tail++] = s;
+			}
+		}
+		take(u, x, k);
+	}
+}
+
+/* Phase C: the fast way when it gives the same tables and report, else complete(). */
+static void complete_any(struct updown *u, uint32_t t, int check)
+{
+	uint32_t n = 0, c = u->comp[t], gap = 0;
+
+	for (uint32_t s = 0; s < u->f->num_switches; s++)
+		if (u->len[s] == INF && u->comp[s] == c) {
+			u->unrouted[n++] = s;
+			gap |= u->has_ca[s];
+		}
+	if (check && gap)
+		complete(u, t, check);
+	else
+		complete_few(u, n);
+}
+
+/* Save u->hops and u->state for t's next LIDs, within the budget. */
+static void save_hops(struct updown *u, uint32_t t)
+{
+	const struct route_hop_ports *h = &u->hops;
+	size_t ns = u->f->num_switches, nm = h->nmulti, np = h->moff[nm];
+	size_t bytes = sizeof(struct saved_hops) + sizeof(uint32_t) * (2 * nm + 1) + 2 * ns + np;
+	struct saved_hops *sv;
+	char *p;
+
+	if (bytes > u->save_left || !(sv = malloc(bytes)))
+		return;
+	u->save_left -= bytes;
+	p = (char *)(sv + 1);
+	sv->h = *h;
+	sv->h.multi = memcpy(p, h->multi, sizeof(uint32_t) * nm);
+	p += sizeof(uint32_t) * nm;
+	sv->h.moff = memcpy(p, h->moff, sizeof(uint32_t) * (nm + 1));
+	p += sizeof(uint32_t) * (nm + 1);
+	sv->h.one = memcpy(p, h->one, ns);
+	p += ns;
+	sv->state = memcpy(p, u->state, ns);
+	p += ns;
+	sv->h.port = np ? memcpy(p, h->port, np) : (uint8_t *)p;
+	sv->h.nb = NULL;
+	sv->nlegal = u->nlegal;
+	u->saved[t] = sv;
+	u->cur = &sv->h;
+	u->cur_state = sv->state;
+	u->cur_nlegal = sv->nlegal;
+}
+
+/*
  * Candidates toward switch t into u->hops. check: t is a CA destination.
  * @return 1 on a gap, else 0.
  */
 static int want_hops(struct updown *u, uint32_t t, int check)
 {
-	if (u->hops.dst == t)
+	if (u->saved[t]) {
+		u->cur = &u->saved[t]->h;
+		u->cur_state = u->saved[t]->state;
+		u->cur_nlegal = u->saved[t]->nlegal;
 		return 0;
+	}
+	u->cur = &u->hops;
+	u->cur_state = u->state;
+	if (u->hops.dst == t) {
+		u->cur_nlegal = u->nlegal;
+		return 0;
+	}
 	u->hops.dst = LANES_NONE;
 	all_down_paths(u, t);
 	if (legal_paths(u, t) < u->comp_size[u->comp[t]])
-		complete(u, t, check);
+		complete_any(u, t, check);
 	if (u->gap->from_sw != LANES_NONE)
 		return 1;
 	u->hops.dst = t;
+	u->cur_nlegal = u->nlegal;
+	if (u->save_next)
+		save_hops(u, t);
 	return 0;
 }
 
 /* ------------------------------------------------------------ LFT columns */
 
 /*
- * minhop's column fill: single candidates copied, the others least-loaded
- * (counted when count is set). Completed routes are never counted: OpenSM
- * has no route there, and management traffic should not move CA routes.
+ * minhop's column fill for the m LIDs lids[] toward the current destination
+ * switch, in turn: single candidates copied, the others least-loaded
+ * (counted when count is set). A switch's choices depend only on its own
+ * counters, so the multi switches are taken one at a time, each for every
+ * LID. Completed routes are never counted: OpenSM has no route there, and
+ * management traffic should not move CA routes.
  */
-static void route_lid(struct updown *u, uint32_t lid, int offset, int count)
+static void route_lids(struct updown *u, const uint32_t *lids, uint32_t m, int offset, int count)
 {
-	const struct route_hop_ports *h = &u->hops;
-	uint32_t ns = u->f->num_switches;
-	uint8_t *col = u->r->lft + (size_t)lid * ns;
-	const uint8_t *prev = offset ? col - ns : NULL;
+	const struct route_hop_ports *h = u->cur;
+	uint32_t ns = u->f->num_switches, nlegal = count ? u->cur_nlegal : 0;
+	uint8_t *lft = u->r->lft;
 
-	memcpy(col, h->one, ns);
+	for (uint32_t j = 0; j < m; j++)
+		memcpy(lft + (size_t)lids[j] * ns, h->one, ns);
 	for (uint32_t i = 0; i < h->nmulti; i++) {
-		uint32_t s = h->multi[i], a = h->moff[i];
-		uint32_t *load = route_load_of(&u->load, s);
-		uint8_t p = route_least_loaded(load, h->port + a, h->moff[i + 1] - a,
-					       prev ? prev[s] + 1u : 1u);
+		uint32_t s = h->multi[i], a = h->moff[i], n = h->moff[i + 1] - a;
+		uint32_t *load = route_load_of(&u->load, s), add = i < nlegal;
+		const uint8_t *ports = h->port + a;
 
-		col[s] = p;
-		load[p] += (uint32_t)(count && u->state[s] != ST_COMPLETED);
+		for (uint32_t j = 0; j < m; j++) {
+			uint8_t *col = lft + (size_t)lids[j] * ns, p = ports[0];
+
+			if (offset) {
+				p = route_least_loaded(load, ports, n, (col - ns)[s] + 1u);
+			} else { /* route_least_loaded from port 1: a plain scan */
+				uint32_t least = load[p];
+
+				for (uint32_t c = 1; c < n; c++)
+					if (load[ports[c]] < least) {
+						p = ports[c];
+						least = load[p];
+					}
+			}
+			col[s] = p;
+			load[p] += add;
+		}
 	}
 }
 
 /* Count k paths on every switch with a single candidate (exact: they make no choice). */
 static void count_single(struct updown *u, uint32_t k)
 {
-	const uint8_t *one = u->hops.one;
+	const uint8_t *one = u->cur->one, *state = u->cur_state;
 
 	for (uint32_t s = 0; s < u->f->num_switches; s++)
-		if (one[s] != 0 && one[s] != LANES_PORT_DROP && u->state[s] != ST_COMPLETED)
+		if (one[s] != 0 && one[s] != LANES_PORT_DROP && state[s] != ST_COMPLETED)
 			route_load_of(&u->load, s)[one[s]] += k;
 }
 
 /* The end ports eps[i..j) behind one switch. @return 1 on a gap. */
 static int route_group(struct updown *u, uint32_t i, uint32_t j, int offset)
 {
-	uint32_t t = u->eps.ep[i].sw, k = 0;
+	uint32_t t = u->eps.ep[i].sw, k = 0, i0 = i;
+	const struct lanes_port *p0 = lanes_fabric_port(u->f, u->f->switches[t], 0);
 
+	u->save_next = offset + 1 < (1 << u->eps.max_lmc) ||
+		       (u->opts->switch_lids && p0->lid && offset < (1 << p0->lmc));
 	if (want_hops(u, t, 1))
 		return 1;
 	for (; i < j; i++) {
@@ -392,7 +591,15 @@ static int route_group(struct updown *u, uint32_t i, uint32_t j, int offset)
 
 		if (offset >= (1 << ep->lmc))
 			continue;
-		route_lid(u, lid, offset, 1);
+		u->lids[k++] = lid;
+	}
+	route_lids(u, u->lids, k, offset, 1);
+	for (k = 0; i0 < j; i0++) {
+		const struct route_endport *ep = &u->eps.ep[i0];
+		uint32_t lid = ep->lid + (uint32_t)offset;
+
+		if (offset >= (1 << ep->lmc))
+			continue;
 		lanes_routing_set_port(u->r, t, lid, ep->sw_port);
 		route_load_of(&u->load, t)[ep->sw_port]++;
 		k++;
@@ -409,8 +616,9 @@ static void route_switch(struct updown *u, uint32_t t, int offset)
 	if (!p0->lid || offset >= (1 << p0->lmc))
 		return;
 	if (u->opts->switch_lids) {
+		u->save_next = offset + 1 < (1 << u->eps.max_lmc);
 		want_hops(u, t, 0);
-		route_lid(u, lid, offset, 0);
+		route_lids(u, &lid, 1, offset, 0);
 	}
 	lanes_routing_set_port(u->r, t, lid, 0);
 }
@@ -455,7 +663,12 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	u->queue = malloc(sizeof(uint32_t) * (ns + 1));
 	u->sorted = malloc(sizeof(uint32_t) * (ns + 1));
 	u->bucket = malloc(sizeof(uint32_t) * (ns + 2));
-	if (!u->off || !u->mid || !u->nb || !u->port || !u->isup || !u->perm || !u->comp || !u->comp_size ||
+	u->unrouted = malloc(sizeof(uint32_t) * (ns + 1));
+	u->lids = NULL;
+	u->saved = calloc(ns + 1, sizeof(*u->saved));
+	/* saved candidates: at most 4 MB and a quarter of the LFTs' size */
+	u->save_left = ((size_t)4 << 20) + (size_t)(u->f->max_lid + 1) * ns / 4;
+	if (!u->unrouted || !u->saved || !u->off || !u->mid || !u->nb || !u->port || !u->isup || !u->perm || !u->comp || !u->comp_size ||
 	    !u->has_ca || !u->dn || !u->len || !u->best || !u->state || !u->queue || !u->sorted || !u->bucket)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	return 0;
@@ -503,6 +716,8 @@ static int prepare(struct updown *u, const uint32_t *pos, struct lanes_error *er
 	}
 	for (uint32_t i = 0; i < u->eps.n; i++)
 		u->has_ca[u->eps.ep[i].sw] = 1;
+	if (!(u->lids = malloc(sizeof(uint32_t) * ((size_t)u->eps.n + 1))))
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -527,6 +742,11 @@ static void release(struct updown *u)
 	free(u->queue);
 	free(u->sorted);
 	free(u->bucket);
+	free(u->unrouted);
+	free(u->lids);
+	for (uint32_t s = 0; u->saved && s < u->f->num_switches; s++)
+		free(u->saved[s]);
+	free(u->saved);
 }
 
 int route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
