@@ -114,7 +114,9 @@ lanes_side() {
   local t need used rpc ebb df same=yes
   t=$(median <"$dir/times")
   used=$(jget vls "$dir/r1/report.json")
-  need=$(grep -o '"notes":"[^"]*' "$dir/r1/report.json" | grep -o '[0-9]* VLs\? needed' | head -1 | awk '{ print $1 }')
+  # "7 VLs needed" (dfsssp, lash); "more than 16 VLs needed" is not a count
+  need=$(grep -o '"notes":"[^"]*' "$dir/r1/report.json" | grep -o '\(than \)\?[0-9]* VLs\? needed' |
+    grep -v '^than' | head -1 | awk '{ print $1 }')
   [ -n "$need" ] || need=$used
   "$lanes" verify "$net" "$dir/r1" --json >"$dir/verify.json" 2>/dev/null
   rpc=$(jrpc "$dir/verify.json"); ebb=$(jget ebb "$dir/verify.json"); df=$(jget deadlock_free "$dir/verify.json")

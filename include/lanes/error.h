@@ -22,7 +22,9 @@ enum lanes_error_code {
 	LANES_EIO = -3,      /**< the operating system refused (errno is set) */
 	LANES_EPARSE = -4,   /**< malformed input file (file and line are set) */
 	LANES_ENOTFOUND = -5,/**< a named thing (engine, generator, format) does not exist */
-	LANES_ERANGE = -6,   /**< a value is outside what the fabric model can hold */
+	LANES_ERANGE = -6,   /**< a value is outside what the fabric model can hold, or a
+				  routing does not fit the VL/SL budget */
+	LANES_EINTERNAL = -7,/**< an internal invariant failed: a bug in lanes, never the input */
 };
 
 /** Details of the last failure of one call. */

@@ -8,9 +8,12 @@
  * per switch-to-switch channel, effective bisection bandwidth over random
  * bisections); time_s is the routing alone, as `lanes route` reports it.
  * An engine that refuses (its check, or a budget it cannot fit) gets a row
- * with the reason. Exit 1 when an engine that claims deadlock freedom yields
- * a routing the verifier rejects, or a routing leaves pairs unreachable on a
- * connected fabric: both are bugs worth a non-zero status in a script.
+ * with the reason. Exit 1 when an engine fails otherwise (an internal
+ * error), when an engine that claims deadlock freedom yields a routing the
+ * verifier rejects, or when a routing leaves pairs unreachable on a connected
+ * fabric: all are bugs worth a non-zero status in a script. The claim is
+ * freedom for CA-to-CA traffic (what the verifier checks by default), so with
+ * --all-traffic the column shows the stricter verdict but does not judge it.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -39,11 +42,13 @@ static const char compare_usage[] =
 	"  --vls N, --sls N the budgets every engine gets (default 8 and 16)\n"
 	"  --ebb-patterns N random bisections for the EBB (default 100; 0 skips it)\n"
 	"  --all-traffic    judge credit loops on every path, switch traffic included\n"
-	"  --json           an array of objects: engine, deadlock_free, reachable, vls, sls,\n"
-	"                   hops_avg, hops_max, routes_per_channel_max,\n"
+	"  --json           an array of objects: engine, claims_deadlock_free, deadlock_free,\n"
+	"                   reachable, vls, sls, hops_avg, hops_max, routes_per_channel_max,\n"
 	"                   routes_per_channel_stddev, ebb, time_s, error\n"
-	"  Exit 0 done; 1 an engine that claims deadlock freedom was rejected by the verifier, or\n"
-	"  a routing left pairs unreachable on a connected fabric; 2 bad input.\n"
+	"  Exit 0 done; 1 an engine failed (not a refusal), an engine that claims deadlock\n"
+	"  freedom was rejected by the verifier (CA-to-CA traffic; not judged with\n"
+	"  --all-traffic), or a routing left pairs unreachable on a connected fabric;\n"
+	"  2 bad input.\n"
 	"\n" CLI_FABRIC_HELP;
 
 #define MAX_ENGINES 64
@@ -52,6 +57,7 @@ static const char compare_usage[] =
 struct row {
 	const struct lanes_engine *e;
 	char error[512];          /* empty, or why it refused */
+	int failed;               /* the error is not a refusal: a bug */
 	int deadlock_free, reachable;
 	unsigned vls, sls;
 	double hops_avg, rpc_stddev, ebb, time_s;
@@ -87,18 +93,29 @@ static void refusal(struct row *w, const struct lanes_error *err)
 	snprintf(w->error, sizeof(w->error), "%s", msg);
 }
 
-/* Route and verify with one engine. @return 0, or EXIT_USAGE on an error that is not a refusal. */
+/*
+ * Route and verify with one engine. Every error is a refusal (the engine's
+ * check(), a budget it cannot fit, a bad roots file) except LANES_EINTERNAL,
+ * a failed invariant: that is a bug, and fails the command.
+ * @return 0, or EXIT_USAGE when the work cannot go on (memory, the verifier).
+ */
 static int run_engine(const struct cargs *a, const struct lanes_fabric *f, struct row *w)
 {
 	struct lanes_routing *r;
 	struct lanes_verify_result *res;
 	struct lanes_error err;
-	double t = now();
+	double t;
 
+	if (w->e->check && w->e->check(f, &a->ro, &err)) {
+		refusal(w, &err);
+		return 0;
+	}
+	t = now();
 	if (lanes_route(w->e, f, &a->ro, &r, &err)) {
 		if (err.code == LANES_ENOMEM)
 			return cli_fail(&err);
 		refusal(w, &err);
+		w->failed = err.code == LANES_EINTERNAL;
 		return 0;
 	}
 	w->time_s = now() - t;
@@ -127,7 +144,7 @@ static int pick_engines(const char *list, const struct lanes_engine **out, size_
 
 	*n = 0;
 	if (!list || !strcmp(list, "all")) {
-		while (lanes_engine_at(*n) && *n < MAX_ENGINES) {
+		while (*n < MAX_ENGINES && lanes_engine_at(*n)) {
 			out[*n] = lanes_engine_at(*n);
 			(*n)++;
 		}
@@ -193,7 +210,7 @@ static void print_table(const struct lanes_fabric *f, const struct row *rows, si
 		const struct row *w = &rows[i];
 
 		if (w->error[0]) {
-			printf("%-8s refused: %s\n", w->e->name, w->error);
+			printf("%-8s %s: %s\n", w->e->name, w->failed ? "FAILED" : "refused", w->error);
 			continue;
 		}
 		printf("%-8s %-13s %3u %3u %8.3f %8u %8llu %10.2f ", w->e->name,
@@ -235,8 +252,9 @@ static int parse_args(struct cargs *a, int argc, char **argv)
 	return 0;
 }
 
-/* Is some row a broken claim, or unreachable pairs on a connected fabric? */
-static int findings(const struct lanes_fabric *f, const struct row *rows, size_t n)
+/* Is some row a failure, a broken claim, or unreachable pairs on a connected fabric? */
+static int findings(const struct cargs *a, const struct lanes_fabric *f, const struct row *rows,
+		    size_t n)
 {
 	struct lanes_fabric_stats st;
 	struct lanes_error err;
@@ -245,9 +263,14 @@ static int findings(const struct lanes_fabric *f, const struct row *rows, size_t
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
 
+		if (w->failed) {
+			fprintf(stderr, "lanes: %s failed: %s\n", w->e->name, w->error);
+			return EXIT_FINDING;
+		}
 		if (w->error[0])
 			continue;
-		if ((w->e->flags & LANES_ENGINE_DEADLOCK_FREE) && !w->deadlock_free) {
+		if ((w->e->flags & LANES_ENGINE_DEADLOCK_FREE) && !w->deadlock_free &&
+		    !a->vo.all_traffic) {
 			fprintf(stderr, "lanes: %s claims deadlock freedom; the verifier disagrees\n",
 				w->e->name);
 			return EXIT_FINDING;
@@ -288,7 +311,7 @@ int cmd_compare(int argc, char **argv)
 			print_json(rows, n);
 		else
 			print_table(f, rows, n, a.vo.ebb_patterns > 0);
-		rc = findings(f, rows, n);
+		rc = findings(&a, f, rows, n);
 	}
 	lanes_fabric_free(f);
 	return rc;

@@ -72,6 +72,7 @@ const char *lanes_error_name(int code)
 	case LANES_EPARSE: return "malformed input";
 	case LANES_ENOTFOUND: return "not found";
 	case LANES_ERANGE: return "out of range";
+	case LANES_EINTERNAL: return "internal error";
 	default: return "unknown error";
 	}
 }

@@ -54,8 +54,8 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct lanes_e
 		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
 			g->tail[e] = s;
 			if (g->ch.rev[e] == LANES_NONE)
-				return lanes_error_set(err, LANES_EINVAL,
-						       "nue: switch adjacency is not symmetric");
+				return lanes_error_set(err, LANES_EINTERNAL,
+						       "nue: internal: switch adjacency is not symmetric");
 		}
 	for (uint32_t e = 0; e < E; e++) { /* e enters y = adj[e].sw by y's entry rev[e] */
 		uint32_t y = f->adj[e].sw, a = f->adj_off[y], deg = f->adj_off[y + 1] - a;

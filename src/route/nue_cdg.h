@@ -11,7 +11,7 @@
  * nue_cdg_add() refuses a dependency that would close a cycle.
  *
  * The check is Pearce and Kelly's dynamic topological order ("A dynamic
- * topological sort algorithm for directed acyclic graphs", JEA 2007): every
+ * topological sort algorithm for directed acyclic graphs", JEA 2006): every
  * channel has a place in an order that all used dependencies respect; a new
  * dependency that agrees with the order costs O(1), otherwise only channels
  * between the two places are searched and reordered. OpenSM's Nue uses

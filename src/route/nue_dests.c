@@ -44,9 +44,11 @@ static int add_dest(struct nue_dests *d, size_t *cap, uint32_t lid, uint32_t sw,
 		if (lanes_grow((void **)&d->lid, &c, d->nd + 1, sizeof(*d->lid)) ||
 		    lanes_grow((void **)&d->sw, cap, d->nd + 1, sizeof(*d->sw)))
 			return oom(err);
-		d->port = realloc(d->port, *cap);
-		if (!d->port)
+		uint8_t *grown = realloc(d->port, *cap);
+
+		if (!grown)
 			return oom(err);
+		d->port = grown;
 	}
 	d->lid[d->nd] = lid;
 	d->sw[d->nd] = sw;
@@ -176,7 +178,7 @@ static int metis_parts(struct nue_dests *d, const struct route_endports *eps, id
 	ret = METIS_PartGraphKway(&nv, &ncon, xadj, adj, NULL, NULL, NULL, &nparts, NULL, NULL,
 				  options, &objval, part);
 	if (ret != METIS_OK)
-		rc = lanes_error_set(err, LANES_EINVAL, "nue: METIS partitioning failed (%d)", ret);
+		rc = lanes_error_set(err, LANES_EINTERNAL, "nue: METIS partitioning failed (%d)", ret);
 out:
 	free(xadj), free(adj), free(last), free(epoff), free(eplist);
 	return rc;

@@ -326,8 +326,8 @@ void route_pk_reorder(uint32_t *ord, uint32_t E, uint64_t *bwd, uint32_t nb, uin
 /* ------------------------------------------------ SLs of layered engines */
 
 /*
- * Engines that put paths in virtual layers (dfsssp, lash) use SL = layer =
- * VL (sl_layers.c).
+ * Engines that put paths in virtual layers (dfsssp, lash, nue) use SL =
+ * layer = VL (sl_layers.c).
  */
 
 /**

@@ -1,6 +1,6 @@
 /*
  * sl_layers.c - path SLs and SL2VL maps for the engines that put paths in
- * virtual layers (dfsssp, lash): SL = layer = VL.
+ * virtual layers (dfsssp, lash, nue): SL = layer = VL.
  *
  * - Path SLs per (source switch, destination LID), all 0 to start. The table
  *   is as large as the LFTs; it is allocated here rather than through

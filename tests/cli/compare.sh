@@ -34,7 +34,10 @@ expect "fabric line" "$work/table" '^36 switches, 72 CAs'
 # ways and has credit loops on one VL; up*/down* and dfsssp do not
 same "minhop has a credit loop" "$(col minhop 2)" no
 same "sssp has a credit loop" "$(col sssp 2)" no
-for e in updn dnup ud-dfs dfsssp; do same "$e deadlock-free" "$(col $e 2)" yes; done
+for e in updn dnup ud-dfs dfsssp lash nue; do same "$e deadlock-free" "$(col $e 2)" yes; done
+# lash keeps one shortest path per switch pair, dfsssp sssp's shortest paths
+same "lash hops max" "$(col lash 6)" 5
+same "lash and minhop: same hops avg" "$(col lash 5)" "$(col minhop 5)"
 # diameter 3 switch hops + 2 CA links; minimal engines agree on the average
 same "minhop hops max" "$(col minhop 6)" 5
 same "sssp hops max" "$(col sssp 6)" 5
@@ -67,9 +70,21 @@ expect "json refusal" "$work/out" '"error":"needs [0-9]+ VLs, the budget is 1"'
 expect "json no error" "$work/out" '"error":null'
 expect "json verdict" "$work/out" '"deadlock_free":true'
 
-# real fabric: the DGX SuperPOD file routes with every engine
+# real fabric: the DGX SuperPOD file, where OpenSM's updn finds no roots
 check "real fabric" 0 "$LANES" compare "$DATA/dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt" -e updn,dfsssp --ebb-patterns 2
 expect "dgx updn" "$work/out" '^updn +yes'
+
+# nue within one VL (its budget), lash refused naming what it needs
+check "one VL" 0 "$LANES" compare torus k=6x6 p=1 -e nue,lash --vls 1 --ebb-patterns 0
+cp "$work/out" "$work/table"
+same "nue on one VL" "$(col nue 2) $(col nue 3)" "yes 1"
+expect "lash refusal" "$work/table" '^lash +refused: needs [0-9]+ VLs, the budget is 1'
+
+# --all-traffic judges switch traffic too: lash layers it, so it stays free;
+# engines that only promise CA-to-CA freedom are shown, not failed (exit 0)
+check "all traffic" 0 "$LANES" compare torus k=4x4 p=2 -e lash,nue,updn --all-traffic --ebb-patterns 0
+cp "$work/out" "$work/table"
+same "lash all traffic" "$(col lash 2)" yes
 
 # bad input names the problem and exits 2
 check "unknown engine" 2 "$LANES" compare "${DF[@]}" -e minhop,nosuch

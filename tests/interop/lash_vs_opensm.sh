@@ -44,8 +44,9 @@ compare() {
   local total mine agree
   total=$(wc -l <"$dir/osm.entries"); mine=$(wc -l <"$dir/ours.entries")
   agree=$(comm -12 "$dir/osm.entries" "$dir/ours.entries" | wc -l)
-  if [ -z "$ours" ] || [ "$ours" -gt "$osm_needed" ]; then
-    bad "$name: we need '$ours' layers, OpenSM $osm_needed"
+  # the same paths in the same pair order: the same layers as OpenSM, not merely fewer
+  if [ -z "$ours" ] || [ "$ours" != "$osm_needed" ]; then
+    bad "$name: we need '$ours' layers in OpenSM's order, OpenSM $osm_needed"
   elif [ $rc != 0 ] || [ "$(json_field "$dir/verify.json" deadlock_free)" != true ] ||
        [ "$(json_field "$dir/verify.json" reachable)" != true ] ||
        [ "$(json_field "$dir/verify.json" stretch_max)" != 1.0 ]; then

@@ -180,10 +180,11 @@ static void test_budget_too_small(void **state)
 					     "torus k=10x10 p=4", "dragonfly a=4 p=2 h=2" };
 	struct lanes_fabric *f;
 	struct lanes_error err;
+	unsigned need = 0;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rings) / sizeof(rings[0]); i++) {
-		unsigned need = 0, budget = 0;
+		unsigned budget = 0;
 
 		f = gen(rings[i]);
 		err = route_error(f, 1, 16);
@@ -196,24 +197,37 @@ static void test_budget_too_small(void **state)
 		assert_string_equal(strstr(err.message, "the budget is"), "the budget is 1");
 		lanes_fabric_free(f);
 	}
-	f = gen("torus k=10x10 p=4"); /* 8 in OpenSM's order, 7 longest first */
+	/* the real OpenSM's lash logs "Lanes needed: 8" here (bench/RESULTS.md) */
+	f = gen("torus k=10x10 p=4");
 	err = route_error(f, 6, 16);
-	assert_string_equal(err.message, "lash: needs 7 VLs, the budget is 6");
+	assert_int_equal(sscanf(err.message, "lash: needs %u VLs, the budget is 6", &need), 1);
+	assert_true(need > 6 && need <= 8);
 	lanes_fabric_free(f);
 }
 
-/* With exactly the layers needed: no more VLs than that, still acyclic. */
+/*
+ * With exactly the layers the refusal names: the routing fits, uses that
+ * many VLs, and stays acyclic (one fewer fails naming the same count).
+ */
 static void test_budget_exact(void **state)
 {
 	struct lanes_fabric *f = gen("torus k=10x10 p=4");
-	struct lanes_routing *r = route_with(f, 7, 16, 1);
-	struct lanes_verify_result *res = verify(f, r, 1, 0);
+	struct lanes_error err = route_error(f, 1, 16);
+	struct lanes_routing *r;
+	struct lanes_verify_result *res;
+	unsigned need = 0;
 
 	(void)state;
-	assert_true(res->reachable && res->deadlock_free);
-	assert_int_equal(res->vls_used, 7);
-	assert_int_equal(r->num_vls, 7);
-	assert_non_null(strstr(r->notes, "7 with longest paths first"));
+	assert_int_equal(sscanf(err.message, "lash: needs %u VLs", &need), 1);
+	assert_true(need >= 2 && need <= 8);
+	r = route_with(f, (uint8_t)need, 16, 1);
+	res = verify(f, r, 1, 0);
+	assert_true(res->reachable && res->deadlock_free && !res->vls_over_budget);
+	assert_int_equal(res->vls_used, need);
+	assert_int_equal(r->num_vls, need);
+	err = route_error(f, (uint8_t)(need - 1), 16);
+	assert_int_equal(sscanf(err.message, "lash: needs %u VLs", &need), 1);
+	assert_int_equal(need, res->vls_used);
 	lanes_verify_result_free(res);
 	lanes_routing_free(r);
 	lanes_fabric_free(f);

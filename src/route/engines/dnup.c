@@ -121,7 +121,7 @@ static int fallback(struct dnup *d, const char *why, struct lanes_error *err)
 	    (rc = route_order_by_key(d->f, d->rank, d->pos, err)))
 		goto out;
 	if ((rc = attempt(d, err)) == 1)
-		rc = lanes_error_set(err, LANES_EINVAL, "dnup: internal: a single root left a gap");
+		rc = lanes_error_set(err, LANES_EINTERNAL, "dnup: internal: a single root left a gap");
 	if (rc)
 		goto out;
 	snprintf(head, sizeof(head),

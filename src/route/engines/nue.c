@@ -42,7 +42,9 @@
  * fabric; on a disconnected one each component is routed within itself.
  *
  * Deterministic: ties go to the lower index everywhere; METIS has a fixed
- * seed.
+ * seed. The same build gives the same bytes for the same input; another
+ * METIS version, or another compiler rounding the betweenness sums that pick
+ * the escape root differently, may give other (equally valid) tables.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,7 +123,7 @@ static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 	for (uint32_t s = 0; s < n->ns; s++)
 		n->want[s] = n->tw[s] > 0;
 	if (nue_escape_mark(&n->x, &n->g, n->want))
-		return lanes_error_set(err, LANES_EINVAL, "nue: escape paths close a cycle (a bug)");
+		return lanes_error_set(err, LANES_EINTERNAL, "nue: internal: escape paths close a cycle");
 	for (uint32_t i = 0; i < n->d.nd; i++) {
 		if (n->d.layer[i] != l)
 			continue;
@@ -271,9 +273,7 @@ out:
 /* SL = layer per destination LID; SL i -> VL i on every port pair. */
 static int set_sls_and_maps(struct nue *n, struct lanes_error *err)
 {
-	const struct lanes_fabric *f = n->f;
-	uint8_t map[LANES_NUM_SLS] = { 0 }, used = 0;
-	uint16_t m;
+	uint8_t used = 0;
 	int rc;
 
 	for (uint32_t i = 0; i < n->d.nd; i++)
@@ -284,25 +284,7 @@ static int set_sls_and_maps(struct nue *n, struct lanes_error *err)
 		return rc;
 	for (uint32_t i = 0; i < n->d.nd; i++)
 		lanes_routing_set_sl(n->r, 0, n->d.lid[i], n->d.layer[i]);
-	for (uint8_t s = 0; s < used; s++)
-		map[s] = s;
-	if ((rc = lanes_routing_add_map(n->r, map, &m, err)) ||
-	    (rc = lanes_routing_enable_sl2vl(n->r, f, err)))
-		return rc;
-	for (uint32_t x = 0; x < f->num_nodes; x++) {
-		uint8_t np = f->nodes[x].nports;
-
-		if (f->nodes[x].type != LANES_NODE_SWITCH) {
-			for (uint8_t p = 1; p <= np; p++)
-				lanes_routing_set_port_map(n->r, f, x, p, m);
-			continue;
-		}
-		for (uint32_t in = 0; in <= np; in++)
-			for (uint32_t out = 0; out <= np; out++)
-				lanes_routing_set_switch_map(n->r, f, f->nodes[x].switch_index,
-							     (uint8_t)in, (uint8_t)out, m);
-	}
-	return 0;
+	return route_sl2vl_identity(n->r, n->f, used, err);
 }
 
 static int set_notes(struct nue *n, struct lanes_error *err)

@@ -211,7 +211,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	if ((rc = dfs_order(&d, err)) || (rc = lanes_routing_new(f, &r, err)))
 		goto out;
 	if ((rc = route_updown_lfts(f, opts, d.pos, r, &gap, err)) == 1)
-		rc = lanes_error_set(err, LANES_EINVAL, "ud-dfs: internal: the DFS order left a gap");
+		rc = lanes_error_set(err, LANES_EINTERNAL, "ud-dfs: internal: the DFS order left a gap");
 	if (rc || (rc = set_notes(&d, opts, r, err)))
 		goto out;
 	*out = r;

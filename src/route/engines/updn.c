@@ -365,7 +365,7 @@ static int with_centres(struct updn *u, const char *why, struct lanes_error *err
 		return rc;
 	u->nroots = u->ncomp;
 	if ((rc = attempt(u, err)) == 1)
-		return lanes_error_set(err, LANES_EINVAL, "updn: internal: a single root left a gap");
+		return lanes_error_set(err, LANES_EINTERNAL, "updn: internal: a single root left a gap");
 	if (rc)
 		return rc;
 	snprintf(head, sizeof(head),
