@@ -48,9 +48,9 @@ osm_d_wait_for() {
 
 osm_daemon_start() {
   local net=$1 dir=$2; shift 2
+  mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
   OSM_D_DIR=$dir
   OSM_D_SOCK="lanes_d$$_${RANDOM}"
-  mkdir -p "$dir"
   IBSIM_SOCKNAME=$OSM_D_SOCK timeout 900 ibsim -s -n -N 4096 -S 4096 -P 65536 "$net" \
     >"$dir/ibsim.log" 2>&1 &
   OSM_D_IBSIM=$!
@@ -59,9 +59,10 @@ osm_daemon_start() {
     osm_daemon_stop; return 1
   fi
   sleep 0.2
-  IBSIM_SOCKNAME=$OSM_D_SOCK OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir \
-    timeout 900 ibsim-run opensm -e -d2 -f "$dir/osm.log" --dump_files_dir "$dir" "$@" \
-    >"$dir/opensm.out" 2>&1 &
+  # from DIR: ibsim-run's umad2sim makes its sys-PID folder in the current one
+  (cd "$dir" && IBSIM_SOCKNAME=$OSM_D_SOCK OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir \
+    exec timeout 900 ibsim-run opensm -e -d2 -f "$dir/osm.log" --dump_files_dir "$dir" "$@" \
+    >"$dir/opensm.out" 2>&1) &
   OSM_D_OSM=$!
   if ! osm_d_wait_for "$dir/osm.log" "SUBNET UP" "$OSM_D_OSM" "${OSM_WAIT:-120}"; then
     echo "OpenSM did not bring the subnet up:"; tail -20 "$dir/osm.log"
@@ -73,5 +74,5 @@ osm_daemon_start() {
 }
 
 osm_query() {
-  IBSIM_SOCKNAME=$OSM_D_SOCK timeout 300 ibsim-run "$@" 2>/dev/null
+  (cd "$OSM_D_DIR" && IBSIM_SOCKNAME=$OSM_D_SOCK timeout 300 ibsim-run "$@" 2>/dev/null)
 }

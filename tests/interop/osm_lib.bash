@@ -1,14 +1,15 @@
 # osm_lib.bash - run the real ibsim and OpenSM on one fabric (sourced by interop tests).
 #
 # osm_run NETFILE DIR [opensm args...]: start ibsim on NETFILE with its own
-# socket name, run OpenSM once (-o) through ibsim-run with its dumps in DIR,
-# stop ibsim by its PID. Needs Debian's ibsim-utils and opensm
+# socket name, run OpenSM once (-o) through ibsim-run with its dumps in DIR
+# (and from DIR, so nothing is left in the caller's folder; file arguments
+# must be absolute), stop ibsim by its PID. Needs Debian's ibsim-utils and opensm
 # (scripts/install-deps.sh installs them).
 
 osm_run() {
   local net=$1 dir=$2; shift 2
   local sock="lanes_$$_${RANDOM}"
-  mkdir -p "$dir"
+  mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
   IBSIM_SOCKNAME=$sock timeout 300 ibsim -s -n -N 4096 -S 4096 -P 65536 "$net" \
     >"$dir/ibsim.log" 2>&1 &
   local ibsim_pid=$!
@@ -23,9 +24,10 @@ osm_run() {
     sleep 0.1
   done
   sleep 0.2
-  IBSIM_SOCKNAME=$sock OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir \
+  # in DIR: ibsim-run's umad2sim makes its sys-PID folder in the current one
+  (cd "$dir" && IBSIM_SOCKNAME=$sock OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir \
     timeout 300 ibsim-run opensm -o -e -f "$dir/osm.log" --dump_files_dir "$dir" "$@" \
-    >"$dir/opensm.out" 2>&1
+    >"$dir/opensm.out" 2>&1)
   local rc=$?
   kill $ibsim_pid 2>/dev/null
   wait $ibsim_pid 2>/dev/null
