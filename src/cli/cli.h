@@ -100,6 +100,11 @@ struct lanes_verify_opts;
 /* Handle one of CLI_VERIFY_LONGOPTS: 1 handled, 0 not ours, -1 bad value (printed). */
 int cli_verify_option(int c, const char *arg, struct lanes_verify_opts *o);
 
+/* One of the fabric, route and verify options (verify and compare take all three). */
+int cli_fabric_route_verify_option(int c, const char *arg, struct cli_fabric_opts *fo,
+				   struct lanes_route_opts *ro, const char **engine,
+				   struct lanes_verify_opts *vo);
+
 /* Run an engine, printing its refusal; EXIT_OK, EXIT_FINDING (refused) or EXIT_USAGE. */
 int cli_route_fabric(const struct lanes_engine *e, const struct lanes_fabric *f,
 		     const struct lanes_route_opts *o, struct lanes_routing **out, double *seconds);

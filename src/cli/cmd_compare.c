@@ -235,9 +235,7 @@ static int parse_args(struct cargs *a, int argc, char **argv)
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "e:h", longopts, NULL)) != -1) {
-		if ((rc = cli_fabric_option(c, optarg, &a->fo)) < 0 ||
-		    (!rc && (rc = cli_route_option(c, optarg, &a->ro, &a->engines)) < 0) ||
-		    (!rc && (rc = cli_verify_option(c, optarg, &a->vo)) < 0))
+		if ((rc = cli_fabric_route_verify_option(c, optarg, &a->fo, &a->ro, &a->engines, &a->vo)) < 0)
 			return EXIT_USAGE;
 		if (rc)
 			continue;

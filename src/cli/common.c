@@ -176,3 +176,14 @@ int cli_verify_option(int c, const char *arg, struct lanes_verify_opts *o)
 		return 0;
 	}
 }
+
+int cli_fabric_route_verify_option(int c, const char *arg, struct cli_fabric_opts *fo,
+				   struct lanes_route_opts *ro, const char **engine,
+				   struct lanes_verify_opts *vo)
+{
+	int rc;
+
+	if ((rc = cli_fabric_option(c, arg, fo)) || (rc = cli_route_option(c, arg, ro, engine)))
+		return rc;
+	return cli_verify_option(c, arg, vo);
+}
