@@ -38,18 +38,15 @@ int route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, 
 	if ((rc = lanes_routing_add_map(r, map, &m, err)) ||
 	    (rc = lanes_routing_enable_sl2vl(r, f, err)))
 		return rc;
+	/* every (in, out) pair of every switch: one run of the table */
+	for (uint32_t i = 0, end = r->sl2vl_sw_off[f->num_switches]; i < end; i++)
+		r->sl2vl_sw[i] = m;
 	for (uint32_t n = 0; n < f->num_nodes; n++) {
-		uint8_t np = f->nodes[n].nports;
+		uint16_t *slot = r->sl2vl_port + f->nodes[n].port_base;
 
-		if (f->nodes[n].type != LANES_NODE_SWITCH) {
-			for (uint8_t p = 1; p <= np; p++)
-				lanes_routing_set_port_map(r, f, n, p, m);
-			continue;
-		}
-		for (uint32_t in = 0; in <= np; in++)
-			for (uint32_t out = 0; out <= np; out++)
-				lanes_routing_set_switch_map(r, f, f->nodes[n].switch_index,
-							     (uint8_t)in, (uint8_t)out, m);
+		if (f->nodes[n].type != LANES_NODE_SWITCH)
+			for (uint8_t p = 1; p <= f->nodes[n].nports; p++)
+				slot[p] = m;
 	}
 	return 0;
 }
