@@ -12,6 +12,7 @@
  *   router port.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "lanes/routing.h"
 #include "route_internal.h"
@@ -24,6 +25,21 @@ int route_sls_per_src_switch(struct lanes_routing *r, struct lanes_error *err)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory for path SLs");
 	r->sl_mode = LANES_SL_PER_SRC_SWITCH;
 	return 0;
+}
+
+/* n copies of v from p, by doubling copies */
+static void fill_u16(uint16_t *p, uint16_t v, size_t n)
+{
+	size_t done = n < 16 ? n : 16;
+
+	for (size_t i = 0; i < done; i++)
+		p[i] = v;
+	while (done < n) {
+		size_t c = done < n - done ? done : n - done;
+
+		memcpy(p + done, p, c * sizeof(*p));
+		done += c;
+	}
 }
 
 int route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, uint32_t nvls,
@@ -39,8 +55,7 @@ int route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, 
 	    (rc = lanes_routing_enable_sl2vl(r, f, err)))
 		return rc;
 	/* every (in, out) pair of every switch: one run of the table */
-	for (uint32_t i = 0, end = r->sl2vl_sw_off[f->num_switches]; i < end; i++)
-		r->sl2vl_sw[i] = m;
+	fill_u16(r->sl2vl_sw, m, r->sl2vl_sw_off[f->num_switches]);
 	for (uint32_t n = 0; n < f->num_nodes; n++) {
 		uint16_t *slot = r->sl2vl_port + f->nodes[n].port_base;
 
