@@ -12,6 +12,7 @@
  *   router port.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "lanes/routing.h"
 #include "route_internal.h"
@@ -26,6 +27,21 @@ int route_sls_per_src_switch(struct lanes_routing *r, struct lanes_error *err)
 	return 0;
 }
 
+/* n copies of v from p, by doubling copies */
+static void fill_u16(uint16_t *p, uint16_t v, size_t n)
+{
+	size_t done = n < 16 ? n : 16;
+
+	for (size_t i = 0; i < done; i++)
+		p[i] = v;
+	while (done < n) {
+		size_t c = done < n - done ? done : n - done;
+
+		memcpy(p + done, p, c * sizeof(*p));
+		done += c;
+	}
+}
+
 int route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, uint32_t nvls,
 			 struct lanes_error *err)
 {
@@ -38,18 +54,14 @@ int route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, 
 	if ((rc = lanes_routing_add_map(r, map, &m, err)) ||
 	    (rc = lanes_routing_enable_sl2vl(r, f, err)))
 		return rc;
+	/* every (in, out) pair of every switch: one run of the table */
+	fill_u16(r->sl2vl_sw, m, r->sl2vl_sw_off[f->num_switches]);
 	for (uint32_t n = 0; n < f->num_nodes; n++) {
-		uint8_t np = f->nodes[n].nports;
+		uint16_t *slot = r->sl2vl_port + f->nodes[n].port_base;
 
-		if (f->nodes[n].type != LANES_NODE_SWITCH) {
-			for (uint8_t p = 1; p <= np; p++)
-				lanes_routing_set_port_map(r, f, n, p, m);
-			continue;
-		}
-		for (uint32_t in = 0; in <= np; in++)
-			for (uint32_t out = 0; out <= np; out++)
-				lanes_routing_set_switch_map(r, f, f->nodes[n].switch_index,
-							     (uint8_t)in, (uint8_t)out, m);
+		if (f->nodes[n].type != LANES_NODE_SWITCH)
+			for (uint8_t p = 1; p <= f->nodes[n].nports; p++)
+				slot[p] = m;
 	}
 	return 0;
 }
