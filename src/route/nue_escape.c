@@ -143,11 +143,16 @@ static void convex_hull(struct nue_escape *x, const uint32_t *comp, uint32_t c, 
 	uint8_t *back = x->onchain; /* scratch: on a walk back to the source */
 	int whole = (uint64_t)nds * edges > HULL_WORK;
 
-	for (uint32_t s = 0; s < x->ns; s++)
+	uint32_t nc = 0, nh = 0; /* switches of c; of them in the hull */
+
+	for (uint32_t s = 0; s < x->ns; s++) {
 		x->hull[s] = comp[s] == c && (tw[s] > 0 || whole);
+		nc += comp[s] == c;
+		nh += x->hull[s];
+	}
 	if (whole)
 		return;
-	for (uint32_t a = 0; a < x->ns; a++) {
+	for (uint32_t a = 0; a < x->ns && nh < nc; a++) { /* the whole component: no more to add */
 		uint32_t cnt;
 
 		if (comp[a] != c || tw[a] <= 0)
@@ -160,6 +165,7 @@ static void convex_hull(struct nue_escape *x, const uint32_t *comp, uint32_t c, 
 
 			if (!back[v])
 				continue;
+			nh += !x->hull[v];
 			x->hull[v] = 1;
 			for (uint32_t e = f->adj_off[v]; e < f->adj_off[v + 1]; e++)
 				if (x->dist[f->adj[e].sw] + 1 == x->dist[v])

@@ -104,7 +104,8 @@ static int remember(struct nue_search *s, uint32_t in, uint32_t out, struct lane
  * Route switch x by channel c (x -> next) and offer each unrouted neighbour y
  * its channel into x, unless the dependency onto c is known to close a cycle.
  */
-static void settle(struct nue_search *s, uint32_t x, uint32_t c, uint64_t d)
+static inline __attribute__((always_inline)) void settle(struct nue_search *s, uint32_t x, uint32_t c,
+							  uint64_t d)
 {
 	const struct lanes_fabric *f = s->f;
 	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a;
@@ -153,10 +154,12 @@ static void reoffer(struct nue_search *s, uint32_t y)
 static int run_heap(struct nue_search *s, struct lanes_error *err)
 {
 	struct nue_ient h;
+	const struct lanes_adj *adj = s->f->adj;
+	const uint32_t *via = s->via;
 	int rc;
 
 	while (nue_iheap_pop(&s->heap, &h)) {
-		uint32_t par = s->via[s->f->adj[h.c].sw];
+		uint32_t par = via[adj[h.c].sw];
 
 		if (par != LANES_NONE && !nue_cdg_used(s->g, h.c, par)) {
 			if (nue_cdg_add(s->g, h.c, par)) {
