@@ -393,11 +393,13 @@ static void complete_few(struct updown *u, uint32_t n)
 
 	for (uint32_t q = 0; q < n; q++)
 		state[un[q]] = ST_COMPLETED;
+	/* an up neighbour with a route would have given s one (any_candidates),
+	 * so the routed neighbours of s are all down moves */
 	for (uint32_t q = 0; q < n; q++) {
 		uint32_t s = un[q], b = INF;
 
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
-			uint32_t l = len[f->adj[e].sw];
+		for (uint32_t e = u->mid[s]; e < u->off[s + 1]; e++) {
+			uint32_t l = len[u->nb[e]];
 
 			if (l != INF && l + 1 < b)
 				b = l + 1;
