@@ -393,11 +393,13 @@ static void complete_few(struct updown *u, uint32_t n)
 
 	for (uint32_t q = 0; q < n; q++)
 		state[un[q]] = ST_COMPLETED;
+	/* an up neighbour with a route would have given s one (any_candidates),
+	 * so the routed neighbours of s are all down moves */
 	for (uint32_t q = 0; q < n; q++) {
 		uint32_t s = un[q], b = INF;
 
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
-			uint32_t l = len[f->adj[e].sw];
+		for (uint32_t e = u->mid[s]; e < u->off[s + 1]; e++) {
+			uint32_t l = len[u->nb[e]];
 
 			if (l != INF && l + 1 < b)
 				b = l + 1;
@@ -545,22 +547,44 @@ static void route_lids(struct updown *u, const uint32_t *lids, uint32_t m, int o
 		uint32_t *load = route_load_of(&u->load, s), add = i < nlegal;
 		const uint8_t *ports = h->port + a;
 
-		for (uint32_t j = 0; j < m; j++) {
-			uint8_t *col = lft + (size_t)lids[j] * ns, p = ports[0];
+		if (offset) {
+			for (uint32_t j = 0; j < m; j++) {
+				uint8_t *col = lft + (size_t)lids[j] * ns, p;
 
-			if (offset) {
 				p = route_least_loaded(load, ports, n, (col - ns)[s] + 1u);
-			} else { /* route_least_loaded from port 1: a plain scan */
-				uint32_t least = load[p];
-
-				for (uint32_t c = 1; c < n; c++)
-					if (load[ports[c]] < least) {
-						p = ports[c];
-						least = load[p];
-					}
+				col[s] = p;
+				load[p] += add;
 			}
-			col[s] = p;
-			load[p] += add;
+			continue;
+		}
+		/*
+		 * route_least_loaded from port 1 is the first least-loaded port in
+		 * list order. Uncounted, every LID takes the same one. Counted, the
+		 * ports at the least load lo are taken in list order, each going
+		 * to lo + 1, then those at lo + 1 from the start again: walk on
+		 * from the last pick to the next port at lo, and past the end
+		 * raise lo.
+		 */
+		uint32_t lo = load[ports[0]], c = 0;
+
+		for (uint32_t q = 1; q < n; q++)
+			if (load[ports[q]] < lo) {
+				lo = load[ports[q]];
+				c = q;
+			}
+		if (!add) {
+			for (uint32_t j = 0; j < m; j++)
+				lft[(size_t)lids[j] * ns + s] = ports[c];
+			continue;
+		}
+		for (uint32_t j = 0; j < m; j++) {
+			while (load[ports[c]] != lo)
+				if (++c == n) {
+					c = 0;
+					lo++;
+				}
+			lft[(size_t)lids[j] * ns + s] = ports[c];
+			load[ports[c]]++;
 		}
 	}
 }
