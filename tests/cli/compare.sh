@@ -2,23 +2,9 @@
 # `lanes compare`: one row per engine, the verifier's verdict (not the
 # engine's claim), the budgets passed on, refusals as rows, clear errors.
 set -u
-pass=0 fail=0
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+# shellcheck source=cli_lib.bash
+source "$(dirname "$0")/cli_lib.bash"
 
-check() { # check NAME EXPECTED_RC CMD...
-  local name=$1 want=$2; shift 2
-  "$@" >"$work/out" 2>"$work/err"; local rc=$?
-  if [ "$rc" = "$want" ]; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: $name: exit $rc, expected $want"; head -5 "$work/err"; fi
-}
-expect() { # expect NAME FILE REGEX
-  if grep -Eq -- "$3" "$2"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: $1: no /$3/ in $2:"; head -5 "$2"; fi
-}
-same() { # same NAME GOT WANT
-  if [ "$2" = "$3" ]; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: $1: got '$2', expected '$3'"; fi
-}
 col() { awk -v e="$1" -v c="$2" '$1 == e { print $c }' "$work/table"; }
 
 DF=(dragonfly a=4 p=2 h=2)
@@ -98,5 +84,4 @@ check "bad ebb" 2 "$LANES" compare "${DF[@]}" --ebb-patterns x
 check "help" 0 "$LANES" compare --help
 expect "help text" "$work/out" '^usage: lanes compare'
 
-echo "compare: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -2,19 +2,9 @@
 # CLI behaviour of `lanes engines`, `lanes route` and `lanes verify`: files
 # written, exit codes, JSON keys, and clear errors on bad input.
 set -u
-pass=0 fail=0
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+# shellcheck source=cli_lib.bash
+source "$(dirname "$0")/cli_lib.bash"
 
-check() { # check NAME EXPECTED_RC CMD...
-  local name=$1 want=$2; shift 2
-  "$@" >"$work/out" 2>"$work/err"; local rc=$?
-  if [ "$rc" = "$want" ]; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: $name: exit $rc, expected $want"; head -5 "$work/err"; fi
-}
-expect() { # expect NAME FILE REGEX
-  if grep -Eq -- "$3" "$2"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: $1: no /$3/ in $2:"; head -5 "$2"; fi
-}
 json() { grep -o "\"$1\":[^,}]*" "$work/out" | head -1 | cut -d: -f2 | tr -d ' '; }
 
 check "engines" 0 "$LANES" engines
@@ -83,5 +73,4 @@ check "verify junk" 2 "$LANES" verify dragonfly a=4 p=2 h=2 --lfts "$work/junk.d
 expect "junk file:line" "$work/err" 'junk.dump:1: '
 check "verify -e with dir" 2 "$LANES" verify -e minhop dragonfly a=4 p=2 h=2 "$work/df"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -2,19 +2,9 @@
 # CLI behaviour of `lanes topo`: exit codes, JSON keys, generator specs in
 # place of files, formats, faults and clear errors on bad input.
 set -u
-pass=0 fail=0
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+# shellcheck source=cli_lib.bash
+source "$(dirname "$0")/cli_lib.bash"
 
-check() { # check NAME EXPECTED_RC CMD... ; output in $work/out, $work/err
-  local name=$1 want=$2; shift 2
-  "$@" >"$work/out" 2>"$work/err"; local rc=$?
-  if [ "$rc" = "$want" ]; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: $name: exit $rc, expected $want"; head -5 "$work/err"; fi
-}
-expect() { # expect NAME FILE REGEX
-  if grep -Eq "$3" "$2"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: $1: no /$3/ in $2:"; head -5 "$2"; fi
-}
 json() { grep -o "\"$1\":[^,}]*" "$work/out" | head -1 | cut -d: -f2; }
 
 # usage and help
@@ -196,5 +186,4 @@ check "invalid lids" 0 "$LANES" topo info "$DATA/anon_4sw_edr_INVALID_lids_ibnet
   { fail=$((fail + 1)); echo "FAIL: expected a warning per bad LID"; cat "$work/err"; }
 expect "warning has file:line" "$work/err" 'INVALID_lids_ibnetdiscover.txt:[0-9]+:'
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish
