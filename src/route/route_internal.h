@@ -323,6 +323,34 @@ struct route_pk_scratch {
 void route_pk_reorder(uint32_t *ord, uint32_t E, uint64_t *bwd, uint32_t nb, uint64_t *fwd,
 		      uint32_t nf, struct route_pk_scratch *s);
 
+/* ------------------------------------------------- credit-loop check */
+
+/*
+ * An incremental check that the routes to CA LIDs use an acyclic set of
+ * channel dependencies on one VL (cdg_check.c). Every switch counts as a
+ * source, so it may report a cycle the CA traffic does not close, never
+ * miss one.
+ */
+struct route_cdg_check;
+
+int route_cdg_check_new(const struct lanes_fabric *f, struct route_cdg_check **out,
+			struct lanes_error *err);
+void route_cdg_check_free(struct route_cdg_check *k);
+
+/** Add the dependencies of r's routes to lid. @return 1 still acyclic, 0 a cycle (for good) */
+int route_cdg_check_lid(struct route_cdg_check *k, const struct lanes_routing *r, uint32_t lid);
+
+/** @return 1 once a cycle was found */
+int route_cdg_check_cyclic(const struct route_cdg_check *k);
+
+/**
+ * OpenSM's Min Hop tables (engines/minhop.c). With check, every CA LID's
+ * routes go through it as they are made, and the first cycle ends the work:
+ * then 0 and *out NULL.
+ */
+int route_minhop(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct route_cdg_check *check, struct lanes_routing **out, struct lanes_error *err);
+
 /* ------------------------------------------------ SLs of layered engines */
 
 /*

@@ -19,6 +19,17 @@
  *    direction), which is not deadlock-free: on a torus with CAs everywhere
  *    every rank is 0 and DNUP is minhop. Here equal ranks are ordered by node
  *    GUID (the lower GUID comes first), which keeps the order total.
+ *  - So where two cabled switches have equal ranks, OpenSM allows more
+ *    paths than the GUID order does; with all ranks 0 (CAs on every switch)
+ *    its DNUP is minhop, and on the real fabrics with CAs on the leaves and
+ *    leaf-to-leaf cables (ut_stage) its tables are minhop's too. Those
+ *    tables are often free of credit loops (two switches, a ring of three, a
+ *    small fat tree with leaf-to-leaf cables). So where equal ranks are
+ *    cabled, the engine routes minhop first and keeps its tables when their
+ *    CA-to-CA channel dependencies are acyclic (cdg_check.c): shortest
+ *    paths, minhop's balance, and OpenSM's tables wherever those are
+ *    deadlock-free. Otherwise it goes on with the GUID order. The notes say
+ *    which.
  *  - DNUP ranks can leave two switches with CAs without a legal path between
  *    them (no common switch farther from the CAs than both). Then the engine
  *    uses updn's fallback order (one root per component, the switch of
@@ -136,6 +147,51 @@ out:
 	return rc;
 }
 
+/* Some cabled switches have equal DNUP ranks (OpenSM: no direction). */
+static int equal_ranks_cabled(const struct dnup *d)
+{
+	const struct lanes_fabric *f = d->f;
+
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
+			if (d->rank[f->adj[e].sw] == d->rank[s])
+				return 1;
+	return 0;
+}
+
+/*
+ * Keep minhop's tables when they are free of credit loops for CA traffic.
+ * @return 1 kept (d->r set), 0 not, or an error
+ */
+static int try_minhop(struct dnup *d, struct lanes_error *err)
+{
+	static const char notes[] =
+		"dnup: cabled switches of equal DNUP rank, where OpenSM's DNUP allows more paths "
+		"(all of minhop's when every switch has CAs); minhop's tables kept: their CA-to-CA "
+		"channel dependencies are acyclic; 1 VL";
+	struct route_cdg_check *check = NULL;
+	struct lanes_routing *r = NULL;
+	int rc;
+
+	if ((rc = route_cdg_check_new(d->f, &check, err)) ||
+	    (rc = route_minhop(d->f, d->opts, check, &r, err)) || !r)
+		goto out;
+	rc = 1;
+	free(r->notes);
+	if (!(r->notes = malloc(sizeof(notes) + strlen(ignored(d))))) {
+		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		goto out;
+	}
+	strcpy(r->notes, notes);
+	strcat(r->notes, ignored(d));
+	d->r = r;
+	r = NULL;
+out:
+	route_cdg_check_free(check);
+	lanes_routing_free(r);
+	return rc;
+}
+
 static int route_dnup(struct dnup *d, struct lanes_error *err)
 {
 	char why[512], notes[512];
@@ -144,7 +200,11 @@ static int route_dnup(struct dnup *d, struct lanes_error *err)
 	find_seeds(d);
 	if (!d->nseeds)
 		return fallback(d, "no switch has a CA (OpenSM: \"No leaf switches found\")", err);
-	if ((rc = dnup_order(d, err)) || (rc = attempt(d, err)) < 0)
+	if ((rc = dnup_order(d, err)))
+		return rc;
+	if (equal_ranks_cabled(d) && (rc = try_minhop(d, err)))
+		return rc < 0 ? rc : 0;
+	if ((rc = attempt(d, err)) < 0)
 		return rc;
 	if (rc == 1) {
 		snprintf(why, sizeof(why),

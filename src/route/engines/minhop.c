@@ -52,6 +52,7 @@ struct minhop {
 	struct route_endports eps;    /* CA and router ports in OpenSM's order */
 	struct route_load load;       /* paths per (switch, port) */
 	struct route_hop_ports hops;  /* min-hop ports toward one switch */
+	struct route_cdg_check *check; /* or NULL */
 };
 
 static void want_hops(struct minhop *m, uint32_t t)
@@ -113,6 +114,8 @@ static void route_group(struct minhop *m, uint32_t i, uint32_t j, int offset)
 		lanes_routing_set_port(m->r, t, lid, ep->sw_port);
 		route_load_of(&m->load, t)[ep->sw_port]++;
 		k++;
+		if (m->check && !route_cdg_check_lid(m->check, m->r, lid))
+			return;
 	}
 	count_single(m, k);
 }
@@ -141,6 +144,8 @@ static void route_pass(struct minhop *m, int offset)
 		for (j = i + 1; j < m->eps.n && ep[j].sw == ep[i].sw; j++)
 			;
 		route_group(m, i, j, offset);
+		if (m->check && route_cdg_check_cyclic(m->check))
+			return;
 		i = j;
 	}
 	for (uint32_t t = 0; t < m->f->num_switches; t++)
@@ -173,8 +178,8 @@ static int prepare(struct minhop *m, struct lanes_error *err)
 	return set_notes(m->r, err);
 }
 
-static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		 struct lanes_routing **out, struct lanes_error *err)
+int route_minhop(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct route_cdg_check *check, struct lanes_routing **out, struct lanes_error *err)
 {
 	struct minhop m;
 	int rc;
@@ -183,11 +188,15 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	m.f = f;
 	m.opts = opts;
 	m.hops.dst = LANES_NONE;
+	m.check = check;
 	*out = NULL;
 	if ((rc = prepare(&m, err)))
 		goto out;
-	for (int offset = 0; offset < (1 << m.eps.max_lmc); offset++)
+	for (int offset = 0; offset < (1 << m.eps.max_lmc); offset++) {
 		route_pass(&m, offset);
+		if (check && route_cdg_check_cyclic(check))
+			goto out;
+	}
 	*out = m.r;
 	m.r = NULL;
 out:
@@ -197,6 +206,12 @@ out:
 	free(m.dist);
 	lanes_routing_free(m.r);
 	return rc;
+}
+
+static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct lanes_routing **out, struct lanes_error *err)
+{
+	return route_minhop(f, opts, NULL, out, err);
 }
 
 const struct lanes_engine lanes_engine_minhop = {
