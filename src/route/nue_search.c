@@ -70,7 +70,7 @@ int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct n
 	s->q = malloc(sizeof(*s->q) * ns);
 	s->pend = malloc(sizeof(*s->pend) * ns);
 	if (!s->heap.h || !s->heap.pos || !s->via || !s->seen || !s->order || !s->sub || !s->dd || !s->anc ||
-	    !s->esc || !s->toward || !s->q || !s->pend)
+	    !s->esc || !s->toward || !s->q || !s->pend || nue_level_init(&s->level, f->num_switches))
 		return oom(err);
 	memset(s->heap.pos, 0xff, sizeof(*s->heap.pos) * ns);
 	return 0;
@@ -83,6 +83,7 @@ void nue_search_free(struct nue_search *s)
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
+	nue_level_free(&s->level);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -91,7 +92,7 @@ static uint64_t weight(const struct nue_search *s, uint32_t e)
 	return s->w0 + s->load[e];
 }
 
-static int remember(struct nue_search *s, uint32_t in, uint32_t out, struct lanes_error *err)
+int nue_search_remember(struct nue_search *s, uint32_t in, uint32_t out, struct lanes_error *err)
 {
 	if (lanes_grow((void **)&s->added, &s->added_cap, s->nadded + 2, sizeof(*s->added)))
 		return oom(err);
@@ -166,7 +167,7 @@ static int run_heap(struct nue_search *s, struct lanes_error *err)
 				reoffer(s, h.y);
 				continue;
 			}
-			if ((rc = remember(s, h.c, par, err)))
+			if ((rc = nue_search_remember(s, h.c, par, err)))
 				return rc;
 		}
 		settle(s, h.y, h.c, h.d);
@@ -185,7 +186,7 @@ static int use_all(struct nue_search *s, const uint32_t *in, const uint32_t *out
 			continue;
 		if (nue_cdg_add(s->g, in[i], out[i]))
 			break;
-		if ((*rc = remember(s, in[i], out[i], err)))
+		if ((*rc = nue_search_remember(s, in[i], out[i], err)))
 			return 0;
 	}
 	if (i == cnt)
@@ -247,7 +248,10 @@ static int search(struct nue_search *s, uint32_t t, struct lanes_error *err, int
 	uint32_t want = s->csize[s->comp[t]];
 	int progress = 1;
 
-	settle(s, t, LANES_NONE, 0);
+	if (nue_level_search(s, t, err, rc) || *rc)
+		return !*rc;
+	if (!s->norder)
+		settle(s, t, LANES_NONE, 0);
 	if ((*rc = run_heap(s, err)))
 		return 0;
 	while (s->norder < want && progress) {

@@ -17,6 +17,15 @@
 #include "nue_escape.h"
 #include "nue_heap.h"
 
+/* The BFS shortcut of the search (nue_level.c). */
+struct nue_level {
+	uint32_t *lvl;                /* per discovered switch: hops from t */
+	uint32_t *disc, stamp;        /* disc[s] == stamp: s discovered */
+	uint64_t *bd;                 /* per switch: best distance so far */
+	uint32_t *bc;                 /* per switch: its channel */
+	int score;                    /* recent refusals: the shortcut is tried below 8 */
+};
+
 struct nue_search {
 	const struct lanes_fabric *f;
 	struct nue_cdg *g;            /* the layer's CDG */
@@ -36,6 +45,7 @@ struct nue_search {
 	int walked;                   /* order is no settle order (backtracking, escape) */
 	uint32_t *anc, *esc, *toward, *q, nq; /* impasse scratch (q: also place's queue) */
 	uint32_t *pend;               /* place: per switch, children not yet summed */
+	struct nue_level level;
 	/* statistics */
 	uint64_t backtracks, fallbacks, escaped;
 };
@@ -51,6 +61,23 @@ void nue_search_free(struct nue_search *s);
  * @return 0, or a negative LANES_E* code
  */
 int nue_search_route(struct nue_search *s, uint32_t t, struct lanes_error *err);
+
+/** Note that the search added "in, then out" (given back at the end if unused). */
+int nue_search_remember(struct nue_search *s, uint32_t in, uint32_t out, struct lanes_error *err);
+
+int nue_level_init(struct nue_level *v, uint32_t ns);
+void nue_level_free(struct nue_level *v);
+
+/**
+ * The search's tree by a BFS from t, where that provably gives the same
+ * (nue_level.c). @return 1 done (the tree in via[] and order[], the switches
+ * seen, the dependencies added and remembered), 0 not done (state as before;
+ * *rc set on an error)
+ */
+int nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, int *rc);
+
+/** Nonzero: never take the shortcut (tests compare the two ways). */
+extern int nue_level_off;
 
 /** Write the tree as the LFT column of lid (port at t) and add its routes to the weights. */
 void nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t, uint32_t lid,

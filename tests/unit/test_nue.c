@@ -28,6 +28,7 @@
 #include "lanes/routing.h"
 #include "lanes/verify.h"
 #include "testutil.h"
+#include "route/nue_search.h"
 
 extern const struct lanes_engine lanes_engine_nue;
 
@@ -311,6 +312,38 @@ static void test_deterministic(void **state)
 	}
 }
 
+/*
+ * The BFS shortcut of the search (nue_level.c) gives the heap search's
+ * tables byte for byte: every small generated fabric and every real file,
+ * 1 and 4 VLs, with and without it.
+ */
+static void same_without_shortcut(const struct lanes_fabric *f, const char *name, void *ctx)
+{
+	static const uint8_t budgets[] = { 1, 4 };
+
+	(void)ctx;
+	for (size_t i = 0; i < N(budgets); i++) {
+		struct lanes_routing *a, *b;
+
+		nue_level_off = 0;
+		a = route_opts(f, budgets[i], 16, 1);
+		nue_level_off = 1;
+		b = route_opts(f, budgets[i], 16, 1);
+		nue_level_off = 0;
+		if (!same(a, b))
+			fail_msg("nue on %s, %u VLs: the shortcut changes the tables", name, budgets[i]);
+		lanes_routing_free(a);
+		lanes_routing_free(b);
+	}
+}
+
+static void test_shortcut_exact(void **state)
+{
+	(void)state;
+	each_small_fabric(same_without_shortcut, NULL);
+	each_real_fabric(LANES_DATA_DIR, same_without_shortcut, NULL);
+}
+
 /* Two islands: each routed within itself, the other's LIDs dropped. */
 static void test_disconnected(void **state)
 {
@@ -465,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_failed_links), cmocka_unit_test(test_sl_is_layer),
 		cmocka_unit_test(test_sl_budget),    cmocka_unit_test(test_lmc),
 		cmocka_unit_test(test_ca_lids_only), cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_shortcut_exact),
 		cmocka_unit_test(test_disconnected), cmocka_unit_test(test_fat_tree_balance),
 		cmocka_unit_test(test_switch_lids_shortest),
 		cmocka_unit_test(test_fat_tree_file_balance),
