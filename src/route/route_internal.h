@@ -171,6 +171,25 @@ struct lanes_routing;
 int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 	       struct lanes_routing *r, struct lanes_error *err);
 
+/** The destinations of route_sssp in OpenSM's order (sssp_paths.c fills it). */
+struct sssp_osm_order {
+	const struct route_endports *eps; /**< end ports, grouped by switch */
+	const uint32_t *ep_first;         /**< per switch: its first end port, or LANES_NONE */
+	const uint64_t *hca;              /**< per switch: OpenSM's num_hca */
+	const uint32_t *seq;              /**< destination switches in routing order */
+	uint32_t ngroups;                 /**< seq[0..ngroups): their end ports */
+	uint32_t nseq;                    /**< seq[ngroups..nseq): their own LIDs */
+};
+
+/**
+ * OpenSM's own Dijkstra and heap, step for step (sssp_osm.c): 1 when it
+ * routed every LID of o, 0 when OpenSM's arithmetic would not reach every
+ * switch (the caller then routes the whole fabric itself), <0 on error.
+ */
+int route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		   struct lanes_routing *r, const struct sssp_osm_order *o,
+		   struct lanes_error *err);
+
 /* ------------------------------------------------------------ up* / down* */
 
 /*

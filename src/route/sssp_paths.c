@@ -17,22 +17,36 @@
  * ports in port order and each port's LIDs in turn; then every switch's own
  * LIDs, switches in the same order. Switch destinations add weights too.
  *
- * Here distances compare as (hops, load sum): the P^2 term is made exact, so
- * every path is a shortest path (OpenSM's P^2 can in principle be outweighed
- * by loads; its document and seed 000 call the engine minimal). A switch's
+ * Ties. OpenSM's Dijkstra breaks them with its 4-ary heap (cl_heap): of
+ * the candidates with the least sum, the one its heap releases first,
+ * which for equal keys depends on every heap operation before. So
+ * route_sssp first hands the destinations to route_sssp_osm (sssp_osm.c,
+ * sssp_osm_dijkstra.c), which replays OpenSM's Dijkstra and heap operation
+ * for operation: its LFTs equal OpenSM's entry for entry (tests/interop/
+ * sssp_vs_opensm.sh; on the DGX SuperPOD file max routes per channel 2,289
+ * both sides, where a lowest-port rule gave 2,475). It declines where
+ * OpenSM's own arithmetic fails: its keys are 64-bit sums compared with
+ * 0x7FFFFFFF, so with P^2 (P: the subnet's CA and switch LIDs) at or above
+ * that (P > 46,340, e.g. the 114,582-endpoint dragonfly) or with a
+ * switch it would leave unreached, OpenSM routes nothing, and the rule
+ * below routes the whole fabric instead.
+ *
+ * That rule (this file): distances compare as (hops, load sum): the P^2
+ * term is made exact, so every path is a shortest path (OpenSM's P^2 can in
+ * principle be outweighed by loads; its document and seed 000 call the
+ * engine minimal). A switch's
  * candidates are its min-hop ports toward the destination switch t, found
  * once per t by a BFS from t (no distance matrix; a switch that has end
  * ports keeps them for its switch LIDs, within a memory budget, when there
  * is no second thread). A tree is one pass over the switches
  * in hop order, up to the farthest switch with several candidates; ties on
- * the load sum go to the lowest port (OpenSM's depend on its heap). A
- * tie-break towards the less loaded channel was tried: max routes per
- * channel on the DGX SuperPOD file 2,386 instead of 2,475 (OpenSM: 2,289),
- * but its less regular paths made dfsssp need 9 VLs instead of 8 on the
- * 114,582-endpoint dragonfly, so lowest port stays. Where
- * every switch has one candidate, the tree cannot depend on the loads: all
- * the LIDs behind t share it and its weights are added once, times their
- * number.
+ * the load sum go to the lowest port. A tie-break towards the less loaded
+ * channel was tried: max routes per channel on the DGX SuperPOD file 2,386
+ * instead of 2,475, but its less regular paths made dfsssp need 9 VLs
+ * instead of 8 on the 114,582-endpoint dragonfly, so lowest port stays.
+ * Where every switch has one candidate, the tree cannot depend on the
+ * loads: all the LIDs behind t share it and its weights are added once,
+ * times their number.
  *
  * The candidates do not depend on the loads, so a second thread finds them
  * for the next destination switch while this one is routed (two buffers;
@@ -559,17 +573,25 @@ int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts
 		for (uint32_t s = 0; s < f->num_switches; s++)
 			groups += m.ep_first[s] != LANES_NONE;
 		m.pipe.ngroups = groups;
-		pipe_start(&m);
-		for (uint32_t j = 0; j < m.pipe.nseq; j++) {
-			next_destination(&m, j);
-			if (j < groups)
-				route_endports_of(&m);
-			else
-				route_switch_lids(&m);
-			done_destination(&m, j);
+		struct sssp_osm_order o = { &m.eps, m.ep_first, m.hca, m.pipe.seq, groups, m.pipe.nseq };
+
+		rc = route_sssp_osm(f, opts, r, &o, err);
+		if (!rc) {
+			pipe_start(&m);
+			for (uint32_t j = 0; j < m.pipe.nseq; j++) {
+				next_destination(&m, j);
+				if (j < groups)
+					route_endports_of(&m);
+				else
+					route_switch_lids(&m);
+				done_destination(&m, j);
+			}
+			pipe_stop(&m);
 		}
-		pipe_stop(&m);
-		own_lids(&m);
+		if (rc >= 0) {
+			own_lids(&m);
+			rc = 0;
+		}
 	}
 	release(&m);
 	return rc;

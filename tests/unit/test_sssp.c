@@ -154,7 +154,7 @@ static void test_real_fabrics(void **state)
  * none on C. D's CAs are routed first (num_hca 6, then B 5, X 2, C 1), in
  * port order d1..d5; the load sums X sees for d1..d5 (via B | via C), with
  * X's LIDs weighing 2, B's 5, C's 1:
- *   d1: 0 | 0 -> B (tie, lower port); loads X->B 2, B->D 7, C->D 1
+ *   d1: 0 | 0 -> B (tie: OpenSM's heap releases B first); loads X->B 2, B->D 7, C->D 1
  *   d2: 2 + 7 = 9 | 0 + 1 = 1 -> C;    X->C 2, B->D 12, C->D 4
  *   d3: 2 + 12 | 2 + 4 -> C;           X->C 4, B->D 17, C->D 7
  *   d4: 2 + 17 | 4 + 7 -> C;           X->C 6, B->D 22, C->D 10
@@ -495,6 +495,36 @@ static void test_switches_only(void **state)
 	lanes_fabric_free(f);
 }
 
+/*
+ * The DGX SuperPOD file: OpenSM 3.3.23's sssp and dfsssp LFTs, read back by
+ * our verifier, have at most 2,289 routes per channel (the interop test
+ * sssp_vs_opensm.sh compares the tables entry for entry); ours are OpenSM's,
+ * so the same, and dfsssp needs 5 VLs (OpenSM's own deadlock removal: 6).
+ * The earlier lowest-port tie rule gave 2,475.
+ */
+static void test_dgx_superpod_as_opensm(void **state)
+{
+	struct lanes_fabric *f;
+	struct lanes_error err;
+	const struct lanes_engine *engines[] = { &lanes_engine_sssp, &lanes_engine_dfsssp };
+
+	(void)state;
+	assert_int_equal(lanes_io_read_file(LANES_DATA_DIR "/dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt",
+					    NULL, &f, &err),
+			 0);
+	for (int i = 0; i < 2; i++) {
+		struct lanes_routing *r = route(engines[i], f);
+		struct lanes_verify_result *res = verify(f, r, 8);
+
+		assert_int_equal(res->rpc_max, 2289);
+		if (engines[i] == &lanes_engine_dfsssp)
+			assert_int_equal(needed_vls(r), 5);
+		lanes_verify_result_free(res);
+		lanes_routing_free(r);
+	}
+	lanes_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -510,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_lmc_many_lids),
 		cmocka_unit_test(test_disconnected),
 		cmocka_unit_test(test_switches_only),
+		cmocka_unit_test(test_dgx_superpod_as_opensm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

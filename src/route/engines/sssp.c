@@ -7,7 +7,10 @@
  * Hop does. The paths are route_sssp() (sssp_paths.c); this engine stops
  * there: OpenSM's SSSP skips the deadlock removal (steps 3-5).
  *
- * Invariants: every path is a shortest path (hops first, then load);
+ * Invariants: OpenSM's paths, entry for entry, where OpenSM can route
+ * (shortest by its weights: P^2 per hop plus the routes placed, so min-hop
+ * unless loads outgrow P^2); elsewhere shortest paths, hops first, then
+ * load (see sssp_paths.c);
  * uniform SL 0 and no SL2VL maps (one VL). Not deadlock-free: rings, tori
  * and dragonflies get credit loops.
  */

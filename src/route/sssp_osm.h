@@ -1,0 +1,109 @@
+/*
+ * sssp_osm.h - the state of the OpenSM SSSP emulation shared by sssp_osm.c
+ * (set-up, loads, the routing loop and its helper thread) and
+ * sssp_osm_dijkstra.c (cl_heap and the Dijkstra step). Not public API; see
+ * those files for the rules.
+ */
+#ifndef LANES_SSSP_OSM_H
+#define LANES_SSSP_OSM_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "lanes/fabric.h"
+#include "lanes/routing.h"
+
+/* OpenSM's "infinity" for Dijkstra keys */
+#define OSM_INF 0x7FFFFFFFull
+
+/* A 4-ary heap of entries key << 32 | vertex. */
+struct emu_heap {
+	uint64_t *he;               /* by heap index */
+	uint32_t *pos;              /* per vertex: its heap index */
+	uint32_t n;
+};
+
+/*
+ * What one destination switch t needs that does not depend on the loads
+ * (the helper thread fills it ahead): hops, each switch's runs one hop
+ * farther, and the heap as it stands once t has left it.
+ */
+struct emu_dest {
+	uint32_t t;
+	int ca;                     /* for CA LIDs (else t's own LIDs) */
+	uint32_t *row;              /* per switch: hops to t, UINT32_MAX unreached */
+	uint32_t *bfs, nbfs;        /* switches that reach t, by hops */
+	uint32_t ecc;               /* hops of the farthest of them */
+	uint32_t *below;            /* per hop count h <= ecc: switches less than h hops away */
+	uint32_t *dl_lo, *dl_hi;    /* per switch: its runs one hop farther, in dl */
+	uint32_t *dl, *dl_v;        /* those runs, and their neighbours */
+	struct emu_heap tpl;        /* the heap once t has left it */
+};
+
+struct emu {
+	const struct lanes_fabric *f;
+	struct lanes_routing *r;
+	uint32_t ns;                /* switches; vertex ns is the CA of a CA LID */
+	uint64_t p2;                /* P^2 */
+	uint32_t *gorder;           /* switches in GUID map order */
+	uint32_t *rev;              /* per adjacency entry: the other end's entry */
+	uint32_t *nb;               /* per adjacency entry: the neighbour */
+	uint64_t *load;             /* per adjacency entry: routes on that channel */
+	uint64_t max_load;          /* the largest entry of load */
+	const uint64_t *hca;        /* per switch: OpenSM's num_hca */
+
+	/*
+	 * Runs: each switch's cables to other switches in port order, with
+	 * consecutive cables to one neighbour merged into one run (its load:
+	 * the smallest of theirs; its cable: the first with that load).
+	 */
+	uint32_t *run_off;          /* per switch: its runs, run_off[s] .. run_off[s + 1] */
+	uint32_t *run_v;            /* per run: the neighbour */
+	uint32_t *run_e0;           /* per run: its first adjacency entry (the next run's ends it) */
+	uint64_t *run_load;         /* per run: the smallest load on its cables toward the switch */
+	uint32_t *run_best;         /* per run: the entry back of the first such cable */
+	uint32_t *run_of;           /* per adjacency entry: the run holding it */
+	uint8_t *twice;             /* per switch: a neighbour has two runs */
+
+	/* one Dijkstra */
+	struct emu_dest *d;         /* the current destination switch */
+	struct emu_heap hp;
+	uint64_t *dist;             /* per vertex: its key */
+	uint32_t *used;             /* per switch: its adjacency entry toward t (full step) */
+	uint32_t *used_i;           /* per switch: the place in dl of its run (fast step) */
+	uint8_t *done;              /* per vertex: extracted (full step) */
+	uint32_t *ord, nord;        /* switches reached, parents before children */
+	uint64_t *sub;              /* per switch: LIDs whose paths pass it */
+	uint32_t *hit;              /* scratch: runs that improve a key */
+	uint64_t *hitw;             /* scratch: their keys; far_by_key: the winners' keys */
+
+	/* the helper thread: buf[j % 2] holds destination j of the sequence */
+	struct emu_dest buf[2];
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t worker;
+	int threaded, stop, ready[2];
+	const uint32_t *seq;
+	uint32_t nseq, ngroups;
+};
+
+/* The runs of every switch (once per fabric; loads all 0). */
+void emu_set_runs(struct emu *h);
+
+/* Run k's smallest load and first cable with it, from load. */
+void emu_run_update(struct emu *h, uint32_t k);
+
+/* Fill d for destination switch t (reads only what the loads do not change). */
+void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca);
+
+/* The full step: OpenSM's dijkstra() as it is; returns switches reached. */
+uint32_t emu_dijkstra_full(struct emu *h);
+
+/*
+ * The same tree when emu_fast_ok() (see sssp_osm_dijkstra.c), in used_i
+ * (d->bfs orders it).
+ */
+int emu_fast_ok(const struct emu *h);
+void emu_dijkstra_fast(struct emu *h);
+
+#endif

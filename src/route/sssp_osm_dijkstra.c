@@ -1,0 +1,425 @@
+/*
+ * sssp_osm_dijkstra.c - one Dijkstra of OpenSM 3.3.23's SSSP with its
+ * 4-ary heap, operation for operation (facts from osm_ucast_dfsssp.c
+ * dijkstra() and complib/cl_heap.c; no code taken from them).
+ *
+ * The heap (cl_heap, d = 4): every vertex is inserted at key 0x7FFFFFFF in
+ * vertex order (equal keys do not move, so the array is that order); the
+ * source's key is then set to 0. Sifting up moves an element above each
+ * parent with a strictly greater key. Sifting down picks the smallest
+ * child, the last of equal smallest children, and moves the element below
+ * it while that child is strictly smaller. Extraction swaps the root with
+ * the last element and sifts the new root down.
+ *
+ * The full step is OpenSM's loop: extract u; for each of u's links in port
+ * order, a vertex not yet extracted takes the link if key(u) + weight is
+ * strictly below its key (which then sifts up).
+ *
+ * The fast step gives the same tree when every key at h hops stays below
+ * (h + 1) * P^2 and below infinity (emu_fast_ok: hops times the largest
+ * channel load below P^2). Then:
+ *  - only a link to a switch one hop farther from t can improve a key, and
+ *    every switch at h hops leaves the heap before any at h + 1;
+ *  - the switches at the largest hop count, ecc, never leave before the
+ *    last nearer one, and nothing is relaxed after it, so the step stops
+ *    there. Their keys are always larger than the nearer switches' keys,
+ *    so where they sit in the heap never moves a nearer switch (a nearer
+ *    switch passes them going up and down whatever their keys, and they
+ *    never pass it). So they stay at infinity in the heap and their keys
+ *    and links are kept beside it: the same first strict minimum, without
+ *    sifting. The switches at ecc - 1 hops only relax those, so once their
+ *    keys are final they are taken in hop order (far_by_key) and the heap
+ *    is asked for their order only when two of them tie on key and sum;
+ *  - consecutive cables from u to one neighbour are one check with their
+ *    smallest weight (two successive sift-ups of one element end where
+ *    one sift-up to the smaller key ends);
+ *  - the checks of u's distinct neighbours do not depend on each other, so
+ *    they are made without branches first and the improved keys sifted up
+ *    after, in port order.
+ * The first steps (the CA's vertex and t leave the heap) do not depend on
+ * the loads, so emu_dest_fill makes them once per destination switch (on
+ * the helper thread, if any) and each LID starts from a copy.
+ * Heap entries pack key << 32 | vertex (keys never exceed 0x7FFFFFFF);
+ * comparisons look at the key alone.
+ */
+#include <string.h>
+
+#include "sssp_osm.h"
+
+#define HEAP_D 4
+#define KEY(x) ((x) >> 32)
+#define ENTRY(key, v) ((uint64_t)(key) << 32 | (v))
+
+static void heap_up(struct emu_heap *hp, uint32_t i)
+{
+	uint64_t *he = hp->he, x = he[i], key = KEY(x);
+	uint32_t *pos = hp->pos;
+
+	while (i > 0) {
+		uint32_t p = (i - 1) / HEAP_D;
+
+		if (!(key < KEY(he[p])))
+			break;
+		he[i] = he[p];
+		pos[(uint32_t)he[i]] = i;
+		i = p;
+	}
+	he[i] = x;
+	pos[(uint32_t)x] = i;
+}
+
+static void heap_down(struct emu_heap *hp, uint32_t i)
+{
+	uint64_t *he = hp->he, x = he[i], key = KEY(x);
+	uint32_t *pos = hp->pos, n = hp->n;
+
+	for (;;) {
+		uint32_t c = i * HEAP_D + 1, best = c;
+		uint64_t bk;
+
+		if (c >= n)
+			break;
+		bk = KEY(he[c]);
+		if (c + HEAP_D <= n) {
+			/* the smallest of four children, the later one on ties, as two pairs */
+			uint64_t k1 = KEY(he[c + 1]), k2 = KEY(he[c + 2]), k3 = KEY(he[c + 3]);
+			uint32_t l = k1 <= bk ? c + 1 : c, r = k3 <= k2 ? c + 3 : c + 2;
+			uint64_t lk = k1 <= bk ? k1 : bk, rk = k3 <= k2 ? k3 : k2;
+
+			best = rk <= lk ? r : l;
+			bk = rk <= lk ? rk : lk;
+		} else {
+			for (uint32_t j = c + 1; j < n; j++)
+				if (KEY(he[j]) <= bk) {
+					best = j;
+					bk = KEY(he[j]);
+				}
+		}
+		if (!(key > bk))
+			break;
+		he[i] = he[best];
+		pos[(uint32_t)he[i]] = i;
+		i = best;
+	}
+	he[i] = x;
+	pos[(uint32_t)x] = i;
+}
+
+/* The root; the last element takes its place and sinks. */
+static uint32_t heap_pop(struct emu_heap *hp, uint64_t *key)
+{
+	uint64_t x = hp->he[0];
+
+	*key = KEY(x);
+	if (--hp->n > 0) {
+		hp->he[0] = hp->he[hp->n];
+		heap_down(hp, 0);
+	}
+	return (uint32_t)x;
+}
+
+/* A key only ever decreases (strict improvement), so it sifts up. */
+static void heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key)
+{
+	hp->he[hp->pos[v]] = ENTRY(key, v);
+	heap_up(hp, hp->pos[v]);
+}
+
+static void decrease(struct emu *h, uint32_t v, uint64_t key)
+{
+	h->dist[v] = key;
+	heap_decrease(&h->hp, v, key);
+}
+
+/* Every vertex at infinity in vertex order (the CA's last), the source at 0. */
+static void heap_fill(const struct emu *h, struct emu_heap *hp, uint32_t t, int ca)
+{
+	uint32_t ns = h->ns, src = ca ? ns : t;
+
+	hp->n = ns + (ca ? 1 : 0);
+	for (uint32_t i = 0; i < ns; i++) {
+		hp->he[i] = ENTRY(OSM_INF, h->gorder[i]);
+		hp->pos[h->gorder[i]] = i;
+	}
+	if (ca) {
+		hp->he[ns] = ENTRY(OSM_INF, ns);
+		hp->pos[ns] = ns;
+	}
+	heap_decrease(hp, src, 0);
+}
+
+uint32_t emu_dijkstra_full(struct emu *h)
+{
+	const struct lanes_fabric *f = h->f;
+	uint32_t ns = h->ns, t = h->d->t;
+	int ca = h->d->ca;
+
+	for (uint32_t s = 0; s < ns; s++) {
+		h->dist[s] = OSM_INF;
+		h->done[s] = 0;
+	}
+	heap_fill(h, &h->hp, t, ca);
+	h->dist[ca ? ns : t] = 0;
+	h->done[ca ? ns : t] = 1;
+	h->nord = 0;
+	while (h->hp.n) {
+		uint64_t du;
+		uint32_t u = heap_pop(&h->hp, &du);
+
+		if (du >= OSM_INF)
+			break; /* the rest is unreached: relaxing from it cannot succeed */
+		h->done[u] = 1;
+		if (u == ns) { /* the CA: its one link, weight 1, to t */
+			if (!h->done[t] && 1 < h->dist[t])
+				decrease(h, t, 1);
+			continue;
+		}
+		h->ord[h->nord++] = u;
+		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
+			uint32_t v = h->nb[e], back = h->rev[e];
+			uint64_t w;
+
+			if (h->done[v])
+				continue;
+			w = du + h->p2 + h->load[back];
+			if (w < h->dist[v]) {
+				h->used[v] = back;
+				decrease(h, v, w);
+			}
+		}
+	}
+	return h->nord;
+}
+
+int emu_fast_ok(const struct emu *h)
+{
+	uint64_t spread = (uint64_t)h->d->ecc * h->max_load + 1;
+
+	return spread < h->p2 && (uint64_t)h->d->ecc * h->p2 + spread < OSM_INF;
+}
+
+/* u's runs in turn, each checked against the key as it stands. */
+static void relax_in_turn(struct emu *h, uint32_t u, uint64_t base)
+{
+	const struct emu_dest *d = h->d;
+
+	for (uint32_t i = d->dl_lo[u]; i < d->dl_hi[u]; i++) {
+		uint32_t v = d->dl_v[i];
+		uint64_t w = base + h->run_load[d->dl[i]];
+
+		if (w < h->dist[v]) {
+			h->used_i[v] = i;
+			decrease(h, v, w);
+		}
+	}
+}
+
+/* u's runs to distinct neighbours: checked first, then sifted in order. */
+static void relax_batch(struct emu *h, uint32_t u, uint64_t base)
+{
+	const uint32_t *dl = h->d->dl, *dl_v = h->d->dl_v;
+	const uint64_t *run_load = h->run_load, *dist = h->dist;
+	uint32_t *hit = h->hit, n = 0;
+	uint64_t *hitw = h->hitw;
+
+	for (uint32_t i = h->d->dl_lo[u]; i < h->d->dl_hi[u]; i++) {
+		uint64_t w = base + run_load[dl[i]];
+
+		hit[n] = i;
+		hitw[n] = w;
+		n += w < dist[dl_v[i]];
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		h->used_i[dl_v[hit[j]]] = hit[j];
+		decrease(h, dl_v[hit[j]], hitw[j]);
+	}
+}
+
+/* u at ecc - 1 hops: the keys and links of the farthest switches, no heap. */
+static void relax_far(struct emu *h, uint32_t u, uint64_t base)
+{
+	const uint32_t *dl = h->d->dl, *dl_v = h->d->dl_v;
+	const uint64_t *run_load = h->run_load;
+	uint64_t *dist = h->dist;
+	uint32_t *used_i = h->used_i;
+
+	for (uint32_t i = h->d->dl_lo[u]; i < h->d->dl_hi[u]; i++) {
+		uint32_t v = dl_v[i];
+		uint64_t w = base + run_load[dl[i]], dv = dist[v];
+		int lt = w < dv;
+
+		dist[v] = lt ? w : dv;
+		used_i[v] = lt ? i : used_i[v];
+	}
+}
+
+static void relax(struct emu *h, uint32_t u, uint64_t du)
+{
+	if (h->d->row[u] + 1 == h->d->ecc)
+		relax_far(h, u, du + h->p2);
+	else if (h->twice[u])
+		relax_in_turn(h, u, du + h->p2);
+	else
+		relax_batch(h, u, du + h->p2);
+}
+
+/*
+ * The farthest switches from the switches at ecc - 1 hops, taken in hop
+ * order instead of the heap's (their keys are final): a link is the first
+ * strict minimum in the heap's order, which is by key, so only candidates
+ * with the same key and the same sum (two switches, not two runs of one)
+ * need the heap. Returns 0 when one does.
+ */
+static int far_by_key(struct emu *h)
+{
+	const struct emu_dest *d = h->d;
+	const uint32_t *dl = d->dl, *dl_v = d->dl_v;
+	const uint64_t *run_load = h->run_load;
+	uint64_t *dist = h->dist, *bku = h->hitw;
+	uint32_t *used_i = h->used_i, tie = 0;
+
+	for (uint32_t j = d->below[d->ecc - 1]; j < d->below[d->ecc]; j++) {
+		uint32_t u = d->bfs[j], lo = d->dl_lo[u];
+		uint64_t ku = dist[u], base = ku + h->p2;
+
+		for (uint32_t i = lo; i < d->dl_hi[u]; i++) {
+			uint32_t v = dl_v[i];
+			uint64_t w = base + run_load[dl[i]], dv = dist[v], bk = bku[v];
+			uint32_t eq = w == dv, take = (w < dv) | (eq & (ku < bk));
+
+			tie |= eq & (ku == bk) & (used_i[v] < lo);
+			dist[v] = take ? w : dv;
+			bku[v] = take ? ku : bk;
+			used_i[v] = take ? i : used_i[v];
+		}
+	}
+	return !tie;
+}
+
+void emu_dijkstra_fast(struct emu *h)
+{
+	const struct emu_dest *d = h->d;
+	uint32_t t = d->t, popped = 1;
+
+	for (uint32_t s = 0; s < h->ns; s++)
+		h->dist[s] = OSM_INF;
+	h->dist[t] = d->ca ? 1 : 0;
+	if (d->ecc < 2) { /* t alone, or every other switch next to it */
+		if (d->ecc)
+			relax_far(h, t, h->dist[t] + h->p2);
+		return;
+	}
+	memcpy(h->hp.he, d->tpl.he, sizeof(*h->hp.he) * d->tpl.n);
+	memcpy(h->hp.pos, d->tpl.pos, sizeof(*h->hp.pos) * (h->ns + 1));
+	h->hp.n = d->tpl.n;
+	relax(h, t, h->dist[t]);
+	while (popped < d->below[d->ecc - 1]) {
+		uint64_t du;
+		uint32_t u = heap_pop(&h->hp, &du);
+
+		popped++;
+		relax(h, u, du);
+	}
+	if (far_by_key(h))
+		return;
+	for (uint32_t i = d->below[d->ecc]; i < d->nbfs; i++)
+		h->dist[d->bfs[i]] = OSM_INF;
+	while (popped < d->below[d->ecc]) {
+		uint64_t du;
+		uint32_t u = heap_pop(&h->hp, &du);
+
+		popped++;
+		relax_far(h, u, du + h->p2);
+	}
+}
+
+void emu_run_update(struct emu *h, uint32_t k)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (uint32_t e = h->run_e0[k]; e < h->run_e0[k + 1]; e++)
+		if (h->load[h->rev[e]] < best) {
+			best = h->load[h->rev[e]];
+			h->run_best[k] = h->rev[e];
+		}
+	h->run_load[k] = best;
+}
+
+void emu_set_runs(struct emu *h)
+{
+	const struct lanes_fabric *f = h->f;
+	uint32_t nr = 0;
+	uint8_t *seen = h->done; /* scratch, all 0 here */
+
+	for (uint32_t u = 0; u < h->ns; u++) {
+		h->run_off[u] = nr;
+		h->twice[u] = 0;
+		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
+			uint32_t v = h->nb[e];
+
+			if (e == f->adj_off[u] || h->nb[e - 1] != v) {
+				h->twice[u] |= seen[v];
+				seen[v] = 1;
+				h->run_v[nr] = v;
+				h->run_e0[nr++] = e;
+			}
+			h->run_of[e] = nr - 1;
+		}
+		for (uint32_t k = h->run_off[u]; k < nr; k++)
+			seen[h->run_v[k]] = 0;
+	}
+	h->run_off[h->ns] = nr;
+	h->run_e0[nr] = f->adj_off[h->ns];
+	for (uint32_t k = 0; k < nr; k++)
+		emu_run_update(h, k);
+}
+
+void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
+{
+	const struct lanes_fabric *f = h->f;
+	uint32_t ns = h->ns, n = 1, nd = 0, *row = d->row, *bfs = d->bfs;
+	const uint32_t *nb = h->nb, *run_v = h->run_v;
+	uint64_t key;
+
+	d->t = t;
+	d->ca = ca;
+	memset(row, 0xFF, sizeof(*row) * ns);
+	row[t] = 0;
+	bfs[0] = t;
+	for (uint32_t i = 0; i < n; i++) { /* without branches: the outcomes are coin tosses */
+		uint32_t u = bfs[i], next = row[u] + 1;
+
+		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
+			uint32_t v = nb[e], fresh = row[v] == UINT32_MAX;
+
+			row[v] = fresh ? next : row[v];
+			bfs[n] = v;
+			n += fresh;
+		}
+	}
+	d->nbfs = n;
+	d->ecc = row[bfs[n - 1]];
+	for (uint32_t i = 0, hops = 0; hops <= d->ecc + 1; hops++) {
+		while (i < n && row[bfs[i]] < hops)
+			i++;
+		d->below[hops] = i;
+	}
+	for (uint32_t i = 0; i < d->below[d->ecc]; i++) {
+		uint32_t u = bfs[i], next = row[u] + 1;
+
+		d->dl_lo[u] = nd;
+		for (uint32_t k = h->run_off[u]; k < h->run_off[u + 1]; k++) {
+			d->dl_v[nd] = run_v[k];
+			d->dl[nd] = k;
+			nd += row[run_v[k]] == next;
+		}
+		d->dl_hi[u] = nd;
+	}
+	/* the heap once the CA's vertex (then t at key 1) or t has left it */
+	heap_fill(h, &d->tpl, t, ca);
+	heap_pop(&d->tpl, &key);
+	if (ca) {
+		heap_decrease(&d->tpl, t, 1);
+		heap_pop(&d->tpl, &key);
+	}
+}
