@@ -19,17 +19,22 @@
  *
  * Ties. OpenSM's Dijkstra breaks them with its 4-ary heap (cl_heap): of
  * the candidates with the least sum, the one its heap releases first,
- * which for equal keys depends on every heap operation before. So
- * route_sssp first hands the destinations to route_sssp_osm (sssp_osm.c,
- * sssp_osm_dijkstra.c), which replays OpenSM's Dijkstra and heap operation
- * for operation: its LFTs equal OpenSM's entry for entry (tests/interop/
- * sssp_vs_opensm.sh; on the DGX SuperPOD file max routes per channel 2,289
- * both sides, where a lowest-port rule gave 2,475). It declines where
- * OpenSM's own arithmetic fails: its keys are 64-bit sums compared with
- * 0x7FFFFFFF, so with P^2 (P: the subnet's CA and switch LIDs) at or above
- * that (P > 46,340, e.g. the 114,582-endpoint dragonfly) or with a
- * switch it would leave unreached, OpenSM routes nothing, and the rule
- * below routes the whole fabric instead.
+ * which for equal keys depends on every heap operation before. For dfsssp
+ * (replay set), route_sssp first hands the destinations to route_sssp_osm
+ * (sssp_osm.c, sssp_osm_dijkstra.c), which replays OpenSM's Dijkstra and
+ * heap operation for operation: its LFTs equal OpenSM's entry for entry
+ * (tests/interop/sssp_vs_opensm.sh; on the DGX SuperPOD file max routes per
+ * channel 2,289 both sides, where the lowest-port rule below gives 2,475).
+ * It declines where OpenSM's own arithmetic fails: its keys are 64-bit sums
+ * compared with 0x7FFFFFFF, so with P^2 (P: the subnet's CA and switch
+ * LIDs) at or above that (P > 46,340, e.g. the 114,582-endpoint dragonfly)
+ * or with a switch it would leave unreached, OpenSM routes nothing, and the
+ * rule below routes the whole fabric instead. The sssp engine (replay 0)
+ * always takes the rule below: the replay costs 2 to 5 times its time (a
+ * heap per destination LID instead of one pass per destination switch;
+ * DGX 19 ms against 6 ms, a 10x10 torus 2.3 ms against 0.5), which would
+ * leave it under 10 times OpenSM's speed; for dfsssp that time is small
+ * next to the layering.
  *
  * That rule (this file): distances compare as (hops, load sum): the P^2
  * term is made exact, so every path is a shortest path (OpenSM's P^2 can in
@@ -558,7 +563,7 @@ static void own_lids(struct sssp *m)
 	}
 }
 
-int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts, int replay,
 	       struct lanes_routing *r, struct lanes_error *err)
 {
 	struct sssp m;
@@ -575,7 +580,7 @@ int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts
 		m.pipe.ngroups = groups;
 		struct sssp_osm_order o = { &m.eps, m.ep_first, m.hca, m.pipe.seq, groups, m.pipe.nseq };
 
-		rc = route_sssp_osm(f, opts, r, &o, err);
+		rc = replay ? route_sssp_osm(f, opts, r, &o, err) : 0;
 		if (!rc) {
 			pipe_start(&m);
 			for (uint32_t j = 0; j < m.pipe.nseq; j++) {

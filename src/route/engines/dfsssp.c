@@ -5,7 +5,9 @@
  * "Deadlock-Free Oblivious Routing for Arbitrary Topologies", IPDPS 2011;
  * seed 000 for its VL use on dragonflies). Facts only, no code taken.
  *
- * 1. Paths: route_sssp() (sssp_paths.c), the same as the sssp engine.
+ * 1. Paths: route_sssp() (sssp_paths.c) with OpenSM's heap replayed, so
+ *    OpenSM's own SSSP paths entry for entry where OpenSM can route (the
+ *    sssp engine breaks ties by the lowest port instead, for speed).
  * 2. Every path starts in layer 0. Layer by layer, a depth-first search of
  *    the layer's channel dependency graph (nodes: directed switch-to-switch
  *    channels; an edge c1 -> c2 when some path of the layer takes c2 right
@@ -260,7 +262,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	d.opts = opts;
 	d.ns = f->num_switches;
 	*out = NULL;
-	if ((rc = lanes_routing_new(f, &d.r, err)) || (rc = route_sssp(f, opts, d.r, err)) ||
+	if ((rc = lanes_routing_new(f, &d.r, err)) || (rc = route_sssp(f, opts, 1, d.r, err)) ||
 	    (rc = layer_paths(&d, err)))
 		goto out;
 	*out = d.r;

@@ -7,10 +7,9 @@
  * Hop does. The paths are route_sssp() (sssp_paths.c); this engine stops
  * there: OpenSM's SSSP skips the deadlock removal (steps 3-5).
  *
- * Invariants: OpenSM's paths, entry for entry, where OpenSM can route
- * (shortest by its weights: P^2 per hop plus the routes placed, so min-hop
- * unless loads outgrow P^2); elsewhere shortest paths, hops first, then
- * load (see sssp_paths.c);
+ * Invariants: OpenSM's weights and destination order; shortest paths,
+ * hops first, then the load sum, ties to the lowest port (not OpenSM's heap
+ * order: route_sssp() without its replay, for speed; dfsssp replays it);
  * uniform SL 0 and no SL2VL maps (one VL). Not deadlock-free: rings, tori
  * and dragonflies get credit loops.
  */
@@ -40,7 +39,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	int rc;
 
 	*out = NULL;
-	if ((rc = lanes_routing_new(f, &r, err)) || (rc = route_sssp(f, opts, r, err)) ||
+	if ((rc = lanes_routing_new(f, &r, err)) || (rc = route_sssp(f, opts, 0, r, err)) ||
 	    (rc = set_notes(r, err))) {
 		lanes_routing_free(r);
 		return rc;
