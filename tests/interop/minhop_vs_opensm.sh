@@ -35,20 +35,7 @@ compare() {
     echo "FAIL: $name: lanes route failed:"; cat "$dir/route.out"
     failed=$((failed + 1)); return
   fi
-  lft_entries "$dir/osm/opensm-lfts.dump" >"$dir/osm.entries"
-  lft_entries "$dir/ours/opensm-lfts.dump" >"$dir/ours.entries"
-  local total ours agree
-  total=$(wc -l <"$dir/osm.entries")
-  ours=$(wc -l <"$dir/ours.entries")
-  agree=$(comm -12 "$dir/osm.entries" "$dir/ours.entries" | wc -l)
-  if [ "$total" -gt 0 ] && [ "$agree" = "$total" ] && [ "$ours" = "$total" ]; then
-    echo "ok: $name: all $total entries agree"
-    passed=$((passed + 1))
-  else
-    echo "FAIL: $name: $agree entries agree; OpenSM has $total, lanes $ours. First differences (< OpenSM only, > lanes only):"
-    diff "$dir/osm.entries" "$dir/ours.entries" | grep '^[<>]' | head -8
-    failed=$((failed + 1))
-  fi
+  same_entries "$name" "$dir"
 }
 
 # check NAME FABRIC...: convert FABRIC to an ibsim net file, then compare.

@@ -90,5 +90,23 @@ lft_entries() {
   ' "$1" | sort
 }
 
+# same_entries NAME DIR: OpenSM's DIR/osm/opensm-lfts.dump against ours in
+# DIR/ours: ok when the routed entry sets are identical, else the first
+# differences (< OpenSM only, > lanes only).
+same_entries() {
+  local name=$1 dir=$2 total ours agree
+  lft_entries "$dir/osm/opensm-lfts.dump" >"$dir/osm.entries"
+  lft_entries "$dir/ours/opensm-lfts.dump" >"$dir/ours.entries"
+  total=$(wc -l <"$dir/osm.entries")
+  ours=$(wc -l <"$dir/ours.entries")
+  agree=$(comm -12 "$dir/osm.entries" "$dir/ours.entries" | wc -l)
+  if [ "$total" -gt 0 ] && [ "$agree" = "$total" ] && [ "$ours" = "$total" ]; then
+    ok "$name: all $total entries agree"
+  else
+    bad "$name: $agree entries agree; OpenSM has $total, lanes $ours. First differences (< OpenSM only, > lanes only):"
+    diff "$dir/osm.entries" "$dir/ours.entries" | grep '^[<>]' | head -8
+  fi
+}
+
 # json_field FILE NAME: the value of the first "NAME": field of a lanes JSON report.
 json_field() { grep -o "\"$2\":[^,}]*" "$1" | head -1 | cut -d: -f2 | tr -d ' "'; }

@@ -25,11 +25,13 @@
  *    leaf-to-leaf cables (ut_stage) its tables are minhop's too. Those
  *    tables are often free of credit loops (two switches, a ring of three, a
  *    small fat tree with leaf-to-leaf cables). So where equal ranks are
- *    cabled, the engine routes minhop first and keeps its tables when their
+ *    cabled, the engine also routes minhop and keeps its tables when their
  *    CA-to-CA channel dependencies are acyclic (cdg_check.c): shortest
  *    paths, minhop's balance, and OpenSM's tables wherever those are
- *    deadlock-free. Otherwise it goes on with the GUID order. The notes say
- *    which.
+ *    deadlock-free. Otherwise it keeps the GUID order's tables. Where the
+ *    GUID order leaves a gap (below), it does not try (the DGX SuperPOD
+ *    file: OpenSM's tables have a credit loop there, and the check would
+ *    run most of minhop to find it). The notes say which.
  *  - DNUP ranks can leave two switches with CAs without a legal path between
  *    them (no common switch farther from the CAs than both). Then the engine
  *    uses updn's fallback order (one root per component, the switch of
@@ -200,12 +202,18 @@ static int route_dnup(struct dnup *d, struct lanes_error *err)
 	find_seeds(d);
 	if (!d->nseeds)
 		return fallback(d, "no switch has a CA (OpenSM: \"No leaf switches found\")", err);
-	if ((rc = dnup_order(d, err)))
+	if ((rc = dnup_order(d, err)) || (rc = attempt(d, err)) < 0)
 		return rc;
-	if (equal_ranks_cabled(d) && (rc = try_minhop(d, err)))
-		return rc < 0 ? rc : 0;
-	if ((rc = attempt(d, err)) < 0)
-		return rc;
+	if (rc == 0 && equal_ranks_cabled(d)) {
+		struct lanes_routing *ours = d->r;
+
+		d->r = NULL;
+		if ((rc = try_minhop(d, err))) {
+			lanes_routing_free(ours);
+			return rc < 0 ? rc : 0;
+		}
+		d->r = ours;
+	}
 	if (rc == 1) {
 		snprintf(why, sizeof(why),
 			 "DNUP ranks leave the CAs of switch 0x%016llx without a down*/up* path to "
