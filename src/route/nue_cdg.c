@@ -27,14 +27,15 @@ static int oom(struct lanes_error *err)
 	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
-int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct lanes_error *err)
+int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *who,
+		 struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches, E;
 	int rc;
 
 	memset(g, 0, sizeof(*g));
 	g->f = f;
-	if ((rc = route_channels_init(&g->ch, f, "nue", err)))
+	if ((rc = route_channels_init(&g->ch, f, who, err)))
 		return rc;
 	E = g->ch.E;
 	g->tail = malloc(sizeof(*g->tail) * ((size_t)E + 1));
@@ -55,7 +56,8 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct lanes_e
 			g->tail[e] = s;
 			if (g->ch.rev[e] == LANES_NONE)
 				return lanes_error_set(err, LANES_EINTERNAL,
-						       "nue: internal: switch adjacency is not symmetric");
+						       "%s: internal: switch adjacency is not symmetric",
+						       who);
 		}
 	for (uint32_t e = 0; e < E; e++) { /* e enters y = adj[e].sw by y's entry rev[e] */
 		uint32_t y = f->adj[e].sw, a = f->adj_off[y], deg = f->adj_off[y + 1] - a;

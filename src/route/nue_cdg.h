@@ -1,6 +1,7 @@
 /*
  * nue_cdg.h - the complete channel dependency graph of one virtual layer for
- * the nue engine (engines/nue.c), with an incremental cycle check.
+ * the nue engine (engines/nue.c), with an incremental cycle check (also the
+ * credit-loop check of cdg_check.c).
  *
  * Channels are the switch adjacency entries of the fabric (a directed
  * switch-to-switch cable). A dependency "in, then out" exists for every pair
@@ -44,7 +45,8 @@ struct nue_cdg {
 };
 
 /** Map the channels of f and allocate an empty layer. */
-int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct lanes_error *err);
+int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *who,
+		 struct lanes_error *err);
 
 /** Free the buffers (the struct itself is the caller's). */
 void nue_cdg_free(struct nue_cdg *g);

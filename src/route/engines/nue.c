@@ -317,7 +317,7 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 	n->roots = malloc(sizeof(*n->roots) * ns * LANES_NUM_SLS);
 	if (!n->load || !n->comp || !n->csize || !n->tw || !n->want || !n->roots)
 		return oom(err);
-	if ((rc = nue_cdg_init(&n->g, n->f, err)) || (rc = nue_escape_init(&n->x, n->f, err)))
+	if ((rc = nue_cdg_init(&n->g, n->f, "nue", err)) || (rc = nue_escape_init(&n->x, n->f, err)))
 		return rc;
 	return nue_search_init(&n->s, n->f, &n->g, &n->x, err);
 }
