@@ -41,7 +41,8 @@ int nue_level_init(struct nue_level *v, uint32_t ns)
 	v->disc = calloc((size_t)ns + 1, sizeof(*v->disc));
 	v->bd = malloc(sizeof(*v->bd) * ((size_t)ns + 1));
 	v->bc = malloc(sizeof(*v->bc) * ((size_t)ns + 1));
-	return v->lvl && v->disc && v->bd && v->bc ? 0 : -1;
+	v->keys = malloc(sizeof(*v->keys) * ((size_t)ns + 1));
+	return v->lvl && v->disc && v->bd && v->bc && v->keys ? 0 : -1;
 }
 
 void nue_level_free(struct nue_level *v)
@@ -50,6 +51,7 @@ void nue_level_free(struct nue_level *v)
 	free(v->disc);
 	free(v->bd);
 	free(v->bc);
+	free(v->keys);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -130,40 +132,50 @@ static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t 
 	return 1;
 }
 
-/* Add the tree's dependencies in BFS order; on a refusal take them back. @return 1 when all are in */
-static int add_all(struct nue_search *s, struct lanes_error *err, int *rc)
+/*
+ * Add the dependencies of order[1..n) in turn up to the first the CDG
+ * refuses (left blocked). @return its index, or n
+ */
+static uint32_t add_upto(struct nue_search *s, uint32_t n, struct lanes_error *err, int *rc)
 {
 	const struct lanes_adj *adj = s->f->adj;
+	uint32_t i;
 
-	for (uint32_t i = 1; i < s->norder; i++) {
+	for (i = 1; i < n; i++) {
 		uint32_t c = s->via[s->order[i]], par = s->via[adj[c].sw];
 
 		if (par == LANES_NONE || nue_cdg_used(s->g, c, par))
 			continue;
-		if (nue_cdg_add(s->g, c, par)) {
-			nue_cdg_unblock(s->g, c, par);
-			while (s->nadded) {
-				s->nadded -= 2;
-				nue_cdg_remove(s->g, s->added[s->nadded], s->added[s->nadded + 1]);
-			}
-			return 0;
-		}
+		if (nue_cdg_add(s->g, c, par))
+			break;
 		if ((*rc = nue_search_remember(s, c, par, err)))
-			return 0;
+			break;
 	}
-	return 1;
+	return i;
 }
 
-static const struct nue_search *sort_s;
+/* Add the tree's dependencies in BFS order; on a refusal take them back. @return 1 when all are in */
+static int add_all(struct nue_search *s, uint32_t nq, struct lanes_error *err, int *rc)
+{
+	uint32_t i = add_upto(s, nq, err, rc);
+
+	if (i == nq || *rc)
+		return i == nq;
+	nue_cdg_unblock(s->g, s->via[s->order[i]], s->via[s->f->adj[s->via[s->order[i]]].sw]);
+	while (s->nadded) {
+		s->nadded -= 2;
+		nue_cdg_remove(s->g, s->added[s->nadded], s->added[s->nadded + 1]);
+	}
+	return 0;
+}
 
 static int by_key(const void *pa, const void *pb)
 {
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	uint64_t da = sort_s->dd[a], db = sort_s->dd[b];
+	const struct nue_lkey *a = pa, *b = pb;
 
-	if (da != db)
-		return da < db ? -1 : 1;
-	return sort_s->via[a] < sort_s->via[b] ? -1 : sort_s->via[a] > sort_s->via[b];
+	if (a->d != b->d)
+		return a->d < b->d ? -1 : 1;
+	return a->c < b->c ? -1 : a->c > b->c;
 }
 
 /* Sort order[1..nq) by (distance, channel), the heap's pop order (one level at a time). */
@@ -174,17 +186,11 @@ static void sort_levels(struct nue_search *s, const struct nue_level *v, uint32_
 			;
 		if (j - i < 2)
 			continue;
-		if (j - i <= 16) {
-			for (uint32_t k = i + 1; k < j; k++) {
-				uint32_t y = s->order[k], m = k;
-
-				for (; m > i && by_key(&y, &s->order[m - 1]) < 0; m--)
-					s->order[m] = s->order[m - 1];
-				s->order[m] = y;
-			}
-		} else {
-			qsort(s->order + i, j - i, sizeof(*s->order), by_key);
-		}
+		for (uint32_t k = i; k < j; k++)
+			v->keys[k] = (struct nue_lkey){ s->dd[s->order[k]], s->via[s->order[k]], s->order[k] };
+		qsort(v->keys + i, j - i, sizeof(*v->keys), by_key);
+		for (uint32_t k = i; k < j; k++)
+			s->order[k] = v->keys[k].y;
 	}
 }
 
@@ -198,39 +204,19 @@ static void sort_levels(struct nue_search *s, const struct nue_level *v, uint32_
 static int hand_over(struct nue_search *s, struct nue_level *v, uint32_t nq,
 		     struct lanes_error *err, int *rc)
 {
-	const struct lanes_fabric *f = s->f;
 	uint32_t i;
 
-	sort_s = s;
 	sort_levels(s, v, nq);
-	for (i = 1; i < nq; i++) {
-		uint32_t c = s->via[s->order[i]], par = s->via[f->adj[c].sw];
-
-		if (par == LANES_NONE || nue_cdg_used(s->g, c, par))
-			continue;
-		if (nue_cdg_add(s->g, c, par))
-			break;
-		if ((*rc = nue_search_remember(s, c, par, err)))
-			return 0;
-	}
+	i = add_upto(s, nq, err, rc);
+	if (*rc)
+		return 0;
 	s->norder = i;
 	for (uint32_t j = 0; j < i; j++)
 		s->seen[s->order[j]] = s->stamp;
 	if (i == nq)
 		return nq == s->csize[s->comp[s->order[0]]];
-	for (uint32_t j = 0; j < i; j++) {
-		uint32_t x = s->order[j], a = f->adj_off[x], deg = f->adj_off[x + 1] - a, c = s->via[x];
-		const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->ch.dense_off[x] + (c - a);
-
-		for (uint32_t k = 0; k < deg; k++) {
-			uint32_t y = f->adj[a + k].sw, in = s->g->ch.rev[a + k];
-
-			if (s->seen[y] == s->stamp || (col && col[(size_t)k * deg] == NUE_DEP_BLOCKED))
-				continue;
-			nue_iheap_offer(&s->heap, s->dd[x] + s->w0 + s->load[in], in, y);
-		}
-	}
-	(void)v;
+	for (uint32_t j = 0; j < i; j++)
+		nue_search_offer(s, s->order[j]);
 	return 0;
 }
 
@@ -250,7 +236,7 @@ int nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, 
 		return 0;
 	if (whole && v->score < 8) {
 		s->norder = nq;
-		if (add_all(s, err, rc)) {
+		if (add_all(s, nq, err, rc)) {
 			v->score -= v->score > 0;
 			for (uint32_t i = 0; i < nq; i++)
 				s->seen[s->order[i]] = s->stamp;

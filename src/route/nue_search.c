@@ -101,35 +101,15 @@ int nue_search_remember(struct nue_search *s, uint32_t in, uint32_t out, struct 
 	return 0;
 }
 
-/*
- * Route switch x by channel c (x -> next) and offer each unrouted neighbour y
- * its channel into x, unless the dependency onto c is known to close a cycle.
- */
+/* Route switch x by channel c (x -> next), then offer its unrouted neighbours. */
 static inline __attribute__((always_inline)) void settle(struct nue_search *s, uint32_t x, uint32_t c,
 							  uint64_t d)
 {
-	const struct lanes_fabric *f = s->f;
-	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a;
-	/* dependency (rev[e], c) for the entries e of x: column c of x's square */
-	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->ch.dense_off[x] + (c - a);
-
-	/* locals: the heap's stores could alias the fields, forcing reloads */
-	const struct lanes_adj *adj = f->adj + a;
-	const uint32_t *rev = s->g->ch.rev + a, *seen = s->seen, stamp = s->stamp;
-	const uint64_t *load = s->load, dw = d + s->w0;
-	struct nue_iheap *hp = &s->heap;
-
-	s->seen[x] = stamp;
+	s->seen[x] = s->stamp;
 	s->via[x] = c;
 	s->dd[x] = d;
 	s->order[s->norder++] = x;
-	for (uint32_t j = 0; j < deg; j++) {
-		uint32_t y = adj[j].sw, in = rev[j];
-
-		if (seen[y] == stamp || (col && col[(size_t)j * deg] == NUE_DEP_BLOCKED))
-			continue;
-		nue_iheap_offer(hp, dw + load[in], in, y); /* checked when popped */
-	}
+	nue_search_offer(s, x);
 }
 
 /* y's best channel into a routed switch whose dependency is not known to close a cycle. */

@@ -17,12 +17,19 @@
 #include "nue_escape.h"
 #include "nue_heap.h"
 
+/* A switch and its pop key (distance, channel), for sorting. */
+struct nue_lkey {
+	uint64_t d;
+	uint32_t c, y;
+};
+
 /* The BFS shortcut of the search (nue_level.c). */
 struct nue_level {
 	uint32_t *lvl;                /* per discovered switch: hops from t */
 	uint32_t *disc, stamp;        /* disc[s] == stamp: s discovered */
 	uint64_t *bd;                 /* per switch: best distance so far */
 	uint32_t *bc;                 /* per switch: its channel */
+	struct nue_lkey *keys;        /* hand-over scratch: a level's switches */
 	int score;                    /* recent refusals: the shortcut is tried below 8 */
 };
 
@@ -61,6 +68,33 @@ void nue_search_free(struct nue_search *s);
  * @return 0, or a negative LANES_E* code
  */
 int nue_search_route(struct nue_search *s, uint32_t t, struct lanes_error *err);
+
+/*
+ * Offer each unrouted neighbour y of the routed switch x its channel into x
+ * (weight: x's distance, w0 and the routes on it), unless the dependency
+ * onto x's channel is known to close a cycle; checked when popped.
+ */
+static inline __attribute__((always_inline)) void nue_search_offer(struct nue_search *s, uint32_t x)
+{
+	const struct lanes_fabric *f = s->f;
+	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a, c = s->via[x];
+	/* dependency (rev[e], c) for the entries e of x: column c of x's square */
+	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->ch.dense_off[x] + (c - a);
+
+	/* locals: the heap's stores could alias the fields, forcing reloads */
+	const struct lanes_adj *adj = f->adj + a;
+	const uint32_t *rev = s->g->ch.rev + a, *seen = s->seen, stamp = s->stamp;
+	const uint64_t *load = s->load, dw = s->dd[x] + s->w0;
+	struct nue_iheap *hp = &s->heap;
+
+	for (uint32_t j = 0; j < deg; j++) {
+		uint32_t y = adj[j].sw, in = rev[j];
+
+		if (seen[y] == stamp || (col && col[(size_t)j * deg] == NUE_DEP_BLOCKED))
+			continue;
+		nue_iheap_offer(hp, dw + load[in], in, y);
+	}
+}
 
 /** Note that the search added "in, then out" (given back at the end if unused). */
 int nue_search_remember(struct nue_search *s, uint32_t in, uint32_t out, struct lanes_error *err);
