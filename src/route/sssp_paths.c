@@ -563,41 +563,46 @@ static void own_lids(struct sssp *m)
 	}
 }
 
+/* The lowest-port rule (this file's own), every destination in turn. */
+static void route_by_rule(struct sssp *m)
+{
+	pipe_start(m);
+	for (uint32_t j = 0; j < m->pipe.nseq; j++) {
+		next_destination(m, j);
+		if (j < m->pipe.ngroups)
+			route_endports_of(m);
+		else
+			route_switch_lids(m);
+		done_destination(m, j);
+	}
+	pipe_stop(m);
+}
+
 int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts, int replay,
 	       struct lanes_routing *r, struct lanes_error *err)
 {
 	struct sssp m;
-	uint32_t groups = 0;
+	struct sssp_osm_order o;
 	int rc;
 
 	memset(&m, 0, sizeof(m));
 	m.f = f;
 	m.opts = opts;
 	m.r = r;
-	if (!(rc = prepare(&m, err))) {
-		for (uint32_t s = 0; s < f->num_switches; s++)
-			groups += m.ep_first[s] != LANES_NONE;
-		m.pipe.ngroups = groups;
-		struct sssp_osm_order o = { &m.eps, m.ep_first, m.hca, m.pipe.seq, groups, m.pipe.nseq };
-
-		rc = replay ? route_sssp_osm(f, opts, r, &o, err) : 0;
-		if (!rc) {
-			pipe_start(&m);
-			for (uint32_t j = 0; j < m.pipe.nseq; j++) {
-				next_destination(&m, j);
-				if (j < groups)
-					route_endports_of(&m);
-				else
-					route_switch_lids(&m);
-				done_destination(&m, j);
-			}
-			pipe_stop(&m);
-		}
-		if (rc >= 0) {
-			own_lids(&m);
-			rc = 0;
-		}
+	if ((rc = prepare(&m, err)))
+		goto out;
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		m.pipe.ngroups += m.ep_first[s] != LANES_NONE;
+	o = (struct sssp_osm_order){ &m.eps, m.ep_first, m.hca, m.pipe.seq, m.pipe.ngroups, m.pipe.nseq };
+	/* the replay: 1 routed, 0 declined (OpenSM could not route this fabric) */
+	rc = replay ? route_sssp_osm(f, opts, r, &o, err) : 0;
+	if (rc == 0)
+		route_by_rule(&m);
+	if (rc >= 0) {
+		own_lids(&m);
+		rc = 0;
 	}
+out:
 	release(&m);
 	return rc;
 }
