@@ -184,8 +184,7 @@ static int try_minhop(struct dnup *d, struct lanes_error *err)
 		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
 		goto out;
 	}
-	strcpy(r->notes, notes);
-	strcat(r->notes, ignored(d));
+	sprintf(r->notes, "%s%s", notes, ignored(d));
 	d->r = r;
 	r = NULL;
 out:
