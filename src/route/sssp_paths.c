@@ -24,7 +24,7 @@
  * (sssp_osm.c, sssp_osm_dijkstra.c), which replays OpenSM's Dijkstra and
  * heap operation for operation: its LFTs equal OpenSM's entry for entry
  * (tests/interop/sssp_vs_opensm.sh; on the DGX SuperPOD file max routes per
- * channel 2,289 both sides, where the lowest-port rule below gives 2,475).
+ * channel 2,289 both sides, where the rule below gives 2,386 and lowest-port ties 2,475).
  * It declines where OpenSM's own arithmetic fails: its keys are 64-bit sums
  * compared with 0x7FFFFFFF, so with P^2 (P: the subnet's CA and switch
  * LIDs) at or above that (P > 46,340, e.g. the 114,582-endpoint dragonfly)
@@ -44,11 +44,13 @@
  * once per t by a BFS from t (no distance matrix; a switch that has end
  * ports keeps them for its switch LIDs, within a memory budget, when there
  * is no second thread). A tree is one pass over the switches
- * in hop order, up to the farthest switch with several candidates; ties on
- * the load sum go to the lowest port. A tie-break towards the less loaded
- * channel was tried: max routes per channel on the DGX SuperPOD file 2,386
- * instead of 2,475, but its less regular paths made dfsssp need 9 VLs
- * instead of 8 on the 114,582-endpoint dragonfly, so lowest port stays.
+ * in hop order, up to the farthest switch with several candidates. Ties on
+ * the load sum: for sssp, to the less loaded channel, then the lowest
+ * port; for dfsssp (where the replay declined), to the lowest port. The
+ * less loaded channel balances better (max routes per channel on the DGX
+ * SuperPOD file 2,386, within 5% of OpenSM's 2,289, where the lowest port
+ * gives 2,475), but its less regular paths made dfsssp need 9 VLs instead
+ * of 8 on the 114,582-endpoint dragonfly, where the replay declines.
  * Where every switch has one candidate, the tree cannot depend on the
  * loads: all the LIDs behind t share it and its weights are added once,
  * times their number.
@@ -106,6 +108,8 @@ struct sssp {
 	uint64_t *load;             /* per adjacency entry: routes on that channel */
 	uint32_t *nb;               /* per adjacency entry: the neighbour (a compact copy) */
 	uint64_t *wd, *sub;         /* per switch: load sum to t; LIDs below it */
+	uint64_t tie_mask;          /* all ones: ties go to the less loaded channel;
+				       0: to the lowest port */
 	struct dest buf[2];
 	struct dest *cur;           /* the destination switch being routed */
 	struct dest **kept;         /* without the thread: per switch, its candidates
@@ -444,8 +448,9 @@ static void pipe_stop(struct sssp *m)
 /* ------------------------------------------------------------- a tree */
 
 /*
- * The picks of the multi switches: least load sum to t, lowest port on ties.
- * Load sums are needed only below the farthest multi switch's hops.
+ * The picks of the multi switches: least load sum to t; of equal sums the
+ * less loaded channel (when tie_mask is set), then the lowest port. Load
+ * sums are needed only below the farthest multi switch's hops.
  */
 static void choose(struct sssp *m)
 {
@@ -458,11 +463,12 @@ static void choose(struct sssp *m)
 	const uint32_t *nb = m->nb, *order = d->order, *moff = d->moff, *mcand = d->mcand;
 	const uint8_t *col = d->col;
 	uint32_t *pick = d->pick;
+	uint64_t mask = m->tie_mask;
 
 	wd[d->t] = 0;
 	for (uint32_t i = 1, k = 0; i < d->norder && row[order[i]] <= far; i++) {
 		uint32_t s = order[i], best_e = 0;
-		uint64_t best = UINT64_MAX;
+		uint64_t best = UINT64_MAX, best_l = UINT64_MAX;
 
 		if (col[s]) {
 			if (row[s] < far)
@@ -471,10 +477,12 @@ static void choose(struct sssp *m)
 		}
 		for (uint32_t c = moff[k]; c < moff[k + 1]; c++) {
 			uint32_t e = mcand[c];
-			uint64_t w = wd[nb[e]] + load[e];
-			int lt = w < best; /* branch-free: the outcome is a coin toss */
+			uint64_t w = wd[nb[e]] + load[e], l = load[e] & mask;
+			/* branch-free: the outcome is a coin toss */
+			int lt = (w < best) | ((w == best) & (l < best_l));
 
 			best = lt ? w : best;
+			best_l = lt ? l : best_l;
 			best_e = lt ? e : best_e;
 		}
 		wd[s] = best;
@@ -563,7 +571,7 @@ static void own_lids(struct sssp *m)
 	}
 }
 
-/* The lowest-port rule (this file's own), every destination in turn. */
+/* The rule (this file's own), every destination in turn. */
 static void route_by_rule(struct sssp *m)
 {
 	pipe_start(m);
@@ -589,6 +597,7 @@ int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts
 	m.f = f;
 	m.opts = opts;
 	m.r = r;
+	m.tie_mask = replay ? 0 : UINT64_MAX;
 	if ((rc = prepare(&m, err)))
 		goto out;
 	for (uint32_t s = 0; s < f->num_switches; s++)

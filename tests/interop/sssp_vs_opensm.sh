@@ -23,7 +23,7 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
 # compare ENGINE NAME NETFILE FABRIC...: OpenSM on NETFILE against lanes on FABRIC.
 compare() {
-  local eng=$1 name="$2 $1" net=$3 dir=$work/$2/$1; shift 3
+  local eng=$1 fab=$2 name="$2 $1" net=$3 dir=$work/$2/$1; shift 3
   if ! osm_run "$net" "$dir/osm" -R "$eng" -D 0x43; then
     echo "FAIL: $name: OpenSM did not run"; tail -3 "$dir/osm/osm.log" 2>/dev/null
     failed=$((failed + 1)); return
@@ -36,7 +36,28 @@ compare() {
     failed=$((failed + 1)); return
   fi
   same_entries "$name" "$dir"
+  if [ "$eng" = sssp ]; then sssp_balance "$fab" "$net" "$dir"; fi
 }
+
+# sssp_balance NAME NETFILE DIR: our sssp engine (its own tie rule, not
+# the replay) on NETFILE against OpenSM's sssp tables in DIR/osm: max
+# CA-to-CA routes per channel, by our verifier, at most 5% above OpenSM's
+# (the issue's target).
+sssp_balance() {
+  local name="$1 sssp engine" net=$2 dir=$3 osm ours
+  "$LANES" verify "$net" --lfts "$dir/osm/opensm-lfts.dump" --json >"$dir/osm.verify" 2>/dev/null
+  "$LANES" route -e sssp "$net" -o "$dir/sssp" >/dev/null 2>&1 &&
+    "$LANES" verify "$net" "$dir/sssp" --json >"$dir/sssp.verify" 2>/dev/null
+  osm=$(rpc_max "$dir/osm.verify"); ours=$(rpc_max "$dir/sssp.verify")
+  if [ -n "$osm" ] && [ -n "$ours" ] && [ $((ours * 20)) -le $((osm * 21)) ]; then
+    ok "$name: max routes per channel $ours, OpenSM $osm"
+  else
+    bad "$name: max routes per channel ${ours:-?}, OpenSM ${osm:-?} (more than 5% over)"
+  fi
+}
+
+# rpc_max FILE: max routes per channel of a `lanes verify --json` report.
+rpc_max() { tr -d '\n ' <"$1" | grep -o '"routes_per_channel":{[^}]*}' | grep -o '"max":[0-9]*' | cut -d: -f2; }
 
 # check ENGINES NAME FABRIC...: convert FABRIC to an ibsim net file, then
 # compare each engine of ENGINES ("sssp" or "sssp dfsssp").
