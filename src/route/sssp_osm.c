@@ -136,7 +136,7 @@ static int set_order(struct emu *h)
 {
 	const struct lanes_fabric *f = h->f;
 	uint64_t *k = malloc(sizeof(*k) * 2 * (h->ns + 1));
-	uint32_t *first = malloc(sizeof(*first) * (h->ns + 1) * 256);
+	uint32_t *first = malloc(sizeof(*first) * ((size_t)f->num_port_slots + 1));
 
 	if (!k || !first) {
 		free(k);
@@ -150,13 +150,13 @@ static int set_order(struct emu *h)
 	qsort(k, h->ns, 2 * sizeof(*k), by_guid_key);
 	for (uint32_t i = 0; i < h->ns; i++)
 		h->gorder[i] = (uint32_t)k[2 * i + 1];
-	/* first[s * 256 + port]: s's adjacency entry on that port */
+	/* first[port slot of (s, port)]: s's adjacency entry on that port */
 	for (uint32_t s = 0; s < h->ns; s++)
 		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-			first[(size_t)s * 256 + f->adj[e].port] = e;
+			first[f->nodes[f->switches[s]].port_base + f->adj[e].port] = e;
 	for (uint32_t e = 0; e < f->adj_off[h->ns]; e++) {
 		h->nb[e] = f->adj[e].sw;
-		h->rev[e] = first[(size_t)f->adj[e].sw * 256 + f->adj[e].peer_port];
+		h->rev[e] = first[f->nodes[f->switches[f->adj[e].sw]].port_base + f->adj[e].peer_port];
 	}
 	free(k);
 	free(first);
