@@ -195,7 +195,7 @@ static uint64_t count_lids(const struct lanes_fabric *f)
 	X(run_v, ne + 1) X(run_e0, ne + 1) X(run_load, ne + 1) X(run_best, ne + 1)                  \
 	X(run_of, ne + 1) X(twice, ns + 1) X(hp.he, ns + 2) X(hp.pos, ns + 2) X(dist, ns + 2)        \
 	X(used, ns + 1) X(used_i, ns + 1) X(done, ns + 2) X(ord, ns + 1) X(sub, ns + 1)             \
-	X(hit, ne + 1) X(hitw, ne + 1) X(kept, ns + 1) X(later, ns + 1)
+	X(hit, ne + 1) X(hitw, ne + 1)
 #define DEST_ARRAYS(Y)                                                                            \
 	Y(row, ns + 1) Y(bfs, ns + 1) Y(dl_lo, ns + 1) Y(dl_hi, ns + 1) Y(dl, ne + 1) Y(dl_v, ne + 1) \
 	Y(tpl.he, ns + 2) Y(tpl.pos, ns + 2) Y(below, ns + 2)
@@ -219,11 +219,6 @@ static int dest_alloc(struct emu_dest *d, size_t ns, size_t ne)
 
 static void emu_free(struct emu *h)
 {
-	for (uint32_t s = 0; h->kept && s < h->ns; s++)
-		if (h->kept[s]) {
-			dest_free(h->kept[s]);
-			free(h->kept[s]);
-		}
 #define FREE(a, n) free(h->a);
 	EMU_ARRAYS(FREE)
 #undef FREE
@@ -239,8 +234,6 @@ static int emu_alloc(struct emu *h)
 #define ALLOC(a, n) ok &= !!(h->a = calloc(n, sizeof(*h->a)));
 	EMU_ARRAYS(ALLOC)
 #undef ALLOC
-	/* kept destinations: at most 4 MB and a quarter of the LFTs' size */
-	h->keep_left = ((size_t)4 << 20) + (size_t)(h->f->max_lid + 1) * ns / 4;
 	return ok && !dest_alloc(&h->buf[0], ns, ne) && !dest_alloc(&h->buf[1], ns, ne) ? 0 : -1;
 }
 
@@ -287,46 +280,12 @@ static void pipe_start(struct emu *h)
 	}
 }
 
-/*
- * A copy of switch t's destination for its switch LIDs, if the budget and
- * memory allow (NULL otherwise): only the heap start differs.
- */
-static struct emu_dest *keep(struct emu *h, uint32_t t)
-{
-	size_t ns = h->ns, ne = h->f->adj_off[ns];
-	size_t bytes = sizeof(struct emu_dest) + 40 * (ns + 2) + 8 * (ne + 1);
-	struct emu_dest *d;
-
-	if (bytes > h->keep_left || !(d = calloc(1, sizeof(*d))))
-		return NULL;
-	if (dest_alloc(d, ns, ne)) {
-		dest_free(d);
-		free(d);
-		return NULL;
-	}
-	h->keep_left -= bytes;
-	return h->kept[t] = d;
-}
-
-/*
- * Make destination j current (without the thread: prepare it now; a
- * switch whose end ports and own LIDs are both destinations keeps its hops
- * and runs from the first for the second).
- */
+/* Make destination j current (without the thread: prepare it now). */
 static void next_destination(struct emu *h, uint32_t j)
 {
-	uint32_t t = h->seq[j];
-
 	h->d = &h->buf[j & 1];
 	if (!h->threaded) {
-		if (j >= h->ngroups && h->kept[t]) {
-			h->d = h->kept[t];
-			emu_dest_heap(h, h->d, 0);
-			return;
-		}
-		if (j < h->ngroups && h->later[t] && keep(h, t))
-			h->d = h->kept[t];
-		emu_dest_fill(h, h->d, t, j < h->ngroups);
+		emu_dest_fill(h, h->d, h->seq[j], j < h->ngroups);
 		return;
 	}
 	pthread_mutex_lock(&h->mu);
@@ -409,8 +368,6 @@ int route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	}
 	emu_set_runs(&h);
-	for (uint32_t j = o->ngroups; j < o->nseq; j++)
-		h.later[o->seq[j]] = 1;
 	pipe_start(&h);
 	for (uint32_t j = 0; rc && j < o->nseq; j++) {
 		next_destination(&h, j);

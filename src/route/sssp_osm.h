@@ -83,10 +83,6 @@ struct emu {
 	pthread_cond_t cv;
 	pthread_t worker;
 	int threaded, stop, ready[2];
-	/* without the thread: per switch, its destination kept for its own LIDs */
-	struct emu_dest **kept;
-	uint8_t *later;             /* per switch: its own LIDs come after the end ports */
-	size_t keep_left;           /* bytes kept copies may still take */
 	const uint32_t *seq;
 	uint32_t nseq, ngroups;
 };
@@ -99,9 +95,6 @@ void emu_run_update(struct emu *h, uint32_t k);
 
 /* Fill d for destination switch t (reads only what the loads do not change). */
 void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca);
-
-/* Only d's heap start, for t's CA LIDs (ca) or its own; d->t is set. */
-void emu_dest_heap(const struct emu *h, struct emu_dest *d, int ca);
 
 /* The full step: OpenSM's dijkstra() as it is; returns switches reached. */
 uint32_t emu_dijkstra_full(struct emu *h);

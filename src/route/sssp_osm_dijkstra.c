@@ -374,6 +374,21 @@ void emu_set_runs(struct emu *h)
 		emu_run_update(h, k);
 }
 
+/* d's heap start, for t's CA LIDs (ca) or its own (d->t is set). */
+static void emu_dest_heap(const struct emu *h, struct emu_dest *d, int ca)
+{
+	uint64_t key;
+
+	/* the heap once the CA's vertex (then t at key 1) or t has left it */
+	d->ca = ca;
+	heap_fill(h, &d->tpl, d->t, ca);
+	heap_pop(&d->tpl, &key);
+	if (ca) {
+		heap_decrease(&d->tpl, d->t, 1);
+		heap_pop(&d->tpl, &key);
+	}
+}
+
 void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 {
 	uint32_t ns = h->ns, n = 1, nd = 0, *row = d->row, *bfs = d->bfs, *dl = d->dl, *dl_v = d->dl_v;
@@ -412,18 +427,4 @@ void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 		d->below[hops] = i;
 	}
 	emu_dest_heap(h, d, ca);
-}
-
-void emu_dest_heap(const struct emu *h, struct emu_dest *d, int ca)
-{
-	uint64_t key;
-
-	/* the heap once the CA's vertex (then t at key 1) or t has left it */
-	d->ca = ca;
-	heap_fill(h, &d->tpl, d->t, ca);
-	heap_pop(&d->tpl, &key);
-	if (ca) {
-		heap_decrease(&d->tpl, d->t, 1);
-		heap_pop(&d->tpl, &key);
-	}
 }
