@@ -374,50 +374,28 @@ void emu_set_runs(struct emu *h)
 		emu_run_update(h, k);
 }
 
-/* d's heap start, for t's CA LIDs (ca) or its own (d->t is set). */
-static void emu_dest_heap(const struct emu *h, struct emu_dest *d, int ca)
-{
-	uint64_t key;
-
-	/* the heap once the CA's vertex (then t at key 1) or t has left it */
-	d->ca = ca;
-	heap_fill(h, &d->tpl, d->t, ca);
-	heap_pop(&d->tpl, &key);
-	if (ca) {
-		heap_decrease(&d->tpl, d->t, 1);
-		heap_pop(&d->tpl, &key);
-	}
-}
-
 void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 {
-	uint32_t ns = h->ns, n = 1, nd = 0, *row = d->row, *bfs = d->bfs, *dl = d->dl, *dl_v = d->dl_v;
-	const uint32_t *run_off = h->run_off, *run_v = h->run_v;
+	const struct lanes_fabric *f = h->f;
+	uint32_t ns = h->ns, n = 1, nd = 0, *row = d->row, *bfs = d->bfs;
+	const uint32_t *nb = h->nb, *run_v = h->run_v;
+	uint64_t key;
 
 	d->t = t;
+	d->ca = ca;
 	memset(row, 0xFF, sizeof(*row) * ns);
 	row[t] = 0;
 	bfs[0] = t;
-	/*
-	 * A BFS over the runs (their neighbours are the switch's), without
-	 * branches (the outcomes are coin tosses); a run to a switch one hop
-	 * farther, new or not, joins u's list (none for the farthest switches).
-	 */
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < n; i++) { /* without branches: the outcomes are coin tosses */
 		uint32_t u = bfs[i], next = row[u] + 1;
 
-		d->dl_lo[u] = nd;
-		for (uint32_t k = run_off[u]; k < run_off[u + 1]; k++) {
-			uint32_t v = run_v[k], r = row[v], fresh = r == UINT32_MAX;
+		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
+			uint32_t v = nb[e], fresh = row[v] == UINT32_MAX;
 
-			row[v] = fresh ? next : r;
+			row[v] = fresh ? next : row[v];
 			bfs[n] = v;
 			n += fresh;
-			dl_v[nd] = v;
-			dl[nd] = k;
-			nd += fresh | (r == next);
 		}
-		d->dl_hi[u] = nd;
 	}
 	d->nbfs = n;
 	d->ecc = row[bfs[n - 1]];
@@ -426,5 +404,22 @@ void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 			i++;
 		d->below[hops] = i;
 	}
-	emu_dest_heap(h, d, ca);
+	for (uint32_t i = 0; i < d->below[d->ecc]; i++) {
+		uint32_t u = bfs[i], next = row[u] + 1;
+
+		d->dl_lo[u] = nd;
+		for (uint32_t k = h->run_off[u]; k < h->run_off[u + 1]; k++) {
+			d->dl_v[nd] = run_v[k];
+			d->dl[nd] = k;
+			nd += row[run_v[k]] == next;
+		}
+		d->dl_hi[u] = nd;
+	}
+	/* the heap once the CA's vertex (then t at key 1) or t has left it */
+	heap_fill(h, &d->tpl, t, ca);
+	heap_pop(&d->tpl, &key);
+	if (ca) {
+		heap_decrease(&d->tpl, t, 1);
+		heap_pop(&d->tpl, &key);
+	}
 }
