@@ -162,6 +162,8 @@ static int alloc_sls(struct dfsssp *d, struct lanes_error *err)
 
 static int grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err)
 {
+	if (d->ndep_refs + more <= d->dep_cap)
+		return 0;
 	if (lanes_grow((void **)&d->u_dep, &d->dep_cap, d->ndep_refs + more, sizeof(*d->u_dep)))
 		return oom(err);
 	return 0;
@@ -171,13 +173,13 @@ static int grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err)
 static int walk_from(struct dfsssp *d, uint32_t x, uint32_t prev, const uint8_t *col,
 		     struct lanes_error *err)
 {
+	if (grow_deps(d, d->ns, err)) /* a path takes fewer hops than there are switches */
+		return LANES_ENOMEM;
 	for (uint32_t hop = 0; hop < d->ns; hop++) {
 		uint32_t e = route_channel_at(&d->ch, x, col[x]);
 
 		if (e == LANES_NONE)
 			return 0; /* delivered to a CA port */
-		if (grow_deps(d, 1, err))
-			return LANES_ENOMEM;
 		d->u_dep[d->ndep_refs++] = route_dependency(&d->ch, prev, e);
 		prev = e;
 		x = d->f->adj[e].sw;

@@ -136,7 +136,7 @@ static int set_order(struct emu *h)
 {
 	const struct lanes_fabric *f = h->f;
 	uint64_t *k = malloc(sizeof(*k) * 2 * (h->ns + 1));
-	uint32_t *first = malloc(sizeof(*first) * (h->ns + 1) * 256);
+	uint32_t *first = malloc(sizeof(*first) * ((size_t)f->num_port_slots + 1));
 
 	if (!k || !first) {
 		free(k);
@@ -150,13 +150,13 @@ static int set_order(struct emu *h)
 	qsort(k, h->ns, 2 * sizeof(*k), by_guid_key);
 	for (uint32_t i = 0; i < h->ns; i++)
 		h->gorder[i] = (uint32_t)k[2 * i + 1];
-	/* first[s * 256 + port]: s's adjacency entry on that port */
+	/* first[port slot of (s, port)]: s's adjacency entry on that port */
 	for (uint32_t s = 0; s < h->ns; s++)
 		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-			first[(size_t)s * 256 + f->adj[e].port] = e;
+			first[f->nodes[f->switches[s]].port_base + f->adj[e].port] = e;
 	for (uint32_t e = 0; e < f->adj_off[h->ns]; e++) {
 		h->nb[e] = f->adj[e].sw;
-		h->rev[e] = first[(size_t)f->adj[e].sw * 256 + f->adj[e].peer_port];
+		h->rev[e] = first[f->nodes[f->switches[f->adj[e].sw]].port_base + f->adj[e].peer_port];
 	}
 	free(k);
 	free(first);
@@ -200,14 +200,30 @@ static uint64_t count_lids(const struct lanes_fabric *f)
 	Y(row, ns + 1) Y(bfs, ns + 1) Y(dl_lo, ns + 1) Y(dl_hi, ns + 1) Y(dl, ne + 1) Y(dl_v, ne + 1) \
 	Y(tpl.he, ns + 2) Y(tpl.pos, ns + 2) Y(below, ns + 2)
 
+static void dest_free(struct emu_dest *d)
+{
+#define FREE_D(a, n) free(d->a);
+	DEST_ARRAYS(FREE_D)
+#undef FREE_D
+}
+
+static int dest_alloc(struct emu_dest *d, size_t ns, size_t ne)
+{
+	int ok = 1;
+
+#define ALLOC_D(a, n) ok &= !!(d->a = calloc(n, sizeof(*d->a)));
+	DEST_ARRAYS(ALLOC_D)
+#undef ALLOC_D
+	return ok ? 0 : -1;
+}
+
 static void emu_free(struct emu *h)
 {
 #define FREE(a, n) free(h->a);
-#define FREE_D(a, n) free(h->buf[0].a), free(h->buf[1].a);
 	EMU_ARRAYS(FREE)
-	DEST_ARRAYS(FREE_D)
 #undef FREE
-#undef FREE_D
+	dest_free(&h->buf[0]);
+	dest_free(&h->buf[1]);
 }
 
 static int emu_alloc(struct emu *h)
@@ -216,12 +232,9 @@ static int emu_alloc(struct emu *h)
 	int ok = 1;
 
 #define ALLOC(a, n) ok &= !!(h->a = calloc(n, sizeof(*h->a)));
-#define ALLOC_D(a, n) ALLOC(buf[0].a, n) ALLOC(buf[1].a, n)
 	EMU_ARRAYS(ALLOC)
-	DEST_ARRAYS(ALLOC_D)
 #undef ALLOC
-#undef ALLOC_D
-	return ok ? 0 : -1;
+	return ok && !dest_alloc(&h->buf[0], ns, ne) && !dest_alloc(&h->buf[1], ns, ne) ? 0 : -1;
 }
 
 /* ------------------------------------------------------------ pipeline */

@@ -222,13 +222,22 @@ static void free_dest(struct dest *d)
 	free(d->mcand);
 }
 
-static int alloc_state(struct sssp *m, struct lanes_error *err)
+/* What the order of the destinations needs (the replay's input too). */
+static int alloc_order(struct sssp *m, struct lanes_error *err)
 {
-	size_t ns = m->f->num_switches, ne = m->f->adj_off[ns];
+	size_t ns = m->f->num_switches;
 
 	m->rank = malloc(sizeof(*m->rank) * (ns + 1));
 	m->ep_first = malloc(sizeof(*m->ep_first) * (ns + 1));
 	m->hca = malloc(sizeof(*m->hca) * (ns + 1));
+	return m->rank && m->ep_first && m->hca ? 0 : oom(err);
+}
+
+/* What the rule needs, only when it routes. */
+static int alloc_rule(struct sssp *m, struct lanes_error *err)
+{
+	size_t ns = m->f->num_switches, ne = m->f->adj_off[ns];
+
 	m->load = calloc(ne + 1, sizeof(*m->load));
 	m->nb = malloc(sizeof(*m->nb) * (ne + 1));
 	m->wd = malloc(sizeof(*m->wd) * (ns + 1));
@@ -236,8 +245,8 @@ static int alloc_state(struct sssp *m, struct lanes_error *err)
 	m->kept = calloc(ns + 1, sizeof(*m->kept));
 	/* kept candidates: at most 4 MB and a quarter of the LFTs' size */
 	m->keep_left = ((size_t)4 << 20) + (size_t)(m->f->max_lid + 1) * ns / 4;
-	if (!m->kept || !m->rank || !m->ep_first || !m->hca || !m->load || !m->nb || !m->wd || !m->sub ||
-	    alloc_dest(&m->buf[0], ns, ne) || alloc_dest(&m->buf[1], ns, ne))
+	if (!m->kept || !m->load || !m->nb || !m->wd || !m->sub || alloc_dest(&m->buf[0], ns, ne) ||
+	    alloc_dest(&m->buf[1], ns, ne))
 		return oom(err);
 	for (size_t e = 0; e < ne; e++)
 		m->nb[e] = m->f->adj[e].sw;
@@ -248,7 +257,7 @@ static int prepare(struct sssp *m, struct lanes_error *err)
 {
 	int rc;
 
-	if ((rc = route_endports_osm_order(m->f, &m->eps, err)) || (rc = alloc_state(m, err)))
+	if ((rc = route_endports_osm_order(m->f, &m->eps, err)) || (rc = alloc_order(m, err)))
 		return rc;
 	count_hca(m);
 	if ((rc = rank_switches(m, err)))
@@ -605,7 +614,7 @@ int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts
 	o = (struct sssp_osm_order){ &m.eps, m.ep_first, m.hca, m.pipe.seq, m.pipe.ngroups, m.pipe.nseq };
 	/* the replay: 1 routed, 0 declined (OpenSM could not route this fabric) */
 	rc = replay ? route_sssp_osm(f, opts, r, &o, err) : 0;
-	if (rc == 0)
+	if (rc == 0 && (rc = alloc_rule(&m, err)) == 0)
 		route_by_rule(&m);
 	if (rc >= 0) {
 		own_lids(&m);
