@@ -48,6 +48,7 @@ struct dfsssp {
 	uint32_t *key_e, *key_c, *uid; /* per LID of t: scratch */
 	uint32_t *pu;             /* per (switch, i): the unit of LID i's path, or LANES_NONE */
 	int keep_canon;           /* the grouping waits in the SL cells */
+	uint32_t longer;          /* a switch whose path is not a shortest one, or LANES_NONE */
 	/* units: (source switch, one distinct path to a destination switch) */
 	uint32_t nunits;
 	struct dfsssp_unit *unit; /* nunits + 1 */

@@ -105,8 +105,19 @@ void dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t)
 			d->order[start[row[s]]++] = s;
 }
 
+/*
+ * Channel e out of s toward t (row: hops to t) goes one hop closer, as
+ * every path does here: the grouping reads the next switch's, done before
+ * in hop order. Else s is noted in d->longer (units_to refuses).
+ */
+static void check_closer(struct dfsssp *d, const uint8_t *row, uint32_t s, uint32_t e)
+{
+	if (e != LANES_NONE && row[d->f->adj[e].sw] + 1 != row[s])
+		d->longer = s;
+}
+
 /* Do all k LIDs leave s by one port toward a switch that does not split them? */
-static int all_same(struct dfsssp *d, uint32_t s, const uint32_t *lids, uint32_t k)
+static int all_same(struct dfsssp *d, const uint8_t *row, uint32_t s, const uint32_t *lids, uint32_t k)
 {
 	uint8_t p = lanes_routing_port(d->r, s, lids[0]);
 	uint32_t e;
@@ -115,15 +126,17 @@ static int all_same(struct dfsssp *d, uint32_t s, const uint32_t *lids, uint32_t
 		if (lanes_routing_port(d->r, s, lids[i]) != p)
 			return 0;
 	e = route_channel_at(&d->ch, s, p);
+	check_closer(d, row, s, e);
 	return e == LANES_NONE || !d->varies[d->f->adj[e].sw];
 }
 
 /* canon for switch s: LID i's path is its channel plus the next switch's path for i. */
-static void group_switch(struct dfsssp *d, uint32_t s, const uint32_t *lids, uint32_t k)
+static void group_switch(struct dfsssp *d, const uint8_t *row, uint32_t s, const uint32_t *lids,
+			 uint32_t k)
 {
 	uint32_t *c = d->canon + (size_t)s * k;
 
-	d->varies[s] = !all_same(d, s, lids, k);
+	d->varies[s] = !all_same(d, row, s, lids, k);
 	if (!d->varies[s]) {
 		memset(c, 0, sizeof(*c) * k);
 		return;
@@ -131,6 +144,7 @@ static void group_switch(struct dfsssp *d, uint32_t s, const uint32_t *lids, uin
 	for (uint32_t i = 0; i < k; i++) {
 		uint32_t e = route_channel_at(&d->ch, s, lanes_routing_port(d->r, s, lids[i])), j = 0;
 
+		check_closer(d, row, s, e);
 		d->key_e[i] = e;
 		d->key_c[i] = e == LANES_NONE ? 0 : d->canon[(size_t)d->f->adj[e].sw * k + i];
 		while (d->key_e[j] != e || d->key_c[j] != d->key_c[i])
@@ -149,7 +163,7 @@ void dfsssp_group_paths(struct dfsssp *d, uint32_t t)
 	memset(d->canon + (size_t)t * k, 0, sizeof(*d->canon) * k);
 	d->varies[t] = 0;
 	for (uint32_t i = 1; i < d->norder; i++)
-		group_switch(d, d->order[i], lids, k);
+		group_switch(d, d->dist + (size_t)t * d->ns, d->order[i], lids, k);
 }
 
 /* Path SLs per (source switch, destination LID), all 0 so far (sl_layers.c). */
@@ -270,7 +284,12 @@ static int units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err)
 	uint32_t k = dfsssp_lids_at(d, t);
 	int rc;
 
+	d->longer = LANES_NONE;
 	dfsssp_group_paths(d, t);
+	if (d->longer != LANES_NONE)
+		return lanes_error_set(err, LANES_EINTERNAL,
+				       "dfsssp: internal: switch %u's path to switch %u is not a shortest path",
+				       d->longer, t);
 	for (uint32_t s = 0; s < d->ns; s++)
 		if (!dfsssp_has_dependency(d, s, t))
 			d->paths[0] += (uint64_t)dfsssp_lids_at(d, s) * k;

@@ -530,6 +530,34 @@ static void test_dgx_superpod_as_opensm(void **state)
 	lanes_fabric_free(f);
 }
 
+/*
+ * A ring of 101 switches with one CA each (torus k=101 p=1): OpenSM's
+ * weights (P^2 = 202^2 per hop plus the routes placed) let the loads
+ * outweigh a hop, so OpenSM's Dijkstra would send some LIDs 51 switch hops
+ * the long way round instead of 50. The engines are minimal (seeds 000 and
+ * 002): every route takes its fewest hops (stretch 1, at most 50 + 2 CA
+ * links), and dfsssp stays deadlock-free.
+ */
+static void test_minimal_where_loads_outweigh_p2(void **state)
+{
+	struct lanes_fabric *f = gen("torus k=101 p=1");
+	const struct lanes_engine *e[] = { &lanes_engine_sssp, &lanes_engine_dfsssp };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct lanes_routing *r = route(e[i], f);
+		struct lanes_verify_result *res = verify(f, r, 8);
+
+		assert_true(res->reachable);
+		assert_int_equal(res->hops_max, 52);
+		assert_true(res->stretch_max == 1.0);
+		assert_true(i == 0 || res->deadlock_free);
+		lanes_verify_result_free(res);
+		lanes_routing_free(r);
+	}
+	lanes_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -546,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_disconnected),
 		cmocka_unit_test(test_switches_only),
 		cmocka_unit_test(test_dgx_superpod_as_opensm),
+		cmocka_unit_test(test_minimal_where_loads_outweigh_p2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
