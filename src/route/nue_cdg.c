@@ -30,7 +30,7 @@ static int oom(struct lanes_error *err)
 int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *who,
 		 struct lanes_error *err)
 {
-	uint32_t ns = f->num_switches, E;
+	uint32_t ns = f->num_switches, E, maxdeg = 1;
 	int rc;
 
 	memset(g, 0, sizeof(*g));
@@ -47,13 +47,22 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *wh
 	g->bwd = malloc(sizeof(*g->bwd) * ((size_t)E + 1));
 	g->pk.tmp = malloc(sizeof(*g->pk.tmp) * ((size_t)E + 1));
 	g->pk.slots = malloc(sizeof(*g->pk.slots) * ((size_t)E + 1));
-	g->dep = malloc(g->ch.ndeps + 8); /* + 7: search_forward reads rows 8 bytes at a time */
+	g->dep = malloc(g->ch.ndeps + 1);
+	for (uint32_t s = 0; s < ns; s++)
+		maxdeg = f->adj_off[s + 1] - f->adj_off[s] > maxdeg ? f->adj_off[s + 1] - f->adj_off[s] : maxdeg;
+	g->W = (maxdeg + 63) / 64;
+	g->succ = malloc(sizeof(*g->succ) * ((size_t)E + 1) * g->W);
+	g->pred = malloc(sizeof(*g->pred) * ((size_t)E + 1) * g->W);
+	g->head = malloc(sizeof(*g->head) * ((size_t)E + 1));
+	g->tailf = malloc(sizeof(*g->tailf) * ((size_t)E + 1));
 	if (!g->tail || !g->drow || !g->ord || !g->mark || !g->stk || !g->fwd || !g->bwd || !g->pk.tmp ||
-	    !g->pk.slots || !g->dep)
+	    !g->pk.slots || !g->dep || !g->succ || !g->pred || !g->head || !g->tailf)
 		return oom(err);
 	for (uint32_t s = 0; s < ns; s++)
 		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
 			g->tail[e] = s;
+			g->tailf[e] = f->adj_off[s];
+			g->head[e] = f->adj_off[f->adj[e].sw];
 			if (g->ch.rev[e] == LANES_NONE)
 				return lanes_error_set(err, LANES_EINTERNAL,
 						       "%s: internal: switch adjacency is not symmetric",
@@ -70,8 +79,8 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *wh
 
 void nue_cdg_free(struct nue_cdg *g)
 {
-	void *p[] = { g->tail, g->drow, g->dep, g->ord,    g->mark,
-		      g->stk,  g->fwd, g->bwd, g->pk.tmp, g->pk.slots };
+	void *p[] = { g->tail, g->drow,	   g->dep,	g->ord,	 g->mark, g->stk,  g->fwd,
+		      g->bwd,  g->pk.tmp, g->pk.slots, g->succ, g->pred, g->head, g->tailf };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
@@ -81,7 +90,9 @@ void nue_cdg_free(struct nue_cdg *g)
 
 void nue_cdg_reset(struct nue_cdg *g)
 {
-	memset(g->dep, 0, g->ch.ndeps + 8);
+	memset(g->dep, 0, g->ch.ndeps + 1);
+	memset(g->succ, 0, sizeof(*g->succ) * g->ch.E * g->W);
+	memset(g->pred, 0, sizeof(*g->pred) * g->ch.E * g->W);
 	for (uint32_t c = 0; c < g->ch.E; c++)
 		g->ord[c] = c;
 }
@@ -107,86 +118,67 @@ static inline unsigned ctz64(uint64_t m)
 }
 
 /*
- * The used dependencies among the first min(n, 8) bytes at p: bit 8i set when
- * byte i is NUE_DEP_USED (1; the other states, 0 and 2, have bit 0 clear).
- */
-static inline uint64_t used_bytes(const uint8_t *p, uint32_t n)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	v &= 0x0101010101010101ull;
-	return n < 8 ? v & ((1ull << (8 * n)) - 1) : v;
-}
-
-/*
- * Forward search from v over used dependencies, through channels placed
- * before ub; collects them in fwd. @return 1 if it meets channel u.
+ * Forward search from v over used dependencies (the succ bits), through
+ * channels placed before ub; collects them in fwd. @return 1 if it meets
+ * channel u.
  */
 static int search_forward(struct nue_cdg *g, uint32_t v, uint32_t u, uint32_t ub, uint32_t st)
 {
-	const struct lanes_fabric *f = g->f;
-	uint32_t top = 0;
+	const uint64_t *succ = g->succ;
+	const uint32_t *head = g->head, *ord = g->ord, W = g->W;
+	uint32_t *mark = g->mark, *stk = g->stk, top = 0, nf = 0;
+	uint64_t *fwd = g->fwd;
 
-	g->nf = 0;
-	g->mark[v] = st;
-	g->stk[top++] = v;
-	g->fwd[g->nf++] = key(g, v);
+	mark[v] = st;
+	stk[top++] = v;
+	fwd[nf++] = key(g, v);
 	while (top) {
-		uint32_t c = g->stk[--top], x = f->adj[c].sw, a = f->adj_off[x];
-		uint32_t deg = f->adj_off[x + 1] - a;
-		const uint8_t *row = g->dep + (uint32_t)(g->drow[c] + a);
+		uint32_t c = stk[--top], a = head[c];
 
-		for (uint32_t j0 = 0; j0 < deg; j0 += 8) {
-			uint64_t m = used_bytes(row + j0, deg - j0);
-
-			for (; m; m &= m - 1) {
-				uint32_t y = a + j0 + (uint32_t)(ctz64(m) >> 3);
+		for (uint32_t w = 0; w < W; w++, a += 64)
+			for (uint64_t m = succ[(size_t)c * W + w]; m; m &= m - 1) {
+				uint32_t y = a + ctz64(m);
 
 				if (y == u)
 					return 1;
-				if (g->mark[y] != st && g->ord[y] < ub) {
-					g->mark[y] = st;
-					g->stk[top++] = y;
-					g->fwd[g->nf++] = key(g, y);
+				if (mark[y] != st && ord[y] < ub) {
+					mark[y] = st;
+					stk[top++] = y;
+					fwd[nf++] = key(g, y);
 				}
 			}
-		}
 	}
+	g->nf = nf;
 	return 0;
 }
 
-/* Backward search from u through channels placed after lb; collects them in bwd. */
+/* Backward search from u (the pred bits) through channels placed after lb; collects them in bwd. */
 static void search_backward(struct nue_cdg *g, uint32_t u, uint32_t lb, uint32_t st)
 {
-	const struct lanes_fabric *f = g->f;
-	uint32_t top = 0;
+	const uint64_t *pred = g->pred;
+	const uint32_t *tailf = g->tailf, *rev = g->ch.rev, *ord = g->ord, W = g->W;
+	uint32_t *mark = g->mark, *stk = g->stk, top = 0, nb = 0;
+	uint64_t *bwd = g->bwd;
 
-	g->nb = 0;
-	g->mark[u] = st;
-	g->stk[top++] = u;
-	g->bwd[g->nb++] = key(g, u);
+	mark[u] = st;
+	stk[top++] = u;
+	bwd[nb++] = key(g, u);
 	while (top) {
-		uint32_t c = g->stk[--top], x = g->tail[c], a = f->adj_off[x];
-		uint32_t deg = f->adj_off[x + 1] - a;
-		const uint8_t *base = g->dep + g->ch.dense_off[x] + (c - a);
+		uint32_t c = stk[--top], a = tailf[c];
 
-		/* in-channels of x are rev[e] for the out entries e of x */
-		for (uint32_t i = 0; i < deg; i++) {
-			uint32_t y = g->ch.rev[a + i];
+		/* in-channels of c's switch are rev[e] for its out entries e */
+		for (uint32_t w = 0; w < W; w++, a += 64)
+			for (uint64_t m = pred[(size_t)c * W + w]; m; m &= m - 1) {
+				uint32_t y = rev[a + ctz64(m)];
 
-			if (base[(size_t)i * deg] != 1)
-				continue;
-			if (g->mark[y] != st && g->ord[y] > lb) {
-				g->mark[y] = st;
-				g->stk[top++] = y;
-				g->bwd[g->nb++] = key(g, y);
+				if (mark[y] != st && ord[y] > lb) {
+					mark[y] = st;
+					stk[top++] = y;
+					bwd[nb++] = key(g, y);
+				}
 			}
-		}
 	}
+	g->nb = nb;
 }
 
 int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out)
@@ -224,5 +216,6 @@ int nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out)
 		route_pk_reorder(g->ord, g->ch.E, g->bwd, g->nb, g->fwd, g->nf, &g->pk);
 	}
 	g->dep[d] = NUE_DEP_USED;
+	nue_cdg_bits(g, in, out, 1);
 	return 0;
 }
