@@ -42,7 +42,8 @@ int nue_level_init(struct nue_level *v, uint32_t ns)
 	v->bd = malloc(sizeof(*v->bd) * ((size_t)ns + 1));
 	v->bc = malloc(sizeof(*v->bc) * ((size_t)ns + 1));
 	v->keys = malloc(sizeof(*v->keys) * ((size_t)ns + 1));
-	return v->lvl && v->disc && v->bd && v->bc && v->keys ? 0 : -1;
+	v->packed = malloc(sizeof(*v->packed) * 2 * ((size_t)ns + 1));
+	return v->lvl && v->disc && v->bd && v->bc && v->keys && v->packed ? 0 : -1;
 }
 
 void nue_level_free(struct nue_level *v)
@@ -52,6 +53,7 @@ void nue_level_free(struct nue_level *v)
 	free(v->bd);
 	free(v->bc);
 	free(v->keys);
+	free(v->packed);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -178,19 +180,73 @@ static int by_key(const void *pa, const void *pb)
 	return a->c < b->c ? -1 : a->c > b->c;
 }
 
-/* Sort order[1..nq) by (distance, channel), the heap's pop order (one level at a time). */
-static void sort_levels(struct nue_search *s, const struct nue_level *v, uint32_t nq)
+static unsigned bit_length(uint64_t x)
 {
-	for (uint32_t i = 1, j; i < nq; i = j) {
-		for (j = i + 1; j < nq && v->lvl[s->order[j]] == v->lvl[s->order[i]]; j++)
-			;
-		if (j - i < 2)
-			continue;
+	return x ? 64u - (unsigned)__builtin_clzll(x) : 0u;
+}
+
+/* Sort a[0..n) ascending (distinct keys of `bits` bits): insertion sort for few, else LSD radix. */
+static void sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, unsigned bits)
+{
+	if (n <= 24) {
+		for (uint32_t i = 1; i < n; i++) {
+			uint64_t k = a[i];
+			uint32_t j = i;
+
+			for (; j > 0 && a[j - 1] > k; j--)
+				a[j] = a[j - 1];
+			a[j] = k;
+		}
+		return;
+	}
+	for (unsigned shift = 0; shift < bits; shift += 8) {
+		uint32_t count[257] = { 0 };
+
+		for (uint32_t i = 0; i < n; i++)
+			count[((a[i] >> shift) & 0xff) + 1]++;
+		if (count[((a[0] >> shift) & 0xff) + 1] == n)
+			continue; /* one digit for all */
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (uint32_t i = 0; i < n; i++)
+			tmp[count[(a[i] >> shift) & 0xff]++] = a[i];
+		memcpy(a, tmp, sizeof(*a) * n);
+	}
+}
+
+/*
+ * One level order[i..j) by (distance, channel). A short switch at level h
+ * has h w0 <= d < (h + 1) w0, so (d - h w0, channel) packs into one number
+ * when w0 and the channel numbers leave room; else qsort.
+ */
+static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j)
+{
+	unsigned cb = bit_length(s->g->ch.E), bits = bit_length(s->w0 - 1) + cb;
+	uint64_t base = (uint64_t)v->lvl[s->order[i]] * s->w0, *a = v->packed;
+
+	if (bits > 64) {
 		for (uint32_t k = i; k < j; k++)
 			v->keys[k] = (struct nue_lkey){ s->dd[s->order[k]], s->via[s->order[k]], s->order[k] };
 		qsort(v->keys + i, j - i, sizeof(*v->keys), by_key);
 		for (uint32_t k = i; k < j; k++)
 			s->order[k] = v->keys[k].y;
+		return;
+	}
+	for (uint32_t k = i; k < j; k++)
+		a[k - i] = (s->dd[s->order[k]] - base) << cb | s->via[s->order[k]];
+	sort_u64(a, j - i, v->packed + (j - i), bits);
+	for (uint32_t k = i; k < j; k++)
+		s->order[k] = s->g->tail[(uint32_t)(a[k - i] & ((1ull << cb) - 1))];
+}
+
+/* Sort order[1..nq) by (distance, channel), the heap's pop order (one level at a time). */
+static void sort_levels(struct nue_search *s, struct nue_level *v, uint32_t nq)
+{
+	for (uint32_t i = 1, j; i < nq; i = j) {
+		for (j = i + 1; j < nq && v->lvl[s->order[j]] == v->lvl[s->order[i]]; j++)
+			;
+		if (j - i >= 2)
+			sort_level(s, v, i, j);
 	}
 }
 

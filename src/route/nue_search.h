@@ -30,6 +30,7 @@ struct nue_level {
 	uint64_t *bd;                 /* per switch: best distance so far */
 	uint32_t *bc;                 /* per switch: its channel */
 	struct nue_lkey *keys;        /* hand-over scratch: a level's switches */
+	uint64_t *packed;             /* the same as one number each, and radix scratch: 2 (ns + 1) */
 	int score;                    /* recent refusals: the shortcut is tried below 8 */
 };
 
