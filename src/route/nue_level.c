@@ -34,67 +34,77 @@
 
 #include "nue_search.h"
 
-int nue_level_init(struct nue_level *v, uint32_t ns)
+int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g)
 {
+	uint32_t ns = f->num_switches, E = f->adj_off[ns];
+
 	memset(v, 0, sizeof(*v));
-	v->lvl = malloc(sizeof(*v->lvl) * ((size_t)ns + 1));
-	v->disc = calloc((size_t)ns + 1, sizeof(*v->disc));
+	v->lv = calloc((size_t)ns + 1, sizeof(*v->lv));
 	v->bd = malloc(sizeof(*v->bd) * ((size_t)ns + 1));
 	v->bc = malloc(sizeof(*v->bc) * ((size_t)ns + 1));
+	v->nb = malloc(sizeof(*v->nb) * ((size_t)E + 1));
 	v->keys = malloc(sizeof(*v->keys) * ((size_t)ns + 1));
 	v->packed = malloc(sizeof(*v->packed) * 2 * ((size_t)ns + 1));
-	return v->lvl && v->disc && v->bd && v->bc && v->keys && v->packed ? 0 : -1;
+	if (!v->lv || !v->bd || !v->bc || !v->nb || !v->keys || !v->packed)
+		return -1;
+	for (uint32_t e = 0; e < E; e++) {
+		v->nb[e].y = f->adj[e].sw;
+		v->nb[e].in = g->ch.rev[e];
+	}
+	return 0;
 }
 
 void nue_level_free(struct nue_level *v)
 {
-	free(v->lvl);
-	free(v->disc);
+	free(v->lv);
 	free(v->bd);
 	free(v->bc);
+	free(v->nb);
 	free(v->keys);
 	free(v->packed);
 	memset(v, 0, sizeof(*v));
 }
 
-static void discover(struct nue_level *v, uint32_t y, uint32_t lvl)
+static uint32_t level_of(const struct nue_level *v, uint32_t y)
 {
-	v->disc[y] = v->stamp;
-	v->lvl[y] = lvl;
-	v->bd[y] = UINT64_MAX;
-	v->bc[y] = LANES_NONE;
+	return v->lv[y] - v->base;
 }
 
-/* Offer the unrouted neighbours one level out their channels into x. */
+/*
+ * Offer the unrouted neighbours one level out their channels into x: a
+ * neighbour not yet discovered takes the channel (and the next level), one
+ * already at the next level keeps the better of the two.
+ */
 static void offer_from(struct nue_search *s, struct nue_level *v, uint32_t x, uint32_t *nq)
 {
+	static const uint8_t none = NUE_DEP_UNUSED; /* t: no dependency to block */
 	const struct lanes_fabric *f = s->f;
 	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a, c = s->via[x];
-	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->ch.dense_off[x] + (c - a);
+	const uint8_t *col = c == LANES_NONE ? &none : s->g->dep + s->g->ch.dense_off[x] + (c - a);
+	size_t stride = c == LANES_NONE ? 0 : deg;
 	/* locals: the stores below could alias the fields, forcing reloads */
-	const struct lanes_adj *adj = f->adj + a;
-	const uint32_t *rev = s->g->ch.rev + a, stamp = v->stamp, next = v->lvl[x] + 1;
+	const struct nue_nb *nb = v->nb + a;
+	const uint32_t base = v->base, next = v->lv[x] + 1;
 	const uint64_t *load = s->load, dw = s->dd[x] + s->w0;
-	uint32_t *disc = v->disc, *lvl = v->lvl, *bc = v->bc, *order = s->order, n = *nq;
+	uint32_t *lv = v->lv, *bc = v->bc, *order = s->order, n = *nq;
 	uint64_t *bd = v->bd;
 
 	for (uint32_t j = 0; j < deg; j++) {
-		uint32_t y = adj[j].sw, in = rev[j];
-		uint64_t d;
+		uint32_t y = nb[j].y, in = nb[j].in, ly = lv[y];
+		uint64_t d = dw + load[in];
 		int better;
 
-		if (col && col[(size_t)j * deg] == NUE_DEP_BLOCKED)
+		if (col[j * stride] == NUE_DEP_BLOCKED)
 			continue;
-		if (disc[y] != stamp) {
-			disc[y] = stamp;
-			lvl[y] = next;
-			bd[y] = UINT64_MAX;
-			bc[y] = LANES_NONE;
+		if (ly < base) {
+			lv[y] = next;
+			bd[y] = d;
+			bc[y] = in;
 			order[n++] = y;
-		}
-		if (lvl[y] != next)
 			continue;
-		d = dw + load[in];
+		}
+		if (ly != next)
+			continue;
 		better = (d < bd[y]) | ((d == bd[y]) & (in < bc[y]));
 		bd[y] = better ? d : bd[y];
 		bc[y] = better ? in : bc[y];
@@ -110,11 +120,13 @@ static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t 
 {
 	uint32_t n = 0;
 
-	if (++v->stamp == 0) {
-		memset(v->disc, 0, sizeof(*v->disc) * s->ns);
-		v->stamp = 1;
+	/* a fresh base above every level of the last search */
+	if (v->base > UINT32_MAX - 2 * (s->ns + 1)) {
+		memset(v->lv, 0, sizeof(*v->lv) * s->ns);
+		v->base = 0;
 	}
-	discover(v, t, 0);
+	v->base += s->ns + 1;
+	v->lv[t] = v->base;
 	s->order[n++] = t;
 	s->via[t] = LANES_NONE;
 	s->dd[t] = 0;
@@ -122,7 +134,7 @@ static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t 
 		uint32_t x = s->order[i];
 
 		if (x != t) {
-			if (v->bd[x] - (uint64_t)v->lvl[x] * s->w0 >= s->w0)
+			if (v->bd[x] - (uint64_t)level_of(v, x) * s->w0 >= s->w0)
 				return 0;
 			s->via[x] = v->bc[x];
 			s->dd[x] = v->bd[x];
@@ -222,7 +234,7 @@ static void sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, unsigned bits)
 static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j)
 {
 	unsigned cb = bit_length(s->g->ch.E), bits = bit_length(s->w0 - 1) + cb;
-	uint64_t base = (uint64_t)v->lvl[s->order[i]] * s->w0, *a = v->packed;
+	uint64_t base = (uint64_t)level_of(v, s->order[i]) * s->w0, *a = v->packed;
 
 	if (bits > 64) {
 		for (uint32_t k = i; k < j; k++)
@@ -243,7 +255,7 @@ static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, ui
 static void sort_levels(struct nue_search *s, struct nue_level *v, uint32_t nq)
 {
 	for (uint32_t i = 1, j; i < nq; i = j) {
-		for (j = i + 1; j < nq && v->lvl[s->order[j]] == v->lvl[s->order[i]]; j++)
+		for (j = i + 1; j < nq && v->lv[s->order[j]] == v->lv[s->order[i]]; j++)
 			;
 		if (j - i >= 2)
 			sort_level(s, v, i, j);

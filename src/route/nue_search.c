@@ -70,7 +70,7 @@ int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct n
 	s->q = malloc(sizeof(*s->q) * ns);
 	s->pend = malloc(sizeof(*s->pend) * ns);
 	if (!s->heap.h || !s->heap.pos || !s->via || !s->seen || !s->order || !s->sub || !s->dd || !s->anc ||
-	    !s->esc || !s->toward || !s->q || !s->pend || nue_level_init(&s->level, f->num_switches))
+	    !s->esc || !s->toward || !s->q || !s->pend || nue_level_init(&s->level, f, g))
 		return oom(err);
 	memset(s->heap.pos, 0xff, sizeof(*s->heap.pos) * ns);
 	return 0;

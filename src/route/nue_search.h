@@ -23,12 +23,17 @@ struct nue_lkey {
 	uint32_t c, y;
 };
 
+/* An adjacency entry e for the BFS: its switch, and the channel back (rev[e]). */
+struct nue_nb {
+	uint32_t y, in;
+};
+
 /* The BFS shortcut of the search (nue_level.c). */
 struct nue_level {
-	uint32_t *lvl;                /* per discovered switch: hops from t */
-	uint32_t *disc, stamp;        /* disc[s] == stamp: s discovered */
+	uint32_t *lv, base;           /* per switch: base + hops from t once discovered, else below base */
 	uint64_t *bd;                 /* per switch: best distance so far */
 	uint32_t *bc;                 /* per switch: its channel */
+	struct nue_nb *nb;            /* per adjacency entry */
 	struct nue_lkey *keys;        /* hand-over scratch: a level's switches */
 	uint64_t *packed;             /* the same as one number each, and radix scratch: 2 (ns + 1) */
 	int score;                    /* recent refusals: the shortcut is tried below 8 */
@@ -100,7 +105,7 @@ static inline __attribute__((always_inline)) void nue_search_offer(struct nue_se
 /** Note that the search added "in, then out" (given back at the end if unused). */
 int nue_search_remember(struct nue_search *s, uint32_t in, uint32_t out, struct lanes_error *err);
 
-int nue_level_init(struct nue_level *v, uint32_t ns);
+int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g);
 void nue_level_free(struct nue_level *v);
 
 /**
