@@ -97,6 +97,72 @@ void nue_cdg_reset(struct nue_cdg *g)
 		g->ord[c] = c;
 }
 
+/* Hops from the nearest root, in lv (LANES_NONE: no root in reach); @return the most. */
+static uint32_t root_hops(const struct lanes_fabric *f, const uint32_t *roots, uint32_t nroots,
+			  uint32_t *lv, uint32_t *q)
+{
+	uint32_t n = 0, most = 0;
+
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		lv[s] = LANES_NONE;
+	for (uint32_t i = 0; i < nroots; i++)
+		if (lv[roots[i]] == LANES_NONE) {
+			lv[roots[i]] = 0;
+			q[n++] = roots[i];
+		}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t x = q[i];
+
+		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++)
+			if (lv[f->adj[e].sw] == LANES_NONE) {
+				lv[f->adj[e].sw] = lv[x] + 1;
+				most = lv[x] + 1;
+				q[n++] = f->adj[e].sw;
+			}
+	}
+	return most;
+}
+
+int nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots)
+{
+	const struct lanes_fabric *f = g->f;
+	uint32_t ns = f->num_switches, E = g->ch.E, most, nb, *lv, *q, *cnt;
+
+	lv = malloc(sizeof(*lv) * ((size_t)ns + 1));
+	q = malloc(sizeof(*q) * ((size_t)ns + 1));
+	cnt = NULL;
+	if (lv && q) {
+		most = root_hops(f, roots, nroots, lv, q);
+		nb = 3 * (most + 1) + 1;
+		cnt = calloc((size_t)nb + 1, sizeof(*cnt));
+	}
+	if (!cnt) {
+		free(lv), free(q);
+		return -1;
+	}
+	/* bucket of channel a -> b: up by depth of a (deepest first), level, down by depth of b */
+	for (uint32_t c = 0; c < E; c++) {
+		uint32_t a = g->tail[c], b = f->adj[c].sw, k;
+
+		if (lv[a] == LANES_NONE || lv[b] == LANES_NONE)
+			k = 3 * (most + 1);
+		else if (lv[b] < lv[a])
+			k = most - lv[a];
+		else if (lv[b] == lv[a])
+			k = most + 1 + lv[a];
+		else
+			k = 2 * (most + 1) + lv[b];
+		g->ord[c] = k; /* the bucket for now */
+		cnt[k + 1]++;
+	}
+	for (uint32_t k = 0; k < nb; k++)
+		cnt[k + 1] += cnt[k];
+	for (uint32_t c = 0; c < E; c++)
+		g->ord[c] = cnt[g->ord[c]]++;
+	free(lv), free(q), free(cnt);
+	return 0;
+}
+
 static uint32_t next_stamp(struct nue_cdg *g)
 {
 	if (++g->stamp == 0) {

@@ -63,6 +63,15 @@ void nue_cdg_free(struct nue_cdg *g);
 /** Forget every used dependency: a fresh layer. */
 void nue_cdg_reset(struct nue_cdg *g);
 
+/**
+ * Start a fresh layer's order (nothing used) up*-down* from the roots: the
+ * channels toward a root first, deepest first, then those between switches
+ * as deep, then those away from the roots, shallowest first. Routes up then
+ * down agree with it, so their dependencies go in without a search; only
+ * the time changes. @return 0, or -1 out of memory (the order stays)
+ */
+int nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots);
+
 /** @return the number of the dependency "in, then out" (out leaves where in ends) */
 static inline size_t nue_cdg_dep(const struct nue_cdg *g, uint32_t in, uint32_t out)
 {

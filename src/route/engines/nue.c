@@ -116,10 +116,13 @@ static void grow_trees(struct nue *n, uint32_t l)
 /* Route layer l: escape paths up front, then each destination LID of it. */
 static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 {
+	uint32_t r0 = n->nroots;
 	int rc;
 
 	grow_trees(n, l);
 	nue_cdg_reset(&n->g);
+	if (nue_cdg_order_from(&n->g, n->roots + r0, n->nroots - r0))
+		return oom(err);
 	for (uint32_t s = 0; s < n->ns; s++)
 		n->want[s] = n->tw[s] > 0;
 	if (nue_escape_mark(&n->x, &n->g, n->want))
