@@ -97,70 +97,93 @@ void nue_cdg_reset(struct nue_cdg *g)
 		g->ord[c] = c;
 }
 
-/* Hops from the nearest root, in lv (LANES_NONE: no root in reach); @return the most. */
-static uint32_t root_hops(const struct lanes_fabric *f, const uint32_t *roots, uint32_t nroots,
-			  uint32_t *lv, uint32_t *q)
+/* Hops from the nearest of the n switches src[] in lv (LANES_NONE: none in reach); @return the most. */
+static uint32_t hops_from(const struct lanes_fabric *f, uint32_t *src, uint32_t n, uint32_t *lv)
 {
-	uint32_t n = 0, most = 0;
+	uint32_t most = 0;
 
-	for (uint32_t s = 0; s < f->num_switches; s++)
-		lv[s] = LANES_NONE;
-	for (uint32_t i = 0; i < nroots; i++)
-		if (lv[roots[i]] == LANES_NONE) {
-			lv[roots[i]] = 0;
-			q[n++] = roots[i];
-		}
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t x = q[i];
+		uint32_t x = src[i];
 
 		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++)
 			if (lv[f->adj[e].sw] == LANES_NONE) {
 				lv[f->adj[e].sw] = lv[x] + 1;
 				most = lv[x] + 1;
-				q[n++] = f->adj[e].sw;
+				src[n++] = f->adj[e].sw;
 			}
 	}
 	return most;
 }
 
-int nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots)
+/*
+ * Channel a -> b by the hops lv from some sources (most at most): the
+ * channels toward the sources first, from the farthest, then those between
+ * switches as far, then those away from them, the nearest first; with away,
+ * the other way round. @return its bucket, 0 .. 3 (most + 1)
+ */
+static uint32_t bucket(const uint32_t *lv, uint32_t most, uint32_t a, uint32_t b, int away)
 {
-	const struct lanes_fabric *f = g->f;
-	uint32_t ns = f->num_switches, E = g->ch.E, most, nb, *lv, *q, *cnt;
+	if (lv[a] == LANES_NONE || lv[b] == LANES_NONE)
+		return 3 * (most + 1);
+	if (lv[b] == lv[a])
+		return most + 1 + lv[a];
+	if ((lv[b] < lv[a]) != away)
+		return away ? lv[a] : most - lv[a];
+	return 2 * (most + 1) + (away ? most - lv[b] : lv[b]);
+}
 
-	lv = malloc(sizeof(*lv) * ((size_t)ns + 1));
-	q = malloc(sizeof(*q) * ((size_t)ns + 1));
-	cnt = NULL;
-	if (lv && q) {
-		most = root_hops(f, roots, nroots, lv, q);
-		nb = 3 * (most + 1) + 1;
-		cnt = calloc((size_t)nb + 1, sizeof(*cnt));
-	}
-	if (!cnt) {
-		free(lv), free(q);
+/* Stable counting sort of idx[0..E) by key[] (below nb) into out. */
+static int sort_by(const uint32_t *idx, uint32_t E, const uint32_t *key, uint32_t nb, uint32_t *out)
+{
+	uint32_t *cnt = calloc((size_t)nb + 1, sizeof(*cnt));
+
+	if (!cnt)
 		return -1;
-	}
-	/* bucket of channel a -> b: up by depth of a (deepest first), level, down by depth of b */
-	for (uint32_t c = 0; c < E; c++) {
-		uint32_t a = g->tail[c], b = f->adj[c].sw, k;
-
-		if (lv[a] == LANES_NONE || lv[b] == LANES_NONE)
-			k = 3 * (most + 1);
-		else if (lv[b] < lv[a])
-			k = most - lv[a];
-		else if (lv[b] == lv[a])
-			k = most + 1 + lv[a];
-		else
-			k = 2 * (most + 1) + lv[b];
-		g->ord[c] = k; /* the bucket for now */
-		cnt[k + 1]++;
-	}
+	for (uint32_t i = 0; i < E; i++)
+		cnt[key[idx[i]] + 1]++;
 	for (uint32_t k = 0; k < nb; k++)
 		cnt[k + 1] += cnt[k];
-	for (uint32_t c = 0; c < E; c++)
-		g->ord[c] = cnt[g->ord[c]]++;
-	free(lv), free(q), free(cnt);
+	for (uint32_t i = 0; i < E; i++)
+		out[cnt[key[idx[i]]]++] = idx[i];
+	free(cnt);
 	return 0;
+}
+
+int nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots, const uint8_t *want)
+{
+	const struct lanes_fabric *f = g->f;
+	uint32_t ns = f->num_switches, E = g->ch.E, n = 0, most[2];
+	uint32_t *lv = malloc(sizeof(*lv) * 2 * ((size_t)ns + 1)), *q = malloc(sizeof(*q) * ((size_t)ns + 1));
+	uint32_t *key = malloc(sizeof(*key) * 2 * ((size_t)E + 1)), *idx = g->stk, *tmp = g->pk.slots;
+	int rc = -1;
+
+	if (!lv || !q || !key)
+		goto out;
+	for (uint32_t s = 0; s < 2 * ns; s++)
+		lv[s] = LANES_NONE;
+	for (uint32_t s = 0; s < ns; s++)
+		if (want[s])
+			lv[s] = 0, q[n++] = s;
+	most[0] = hops_from(f, q, n, lv);
+	for (uint32_t i = n = 0; i < nroots; i++)
+		if (lv[ns + roots[i]] == LANES_NONE)
+			lv[ns + roots[i]] = 0, q[n++] = roots[i];
+	most[1] = hops_from(f, q, n, lv + ns);
+	for (uint32_t c = 0; c < E; c++) {
+		key[c] = bucket(lv, most[0], g->tail[c], f->adj[c].sw, 1);
+		key[E + c] = bucket(lv + ns, most[1], g->tail[c], f->adj[c].sw, 0);
+		idx[c] = c;
+	}
+	/* by the roots' buckets, then (stable) by the destinations': the latter first */
+	if (sort_by(idx, E, key + E, 3 * (most[1] + 1) + 1, tmp) ||
+	    sort_by(tmp, E, key, 3 * (most[0] + 1) + 1, idx))
+		goto out;
+	for (uint32_t i = 0; i < E; i++)
+		g->ord[idx[i]] = i;
+	rc = 0;
+out:
+	free(lv), free(q), free(key);
+	return rc;
 }
 
 static uint32_t next_stamp(struct nue_cdg *g)

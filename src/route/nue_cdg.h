@@ -64,13 +64,15 @@ void nue_cdg_free(struct nue_cdg *g);
 void nue_cdg_reset(struct nue_cdg *g);
 
 /**
- * Start a fresh layer's order (nothing used) up*-down* from the roots: the
- * channels toward a root first, deepest first, then those between switches
- * as deep, then those away from the roots, shallowest first. Routes up then
- * down agree with it, so their dependencies go in without a search; only
- * the time changes. @return 0, or -1 out of memory (the order stays)
+ * Start a fresh layer's order (nothing used): the channels away from the
+ * destination switches (want[s]) first, the nearest first, then those
+ * between switches as near, then those toward them, the farthest first;
+ * within each, up*-down* from the roots (toward a root first, the deepest
+ * first, across, away, the shallowest first). Routes up then down agree
+ * with it, so their dependencies go in without a search; only the time
+ * changes. @return 0, or -1 out of memory (then some order stays)
  */
-int nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots);
+int nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots, const uint8_t *want);
 
 /** @return the number of the dependency "in, then out" (out leaves where in ends) */
 static inline size_t nue_cdg_dep(const struct nue_cdg *g, uint32_t in, uint32_t out)

@@ -121,10 +121,10 @@ static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 
 	grow_trees(n, l);
 	nue_cdg_reset(&n->g);
-	if (nue_cdg_order_from(&n->g, n->roots + r0, n->nroots - r0))
-		return oom(err);
 	for (uint32_t s = 0; s < n->ns; s++)
 		n->want[s] = n->tw[s] > 0;
+	if (nue_cdg_order_from(&n->g, n->roots + r0, n->nroots - r0, n->want))
+		return oom(err);
 	if (nue_escape_mark(&n->x, &n->g, n->want))
 		return lanes_error_set(err, LANES_EINTERNAL, "nue: internal: escape paths close a cycle");
 	for (uint32_t i = 0; i < n->d.nd; i++) {
