@@ -70,26 +70,30 @@ static uint32_t level_of(const struct nue_level *v, uint32_t y)
 	return v->lv[y] - v->base;
 }
 
-/*
- * Offer the unrouted neighbours one level out their channels into x: a
- * neighbour not yet discovered takes the channel (and the next level), one
- * already at the next level keeps the better of the two.
- */
-static void offer_from(struct nue_search *s, struct nue_level *v, uint32_t x, uint32_t *nq)
+/* What offer_from() hands to scan(). */
+struct offer {
+	const struct nue_nb *nb;
+	const uint8_t *col;
+	size_t stride;
+	uint32_t base, next;
+	const uint64_t *load;
+	uint64_t dw;
+};
+
+/* The entries j0..j1 - 1 of offer_from(): locals, as the stores could alias fields. */
+static inline __attribute__((always_inline)) uint32_t scan(struct nue_level *v, const struct offer *o,
+							   uint32_t *order, uint32_t n, uint32_t j0,
+							   uint32_t j1)
 {
-	static const uint8_t none = NUE_DEP_UNUSED; /* t: no dependency to block */
-	const struct lanes_fabric *f = s->f;
-	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a, c = s->via[x];
-	const uint8_t *col = c == LANES_NONE ? &none : s->g->dep + s->g->ch.dense_off[x] + (c - a);
-	size_t stride = c == LANES_NONE ? 0 : deg;
-	/* locals: the stores below could alias the fields, forcing reloads */
-	const struct nue_nb *nb = v->nb + a;
-	const uint32_t base = v->base, next = v->lv[x] + 1;
-	const uint64_t *load = s->load, dw = s->dd[x] + s->w0;
-	uint32_t *lv = v->lv, *bc = v->bc, *order = s->order, n = *nq;
+	const struct nue_nb *nb = o->nb;
+	const uint8_t *col = o->col;
+	const uint64_t *load = o->load, dw = o->dw;
+	const uint32_t base = o->base, next = o->next;
+	const size_t stride = o->stride;
+	uint32_t *lv = v->lv, *bc = v->bc;
 	uint64_t *bd = v->bd;
 
-	for (uint32_t j = 0; j < deg; j++) {
+	for (uint32_t j = j0; j < j1; j++) {
 		uint32_t y = nb[j].y, in = nb[j].in, ly = lv[y];
 		uint64_t d = dw + load[in];
 		int better;
@@ -109,7 +113,33 @@ static void offer_from(struct nue_search *s, struct nue_level *v, uint32_t x, ui
 		bd[y] = better ? d : bd[y];
 		bc[y] = better ? in : bc[y];
 	}
-	*nq = n;
+	return n;
+}
+
+/*
+ * Offer the unrouted neighbours one level out their channels into x: a
+ * neighbour not yet discovered takes the channel (and the next level), one
+ * already at the next level keeps the better of the two. x's own channel
+ * leads one level up: skipped.
+ */
+static void offer_from(struct nue_search *s, struct nue_level *v, uint32_t x, uint32_t *nq)
+{
+	static const uint8_t none = NUE_DEP_UNUSED; /* t: no dependency to block */
+	const struct lanes_fabric *f = s->f;
+	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a, c = s->via[x];
+	uint32_t up = c == LANES_NONE ? deg : c - a;
+	struct offer o = {
+		.nb = v->nb + a,
+		.col = c == LANES_NONE ? &none : s->g->dep + s->g->ch.dense_off[x] + (c - a),
+		.stride = c == LANES_NONE ? 0 : deg,
+		.base = v->base,
+		.next = v->lv[x] + 1,
+		.load = s->load,
+		.dw = s->dd[x] + s->w0,
+	};
+	uint32_t n = scan(v, &o, s->order, *nq, 0, up);
+
+	*nq = up < deg ? scan(v, &o, s->order, n, up + 1, deg) : n;
 }
 
 /*
