@@ -177,15 +177,15 @@ static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t 
 }
 
 /*
- * Add the dependencies of order[1..n) in turn up to the first the CDG
+ * Add the dependencies of order[i..n) in turn up to the first the CDG
  * refuses (left blocked). @return its index, or n
  */
-static uint32_t add_upto(struct nue_search *s, uint32_t n, struct lanes_error *err, int *rc)
+static uint32_t add_upto(struct nue_search *s, uint32_t i, uint32_t n, struct lanes_error *err,
+			 int *rc)
 {
 	const struct lanes_adj *adj = s->f->adj;
-	uint32_t i;
 
-	for (i = 1; i < n; i++) {
+	for (; i < n; i++) {
 		uint32_t c = s->via[s->order[i]], par = s->via[adj[c].sw];
 
 		if (par == LANES_NONE || nue_cdg_used(s->g, c, par))
@@ -198,18 +198,26 @@ static uint32_t add_upto(struct nue_search *s, uint32_t n, struct lanes_error *e
 	return i;
 }
 
-/* Add the tree's dependencies in BFS order; on a refusal take them back. @return 1 when all are in */
-static int add_all(struct nue_search *s, uint32_t nq, struct lanes_error *err, int *rc)
+/* Take back what the search added since mark, and unblock the refused dependency of order[i]. */
+static void take_back(struct nue_search *s, uint32_t i, uint32_t mark)
 {
-	uint32_t i = add_upto(s, nq, err, rc);
+	uint32_t c = s->via[s->order[i]];
 
-	if (i == nq || *rc)
-		return i == nq;
-	nue_cdg_unblock(s->g, s->via[s->order[i]], s->via[s->f->adj[s->via[s->order[i]]].sw]);
-	while (s->nadded) {
+	nue_cdg_unblock(s->g, c, s->via[s->f->adj[c].sw]);
+	while (s->nadded > mark) {
 		s->nadded -= 2;
 		nue_cdg_remove(s->g, s->added[s->nadded], s->added[s->nadded + 1]);
 	}
+}
+
+/* Add the tree's dependencies in BFS order; on a refusal take them back. @return 1 when all are in */
+static int add_all(struct nue_search *s, uint32_t nq, struct lanes_error *err, int *rc)
+{
+	uint32_t i = add_upto(s, 1, nq, err, rc);
+
+	if (i == nq || *rc)
+		return i == nq;
+	take_back(s, i, 0);
 	return 0;
 }
 
@@ -281,15 +289,31 @@ static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, ui
 		s->order[k] = s->g->tail[(uint32_t)(a[k - i] & ((1ull << cb) - 1))];
 }
 
-/* Sort order[1..nq) by (distance, channel), the heap's pop order (one level at a time). */
-static void sort_levels(struct nue_search *s, struct nue_level *v, uint32_t nq)
+/*
+ * The heap's adds in its pop order, level by level (by (distance, channel)
+ * within a level), up to the first refusal. A level whose dependencies the
+ * CDG takes in BFS order takes them in any order, so it is sorted only when
+ * one is refused: then its adds are taken back and made again in pop order.
+ * @return the index of the first refusal (left blocked), or nq
+ */
+static uint32_t add_levels(struct nue_search *s, struct nue_level *v, uint32_t nq,
+			   struct lanes_error *err, int *rc)
 {
 	for (uint32_t i = 1, j; i < nq; i = j) {
+		uint32_t mark = s->nadded, k;
+
 		for (j = i + 1; j < nq && v->lv[s->order[j]] == v->lv[s->order[i]]; j++)
 			;
-		if (j - i >= 2)
-			sort_level(s, v, i, j);
+		k = add_upto(s, i, j, err, rc);
+		if (k == j)
+			continue;
+		if (*rc || j - i < 2)
+			return k;
+		take_back(s, k, mark);
+		sort_level(s, v, i, j);
+		return add_upto(s, i, j, err, rc);
 	}
+	return nq;
 }
 
 /*
@@ -302,10 +326,8 @@ static void sort_levels(struct nue_search *s, struct nue_level *v, uint32_t nq)
 static int hand_over(struct nue_search *s, struct nue_level *v, uint32_t nq,
 		     struct lanes_error *err, int *rc)
 {
-	uint32_t i;
+	uint32_t i = add_levels(s, v, nq, err, rc);
 
-	sort_levels(s, v, nq);
-	i = add_upto(s, nq, err, rc);
 	if (*rc)
 		return 0;
 	s->norder = i;
