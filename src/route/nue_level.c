@@ -14,20 +14,17 @@
  * If every switch is short, each one pops before any at a higher level (a
  * path of h + 2 hops weighs at least (h + 2) * w0) and with that best
  * channel, as long as the CDG takes every dependency. So a BFS over the
- * enterable channels finds the search's tree (tree()), and:
- *  - add_all(): whether the CDG takes the tree's dependencies does not depend
- *    on the order (a set is acyclic or not), so they go in BFS order; if all
- *    do, that is the search's result.
- *  - hand_over(): else they are taken back (the refused one unblocked: it was
- *    refused against another set) and added again in the heap's pop order,
- *    level by level sorted by (d, channel), up to the first refusal, which
- *    then is the search's own (same dependencies in before it; it stays
- *    blocked). The switches before it are routed, the heap gets the offers
- *    their settling would have made, and the search goes on from there.
- * A switch that is not short sends the whole destination to the heap. A
- * score of recent refusals skips add_all() where refusals are common (a
- * third of the searches on a dragonfly, most on the DGX SuperPOD file; none
- * on a 4-ary 3-tree, 15% on a 10x10 torus); it changes only the time.
+ * enterable channels finds the search's tree (tree()), and hand_over() adds
+ * its dependencies in the heap's pop order, level by level sorted by (d,
+ * channel), up to the first refusal, which then is the search's own (the
+ * same dependencies in before it; it stays blocked). Whether the CDG takes
+ * a level's dependencies does not depend on their order (a set is acyclic
+ * or not), so a level goes in BFS order first and is sorted only when one
+ * is refused (its adds taken back, the refused one unblocked: it was
+ * refused against another set). If all go in, that is the search's result;
+ * else the switches before the refusal are routed, the heap gets the offers
+ * their settling would have made, and the search goes on from there. A
+ * switch that is not short sends the whole destination to the heap.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -144,9 +141,9 @@ static void offer_from(struct nue_search *s, struct nue_level *v, uint32_t x, ui
 
 /*
  * The BFS tree: order[0..*nq) the switches it reaches, level by level.
- * @return 1 when every one is short (*whole: they are t's whole component)
+ * @return 1 when every one is short
  */
-static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t *nq, int *whole)
+static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t *nq)
 {
 	uint32_t n = 0;
 
@@ -172,7 +169,6 @@ static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t 
 		offer_from(s, v, x, &n);
 	}
 	*nq = n;
-	*whole = n == s->csize[s->comp[t]];
 	return 1;
 }
 
@@ -208,17 +204,6 @@ static void take_back(struct nue_search *s, uint32_t i, uint32_t mark)
 		s->nadded -= 2;
 		nue_cdg_remove(s->g, s->added[s->nadded], s->added[s->nadded + 1]);
 	}
-}
-
-/* Add the tree's dependencies in BFS order; on a refusal take them back. @return 1 when all are in */
-static int add_all(struct nue_search *s, uint32_t nq, struct lanes_error *err, int *rc)
-{
-	uint32_t i = add_upto(s, 1, nq, err, rc);
-
-	if (i == nq || *rc)
-		return i == nq;
-	take_back(s, i, 0);
-	return 0;
 }
 
 static int by_key(const void *pa, const void *pb)
@@ -321,7 +306,7 @@ static uint32_t add_levels(struct nue_search *s, struct nue_level *v, uint32_t n
  * dependency, up to the first the CDG refuses (it stays blocked: the search
  * would refuse it at the same point, with the same dependencies in). The
  * switches before it are routed; the heap gets what their settling would
- * have offered. @return 1 when the whole tree got in
+ * have offered. @return 1 when all got in and they are t's whole component
  */
 static int hand_over(struct nue_search *s, struct nue_level *v, uint32_t nq,
 		     struct lanes_error *err, int *rc)
@@ -346,27 +331,10 @@ int nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, 
 {
 	struct nue_level *v = &s->level;
 	uint32_t nq;
-	int whole;
 
 	*rc = 0;
 	s->norder = 0;
-	if (nue_level_off)
+	if (nue_level_off || !tree(s, v, t, &nq))
 		return 0;
-	if (!tree(s, v, t, &nq, &whole))
-		return 0;
-	if (whole && v->score < 8) {
-		s->norder = nq;
-		if (add_all(s, nq, err, rc)) {
-			v->score -= v->score > 0;
-			for (uint32_t i = 0; i < nq; i++)
-				s->seen[s->order[i]] = s->stamp;
-			return 1;
-		}
-		if (*rc)
-			return 0;
-		v->score += 4;
-	} else if (whole) {
-		v->score--;
-	}
 	return hand_over(s, v, nq, err, rc);
 }

@@ -36,7 +36,6 @@ struct nue_level {
 	struct nue_nb *nb;            /* per adjacency entry */
 	struct nue_lkey *keys;        /* hand-over scratch: a level's switches */
 	uint64_t *packed;             /* the same as one number each, and radix scratch: 2 (ns + 1) */
-	int score;                    /* recent refusals: the shortcut is tried below 8 */
 };
 
 struct nue_search {
