@@ -41,6 +41,9 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *wh
 	g->tail = malloc(sizeof(*g->tail) * ((size_t)E + 1));
 	g->drow = malloc(sizeof(*g->drow) * ((size_t)E + 1));
 	g->ord = malloc(sizeof(*g->ord) * ((size_t)E + 1));
+	g->at = malloc(sizeof(*g->at) * ((size_t)E + 1));
+	g->pb = calloc((size_t)E / 64 + 2, sizeof(*g->pb));
+	g->pf = calloc((size_t)E / 64 + 2, sizeof(*g->pf));
 	g->mark = calloc((size_t)E + 1, sizeof(*g->mark));
 	g->stk = malloc(sizeof(*g->stk) * ((size_t)E + 1));
 	g->fwd = malloc(sizeof(*g->fwd) * ((size_t)E + 1));
@@ -56,7 +59,7 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *wh
 	g->head = malloc(sizeof(*g->head) * ((size_t)E + 1));
 	g->tailf = malloc(sizeof(*g->tailf) * ((size_t)E + 1));
 	if (!g->tail || !g->drow || !g->ord || !g->mark || !g->stk || !g->fwd || !g->bwd || !g->pk.tmp ||
-	    !g->pk.slots || !g->dep || !g->succ || !g->pred || !g->head || !g->tailf)
+	    !g->pk.slots || !g->dep || !g->at || !g->pb || !g->pf || !g->succ || !g->pred || !g->head || !g->tailf)
 		return oom(err);
 	for (uint32_t s = 0; s < ns; s++)
 		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
@@ -80,7 +83,7 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *wh
 void nue_cdg_free(struct nue_cdg *g)
 {
 	void *p[] = { g->tail, g->drow,	   g->dep,	g->ord,	 g->mark, g->stk,  g->fwd,
-		      g->bwd,  g->pk.tmp, g->pk.slots, g->succ, g->pred, g->head, g->tailf };
+		      g->bwd,  g->pk.tmp, g->pk.slots, g->succ, g->pred, g->head, g->tailf, g->at, g->pb, g->pf };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
@@ -94,7 +97,7 @@ void nue_cdg_reset(struct nue_cdg *g)
 	memset(g->succ, 0, sizeof(*g->succ) * g->ch.E * g->W);
 	memset(g->pred, 0, sizeof(*g->pred) * g->ch.E * g->W);
 	for (uint32_t c = 0; c < g->ch.E; c++)
-		g->ord[c] = c;
+		g->ord[c] = g->at[c] = c;
 }
 
 /* Hops from the nearest of the n switches src[] in lv (LANES_NONE: none in reach); @return the most. */
@@ -179,7 +182,7 @@ int nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots
 	    sort_by(tmp, E, key, 3 * (most[0] + 1) + 1, idx))
 		goto out;
 	for (uint32_t i = 0; i < E; i++)
-		g->ord[idx[i]] = i;
+		g->ord[idx[i]] = i, g->at[i] = idx[i];
 	rc = 0;
 out:
 	free(lv), free(q), free(key);
@@ -270,6 +273,54 @@ static void search_backward(struct nue_cdg *g, uint32_t u, uint32_t lb, uint32_t
 	g->nb = nb;
 }
 
+/* Set the bits of the n keys' places, less lo, in bm. */
+static void set_places(uint64_t *bm, const uint64_t *keys, uint32_t n, uint32_t lo)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t p = (uint32_t)(keys[i] >> 32) - lo;
+
+		bm[p / 64] |= 1ull << (p % 64);
+	}
+}
+
+/*
+ * Pearce and Kelly's reordering: the places of B and F, in order, go to B
+ * then F, each in its old order. Where the window lo..hi of places is
+ * short against |B| + |F|, bitmaps of their places give both orders (ord's
+ * inverse at names the channels) without sorting; else route_pk_reorder().
+ */
+static void reorder(struct nue_cdg *g, uint32_t lo, uint32_t hi)
+{
+	uint32_t nw = (hi - lo) / 64 + 1, nb = g->nb, n = 0, k = 0, *ch = g->pk.slots;
+	uint64_t *pb = g->pb, *pf = g->pf;
+
+	if (nw > 2 * (nb + g->nf)) {
+		route_pk_reorder(g->ord, g->ch.E, g->bwd, nb, g->fwd, g->nf, &g->pk);
+		for (uint32_t i = 0; i < nb; i++)
+			g->at[g->ord[(uint32_t)g->bwd[i]]] = (uint32_t)g->bwd[i];
+		for (uint32_t i = 0; i < g->nf; i++)
+			g->at[g->ord[(uint32_t)g->fwd[i]]] = (uint32_t)g->fwd[i];
+		return;
+	}
+	set_places(pb, g->bwd, nb, lo);
+	set_places(pf, g->fwd, g->nf, lo);
+	for (uint32_t w = 0; w < nw; w++) /* B, then F, each in place order */
+		for (uint64_t m = pb[w]; m; m &= m - 1)
+			ch[n++] = g->at[lo + w * 64 + ctz64(m)];
+	for (uint32_t w = 0; w < nw; w++)
+		for (uint64_t m = pf[w]; m; m &= m - 1)
+			ch[n++] = g->at[lo + w * 64 + ctz64(m)];
+	for (uint32_t w = 0; w < nw; w++) {
+		for (uint64_t m = pb[w] | pf[w]; m; m &= m - 1) {
+			uint32_t p = lo + w * 64 + ctz64(m);
+
+			g->ord[ch[k]] = p;
+			g->at[p] = ch[k++];
+		}
+		pb[w] = pf[w] = 0;
+	}
+}
+
 int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out)
 {
 	size_t d = nue_cdg_dep(g, in, out);
@@ -302,7 +353,7 @@ int nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out)
 			return 1;
 		}
 		search_backward(g, in, g->ord[out], next_stamp(g));
-		route_pk_reorder(g->ord, g->ch.E, g->bwd, g->nb, g->fwd, g->nf, &g->pk);
+		reorder(g, g->ord[out], g->ord[in]);
 	}
 	g->dep[d] = NUE_DEP_USED;
 	nue_cdg_bits(g, in, out, 1);

@@ -46,6 +46,8 @@ struct nue_cdg {
 	uint32_t *head;      /* per channel: the first channel leaving the switch it enters */
 	uint32_t *tailf;     /* per channel: the first channel leaving the switch it leaves */
 	uint32_t *ord;       /* per channel: its place in the order */
+	uint32_t *at;        /* per place: its channel (ord's inverse) */
+	uint64_t *pb, *pf;   /* reorder scratch: bitmaps of the places of B and F, all zero between uses */
 	uint32_t *mark, stamp;
 	uint32_t *stk, nf, nb;
 	uint64_t *fwd, *bwd; /* (place << 32 | channel) keys of F and B */
