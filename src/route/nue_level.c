@@ -67,28 +67,45 @@ static uint32_t level_of(const struct nue_level *v, uint32_t y)
 	return v->lv[y] - v->base;
 }
 
-/* What offer_from() hands to scan(). */
-struct offer {
+/* A fresh base above every level of the last search. */
+static uint32_t next_base(struct nue_search *s, struct nue_level *v)
+{
+	if (v->base > UINT32_MAX - 2 * (s->ns + 1)) {
+		memset(v->lv, 0, sizeof(*v->lv) * s->ns);
+		v->base = 0;
+	}
+	v->base += s->ns + 1;
+	return v->base;
+}
+
+/* The arrays of tree() as locals: its stores could alias the structs' fields, forcing reloads. */
+struct bfs {
+	const uint32_t *off;          /* the fabric's adjacency offsets */
 	const struct nue_nb *nb;
-	const uint8_t *col;
-	size_t stride;
-	uint32_t base, next;
+	const uint8_t *dep;
+	const size_t *dense;          /* per switch: its first dependency number */
 	const uint64_t *load;
-	uint64_t dw;
+	uint64_t w0;
+	uint32_t *lv, *bc, *order, *via, base;
+	uint64_t *bd, *dd;
 };
 
-/* The entries j0..j1 - 1 of offer_from(): locals, as the stores could alias fields. */
-static inline __attribute__((always_inline)) uint32_t scan(struct nue_level *v, const struct offer *o,
-							   uint32_t *order, uint32_t n, uint32_t j0,
-							   uint32_t j1)
+/*
+ * Offer the entries j0..j1 - 1 of a switch (nb, col: their neighbour and
+ * dependency onto the switch's channel, every stride bytes) at distance dw
+ * - w0, level next - 1: a neighbour not yet discovered takes the channel
+ * (and level next), one already at level next keeps the better of the two.
+ * @return n, plus the switches discovered (appended to order)
+ */
+static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, const struct nue_nb *nb,
+							   const uint8_t *col, size_t stride,
+							   uint64_t dw, uint32_t next, uint32_t n,
+							   uint32_t j0, uint32_t j1)
 {
-	const struct nue_nb *nb = o->nb;
-	const uint8_t *col = o->col;
-	const uint64_t *load = o->load, dw = o->dw;
-	const uint32_t base = o->base, next = o->next;
-	const size_t stride = o->stride;
-	uint32_t *lv = v->lv, *bc = v->bc;
-	uint64_t *bd = v->bd;
+	const uint64_t *load = b->load;
+	const uint32_t base = b->base;
+	uint32_t *lv = b->lv, *bc = b->bc, *order = b->order;
+	uint64_t *bd = b->bd;
 
 	for (uint32_t j = j0; j < j1; j++) {
 		uint32_t y = nb[j].y, in = nb[j].in, ly = lv[y];
@@ -114,59 +131,40 @@ static inline __attribute__((always_inline)) uint32_t scan(struct nue_level *v, 
 }
 
 /*
- * Offer the unrouted neighbours one level out their channels into x: a
- * neighbour not yet discovered takes the channel (and the next level), one
- * already at the next level keeps the better of the two. x's own channel
- * leads one level up: skipped.
- */
-static void offer_from(struct nue_search *s, struct nue_level *v, uint32_t x, uint32_t *nq)
-{
-	static const uint8_t none = NUE_DEP_UNUSED; /* t: no dependency to block */
-	const struct lanes_fabric *f = s->f;
-	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a, c = s->via[x];
-	uint32_t up = c == LANES_NONE ? deg : c - a;
-	struct offer o = {
-		.nb = v->nb + a,
-		.col = c == LANES_NONE ? &none : s->g->dep + s->g->ch.dense_off[x] + (c - a),
-		.stride = c == LANES_NONE ? 0 : deg,
-		.base = v->base,
-		.next = v->lv[x] + 1,
-		.load = s->load,
-		.dw = s->dd[x] + s->w0,
-	};
-	uint32_t n = scan(v, &o, s->order, *nq, 0, up);
-
-	*nq = up < deg ? scan(v, &o, s->order, n, up + 1, deg) : n;
-}
-
-/*
  * The BFS tree: order[0..*nq) the switches it reaches, level by level.
+ * Each switch takes its best channel when its turn comes and offers the
+ * others its entries, but for the one of its own channel (one level up).
  * @return 1 when every one is short
  */
 static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t *nq)
 {
-	uint32_t n = 0;
+	static const uint8_t none = NUE_DEP_UNUSED; /* t: no dependency to block */
+	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .dep = s->g->dep,
+			       .dense = s->g->ch.dense_off, .load = s->load, .w0 = s->w0,
+			       .lv = v->lv, .bc = v->bc, .order = s->order, .via = s->via,
+			       .base = next_base(s, v), .bd = v->bd, .dd = s->dd };
+	uint32_t a = b.off[t], n;
 
-	/* a fresh base above every level of the last search */
-	if (v->base > UINT32_MAX - 2 * (s->ns + 1)) {
-		memset(v->lv, 0, sizeof(*v->lv) * s->ns);
-		v->base = 0;
-	}
-	v->base += s->ns + 1;
-	v->lv[t] = v->base;
-	s->order[n++] = t;
-	s->via[t] = LANES_NONE;
-	s->dd[t] = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t x = s->order[i];
+	b.lv[t] = b.base;
+	b.order[0] = t;
+	b.via[t] = LANES_NONE;
+	b.dd[t] = 0;
+	n = scan(&b, b.nb + a, &none, 0, b.w0, b.base + 1, 1, 0, b.off[t + 1] - a);
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t x = b.order[i], lx = b.lv[x], c = b.bc[x], deg, up;
+		uint64_t d = b.bd[x];
+		const uint8_t *col;
 
-		if (x != t) {
-			if (v->bd[x] - (uint64_t)level_of(v, x) * s->w0 >= s->w0)
-				return 0;
-			s->via[x] = v->bc[x];
-			s->dd[x] = v->bd[x];
-		}
-		offer_from(s, v, x, &n);
+		if (d - (uint64_t)(lx - b.base) * b.w0 >= b.w0)
+			return 0;
+		b.via[x] = c;
+		b.dd[x] = d;
+		a = b.off[x];
+		deg = b.off[x + 1] - a;
+		up = c - a;
+		col = b.dep + b.dense[x] + up;
+		n = scan(&b, b.nb + a, col, deg, d + b.w0, lx + 1, n, 0, up);
+		n = scan(&b, b.nb + a, col, deg, d + b.w0, lx + 1, n, up + 1, deg);
 	}
 	*nq = n;
 	return 1;
