@@ -355,44 +355,58 @@ int nue_search_route(struct nue_search *s, uint32_t t, struct lanes_error *err)
 	return 0;
 }
 
+/* The loads of a walked tree: leaves first (Kahn's order), as it has no settle order. */
+static void place_walked(struct nue_search *s, uint32_t t)
+{
+	const struct lanes_adj *adj = s->f->adj;
+	const uint32_t *order = s->order, *via = s->via, n = s->norder;
+	uint32_t *pend = s->pend, *q = s->q, nq = 0;
+	uint64_t *sub = s->sub, *load = s->load;
+
+	for (uint32_t j = 0; j < n; j++)
+		pend[order[j]] = 0;
+	for (uint32_t j = 0; j < n; j++)
+		if (order[j] != t)
+			pend[adj[via[order[j]]].sw]++;
+	for (uint32_t j = 0; j < n; j++)
+		if (order[j] != t && !pend[order[j]])
+			q[nq++] = order[j];
+	for (uint32_t i = 0; i < nq; i++) {
+		uint32_t x = q[i], c = via[x], y = adj[c].sw;
+
+		load[c] += sub[x];
+		sub[y] += sub[x];
+		if (y != t && !--pend[y])
+			q[nq++] = y;
+	}
+}
+
 void nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t, uint32_t lid,
 		      uint8_t port)
 {
-	const struct lanes_fabric *f = s->f;
+	/* locals: the LFT's byte stores could alias every field */
+	const struct lanes_adj *adj = s->f->adj;
+	const uint32_t *order = s->order, *via = s->via, n = s->norder;
+	const uint64_t *hca = s->hca;
+	uint64_t *sub = s->sub, *load = s->load;
+	uint8_t *col = r->lft + (size_t)lid * r->num_switches;
 
-	lanes_routing_set_port(r, t, lid, port);
-	for (uint32_t j = 0; j < s->norder; j++) {
-		uint32_t x = s->order[j];
+	for (uint32_t j = 0; j < n; j++) { /* order[0] is t */
+		uint32_t x = order[j];
 
-		if (x != t)
-			lanes_routing_set_port(r, x, lid, f->adj[s->via[x]].port);
-		s->sub[x] = s->hca[x];
+		sub[x] = hca[x];
+		if (j)
+			col[x] = adj[via[x]].port;
 	}
-	if (s->walked) { /* no settle order: leaves first (Kahn's order of the tree) */
-		uint32_t *pend = s->pend, nq = 0;
-
-		for (uint32_t j = 0; j < s->norder; j++)
-			pend[s->order[j]] = 0;
-		for (uint32_t j = 0; j < s->norder; j++)
-			if (s->order[j] != t)
-				pend[f->adj[s->via[s->order[j]]].sw]++;
-		for (uint32_t j = 0; j < s->norder; j++)
-			if (s->order[j] != t && !pend[s->order[j]])
-				s->q[nq++] = s->order[j];
-		for (uint32_t i = 0; i < nq; i++) {
-			uint32_t x = s->q[i], c = s->via[x], y = f->adj[c].sw;
-
-			s->load[c] += s->sub[x];
-			s->sub[y] += s->sub[x];
-			if (y != t && !--pend[y])
-				s->q[nq++] = y;
-		}
+	col[t] = port;
+	if (s->walked) {
+		place_walked(s, t);
 		return;
 	}
-	for (uint32_t j = s->norder; j-- > 1;) { /* next hops were settled earlier */
-		uint32_t x = s->order[j], c = s->via[x];
+	for (uint32_t j = n; j-- > 1;) { /* next hops were settled earlier */
+		uint32_t x = order[j], c = via[x];
 
-		s->load[c] += s->sub[x];
-		s->sub[f->adj[c].sw] += s->sub[x];
+		load[c] += sub[x];
+		sub[adj[c].sw] += sub[x];
 	}
 }
