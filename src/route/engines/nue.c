@@ -172,6 +172,7 @@ static void hops_from(struct hops *h, const struct lanes_fabric *f, uint32_t t0,
 {
 	uint32_t ns = f->num_switches, W = h->W;
 	size_t words = (size_t)ns * W;
+	uint8_t *dist = h->dist; /* a local: its byte stores could alias every field */
 	int any = 1;
 
 	memset(h->dist, 255, (size_t)cnt * ns);
@@ -202,11 +203,31 @@ static void hops_from(struct hops *h, const struct lanes_fabric *f, uint32_t t0,
 				sy[w] |= m;
 				any |= m != 0;
 				for (; m; m &= m - 1)
-					h->dist[(size_t)(w * 64 + (uint32_t)__builtin_ctzll(m)) * ns + y] =
+					dist[(size_t)(w * 64 + (uint32_t)__builtin_ctzll(m)) * ns + y] =
 						(uint8_t)level;
 			}
 		}
 		tmp = h->cur, h->cur = h->nxt, h->nxt = tmp;
+	}
+}
+
+/*
+ * The least-loaded of the min-hop ports of the switches with several (prev:
+ * the LID before's column, whose port + 1 starts the scan; NULL: from 1).
+ * Locals: the column's byte stores could alias every field.
+ */
+static void pick_ports(uint8_t *col, const uint8_t *prev, const struct route_hop_ports *h,
+		       const struct route_load *ld)
+{
+	const uint32_t *multi = h->multi, *moff = h->moff, *off = ld->off, nm = h->nmulti;
+	const uint32_t *count = ld->count;
+	const uint8_t *port = h->port;
+
+	for (uint32_t i = 0; i < nm; i++) {
+		uint32_t s = multi[i], a = moff[i];
+
+		col[s] = route_least_loaded(count + off[s], port + a, moff[i + 1] - a,
+					    prev ? prev[s] + 1u : 1u);
 	}
 }
 
@@ -254,13 +275,7 @@ static int route_switch_lids(struct nue *n, struct lanes_error *err)
 			uint8_t *col = n->r->lft + (size_t)(p0->lid + l) * ns, *prev = col - ns;
 
 			memcpy(col, h.one, ns);
-			for (uint32_t i = 0; i < h.nmulti; i++) {
-				uint32_t s = h.multi[i], a = h.moff[i];
-
-				col[s] = route_least_loaded(route_load_of(&ld, s), h.port + a,
-							    h.moff[i + 1] - a,
-							    l ? prev[s] + 1u : 1u);
-			}
+			pick_ports(col, l ? prev : NULL, &h, &ld);
 			col[t] = 0;
 		}
 	}
