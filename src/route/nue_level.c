@@ -42,7 +42,8 @@ int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const stru
 	v->nb = malloc(sizeof(*v->nb) * ((size_t)E + 1));
 	v->keys = malloc(sizeof(*v->keys) * ((size_t)ns + 1));
 	v->packed = malloc(sizeof(*v->packed) * 2 * ((size_t)ns + 1));
-	if (!v->lv || !v->bd || !v->bc || !v->nb || !v->keys || !v->packed)
+	v->need = malloc(sizeof(*v->need) * ((size_t)ns + 1));
+	if (!v->lv || !v->bd || !v->bc || !v->nb || !v->keys || !v->packed || !v->need)
 		return -1;
 	for (uint32_t e = 0; e < E; e++) {
 		v->nb[e].y = f->adj[e].sw;
@@ -59,6 +60,7 @@ void nue_level_free(struct nue_level *v)
 	free(v->nb);
 	free(v->keys);
 	free(v->packed);
+	free(v->need);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -83,11 +85,13 @@ struct bfs {
 	const uint32_t *off;          /* the fabric's adjacency offsets */
 	const struct nue_nb *nb;
 	const uint8_t *dep;
+	const uint32_t *drow;         /* per channel: nue_cdg_dep() less the out channel */
 	const size_t *dense;          /* per switch: its first dependency number */
 	const uint64_t *load;
 	uint64_t w0;
 	uint32_t *lv, *bc, *order, *via, base;
 	uint64_t *bd, *dd;
+	uint32_t *need;               /* the indices in order of the switches whose dependency is not used */
 };
 
 /*
@@ -140,10 +144,11 @@ static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t 
 {
 	static const uint8_t none = NUE_DEP_UNUSED; /* t: no dependency to block */
 	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .dep = s->g->dep,
-			       .dense = s->g->ch.dense_off, .load = s->load, .w0 = s->w0,
-			       .lv = v->lv, .bc = v->bc, .order = s->order, .via = s->via,
-			       .base = next_base(s, v), .bd = v->bd, .dd = s->dd };
-	uint32_t a = b.off[t], n;
+			       .drow = s->g->drow, .dense = s->g->ch.dense_off, .load = s->load,
+			       .w0 = s->w0, .lv = v->lv, .bc = v->bc, .order = s->order,
+			       .via = s->via, .base = next_base(s, v), .bd = v->bd, .dd = s->dd,
+			       .need = v->need };
+	uint32_t a = b.off[t], n, nneed = 0;
 
 	b.lv[t] = b.base;
 	b.order[0] = t;
@@ -151,7 +156,7 @@ static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t 
 	b.dd[t] = 0;
 	n = scan(&b, b.nb + a, &none, 0, b.w0, b.base + 1, 1, 0, b.off[t + 1] - a);
 	for (uint32_t i = 1; i < n; i++) {
-		uint32_t x = b.order[i], lx = b.lv[x], c = b.bc[x], deg, up;
+		uint32_t x = b.order[i], lx = b.lv[x], c = b.bc[x], par = b.via[b.nb[c].y], deg, up;
 		uint64_t d = b.bd[x];
 		const uint8_t *col;
 
@@ -159,6 +164,8 @@ static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t 
 			return 0;
 		b.via[x] = c;
 		b.dd[x] = d;
+		b.need[nneed] = i; /* its dependency (c, par): not blocked (else not offered) */
+		nneed += par != LANES_NONE && b.dep[(uint32_t)(b.drow[c] + par)] != NUE_DEP_USED;
 		a = b.off[x];
 		deg = b.off[x + 1] - a;
 		up = c - a;
@@ -167,6 +174,7 @@ static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t 
 		n = scan(&b, b.nb + a, col, deg, d + b.w0, lx + 1, n, up + 1, deg);
 	}
 	*nq = n;
+	v->nneed = nneed;
 	return 1;
 }
 
@@ -272,25 +280,46 @@ static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, ui
 		s->order[k] = s->g->tail[(uint32_t)(a[k - i] & ((1ull << cb) - 1))];
 }
 
+/* The switches order[*i..*j) at the level of order[k] (order is by level). */
+static void level_around(const struct nue_search *s, const struct nue_level *v, uint32_t k,
+			 uint32_t nq, uint32_t *i, uint32_t *j)
+{
+	uint32_t l = v->lv[s->order[k]];
+
+	for (*i = k; *i > 1 && v->lv[s->order[*i - 1]] == l; --*i)
+		;
+	for (*j = k + 1; *j < nq && v->lv[s->order[*j]] == l; ++*j)
+		;
+}
+
 /*
  * The heap's adds in its pop order, level by level (by (distance, channel)
  * within a level), up to the first refusal. A level whose dependencies the
  * CDG takes in BFS order takes them in any order, so it is sorted only when
  * one is refused: then its adds are taken back and made again in pop order.
+ * Only the dependencies not used at tree() (need) are tried in BFS order.
  * @return the index of the first refusal (left blocked), or nq
  */
 static uint32_t add_levels(struct nue_search *s, struct nue_level *v, uint32_t nq,
 			   struct lanes_error *err, int *rc)
 {
-	for (uint32_t i = 1, j; i < nq; i = j) {
-		uint32_t mark = s->nadded, k;
+	const struct lanes_adj *adj = s->f->adj;
+	uint32_t mark = s->nadded, lvl = LANES_NONE, i, j;
 
-		for (j = i + 1; j < nq && v->lv[s->order[j]] == v->lv[s->order[i]]; j++)
-			;
-		k = add_upto(s, i, j, err, rc);
-		if (k == j)
+	for (uint32_t q = 0; q < v->nneed; q++) {
+		uint32_t k = v->need[q], c = s->via[s->order[k]], par = s->via[adj[c].sw];
+
+		if (v->lv[s->order[k]] != lvl) { /* a new level: its adds start here */
+			lvl = v->lv[s->order[k]];
+			mark = s->nadded;
+		}
+		if (!nue_cdg_add(s->g, c, par)) {
+			if ((*rc = nue_search_remember(s, c, par, err)))
+				return k;
 			continue;
-		if (*rc || j - i < 2)
+		}
+		level_around(s, v, k, nq, &i, &j);
+		if (j - i < 2)
 			return k;
 		take_back(s, k, mark);
 		sort_level(s, v, i, j);

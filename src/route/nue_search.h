@@ -36,6 +36,7 @@ struct nue_level {
 	struct nue_nb *nb;            /* per adjacency entry */
 	struct nue_lkey *keys;        /* hand-over scratch: a level's switches */
 	uint64_t *packed;             /* the same as one number each, and radix scratch: 2 (ns + 1) */
+	uint32_t *need, nneed;        /* tree(): the indices in order whose dependency is not used yet */
 };
 
 struct nue_search {
