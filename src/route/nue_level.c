@@ -343,11 +343,11 @@ static int hand_over(struct nue_search *s, struct nue_level *v, uint32_t nq,
 	if (*rc)
 		return 0;
 	s->norder = i;
+	if (i == nq && nq == s->csize[s->comp[s->order[0]]])
+		return 1; /* done: nothing reads seen[] any more */
 	for (uint32_t j = 0; j < i; j++)
 		s->seen[s->order[j]] = s->stamp;
-	if (i == nq)
-		return nq == s->csize[s->comp[s->order[0]]];
-	for (uint32_t j = 0; j < i; j++)
+	for (uint32_t j = 0; j < i && i < nq; j++)
 		nue_search_offer(s, s->order[j]);
 	return 0;
 }
