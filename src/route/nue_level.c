@@ -90,7 +90,8 @@ struct bfs {
 	const uint64_t *load;
 	uint64_t w0;
 	uint32_t *lv, *bc, *order, *via, base;
-	uint64_t *bd, *dd;
+	uint64_t *bd, *dd, *sub;
+	const uint64_t *hca;
 	uint32_t *need;               /* the indices in order of the switches whose dependency is not used */
 };
 
@@ -147,13 +148,14 @@ static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t 
 			       .drow = s->g->drow, .dense = s->g->ch.dense_off, .load = s->load,
 			       .w0 = s->w0, .lv = v->lv, .bc = v->bc, .order = s->order,
 			       .via = s->via, .base = next_base(s, v), .bd = v->bd, .dd = s->dd,
-			       .need = v->need };
+			       .sub = s->sub, .hca = s->hca, .need = v->need };
 	uint32_t a = b.off[t], n, nneed = 0;
 
 	b.lv[t] = b.base;
 	b.order[0] = t;
 	b.via[t] = LANES_NONE;
 	b.dd[t] = 0;
+	b.sub[t] = b.hca[t];
 	n = scan(&b, b.nb + a, &none, 0, b.w0, b.base + 1, 1, 0, b.off[t + 1] - a);
 	for (uint32_t i = 1; i < n; i++) {
 		uint32_t x = b.order[i], lx = b.lv[x], c = b.bc[x], par = b.via[b.nb[c].y], deg, up;
@@ -164,6 +166,7 @@ static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t 
 			return 0;
 		b.via[x] = c;
 		b.dd[x] = d;
+		b.sub[x] = b.hca[x]; /* for place() */
 		b.need[nneed] = i; /* its dependency (c, par): not blocked (else not offered) */
 		nneed += par != LANES_NONE && b.dep[(uint32_t)(b.drow[c] + par)] != NUE_DEP_USED;
 		a = b.off[x];

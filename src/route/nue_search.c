@@ -108,6 +108,7 @@ static inline __attribute__((always_inline)) void settle(struct nue_search *s, u
 	s->seen[x] = s->stamp;
 	s->via[x] = c;
 	s->dd[x] = d;
+	s->sub[x] = s->hca[x]; /* for place() */
 	s->order[s->norder++] = x;
 	nue_search_offer(s, x);
 }
@@ -307,6 +308,7 @@ static int escape_impasse(struct nue_search *s, uint32_t t, struct lanes_error *
 
 		if (s->seen[x] != s->stamp) {
 			s->seen[x] = s->stamp;
+			s->sub[x] = s->hca[x];
 			s->order[s->norder++] = x;
 		}
 		s->via[x] = escape_channel(s, x);
@@ -387,25 +389,20 @@ void nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t,
 	/* locals: the LFT's byte stores could alias every field */
 	const struct lanes_adj *adj = s->f->adj;
 	const uint32_t *order = s->order, *via = s->via, n = s->norder;
-	const uint64_t *hca = s->hca;
 	uint64_t *sub = s->sub, *load = s->load;
 	uint8_t *col = r->lft + (size_t)lid * r->num_switches;
 
-	for (uint32_t j = 0; j < n; j++) { /* order[0] is t */
-		uint32_t x = order[j];
-
-		sub[x] = hca[x];
-		if (j)
-			col[x] = adj[via[x]].port;
-	}
-	col[t] = port;
+	col[t] = port; /* sub[] holds the source LIDs at each routed switch (settled) */
 	if (s->walked) {
+		for (uint32_t j = 1; j < n; j++) /* order[0] is t */
+			col[order[j]] = adj[via[order[j]]].port;
 		place_walked(s, t);
 		return;
 	}
 	for (uint32_t j = n; j-- > 1;) { /* next hops were settled earlier */
 		uint32_t x = order[j], c = via[x];
 
+		col[x] = adj[c].port;
 		load[c] += sub[x];
 		sub[adj[c].sw] += sub[x];
 	}

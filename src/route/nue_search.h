@@ -52,7 +52,7 @@ struct nue_search {
 	uint32_t *via;                /* per routed switch: its channel toward t */
 	uint32_t *seen, stamp;        /* seen[s] == stamp: s is routed */
 	uint32_t *order, norder;      /* routed switches, in settle order */
-	uint64_t *sub, *dd;           /* per switch: sources behind it; distance */
+	uint64_t *sub, *dd;           /* per routed switch: sources behind it (hca when routed); distance */
 	uint32_t *added, nadded;      /* dependencies this search used: (in, out) pairs */
 	size_t added_cap;
 	int walked;                   /* order is no settle order (backtracking, escape) */
