@@ -36,14 +36,12 @@ int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const stru
 	uint32_t ns = f->num_switches, E = f->adj_off[ns];
 
 	memset(v, 0, sizeof(*v));
-	v->lv = calloc((size_t)ns + 1, sizeof(*v->lv));
-	v->bd = malloc(sizeof(*v->bd) * ((size_t)ns + 1));
-	v->bc = malloc(sizeof(*v->bc) * ((size_t)ns + 1));
+	v->node = calloc((size_t)ns + 1, sizeof(*v->node));
 	v->nb = malloc(sizeof(*v->nb) * ((size_t)E + 1));
 	v->keys = malloc(sizeof(*v->keys) * ((size_t)ns + 1));
 	v->packed = malloc(sizeof(*v->packed) * 2 * ((size_t)ns + 1));
 	v->need = malloc(sizeof(*v->need) * ((size_t)ns + 1));
-	if (!v->lv || !v->bd || !v->bc || !v->nb || !v->keys || !v->packed || !v->need)
+	if (!v->node || !v->nb || !v->keys || !v->packed || !v->need)
 		return -1;
 	for (uint32_t e = 0; e < E; e++) {
 		v->nb[e].y = f->adj[e].sw;
@@ -54,9 +52,7 @@ int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const stru
 
 void nue_level_free(struct nue_level *v)
 {
-	free(v->lv);
-	free(v->bd);
-	free(v->bc);
+	free(v->node);
 	free(v->nb);
 	free(v->keys);
 	free(v->packed);
@@ -66,14 +62,15 @@ void nue_level_free(struct nue_level *v)
 
 static uint32_t level_of(const struct nue_level *v, uint32_t y)
 {
-	return v->lv[y] - v->base;
+	return v->node[y].lv - v->base;
 }
 
 /* A fresh base above every level of the last search. */
 static uint32_t next_base(struct nue_search *s, struct nue_level *v)
 {
 	if (v->base > UINT32_MAX - 2 * (s->ns + 1)) {
-		memset(v->lv, 0, sizeof(*v->lv) * s->ns);
+		for (uint32_t y = 0; y < s->ns; y++)
+			v->node[y].lv = 0;
 		v->base = 0;
 	}
 	v->base += s->ns + 1;
@@ -89,8 +86,9 @@ struct bfs {
 	const size_t *dense;          /* per switch: its first dependency number */
 	const uint64_t *load;
 	uint64_t w0;
-	uint32_t *lv, *bc, *order, *via, base;
-	uint64_t *bd, *dd, *sub;
+	struct nue_lnode *node;
+	uint32_t *order, *via, base;
+	uint64_t *dd, *sub;
 	const uint64_t *hca;
 	uint32_t *need;               /* the indices in order of the switches whose dependency is not used */
 };
@@ -109,28 +107,29 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 {
 	const uint64_t *load = b->load;
 	const uint32_t base = b->base;
-	uint32_t *lv = b->lv, *bc = b->bc, *order = b->order;
-	uint64_t *bd = b->bd;
+	uint32_t *order = b->order;
+	struct nue_lnode *node = b->node;
 
 	for (uint32_t j = j0; j < j1; j++) {
-		uint32_t y = nb[j].y, in = nb[j].in, ly = lv[y];
+		uint32_t y = nb[j].y, in = nb[j].in, ly = node[y].lv;
+		struct nue_lnode *p = &node[y];
 		uint64_t d = dw + load[in];
 		int better;
 
 		if (col[j * stride] == NUE_DEP_BLOCKED)
 			continue;
 		if (ly < base) {
-			lv[y] = next;
-			bd[y] = d;
-			bc[y] = in;
+			p->lv = next;
+			p->bd = d;
+			p->bc = in;
 			order[n++] = y;
 			continue;
 		}
 		if (ly != next)
 			continue;
-		better = (d < bd[y]) | ((d == bd[y]) & (in < bc[y]));
-		bd[y] = better ? d : bd[y];
-		bc[y] = better ? in : bc[y];
+		better = (d < p->bd) | ((d == p->bd) & (in < p->bc));
+		p->bd = better ? d : p->bd;
+		p->bc = better ? in : p->bc;
 	}
 	return n;
 }
@@ -146,20 +145,21 @@ static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t 
 	static const uint8_t none = NUE_DEP_UNUSED; /* t: no dependency to block */
 	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .dep = s->g->dep,
 			       .drow = s->g->drow, .dense = s->g->ch.dense_off, .load = s->load,
-			       .w0 = s->w0, .lv = v->lv, .bc = v->bc, .order = s->order,
-			       .via = s->via, .base = next_base(s, v), .bd = v->bd, .dd = s->dd,
+			       .w0 = s->w0, .node = v->node, .order = s->order,
+			       .via = s->via, .base = next_base(s, v), .dd = s->dd,
 			       .sub = s->sub, .hca = s->hca, .need = v->need };
 	uint32_t a = b.off[t], n, nneed = 0;
 
-	b.lv[t] = b.base;
+	b.node[t].lv = b.base;
 	b.order[0] = t;
 	b.via[t] = LANES_NONE;
 	b.dd[t] = 0;
 	b.sub[t] = b.hca[t];
 	n = scan(&b, b.nb + a, &none, 0, b.w0, b.base + 1, 1, 0, b.off[t + 1] - a);
 	for (uint32_t i = 1; i < n; i++) {
-		uint32_t x = b.order[i], lx = b.lv[x], c = b.bc[x], par = b.via[b.nb[c].y], deg, up;
-		uint64_t d = b.bd[x];
+		const struct nue_lnode *p = &b.node[b.order[i]];
+		uint32_t x = b.order[i], lx = p->lv, c = p->bc, par = b.via[b.nb[c].y], deg, up;
+		uint64_t d = p->bd;
 		const uint8_t *col;
 
 		if (d - (uint64_t)(lx - b.base) * b.w0 >= b.w0)
@@ -287,11 +287,11 @@ static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, ui
 static void level_around(const struct nue_search *s, const struct nue_level *v, uint32_t k,
 			 uint32_t nq, uint32_t *i, uint32_t *j)
 {
-	uint32_t l = v->lv[s->order[k]];
+	uint32_t l = v->node[s->order[k]].lv;
 
-	for (*i = k; *i > 1 && v->lv[s->order[*i - 1]] == l; --*i)
+	for (*i = k; *i > 1 && v->node[s->order[*i - 1]].lv == l; --*i)
 		;
-	for (*j = k + 1; *j < nq && v->lv[s->order[*j]] == l; ++*j)
+	for (*j = k + 1; *j < nq && v->node[s->order[*j]].lv == l; ++*j)
 		;
 }
 
@@ -312,8 +312,8 @@ static uint32_t add_levels(struct nue_search *s, struct nue_level *v, uint32_t n
 	for (uint32_t q = 0; q < v->nneed; q++) {
 		uint32_t k = v->need[q], c = s->via[s->order[k]], par = s->via[adj[c].sw];
 
-		if (v->lv[s->order[k]] != lvl) { /* a new level: its adds start here */
-			lvl = v->lv[s->order[k]];
+		if (v->node[s->order[k]].lv != lvl) { /* a new level: its adds start here */
+			lvl = v->node[s->order[k]].lv;
 			mark = s->nadded;
 		}
 		if (!nue_cdg_add(s->g, c, par)) {

@@ -28,11 +28,17 @@ struct nue_nb {
 	uint32_t y, in;
 };
 
+/* A switch in the BFS shortcut: discovered when lv is at least the search's base. */
+struct nue_lnode {
+	uint64_t bd;                  /* best distance so far */
+	uint32_t bc;                  /* its channel */
+	uint32_t lv;                  /* base + hops from t once discovered, else below base */
+};
+
 /* The BFS shortcut of the search (nue_level.c). */
 struct nue_level {
-	uint32_t *lv, base;           /* per switch: base + hops from t once discovered, else below base */
-	uint64_t *bd;                 /* per switch: best distance so far */
-	uint32_t *bc;                 /* per switch: its channel */
+	struct nue_lnode *node;       /* per switch */
+	uint32_t base;
 	struct nue_nb *nb;            /* per adjacency entry */
 	struct nue_lkey *keys;        /* hand-over scratch: a level's switches */
 	uint64_t *packed;             /* the same as one number each, and radix scratch: 2 (ns + 1) */
