@@ -350,8 +350,18 @@ static int hand_over(struct nue_search *s, struct nue_level *v, uint32_t nq,
 		return 1; /* done: nothing reads seen[] any more */
 	for (uint32_t j = 0; j < i; j++)
 		s->seen[s->order[j]] = s->stamp;
-	for (uint32_t j = 0; j < i && i < nq; j++)
+	if (i == nq)
+		return 0;
+	/*
+	 * The heap's offers: only levels h - 1 and h (h: the refused switch's)
+	 * can have a neighbour left that may enter them (it would be at level
+	 * h or h + 1); the other routed switches' neighbours are all routed.
+	 */
+	for (uint32_t h = v->node[s->order[i]].lv, j = i; j-- > 0;) {
+		if (v->node[s->order[j]].lv + 1 < h)
+			break;
 		nue_search_offer(s, s->order[j]);
+	}
 	return 0;
 }
 
