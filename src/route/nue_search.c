@@ -187,6 +187,15 @@ static int passes(const struct nue_search *s, uint32_t v, uint32_t u)
 	return v == u;
 }
 
+/* Does v come before u in order (so that order stays a settle order when u moves to v)? */
+static int before(const struct nue_search *s, uint32_t v, uint32_t u)
+{
+	for (uint32_t j = 0; j < s->norder; j++)
+		if (s->order[j] == v || s->order[j] == u)
+			return s->order[j] == v;
+	return 0;
+}
+
 /* One step of local backtracking for the unreached switch x; @return 1 when x is routed. */
 static int backtrack(struct nue_search *s, uint32_t x, struct lanes_error *err, int *rc)
 {
@@ -215,7 +224,7 @@ static int backtrack(struct nue_search *s, uint32_t x, struct lanes_error *err, 
 			if (!use_all(s, in, out, cnt, err, rc))
 				continue;
 			s->via[u] = e2;
-			s->walked = 1;
+			s->walked |= !before(s, v, u);
 			settle(s, x, e, s->dd[v] + weight(s, e2) + weight(s, e));
 			return 1;
 		}
