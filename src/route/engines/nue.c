@@ -26,10 +26,10 @@
  *    Weights: w0 = P^2 (P: destination LIDs, OpenSM's base) plus the routes
  *    placed on the channel; after each destination every channel's weight
  *    grows by the source LIDs whose path crosses it.
- * 5. Switch LIDs (opts->switch_lids), after all layers and outside the CDG:
- *    shortest paths, per switch the least-loaded min-hop port by minhop's
- *    rule (route_internal.h), the loads being the CA LIDs routed per port;
- *    SL 0 (layer 0's VL 0).
+ * 5. Switch LIDs (opts->switch_lids; nue_swlids.c), after all layers and
+ *    outside the CDG: shortest paths, per switch the least-loaded min-hop
+ *    port by minhop's rule (route_internal.h), the loads being the CA LIDs
+ *    routed per port; SL 0 (layer 0's VL 0).
  *
  * Which paths: CA-to-CA (end port to end port), the traffic the verifier
  * checks by default and that OpenSM's engines promise to keep free of
