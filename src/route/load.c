@@ -70,40 +70,41 @@ int route_hop_ports_init(struct route_hop_ports *h, const struct lanes_fabric *f
 	return 0;
 }
 
-/* The min-hop ports of switch s into h->port from n on; @return how many. */
-static uint32_t scan_switch(const struct route_hop_ports *h, const struct lanes_fabric *f,
-			    uint32_t s, const uint8_t *dist, uint32_t n)
-{
-	uint32_t e0 = f->adj_off[s], e1 = f->adj_off[s + 1], k = 0;
-	uint8_t want = (uint8_t)(dist[s] - 1);
-
-	for (uint32_t e = e0; e < e1; e++)
-		if (dist[h->nb[e]] == want)
-			h->port[n + k++] = f->adj[e].port;
-	return k;
-}
-
+/*
+ * The min-hop ports toward dst of every switch: one[], or multi/moff/port
+ * for a switch with several. Locals throughout: the byte stores into one[]
+ * and port[] could alias every field.
+ */
 void route_hop_ports_fill(struct route_hop_ports *h, const struct lanes_fabric *f, uint32_t dst,
 			  const uint8_t *dist_to_dst)
 {
-	uint32_t n = 0, k;
+	const uint32_t *off = f->adj_off, *nb = h->nb, ns = f->num_switches;
+	const struct lanes_adj *adj = f->adj;
+	const uint8_t *dist = dist_to_dst;
+	uint8_t *one = h->one, *port = h->port;
+	uint32_t *multi = h->multi, *moff = h->moff, n = 0, nmulti = 0;
 
-	h->nmulti = 0;
-	h->moff[0] = 0;
-	for (uint32_t s = 0; s < f->num_switches; s++) {
-		h->one[s] = LANES_PORT_DROP;
-		if (dist_to_dst[s] == 0 || dist_to_dst[s] == 255)
+	moff[0] = 0;
+	for (uint32_t s = 0; s < ns; s++) {
+		uint8_t want = (uint8_t)(dist[s] - 1);
+		uint32_t k = 0;
+
+		one[s] = LANES_PORT_DROP;
+		if (dist[s] == 0 || dist[s] == 255)
 			continue;
-		k = scan_switch(h, f, s, dist_to_dst, n);
+		for (uint32_t e = off[s]; e < off[s + 1]; e++)
+			if (dist[nb[e]] == want)
+				port[n + k++] = adj[e].port;
 		if (k == 1) {
-			h->one[s] = h->port[n];
+			one[s] = port[n];
 		} else if (k > 1) {
-			h->one[s] = 0;
-			h->multi[h->nmulti++] = s;
+			one[s] = 0;
+			multi[nmulti++] = s;
 			n += k;
-			h->moff[h->nmulti] = n;
+			moff[nmulti] = n;
 		}
 	}
+	h->nmulti = nmulti;
 	h->dst = dst;
 }
 

@@ -8,7 +8,10 @@
  * of channels that meet at a switch (in ends where out starts): the complete
  * CDG of Domke et al. (HPDC 2016). Each pair is one byte, numbered as
  * route_channels numbers dependencies (route_internal.h), and is
- * unused, used, or blocked (known to close a cycle: refused without a search). The used dependencies are kept acyclic at all times:
+ * unused, used, or blocked (known to close a cycle: refused without a search).
+ * The used ones are also kept as bit masks per channel, its successors and
+ * its predecessors (one bit per channel at the switch between), which the
+ * cycle check walks. The used dependencies are kept acyclic at all times:
  * nue_cdg_add() refuses a dependency that would close a cycle.
  *
  * The check is Pearce and Kelly's dynamic topological order ("A dynamic
@@ -36,7 +39,15 @@ struct nue_cdg {
 	uint32_t *tail;      /* per channel: the switch it leaves */
 	uint32_t *drow;      /* per channel in: nue_cdg_dep(in, out) - out, mod 2^32 */
 	uint8_t *dep;        /* per dependency: NUE_DEP_* */
+	/* the used dependencies again, as bits for the searches: W words per channel */
+	uint32_t W;
+	uint64_t *succ;      /* per channel in: bit j, "in, then head[in] + j" used */
+	uint64_t *pred;      /* per channel out: bit i, "rev[tailf[out] + i], then out" used */
+	uint32_t *head;      /* per channel: the first channel leaving the switch it enters */
+	uint32_t *tailf;     /* per channel: the first channel leaving the switch it leaves */
 	uint32_t *ord;       /* per channel: its place in the order */
+	uint32_t *at;        /* per place: its channel (ord's inverse) */
+	uint64_t *pb, *pf;   /* reorder scratch: bitmaps of the places of B and F, all zero between uses */
 	uint32_t *mark, stamp;
 	uint32_t *stk, nf, nb;
 	uint64_t *fwd, *bwd; /* (place << 32 | channel) keys of F and B */
@@ -53,6 +64,17 @@ void nue_cdg_free(struct nue_cdg *g);
 
 /** Forget every used dependency: a fresh layer. */
 void nue_cdg_reset(struct nue_cdg *g);
+
+/**
+ * Start a fresh layer's order (nothing used): the channels away from the
+ * destination switches (want[s]) first, the nearest first, then those
+ * between switches as near, then those toward them, the farthest first;
+ * within each, up*-down* from the roots (toward a root first, the deepest
+ * first, across, away, the shallowest first). Routes up then down agree
+ * with it, so their dependencies go in without a search; only the time
+ * changes. @return 0, or -1 out of memory (then some order stays)
+ */
+int nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots, const uint8_t *want);
 
 /** @return the number of the dependency "in, then out" (out leaves where in ends) */
 static inline size_t nue_cdg_dep(const struct nue_cdg *g, uint32_t in, uint32_t out)
@@ -90,10 +112,22 @@ int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out);
  */
 int nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out);
 
+/* Set (on = 1) or clear the bits of "in, then out" in succ and pred. */
+static inline void nue_cdg_bits(struct nue_cdg *g, uint32_t in, uint32_t out, int on)
+{
+	uint32_t j = out - g->head[in], i = g->ch.rev[in] - g->tailf[out];
+	uint64_t *s = g->succ + (size_t)in * g->W + j / 64, *p = g->pred + (size_t)out * g->W + i / 64;
+	uint64_t bj = 1ull << (j % 64), bi = 1ull << (i % 64);
+
+	*s = on ? *s | bj : *s & ~bj;
+	*p = on ? *p | bi : *p & ~bi;
+}
+
 /** Stop using a dependency (the order stays valid). */
 static inline void nue_cdg_remove(struct nue_cdg *g, uint32_t in, uint32_t out)
 {
 	g->dep[nue_cdg_dep(g, in, out)] = 0;
+	nue_cdg_bits(g, in, out, 0);
 }
 
 #endif

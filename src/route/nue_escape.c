@@ -43,9 +43,12 @@ int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct l
 	x->delta = malloc(sizeof(double) * ns);
 	x->bc = malloc(sizeof(double) * ns);
 	x->heap.h = malloc(sizeof(*x->heap.h) * (E + ns));
+	x->nb = malloc(sizeof(*x->nb) * E);
 	if (!x->down || !x->onchain || !x->q || !x->dist || !x->seen || !x->hull || !x->sigma ||
-	    !x->delta || !x->bc || !x->heap.h)
+	    !x->delta || !x->bc || !x->heap.h || !x->nb)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	for (size_t e = 0; e + 1 < E; e++)
+		x->nb[e] = f->adj[e].sw;
 	for (uint32_t s = 0; s < x->ns; s++)
 		x->dist[s] = UINT32_MAX;
 	nue_escape_clear(x);
@@ -54,8 +57,8 @@ int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct l
 
 void nue_escape_free(struct nue_escape *x)
 {
-	void *p[] = { x->down, x->onchain, x->q,     x->dist, x->seen,
-		      x->hull, x->sigma,   x->delta, x->bc,   x->heap.h };
+	void *p[] = { x->down,	x->onchain, x->q,  x->dist,   x->seen, x->hull,
+		      x->sigma, x->delta,   x->bc, x->heap.h, x->nb };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
@@ -91,36 +94,37 @@ static uint32_t bfs(struct nue_escape *x, uint32_t s, const uint8_t *allow)
 	return tail;
 }
 
+/* dist[] of the switches outside the hull during central_switch(): never reached, never one closer */
+#define OUTSIDE (UINT32_MAX - 1)
+
 /*
- * Brandes' first phase from s inside the hull: BFS hops, the order in q, and
- * sigma (shortest paths from s), each switch adding its sigma to the next
- * level's switches in BFS order, one adjacency entry at a time; delta
- * zeroed. @return the switches reached
+ * Brandes' first phase from s inside the hull (the switches outside it at
+ * dist OUTSIDE): BFS hops, the order in q, and sigma (shortest paths from
+ * s), each switch adding its sigma to the next level's switches in BFS
+ * order, one adjacency entry at a time; delta zeroed. @return the switches
+ * reached
  */
 static uint32_t bfs_sigma(struct nue_escape *x, uint32_t s)
 {
-	const struct lanes_fabric *f = x->f;
-	const uint8_t *hull = x->hull;
+	const uint32_t *off = x->f->adj_off, *nb = x->nb;
 	uint32_t *dist = x->dist, *q = x->q, head = 0, tail = 0;
-	double *sigma = x->sigma;
+	double *sigma = x->sigma, *delta = x->delta;
 
 	dist[s] = 0;
 	sigma[s] = 1.0;
-	x->delta[s] = 0.0;
+	delta[s] = 0.0;
 	q[tail++] = s;
 	while (head < tail) {
 		uint32_t v = q[head++], dv = dist[v] + 1;
 		double sv = sigma[v];
 
-		for (uint32_t e = f->adj_off[v]; e < f->adj_off[v + 1]; e++) {
-			uint32_t y = f->adj[e].sw;
+		for (uint32_t e = off[v]; e < off[v + 1]; e++) {
+			uint32_t y = nb[e];
 
-			if (!hull[y])
-				continue;
 			if (dist[y] == UINT32_MAX) {
 				dist[y] = dv;
 				sigma[y] = 0.0;
-				x->delta[y] = 0.0;
+				delta[y] = 0.0;
 				q[tail++] = y;
 			}
 			if (dist[y] == dv)
@@ -128,6 +132,27 @@ static uint32_t bfs_sigma(struct nue_escape *x, uint32_t s)
 		}
 	}
 	return tail;
+}
+
+/* Brandes' second phase: delta back from the farthest, and each switch's share into bc. */
+static void back_delta(struct nue_escape *x, uint32_t s, const double *tw, uint32_t cnt)
+{
+	const uint32_t *off = x->f->adj_off, *nb = x->nb, *dist = x->dist, *q = x->q;
+	const double *sigma = x->sigma;
+	double *delta = x->delta, *bc = x->bc;
+
+	for (uint32_t i = cnt; i-- > 1;) {
+		uint32_t w = q[i], dw = dist[w];
+		double pass = (tw[w] + delta[w]) / sigma[w];
+
+		for (uint32_t e = off[w]; e < off[w + 1]; e++) {
+			uint32_t v = nb[e];
+
+			if (dist[v] + 1 == dw)
+				delta[v] += sigma[v] * pass;
+		}
+		bc[w] += (1.0 + tw[s]) * delta[w];
+	}
 }
 
 static void clear_dist(struct nue_escape *x, uint32_t cnt)
@@ -178,7 +203,6 @@ static void convex_hull(struct nue_escape *x, const uint32_t *comp, uint32_t c, 
 
 static uint32_t central_switch(struct nue_escape *x, const double *tw, uint64_t edges)
 {
-	const struct lanes_fabric *f = x->f;
 	uint32_t nh = 0, step, seen = 0, best = LANES_NONE;
 
 	for (uint32_t s = 0; s < x->ns; s++) {
@@ -186,26 +210,19 @@ static uint32_t central_switch(struct nue_escape *x, const double *tw, uint64_t 
 		x->bc[s] = 0.0;
 	}
 	step = (uint32_t)(((uint64_t)nh * edges) / BC_WORK + 1);
+	for (uint32_t s = 0; s < x->ns; s++)
+		x->dist[s] = x->hull[s] ? UINT32_MAX : OUTSIDE;
 	for (uint32_t s = 0; s < x->ns; s++) {
 		uint32_t cnt;
 
 		if (!x->hull[s] || seen++ % step)
 			continue;
 		cnt = bfs_sigma(x, s);
-		for (uint32_t i = cnt; i-- > 1;) {
-			uint32_t w = x->q[i];
-			double pass = (tw[w] + x->delta[w]) / x->sigma[w];
-
-			for (uint32_t e = f->adj_off[w]; e < f->adj_off[w + 1]; e++) {
-				uint32_t v = f->adj[e].sw;
-
-				if (x->hull[v] && x->dist[v] + 1 == x->dist[w])
-					x->delta[v] += x->sigma[v] * pass;
-			}
-			x->bc[w] += (1.0 + tw[s]) * x->delta[w];
-		}
+		back_delta(x, s, tw, cnt);
 		clear_dist(x, cnt);
 	}
+	for (uint32_t s = 0; s < x->ns; s++)
+		x->dist[s] = UINT32_MAX;
 	for (uint32_t s = 0; s < x->ns; s++)
 		if (x->hull[s] && (best == LANES_NONE || x->bc[s] > x->bc[best]))
 			best = s;

@@ -26,6 +26,7 @@ struct nue_escape {
 	uint8_t *onchain;   /* per switch: an ancestor-or-self of a switch given down paths */
 	/* scratch */
 	uint32_t *q, *dist, *seen, stamp;
+	uint32_t *nb;       /* per adjacency entry: its switch (a compact copy) */
 	uint8_t *hull;
 	double *sigma, *delta, *bc;
 	struct nue_heap heap;

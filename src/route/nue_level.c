@@ -14,134 +14,183 @@
  * If every switch is short, each one pops before any at a higher level (a
  * path of h + 2 hops weighs at least (h + 2) * w0) and with that best
  * channel, as long as the CDG takes every dependency. So a BFS over the
- * enterable channels finds the search's tree (tree()), and:
- *  - add_all(): whether the CDG takes the tree's dependencies does not depend
- *    on the order (a set is acyclic or not), so they go in BFS order; if all
- *    do, that is the search's result.
- *  - hand_over(): else they are taken back (the refused one unblocked: it was
- *    refused against another set) and added again in the heap's pop order,
- *    level by level sorted by (d, channel), up to the first refusal, which
- *    then is the search's own (same dependencies in before it; it stays
- *    blocked). The switches before it are routed, the heap gets the offers
- *    their settling would have made, and the search goes on from there.
- * A switch that is not short sends the whole destination to the heap. A
- * score of recent refusals skips add_all() where refusals are common (a
- * third of the searches on a dragonfly, most on the DGX SuperPOD file; none
- * on a 4-ary 3-tree, 15% on a 10x10 torus); it changes only the time.
+ * enterable channels finds the search's tree (tree()), and hand_over() adds
+ * its dependencies in the heap's pop order, level by level sorted by (d,
+ * channel), up to the first refusal, which then is the search's own (the
+ * same dependencies in before it; it stays blocked). Whether the CDG takes
+ * a level's dependencies does not depend on their order (a set is acyclic
+ * or not), so a level goes in BFS order first and is sorted only when one
+ * is refused (its adds taken back, the refused one unblocked: it was
+ * refused against another set). If all go in, that is the search's result;
+ * else the switches before the refusal are routed, the heap gets the offers
+ * their settling would have made, and the search goes on from there. A
+ * switch that is not short sends the whole destination to the heap.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "nue_search.h"
 
-int nue_level_init(struct nue_level *v, uint32_t ns)
+int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g)
 {
+	uint32_t ns = f->num_switches, E = f->adj_off[ns];
+
 	memset(v, 0, sizeof(*v));
-	v->lvl = malloc(sizeof(*v->lvl) * ((size_t)ns + 1));
-	v->disc = calloc((size_t)ns + 1, sizeof(*v->disc));
-	v->bd = malloc(sizeof(*v->bd) * ((size_t)ns + 1));
-	v->bc = malloc(sizeof(*v->bc) * ((size_t)ns + 1));
+	v->node = calloc((size_t)ns + 1, sizeof(*v->node));
+	v->nb = malloc(sizeof(*v->nb) * ((size_t)E + 1));
 	v->keys = malloc(sizeof(*v->keys) * ((size_t)ns + 1));
-	return v->lvl && v->disc && v->bd && v->bc && v->keys ? 0 : -1;
+	v->packed = malloc(sizeof(*v->packed) * 2 * ((size_t)ns + 1));
+	v->need = malloc(sizeof(*v->need) * ((size_t)ns + 1));
+	if (!v->node || !v->nb || !v->keys || !v->packed || !v->need)
+		return -1;
+	for (uint32_t e = 0; e < E; e++) {
+		v->nb[e].y = f->adj[e].sw;
+		v->nb[e].in = g->ch.rev[e];
+	}
+	return 0;
 }
 
 void nue_level_free(struct nue_level *v)
 {
-	free(v->lvl);
-	free(v->disc);
-	free(v->bd);
-	free(v->bc);
+	free(v->node);
+	free(v->nb);
 	free(v->keys);
+	free(v->packed);
+	free(v->need);
 	memset(v, 0, sizeof(*v));
 }
 
-static void discover(struct nue_level *v, uint32_t y, uint32_t lvl)
+static uint32_t level_of(const struct nue_level *v, uint32_t y)
 {
-	v->disc[y] = v->stamp;
-	v->lvl[y] = lvl;
-	v->bd[y] = UINT64_MAX;
-	v->bc[y] = LANES_NONE;
+	return v->node[y].lv - v->base;
 }
 
-/* Offer the unrouted neighbours one level out their channels into x. */
-static void offer_from(struct nue_search *s, struct nue_level *v, uint32_t x, uint32_t *nq)
+/* A fresh base above every level of the last search. */
+static uint32_t next_base(struct nue_search *s, struct nue_level *v)
 {
-	const struct lanes_fabric *f = s->f;
-	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a, c = s->via[x];
-	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->ch.dense_off[x] + (c - a);
-	/* locals: the stores below could alias the fields, forcing reloads */
-	const struct lanes_adj *adj = f->adj + a;
-	const uint32_t *rev = s->g->ch.rev + a, stamp = v->stamp, next = v->lvl[x] + 1;
-	const uint64_t *load = s->load, dw = s->dd[x] + s->w0;
-	uint32_t *disc = v->disc, *lvl = v->lvl, *bc = v->bc, *order = s->order, n = *nq;
-	uint64_t *bd = v->bd;
+	if (v->base > UINT32_MAX - 2 * (s->ns + 1)) {
+		for (uint32_t y = 0; y < s->ns; y++)
+			v->node[y].lv = 0;
+		v->base = 0;
+	}
+	v->base += s->ns + 1;
+	return v->base;
+}
 
-	for (uint32_t j = 0; j < deg; j++) {
-		uint32_t y = adj[j].sw, in = rev[j];
-		uint64_t d;
+/* The arrays of tree() as locals: its stores could alias the structs' fields, forcing reloads. */
+struct bfs {
+	const uint32_t *off;          /* the fabric's adjacency offsets */
+	const struct nue_nb *nb;
+	const uint8_t *dep;
+	const uint32_t *drow;         /* per channel: nue_cdg_dep() less the out channel */
+	const size_t *dense;          /* per switch: its first dependency number */
+	const uint64_t *load;
+	uint64_t w0;
+	struct nue_lnode *node;
+	uint32_t *order, *via, base;
+	uint64_t *dd, *sub;
+	const uint64_t *hca;
+	uint32_t *need;               /* the indices in order of the switches whose dependency is not used */
+};
+
+/*
+ * Offer the entries j0..j1 - 1 of a switch (nb, col: their neighbour and
+ * dependency onto the switch's channel, every stride bytes) at distance dw
+ * - w0, level next - 1: a neighbour not yet discovered takes the channel
+ * (and level next), one already at level next keeps the better of the two.
+ * @return n, plus the switches discovered (appended to order)
+ */
+static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, const struct nue_nb *nb,
+							   const uint8_t *col, size_t stride,
+							   uint64_t dw, uint32_t next, uint32_t n,
+							   uint32_t j0, uint32_t j1)
+{
+	const uint64_t *load = b->load;
+	const uint32_t base = b->base;
+	uint32_t *order = b->order;
+	struct nue_lnode *node = b->node;
+
+	for (uint32_t j = j0; j < j1; j++) {
+		uint32_t y = nb[j].y, in = nb[j].in, ly = node[y].lv;
+		struct nue_lnode *p = &node[y];
+		uint64_t d = dw + load[in];
 		int better;
 
-		if (col && col[(size_t)j * deg] == NUE_DEP_BLOCKED)
+		if (col[j * stride] == NUE_DEP_BLOCKED)
 			continue;
-		if (disc[y] != stamp) {
-			disc[y] = stamp;
-			lvl[y] = next;
-			bd[y] = UINT64_MAX;
-			bc[y] = LANES_NONE;
+		if (ly < base) {
+			p->lv = next;
+			p->bd = d;
+			p->bc = in;
 			order[n++] = y;
-		}
-		if (lvl[y] != next)
 			continue;
-		d = dw + load[in];
-		better = (d < bd[y]) | ((d == bd[y]) & (in < bc[y]));
-		bd[y] = better ? d : bd[y];
-		bc[y] = better ? in : bc[y];
+		}
+		if (ly != next)
+			continue;
+		better = (d < p->bd) | ((d == p->bd) & (in < p->bc));
+		p->bd = better ? d : p->bd;
+		p->bc = better ? in : p->bc;
 	}
-	*nq = n;
+	return n;
 }
 
 /*
  * The BFS tree: order[0..*nq) the switches it reaches, level by level.
- * @return 1 when every one is short (*whole: they are t's whole component)
+ * Each switch takes its best channel when its turn comes and offers the
+ * others its entries, but for the one of its own channel (one level up).
+ * @return 1 when every one is short
  */
-static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t *nq, int *whole)
+static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t *nq)
 {
-	uint32_t n = 0;
+	static const uint8_t none = NUE_DEP_UNUSED; /* t: no dependency to block */
+	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .dep = s->g->dep,
+			       .drow = s->g->drow, .dense = s->g->ch.dense_off, .load = s->load,
+			       .w0 = s->w0, .node = v->node, .order = s->order,
+			       .via = s->via, .base = next_base(s, v), .dd = s->dd,
+			       .sub = s->sub, .hca = s->hca, .need = v->need };
+	uint32_t a = b.off[t], n, nneed = 0;
 
-	if (++v->stamp == 0) {
-		memset(v->disc, 0, sizeof(*v->disc) * s->ns);
-		v->stamp = 1;
-	}
-	discover(v, t, 0);
-	s->order[n++] = t;
-	s->via[t] = LANES_NONE;
-	s->dd[t] = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t x = s->order[i];
+	b.node[t].lv = b.base;
+	b.order[0] = t;
+	b.via[t] = LANES_NONE;
+	b.dd[t] = 0;
+	b.sub[t] = b.hca[t];
+	n = scan(&b, b.nb + a, &none, 0, b.w0, b.base + 1, 1, 0, b.off[t + 1] - a);
+	for (uint32_t i = 1; i < n; i++) {
+		const struct nue_lnode *p = &b.node[b.order[i]];
+		uint32_t x = b.order[i], lx = p->lv, c = p->bc, par = b.via[b.nb[c].y], deg, up;
+		uint64_t d = p->bd;
+		const uint8_t *col;
 
-		if (x != t) {
-			if (v->bd[x] - (uint64_t)v->lvl[x] * s->w0 >= s->w0)
-				return 0;
-			s->via[x] = v->bc[x];
-			s->dd[x] = v->bd[x];
-		}
-		offer_from(s, v, x, &n);
+		if (d - (uint64_t)(lx - b.base) * b.w0 >= b.w0)
+			return 0;
+		b.via[x] = c;
+		b.dd[x] = d;
+		b.sub[x] = b.hca[x]; /* for place() */
+		b.need[nneed] = i; /* its dependency (c, par): not blocked (else not offered) */
+		nneed += par != LANES_NONE && b.dep[(uint32_t)(b.drow[c] + par)] != NUE_DEP_USED;
+		a = b.off[x];
+		deg = b.off[x + 1] - a;
+		up = c - a;
+		col = b.dep + b.dense[x] + up;
+		n = scan(&b, b.nb + a, col, deg, d + b.w0, lx + 1, n, 0, up);
+		n = scan(&b, b.nb + a, col, deg, d + b.w0, lx + 1, n, up + 1, deg);
 	}
 	*nq = n;
-	*whole = n == s->csize[s->comp[t]];
+	v->nneed = nneed;
 	return 1;
 }
 
 /*
- * Add the dependencies of order[1..n) in turn up to the first the CDG
+ * Add the dependencies of order[i..n) in turn up to the first the CDG
  * refuses (left blocked). @return its index, or n
  */
-static uint32_t add_upto(struct nue_search *s, uint32_t n, struct lanes_error *err, int *rc)
+static uint32_t add_upto(struct nue_search *s, uint32_t i, uint32_t n, struct lanes_error *err,
+			 int *rc)
 {
 	const struct lanes_adj *adj = s->f->adj;
-	uint32_t i;
 
-	for (i = 1; i < n; i++) {
+	for (; i < n; i++) {
 		uint32_t c = s->via[s->order[i]], par = s->via[adj[c].sw];
 
 		if (par == LANES_NONE || nue_cdg_used(s->g, c, par))
@@ -154,19 +203,16 @@ static uint32_t add_upto(struct nue_search *s, uint32_t n, struct lanes_error *e
 	return i;
 }
 
-/* Add the tree's dependencies in BFS order; on a refusal take them back. @return 1 when all are in */
-static int add_all(struct nue_search *s, uint32_t nq, struct lanes_error *err, int *rc)
+/* Take back what the search added since mark, and unblock the refused dependency of order[i]. */
+static void take_back(struct nue_search *s, uint32_t i, uint32_t mark)
 {
-	uint32_t i = add_upto(s, nq, err, rc);
+	uint32_t c = s->via[s->order[i]];
 
-	if (i == nq || *rc)
-		return i == nq;
-	nue_cdg_unblock(s->g, s->via[s->order[i]], s->via[s->f->adj[s->via[s->order[i]]].sw]);
-	while (s->nadded) {
+	nue_cdg_unblock(s->g, c, s->via[s->f->adj[c].sw]);
+	while (s->nadded > mark) {
 		s->nadded -= 2;
 		nue_cdg_remove(s->g, s->added[s->nadded], s->added[s->nadded + 1]);
 	}
-	return 0;
 }
 
 static int by_key(const void *pa, const void *pb)
@@ -178,20 +224,111 @@ static int by_key(const void *pa, const void *pb)
 	return a->c < b->c ? -1 : a->c > b->c;
 }
 
-/* Sort order[1..nq) by (distance, channel), the heap's pop order (one level at a time). */
-static void sort_levels(struct nue_search *s, const struct nue_level *v, uint32_t nq)
+static unsigned bit_length(uint64_t x)
 {
-	for (uint32_t i = 1, j; i < nq; i = j) {
-		for (j = i + 1; j < nq && v->lvl[s->order[j]] == v->lvl[s->order[i]]; j++)
-			;
-		if (j - i < 2)
-			continue;
+	return x ? 64u - (unsigned)__builtin_clzll(x) : 0u;
+}
+
+/* Sort a[0..n) ascending (distinct keys of `bits` bits): insertion sort for few, else LSD radix. */
+static void sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, unsigned bits)
+{
+	if (n <= 24) {
+		for (uint32_t i = 1; i < n; i++) {
+			uint64_t k = a[i];
+			uint32_t j = i;
+
+			for (; j > 0 && a[j - 1] > k; j--)
+				a[j] = a[j - 1];
+			a[j] = k;
+		}
+		return;
+	}
+	for (unsigned shift = 0; shift < bits; shift += 8) {
+		uint32_t count[257] = { 0 };
+
+		for (uint32_t i = 0; i < n; i++)
+			count[((a[i] >> shift) & 0xff) + 1]++;
+		if (count[((a[0] >> shift) & 0xff) + 1] == n)
+			continue; /* one digit for all */
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (uint32_t i = 0; i < n; i++)
+			tmp[count[(a[i] >> shift) & 0xff]++] = a[i];
+		memcpy(a, tmp, sizeof(*a) * n);
+	}
+}
+
+/*
+ * One level order[i..j) by (distance, channel). A short switch at level h
+ * has h w0 <= d < (h + 1) w0, so (d - h w0, channel) packs into one number
+ * when w0 and the channel numbers leave room; else qsort.
+ */
+static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j)
+{
+	unsigned cb = bit_length(s->g->ch.E), bits = bit_length(s->w0 - 1) + cb;
+	uint64_t base = (uint64_t)level_of(v, s->order[i]) * s->w0, *a = v->packed;
+
+	if (bits > 64) {
 		for (uint32_t k = i; k < j; k++)
 			v->keys[k] = (struct nue_lkey){ s->dd[s->order[k]], s->via[s->order[k]], s->order[k] };
 		qsort(v->keys + i, j - i, sizeof(*v->keys), by_key);
 		for (uint32_t k = i; k < j; k++)
 			s->order[k] = v->keys[k].y;
+		return;
 	}
+	for (uint32_t k = i; k < j; k++)
+		a[k - i] = (s->dd[s->order[k]] - base) << cb | s->via[s->order[k]];
+	sort_u64(a, j - i, v->packed + (j - i), bits);
+	for (uint32_t k = i; k < j; k++)
+		s->order[k] = s->g->tail[(uint32_t)(a[k - i] & ((1ull << cb) - 1))];
+}
+
+/* The switches order[*i..*j) at the level of order[k] (order is by level). */
+static void level_around(const struct nue_search *s, const struct nue_level *v, uint32_t k,
+			 uint32_t nq, uint32_t *i, uint32_t *j)
+{
+	uint32_t l = v->node[s->order[k]].lv;
+
+	for (*i = k; *i > 1 && v->node[s->order[*i - 1]].lv == l; --*i)
+		;
+	for (*j = k + 1; *j < nq && v->node[s->order[*j]].lv == l; ++*j)
+		;
+}
+
+/*
+ * The heap's adds in its pop order, level by level (by (distance, channel)
+ * within a level), up to the first refusal. A level whose dependencies the
+ * CDG takes in BFS order takes them in any order, so it is sorted only when
+ * one is refused: then its adds are taken back and made again in pop order.
+ * Only the dependencies not used at tree() (need) are tried in BFS order.
+ * @return the index of the first refusal (left blocked), or nq
+ */
+static uint32_t add_levels(struct nue_search *s, struct nue_level *v, uint32_t nq,
+			   struct lanes_error *err, int *rc)
+{
+	const struct lanes_adj *adj = s->f->adj;
+	uint32_t mark = s->nadded, lvl = LANES_NONE, i, j;
+
+	for (uint32_t q = 0; q < v->nneed; q++) {
+		uint32_t k = v->need[q], c = s->via[s->order[k]], par = s->via[adj[c].sw];
+
+		if (v->node[s->order[k]].lv != lvl) { /* a new level: its adds start here */
+			lvl = v->node[s->order[k]].lv;
+			mark = s->nadded;
+		}
+		if (!nue_cdg_add(s->g, c, par)) {
+			if ((*rc = nue_search_remember(s, c, par, err)))
+				return k;
+			continue;
+		}
+		level_around(s, v, k, nq, &i, &j);
+		if (j - i < 2)
+			return k;
+		take_back(s, k, mark);
+		sort_level(s, v, i, j);
+		return add_upto(s, i, j, err, rc);
+	}
+	return nq;
 }
 
 /*
@@ -199,24 +336,32 @@ static void sort_levels(struct nue_search *s, const struct nue_level *v, uint32_
  * dependency, up to the first the CDG refuses (it stays blocked: the search
  * would refuse it at the same point, with the same dependencies in). The
  * switches before it are routed; the heap gets what their settling would
- * have offered. @return 1 when the whole tree got in
+ * have offered. @return 1 when all got in and they are t's whole component
  */
 static int hand_over(struct nue_search *s, struct nue_level *v, uint32_t nq,
 		     struct lanes_error *err, int *rc)
 {
-	uint32_t i;
+	uint32_t i = add_levels(s, v, nq, err, rc);
 
-	sort_levels(s, v, nq);
-	i = add_upto(s, nq, err, rc);
 	if (*rc)
 		return 0;
 	s->norder = i;
+	if (i == nq && nq == s->csize[s->comp[s->order[0]]])
+		return 1; /* done: nothing reads seen[] any more */
 	for (uint32_t j = 0; j < i; j++)
 		s->seen[s->order[j]] = s->stamp;
 	if (i == nq)
-		return nq == s->csize[s->comp[s->order[0]]];
-	for (uint32_t j = 0; j < i; j++)
+		return 0;
+	/*
+	 * The heap's offers: only levels h - 1 and h (h: the refused switch's)
+	 * can have a neighbour left that may enter them (it would be at level
+	 * h or h + 1); the other routed switches' neighbours are all routed.
+	 */
+	for (uint32_t h = v->node[s->order[i]].lv, j = i; j-- > 0;) {
+		if (v->node[s->order[j]].lv + 1 < h)
+			break;
 		nue_search_offer(s, s->order[j]);
+	}
 	return 0;
 }
 
@@ -226,27 +371,10 @@ int nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, 
 {
 	struct nue_level *v = &s->level;
 	uint32_t nq;
-	int whole;
 
 	*rc = 0;
 	s->norder = 0;
-	if (nue_level_off)
+	if (nue_level_off || !tree(s, v, t, &nq))
 		return 0;
-	if (!tree(s, v, t, &nq, &whole))
-		return 0;
-	if (whole && v->score < 8) {
-		s->norder = nq;
-		if (add_all(s, nq, err, rc)) {
-			v->score -= v->score > 0;
-			for (uint32_t i = 0; i < nq; i++)
-				s->seen[s->order[i]] = s->stamp;
-			return 1;
-		}
-		if (*rc)
-			return 0;
-		v->score += 4;
-	} else if (whole) {
-		v->score--;
-	}
 	return hand_over(s, v, nq, err, rc);
 }

@@ -70,7 +70,7 @@ int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct n
 	s->q = malloc(sizeof(*s->q) * ns);
 	s->pend = malloc(sizeof(*s->pend) * ns);
 	if (!s->heap.h || !s->heap.pos || !s->via || !s->seen || !s->order || !s->sub || !s->dd || !s->anc ||
-	    !s->esc || !s->toward || !s->q || !s->pend || nue_level_init(&s->level, f->num_switches))
+	    !s->esc || !s->toward || !s->q || !s->pend || nue_level_init(&s->level, f, g))
 		return oom(err);
 	memset(s->heap.pos, 0xff, sizeof(*s->heap.pos) * ns);
 	return 0;
@@ -108,6 +108,7 @@ static inline __attribute__((always_inline)) void settle(struct nue_search *s, u
 	s->seen[x] = s->stamp;
 	s->via[x] = c;
 	s->dd[x] = d;
+	s->sub[x] = s->hca[x]; /* for place() */
 	s->order[s->norder++] = x;
 	nue_search_offer(s, x);
 }
@@ -186,6 +187,15 @@ static int passes(const struct nue_search *s, uint32_t v, uint32_t u)
 	return v == u;
 }
 
+/* Does v come before u in order (so that order stays a settle order when u moves to v)? */
+static int before(const struct nue_search *s, uint32_t v, uint32_t u)
+{
+	for (uint32_t j = 0; j < s->norder; j++)
+		if (s->order[j] == v || s->order[j] == u)
+			return s->order[j] == v;
+	return 0;
+}
+
 /* One step of local backtracking for the unreached switch x; @return 1 when x is routed. */
 static int backtrack(struct nue_search *s, uint32_t x, struct lanes_error *err, int *rc)
 {
@@ -214,7 +224,7 @@ static int backtrack(struct nue_search *s, uint32_t x, struct lanes_error *err, 
 			if (!use_all(s, in, out, cnt, err, rc))
 				continue;
 			s->via[u] = e2;
-			s->walked = 1;
+			s->walked |= !before(s, v, u);
 			settle(s, x, e, s->dd[v] + weight(s, e2) + weight(s, e));
 			return 1;
 		}
@@ -307,6 +317,7 @@ static int escape_impasse(struct nue_search *s, uint32_t t, struct lanes_error *
 
 		if (s->seen[x] != s->stamp) {
 			s->seen[x] = s->stamp;
+			s->sub[x] = s->hca[x];
 			s->order[s->norder++] = x;
 		}
 		s->via[x] = escape_channel(s, x);
@@ -355,44 +366,53 @@ int nue_search_route(struct nue_search *s, uint32_t t, struct lanes_error *err)
 	return 0;
 }
 
+/* The loads of a walked tree: leaves first (Kahn's order), as it has no settle order. */
+static void place_walked(struct nue_search *s, uint32_t t)
+{
+	const struct lanes_adj *adj = s->f->adj;
+	const uint32_t *order = s->order, *via = s->via, n = s->norder;
+	uint32_t *pend = s->pend, *q = s->q, nq = 0;
+	uint64_t *sub = s->sub, *load = s->load;
+
+	for (uint32_t j = 0; j < n; j++)
+		pend[order[j]] = 0;
+	for (uint32_t j = 0; j < n; j++)
+		if (order[j] != t)
+			pend[adj[via[order[j]]].sw]++;
+	for (uint32_t j = 0; j < n; j++)
+		if (order[j] != t && !pend[order[j]])
+			q[nq++] = order[j];
+	for (uint32_t i = 0; i < nq; i++) {
+		uint32_t x = q[i], c = via[x], y = adj[c].sw;
+
+		load[c] += sub[x];
+		sub[y] += sub[x];
+		if (y != t && !--pend[y])
+			q[nq++] = y;
+	}
+}
+
 void nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t, uint32_t lid,
 		      uint8_t port)
 {
-	const struct lanes_fabric *f = s->f;
+	/* locals: the LFT's byte stores could alias every field */
+	const struct lanes_adj *adj = s->f->adj;
+	const uint32_t *order = s->order, *via = s->via, n = s->norder;
+	uint64_t *sub = s->sub, *load = s->load;
+	uint8_t *col = r->lft + (size_t)lid * r->num_switches;
 
-	lanes_routing_set_port(r, t, lid, port);
-	for (uint32_t j = 0; j < s->norder; j++) {
-		uint32_t x = s->order[j];
-
-		if (x != t)
-			lanes_routing_set_port(r, x, lid, f->adj[s->via[x]].port);
-		s->sub[x] = s->hca[x];
-	}
-	if (s->walked) { /* no settle order: leaves first (Kahn's order of the tree) */
-		uint32_t *pend = s->pend, nq = 0;
-
-		for (uint32_t j = 0; j < s->norder; j++)
-			pend[s->order[j]] = 0;
-		for (uint32_t j = 0; j < s->norder; j++)
-			if (s->order[j] != t)
-				pend[f->adj[s->via[s->order[j]]].sw]++;
-		for (uint32_t j = 0; j < s->norder; j++)
-			if (s->order[j] != t && !pend[s->order[j]])
-				s->q[nq++] = s->order[j];
-		for (uint32_t i = 0; i < nq; i++) {
-			uint32_t x = s->q[i], c = s->via[x], y = f->adj[c].sw;
-
-			s->load[c] += s->sub[x];
-			s->sub[y] += s->sub[x];
-			if (y != t && !--pend[y])
-				s->q[nq++] = y;
-		}
+	col[t] = port; /* sub[] holds the source LIDs at each routed switch (settled) */
+	if (s->walked) {
+		for (uint32_t j = 1; j < n; j++) /* order[0] is t */
+			col[order[j]] = adj[via[order[j]]].port;
+		place_walked(s, t);
 		return;
 	}
-	for (uint32_t j = s->norder; j-- > 1;) { /* next hops were settled earlier */
-		uint32_t x = s->order[j], c = s->via[x];
+	for (uint32_t j = n; j-- > 1;) { /* next hops were settled earlier */
+		uint32_t x = order[j], c = via[x];
 
-		s->load[c] += s->sub[x];
-		s->sub[f->adj[c].sw] += s->sub[x];
+		col[x] = adj[c].port;
+		load[c] += sub[x];
+		sub[adj[c].sw] += sub[x];
 	}
 }

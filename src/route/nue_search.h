@@ -23,14 +23,26 @@ struct nue_lkey {
 	uint32_t c, y;
 };
 
+/* An adjacency entry e for the BFS: its switch, and the channel back (rev[e]). */
+struct nue_nb {
+	uint32_t y, in;
+};
+
+/* A switch in the BFS shortcut: discovered when lv is at least the search's base. */
+struct nue_lnode {
+	uint64_t bd;                  /* best distance so far */
+	uint32_t bc;                  /* its channel */
+	uint32_t lv;                  /* base + hops from t once discovered, else below base */
+};
+
 /* The BFS shortcut of the search (nue_level.c). */
 struct nue_level {
-	uint32_t *lvl;                /* per discovered switch: hops from t */
-	uint32_t *disc, stamp;        /* disc[s] == stamp: s discovered */
-	uint64_t *bd;                 /* per switch: best distance so far */
-	uint32_t *bc;                 /* per switch: its channel */
+	struct nue_lnode *node;       /* per switch */
+	uint32_t base;
+	struct nue_nb *nb;            /* per adjacency entry */
 	struct nue_lkey *keys;        /* hand-over scratch: a level's switches */
-	int score;                    /* recent refusals: the shortcut is tried below 8 */
+	uint64_t *packed;             /* the same as one number each, and radix scratch: 2 (ns + 1) */
+	uint32_t *need, nneed;        /* tree(): the indices in order whose dependency is not used yet */
 };
 
 struct nue_search {
@@ -46,7 +58,7 @@ struct nue_search {
 	uint32_t *via;                /* per routed switch: its channel toward t */
 	uint32_t *seen, stamp;        /* seen[s] == stamp: s is routed */
 	uint32_t *order, norder;      /* routed switches, in settle order */
-	uint64_t *sub, *dd;           /* per switch: sources behind it; distance */
+	uint64_t *sub, *dd;           /* per routed switch: sources behind it (hca when routed); distance */
 	uint32_t *added, nadded;      /* dependencies this search used: (in, out) pairs */
 	size_t added_cap;
 	int walked;                   /* order is no settle order (backtracking, escape) */
@@ -99,7 +111,7 @@ static inline __attribute__((always_inline)) void nue_search_offer(struct nue_se
 /** Note that the search added "in, then out" (given back at the end if unused). */
 int nue_search_remember(struct nue_search *s, uint32_t in, uint32_t out, struct lanes_error *err);
 
-int nue_level_init(struct nue_level *v, uint32_t ns);
+int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g);
 void nue_level_free(struct nue_level *v);
 
 /**

@@ -26,10 +26,10 @@
  *    Weights: w0 = P^2 (P: destination LIDs, OpenSM's base) plus the routes
  *    placed on the channel; after each destination every channel's weight
  *    grows by the source LIDs whose path crosses it.
- * 5. Switch LIDs (opts->switch_lids), after all layers and outside the CDG:
- *    shortest paths, per switch the least-loaded min-hop port by minhop's
- *    rule (route_internal.h), the loads being the CA LIDs routed per port;
- *    SL 0 (layer 0's VL 0).
+ * 5. Switch LIDs (opts->switch_lids; nue_swlids.c), after all layers and
+ *    outside the CDG: shortest paths, per switch the least-loaded min-hop
+ *    port by minhop's rule (route_internal.h), the loads being the CA LIDs
+ *    routed per port; SL 0 (layer 0's VL 0).
  *
  * Which paths: CA-to-CA (end port to end port), the traffic the verifier
  * checks by default and that OpenSM's engines promise to keep free of
@@ -54,6 +54,7 @@
 #include "../nue_dests.h"
 #include "../nue_escape.h"
 #include "../nue_search.h"
+#include "../nue_swlids.h"
 #include "../route_internal.h"
 #include "engines.h"
 
@@ -116,12 +117,15 @@ static void grow_trees(struct nue *n, uint32_t l)
 /* Route layer l: escape paths up front, then each destination LID of it. */
 static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 {
+	uint32_t r0 = n->nroots;
 	int rc;
 
 	grow_trees(n, l);
 	nue_cdg_reset(&n->g);
 	for (uint32_t s = 0; s < n->ns; s++)
 		n->want[s] = n->tw[s] > 0;
+	if (nue_cdg_order_from(&n->g, n->roots + r0, n->nroots - r0, n->want))
+		return oom(err);
 	if (nue_escape_mark(&n->x, &n->g, n->want))
 		return lanes_error_set(err, LANES_EINTERNAL, "nue: internal: escape paths close a cycle");
 	for (uint32_t i = 0; i < n->d.nd; i++) {
@@ -132,140 +136,6 @@ static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 		nue_search_place(&n->s, n->r, n->d.sw[i], n->d.lid[i], n->d.port[i]);
 	}
 	return 0;
-}
-
-/* ------------------------------------------------------------ switch LIDs */
-
-/*
- * Hops between switches, for up to 64 * W sources at a time (t0, t0 + 1, ...,
- * t0 + cnt - 1): a BFS of bitsets, one bit per source, that reaches a
- * level's switches for every source at once. dist[(t - t0) * ns + s]: hops
- * from t to s (= from s to t; the adjacency is symmetric), 255 when
- * unreachable or farther than 254, as a BFS from each t would give.
- */
-struct hops {
-	uint32_t W;          /* 64-bit words per switch */
-	uint64_t *cur, *nxt, *seen;
-	uint8_t *dist;
-};
-
-static int hops_init(struct hops *h, uint32_t ns)
-{
-	h->W = (ns + 63) / 64 < 8 ? (ns + 63) / 64 : 8;
-	h->W = h->W ? h->W : 1;
-	h->cur = malloc(sizeof(*h->cur) * ((size_t)ns + 1) * h->W);
-	h->nxt = malloc(sizeof(*h->nxt) * ((size_t)ns + 1) * h->W);
-	h->seen = malloc(sizeof(*h->seen) * ((size_t)ns + 1) * h->W);
-	h->dist = malloc(((size_t)ns + 1) * 64 * h->W);
-	return h->cur && h->nxt && h->seen && h->dist ? 0 : -1;
-}
-
-static void hops_free(struct hops *h)
-{
-	free(h->cur), free(h->nxt), free(h->seen), free(h->dist);
-}
-
-static void hops_from(struct hops *h, const struct lanes_fabric *f, uint32_t t0, uint32_t cnt)
-{
-	uint32_t ns = f->num_switches, W = h->W;
-	size_t words = (size_t)ns * W;
-	int any = 1;
-
-	memset(h->dist, 255, (size_t)cnt * ns);
-	memset(h->cur, 0, sizeof(*h->cur) * words);
-	for (uint32_t i = 0; i < cnt; i++) {
-		h->cur[(size_t)(t0 + i) * W + i / 64] |= 1ull << (i % 64);
-		h->dist[(size_t)i * ns + t0 + i] = 0;
-	}
-	memcpy(h->seen, h->cur, sizeof(*h->cur) * words);
-	for (uint32_t level = 1; any && level <= 254; level++) {
-		uint64_t *tmp;
-
-		any = 0;
-		for (uint32_t y = 0; y < ns; y++) {
-			uint64_t *ny = h->nxt + (size_t)y * W, *sy = h->seen + (size_t)y * W;
-
-			memset(ny, 0, sizeof(*ny) * W);
-			for (uint32_t e = f->adj_off[y]; e < f->adj_off[y + 1]; e++) {
-				const uint64_t *cx = h->cur + (size_t)f->adj[e].sw * W;
-
-				for (uint32_t w = 0; w < W; w++)
-					ny[w] |= cx[w];
-			}
-			for (uint32_t w = 0; w < W; w++) {
-				uint64_t m = ny[w] & ~sy[w];
-
-				ny[w] = m;
-				sy[w] |= m;
-				any |= m != 0;
-				for (; m; m &= m - 1)
-					h->dist[(size_t)(w * 64 + (uint32_t)__builtin_ctzll(m)) * ns + y] =
-						(uint8_t)level;
-			}
-		}
-		tmp = h->cur, h->cur = h->nxt, h->nxt = tmp;
-	}
-}
-
-/*
- * Switch LIDs outside the CDG: minhop's shortest paths, the least-loaded
- * min-hop port per switch, the load being the CA LIDs routed per port
- * (switch LIDs do not count, as in minhop). SL 0.
- */
-static int route_switch_lids(struct nue *n, struct lanes_error *err)
-{
-	const struct lanes_fabric *f = n->f;
-	struct route_load ld;
-	struct route_hop_ports h;
-	struct hops hp;
-	uint32_t ns = n->ns, chunk, base = LANES_NONE;
-	int rc;
-
-	memset(&ld, 0, sizeof(ld));
-	memset(&h, 0, sizeof(h));
-	if (hops_init(&hp, ns)) {
-		rc = oom(err);
-		goto out;
-	}
-	chunk = 64 * hp.W;
-	if ((rc = route_load_init(&ld, f, err)) || (rc = route_hop_ports_init(&h, f, err)))
-		goto out;
-	for (uint32_t i = 0; i < n->d.nd; i++) {
-		const uint8_t *col = n->r->lft + (size_t)n->d.lid[i] * ns;
-
-		for (uint32_t s = 0; s < ns; s++)
-			if (col[s] != LANES_PORT_DROP)
-				route_load_of(&ld, s)[col[s]]++;
-	}
-	for (uint32_t t = 0; t < ns; t++) {
-		const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[t], 0);
-
-		if (!p0->lid)
-			continue;
-		if (t - t % chunk != base) { /* the hops from the next chunk of switches */
-			base = t - t % chunk;
-			hops_from(&hp, f, base, ns - base < chunk ? ns - base : chunk);
-		}
-		route_hop_ports_fill(&h, f, t, hp.dist + (size_t)(t - base) * ns);
-		for (uint32_t l = 0; l < (1u << p0->lmc); l++) {
-			uint8_t *col = n->r->lft + (size_t)(p0->lid + l) * ns, *prev = col - ns;
-
-			memcpy(col, h.one, ns);
-			for (uint32_t i = 0; i < h.nmulti; i++) {
-				uint32_t s = h.multi[i], a = h.moff[i];
-
-				col[s] = route_least_loaded(route_load_of(&ld, s), h.port + a,
-							    h.moff[i + 1] - a,
-							    l ? prev[s] + 1u : 1u);
-			}
-			col[t] = 0;
-		}
-	}
-out:
-	route_hop_ports_free(&h);
-	route_load_free(&ld);
-	hops_free(&hp);
-	return rc;
 }
 
 /* -------------------------------------------------------- SLs and maps */
@@ -358,7 +228,7 @@ static int route_all(struct nue *n, struct lanes_error *err)
 	for (uint32_t l = 0; l < n->k; l++)
 		if ((rc = route_layer(n, l, err)))
 			goto out;
-	if (n->opts->switch_lids && (rc = route_switch_lids(n, err)))
+	if (n->opts->switch_lids && (rc = nue_switch_lids(n->f, n->r, n->d.lid, n->d.nd, err)))
 		goto out;
 	if ((rc = set_sls_and_maps(n, err)))
 		goto out;
