@@ -108,8 +108,9 @@ struct sssp {
 	uint64_t *load;             /* per adjacency entry: routes on that channel */
 	uint32_t *nb;               /* per adjacency entry: the neighbour (a compact copy) */
 	uint64_t *wd, *sub;         /* per switch: load sum to t; LIDs below it */
-	uint64_t tie_mask;          /* all ones: ties go to the less loaded channel;
-				       0: to the lowest port */
+	int less_loaded;            /* 1: ties go to the less loaded channel; 0: to the lowest port */
+	unsigned key_shift;         /* choose()'s key: load sum << key_shift | channel load
+				       (64 or more: 128-bit keys) */
 	struct dest buf[2];
 	struct dest *cur;           /* the destination switch being routed */
 	struct dest **kept;         /* without the thread: per switch, its candidates
@@ -253,6 +254,33 @@ static int alloc_rule(struct sssp *m, struct lanes_error *err)
 	return 0;
 }
 
+static unsigned bits(uint64_t x)
+{
+	unsigned b = 0;
+
+	for (; x; x >>= 1)
+		b++;
+	return b;
+}
+
+/*
+ * choose()'s keys. A channel's load is at most P^2 (P: the LIDs, the sum of
+ * num_hca; each destination LID adds at most P to it), a load sum at most
+ * 255 P^2; the key packs both into 64 bits where they fit.
+ */
+static void set_key_shift(struct sssp *m)
+{
+	uint64_t p = 0;
+
+	for (uint32_t s = 0; s < m->f->num_switches; s++)
+		p += m->hca[s];
+	m->key_shift = 64;
+	if (!m->less_loaded)
+		m->key_shift = 0;
+	else if (p < (1u << 24) && bits(255 * p * p) + bits(p * p) <= 64)
+		m->key_shift = bits(p * p);
+}
+
 static int prepare(struct sssp *m, struct lanes_error *err)
 {
 	int rc;
@@ -260,6 +288,7 @@ static int prepare(struct sssp *m, struct lanes_error *err)
 	if ((rc = route_endports_osm_order(m->f, &m->eps, err)) || (rc = alloc_order(m, err)))
 		return rc;
 	count_hca(m);
+	set_key_shift(m);
 	if ((rc = rank_switches(m, err)))
 		return rc;
 	return make_sequence(m, err);
@@ -456,10 +485,56 @@ static void pipe_stop(struct sssp *m)
 
 /* ------------------------------------------------------------- a tree */
 
+/* 128 bits (a GCC and Clang extension): a two-part key compared at once */
+__extension__ typedef unsigned __int128 u128;
+
+/*
+ * The pick of candidates c0 .. c1 (adjacency order: the first is the lowest
+ * port) by the least key (load sum, channel load & mask), the load sum
+ * shifted by sh bits so that the key fits 64 bits; *best gets the load sum.
+ */
+static inline uint32_t least_packed(const uint64_t *wd, const uint64_t *load, const uint32_t *nb,
+				    const uint32_t *mcand, uint32_t c0, uint32_t c1, unsigned sh,
+				    uint64_t mask, uint64_t *best)
+{
+	uint64_t bk = UINT64_MAX;
+	uint32_t be = 0;
+
+	for (uint32_t c = c0; c < c1; c++) {
+		uint32_t e = mcand[c];
+		uint64_t k = (wd[nb[e]] + load[e]) << sh | (load[e] & mask);
+		int lt = k < bk; /* branch-free: the outcome is a coin toss */
+
+		bk = lt ? k : bk;
+		be = lt ? e : be;
+	}
+	*best = bk >> sh;
+	return be;
+}
+
+/* The same where the key needs more than 64 bits. */
+static inline uint32_t least_wide(const uint64_t *wd, const uint64_t *load, const uint32_t *nb,
+				  const uint32_t *mcand, uint32_t c0, uint32_t c1, uint64_t *best)
+{
+	u128 bk = ~(u128)0;
+	uint32_t be = 0;
+
+	for (uint32_t c = c0; c < c1; c++) {
+		uint32_t e = mcand[c];
+		u128 k = (u128)(wd[nb[e]] + load[e]) << 64 | load[e];
+		int lt = k < bk;
+
+		bk = lt ? k : bk;
+		be = lt ? e : be;
+	}
+	*best = (uint64_t)(bk >> 64);
+	return be;
+}
+
 /*
  * The picks of the multi switches: least load sum to t; of equal sums the
- * less loaded channel (when tie_mask is set), then the lowest port. Load
- * sums are needed only below the farthest multi switch's hops.
+ * less loaded channel (m->less_loaded), then the lowest port. Load sums are
+ * needed only below the farthest multi switch's hops.
  */
 static void choose(struct sssp *m)
 {
@@ -472,30 +547,22 @@ static void choose(struct sssp *m)
 	const uint32_t *nb = m->nb, *order = d->order, *moff = d->moff, *mcand = d->mcand;
 	const uint8_t *col = d->col;
 	uint32_t *pick = d->pick;
-	uint64_t mask = m->tie_mask;
+	unsigned sh = m->key_shift;
+	uint64_t mask = m->less_loaded ? UINT64_MAX : 0;
 
 	wd[d->t] = 0;
 	for (uint32_t i = 1, k = 0; i < d->norder && row[order[i]] <= far; i++) {
-		uint32_t s = order[i], best_e = 0;
-		uint64_t best = UINT64_MAX, best_l = UINT64_MAX;
+		uint32_t s = order[i];
 
 		if (col[s]) {
 			if (row[s] < far)
 				wd[s] = wd[nb[pick[s]]] + load[pick[s]];
 			continue;
 		}
-		for (uint32_t c = moff[k]; c < moff[k + 1]; c++) {
-			uint32_t e = mcand[c];
-			uint64_t w = wd[nb[e]] + load[e], l = load[e] & mask;
-			/* branch-free: the outcome is a coin toss */
-			int lt = (w < best) | ((w == best) & (l < best_l));
-
-			best = lt ? w : best;
-			best_l = lt ? l : best_l;
-			best_e = lt ? e : best_e;
-		}
-		wd[s] = best;
-		pick[s] = best_e;
+		if (sh < 64)
+			pick[s] = least_packed(wd, load, nb, mcand, moff[k], moff[k + 1], sh, mask, &wd[s]);
+		else
+			pick[s] = least_wide(wd, load, nb, mcand, moff[k], moff[k + 1], &wd[s]);
 		k++;
 	}
 }
@@ -606,7 +673,7 @@ int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts
 	m.f = f;
 	m.opts = opts;
 	m.r = r;
-	m.tie_mask = replay ? 0 : UINT64_MAX;
+	m.less_loaded = !replay;
 	if ((rc = prepare(&m, err)))
 		goto out;
 	for (uint32_t s = 0; s < f->num_switches; s++)
