@@ -167,11 +167,15 @@ struct lanes_routing;
  * Fill r's LFTs with SSSP paths for every end-port LID and (when
  * opts->switch_lids) every switch LID; each switch keeps its own LIDs on
  * port 0. r must be fresh from lanes_routing_new(). replay: break ties as
- * OpenSM's heap does (its tables entry for entry, slower), else by the
- * lowest port (see sssp_paths.c).
+ * OpenSM's heap does (its tables entry for entry, slower; the lowest port
+ * where it declines), else by the less loaded channel, then the lowest port
+ * (see sssp_paths.c).
  */
 int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts, int replay,
 	       struct lanes_routing *r, struct lanes_error *err);
+
+/** Nonzero: sssp's tie keys always take 128 bits (tests compare the two ways). */
+extern int sssp_wide_keys;
 
 /** The destinations of route_sssp in OpenSM's order (sssp_paths.c fills it). */
 struct sssp_osm_order {

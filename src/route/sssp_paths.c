@@ -268,6 +268,8 @@ static unsigned bits(uint64_t x)
  * num_hca; each destination LID adds at most P to it), a load sum at most
  * 255 P^2; the key packs both into 64 bits where they fit.
  */
+int sssp_wide_keys;
+
 static void set_key_shift(struct sssp *m)
 {
 	uint64_t p = 0;
@@ -277,7 +279,7 @@ static void set_key_shift(struct sssp *m)
 	m->key_shift = 64;
 	if (!m->less_loaded)
 		m->key_shift = 0;
-	else if (p < (1u << 24) && bits(255 * p * p) + bits(p * p) <= 64)
+	else if (!sssp_wide_keys && p < (1u << 24) && bits(255 * p * p) + bits(p * p) <= 64)
 		m->key_shift = bits(p * p);
 }
 

@@ -17,6 +17,7 @@
 #include "lanes/routing.h"
 #include "lanes/verify.h"
 #include "testutil.h"
+#include "route/route_internal.h"
 
 extern const struct lanes_engine lanes_engine_sssp;
 extern const struct lanes_engine lanes_engine_dfsssp;
@@ -558,6 +559,41 @@ static void test_minimal_where_loads_outweigh_p2(void **state)
 	lanes_fabric_free(f);
 }
 
+/*
+ * sssp's tie key packs (load sum, channel load) into 64 bits where P^2
+ * allows, else takes 128 bits (the 114,582-endpoint dragonfly): the same
+ * tables both ways, on the real files and the generated fabrics.
+ */
+static void test_wide_keys_same(void **state)
+{
+	const char *files[] = { "dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt",
+				"ibsim_4ary3tree_k-4-n-3-Full.topology", "psmn_x5_qdr_ibnetdiscover.txt" };
+	const char *specs[] = { "torus k=10x10 p=4", "dragonfly a=8 p=4 h=4",
+				"hyperx K=4x4 p=2" };
+	(void)state;
+	for (int i = 0; i < 6; i++) {
+		struct lanes_fabric *f;
+		struct lanes_routing *a, *b;
+		struct lanes_error err;
+		char path[512];
+
+		if (i < 3) {
+			snprintf(path, sizeof(path), "%s/%s", LANES_DATA_DIR, files[i]);
+			assert_int_equal(lanes_io_read_file(path, NULL, &f, &err), 0);
+		} else {
+			f = gen(specs[i - 3]);
+		}
+		a = route(&lanes_engine_sssp, f);
+		sssp_wide_keys = 1;
+		b = route(&lanes_engine_sssp, f);
+		sssp_wide_keys = 0;
+		assert_memory_equal(a->lft, b->lft, (size_t)(f->max_lid + 1) * f->num_switches);
+		lanes_routing_free(a);
+		lanes_routing_free(b);
+		lanes_fabric_free(f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -575,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_switches_only),
 		cmocka_unit_test(test_dgx_superpod_as_opensm),
 		cmocka_unit_test(test_minimal_where_loads_outweigh_p2),
+		cmocka_unit_test(test_wide_keys_same),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
