@@ -19,8 +19,6 @@ here=$(dirname "$0")
 work=$(mktemp -d)
 trap 'osm_daemon_stop; rm -rf "$work"' EXIT
 
-rpc_max() { tr -d ' \n' <"$1" | grep -o '"routes_per_channel":{"max":[0-9]*' | grep -o '[0-9]*$'; }
-
 # per_dst_sls LIDS: a lanes per-dst path-SL table from the SA (source LID 1, or 2)
 per_dst_sls() {
   local lids=$1 dst src sl

@@ -110,3 +110,6 @@ same_entries() {
 
 # json_field FILE NAME: the value of the first "NAME": field of a lanes JSON report.
 json_field() { grep -o "\"$2\":[^,}]*" "$1" | head -1 | cut -d: -f2 | tr -d ' "'; }
+
+# rpc_max FILE: max routes per channel of a `lanes verify --json` report.
+rpc_max() { tr -d '\n ' <"$1" | grep -o '"routes_per_channel":{[^}]*}' | grep -o '"max":[0-9]*' | cut -d: -f2; }

@@ -56,9 +56,6 @@ sssp_balance() {
   fi
 }
 
-# rpc_max FILE: max routes per channel of a `lanes verify --json` report.
-rpc_max() { tr -d '\n ' <"$1" | grep -o '"routes_per_channel":{[^}]*}' | grep -o '"max":[0-9]*' | cut -d: -f2; }
-
 # check ENGINES NAME FABRIC...: convert FABRIC to an ibsim net file, then
 # compare each engine of ENGINES ("sssp" or "sssp dfsssp").
 check() {
