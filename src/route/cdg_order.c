@@ -19,13 +19,9 @@
 
 #include "route_internal.h"
 
-/*
- * Sort n (place << 32 | channel) keys by place: insertion sort when short,
- * else a radix sort on the place bytes that vary (places are below E).
- */
-static void sort_keys(uint64_t *a, uint32_t n, uint64_t *tmp, uint32_t E)
+void route_sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, unsigned lo, unsigned hi)
 {
-	if (n < 48) {
+	if (n <= 32) {
 		for (uint32_t i = 1; i < n; i++) {
 			uint64_t v = a[i];
 			uint32_t j = i;
@@ -36,11 +32,13 @@ static void sort_keys(uint64_t *a, uint32_t n, uint64_t *tmp, uint32_t E)
 		}
 		return;
 	}
-	for (unsigned shift = 32; shift < 64 && (E >> (shift - 32)); shift += 8) {
+	for (unsigned shift = lo; shift < hi; shift += 8) {
 		uint32_t count[257] = { 0 };
 
 		for (uint32_t i = 0; i < n; i++)
 			count[((a[i] >> shift) & 0xff) + 1]++;
+		if (count[((a[0] >> shift) & 0xff) + 1] == n)
+			continue; /* one digit for all */
 		for (int b = 0; b < 256; b++)
 			count[b + 1] += count[b];
 		for (uint32_t i = 0; i < n; i++)
@@ -53,9 +51,12 @@ void route_pk_reorder(uint32_t *ord, uint32_t E, uint64_t *bwd, uint32_t nb, uin
 		      uint32_t nf, struct route_pk_scratch *s)
 {
 	uint32_t i = 0, j = 0, k = 0;
+	unsigned hi = 32; /* keys sort by place, the bits of E above 32 */
 
-	sort_keys(fwd, nf, s->tmp, E);
-	sort_keys(bwd, nb, s->tmp, E);
+	for (uint32_t e = E; e; e >>= 1)
+		hi++;
+	route_sort_u64(fwd, nf, s->tmp, 32, hi);
+	route_sort_u64(bwd, nb, s->tmp, 32, hi);
 	while (i < nb || j < nf)
 		if (j == nf || (i < nb && bwd[i] < fwd[j]))
 			s->slots[k++] = (uint32_t)(bwd[i++] >> 32);

@@ -229,35 +229,6 @@ static unsigned bit_length(uint64_t x)
 	return x ? 64u - (unsigned)__builtin_clzll(x) : 0u;
 }
 
-/* Sort a[0..n) ascending (distinct keys of `bits` bits): insertion sort for few, else LSD radix. */
-static void sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, unsigned bits)
-{
-	if (n <= 24) {
-		for (uint32_t i = 1; i < n; i++) {
-			uint64_t k = a[i];
-			uint32_t j = i;
-
-			for (; j > 0 && a[j - 1] > k; j--)
-				a[j] = a[j - 1];
-			a[j] = k;
-		}
-		return;
-	}
-	for (unsigned shift = 0; shift < bits; shift += 8) {
-		uint32_t count[257] = { 0 };
-
-		for (uint32_t i = 0; i < n; i++)
-			count[((a[i] >> shift) & 0xff) + 1]++;
-		if (count[((a[0] >> shift) & 0xff) + 1] == n)
-			continue; /* one digit for all */
-		for (int b = 0; b < 256; b++)
-			count[b + 1] += count[b];
-		for (uint32_t i = 0; i < n; i++)
-			tmp[count[(a[i] >> shift) & 0xff]++] = a[i];
-		memcpy(a, tmp, sizeof(*a) * n);
-	}
-}
-
 /*
  * One level order[i..j) by (distance, channel). A short switch at level h
  * has h w0 <= d < (h + 1) w0, so (d - h w0, channel) packs into one number
@@ -278,7 +249,7 @@ static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, ui
 	}
 	for (uint32_t k = i; k < j; k++)
 		a[k - i] = (s->dd[s->order[k]] - base) << cb | s->via[s->order[k]];
-	sort_u64(a, j - i, v->packed + (j - i), bits);
+	route_sort_u64(a, j - i, v->packed + (j - i), 0, bits);
 	for (uint32_t k = i; k < j; k++)
 		s->order[k] = s->g->tail[(uint32_t)(a[k - i] & ((1ull << cb) - 1))];
 }

@@ -348,6 +348,13 @@ struct route_pk_scratch {
 void route_pk_reorder(uint32_t *ord, uint32_t E, uint64_t *bwd, uint32_t nb, uint64_t *fwd,
 		      uint32_t nf, struct route_pk_scratch *s);
 
+/**
+ * Sort a[0..n) ascending by bits lo..hi of each key, where the keys are
+ * distinct (cdg_order.c): insertion sort when short, else an LSD radix sort
+ * a byte at a time (stable), tmp holding n entries.
+ */
+void route_sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, unsigned lo, unsigned hi);
+
 /* ------------------------------------------------- credit-loop check */
 
 /*

@@ -46,11 +46,7 @@ check() {
 # is not their numeric order; both sides read the same net file.
 check_guid_order() {
   local name=guid_order dir=$work/guid_order
-  mkdir -p "$dir"
-  "$LANES" topo convert torus k=5x5 p=2 --to ibsim -o "$dir/plain.net" || {
-    echo "FAIL: $name: convert"; failed=$((failed + 1)); return; }
-  awk '/^switchguid=/ { i = n++; printf "switchguid=0x0002c90300%02x%02x%02x\n", (i * 5) % 256, i, (i * 37 + 11) % 256; next }
-       { print }' "$dir/plain.net" >"$dir/fabric.net"
+  guid_order_net "$dir" || { bad "$name: convert"; return; }
   compare "$name" "$dir/fabric.net" "$dir/fabric.net"
 }
 

@@ -113,3 +113,13 @@ json_field() { grep -o "\"$2\":[^,}]*" "$1" | head -1 | cut -d: -f2 | tr -d ' "'
 
 # rpc_max FILE: max routes per channel of a `lanes verify --json` report.
 rpc_max() { tr -d '\n ' <"$1" | grep -o '"routes_per_channel":{[^}]*}' | grep -o '"max":[0-9]*' | cut -d: -f2; }
+
+# guid_order_net DIR: DIR/fabric.net, a 5x5 torus (2 CAs per switch) as an
+# ibsim net file whose switch GUIDs in byte-swapped order (OpenSM's GUID
+# map key) are not in numeric order; 1 if the conversion fails.
+guid_order_net() {
+  mkdir -p "$1"
+  "$LANES" topo convert torus k=5x5 p=2 --to ibsim -o "$1/plain.net" || return 1
+  awk '/^switchguid=/ { i = n++; printf "switchguid=0x0002c90300%02x%02x%02x\n", (i * 5) % 256, i, (i * 37 + 11) % 256; next }
+       { print }' "$1/plain.net" >"$1/fabric.net"
+}
