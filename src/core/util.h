@@ -11,6 +11,12 @@
 /* Grow *ptr (of elements of size elem) so that it holds at least need; 0 or -1. */
 int lanes_grow(void **ptr, size_t *cap, size_t need, size_t elem);
 
+/*
+ * fn(a) on the calling thread and fn(b) on a second one, when threaded and a
+ * thread can be had; else fn(a), then fn(b). Returns when both are done.
+ */
+void lanes_run_pair(void *(*fn)(void *), void *a, void *b, int threaded);
+
 /* qsort() comparators for ascending uint32_t and uint64_t. */
 int lanes_cmp_u32(const void *a, const void *b);
 int lanes_cmp_u64(const void *a, const void *b);

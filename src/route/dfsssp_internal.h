@@ -1,8 +1,8 @@
 /*
  * dfsssp_internal.h - the state the dfsssp engine (engines/dfsssp.c) shares
- * with its helpers: dfsssp_units.c (the path units and their channel
- * dependency graph) and dfsssp_layers.c (cycle breaking and first fit). Not
- * public API. Follows OpenSM 3.3.23 osm_ucast_dfsssp.c (seed 002) and Domke,
+ * with its helpers: dfsssp_units.c (the path units), dfsssp_cdg.c (their
+ * channel dependency graph), dfsssp_layers.c (cycle breaking and first fit)
+ * and dfsssp_split.c (destinations on two threads). Not public API. Follows OpenSM 3.3.23 osm_ucast_dfsssp.c (seed 002) and Domke,
  * Hoefler, Nagel, IPDPS 2011; engines/dfsssp.c says how.
  *
  * Invariants: unit u's dependencies are u_dep[unit[u].off .. unit[u + 1].off),
@@ -25,6 +25,7 @@
 #define DFSSSP_MAX_LAYERS LANES_NUM_SLS
 #define DFSSSP_PREFETCH 8 /* units ahead when moving a dependency's units */
 #define DFSSSP_GAVE_UP UINT32_MAX /* first fit spent its dependency checks */
+#define DFSSSP_SPLIT_MIN 256      /* switches from which the destinations take two threads */
 
 /* A unit's dependencies are u_dep[off .. next unit's off); w: its LID pairs. */
 struct dfsssp_unit {
@@ -49,9 +50,11 @@ struct dfsssp {
 	uint32_t *pu;             /* per (switch, i): the unit of LID i's path, or LANES_NONE */
 	int keep_canon;           /* the grouping waits in the SL cells */
 	uint32_t longer;          /* a switch whose path is not a shortest one, or LANES_NONE */
+	uint32_t mid;             /* the first destination of the second thread (dfsssp_split.c) */
 	/* units: (source switch, one distinct path to a destination switch) */
 	uint32_t nunits;
 	struct dfsssp_unit *unit; /* nunits + 1 */
+	uint32_t *t_unit;         /* per destination switch: its first unit */
 	uint32_t *u_dep;          /* each unit's dependencies, in path order */
 	uint8_t *layer;
 	size_t u_cap, dep_cap, ndep_refs;
@@ -61,7 +64,7 @@ struct dfsssp {
 	uint32_t *dep_in, *dep_out; /* per dependency: its two channels */
 	uint32_t *arr_off;        /* per entry e: the dependencies of channel rev[e] */
 	size_t *inc_off;          /* per dependency: its units in inc */
-	uint32_t *inc;
+	uint32_t *inc, *inc_end;  /* ... up to inc_end (dfsssp_layers.c drops some) */
 	uint64_t *cnt[DFSSSP_MAX_LAYERS]; /* per layer and dependency: LID pairs */
 	uint64_t paths[DFSSSP_MAX_LAYERS];
 	uint32_t nlayers;
@@ -103,6 +106,9 @@ static inline int dfsssp_has_dependency(const struct dfsssp *d, uint32_t s, uint
 
 /* dfsssp_units.c */
 
+/** A thread's scratch: order, canon, pu, varies, key_e, key_c, uid, chan. */
+int dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err);
+
 /** Every unit toward every destination switch (sssp's paths must be in d->r). */
 int dfsssp_make_units(struct dfsssp *d, struct lanes_error *err);
 
@@ -112,8 +118,32 @@ void dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t);
 /** Group the LIDs behind t by path (canon, varies), for every switch that reaches t. */
 void dfsssp_group_paths(struct dfsssp *d, uint32_t t);
 
+/** Room for more references in u_dep. */
+int dfsssp_grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err);
+
+/* dfsssp_cdg.c */
+
 /** Dependencies by number in the units; each dependency's units; layer 0's counts. */
 int dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err);
+
+/* dfsssp_split.c */
+
+/** Work toward destination switch t, on d or on a view of it. */
+typedef int (*dfsssp_dest_fn)(struct dfsssp *v, uint32_t t, void *arg, struct lanes_error *err);
+
+/** Switches from which dfsssp_split() takes a second thread (tests lower it). */
+extern int dfsssp_split_min;
+
+/**
+ * fn for every destination switch with end ports, in two ranges: [0, d->mid)
+ * on d, the rest on a second thread on w, a view of d with its own scratch
+ * and unit lists; free w with dfsssp_view_free() even on error.
+ */
+int dfsssp_split(struct dfsssp *d, struct dfsssp *w, dfsssp_dest_fn fn, void *arg,
+		 struct lanes_error *err);
+
+/** Free a view's own scratch and units. */
+void dfsssp_view_free(struct dfsssp *w);
 
 /* dfsssp_layers.c */
 

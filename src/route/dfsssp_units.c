@@ -13,14 +13,12 @@
  * paths to t are grouped once per t from the LFTs, switches in hop order: a
  * path is its first channel plus the next switch's path. Pairs with fewer
  * than two switch-to-switch hops make no dependency and stay in layer 0.
- * Each unit keeps its dependencies, each dependency the units that make it
- * (OpenSM keeps LID pairs) and its LID pairs per layer. Dependencies are
- * numbered by (switch, in port, out port), so a channel's out-edges are one
- * run of numbers.
+ * Each unit keeps its dependencies in path order. The destinations take two
+ * threads on large fabrics (dfsssp_split.c).
  *
- * Until dfsssp_build_cdg(), u_dep holds route_dependency() numbers (dense
- * per switch, route_internal.h); from then on, the numbers of the
- * dependencies some unit makes (eid), 0 .. ndeps - 1.
+ * Until dfsssp_build_cdg() (dfsssp_cdg.c), u_dep holds route_dependency()
+ * numbers (dense per switch, route_internal.h); from then on, the numbers
+ * of the dependencies some unit makes (eid), 0 .. ndeps - 1.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -63,13 +61,11 @@ static int list_destinations(struct dfsssp *d, struct lanes_error *err)
 	return 0;
 }
 
-static int alloc_grouping(struct dfsssp *d, struct lanes_error *err)
+/* A thread's scratch for grouping paths and numbering units. */
+int dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err)
 {
 	size_t k = (size_t)d->maxk + 1;
-	int rc;
 
-	if ((rc = lanes_fabric_switch_distances(d->f, &d->dist, err)))
-		return rc;
 	d->order = malloc(sizeof(*d->order) * ((size_t)d->ns + 1));
 	d->canon = malloc(sizeof(*d->canon) * k * d->ns);
 	d->pu = malloc(sizeof(*d->pu) * k * d->ns);
@@ -174,7 +170,7 @@ static int alloc_sls(struct dfsssp *d, struct lanes_error *err)
 
 /* ------------------------------------------------------------- units */
 
-static int grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err)
+int dfsssp_grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err)
 {
 	if (d->ndep_refs + more <= d->dep_cap)
 		return 0;
@@ -187,7 +183,7 @@ static int grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err)
 static int walk_from(struct dfsssp *d, uint32_t x, uint32_t prev, const uint8_t *col,
 		     struct lanes_error *err)
 {
-	if (grow_deps(d, d->ns, err)) /* a path takes fewer hops than there are switches */
+	if (dfsssp_grow_deps(d, d->ns, err)) /* a path takes fewer hops than there are switches */
 		return LANES_ENOMEM;
 	for (uint32_t hop = 0; hop < d->ns; hop++) {
 		uint32_t e = route_channel_at(&d->ch, x, col[x]);
@@ -219,7 +215,7 @@ static int add_path(struct dfsssp *d, uint32_t s, uint32_t i, const uint32_t *li
 	if (via == LANES_NONE)
 		return walk_from(d, n, e, col, err);
 	len = d->unit[via + 1].off - d->unit[via].off;
-	if (grow_deps(d, (size_t)len + 1, err))
+	if (dfsssp_grow_deps(d, (size_t)len + 1, err))
 		return LANES_ENOMEM;
 	d->u_dep[d->ndep_refs++] =
 		route_dependency(&d->ch, e, route_channel_at(&d->ch, n, col[n]));
@@ -278,12 +274,17 @@ static int units_from(struct dfsssp *d, uint32_t s, uint32_t t, struct lanes_err
 	return 0;
 }
 
-/* The units toward t, sources in hop order; pairs without a dependency only count. */
-static int units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err)
+/*
+ * The units toward t, sources in hop order; pairs without a dependency only
+ * count. t's first unit is numbered in d's own list (dfsssp_split.c).
+ */
+static int units_to(struct dfsssp *d, uint32_t t, void *unused, struct lanes_error *err)
 {
 	uint32_t k = dfsssp_lids_at(d, t);
 	int rc;
 
+	(void)unused;
+	d->t_unit[t] = d->nunits;
 	d->longer = LANES_NONE;
 	dfsssp_group_paths(d, t);
 	if (d->longer != LANES_NONE)
@@ -307,104 +308,47 @@ static int units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err)
 	return 0;
 }
 
-/* Every unit toward every destination switch. */
+/* Append the units the view w made (destinations d->mid on) after d's own. */
+static int append_units(struct dfsssp *d, const struct dfsssp *w, struct lanes_error *err)
+{
+	size_t nu = (size_t)d->nunits + w->nunits;
+
+	if (nu >= UINT32_MAX - 1 || d->ndep_refs + w->ndep_refs >= UINT32_MAX - d->ns)
+		return lanes_error_set(err, LANES_ERANGE, "dfsssp: too many distinct paths");
+	if (lanes_grow((void **)&d->unit, &d->u_cap, nu + 2, sizeof(*d->unit)) ||
+	    dfsssp_grow_deps(d, w->ndep_refs, err))
+		return oom(err);
+	for (uint32_t u = 0; u <= w->nunits && w->unit; u++) {
+		d->unit[d->nunits + u].off = w->unit[u].off + (uint32_t)d->ndep_refs;
+		d->unit[d->nunits + u].w = w->unit[u].w;
+	}
+	if (w->ndep_refs)
+		memcpy(d->u_dep + d->ndep_refs, w->u_dep, sizeof(*d->u_dep) * w->ndep_refs);
+	for (uint32_t t = d->mid; t < d->ns; t++)
+		d->t_unit[t] += d->nunits;
+	d->nunits = (uint32_t)nu;
+	d->ndep_refs += w->ndep_refs;
+	d->paths[0] += w->paths[0];
+	if (d->unit)
+		d->unit[d->nunits] = (struct dfsssp_unit){ (uint32_t)d->ndep_refs, 0 };
+	return 0;
+}
+
+/* Every unit toward every destination switch, in destination order. */
 int dfsssp_make_units(struct dfsssp *d, struct lanes_error *err)
 {
+	struct dfsssp w;
 	int rc;
 
-	if ((rc = list_destinations(d, err)) || (rc = alloc_grouping(d, err)) ||
-	    (rc = alloc_sls(d, err)))
+	if ((rc = list_destinations(d, err)) ||
+	    (rc = lanes_fabric_switch_distances(d->f, &d->dist, err)) ||
+	    (rc = dfsssp_alloc_scratch(d, err)) || (rc = alloc_sls(d, err)))
 		return rc;
+	if (!(d->t_unit = calloc((size_t)d->ns + 1, sizeof(*d->t_unit))))
+		return oom(err);
 	d->keep_canon = d->maxk <= 256;
-	for (uint32_t t = 0; t < d->ns; t++)
-		if (dfsssp_lids_at(d, t) && (rc = units_to(d, t, err)))
-			return rc;
-	return 0;
-}
-
-/* ------------------------------------------------ dependency graph */
-
-/* Number the dependencies in dense order, with their channels. */
-static int number_dependencies(struct dfsssp *d, struct lanes_error *err)
-{
-	const struct lanes_fabric *f = d->f;
-	size_t nd = d->ch.dense_off[d->ns];
-
-	if (!(d->eid = calloc(nd + 1, sizeof(*d->eid))) ||
-	    !(d->arr_off = malloc(sizeof(*d->arr_off) * ((size_t)d->ch.E + 1))))
-		return oom(err);
-	for (size_t j = 0; j < d->ndep_refs; j++) {
-		dfsssp_ahead(&d->eid[d->u_dep[j + 2 * DFSSSP_PREFETCH]]);
-		d->eid[d->u_dep[j]] = 1;
-	}
-	for (size_t i = 0; i < nd; i++)
-		d->ndeps += d->eid[i];
-	d->dep_in = malloc(sizeof(*d->dep_in) * ((size_t)d->ndeps + 1));
-	d->dep_out = malloc(sizeof(*d->dep_out) * ((size_t)d->ndeps + 1));
-	if (!d->dep_in || !d->dep_out)
-		return oom(err);
-	for (uint32_t x = 0, k = 0; x < d->ns; x++) {
-		uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a;
-
-		for (uint32_t i = 0; i < deg; i++) {
-			d->arr_off[a + i] = k;
-			for (uint32_t o = 0; o < deg; o++) {
-				uint32_t *id = &d->eid[d->ch.dense_off[x] + (size_t)i * deg + o];
-
-				if (!*id) {
-					*id = LANES_NONE;
-					continue;
-				}
-				d->dep_in[k] = d->ch.rev[a + i];
-				d->dep_out[k] = a + o;
-				*id = k++;
-			}
-		}
-	}
-	d->arr_off[d->ch.E] = d->ndeps;
-	return 0;
-}
-
-/* Dependencies by number in the units; each dependency's units; layer 0's counts. */
-int dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err)
-{
-	size_t *fill;
-	int rc;
-
-	if (grow_deps(d, 2 * DFSSSP_PREFETCH, err))
-		return LANES_ENOMEM;
-	memset(d->u_dep + d->ndep_refs, 0, sizeof(*d->u_dep) * 2 * DFSSSP_PREFETCH);
-	if ((rc = number_dependencies(d, err)))
-		return rc;
-	for (size_t j = 0; j < d->ndep_refs; j++) {
-		dfsssp_ahead(&d->eid[d->u_dep[j + 2 * DFSSSP_PREFETCH]]);
-		d->u_dep[j] = d->eid[d->u_dep[j]];
-	}
-	d->inc_off = calloc((size_t)d->ndeps + 2, sizeof(*d->inc_off));
-	d->inc = malloc(sizeof(*d->inc) * (d->ndep_refs + 1));
-	d->cnt[0] = calloc((size_t)d->ndeps + 1, sizeof(uint64_t));
-	d->layer = calloc((size_t)d->nunits + 1, 1);
-	if (!d->inc_off || !d->inc || !d->cnt[0] || !d->layer)
-		return oom(err);
-	for (size_t j = 0; j < d->ndep_refs; j++) {
-		dfsssp_ahead(&d->inc_off[d->u_dep[j + 2 * DFSSSP_PREFETCH] + 1]);
-		d->inc_off[d->u_dep[j] + 1]++;
-	}
-	for (uint32_t k = 0; k < d->ndeps; k++)
-		d->inc_off[k + 1] += d->inc_off[k];
-	if (!(fill = malloc(sizeof(*fill) * ((size_t)d->ndeps + 1))))
-		return oom(err);
-	memcpy(fill, d->inc_off, sizeof(*fill) * d->ndeps);
-	for (uint32_t u = 0; u < d->nunits; u++) {
-		d->paths[0] += d->unit[u].w;
-		for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++) {
-			dfsssp_ahead(&fill[d->u_dep[j + 2 * DFSSSP_PREFETCH]]);
-			dfsssp_ahead(&d->cnt[0][d->u_dep[j + 2 * DFSSSP_PREFETCH]]);
-			d->inc[fill[d->u_dep[j]]++] = u;
-			d->cnt[0][d->u_dep[j]] += d->unit[u].w;
-		}
-	}
-	free(fill);
-	d->nlayers = 1;
-	return 0;
+	if (!(rc = dfsssp_split(d, &w, units_to, NULL, err)))
+		rc = append_units(d, &w, err);
+	dfsssp_view_free(&w);
+	return rc;
 }

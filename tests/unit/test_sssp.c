@@ -17,6 +17,7 @@
 #include "lanes/routing.h"
 #include "lanes/verify.h"
 #include "testutil.h"
+#include "route/dfsssp_internal.h"
 #include "route/route_internal.h"
 
 extern const struct lanes_engine lanes_engine_sssp;
@@ -413,14 +414,12 @@ static void test_ca_lids_only(void **state)
  * switch, more than dfsssp keeps in its SL cells while it works, and the
  * opposite switch two ways round the ring, which SSSP uses both of.
  */
-static void test_lmc_many_lids(void **state)
+static struct lanes_fabric *lmc_ring(void)
 {
 	struct lanes_builder *b = tb_new();
 	struct lanes_error err;
-	struct lanes_fabric *f;
 	uint32_t sw[4];
 
-	(void)state;
 	for (int i = 0; i < 4; i++)
 		sw[i] = tb_add(b, LANES_NODE_SWITCH, 48, 0x10 + (uint64_t)i);
 	for (int i = 0; i < 4; i++) {
@@ -432,7 +431,14 @@ static void test_lmc_many_lids(void **state)
 			assert_int_equal(lanes_builder_set_port(b, ca, 1, 0, 0, 3, &err), 0);
 		}
 	}
-	f = tb_finish(b);
+	return tb_finish(b);
+}
+
+static void test_lmc_many_lids(void **state)
+{
+	struct lanes_fabric *f = lmc_ring();
+
+	(void)state;
 	judge_both(f, "lmc ring", NULL);
 	lanes_fabric_free(f);
 }
@@ -594,6 +600,54 @@ static void test_wide_keys_same(void **state)
 	}
 }
 
+/*
+ * dfsssp splits the destination switches over two threads on large
+ * fabrics, and the units over two for their dependency graph
+ * (dfsssp_split.c, dfsssp_cdg.c): forced on every fabric, the same routing
+ * as in one thread. Among them: first fit (the torus, which numbers the
+ * units), LMC with 320 LIDs behind a switch, failed links, a switch with no
+ * CAs on either side of the split.
+ */
+static void test_split_same(void **state)
+{
+	const char *specs[] = { "torus k=10x10 p=4", "dragonfly a=4 p=2 h=2", "fattree k=4 n=3",
+				"hyperx K=4x4 p=2" };
+	int saved = dfsssp_split_min;
+
+	(void)state;
+	for (size_t i = 0; i < N(specs) + 4; i++) {
+		struct lanes_fabric *f, *g = NULL;
+		struct lanes_routing *a, *b;
+		struct lanes_error err;
+
+		if (i < N(specs)) {
+			f = gen(specs[i]);
+		} else if (i == N(specs)) {
+			f = lmc_ring();
+		} else if (i == N(specs) + 1) {
+			struct lanes_fault_spec fs = { 6, 0, 2 };
+			struct lanes_fault_report rep;
+
+			g = gen("dragonfly a=6 p=3 h=3");
+			assert_int_equal(lanes_fabric_inject_faults(g, &fs, &f, &rep, &err), 0);
+		} else {
+			f = read_fabric(LANES_DATA_DIR, i == N(specs) + 2 ? real_fabric_file(0)
+									: real_fabric_file(2),
+					NULL);
+		}
+		dfsssp_split_min = 1 << 30;
+		a = route(&lanes_engine_dfsssp, f);
+		dfsssp_split_min = 0;
+		b = route(&lanes_engine_dfsssp, f);
+		dfsssp_split_min = saved;
+		assert_same_routing(a, b);
+		lanes_routing_free(a);
+		lanes_routing_free(b);
+		lanes_fabric_free(f);
+		lanes_fabric_free(g);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -612,6 +666,7 @@ int main(void)
 		cmocka_unit_test(test_dgx_superpod_as_opensm),
 		cmocka_unit_test(test_minimal_where_loads_outweigh_p2),
 		cmocka_unit_test(test_wide_keys_same),
+		cmocka_unit_test(test_split_same),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

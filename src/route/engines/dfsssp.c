@@ -41,9 +41,11 @@
  * find cycles through them.
  *
  * Files: this one holds the steps, the balancing and the SLs (steps 4 and
- * 5); dfsssp_units.c groups the paths into units and builds their channel
- * dependency graph, dfsssp_layers.c breaks its cycles (step 2) and runs
- * first fit (step 3); dfsssp_internal.h holds their shared state.
+ * 5); dfsssp_units.c groups the paths into units, dfsssp_cdg.c builds their
+ * channel dependency graph, dfsssp_layers.c breaks its cycles (step 2) and
+ * runs first fit (step 3); dfsssp_split.c runs the work per destination
+ * switch (units, SLs) on two threads on large fabrics; dfsssp_internal.h
+ * holds their shared state.
  *
  * Deterministic: no randomness at all.
  */
@@ -109,9 +111,11 @@ static uint32_t number_units(struct dfsssp *d, const uint32_t *c, uint32_t k, ui
 	return n;
 }
 
-/* The pairs toward t: each unit's layer, spread over the layer's VLs. */
-static void sls_to(struct dfsssp *d, uint32_t t, const uint8_t (*tab)[SPREAD], uint32_t *next)
+/* The pairs toward t: each unit's layer, spread over the layer's VLs (arg: the VL table). */
+static int sls_to(struct dfsssp *d, uint32_t t, void *arg, struct lanes_error *err)
 {
+	const uint8_t(*tab)[SPREAD] = arg;
+	uint32_t next = d->t_unit[t];
 	uint32_t k = dfsssp_lids_at(d, t);
 	const uint32_t *lids = d->dst + d->dst_off[t];
 	uint8_t *sl = d->r->sl;
@@ -136,25 +140,28 @@ static void sls_to(struct dfsssp *d, uint32_t t, const uint8_t (*tab)[SPREAD], u
 		if (!dfsssp_has_dependency(d, s, t))
 			continue;
 		c = grouping(d, s, t);
-		*next += number_units(d, c, k, *next);
+		next += number_units(d, c, k, next);
 		for (uint32_t i = 0; i < k; i++)
 			sl[(size_t)lids[i] * d->ns + s] =
 				tab[d->layer[d->uid[c[i]]]][(s + lids[i]) % SPREAD];
 	}
+	(void)err;
+	return 0;
 }
 
 /* Path SLs per (source switch, destination LID); cells other than CA-to-CA stay 0. */
-static void set_sls(struct dfsssp *d)
+static int set_sls(struct dfsssp *d, struct lanes_error *err)
 {
 	uint8_t tab[DFSSSP_MAX_LAYERS][SPREAD];
-	uint32_t next = 0;
+	struct dfsssp w;
+	int rc;
 
 	for (uint32_t l = 0; l < DFSSSP_MAX_LAYERS; l++)
 		for (uint32_t q = 0; q < SPREAD; q++)
 			tab[l][q] = (uint8_t)(d->start[l] + (d->split[l] ? q % d->split[l] : 0));
-	for (uint32_t t = 0; t < d->ns; t++)
-		if (dfsssp_lids_at(d, t))
-			sls_to(d, t, (const uint8_t(*)[SPREAD])tab, &next);
+	rc = dfsssp_split(d, &w, sls_to, tab, err);
+	dfsssp_view_free(&w);
+	return rc;
 }
 
 /* SL i -> VL i on every switch port pair and every CA or router port. */
@@ -228,8 +235,7 @@ static int layer_paths(struct dfsssp *d, struct lanes_error *err)
 	    (rc = dfsssp_make_units(d, err)) || (rc = assign_layers(d, budget, err)))
 		return rc;
 	balance(d, budget);
-	set_sls(d);
-	if ((rc = set_maps(d, budget, err)))
+	if ((rc = set_sls(d, err)) || (rc = set_maps(d, budget, err)))
 		return rc;
 	lanes_routing_count_resources(d->r);
 	return set_notes(d, budget, err);
@@ -241,7 +247,8 @@ static void release(struct dfsssp *d)
 		      d->varies,  d->key_e,   d->key_c,	   d->uid,     d->unit,	   d->u_dep,
 		      NULL,	  d->layer,   d->eid,	   d->dep_in,  d->dep_out, d->arr_off,
 		      d->inc_off, d->inc,     d->chan,	   d->state,   d->stk,	   d->stj,
-		      d->pos,	  d->resume,  d->seen,	   d->at };
+		      d->pos,	  d->resume,  d->seen,	   d->at,      d->t_unit,
+		      d->inc_end };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);

@@ -1,0 +1,98 @@
+/*
+ * dfsssp_split.c - the dfsssp engine's work per destination switch on two
+ * threads (engines/dfsssp.c, dfsssp_units.c; shared state:
+ * dfsssp_internal.h). What is done toward one destination switch t reads
+ * the LFTs and the switch distances, and writes only t's own cells (its
+ * units, its SL cells), so the destinations split in two ranges: the first
+ * on the calling thread with its own state, the second on a worker "view",
+ * a copy of the state that shares every read-only field and has its own
+ * scratch and its own unit lists. The caller then appends the view's units
+ * after its own, which numbers every unit as one thread in destination
+ * order would: the result does not depend on the threads.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+#include "dfsssp_internal.h"
+
+int dfsssp_split_min = DFSSSP_SPLIT_MIN;
+
+/* One thread's destinations [t0, t1). */
+struct half {
+	struct dfsssp *v;
+	uint32_t t0, t1;
+	dfsssp_dest_fn fn;
+	void *arg;
+	int rc;
+	struct lanes_error err;
+};
+
+static void *run_half(void *p)
+{
+	struct half *h = p;
+
+	for (uint32_t t = h->t0; t < h->t1 && !h->rc; t++)
+		if (dfsssp_lids_at(h->v, t))
+			h->rc = h->fn(h->v, t, h->arg, &h->err);
+	return NULL;
+}
+
+/* The first destination of the second range: half the end-port LIDs lie before it. */
+static uint32_t middle(const struct dfsssp *d)
+{
+	uint32_t total = d->dst_off[d->ns], t = 0;
+
+	while (t < d->ns && 2 * (uint64_t)d->dst_off[t + 1] <= total)
+		t++;
+	return t;
+}
+
+/* w: d's read-only fields, fresh scratch, no units of its own. */
+static int view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_error *err)
+{
+	*w = *d;
+	w->order = w->canon = w->pu = w->key_e = w->key_c = w->uid = w->chan = NULL;
+	w->varies = NULL;
+	w->unit = NULL;
+	w->u_dep = NULL;
+	w->nunits = 0;
+	w->u_cap = w->dep_cap = w->ndep_refs = 0;
+	memset(w->paths, 0, sizeof(w->paths));
+	return dfsssp_alloc_scratch(w, err);
+}
+
+void dfsssp_view_free(struct dfsssp *w)
+{
+	void *p[] = { w->order, w->canon, w->pu, w->varies, w->key_e,
+		      w->key_c, w->uid,	  w->chan, w->unit,   w->u_dep };
+
+	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		free(p[i]);
+	memset(w, 0, sizeof(*w));
+}
+
+/*
+ * fn(v, t, arg) for every destination switch t with end ports: on d, and on
+ * a second thread on the view w (from the middle on) when the fabric has
+ * dfsssp_split_min switches or more; the caller merges what w gathered and
+ * frees it with dfsssp_view_free(). The first error in destination order wins.
+ */
+int dfsssp_split(struct dfsssp *d, struct dfsssp *w, dfsssp_dest_fn fn, void *arg,
+		 struct lanes_error *err)
+{
+	struct half a = { .v = d, .t0 = 0, .fn = fn, .arg = arg }, b = a;
+	int rc;
+
+	if ((rc = view_init(w, d, err)))
+		return rc;
+	a.t1 = b.t0 = d->mid = d->ns >= (uint32_t)dfsssp_split_min ? middle(d) : d->ns;
+	b.v = w;
+	b.t1 = d->ns;
+	lanes_run_pair(run_half, &a, &b, b.t0 < b.t1);
+	if (a.rc)
+		*err = a.err;
+	else if (b.rc)
+		*err = b.err;
+	return a.rc ? a.rc : b.rc;
+}
