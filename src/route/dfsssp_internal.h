@@ -1,8 +1,9 @@
 /*
  * dfsssp_internal.h - the state the dfsssp engine (engines/dfsssp.c) shares
- * with its helpers: dfsssp_units.c (the path units), dfsssp_cdg.c (their
- * channel dependency graph), dfsssp_layers.c (cycle breaking and first fit)
- * and dfsssp_split.c (destinations on two threads). Not public API. Follows OpenSM 3.3.23 osm_ucast_dfsssp.c (seed 002) and Domke,
+ * with its helpers: dfsssp_units.c (the path units), dfsssp_overlap.c (made
+ * while sssp routes), dfsssp_cdg.c (their channel dependency graph),
+ * dfsssp_layers.c (cycle breaking and first fit) and dfsssp_split.c
+ * (destinations on two threads). Not public API. Follows OpenSM 3.3.23 osm_ucast_dfsssp.c (seed 002) and Domke,
  * Hoefler, Nagel, IPDPS 2011; engines/dfsssp.c says how.
  *
  * Invariants: unit u's dependencies are u_dep[unit[u].off .. unit[u + 1].off),
@@ -50,7 +51,7 @@ struct dfsssp {
 	uint32_t *pu;             /* per (switch, i): the unit of LID i's path, or LANES_NONE */
 	int keep_canon;           /* the grouping waits in the SL cells */
 	uint32_t longer;          /* a switch whose path is not a shortest one, or LANES_NONE */
-	uint32_t mid;             /* the first destination of the second thread (dfsssp_split.c) */
+	struct dfsssp_queue *q;   /* destinations as route_sssp routes them (dfsssp_overlap.c) */
 	/* units: (source switch, one distinct path to a destination switch) */
 	uint32_t nunits;
 	struct dfsssp_unit *unit; /* nunits + 1 */
@@ -109,8 +110,14 @@ static inline int dfsssp_has_dependency(const struct dfsssp *d, uint32_t s, uint
 /** A thread's scratch: order, canon, pu, varies, key_e, key_c, uid, chan. */
 int dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err);
 
-/** Every unit toward every destination switch (sssp's paths must be in d->r). */
-int dfsssp_make_units(struct dfsssp *d, struct lanes_error *err);
+/** What every destination's units need: destinations, distances, scratch, t_unit. */
+int dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err);
+
+/** Path SLs per (source switch, destination LID) in d->r, all 0. */
+int dfsssp_alloc_sls(struct dfsssp *d, struct lanes_error *err);
+
+/** The units toward t (its end-port LIDs routed), appended to d's; t_unit[t] their first. */
+int dfsssp_units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err);
 
 /** The switches that reach t, by hops, into order and norder. */
 void dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t);
@@ -135,15 +142,29 @@ typedef int (*dfsssp_dest_fn)(struct dfsssp *v, uint32_t t, void *arg, struct la
 extern int dfsssp_split_min;
 
 /**
- * fn for every destination switch with end ports, in two ranges: [0, d->mid)
- * on d, the rest on a second thread on w, a view of d with its own scratch
+ * fn for every destination switch with end ports, in two ranges: the first
+ * on d, the second on a second thread on w, a view of d with its own scratch
  * and unit lists; free w with dfsssp_view_free() even on error.
  */
 int dfsssp_split(struct dfsssp *d, struct dfsssp *w, dfsssp_dest_fn fn, void *arg,
 		 struct lanes_error *err);
 
+/** w: a view of d, with its own scratch and no units. */
+int dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_error *err);
+
 /** Free a view's own scratch and units. */
 void dfsssp_view_free(struct dfsssp *w);
+
+/* dfsssp_overlap.c */
+
+/** Before route_sssp: the units thread on large fabrics; prog gets route_sssp's progress. */
+int dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struct lanes_error *err);
+
+/** After route_sssp (it returned sssp_rc): every unit, numbered in routing order. */
+int dfsssp_units_end(struct dfsssp *d, int sssp_rc, struct lanes_error *err);
+
+/** The queue and the units thread (stopped if it still runs). */
+void dfsssp_units_free(struct dfsssp *d);
 
 /* dfsssp_layers.c */
 

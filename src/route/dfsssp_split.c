@@ -1,14 +1,12 @@
 /*
  * dfsssp_split.c - the dfsssp engine's work per destination switch on two
- * threads (engines/dfsssp.c, dfsssp_units.c; shared state:
- * dfsssp_internal.h). What is done toward one destination switch t reads
- * the LFTs and the switch distances, and writes only t's own cells (its
- * units, its SL cells), so the destinations split in two ranges: the first
- * on the calling thread with its own state, the second on a worker "view",
- * a copy of the state that shares every read-only field and has its own
- * scratch and its own unit lists. The caller then appends the view's units
- * after its own, which numbers every unit as one thread in destination
- * order would: the result does not depend on the threads.
+ * threads (engines/dfsssp.c: the path SLs; shared state: dfsssp_internal.h),
+ * and the views that dfsssp_overlap.c uses too. What is done toward one
+ * destination switch t reads the LFTs, the switch distances and the layers,
+ * and writes only t's own cells (its units, its SL cells), so the
+ * destinations split in two ranges: the first on the calling thread with
+ * its own state, the second on a "view", a copy of the state that shares
+ * every read-only field and has its own scratch and its own unit lists.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,11 +47,12 @@ static uint32_t middle(const struct dfsssp *d)
 }
 
 /* w: d's read-only fields, fresh scratch, no units of its own. */
-static int view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_error *err)
+int dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_error *err)
 {
 	*w = *d;
 	w->order = w->canon = w->pu = w->key_e = w->key_c = w->uid = w->chan = NULL;
 	w->varies = NULL;
+	w->q = NULL;
 	w->unit = NULL;
 	w->u_dep = NULL;
 	w->nunits = 0;
@@ -84,9 +83,9 @@ int dfsssp_split(struct dfsssp *d, struct dfsssp *w, dfsssp_dest_fn fn, void *ar
 	struct half a = { .v = d, .t0 = 0, .fn = fn, .arg = arg }, b = a;
 	int rc;
 
-	if ((rc = view_init(w, d, err)))
+	if ((rc = dfsssp_view_init(w, d, err)))
 		return rc;
-	a.t1 = b.t0 = d->mid = d->ns >= (uint32_t)dfsssp_split_min ? middle(d) : d->ns;
+	a.t1 = b.t0 = d->ns >= (uint32_t)dfsssp_split_min ? middle(d) : d->ns;
 	b.v = w;
 	b.t1 = d->ns;
 	lanes_run_pair(run_half, &a, &b, b.t0 < b.t1);

@@ -14,7 +14,7 @@
  * path is its first channel plus the next switch's path. Pairs with fewer
  * than two switch-to-switch hops make no dependency and stay in layer 0.
  * Each unit keeps its dependencies in path order. The destinations take two
- * threads on large fabrics (dfsssp_split.c).
+ * threads on large fabrics (dfsssp_overlap.c).
  *
  * Until dfsssp_build_cdg() (dfsssp_cdg.c), u_dep holds route_dependency()
  * numbers (dense per switch, route_internal.h); from then on, the numbers
@@ -104,7 +104,7 @@ void dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t)
 /*
  * Channel e out of s toward t (row: hops to t) goes one hop closer, as
  * every path does here: the grouping reads the next switch's, done before
- * in hop order. Else s is noted in d->longer (units_to refuses).
+ * in hop order. Else s is noted in d->longer (dfsssp_units_to refuses).
  */
 static void check_closer(struct dfsssp *d, const uint8_t *row, uint32_t s, uint32_t e)
 {
@@ -160,12 +160,6 @@ void dfsssp_group_paths(struct dfsssp *d, uint32_t t)
 	d->varies[t] = 0;
 	for (uint32_t i = 1; i < d->norder; i++)
 		group_switch(d, d->dist + (size_t)t * d->ns, d->order[i], lids, k);
-}
-
-/* Path SLs per (source switch, destination LID), all 0 so far (sl_layers.c). */
-static int alloc_sls(struct dfsssp *d, struct lanes_error *err)
-{
-	return route_sls_per_src_switch(d->r, err);
 }
 
 /* ------------------------------------------------------------- units */
@@ -276,14 +270,13 @@ static int units_from(struct dfsssp *d, uint32_t s, uint32_t t, struct lanes_err
 
 /*
  * The units toward t, sources in hop order; pairs without a dependency only
- * count. t's first unit is numbered in d's own list (dfsssp_split.c).
+ * count. t's first unit is numbered in d's own list (dfsssp_overlap.c).
  */
-static int units_to(struct dfsssp *d, uint32_t t, void *unused, struct lanes_error *err)
+int dfsssp_units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err)
 {
 	uint32_t k = dfsssp_lids_at(d, t);
 	int rc;
 
-	(void)unused;
 	d->t_unit[t] = d->nunits;
 	d->longer = LANES_NONE;
 	dfsssp_group_paths(d, t);
@@ -308,47 +301,23 @@ static int units_to(struct dfsssp *d, uint32_t t, void *unused, struct lanes_err
 	return 0;
 }
 
-/* Append the units the view w made (destinations d->mid on) after d's own. */
-static int append_units(struct dfsssp *d, const struct dfsssp *w, struct lanes_error *err)
+/* The state every destination's units need: destinations, distances, scratch. */
+int dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err)
 {
-	size_t nu = (size_t)d->nunits + w->nunits;
-
-	if (nu >= UINT32_MAX - 1 || d->ndep_refs + w->ndep_refs >= UINT32_MAX - d->ns)
-		return lanes_error_set(err, LANES_ERANGE, "dfsssp: too many distinct paths");
-	if (lanes_grow((void **)&d->unit, &d->u_cap, nu + 2, sizeof(*d->unit)) ||
-	    dfsssp_grow_deps(d, w->ndep_refs, err))
-		return oom(err);
-	for (uint32_t u = 0; u <= w->nunits && w->unit; u++) {
-		d->unit[d->nunits + u].off = w->unit[u].off + (uint32_t)d->ndep_refs;
-		d->unit[d->nunits + u].w = w->unit[u].w;
-	}
-	if (w->ndep_refs)
-		memcpy(d->u_dep + d->ndep_refs, w->u_dep, sizeof(*d->u_dep) * w->ndep_refs);
-	for (uint32_t t = d->mid; t < d->ns; t++)
-		d->t_unit[t] += d->nunits;
-	d->nunits = (uint32_t)nu;
-	d->ndep_refs += w->ndep_refs;
-	d->paths[0] += w->paths[0];
-	if (d->unit)
-		d->unit[d->nunits] = (struct dfsssp_unit){ (uint32_t)d->ndep_refs, 0 };
-	return 0;
-}
-
-/* Every unit toward every destination switch, in destination order. */
-int dfsssp_make_units(struct dfsssp *d, struct lanes_error *err)
-{
-	struct dfsssp w;
 	int rc;
 
 	if ((rc = list_destinations(d, err)) ||
 	    (rc = lanes_fabric_switch_distances(d->f, &d->dist, err)) ||
-	    (rc = dfsssp_alloc_scratch(d, err)) || (rc = alloc_sls(d, err)))
+	    (rc = dfsssp_alloc_scratch(d, err)))
 		return rc;
 	if (!(d->t_unit = calloc((size_t)d->ns + 1, sizeof(*d->t_unit))))
 		return oom(err);
 	d->keep_canon = d->maxk <= 256;
-	if (!(rc = dfsssp_split(d, &w, units_to, NULL, err)))
-		rc = append_units(d, &w, err);
-	dfsssp_view_free(&w);
-	return rc;
+	return 0;
+}
+
+/* Path SLs per (source switch, destination LID), all 0 so far (sl_layers.c). */
+int dfsssp_alloc_sls(struct dfsssp *d, struct lanes_error *err)
+{
+	return route_sls_per_src_switch(d->r, err);
 }

@@ -164,15 +164,25 @@ struct lanes_route_opts;
 struct lanes_routing;
 
 /**
+ * route_sssp's progress: routed(ctx, t) once the LIDs of the end ports
+ * behind switch t are routed (their LFT columns final), for every such
+ * switch, in routing order, on route_sssp's thread.
+ */
+struct sssp_progress {
+	void (*routed)(void *ctx, uint32_t t);
+	void *ctx;
+};
+
+/**
  * Fill r's LFTs with SSSP paths for every end-port LID and (when
  * opts->switch_lids) every switch LID; each switch keeps its own LIDs on
  * port 0. r must be fresh from lanes_routing_new(). replay: break ties as
  * OpenSM's heap does (its tables entry for entry, slower; the lowest port
  * where it declines), else by the less loaded channel, then the lowest port
- * (see sssp_paths.c).
+ * (see sssp_paths.c). prog: NULL, or told of each destination switch routed.
  */
 int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts, int replay,
-	       struct lanes_routing *r, struct lanes_error *err);
+	       const struct sssp_progress *prog, struct lanes_routing *r, struct lanes_error *err);
 
 /** Nonzero: sssp's tie keys always take 128 bits (tests compare the two ways). */
 extern int sssp_wide_keys;

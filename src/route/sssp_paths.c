@@ -109,6 +109,7 @@ struct sssp {
 	uint32_t *nb;               /* per adjacency entry: the neighbour (a compact copy) */
 	uint64_t *wd, *sub;         /* per switch: load sum to t; LIDs below it */
 	int less_loaded;            /* 1: ties go to the less loaded channel; 0: to the lowest port */
+	const struct sssp_progress *prog; /* told of each end-port group routed, or NULL */
 	unsigned key_shift;         /* choose()'s key: load sum << key_shift | channel load
 				       (64 or more: 128-bit keys) */
 	struct dest buf[2];
@@ -659,13 +660,15 @@ static void route_by_rule(struct sssp *m)
 			route_endports_of(m);
 		else
 			route_switch_lids(m);
+		if (j < m->pipe.ngroups && m->prog)
+			m->prog->routed(m->prog->ctx, m->cur->t);
 		done_destination(m, j);
 	}
 	pipe_stop(m);
 }
 
 int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts, int replay,
-	       struct lanes_routing *r, struct lanes_error *err)
+	       const struct sssp_progress *prog, struct lanes_routing *r, struct lanes_error *err)
 {
 	struct sssp m;
 	struct sssp_osm_order o;
@@ -676,6 +679,7 @@ int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts
 	m.opts = opts;
 	m.r = r;
 	m.less_loaded = !replay;
+	m.prog = prog;
 	if ((rc = prepare(&m, err)))
 		goto out;
 	for (uint32_t s = 0; s < f->num_switches; s++)
@@ -685,6 +689,8 @@ int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts
 	rc = replay ? route_sssp_osm(f, opts, r, &o, err) : 0;
 	if (rc == 0 && (rc = alloc_rule(&m, err)) == 0)
 		route_by_rule(&m);
+	for (uint32_t j = 0; rc > 0 && prog && j < m.pipe.ngroups; j++)
+		prog->routed(prog->ctx, m.pipe.seq[j]);
 	if (rc >= 0) {
 		own_lids(&m);
 		rc = 0;

@@ -231,8 +231,7 @@ static int layer_paths(struct dfsssp *d, struct lanes_error *err)
 	uint32_t budget = budget_of(d->opts);
 	int rc;
 
-	if ((rc = route_channels_init(&d->ch, d->f, "dfsssp", err)) ||
-	    (rc = dfsssp_make_units(d, err)) || (rc = assign_layers(d, budget, err)))
+	if ((rc = assign_layers(d, budget, err)))
 		return rc;
 	balance(d, budget);
 	if ((rc = set_sls(d, err)) || (rc = set_maps(d, budget, err)))
@@ -243,6 +242,7 @@ static int layer_paths(struct dfsssp *d, struct lanes_error *err)
 
 static void release(struct dfsssp *d)
 {
+	dfsssp_units_free(d); /* first: its thread may still read the rest */
 	void *p[] = { d->dst_off, d->dst,     d->dist,	   d->order,   d->canon,   d->pu,
 		      d->varies,  d->key_e,   d->key_c,	   d->uid,     d->unit,	   d->u_dep,
 		      NULL,	  d->layer,   d->eid,	   d->dep_in,  d->dep_out, d->arr_off,
@@ -262,6 +262,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 		 struct lanes_routing **out, struct lanes_error *err)
 {
 	struct dfsssp d;
+	struct sssp_progress prog;
 	int rc;
 
 	memset(&d, 0, sizeof(d));
@@ -269,8 +270,12 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	d.opts = opts;
 	d.ns = f->num_switches;
 	*out = NULL;
-	if ((rc = lanes_routing_new(f, &d.r, err)) || (rc = route_sssp(f, opts, 1, d.r, err)) ||
-	    (rc = layer_paths(&d, err)))
+	if ((rc = lanes_routing_new(f, &d.r, err)) ||
+	    (rc = route_channels_init(&d.ch, f, "dfsssp", err)) || (rc = dfsssp_alloc_sls(&d, err)) ||
+	    (rc = dfsssp_units_begin(&d, &prog, err)))
+		goto out;
+	rc = route_sssp(f, opts, 1, &prog, d.r, err);
+	if ((rc = dfsssp_units_end(&d, rc, err)) || (rc = layer_paths(&d, err)))
 		goto out;
 	*out = d.r;
 	d.r = NULL;

@@ -39,7 +39,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	int rc;
 
 	*out = NULL;
-	if ((rc = lanes_routing_new(f, &r, err)) || (rc = route_sssp(f, opts, 0, r, err)) ||
+	if ((rc = lanes_routing_new(f, &r, err)) || (rc = route_sssp(f, opts, 0, NULL, r, err)) ||
 	    (rc = set_notes(r, err))) {
 		lanes_routing_free(r);
 		return rc;
