@@ -136,18 +136,21 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 
 /*
  * The level lvl, order[i..j): each switch takes its best channel (final:
- * every switch of the level above has offered its entries); need[] gets
- * the indices whose dependency is not used yet (none is blocked, else it
- * would not have been offered). @return how many, or LANES_NONE when a
- * switch is not short
+ * every switch of the level above has offered its entries) and offers its
+ * own entries, which discovers the next level (appended to order, *n
+ * counts them); need[] gets the indices whose dependency is not used yet
+ * (none is blocked, else it would not have been offered). @return how
+ * many, or LANES_NONE when a switch is not short
  */
-static uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j, uint32_t lvl)
+static uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j, uint32_t lvl, uint32_t *n)
 {
 	const uint64_t lo = (uint64_t)lvl * b->w0, w0 = b->w0;
-	uint32_t nneed = 0;
+	const uint32_t next = b->base + lvl + 1;
+	uint32_t nneed = 0, m = *n;
 
 	for (uint32_t k = i; k < j; k++) {
 		uint32_t x = b->order[k], c = b->node[x].bc, par = b->via[b->nb[c].y];
+		uint32_t a = b->off[x], deg = b->off[x + 1] - a;
 		uint64_t d = b->node[x].bd;
 
 		if (d - lo >= w0)
@@ -157,21 +160,10 @@ static uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j, uint32_t
 		b->sub[x] = b->hca[x]; /* for place() */
 		b->need[nneed] = k;
 		nneed += par != LANES_NONE && b->dep[(uint32_t)(b->drow[c] + par)] != NUE_DEP_USED;
+		m = scan(b, b->nb + a, b->dep + b->dense[x] + (c - a), deg, d + w0, next, m, deg);
 	}
+	*n = m;
 	return nneed;
-}
-
-/* The switches of level lvl, order[i..j), offer their entries: the next level, appended. @return n */
-static uint32_t expand_level(const struct bfs *b, uint32_t i, uint32_t j, uint32_t lvl, uint32_t n)
-{
-	const uint32_t next = b->base + lvl + 1;
-
-	for (uint32_t k = i; k < j; k++) {
-		uint32_t x = b->order[k], a = b->off[x], deg = b->off[x + 1] - a, c = b->via[x];
-
-		n = scan(b, b->nb + a, b->dep + b->dense[x] + (c - a), deg, b->dd[x] + b->w0, next, n, deg);
-	}
-	return n;
 }
 
 /*
@@ -300,8 +292,8 @@ static int hand_over(struct nue_search *s, struct nue_level *v, uint32_t i, uint
 
 /*
  * The BFS from t, level by level: a level's switches take their best
- * channels, their dependencies go in, then they offer their entries to the
- * next level. A switch that is not short, or a refusal, hands the rest over
+ * channels and offer their entries to the next level, then their
+ * dependencies go in. A switch that is not short, or a refusal, hands the rest over
  * to the heap (the switches before it in pop order routed): up to there the
  * heap would have done the same.
  */
@@ -323,7 +315,7 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 	b.sub[t] = b.hca[t];
 	n = scan(&b, b.nb + a, &none, 0, b.w0, b.base + 1, 1, b.off[t + 1] - a);
 	for (uint32_t lvl = 1; i < n; lvl++) {
-		uint32_t j = n, nneed = take_level(&b, i, j, lvl), k;
+		uint32_t j = n, nneed = take_level(&b, i, j, lvl, &n), k;
 
 		if (nneed == LANES_NONE)
 			return hand_over(s, v, i, lvl);
@@ -332,7 +324,6 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 			return 0;
 		if (k < j)
 			return hand_over(s, v, k, lvl);
-		n = expand_level(&b, i, j, lvl, n);
 		i = j;
 	}
 	s->norder = n;
