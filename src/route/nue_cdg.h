@@ -17,9 +17,9 @@
  * The check keeps a topological order of the channels that all used
  * dependencies respect (a list with labels): a new dependency that agrees
  * with the order costs O(1); otherwise a search from both of its ends,
- * inside the window between their places, decides, and the side
- * that ran out first moves as a block (nue_cdg.c). OpenSM's Nue uses coloured subgraphs plus a
- * depth-first search for the same question.
+ * inside the window between their places, decides, and the side that ran
+ * out first moves as a block (nue_cdg.c). OpenSM's Nue uses coloured
+ * subgraphs plus a depth-first search for the same question.
  */
 #ifndef LANES_NUE_CDG_H
 #define LANES_NUE_CDG_H
