@@ -11,20 +11,22 @@
  * h + 1 when h is the lowest level of a neighbour it can enter (a channel
  * not blocked). Say a switch at h + 1 is "short" when its best channel into
  * level h leaves d < (h + 2) * w0: its channels' routes sum to less than w0.
- * If every switch is short, each one pops before any at a higher level (a
- * path of h + 2 hops weighs at least (h + 2) * w0) and with that best
- * channel, as long as the CDG takes every dependency. So a BFS over the
- * enterable channels finds the search's tree (tree()), and hand_over() adds
- * its dependencies in the heap's pop order, level by level sorted by (d,
- * channel), up to the first refusal, which then is the search's own (the
- * same dependencies in before it; it stays blocked). Whether the CDG takes
- * a level's dependencies does not depend on their order (a set is acyclic
- * or not), so a level goes in BFS order first and is sorted only when one
- * is refused (its adds taken back, the refused one unblocked: it was
- * refused against another set). If all go in, that is the search's result;
- * else the switches before the refusal are routed, the heap gets the offers
- * their settling would have made, and the search goes on from there. A
- * switch that is not short sends the whole destination to the heap.
+ * If every switch up to level h is short, each one pops before any at a
+ * higher level (a path of h + 2 hops weighs at least (h + 2) * w0) and with
+ * that best channel, as long as the CDG takes every dependency. So a BFS
+ * over the enterable channels finds the search's tree, level by level
+ * (levels()), and each level's dependencies go in in the heap's pop order,
+ * sorted by (d, channel), up to the first refusal, which then is the
+ * search's own (the same dependencies in before it; it stays blocked).
+ * Whether the CDG takes a level's dependencies does not depend on their
+ * order (a set is acyclic or not), so a level goes in BFS order first and
+ * is sorted only when one is refused (its adds taken back, the refused one
+ * unblocked: it was refused against another set). If all go in, the BFS
+ * goes on to the next level. At a refusal, or at a level with a switch that
+ * is not short, the switches before it in pop order are routed, the heap
+ * gets the offers their settling would have made (hand_over()), and the
+ * search goes on from there; a level's dependencies are only added once
+ * the levels before it are in, so no work past that level is lost.
  */
 #include <stdlib.h>
 #include <string.h>
