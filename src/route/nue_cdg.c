@@ -1,15 +1,22 @@
 /*
  * nue_cdg.c - the complete channel dependency graph of one nue layer and its
- * incremental cycle check (Pearce-Kelly dynamic topological order); see
- * nue_cdg.h for the representation.
+ * incremental cycle check (a dynamic topological order); see nue_cdg.h for
+ * the representation.
  *
- * Invariant: for every used dependency c1 -> c2, ord[c1] < ord[c2]. Adding
- * c1 -> c2 with ord[c1] > ord[c2]: a forward search from c2 over channels
- * placed before c1 either meets c1 (a cycle: refused) or finds the set F; a
- * backward search from c1 over channels placed after c2 finds B; the places
- * of B and F, sorted, are handed out again, B first, each set in its old
- * order (route_pk_reorder, cdg_order.c). Channels outside B and F keep their
- * places. Deterministic.
+ * Invariant: for every used dependency c1 -> c2, lab[c1] < lab[c2]; the
+ * labels follow a list of the channels (nxt, prv). Adding c1 -> c2 with
+ * lab[c1] > lab[c2]: a forward search from c2 and a backward one from c1,
+ * both inside the window lab[c2] .. lab[c1], take turns (two_way()); if
+ * they meet, c2 reaches c1 and c1 -> c2 closes a cycle: refused. Else the
+ * side that ran out first has its whole set: B, what reaches c1 from inside
+ * the window, moves (in its order) to just before c2, or F, what c2
+ * reaches, to just after c1 (Marchetti-Spaccamela, Nanni, Rohnert's shift,
+ * one set moved as a block). Every other channel keeps its place in the
+ * list, so every used dependency stays in order: one into B comes from
+ * outside the window (or it would be in B), one out of F goes outside it.
+ * Moved channels take labels between their new neighbours', and all
+ * channels are labelled again where that gap is too small. Only the time
+ * depends on the order, never which dependencies go in. Deterministic.
  *
  * A dependency found to close a cycle is marked blocked and refused from
  * then on without a search (OpenSM's Nue keeps such a cCDG edge BLOCKED for
@@ -40,16 +47,13 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *wh
 	E = g->ch.E;
 	g->tail = malloc(sizeof(*g->tail) * ((size_t)E + 1));
 	g->drow = malloc(sizeof(*g->drow) * ((size_t)E + 1));
-	g->ord = malloc(sizeof(*g->ord) * ((size_t)E + 1));
-	g->at = malloc(sizeof(*g->at) * ((size_t)E + 1));
-	g->pb = calloc((size_t)E / 64 + 2, sizeof(*g->pb));
-	g->pf = calloc((size_t)E / 64 + 2, sizeof(*g->pf));
+	g->lab = malloc(sizeof(*g->lab) * ((size_t)E + 1));
+	g->nxt = malloc(sizeof(*g->nxt) * ((size_t)E + 1));
+	g->prv = malloc(sizeof(*g->prv) * ((size_t)E + 1));
 	g->mark = calloc((size_t)E + 1, sizeof(*g->mark));
-	g->stk = malloc(sizeof(*g->stk) * ((size_t)E + 1));
-	g->fwd = malloc(sizeof(*g->fwd) * ((size_t)E + 1));
-	g->bwd = malloc(sizeof(*g->bwd) * ((size_t)E + 1));
-	g->pk.tmp = malloc(sizeof(*g->pk.tmp) * ((size_t)E + 1));
-	g->pk.slots = malloc(sizeof(*g->pk.slots) * ((size_t)E + 1));
+	g->setf = malloc(sizeof(*g->setf) * ((size_t)E + 1));
+	g->setb = malloc(sizeof(*g->setb) * ((size_t)E + 1));
+	g->sorted = malloc(sizeof(*g->sorted) * ((size_t)E + 1));
 	g->dep = malloc(g->ch.ndeps + 1);
 	for (uint32_t s = 0; s < ns; s++)
 		maxdeg = f->adj_off[s + 1] - f->adj_off[s] > maxdeg ? f->adj_off[s + 1] - f->adj_off[s] : maxdeg;
@@ -58,8 +62,8 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *wh
 	g->pred = malloc(sizeof(*g->pred) * ((size_t)E + 1) * g->W);
 	g->head = malloc(sizeof(*g->head) * ((size_t)E + 1));
 	g->tailf = malloc(sizeof(*g->tailf) * ((size_t)E + 1));
-	if (!g->tail || !g->drow || !g->ord || !g->mark || !g->stk || !g->fwd || !g->bwd || !g->pk.tmp ||
-	    !g->pk.slots || !g->dep || !g->at || !g->pb || !g->pf || !g->succ || !g->pred || !g->head || !g->tailf)
+	if (!g->tail || !g->drow || !g->lab || !g->nxt || !g->prv || !g->mark || !g->setf || !g->setb ||
+	    !g->sorted || !g->dep || !g->succ || !g->pred || !g->head || !g->tailf)
 		return oom(err);
 	for (uint32_t s = 0; s < ns; s++)
 		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
@@ -82,13 +86,28 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *wh
 
 void nue_cdg_free(struct nue_cdg *g)
 {
-	void *p[] = { g->tail, g->drow,	   g->dep,	g->ord,	 g->mark, g->stk,  g->fwd,
-		      g->bwd,  g->pk.tmp, g->pk.slots, g->succ, g->pred, g->head, g->tailf, g->at, g->pb, g->pf };
+	void *p[] = { g->tail, g->drow, g->dep,	 g->lab,  g->nxt,  g->prv, g->mark,
+		      g->setf, g->setb, g->sorted, g->succ, g->pred, g->head, g->tailf };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
 	route_channels_free(&g->ch);
 	memset(g, 0, sizeof(*g));
+}
+
+/* The channels in the order idx[0..E): list and labels. */
+static void set_order(struct nue_cdg *g, const uint32_t *idx)
+{
+	uint32_t E = g->ch.E, last = E; /* E: the list's sentinel */
+
+	for (uint32_t i = 0; i < E; i++) {
+		g->lab[idx[i]] = (uint64_t)(i + 1) * NUE_GAP;
+		g->prv[idx[i]] = last;
+		g->nxt[last] = idx[i];
+		last = idx[i];
+	}
+	g->nxt[last] = E;
+	g->prv[E] = last;
 }
 
 void nue_cdg_reset(struct nue_cdg *g)
@@ -97,7 +116,8 @@ void nue_cdg_reset(struct nue_cdg *g)
 	memset(g->succ, 0, sizeof(*g->succ) * g->ch.E * g->W);
 	memset(g->pred, 0, sizeof(*g->pred) * g->ch.E * g->W);
 	for (uint32_t c = 0; c < g->ch.E; c++)
-		g->ord[c] = g->at[c] = c;
+		g->setf[c] = c;
+	set_order(g, g->setf);
 }
 
 /* Hops from the nearest of the n switches src[] in lv (LANES_NONE: none in reach); @return the most. */
@@ -157,7 +177,7 @@ int nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots
 	const struct lanes_fabric *f = g->f;
 	uint32_t ns = f->num_switches, E = g->ch.E, n = 0, most[2];
 	uint32_t *lv = malloc(sizeof(*lv) * 2 * ((size_t)ns + 1)), *q = malloc(sizeof(*q) * ((size_t)ns + 1));
-	uint32_t *key = malloc(sizeof(*key) * 2 * ((size_t)E + 1)), *idx = g->stk, *tmp = g->pk.slots;
+	uint32_t *key = malloc(sizeof(*key) * 2 * ((size_t)E + 1)), *idx = g->setf, *tmp = g->setb;
 	int rc = -1;
 
 	if (!lv || !q || !key)
@@ -181,8 +201,7 @@ int nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots
 	if (sort_by(idx, E, key + E, 3 * (most[1] + 1) + 1, tmp) ||
 	    sort_by(tmp, E, key, 3 * (most[0] + 1) + 1, idx))
 		goto out;
-	for (uint32_t i = 0; i < E; i++)
-		g->ord[idx[i]] = i, g->at[i] = idx[i];
+	set_order(g, idx);
 	rc = 0;
 out:
 	free(lv), free(q), free(key);
@@ -198,139 +217,143 @@ static uint32_t next_stamp(struct nue_cdg *g)
 	return g->stamp;
 }
 
-/* A channel as route_pk_reorder() takes it: its place, then its number. */
-static uint64_t key(const struct nue_cdg *g, uint32_t c)
-{
-	return (uint64_t)g->ord[c] << 32 | c;
-}
-
 static inline unsigned ctz64(uint64_t m)
 {
 	return (unsigned)__builtin_ctzll(m);
 }
 
 /*
- * Forward search from v over used dependencies (the succ bits), through
- * channels placed before ub; collects them in fwd. @return 1 if it meets
- * channel u.
+ * Does out reach in over used dependencies? Every channel on such a path
+ * lies in the window lab[out] .. lab[in]. A forward search from out (the
+ * succ bits) and a backward one from in (the pred bits) take turns, one
+ * channel each; meeting is a cycle. The side that runs out first has found
+ * its whole set without meeting the other: no cycle. @return 1 a cycle;
+ * else 0, with *back set when the backward side (B: what reaches in, in
+ * g->setb) ran out first, else the forward one (F: what out reaches, in
+ * g->setf); g->nset: its size
  */
-static int search_forward(struct nue_cdg *g, uint32_t v, uint32_t u, uint32_t ub, uint32_t st)
+static int two_way(struct nue_cdg *g, uint32_t in, uint32_t out, int *back)
 {
-	const uint64_t *succ = g->succ;
-	const uint32_t *head = g->head, *ord = g->ord, W = g->W;
-	uint32_t *mark = g->mark, *stk = g->stk, top = 0, nf = 0;
-	uint64_t *fwd = g->fwd;
+	const uint64_t *succ = g->succ, *pred = g->pred, *lab = g->lab, lb = lab[out], ub = lab[in];
+	const uint32_t *head = g->head, *tailf = g->tailf, *rev = g->ch.rev, W = g->W;
+	uint32_t *mark = g->mark, *fs = g->setf, *bs = g->setb, nf = 0, nb = 0, tf, tb;
+	uint32_t sf = next_stamp(g), sb = next_stamp(g);
 
-	mark[v] = st;
-	stk[top++] = v;
-	fwd[nf++] = key(g, v);
-	while (top) {
-		uint32_t c = stk[--top], a = head[c];
-
-		for (uint32_t w = 0; w < W; w++, a += 64)
+	if (sf > sb) /* the stamps wrapped in between */
+		sf = next_stamp(g), sb = next_stamp(g);
+	mark[out] = sf, fs[nf++] = out, tf = 0;
+	mark[in] = sb, bs[nb++] = in, tb = 0;
+	for (;;) { /* a side's set is setf[0..nf); its channels from tf on are not expanded yet */
+		if (tf == nf) {
+			*back = 0, g->nset = nf;
+			return 0;
+		}
+		for (uint32_t c = fs[tf++], w = 0, a = head[c]; w < W; w++, a += 64)
 			for (uint64_t m = succ[(size_t)c * W + w]; m; m &= m - 1) {
 				uint32_t y = a + ctz64(m);
 
-				if (y == u)
+				if (mark[y] == sb)
 					return 1;
-				if (mark[y] != st && ord[y] < ub) {
-					mark[y] = st;
-					stk[top++] = y;
-					fwd[nf++] = key(g, y);
-				}
+				if (mark[y] != sf && lab[y] < ub)
+					mark[y] = sf, fs[nf++] = y;
 			}
-	}
-	g->nf = nf;
-	return 0;
-}
-
-/* Backward search from u (the pred bits) through channels placed after lb; collects them in bwd. */
-static void search_backward(struct nue_cdg *g, uint32_t u, uint32_t lb, uint32_t st)
-{
-	const uint64_t *pred = g->pred;
-	const uint32_t *tailf = g->tailf, *rev = g->ch.rev, *ord = g->ord, W = g->W;
-	uint32_t *mark = g->mark, *stk = g->stk, top = 0, nb = 0;
-	uint64_t *bwd = g->bwd;
-
-	mark[u] = st;
-	stk[top++] = u;
-	bwd[nb++] = key(g, u);
-	while (top) {
-		uint32_t c = stk[--top], a = tailf[c];
-
-		/* in-channels of c's switch are rev[e] for its out entries e */
-		for (uint32_t w = 0; w < W; w++, a += 64)
+		if (tb == nb) {
+			*back = 1, g->nset = nb;
+			return 0;
+		}
+		for (uint32_t c = bs[tb++], w = 0, a = tailf[c]; w < W; w++, a += 64)
 			for (uint64_t m = pred[(size_t)c * W + w]; m; m &= m - 1) {
-				uint32_t y = rev[a + ctz64(m)];
+				uint32_t y = rev[a + ctz64(m)]; /* c's switch is entered by rev[e], e its entries */
 
-				if (mark[y] != st && ord[y] > lb) {
-					mark[y] = st;
-					stk[top++] = y;
-					bwd[nb++] = key(g, y);
-				}
+				if (mark[y] == sf)
+					return 1;
+				if (mark[y] != sb && lab[y] > lb)
+					mark[y] = sb, bs[nb++] = y;
 			}
 	}
-	g->nb = nb;
 }
 
-/* Set the bits of the n keys' places, less lo, in bm. */
-static void set_places(uint64_t *bm, const uint64_t *keys, uint32_t n, uint32_t lo)
+static int by_label(const void *pa, const void *pb)
 {
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t p = (uint32_t)(keys[i] >> 32) - lo;
+	const struct nue_lab *a = pa, *b = pb;
 
-		bm[p / 64] |= 1ull << (p % 64);
+	return a->l < b->l ? -1 : a->l > b->l;
+}
+
+/* The n channels of set[] in their order (by label), in place. */
+static void sort_set(struct nue_cdg *g, uint32_t *set, uint32_t n)
+{
+	struct nue_lab *t = g->sorted;
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct nue_lab v = { g->lab[set[i]], set[i] };
+		uint32_t j = i;
+
+		for (; n <= 32 && j > 0 && t[j - 1].l > v.l; j--)
+			t[j] = t[j - 1];
+		t[j] = v;
 	}
+	if (n > 32)
+		qsort(t, n, sizeof(*t), by_label);
+	for (uint32_t i = 0; i < n; i++)
+		set[i] = t[i].c;
+}
+
+/* Labels GAP apart in list order, from GAP. */
+static void relabel(struct nue_cdg *g)
+{
+	uint64_t l = 0;
+
+	for (uint32_t c = g->nxt[g->ch.E]; c != g->ch.E; c = g->nxt[c])
+		g->lab[c] = l += NUE_GAP;
 }
 
 /*
- * Pearce and Kelly's reordering: the places of B and F, in order, go to B
- * then F, each in its old order. Where the window lo..hi of places is
- * short against |B| + |F|, bitmaps of their places give both orders (ord's
- * inverse at names the channels) without sorting; else route_pk_reorder().
+ * Move the n channels of set[] (in their order) to just after p (the
+ * sentinel E: the front), none of them p or p's successor; labels between
+ * p's and its successor's, or all channels labelled again where the gap
+ * is too small.
  */
-static void reorder(struct nue_cdg *g, uint32_t lo, uint32_t hi)
+static void move_after(struct nue_cdg *g, uint32_t p, const uint32_t *set, uint32_t n)
 {
-	uint32_t nw = (hi - lo) / 64 + 1, nb = g->nb, n = 0, k = 0, *ch = g->pk.slots;
-	uint64_t *pb = g->pb, *pf = g->pf;
+	uint32_t E = g->ch.E, *nxt = g->nxt, *prv = g->prv, q, last = p;
+	uint64_t lo, hi;
 
-	if (nw > 2 * (nb + g->nf)) {
-		route_pk_reorder(g->ord, g->ch.E, g->bwd, nb, g->fwd, g->nf, &g->pk);
-		for (uint32_t i = 0; i < nb; i++)
-			g->at[g->ord[(uint32_t)g->bwd[i]]] = (uint32_t)g->bwd[i];
-		for (uint32_t i = 0; i < g->nf; i++)
-			g->at[g->ord[(uint32_t)g->fwd[i]]] = (uint32_t)g->fwd[i];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t c = set[i];
+
+		nxt[prv[c]] = nxt[c];
+		prv[nxt[c]] = prv[c];
+	}
+	q = nxt[p];
+	for (uint32_t i = 0; i < n; i++) {
+		prv[set[i]] = last;
+		nxt[last] = set[i];
+		last = set[i];
+	}
+	nxt[last] = q;
+	prv[q] = last;
+	lo = p == E ? 0 : g->lab[p];
+	hi = q != E ? g->lab[q] : lo < UINT64_MAX / 2 ? lo + (n + 1) * NUE_GAP : lo;
+	if (hi - lo <= n) {
+		relabel(g);
 		return;
 	}
-	set_places(pb, g->bwd, nb, lo);
-	set_places(pf, g->fwd, g->nf, lo);
-	for (uint32_t w = 0; w < nw; w++) /* B, then F, each in place order */
-		for (uint64_t m = pb[w]; m; m &= m - 1)
-			ch[n++] = g->at[lo + w * 64 + ctz64(m)];
-	for (uint32_t w = 0; w < nw; w++)
-		for (uint64_t m = pf[w]; m; m &= m - 1)
-			ch[n++] = g->at[lo + w * 64 + ctz64(m)];
-	for (uint32_t w = 0; w < nw; w++) {
-		for (uint64_t m = pb[w] | pf[w]; m; m &= m - 1) {
-			uint32_t p = lo + w * 64 + ctz64(m);
-
-			g->ord[ch[k]] = p;
-			g->at[p] = ch[k++];
-		}
-		pb[w] = pf[w] = 0;
-	}
+	for (uint32_t i = 0; i < n; i++)
+		g->lab[set[i]] = lo + (hi - lo) / (n + 1) * (i + 1);
 }
 
 int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out)
 {
 	size_t d = nue_cdg_dep(g, in, out);
+	int back;
 
-	if (g->dep[d] == NUE_DEP_USED || g->ord[in] < g->ord[out])
+	if (g->dep[d] == NUE_DEP_USED || g->lab[in] < g->lab[out])
 		return 0;
 	if (g->dep[d] == NUE_DEP_BLOCKED)
 		return 1;
 	g->searches++;
-	if (!search_forward(g, out, in, g->ord[in], next_stamp(g)))
+	if (!two_way(g, in, out, &back))
 		return 0;
 	g->dep[d] = NUE_DEP_BLOCKED;
 	return 1;
@@ -339,21 +362,25 @@ int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out)
 int nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out)
 {
 	size_t d = nue_cdg_dep(g, in, out);
+	int back;
 
 	if (g->dep[d] == NUE_DEP_USED)
 		return 0;
 	if (g->dep[d] == NUE_DEP_BLOCKED)
 		return 1;
-	if (g->ord[in] > g->ord[out]) {
-		uint32_t st = next_stamp(g);
-
+	if (g->lab[in] > g->lab[out]) {
 		g->searches++;
-		if (search_forward(g, out, in, g->ord[in], st)) {
+		if (two_way(g, in, out, &back)) {
 			g->dep[d] = NUE_DEP_BLOCKED;
 			return 1;
 		}
-		search_backward(g, in, g->ord[out], next_stamp(g));
-		reorder(g, g->ord[out], g->ord[in]);
+		if (back) { /* B (all after out) goes just before out */
+			sort_set(g, g->setb, g->nset);
+			move_after(g, g->prv[out], g->setb, g->nset);
+		} else { /* F (all before in) goes just after in */
+			sort_set(g, g->setf, g->nset);
+			move_after(g, in, g->setf, g->nset);
+		}
 	}
 	g->dep[d] = NUE_DEP_USED;
 	nue_cdg_bits(g, in, out, 1);

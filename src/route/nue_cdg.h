@@ -14,12 +14,12 @@
  * cycle check walks. The used dependencies are kept acyclic at all times:
  * nue_cdg_add() refuses a dependency that would close a cycle.
  *
- * The check is Pearce and Kelly's dynamic topological order ("A dynamic
- * topological sort algorithm for directed acyclic graphs", JEA 2006): every
- * channel has a place in an order that all used dependencies respect; a new
- * dependency that agrees with the order costs O(1), otherwise only channels
- * between the two places are searched and reordered. OpenSM's Nue uses
- * coloured subgraphs plus a depth-first search for the same question.
+ * The check keeps a topological order of the channels that all used
+ * dependencies respect (a list with labels): a new dependency that agrees
+ * with the order costs O(1); otherwise a search from both of its ends,
+ * inside the window between their places, decides, and the side that ran
+ * out first moves as a block (nue_cdg.c). OpenSM's Nue uses coloured
+ * subgraphs plus a depth-first search for the same question.
  */
 #ifndef LANES_NUE_CDG_H
 #define LANES_NUE_CDG_H
@@ -33,6 +33,14 @@
 
 enum { NUE_DEP_UNUSED = 0, NUE_DEP_USED = 1, NUE_DEP_BLOCKED = 2 };
 
+/* Labels of a fresh order: this far apart. */
+#define NUE_GAP (1ull << 32)
+
+struct nue_lab {
+	uint64_t l;
+	uint32_t c;
+};
+
 struct nue_cdg {
 	const struct lanes_fabric *f;
 	struct route_channels ch; /* channels and dependency numbers */
@@ -45,13 +53,11 @@ struct nue_cdg {
 	uint64_t *pred;      /* per channel out: bit i, "rev[tailf[out] + i], then out" used */
 	uint32_t *head;      /* per channel: the first channel leaving the switch it enters */
 	uint32_t *tailf;     /* per channel: the first channel leaving the switch it leaves */
-	uint32_t *ord;       /* per channel: its place in the order */
-	uint32_t *at;        /* per place: its channel (ord's inverse) */
-	uint64_t *pb, *pf;   /* reorder scratch: bitmaps of the places of B and F, all zero between uses */
+	uint64_t *lab;       /* per channel: its label, increasing along the order */
+	uint32_t *nxt, *prv; /* per channel, and the sentinel E: the order as a list */
 	uint32_t *mark, stamp;
-	uint32_t *stk, nf, nb;
-	uint64_t *fwd, *bwd; /* (place << 32 | channel) keys of F and B */
-	struct route_pk_scratch pk;
+	uint32_t *setf, *setb, nset; /* the searches' sets F and B (and stacks) */
+	struct nue_lab *sorted;      /* scratch: a set by label */
 	uint64_t searches;   /* dependencies that needed a search (statistics) */
 };
 

@@ -57,13 +57,6 @@ static int add_dest(struct nue_dests *d, size_t *cap, uint32_t lid, uint32_t sw,
 	return 0;
 }
 
-static int by_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 /*
  * Order the destinations in rounds: the lowest LID behind each switch, by
  * LID, then the second lowest behind each switch, and so on.
@@ -73,7 +66,7 @@ static int sort_dests(struct nue_dests *d, struct lanes_error *err)
 	const struct lanes_fabric *f = d->f;
 	uint32_t *at = malloc(sizeof(*at) * ((size_t)f->max_lid + 1));
 	uint32_t *cnt = calloc((size_t)f->num_switches + 1, sizeof(*cnt));
-	uint64_t *key = malloc(sizeof(*key) * ((size_t)d->nd + 1));
+	uint64_t *key = malloc(sizeof(*key) * 2 * ((size_t)d->nd + 1)); /* and radix scratch */
 	uint32_t *l = malloc(sizeof(*l) * ((size_t)d->nd + 1));
 	uint32_t *s = malloc(sizeof(*s) * ((size_t)d->nd + 1));
 	uint8_t *p = malloc((size_t)d->nd + 1);
@@ -93,7 +86,7 @@ static int sort_dests(struct nue_dests *d, struct lanes_error *err)
 
 			key[m++] = round << 32 | lid;
 		}
-	qsort(key, m, sizeof(*key), by_u64);
+	route_sort_u64(key, m, key + m, 0, 64); /* the keys are distinct: any sort gives this order */
 	for (uint32_t i = 0; i < m; i++) {
 		uint32_t j = at[(uint32_t)key[i]];
 

@@ -115,19 +115,19 @@ static uint32_t bfs_sigma(struct nue_escape *x, uint32_t s)
 	delta[s] = 0.0;
 	q[tail++] = s;
 	while (head < tail) {
-		uint32_t v = q[head++], dv = dist[v] + 1;
+		uint32_t v = q[head++], dv = dist[v] + 1, end = off[v + 1]; /* locals: dist[] stores */
 		double sv = sigma[v];
 
-		for (uint32_t e = off[v]; e < off[v + 1]; e++) {
-			uint32_t y = nb[e];
+		for (uint32_t e = off[v]; e < end; e++) {
+			uint32_t y = nb[e], dy = dist[y];
 
-			if (dist[y] == UINT32_MAX) {
-				dist[y] = dv;
+			if (dy == UINT32_MAX) {
+				dist[y] = dy = dv;
 				sigma[y] = 0.0;
 				delta[y] = 0.0;
 				q[tail++] = y;
 			}
-			if (dist[y] == dv)
+			if (dy == dv)
 				sigma[y] += sv;
 		}
 	}
@@ -142,13 +142,13 @@ static void back_delta(struct nue_escape *x, uint32_t s, const double *tw, uint3
 	double *delta = x->delta, *bc = x->bc;
 
 	for (uint32_t i = cnt; i-- > 1;) {
-		uint32_t w = q[i], dw = dist[w];
+		uint32_t w = q[i], dw = dist[w] - 1, end = off[w + 1];
 		double pass = (tw[w] + delta[w]) / sigma[w];
 
-		for (uint32_t e = off[w]; e < off[w + 1]; e++) {
+		for (uint32_t e = off[w]; e < end; e++) {
 			uint32_t v = nb[e];
 
-			if (dist[v] + 1 == dw)
+			if (dist[v] == dw)
 				delta[v] += sigma[v] * pass;
 		}
 		bc[w] += (1.0 + tw[s]) * delta[w];

@@ -11,20 +11,22 @@
  * h + 1 when h is the lowest level of a neighbour it can enter (a channel
  * not blocked). Say a switch at h + 1 is "short" when its best channel into
  * level h leaves d < (h + 2) * w0: its channels' routes sum to less than w0.
- * If every switch is short, each one pops before any at a higher level (a
- * path of h + 2 hops weighs at least (h + 2) * w0) and with that best
- * channel, as long as the CDG takes every dependency. So a BFS over the
- * enterable channels finds the search's tree (tree()), and hand_over() adds
- * its dependencies in the heap's pop order, level by level sorted by (d,
- * channel), up to the first refusal, which then is the search's own (the
- * same dependencies in before it; it stays blocked). Whether the CDG takes
- * a level's dependencies does not depend on their order (a set is acyclic
- * or not), so a level goes in BFS order first and is sorted only when one
- * is refused (its adds taken back, the refused one unblocked: it was
- * refused against another set). If all go in, that is the search's result;
- * else the switches before the refusal are routed, the heap gets the offers
- * their settling would have made, and the search goes on from there. A
- * switch that is not short sends the whole destination to the heap.
+ * If every switch up to level h is short, each one pops before any at a
+ * higher level (a path of h + 2 hops weighs at least (h + 2) * w0) and with
+ * that best channel, as long as the CDG takes every dependency. So a BFS
+ * over the enterable channels finds the search's tree, level by level
+ * (levels()), and each level's dependencies go in in the heap's pop order,
+ * sorted by (d, channel), up to the first refusal, which then is the
+ * search's own (the same dependencies in before it; it stays blocked).
+ * Whether the CDG takes a level's dependencies does not depend on their
+ * order (a set is acyclic or not), so a level goes in BFS order first and
+ * is sorted only when one is refused (its adds taken back, the refused one
+ * unblocked: it was refused against another set). If all go in, the BFS
+ * goes on to the next level. At a refusal, or at a level with a switch that
+ * is not short, the switches before it in pop order are routed, the heap
+ * gets the offers their settling would have made (hand_over()), and the
+ * search goes on from there; a level's dependencies are only added once
+ * the levels before it are in, so no work past that level is lost.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +79,7 @@ static uint32_t next_base(struct nue_search *s, struct nue_level *v)
 	return v->base;
 }
 
-/* The arrays of tree() as locals: its stores could alias the structs' fields, forcing reloads. */
+/* The arrays of the BFS as locals: its stores could alias the structs' fields, forcing reloads. */
 struct bfs {
 	const uint32_t *off;          /* the fabric's adjacency offsets */
 	const struct nue_nb *nb;
@@ -94,30 +96,32 @@ struct bfs {
 };
 
 /*
- * Offer the entries j0..j1 - 1 of a switch (nb, col: their neighbour and
+ * Offer the deg entries of a switch (nb, col: their neighbour and
  * dependency onto the switch's channel, every stride bytes) at distance dw
  * - w0, level next - 1: a neighbour not yet discovered takes the channel
- * (and level next), one already at level next keeps the better of the two.
- * @return n, plus the switches discovered (appended to order)
+ * (and level next), one already at level next keeps the better of the two;
+ * the others (the switch's own next hop among them) are at levels next - 2
+ * and next - 1. @return n, plus the switches discovered (appended to order)
  */
 static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, const struct nue_nb *nb,
 							   const uint8_t *col, size_t stride,
 							   uint64_t dw, uint32_t next, uint32_t n,
-							   uint32_t j0, uint32_t j1)
+							   uint32_t deg)
 {
 	const uint64_t *load = b->load;
 	const uint32_t base = b->base;
 	uint32_t *order = b->order;
 	struct nue_lnode *node = b->node;
 
-	for (uint32_t j = j0; j < j1; j++) {
+	for (uint32_t j = 0; j < deg; j++) {
 		uint32_t y = nb[j].y, in = nb[j].in, ly = node[y].lv;
 		struct nue_lnode *p = &node[y];
-		uint64_t d = dw + load[in];
+		uint64_t d;
 		int better;
 
-		if (col[j * stride] == NUE_DEP_BLOCKED)
+		if ((ly >= base && ly != next) || col[j * stride] == NUE_DEP_BLOCKED)
 			continue;
+		d = dw + load[in];
 		if (ly < base) {
 			p->lv = next;
 			p->bd = d;
@@ -125,8 +129,6 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 			order[n++] = y;
 			continue;
 		}
-		if (ly != next)
-			continue;
 		better = (d < p->bd) | ((d == p->bd) & (in < p->bc));
 		p->bd = better ? d : p->bd;
 		p->bc = better ? in : p->bc;
@@ -135,50 +137,35 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 }
 
 /*
- * The BFS tree: order[0..*nq) the switches it reaches, level by level.
- * Each switch takes its best channel when its turn comes and offers the
- * others its entries, but for the one of its own channel (one level up).
- * @return 1 when every one is short
+ * The level lvl, order[i..j): each switch takes its best channel (final:
+ * every switch of the level above has offered its entries) and offers its
+ * own entries, which discovers the next level (appended to order, *n
+ * counts them); need[] gets the indices whose dependency is not used yet
+ * (none is blocked, else it would not have been offered). @return how
+ * many, or LANES_NONE when a switch is not short
  */
-static int tree(struct nue_search *s, struct nue_level *v, uint32_t t, uint32_t *nq)
+static uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j, uint32_t lvl, uint32_t *n)
 {
-	static const uint8_t none = NUE_DEP_UNUSED; /* t: no dependency to block */
-	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .dep = s->g->dep,
-			       .drow = s->g->drow, .dense = s->g->ch.dense_off, .load = s->load,
-			       .w0 = s->w0, .node = v->node, .order = s->order,
-			       .via = s->via, .base = next_base(s, v), .dd = s->dd,
-			       .sub = s->sub, .hca = s->hca, .need = v->need };
-	uint32_t a = b.off[t], n, nneed = 0;
+	const uint64_t lo = (uint64_t)lvl * b->w0, w0 = b->w0;
+	const uint32_t next = b->base + lvl + 1;
+	uint32_t nneed = 0, m = *n;
 
-	b.node[t].lv = b.base;
-	b.order[0] = t;
-	b.via[t] = LANES_NONE;
-	b.dd[t] = 0;
-	b.sub[t] = b.hca[t];
-	n = scan(&b, b.nb + a, &none, 0, b.w0, b.base + 1, 1, 0, b.off[t + 1] - a);
-	for (uint32_t i = 1; i < n; i++) {
-		const struct nue_lnode *p = &b.node[b.order[i]];
-		uint32_t x = b.order[i], lx = p->lv, c = p->bc, par = b.via[b.nb[c].y], deg, up;
-		uint64_t d = p->bd;
-		const uint8_t *col;
+	for (uint32_t k = i; k < j; k++) {
+		uint32_t x = b->order[k], c = b->node[x].bc, par = b->via[b->nb[c].y];
+		uint32_t a = b->off[x], deg = b->off[x + 1] - a;
+		uint64_t d = b->node[x].bd;
 
-		if (d - (uint64_t)(lx - b.base) * b.w0 >= b.w0)
-			return 0;
-		b.via[x] = c;
-		b.dd[x] = d;
-		b.sub[x] = b.hca[x]; /* for place() */
-		b.need[nneed] = i; /* its dependency (c, par): not blocked (else not offered) */
-		nneed += par != LANES_NONE && b.dep[(uint32_t)(b.drow[c] + par)] != NUE_DEP_USED;
-		a = b.off[x];
-		deg = b.off[x + 1] - a;
-		up = c - a;
-		col = b.dep + b.dense[x] + up;
-		n = scan(&b, b.nb + a, col, deg, d + b.w0, lx + 1, n, 0, up);
-		n = scan(&b, b.nb + a, col, deg, d + b.w0, lx + 1, n, up + 1, deg);
+		if (d - lo >= w0)
+			return LANES_NONE;
+		b->via[x] = c;
+		b->dd[x] = d;
+		b->sub[x] = b->hca[x]; /* for place() */
+		b->need[nneed] = k;
+		nneed += par != LANES_NONE && b->dep[(uint32_t)(b->drow[c] + par)] != NUE_DEP_USED;
+		m = scan(b, b->nb + a, b->dep + b->dense[x] + (c - a), deg, d + w0, next, m, deg);
 	}
-	*nq = n;
-	v->nneed = nneed;
-	return 1;
+	*n = m;
+	return nneed;
 }
 
 /*
@@ -230,14 +217,14 @@ static unsigned bit_length(uint64_t x)
 }
 
 /*
- * One level order[i..j) by (distance, channel). A short switch at level h
- * has h w0 <= d < (h + 1) w0, so (d - h w0, channel) packs into one number
- * when w0 and the channel numbers leave room; else qsort.
+ * Level lvl, order[i..j), by (distance, channel). A short switch at level
+ * h has h w0 <= d < (h + 1) w0, so (d - h w0, channel) packs into one
+ * number when w0 and the channel numbers leave room; else qsort.
  */
-static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j)
+static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j, uint32_t lvl)
 {
 	unsigned cb = bit_length(s->g->ch.E), bits = bit_length(s->w0 - 1) + cb;
-	uint64_t base = (uint64_t)level_of(v, s->order[i]) * s->w0, *a = v->packed;
+	uint64_t base = (uint64_t)lvl * s->w0, *a = v->packed;
 
 	if (bits > 64) {
 		for (uint32_t k = i; k < j; k++)
@@ -254,85 +241,98 @@ static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, ui
 		s->order[k] = s->g->tail[(uint32_t)(a[k - i] & ((1ull << cb) - 1))];
 }
 
-/* The switches order[*i..*j) at the level of order[k] (order is by level). */
-static void level_around(const struct nue_search *s, const struct nue_level *v, uint32_t k,
-			 uint32_t nq, uint32_t *i, uint32_t *j)
-{
-	uint32_t l = v->node[s->order[k]].lv;
-
-	for (*i = k; *i > 1 && v->node[s->order[*i - 1]].lv == l; --*i)
-		;
-	for (*j = k + 1; *j < nq && v->node[s->order[*j]].lv == l; ++*j)
-		;
-}
-
 /*
- * The heap's adds in its pop order, level by level (by (distance, channel)
- * within a level), up to the first refusal. A level whose dependencies the
- * CDG takes in BFS order takes them in any order, so it is sorted only when
- * one is refused: then its adds are taken back and made again in pop order.
- * Only the dependencies not used at tree() (need) are tried in BFS order.
- * @return the index of the first refusal (left blocked), or nq
+ * The heap's adds for level lvl, order[i..j), in its pop order (by
+ * (distance, channel)), up to the first refusal. The CDG takes a set of
+ * dependencies in any order or in none, so the level goes in BFS order
+ * (only the nneed in need[] not used yet) and is sorted only when one is
+ * refused: then its adds are taken back and made again in pop order.
+ * @return the index of the first refusal (left blocked), or j
  */
-static uint32_t add_levels(struct nue_search *s, struct nue_level *v, uint32_t nq,
-			   struct lanes_error *err, int *rc)
+static uint32_t add_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j,
+			  uint32_t nneed, uint32_t lvl, struct lanes_error *err, int *rc)
 {
 	const struct lanes_adj *adj = s->f->adj;
-	uint32_t mark = s->nadded, lvl = LANES_NONE, i, j;
+	uint32_t mark = s->nadded;
 
-	for (uint32_t q = 0; q < v->nneed; q++) {
+	for (uint32_t q = 0; q < nneed; q++) {
 		uint32_t k = v->need[q], c = s->via[s->order[k]], par = s->via[adj[c].sw];
 
-		if (v->node[s->order[k]].lv != lvl) { /* a new level: its adds start here */
-			lvl = v->node[s->order[k]].lv;
-			mark = s->nadded;
-		}
 		if (!nue_cdg_add(s->g, c, par)) {
 			if ((*rc = nue_search_remember(s, c, par, err)))
 				return k;
 			continue;
 		}
-		level_around(s, v, k, nq, &i, &j);
 		if (j - i < 2)
 			return k;
 		take_back(s, k, mark);
-		sort_level(s, v, i, j);
+		sort_level(s, v, i, j, lvl);
 		return add_upto(s, i, j, err, rc);
 	}
-	return nq;
+	return j;
 }
 
 /*
- * The heap's own course: the tree's switches in pop order, each adding its
- * dependency, up to the first the CDG refuses (it stays blocked: the search
- * would refuse it at the same point, with the same dependencies in). The
- * switches before it are routed; the heap gets what their settling would
- * have offered. @return 1 when all got in and they are t's whole component
+ * The heap's own course from here: order[0..i) are routed, the rest of
+ * level h (order[i] on, if any) and beyond are not; the heap gets what
+ * their settling would have offered. Only levels h - 1 and h can have a
+ * neighbour left that may enter them (it would be at level h or h + 1);
+ * the other routed switches' neighbours are all routed. @return 0
  */
-static int hand_over(struct nue_search *s, struct nue_level *v, uint32_t nq,
-		     struct lanes_error *err, int *rc)
+static int hand_over(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t h)
 {
-	uint32_t i = add_levels(s, v, nq, err, rc);
-
-	if (*rc)
-		return 0;
 	s->norder = i;
-	if (i == nq && nq == s->csize[s->comp[s->order[0]]])
-		return 1; /* done: nothing reads seen[] any more */
 	for (uint32_t j = 0; j < i; j++)
 		s->seen[s->order[j]] = s->stamp;
-	if (i == nq)
-		return 0;
-	/*
-	 * The heap's offers: only levels h - 1 and h (h: the refused switch's)
-	 * can have a neighbour left that may enter them (it would be at level
-	 * h or h + 1); the other routed switches' neighbours are all routed.
-	 */
-	for (uint32_t h = v->node[s->order[i]].lv, j = i; j-- > 0;) {
-		if (v->node[s->order[j]].lv + 1 < h)
+	for (uint32_t j = i; j-- > 0;) {
+		if (level_of(v, s->order[j]) + 1 < h)
 			break;
 		nue_search_offer(s, s->order[j]);
 	}
+	return 0;
+}
+
+/*
+ * The BFS from t, level by level: a level's switches take their best
+ * channels and offer their entries to the next level, then their
+ * dependencies go in. A switch that is not short, or a refusal, hands the rest over
+ * to the heap (the switches before it in pop order routed): up to there the
+ * heap would have done the same.
+ */
+static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct lanes_error *err,
+		  int *rc)
+{
+	static const uint8_t none = NUE_DEP_UNUSED; /* t: no dependency to block */
+	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .dep = s->g->dep,
+			       .drow = s->g->drow, .dense = s->g->ch.dense_off, .load = s->load,
+			       .w0 = s->w0, .node = v->node, .order = s->order,
+			       .via = s->via, .base = next_base(s, v), .dd = s->dd,
+			       .sub = s->sub, .hca = s->hca, .need = v->need };
+	uint32_t a = b.off[t], n, i = 1;
+
+	b.node[t].lv = b.base;
+	b.order[0] = t;
+	b.via[t] = LANES_NONE;
+	b.dd[t] = 0;
+	b.sub[t] = b.hca[t];
+	n = scan(&b, b.nb + a, &none, 0, b.w0, b.base + 1, 1, b.off[t + 1] - a);
+	for (uint32_t lvl = 1; i < n; lvl++) {
+		uint32_t j = n, nneed = take_level(&b, i, j, lvl, &n), k;
+
+		if (nneed == LANES_NONE)
+			return hand_over(s, v, i, lvl);
+		k = add_level(s, v, i, j, nneed, lvl, err, rc);
+		if (*rc)
+			return 0;
+		if (k < j)
+			return hand_over(s, v, k, lvl);
+		i = j;
+	}
+	s->norder = n;
+	if (n == s->csize[s->comp[t]])
+		return 1; /* done: nothing reads seen[] any more */
+	for (uint32_t j = 0; j < n; j++) /* the others cannot enter: nothing to offer */
+		s->seen[s->order[j]] = s->stamp;
 	return 0;
 }
 
@@ -340,12 +340,9 @@ int nue_level_off;
 
 int nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, int *rc)
 {
-	struct nue_level *v = &s->level;
-	uint32_t nq;
-
 	*rc = 0;
 	s->norder = 0;
-	if (nue_level_off || !tree(s, v, t, &nq))
+	if (nue_level_off)
 		return 0;
-	return hand_over(s, v, nq, err, rc);
+	return levels(s, &s->level, t, err, rc);
 }

@@ -42,7 +42,7 @@ struct nue_level {
 	struct nue_nb *nb;            /* per adjacency entry */
 	struct nue_lkey *keys;        /* hand-over scratch: a level's switches */
 	uint64_t *packed;             /* the same as one number each, and radix scratch: 2 (ns + 1) */
-	uint32_t *need, nneed;        /* tree(): the indices in order whose dependency is not used yet */
+	uint32_t *need;               /* a level's indices in order whose dependency is not used yet */
 };
 
 struct nue_search {
@@ -116,9 +116,10 @@ void nue_level_free(struct nue_level *v);
 
 /**
  * The search's tree by a BFS from t, where that provably gives the same
- * (nue_level.c). @return 1 done (the tree in via[] and order[], the switches
- * seen, the dependencies added and remembered), 0 not done (state as before;
- * *rc set on an error)
+ * (nue_level.c). @return 1 done (the tree in via[] and order[], the
+ * dependencies added and remembered), 0 not done: the switches order[0..
+ * norder) are routed and seen, the heap holds what their settling offered,
+ * as the heap search would have it at that point (*rc set on an error)
  */
 int nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, int *rc);
 
