@@ -88,25 +88,26 @@ static void finish_fast(struct emu *h, uint32_t lid, uint8_t port, const uint32_
 {
 	uint8_t *col = h->r->lft + (size_t)lid * h->ns;
 	const struct lanes_adj *adj = h->f->adj;
-	const uint32_t *run_e0 = h->run_e0, *dl = h->d->dl;
-	uint64_t *sub = h->sub, *load = h->load;
+	const uint32_t *run_e0 = h->run_e0, *dl = h->d->dl, *used_i = h->used_i;
+	const uint32_t *run_best = h->run_best, *nb = h->nb;
+	uint64_t *sub = h->sub, *load = h->load, *run_load = h->run_load, max = h->max_load;
 
 	memset(col, LANES_PORT_DROP, h->ns);
-	for (uint32_t k = 0; k < h->nord; k++)
-		sub[ord[k]] = h->hca[ord[k]];
+	memcpy(sub, h->hca, sizeof(*sub) * h->ns);
 	for (uint32_t k = h->nord; k-- > 1;) {
-		uint32_t s = ord[k], run = dl[h->used_i[s]], e = h->run_best[run];
-		uint64_t x = sub[s];
+		uint32_t s = ord[k], run = dl[used_i[s]], e = run_best[run];
+		uint64_t x = sub[s], l = load[e] + x;
 
 		col[s] = adj[e].port;
-		load[e] += x;
-		h->max_load = load[e] > h->max_load ? load[e] : h->max_load;
-		sub[h->nb[e]] += x;
+		load[e] = l;
+		max = l > max ? l : max;
+		sub[nb[e]] += x;
 		if (run_e0[run + 1] - run_e0[run] == 1)
-			h->run_load[run] = load[e];
+			run_load[run] = l;
 		else
 			emu_run_update(h, run);
 	}
+	h->max_load = max;
 	col[h->d->t] = port;
 }
 
@@ -216,7 +217,7 @@ static uint64_t count_lids(const struct lanes_fabric *f)
 	X(run_v, ne + 1) X(run_e0, ne + 1) X(run_load, ne + 1) X(run_best, ne + 1)                  \
 	X(run_of, ne + 1) X(twice, ns + 1) X(hp.he, ns + 2) X(hp.pos, ns + 2) X(dist, ns + 2)        \
 	X(used, ns + 1) X(used_i, ns + 1) X(done, ns + 2) X(ord, ns + 1) X(sub, ns + 1)             \
-	X(hit, ne + 1) X(hitw, ne + 1)
+	X(hit, ne + 1) X(hitw, ne + 1) X(start.he, ns + 2) X(start.pos, ns + 2)
 #define DEST_ARRAYS(Y)                                                                            \
 	Y(row, ns + 1) Y(bfs, ns + 1) Y(dl_lo, ns + 1) Y(dl_hi, ns + 1) Y(dl, ne + 1) Y(dl_v, ne + 1) \
 	Y(tpl.he, ns + 2) Y(tpl.pos, ns + 2) Y(below, ns + 2)

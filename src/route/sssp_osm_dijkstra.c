@@ -50,7 +50,7 @@
 #define KEY(x) ((x) >> 32)
 #define ENTRY(key, v) ((uint64_t)(key) << 32 | (v))
 
-static void heap_up(struct emu_heap *hp, uint32_t i)
+static inline __attribute__((always_inline)) void heap_up(struct emu_heap *hp, uint32_t i)
 {
 	uint64_t *he = hp->he, x = he[i], key = KEY(x);
 	uint32_t *pos = hp->pos;
@@ -119,33 +119,27 @@ static uint32_t heap_pop(struct emu_heap *hp, uint64_t *key)
 }
 
 /* A key only ever decreases (strict improvement), so it sifts up. */
-static void heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key)
+static inline __attribute__((always_inline)) void heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key)
 {
 	hp->he[hp->pos[v]] = ENTRY(key, v);
 	heap_up(hp, hp->pos[v]);
 }
 
-static void decrease(struct emu *h, uint32_t v, uint64_t key)
+static inline __attribute__((always_inline)) void decrease(struct emu *h, uint32_t v, uint64_t key)
 {
 	h->dist[v] = key;
 	heap_decrease(&h->hp, v, key);
 }
 
-/* Every vertex at infinity in vertex order (the CA's last), the source at 0. */
+/* Every vertex at infinity in vertex order (the CA's last, h->start), the source at 0. */
 static void heap_fill(const struct emu *h, struct emu_heap *hp, uint32_t t, int ca)
 {
-	uint32_t ns = h->ns, src = ca ? ns : t;
+	uint32_t ns = h->ns;
 
 	hp->n = ns + (ca ? 1 : 0);
-	for (uint32_t i = 0; i < ns; i++) {
-		hp->he[i] = ENTRY(OSM_INF, h->gorder[i]);
-		hp->pos[h->gorder[i]] = i;
-	}
-	if (ca) {
-		hp->he[ns] = ENTRY(OSM_INF, ns);
-		hp->pos[ns] = ns;
-	}
-	heap_decrease(hp, src, 0);
+	memcpy(hp->he, h->start.he, sizeof(*hp->he) * hp->n);
+	memcpy(hp->pos, h->start.pos, sizeof(*hp->pos) * (ns + 1));
+	heap_decrease(hp, ca ? ns : t, 0);
 }
 
 uint32_t emu_dijkstra_full(struct emu *h)
@@ -281,7 +275,7 @@ static int far_by_key(struct emu *h)
 
 	for (uint32_t j = j1; j < d->nbfs; j++)
 		best[bfs[j]] = UINT64_MAX;
-	for (uint32_t j = j0; j < j1; j++) {
+	for (uint32_t j = j0; j < j1 && !tie; j++) {
 		uint32_t u = bfs[j], lo = d->dl_lo[u], hi = d->dl_hi[u];
 		uint64_t ku = dist[u], base = (ku + p2) << 32 | ku;
 
@@ -377,6 +371,12 @@ void emu_set_runs(struct emu *h)
 	}
 	h->run_off[h->ns] = nr;
 	h->run_e0[nr] = f->adj_off[h->ns];
+	for (uint32_t i = 0; i < h->ns; i++) {
+		h->start.he[i] = ENTRY(OSM_INF, h->gorder[i]);
+		h->start.pos[h->gorder[i]] = i;
+	}
+	h->start.he[h->ns] = ENTRY(OSM_INF, h->ns);
+	h->start.pos[h->ns] = h->ns;
 	for (uint32_t k = 0; k < nr; k++)
 		emu_run_update(h, k);
 }
@@ -384,11 +384,13 @@ void emu_set_runs(struct emu *h)
 /*
  * Hops to t by a BFS over the runs, and each switch's runs one hop farther
  * in the same pass: when u is scanned, a neighbour is one hop farther
- * exactly when its hops are u's plus one (found now or before).
+ * exactly when its hops are u's plus one (found now or before). Once every
+ * switch is found, the switches at the largest hop count have nothing
+ * farther and are not scanned (nothing reads their runs).
  */
 void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 {
-	uint32_t ns = h->ns, n = 1, nd = 0, *row = d->row, *bfs = d->bfs;
+	uint32_t ns = h->ns, n = 1, nd = 0, hops = 0, *row = d->row, *bfs = d->bfs;
 	uint32_t *dl = d->dl, *dl_v = d->dl_v;
 	const uint32_t *run_off = h->run_off, *run_v = h->run_v;
 	uint64_t key;
@@ -398,9 +400,14 @@ void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 	memset(row, 0xFF, sizeof(*row) * ns);
 	row[t] = 0;
 	bfs[0] = t;
+	d->below[0] = 0;
 	for (uint32_t i = 0; i < n; i++) { /* without branches: the outcomes are coin tosses */
 		uint32_t u = bfs[i], next = row[u] + 1;
 
+		if (row[u] != hops)
+			d->below[hops = row[u]] = i;
+		if (n == ns && hops == row[bfs[n - 1]])
+			break;
 		d->dl_lo[u] = nd;
 		for (uint32_t k = run_off[u], end = run_off[u + 1]; k < end; k++) {
 			uint32_t v = run_v[k], fresh = row[v] == UINT32_MAX;
@@ -416,11 +423,7 @@ void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 	}
 	d->nbfs = n;
 	d->ecc = row[bfs[n - 1]];
-	for (uint32_t i = 0, hops = 0; hops <= d->ecc + 1; hops++) {
-		while (i < n && row[bfs[i]] < hops)
-			i++;
-		d->below[hops] = i;
-	}
+	d->below[d->ecc + 1] = n; /* below[0 .. ecc]: where each hop count starts in bfs */
 	/* the heap once the CA's vertex (then t at key 1) or t has left it */
 	heap_fill(h, &d->tpl, t, ca);
 	heap_pop(&d->tpl, &key);
