@@ -196,14 +196,19 @@ int emu_fast_ok(const struct emu *h)
 static void relax_in_turn(struct emu *h, uint32_t u, uint64_t base)
 {
 	const struct emu_dest *d = h->d;
+	const uint32_t *dl = d->dl, *dl_v = d->dl_v;
+	const uint64_t *run_load = h->run_load;
+	uint64_t *dist = h->dist;
+	uint32_t *used_i = h->used_i, hi = d->dl_hi[u];
 
-	for (uint32_t i = d->dl_lo[u]; i < d->dl_hi[u]; i++) {
-		uint32_t v = d->dl_v[i];
-		uint64_t w = base + h->run_load[d->dl[i]];
+	for (uint32_t i = d->dl_lo[u]; i < hi; i++) {
+		uint32_t v = dl_v[i];
+		uint64_t w = base + run_load[dl[i]];
 
-		if (w < h->dist[v]) {
-			h->used_i[v] = i;
-			decrease(h, v, w);
+		if (w < dist[v]) {
+			used_i[v] = i;
+			dist[v] = w;
+			heap_decrease(&h->hp, v, w);
 		}
 	}
 }
@@ -211,12 +216,13 @@ static void relax_in_turn(struct emu *h, uint32_t u, uint64_t base)
 /* u's runs to distinct neighbours: checked first, then sifted in order. */
 static void relax_batch(struct emu *h, uint32_t u, uint64_t base)
 {
-	const uint32_t *dl = h->d->dl, *dl_v = h->d->dl_v;
-	const uint64_t *run_load = h->run_load, *dist = h->dist;
-	uint32_t *hit = h->hit, n = 0;
-	uint64_t *hitw = h->hitw;
+	const struct emu_dest *d = h->d;
+	const uint32_t *dl = d->dl, *dl_v = d->dl_v;
+	const uint64_t *run_load = h->run_load;
+	uint64_t *dist = h->dist, *hitw = h->hitw;
+	uint32_t *hit = h->hit, *used_i = h->used_i, n = 0, hi = d->dl_hi[u];
 
-	for (uint32_t i = h->d->dl_lo[u]; i < h->d->dl_hi[u]; i++) {
+	for (uint32_t i = d->dl_lo[u]; i < hi; i++) {
 		uint64_t w = base + run_load[dl[i]];
 
 		hit[n] = i;
@@ -224,8 +230,11 @@ static void relax_batch(struct emu *h, uint32_t u, uint64_t base)
 		n += w < dist[dl_v[i]];
 	}
 	for (uint32_t j = 0; j < n; j++) {
-		h->used_i[dl_v[hit[j]]] = hit[j];
-		decrease(h, dl_v[hit[j]], hitw[j]);
+		uint32_t i = hit[j], v = dl_v[i];
+
+		used_i[v] = i;
+		dist[v] = hitw[j];
+		heap_decrease(&h->hp, v, hitw[j]);
 	}
 }
 
@@ -336,13 +345,20 @@ void emu_dijkstra_fast(struct emu *h)
 
 void emu_run_update(struct emu *h, uint32_t k)
 {
-	uint64_t best = UINT64_MAX;
+	const uint32_t *rev = h->rev;
+	const uint64_t *load = h->load;
+	uint32_t e1 = h->run_e0[k + 1], e = h->run_e0[k], b = rev[e];
+	uint64_t best = load[b];
 
-	for (uint32_t e = h->run_e0[k]; e < h->run_e0[k + 1]; e++)
-		if (h->load[h->rev[e]] < best) {
-			best = h->load[h->rev[e]];
-			h->run_best[k] = h->rev[e];
-		}
+	for (e++; e < e1; e++) { /* without branches: the first of the least */
+		uint32_t r = rev[e];
+		uint64_t l = load[r];
+		int lt = l < best;
+
+		best = lt ? l : best;
+		b = lt ? r : b;
+	}
+	h->run_best[k] = b;
 	h->run_load[k] = best;
 }
 
