@@ -406,10 +406,9 @@ void emu_set_runs(struct emu *h)
  */
 void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 {
-	uint32_t ns = h->ns, n = 1, nd = 0, hops = 0, *row = d->row, *bfs = d->bfs;
+	uint32_t ns = h->ns, n = 1, nd = 0, hops = 0, i, *row = d->row, *bfs = d->bfs;
 	uint32_t *dl = d->dl, *dl_v = d->dl_v;
 	const uint32_t *run_off = h->run_off, *run_v = h->run_v;
-	uint64_t key;
 
 	d->t = t;
 	d->ca = ca;
@@ -417,7 +416,7 @@ void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 	row[t] = 0;
 	bfs[0] = t;
 	d->below[0] = 0;
-	for (uint32_t i = 0; i < n; i++) { /* without branches: the outcomes are coin tosses */
+	for (i = 0; i < n; i++) { /* without branches: the outcomes are coin tosses */
 		uint32_t u = bfs[i], next = row[u] + 1;
 
 		if (row[u] != hops)
@@ -437,14 +436,22 @@ void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 		}
 		d->dl_hi[u] = nd;
 	}
+	d->nscan = i;
 	d->nbfs = n;
 	d->ecc = row[bfs[n - 1]];
 	d->below[d->ecc + 1] = n; /* below[0 .. ecc]: where each hop count starts in bfs */
-	/* the heap once the CA's vertex (then t at key 1) or t has left it */
-	heap_fill(h, &d->tpl, t, ca);
+	emu_dest_heap(h, d);
+}
+
+/* d's heap once the CA's vertex (then t at key 1) or t has left it. */
+void emu_dest_heap(const struct emu *h, struct emu_dest *d)
+{
+	uint64_t key;
+
+	heap_fill(h, &d->tpl, d->t, d->ca);
 	heap_pop(&d->tpl, &key);
-	if (ca) {
-		heap_decrease(&d->tpl, t, 1);
+	if (d->ca) {
+		heap_decrease(&d->tpl, d->t, 1);
 		heap_pop(&d->tpl, &key);
 	}
 }
