@@ -211,7 +211,7 @@ static uint64_t count_lids(const struct lanes_fabric *f)
 	return p;
 }
 
-/* Every array of h (X) and of a destination buffer (Y), for allocation and release. */
+/* Every array of h (X) and of a destination buffer (Y), for allocation. */
 #define EMU_ARRAYS(X)                                                                             \
 	X(gorder, ns + 1) X(rev, ne + 1) X(nb, ne + 1) X(load, ne + 1) X(run_off, ns + 1)           \
 	X(run_v, ne + 1) X(run_e0, ne + 1) X(run_load, ne + 1) X(run_best, ne + 1)                  \
@@ -223,42 +223,45 @@ static uint64_t count_lids(const struct lanes_fabric *f)
 	Y(row, ns + 1) Y(bfs, ns + 1) Y(dl_lo, ns + 1) Y(dl_hi, ns + 1) Y(dl, ne + 1) Y(dl_v, ne + 1) \
 	Y(tpl.he, ns + 2) Y(tpl.pos, ns + 2) Y(below, ns + 2)
 
-static void dest_free(struct emu_dest *d)
-{
-#define FREE_D(a, n) free(d->a);
-	DEST_ARRAYS(FREE_D)
-#undef FREE_D
-}
-
-static int dest_alloc(struct emu_dest *d, size_t ns, size_t ne)
-{
-	int ok = 1;
-
-#define ALLOC_D(a, n) ok &= !!(d->a = calloc(n, sizeof(*d->a)));
-	DEST_ARRAYS(ALLOC_D)
-#undef ALLOC_D
-	return ok ? 0 : -1;
-}
+/* Bytes of an array of n elements of a, in 64-byte lines. */
+#define LINES(a, n) (((sizeof(*(a)) * (n)) + 63) & ~(size_t)63)
 
 static void emu_free(struct emu *h)
 {
-#define FREE(a, n) free(h->a);
-	EMU_ARRAYS(FREE)
-#undef FREE
+	free(h->block);
 	free(h->kept);
-	dest_free(&h->buf[0]);
-	dest_free(&h->buf[1]);
 }
 
+/*
+ * Every array in one block (malloc'd: each is written before it is read,
+ * except the loads, done and used_i, cleared here).
+ */
 static int emu_alloc(struct emu *h)
 {
-	size_t ns = h->ns, ne = h->f->adj_off[ns];
-	int ok = 1;
+	size_t ns = h->ns, ne = h->f->adj_off[ns], size = 0;
+	char *p;
 
-#define ALLOC(a, n) ok &= !!(h->a = calloc(n, sizeof(*h->a)));
-	EMU_ARRAYS(ALLOC)
-#undef ALLOC
-	return ok && !dest_alloc(&h->buf[0], ns, ne) && !dest_alloc(&h->buf[1], ns, ne) ? 0 : -1;
+#define SIZE(a, n) size += LINES(h->a, n);
+#define SIZE_D(a, n) size += 2 * LINES(h->buf[0].a, n);
+	EMU_ARRAYS(SIZE)
+	DEST_ARRAYS(SIZE_D)
+#undef SIZE
+#undef SIZE_D
+	if (!(h->block = p = malloc(size)))
+		return -1;
+#define CARVE(a, n) h->a = (void *)p, p += LINES(h->a, n);
+#define CARVE_D(a, n) h->buf[0].a = (void *)p, p += LINES(h->buf[0].a, n);
+#define CARVE_D1(a, n) h->buf[1].a = (void *)p, p += LINES(h->buf[1].a, n);
+	EMU_ARRAYS(CARVE)
+	DEST_ARRAYS(CARVE_D)
+	DEST_ARRAYS(CARVE_D1)
+#undef CARVE
+#undef CARVE_D
+#undef CARVE_D1
+	memset(h->load, 0, sizeof(*h->load) * (ne + 1));
+	memset(h->done, 0, sizeof(*h->done) * (ns + 2));
+	memset(h->used_i, 0, sizeof(*h->used_i) * (ns + 1));
+	return 0;
 }
 
 /* --------------------------------------------------- kept fills */

@@ -52,6 +52,7 @@ struct emu {
 	uint64_t *load;             /* per adjacency entry: routes on that channel */
 	uint64_t max_load;          /* the largest entry of load */
 	const uint64_t *hca;        /* per switch: OpenSM's num_hca */
+	void *block;                /* every array below (sssp_osm.c) but kept */
 	struct emu_heap start;      /* every vertex at infinity in vertex order, the CA's last */
 
 	/*
