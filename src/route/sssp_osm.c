@@ -40,8 +40,10 @@
  * only on the fabric.
  *
  * A helper thread prepares the next destination switch's hops, runs and
- * heap start (sssp_osm_dijkstra.c) while this one is routed; none of it
- * depends on the loads, so the result does not depend on the thread.
+ * heap start (sssp_osm_dijkstra.c) while this one is routed (from 512
+ * switches); none of it depends on the loads, so the result does not
+ * depend on the thread. A switch with end ports keeps what was prepared
+ * for them, packed, for its own LIDs (they come after every end port).
  */
 #include <stdlib.h>
 #include <string.h>
