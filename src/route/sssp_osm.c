@@ -40,8 +40,10 @@
  * only on the fabric.
  *
  * A helper thread prepares the next destination switch's hops, runs and
- * heap start (sssp_osm_dijkstra.c) while this one is routed; none of it
- * depends on the loads, so the result does not depend on the thread.
+ * heap start (sssp_osm_dijkstra.c) while this one is routed (from 512
+ * switches); none of it depends on the loads, so the result does not
+ * depend on the thread. A switch with end ports keeps what was prepared
+ * for them, packed, for its own LIDs (they come after every end port).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -88,25 +90,26 @@ static void finish_fast(struct emu *h, uint32_t lid, uint8_t port, const uint32_
 {
 	uint8_t *col = h->r->lft + (size_t)lid * h->ns;
 	const struct lanes_adj *adj = h->f->adj;
-	const uint32_t *run_e0 = h->run_e0, *dl = h->d->dl;
-	uint64_t *sub = h->sub, *load = h->load;
+	const uint32_t *run_e0 = h->run_e0, *dl = h->d->dl, *used_i = h->used_i;
+	const uint32_t *run_best = h->run_best, *nb = h->nb;
+	uint64_t *sub = h->sub, *load = h->load, *run_load = h->run_load, max = h->max_load;
 
 	memset(col, LANES_PORT_DROP, h->ns);
-	for (uint32_t k = 0; k < h->nord; k++)
-		sub[ord[k]] = h->hca[ord[k]];
+	memcpy(sub, h->hca, sizeof(*sub) * h->ns);
 	for (uint32_t k = h->nord; k-- > 1;) {
-		uint32_t s = ord[k], run = dl[h->used_i[s]], e = h->run_best[run];
-		uint64_t x = sub[s];
+		uint32_t s = ord[k], run = dl[used_i[s]], e = run_best[run];
+		uint64_t x = sub[s], l = load[e] + x;
 
 		col[s] = adj[e].port;
-		load[e] += x;
-		h->max_load = load[e] > h->max_load ? load[e] : h->max_load;
-		sub[h->nb[e]] += x;
+		load[e] = l;
+		max = l > max ? l : max;
+		sub[nb[e]] += x;
 		if (run_e0[run + 1] - run_e0[run] == 1)
-			h->run_load[run] = load[e];
+			run_load[run] = l;
 		else
 			emu_run_update(h, run);
 	}
+	h->max_load = max;
 	col[h->d->t] = port;
 }
 
@@ -210,52 +213,153 @@ static uint64_t count_lids(const struct lanes_fabric *f)
 	return p;
 }
 
-/* Every array of h (X) and of a destination buffer (Y), for allocation and release. */
+/* Every array of h (X) and of a destination buffer (Y), for allocation. */
 #define EMU_ARRAYS(X)                                                                             \
 	X(gorder, ns + 1) X(rev, ne + 1) X(nb, ne + 1) X(load, ne + 1) X(run_off, ns + 1)           \
 	X(run_v, ne + 1) X(run_e0, ne + 1) X(run_load, ne + 1) X(run_best, ne + 1)                  \
 	X(run_of, ne + 1) X(twice, ns + 1) X(hp.he, ns + 2) X(hp.pos, ns + 2) X(dist, ns + 2)        \
 	X(used, ns + 1) X(used_i, ns + 1) X(done, ns + 2) X(ord, ns + 1) X(sub, ns + 1)             \
-	X(hit, ne + 1) X(hitw, ne + 1)
+	X(hit, ne + 1) X(hitw, ne + 1) X(start.he, ns + 2) X(start.pos, ns + 2)    \
+	X(kept_at, ns + 1)
 #define DEST_ARRAYS(Y)                                                                            \
 	Y(row, ns + 1) Y(bfs, ns + 1) Y(dl_lo, ns + 1) Y(dl_hi, ns + 1) Y(dl, ne + 1) Y(dl_v, ne + 1) \
 	Y(tpl.he, ns + 2) Y(tpl.pos, ns + 2) Y(below, ns + 2)
 
-static void dest_free(struct emu_dest *d)
-{
-#define FREE_D(a, n) free(d->a);
-	DEST_ARRAYS(FREE_D)
-#undef FREE_D
-}
-
-static int dest_alloc(struct emu_dest *d, size_t ns, size_t ne)
-{
-	int ok = 1;
-
-#define ALLOC_D(a, n) ok &= !!(d->a = calloc(n, sizeof(*d->a)));
-	DEST_ARRAYS(ALLOC_D)
-#undef ALLOC_D
-	return ok ? 0 : -1;
-}
+/* Bytes of an array of n elements of a, in 64-byte lines. */
+#define LINES(a, n) (((sizeof(*(a)) * (n)) + 63) & ~(size_t)63)
 
 static void emu_free(struct emu *h)
 {
-#define FREE(a, n) free(h->a);
-	EMU_ARRAYS(FREE)
-#undef FREE
-	dest_free(&h->buf[0]);
-	dest_free(&h->buf[1]);
+	free(h->block);
+	free(h->kept);
 }
 
+/*
+ * Every array in one block (malloc'd: each is written before it is read,
+ * except the loads, done and used_i, cleared here).
+ */
 static int emu_alloc(struct emu *h)
 {
-	size_t ns = h->ns, ne = h->f->adj_off[ns];
-	int ok = 1;
+	size_t ns = h->ns, ne = h->f->adj_off[ns], size = 0;
+	char *p;
 
-#define ALLOC(a, n) ok &= !!(h->a = calloc(n, sizeof(*h->a)));
-	EMU_ARRAYS(ALLOC)
-#undef ALLOC
-	return ok && !dest_alloc(&h->buf[0], ns, ne) && !dest_alloc(&h->buf[1], ns, ne) ? 0 : -1;
+#define SIZE(a, n) size += LINES(h->a, n);
+#define SIZE_D(a, n) size += 2 * LINES(h->buf[0].a, n);
+	EMU_ARRAYS(SIZE)
+	DEST_ARRAYS(SIZE_D)
+#undef SIZE
+#undef SIZE_D
+	if (!(h->block = p = malloc(size)))
+		return -1;
+#define CARVE(a, n) h->a = (void *)p, p += LINES(h->a, n);
+#define CARVE_D(a, n) h->buf[0].a = (void *)p, p += LINES(h->buf[0].a, n);
+#define CARVE_D1(a, n) h->buf[1].a = (void *)p, p += LINES(h->buf[1].a, n);
+	EMU_ARRAYS(CARVE)
+	DEST_ARRAYS(CARVE_D)
+	DEST_ARRAYS(CARVE_D1)
+#undef CARVE
+#undef CARVE_D
+#undef CARVE_D1
+	memset(h->load, 0, sizeof(*h->load) * (ne + 1));
+	memset(h->done, 0, sizeof(*h->done) * (ns + 2));
+	memset(h->used_i, 0, sizeof(*h->used_i) * (ns + 1));
+	return 0;
+}
+
+/* --------------------------------------------------- kept fills */
+
+/*
+ * A switch with end ports is a destination twice: for them, and after
+ * every such switch, for its own LIDs. Its fill does not depend on the
+ * loads, so the first time keeps it for the second, packed: nbfs, ecc,
+ * nscan, nd; bfs; below; where each scanned switch's runs start in dl,
+ * then nd; dl. Hops, dl_v and the heap follow from those. The records
+ * take at most KEPT_BYTES plus a quarter of the LFTs' size; a switch
+ * whose record does not fit is filled again.
+ */
+#define KEPT_BYTES ((size_t)4 << 20)
+
+static void kept_alloc(struct emu *h)
+{
+	size_t ns = h->ns, record = 4 + 3 * ns + 3 + h->run_off[ns];
+	size_t budget = (KEPT_BYTES + (size_t)(h->f->max_lid + 1) * ns / 4) / sizeof(*h->kept);
+
+	memset(h->kept_at, 0xFF, sizeof(*h->kept_at) * ns);
+	h->kept_cap = record * h->ngroups < budget ? record * h->ngroups : budget;
+	h->kept = h->kept_cap ? malloc(sizeof(*h->kept) * h->kept_cap) : NULL;
+}
+
+static void keep_fill(struct emu *h, const struct emu_dest *d)
+{
+	uint32_t nd = d->nscan ? d->dl_hi[d->bfs[d->nscan - 1]] : 0, *w;
+	size_t need = 4 + d->nbfs + d->ecc + 2 + d->nscan + 1 + nd;
+
+	if (!h->kept || h->kept_used + need > h->kept_cap)
+		return;
+	h->kept_at[d->t] = (uint32_t)h->kept_used;
+	w = h->kept + h->kept_used;
+	h->kept_used += need;
+	w[0] = d->nbfs;
+	w[1] = d->ecc;
+	w[2] = d->nscan;
+	w[3] = nd;
+	w += 4;
+	memcpy(w, d->bfs, sizeof(*w) * d->nbfs);
+	w += d->nbfs;
+	memcpy(w, d->below, sizeof(*w) * (d->ecc + 2));
+	w += d->ecc + 2;
+	for (uint32_t i = 0; i < d->nscan; i++)
+		w[i] = d->dl_lo[d->bfs[i]];
+	w[d->nscan] = nd;
+	memcpy(w + d->nscan + 1, d->dl, sizeof(*w) * nd);
+}
+
+/* d for t's own LIDs from t's record; 0 when t has none. */
+static int restore_fill(const struct emu *h, struct emu_dest *d, uint32_t t)
+{
+	const uint32_t *w;
+	uint32_t nd;
+
+	if (!h->kept || h->kept_at[t] == UINT32_MAX)
+		return 0;
+	w = h->kept + h->kept_at[t];
+	d->t = t;
+	d->ca = 0;
+	d->nbfs = w[0];
+	d->ecc = w[1];
+	d->nscan = w[2];
+	nd = w[3];
+	w += 4;
+	memcpy(d->bfs, w, sizeof(*w) * d->nbfs);
+	w += d->nbfs;
+	memcpy(d->below, w, sizeof(*w) * (d->ecc + 2));
+	w += d->ecc + 2;
+	memset(d->row, 0xFF, sizeof(*d->row) * h->ns);
+	for (uint32_t hops = 0; hops <= d->ecc; hops++)
+		for (uint32_t i = d->below[hops]; i < d->below[hops + 1]; i++)
+			d->row[d->bfs[i]] = hops;
+	for (uint32_t i = 0; i < d->nscan; i++) {
+		d->dl_lo[d->bfs[i]] = w[i];
+		d->dl_hi[d->bfs[i]] = w[i + 1];
+	}
+	w += d->nscan + 1;
+	memcpy(d->dl, w, sizeof(*w) * nd);
+	for (uint32_t i = 0; i < nd; i++)
+		d->dl_v[i] = h->run_v[w[i]];
+	emu_dest_heap(h, d);
+	return 1;
+}
+
+/* Destination j into d: restored when kept, else filled (and kept when it has end ports). */
+static void prepare(struct emu *h, struct emu_dest *d, uint32_t j)
+{
+	int ca = j < h->ngroups;
+
+	if (!ca && restore_fill(h, d, h->seq[j]))
+		return;
+	emu_dest_fill(h, d, h->seq[j], ca);
+	if (ca)
+		keep_fill(h, d);
 }
 
 /* ------------------------------------------------------------ pipeline */
@@ -277,7 +381,7 @@ static void *prepare_ahead(void *arg)
 		pthread_mutex_unlock(&h->mu);
 		if (h->stop)
 			break;
-		emu_dest_fill(h, &h->buf[j & 1], h->seq[j], j < h->ngroups);
+		prepare(h, &h->buf[j & 1], j);
 		pthread_mutex_lock(&h->mu);
 		h->ready[j & 1] = 1;
 		pthread_cond_broadcast(&h->cv);
@@ -306,7 +410,7 @@ static void next_destination(struct emu *h, uint32_t j)
 {
 	h->d = &h->buf[j & 1];
 	if (!h->threaded) {
-		emu_dest_fill(h, h->d, h->seq[j], j < h->ngroups);
+		prepare(h, h->d, j);
 		return;
 	}
 	pthread_mutex_lock(&h->mu);
@@ -389,6 +493,7 @@ int route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	}
 	emu_set_runs(&h);
+	kept_alloc(&h);
 	pipe_start(&h);
 	for (uint32_t j = 0; rc && j < o->nseq; j++) {
 		next_destination(&h, j);

@@ -33,6 +33,7 @@ struct emu_dest {
 	int ca;                     /* for CA LIDs (else t's own LIDs) */
 	uint32_t *row;              /* per switch: hops to t, UINT32_MAX unreached */
 	uint32_t *bfs, nbfs;        /* switches that reach t, by hops */
+	uint32_t nscan;             /* bfs[0 .. nscan): the switches with dl_lo and dl_hi */
 	uint32_t ecc;               /* hops of the farthest of them */
 	uint32_t *below;            /* per hop count h <= ecc: switches less than h hops away */
 	uint32_t *dl_lo, *dl_hi;    /* per switch: its runs one hop farther, in dl */
@@ -51,6 +52,8 @@ struct emu {
 	uint64_t *load;             /* per adjacency entry: routes on that channel */
 	uint64_t max_load;          /* the largest entry of load */
 	const uint64_t *hca;        /* per switch: OpenSM's num_hca */
+	void *block;                /* every array below (sssp_osm.c) but kept */
+	struct emu_heap start;      /* every vertex at infinity in vertex order, the CA's last */
 
 	/*
 	 * Runs: each switch's cables to other switches in port order, with
@@ -77,6 +80,11 @@ struct emu {
 	uint32_t *hit;              /* scratch: runs that improve a key */
 	uint64_t *hitw;             /* scratch: their keys; far_by_key: the winners' keys */
 
+	/* fills kept for the switches' own LIDs (sssp_osm.c), in 32-bit words */
+	uint32_t *kept_at;          /* per switch: the start of its record in kept, or UINT32_MAX */
+	uint32_t *kept;
+	size_t kept_used, kept_cap;
+
 	/* the helper thread: buf[j % 2] holds destination j of the sequence */
 	struct emu_dest buf[2];
 	pthread_mutex_t mu;
@@ -95,6 +103,9 @@ void emu_run_update(struct emu *h, uint32_t k);
 
 /* Fill d for destination switch t (reads only what the loads do not change). */
 void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca);
+
+/* d->tpl from d->t and d->ca (emu_dest_fill ends with it). */
+void emu_dest_heap(const struct emu *h, struct emu_dest *d);
 
 /* The full step: OpenSM's dijkstra() as it is; returns switches reached. */
 uint32_t emu_dijkstra_full(struct emu *h);

@@ -50,7 +50,7 @@
 #define KEY(x) ((x) >> 32)
 #define ENTRY(key, v) ((uint64_t)(key) << 32 | (v))
 
-static void heap_up(struct emu_heap *hp, uint32_t i)
+static inline __attribute__((always_inline)) void heap_up(struct emu_heap *hp, uint32_t i)
 {
 	uint64_t *he = hp->he, x = he[i], key = KEY(x);
 	uint32_t *pos = hp->pos;
@@ -119,33 +119,27 @@ static uint32_t heap_pop(struct emu_heap *hp, uint64_t *key)
 }
 
 /* A key only ever decreases (strict improvement), so it sifts up. */
-static void heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key)
+static inline __attribute__((always_inline)) void heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key)
 {
 	hp->he[hp->pos[v]] = ENTRY(key, v);
 	heap_up(hp, hp->pos[v]);
 }
 
-static void decrease(struct emu *h, uint32_t v, uint64_t key)
+static inline __attribute__((always_inline)) void decrease(struct emu *h, uint32_t v, uint64_t key)
 {
 	h->dist[v] = key;
 	heap_decrease(&h->hp, v, key);
 }
 
-/* Every vertex at infinity in vertex order (the CA's last), the source at 0. */
+/* Every vertex at infinity in vertex order (the CA's last, h->start), the source at 0. */
 static void heap_fill(const struct emu *h, struct emu_heap *hp, uint32_t t, int ca)
 {
-	uint32_t ns = h->ns, src = ca ? ns : t;
+	uint32_t ns = h->ns;
 
 	hp->n = ns + (ca ? 1 : 0);
-	for (uint32_t i = 0; i < ns; i++) {
-		hp->he[i] = ENTRY(OSM_INF, h->gorder[i]);
-		hp->pos[h->gorder[i]] = i;
-	}
-	if (ca) {
-		hp->he[ns] = ENTRY(OSM_INF, ns);
-		hp->pos[ns] = ns;
-	}
-	heap_decrease(hp, src, 0);
+	memcpy(hp->he, h->start.he, sizeof(*hp->he) * hp->n);
+	memcpy(hp->pos, h->start.pos, sizeof(*hp->pos) * (ns + 1));
+	heap_decrease(hp, ca ? ns : t, 0);
 }
 
 uint32_t emu_dijkstra_full(struct emu *h)
@@ -202,14 +196,19 @@ int emu_fast_ok(const struct emu *h)
 static void relax_in_turn(struct emu *h, uint32_t u, uint64_t base)
 {
 	const struct emu_dest *d = h->d;
+	const uint32_t *dl = d->dl, *dl_v = d->dl_v;
+	const uint64_t *run_load = h->run_load;
+	uint64_t *dist = h->dist;
+	uint32_t *used_i = h->used_i, hi = d->dl_hi[u];
 
-	for (uint32_t i = d->dl_lo[u]; i < d->dl_hi[u]; i++) {
-		uint32_t v = d->dl_v[i];
-		uint64_t w = base + h->run_load[d->dl[i]];
+	for (uint32_t i = d->dl_lo[u]; i < hi; i++) {
+		uint32_t v = dl_v[i];
+		uint64_t w = base + run_load[dl[i]];
 
-		if (w < h->dist[v]) {
-			h->used_i[v] = i;
-			decrease(h, v, w);
+		if (w < dist[v]) {
+			used_i[v] = i;
+			dist[v] = w;
+			heap_decrease(&h->hp, v, w);
 		}
 	}
 }
@@ -217,12 +216,13 @@ static void relax_in_turn(struct emu *h, uint32_t u, uint64_t base)
 /* u's runs to distinct neighbours: checked first, then sifted in order. */
 static void relax_batch(struct emu *h, uint32_t u, uint64_t base)
 {
-	const uint32_t *dl = h->d->dl, *dl_v = h->d->dl_v;
-	const uint64_t *run_load = h->run_load, *dist = h->dist;
-	uint32_t *hit = h->hit, n = 0;
-	uint64_t *hitw = h->hitw;
+	const struct emu_dest *d = h->d;
+	const uint32_t *dl = d->dl, *dl_v = d->dl_v;
+	const uint64_t *run_load = h->run_load;
+	uint64_t *dist = h->dist, *hitw = h->hitw;
+	uint32_t *hit = h->hit, *used_i = h->used_i, n = 0, hi = d->dl_hi[u];
 
-	for (uint32_t i = h->d->dl_lo[u]; i < h->d->dl_hi[u]; i++) {
+	for (uint32_t i = d->dl_lo[u]; i < hi; i++) {
 		uint64_t w = base + run_load[dl[i]];
 
 		hit[n] = i;
@@ -230,8 +230,11 @@ static void relax_batch(struct emu *h, uint32_t u, uint64_t base)
 		n += w < dist[dl_v[i]];
 	}
 	for (uint32_t j = 0; j < n; j++) {
-		h->used_i[dl_v[hit[j]]] = hit[j];
-		decrease(h, dl_v[hit[j]], hitw[j]);
+		uint32_t i = hit[j], v = dl_v[i];
+
+		used_i[v] = i;
+		dist[v] = hitw[j];
+		heap_decrease(&h->hp, v, hitw[j]);
 	}
 }
 
@@ -246,21 +249,20 @@ static void relax_far(struct emu *h, uint32_t u, uint64_t base)
 	for (uint32_t i = h->d->dl_lo[u]; i < h->d->dl_hi[u]; i++) {
 		uint32_t v = dl_v[i];
 		uint64_t w = base + run_load[dl[i]], dv = dist[v];
-		int lt = w < dv;
+		uint32_t uv = used_i[v], lt = w < dv;
 
 		dist[v] = lt ? w : dv;
-		used_i[v] = lt ? i : used_i[v];
+		used_i[v] = lt ? i : uv;
 	}
 }
 
-static void relax(struct emu *h, uint32_t u, uint64_t du)
+/* u nearer than ecc - 1 hops: its runs' keys into the heap */
+static void relax_near(struct emu *h, uint32_t u, uint64_t base)
 {
-	if (h->d->row[u] + 1 == h->d->ecc)
-		relax_far(h, u, du + h->p2);
-	else if (h->twice[u])
-		relax_in_turn(h, u, du + h->p2);
+	if (h->twice[u])
+		relax_in_turn(h, u, base);
 	else
-		relax_batch(h, u, du + h->p2);
+		relax_batch(h, u, base);
 }
 
 /*
@@ -268,38 +270,56 @@ static void relax(struct emu *h, uint32_t u, uint64_t du)
  * order instead of the heap's (their keys are final): a link is the first
  * strict minimum in the heap's order, which is by key, so only candidates
  * with the same key and the same sum (two switches, not two runs of one)
- * need the heap. Returns 0 when one does.
+ * need the heap. Returns 0 when one does. Candidates compare as
+ * sum << 32 | key (both below 2^31), kept in hitw; the farthest switches'
+ * dist is left as it was (nothing reads it).
  */
 static int far_by_key(struct emu *h)
 {
 	const struct emu_dest *d = h->d;
-	const uint32_t *dl = d->dl, *dl_v = d->dl_v;
-	const uint64_t *run_load = h->run_load;
-	uint64_t *dist = h->dist, *bku = h->hitw;
-	uint32_t *used_i = h->used_i, tie = 0;
+	const uint32_t *dl = d->dl, *dl_v = d->dl_v, *bfs = d->bfs;
+	const uint64_t *run_load = h->run_load, *dist = h->dist;
+	uint64_t *best = h->hitw, p2 = h->p2;
+	uint32_t *used_i = h->used_i, tie = 0, j0 = d->below[d->ecc - 1], j1 = d->below[d->ecc];
 
-	for (uint32_t j = d->below[d->ecc - 1]; j < d->below[d->ecc]; j++) {
-		uint32_t u = d->bfs[j], lo = d->dl_lo[u];
-		uint64_t ku = dist[u], base = ku + h->p2;
+	for (uint32_t j = j1; j < d->nbfs; j++)
+		best[bfs[j]] = UINT64_MAX;
+	for (uint32_t j = j0; j < j1 && !tie; j++) {
+		uint32_t u = bfs[j], lo = d->dl_lo[u], hi = d->dl_hi[u];
+		uint64_t ku = dist[u], base = (ku + p2) << 32 | ku;
 
-		for (uint32_t i = lo; i < d->dl_hi[u]; i++) {
-			uint32_t v = dl_v[i];
-			uint64_t w = base + run_load[dl[i]], dv = dist[v], bk = bku[v];
-			uint32_t eq = w == dv, take = (w < dv) | (eq & (ku < bk));
+		for (uint32_t i = lo; i < hi; i++) {
+			uint32_t v = dl_v[i], uv = used_i[v];
+			uint64_t c = base + (run_load[dl[i]] << 32), bv = best[v];
+			uint32_t take = c < bv;
 
-			tie |= eq & (ku == bk) & (used_i[v] < lo);
-			dist[v] = take ? w : dv;
-			bku[v] = take ? ku : bk;
-			used_i[v] = take ? i : used_i[v];
+			tie |= (c == bv) & (uv < lo);
+			best[v] = take ? c : bv;
+			used_i[v] = take ? i : uv;
 		}
 	}
 	return !tie;
 }
 
+/* A tie in far_by_key: the switches at ecc - 1 hops leave the heap in turn. */
+static void far_by_heap(struct emu *h)
+{
+	const struct emu_dest *d = h->d;
+
+	for (uint32_t i = d->below[d->ecc]; i < d->nbfs; i++)
+		h->dist[d->bfs[i]] = OSM_INF;
+	for (uint32_t k = d->below[d->ecc - 1]; k < d->below[d->ecc]; k++) {
+		uint64_t du;
+		uint32_t u = heap_pop(&h->hp, &du);
+
+		relax_far(h, u, du + h->p2);
+	}
+}
+
 void emu_dijkstra_fast(struct emu *h)
 {
 	const struct emu_dest *d = h->d;
-	uint32_t t = d->t, popped = 1;
+	uint32_t t = d->t;
 
 	for (uint32_t s = 0; s < h->ns; s++)
 		h->dist[s] = OSM_INF;
@@ -312,36 +332,33 @@ void emu_dijkstra_fast(struct emu *h)
 	memcpy(h->hp.he, d->tpl.he, sizeof(*h->hp.he) * d->tpl.n);
 	memcpy(h->hp.pos, d->tpl.pos, sizeof(*h->hp.pos) * (h->ns + 1));
 	h->hp.n = d->tpl.n;
-	relax(h, t, h->dist[t]);
-	while (popped < d->below[d->ecc - 1]) {
+	relax_near(h, t, h->dist[t] + h->p2);
+	for (uint32_t k = 1; k < d->below[d->ecc - 1]; k++) {
 		uint64_t du;
 		uint32_t u = heap_pop(&h->hp, &du);
 
-		popped++;
-		relax(h, u, du);
+		relax_near(h, u, du + h->p2);
 	}
-	if (far_by_key(h))
-		return;
-	for (uint32_t i = d->below[d->ecc]; i < d->nbfs; i++)
-		h->dist[d->bfs[i]] = OSM_INF;
-	while (popped < d->below[d->ecc]) {
-		uint64_t du;
-		uint32_t u = heap_pop(&h->hp, &du);
-
-		popped++;
-		relax_far(h, u, du + h->p2);
-	}
+	if (!far_by_key(h))
+		far_by_heap(h);
 }
 
 void emu_run_update(struct emu *h, uint32_t k)
 {
-	uint64_t best = UINT64_MAX;
+	const uint32_t *rev = h->rev;
+	const uint64_t *load = h->load;
+	uint32_t e1 = h->run_e0[k + 1], e = h->run_e0[k], b = rev[e];
+	uint64_t best = load[b];
 
-	for (uint32_t e = h->run_e0[k]; e < h->run_e0[k + 1]; e++)
-		if (h->load[h->rev[e]] < best) {
-			best = h->load[h->rev[e]];
-			h->run_best[k] = h->rev[e];
-		}
+	for (e++; e < e1; e++) { /* without branches: the first of the least */
+		uint32_t r = rev[e];
+		uint64_t l = load[r];
+		int lt = l < best;
+
+		best = lt ? l : best;
+		b = lt ? r : b;
+	}
+	h->run_best[k] = b;
 	h->run_load[k] = best;
 }
 
@@ -370,56 +387,71 @@ void emu_set_runs(struct emu *h)
 	}
 	h->run_off[h->ns] = nr;
 	h->run_e0[nr] = f->adj_off[h->ns];
+	for (uint32_t i = 0; i < h->ns; i++) {
+		h->start.he[i] = ENTRY(OSM_INF, h->gorder[i]);
+		h->start.pos[h->gorder[i]] = i;
+	}
+	h->start.he[h->ns] = ENTRY(OSM_INF, h->ns);
+	h->start.pos[h->ns] = h->ns;
 	for (uint32_t k = 0; k < nr; k++)
 		emu_run_update(h, k);
 }
 
+/*
+ * Hops to t by a BFS over the runs, and each switch's runs one hop farther
+ * in the same pass: when u is scanned, a neighbour is one hop farther
+ * exactly when its hops are u's plus one (found now or before). Once every
+ * switch is found, the switches at the largest hop count have nothing
+ * farther and are not scanned (nothing reads their runs).
+ */
 void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 {
-	const struct lanes_fabric *f = h->f;
-	uint32_t ns = h->ns, n = 1, nd = 0, *row = d->row, *bfs = d->bfs;
-	const uint32_t *nb = h->nb, *run_v = h->run_v;
-	uint64_t key;
+	uint32_t ns = h->ns, n = 1, nd = 0, hops = 0, i, *row = d->row, *bfs = d->bfs;
+	uint32_t *dl = d->dl, *dl_v = d->dl_v;
+	const uint32_t *run_off = h->run_off, *run_v = h->run_v;
 
 	d->t = t;
 	d->ca = ca;
 	memset(row, 0xFF, sizeof(*row) * ns);
 	row[t] = 0;
 	bfs[0] = t;
-	for (uint32_t i = 0; i < n; i++) { /* without branches: the outcomes are coin tosses */
+	d->below[0] = 0;
+	for (i = 0; i < n; i++) { /* without branches: the outcomes are coin tosses */
 		uint32_t u = bfs[i], next = row[u] + 1;
 
-		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
-			uint32_t v = nb[e], fresh = row[v] == UINT32_MAX;
+		if (row[u] != hops)
+			d->below[hops = row[u]] = i;
+		if (n == ns && hops == row[bfs[n - 1]])
+			break;
+		d->dl_lo[u] = nd;
+		for (uint32_t k = run_off[u], end = run_off[u + 1]; k < end; k++) {
+			uint32_t v = run_v[k], fresh = row[v] == UINT32_MAX;
 
 			row[v] = fresh ? next : row[v];
 			bfs[n] = v;
 			n += fresh;
-		}
-	}
-	d->nbfs = n;
-	d->ecc = row[bfs[n - 1]];
-	for (uint32_t i = 0, hops = 0; hops <= d->ecc + 1; hops++) {
-		while (i < n && row[bfs[i]] < hops)
-			i++;
-		d->below[hops] = i;
-	}
-	for (uint32_t i = 0; i < d->below[d->ecc]; i++) {
-		uint32_t u = bfs[i], next = row[u] + 1;
-
-		d->dl_lo[u] = nd;
-		for (uint32_t k = h->run_off[u]; k < h->run_off[u + 1]; k++) {
-			d->dl_v[nd] = run_v[k];
-			d->dl[nd] = k;
-			nd += row[run_v[k]] == next;
+			dl_v[nd] = v;
+			dl[nd] = k;
+			nd += row[v] == next;
 		}
 		d->dl_hi[u] = nd;
 	}
-	/* the heap once the CA's vertex (then t at key 1) or t has left it */
-	heap_fill(h, &d->tpl, t, ca);
+	d->nscan = i;
+	d->nbfs = n;
+	d->ecc = row[bfs[n - 1]];
+	d->below[d->ecc + 1] = n; /* below[0 .. ecc]: where each hop count starts in bfs */
+	emu_dest_heap(h, d);
+}
+
+/* d's heap once the CA's vertex (then t at key 1) or t has left it. */
+void emu_dest_heap(const struct emu *h, struct emu_dest *d)
+{
+	uint64_t key;
+
+	heap_fill(h, &d->tpl, d->t, d->ca);
 	heap_pop(&d->tpl, &key);
-	if (ca) {
-		heap_decrease(&d->tpl, t, 1);
+	if (d->ca) {
+		heap_decrease(&d->tpl, d->t, 1);
 		heap_pop(&d->tpl, &key);
 	}
 }
