@@ -65,7 +65,7 @@ struct dfsssp {
 	uint32_t *dep_in, *dep_out; /* per dependency: its two channels */
 	uint32_t *arr_off;        /* per entry e: the dependencies of channel rev[e] */
 	size_t *inc_off;          /* per dependency: its units in inc */
-	uint32_t *inc, *inc_end;  /* ... up to inc_end (dfsssp_layers.c drops some) */
+	uint32_t *inc;
 	uint64_t *cnt[DFSSSP_MAX_LAYERS]; /* per layer and dependency: LID pairs */
 	uint64_t paths[DFSSSP_MAX_LAYERS];
 	uint32_t nlayers;
