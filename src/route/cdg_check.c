@@ -14,9 +14,10 @@
  * other way round. Channels into a CA have no dependencies out and cannot
  * be on a cycle.
  *
- * The dependencies go into nue's CDG (nue_cdg.c: Pearce and Kelly's dynamic
- * topological order), which refuses the first one that closes a cycle; that
- * ends the check, so a caller learns early that a routing will not do.
+ * The dependencies go into nue's CDG (nue_cdg.c: a dynamic topological
+ * order kept by two-way searches), which refuses the first one that closes
+ * a cycle; that ends the check, so a caller learns early that a routing
+ * will not do.
  */
 #include <stdlib.h>
 
