@@ -166,7 +166,12 @@ awk '
     osm_broken = ($2 != "minhop" && $2 != "sssp" && $16 == "false")
     if (osm_broken) { broken++; print "OpenSM " $2 " on " $1 ": credit loop on its single VL (max rpc not compared)" }
     else if ($12 + 0 > 1.05 * $6) { worse++; print "max rpc > OpenSM + 5%: " $1 " " $2 " (" $12 " vs " $6 ")" }
-    if ($11 > 0 && $5 / $11 < 10) { slow++; print "less than 10x faster: " $1 " " $2 " (OpenSM " $5 " s, lanes " $11 " s)" }
+    # under 1 ms OpenSM'"'"'s phase is tens of microseconds: the ratio measures fixed costs
+    if ($5 >= 0.001) timed++
+    if ($11 > 0 && $5 / $11 < 10) {
+      if ($5 >= 0.001) slow++; else tiny++
+      print "less than 10x faster" ($5 >= 0.001 ? "" : " (OpenSM under 1 ms)") ": " $1 " " $2 " (OpenSM " $5 " s, lanes " $11 " s)"
+    }
     if ($15 != "yes") { nondet++; print "SLs differ between runs: " $1 " " $2 }
   }
   $8 == "ok" && $2 != "minhop" && $2 != "sssp" && $14 != "true" { bad++; print "NOT deadlock-free: " $1 " " $2 }
@@ -179,6 +184,6 @@ awk '
       else print "OpenSM" osmfail[f] " failed (fell back to minhop) on " f "; deadlock-free by lanes:" ours[f]
     }
     printf "fabrics where OpenSM updn or ftree failed: %d, of them without a deadlock-free lanes routing: %d\n", nf, uncovered + 0
-    printf "targets over %d engine pairs: more VLs %d, max rpc worse than 5%% %d, under 10x faster %d, nondeterministic %d; deadlock-free engines rejected by the verifier: %d; OpenSM deadlock-free engines with a credit loop: %d\n",
-      pairs, morevl + 0, worse + 0, slow + 0, nondet + 0, bad + 0, broken + 0
+    printf "targets over %d engine pairs: more VLs %d, max rpc worse than 5%% %d, under 10x faster %d of the %d where OpenSM takes 1 ms or more (and %d of the %d under 1 ms), nondeterministic %d; deadlock-free engines rejected by the verifier: %d; OpenSM deadlock-free engines with a credit loop: %d\n",
+      pairs, morevl + 0, worse + 0, slow + 0, timed + 0, tiny + 0, pairs - timed, nondet + 0, bad + 0, broken + 0
   }' "$out/rows.txt"
