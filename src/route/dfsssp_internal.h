@@ -67,6 +67,7 @@ struct dfsssp {
 	size_t *inc_off;          /* per dependency: its units in inc */
 	uint32_t *inc;
 	uint64_t *cnt[DFSSSP_MAX_LAYERS]; /* per layer and dependency: LID pairs */
+	uint64_t *spare;          /* a second thread's counts (dfsssp_layers.c), or NULL */
 	uint64_t paths[DFSSSP_MAX_LAYERS];
 	uint32_t nlayers;
 	uint32_t greedy;          /* layers OpenSM's way (DFSSSP_MAX_LAYERS + 1: too many) */

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/util.h"
 #include "dfsssp_internal.h"
 
 #define FF_WORK 2000000000ull /* dependency checks first fit may spend */
@@ -76,24 +77,48 @@ static int move_up(struct dfsssp *d, uint32_t l, uint32_t k)
 	return 0;
 }
 
+/* One thread's part of a layer's counts: units [u0, u1) of layer l into c. */
+struct count_part {
+	const struct dfsssp *d;
+	uint32_t l, u0, u1;
+	uint64_t *c;
+};
+
+static void *count_units(void *arg)
+{
+	const struct count_part *p = arg;
+	const struct dfsssp *d = p->d;
+
+	if (!p->c)
+		return NULL; /* no second part */
+	memset(p->c, 0, sizeof(*p->c) * ((size_t)d->ndeps + 1));
+	for (uint32_t u = p->u0; u < p->u1; u++) {
+		dfsssp_ahead(&p->c[d->u_dep[d->unit[u].off + 2 * DFSSSP_PREFETCH]]);
+		if (d->layer[u] == p->l)
+			for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++)
+				p->c[d->u_dep[j]] += d->unit[u].w;
+	}
+	return NULL;
+}
+
 /*
  * Layer l's counts, from the units that arrived while layer l - 1 was
- * broken (one pass in unit order, cheaper than counting at every move);
- * layer l - 1's buffer is reused, the greedy layering is done with it.
+ * broken (one pass in unit order, cheaper than counting at every move; on
+ * large fabrics two halves on two threads, the second into d->spare, then
+ * added); layer l - 1's buffer is reused, the greedy layering is done with it.
  */
 static void count_layer(struct dfsssp *d, uint32_t l)
 {
-	uint64_t *c = d->cnt[l - 1];
+	struct count_part a = { d, l, 0, d->nunits, d->cnt[l - 1] }, b = a;
 
 	d->cnt[l - 1] = NULL;
-	d->cnt[l] = c;
-	memset(c, 0, sizeof(*c) * ((size_t)d->ndeps + 1));
-	for (uint32_t u = 0; u < d->nunits; u++) {
-		dfsssp_ahead(&c[d->u_dep[d->unit[u].off + 2 * DFSSSP_PREFETCH]]);
-		if (d->layer[u] == l)
-			for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++)
-				c[d->u_dep[j]] += d->unit[u].w;
-	}
+	d->cnt[l] = a.c;
+	if (d->spare)
+		a.u1 = b.u0 = d->nunits / 2;
+	b.c = d->spare;
+	lanes_run_pair(count_units, &a, &b, d->spare != NULL);
+	for (uint32_t k = 0; d->spare && k < d->ndeps; k++)
+		a.c[k] += d->spare[k];
 }
 
 /* ---------------------------------------------------- cycle search */
@@ -204,6 +229,9 @@ int dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err)
 	d->pos = malloc(sizeof(*d->pos) * ((size_t)d->ch.E + 1));
 	d->resume = malloc(sizeof(*d->resume) * ((size_t)d->ch.E + 1));
 	if (!d->state || !d->stk || !d->stj || !d->pos || !d->resume)
+		return oom(err);
+	if (d->ns >= (uint32_t)dfsssp_split_min &&
+	    !(d->spare = malloc(sizeof(*d->spare) * ((size_t)d->ndeps + 1))))
 		return oom(err);
 	for (uint32_t l = 0; l < d->nlayers; l++) {
 		if (l)

@@ -247,7 +247,8 @@ static void release(struct dfsssp *d)
 		      d->varies,  d->key_e,   d->key_c,	   d->uid,     d->unit,	   d->u_dep,
 		      NULL,	  d->layer,   d->eid,	   d->dep_in,  d->dep_out, d->arr_off,
 		      d->inc_off, d->inc,     d->chan,	   d->state,   d->stk,	   d->stj,
-		      d->pos,	  d->resume,  d->seen,	   d->at,      d->t_unit };
+		      d->pos,	  d->resume,  d->seen,	   d->at,      d->t_unit,
+		      d->spare };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
