@@ -96,17 +96,11 @@ struct updown {
 	uint32_t cur_nlegal;       /* cur->multi[0..cur_nlegal) have legal routes */
 	uint32_t nlegal;           /* the same for hops */
 	uint32_t *lids;            /* route_group: the LIDs of a group */
-	struct saved_hops **saved; /* per destination switch, for a later LID, or NULL */
+	struct route_saved_hops **saved; /* per destination switch, for a later LID, or NULL;
+					 extra: the states, tag: nlegal */
 	size_t save_left;          /* bytes the saved copies may still take */
 	int save_next;             /* want_hops: save what it computes */
 	uint32_t *unrouted;        /* phase C: switches without a legal path */
-};
-
-/* A destination switch's candidates and states, kept for its next LIDs. */
-struct saved_hops {
-	struct route_hop_ports h;
-	uint8_t *state;
-	uint32_t nlegal;
 };
 
 /* ------------------------------------------------------------ per destination */
@@ -465,32 +459,16 @@ static void complete_any(struct updown *u, uint32_t t, int check)
 /* Save u->hops and u->state for t's next LIDs, within the budget. */
 static void save_hops(struct updown *u, uint32_t t)
 {
-	const struct route_hop_ports *h = &u->hops;
-	size_t ns = u->f->num_switches, nm = h->nmulti, np = h->moff[nm];
-	size_t bytes = sizeof(struct saved_hops) + sizeof(uint32_t) * (2 * nm + 1) + 2 * ns + np;
-	struct saved_hops *sv;
-	char *p;
+	struct route_saved_hops *sv =
+		route_hop_ports_save(&u->hops, u->f->num_switches, u->state, &u->save_left);
 
-	if (bytes > u->save_left || !(sv = malloc(bytes)))
+	if (!sv)
 		return;
-	u->save_left -= bytes;
-	p = (char *)(sv + 1);
-	sv->h = *h;
-	sv->h.multi = memcpy(p, h->multi, sizeof(uint32_t) * nm);
-	p += sizeof(uint32_t) * nm;
-	sv->h.moff = memcpy(p, h->moff, sizeof(uint32_t) * (nm + 1));
-	p += sizeof(uint32_t) * (nm + 1);
-	sv->h.one = memcpy(p, h->one, ns);
-	p += ns;
-	sv->state = memcpy(p, u->state, ns);
-	p += ns;
-	sv->h.port = np ? memcpy(p, h->port, np) : (uint8_t *)p;
-	sv->h.nb = NULL;
-	sv->nlegal = u->nlegal;
+	sv->tag = u->nlegal;
 	u->saved[t] = sv;
 	u->cur = &sv->h;
-	u->cur_state = sv->state;
-	u->cur_nlegal = sv->nlegal;
+	u->cur_state = sv->extra;
+	u->cur_nlegal = sv->tag;
 }
 
 /*
@@ -501,8 +479,8 @@ static int want_hops(struct updown *u, uint32_t t, int check)
 {
 	if (u->saved[t]) {
 		u->cur = &u->saved[t]->h;
-		u->cur_state = u->saved[t]->state;
-		u->cur_nlegal = u->saved[t]->nlegal;
+		u->cur_state = u->saved[t]->extra;
+		u->cur_nlegal = u->saved[t]->tag;
 		return 0;
 	}
 	u->cur = &u->hops;
@@ -528,65 +506,13 @@ static int want_hops(struct updown *u, uint32_t t, int check)
 
 /*
  * minhop's column fill for the m LIDs lids[] toward the current destination
- * switch, in turn: single candidates copied, the others least-loaded
- * (counted when count is set). A switch's choices depend only on its own
- * counters, so the multi switches are taken one at a time, each for every
- * LID. Completed routes are never counted: OpenSM has no route there, and
- * management traffic should not move CA routes.
+ * switch (route_fill_lids). Completed routes are never counted: OpenSM has
+ * no route there, and management traffic should not move CA routes.
  */
 static void route_lids(struct updown *u, const uint32_t *lids, uint32_t m, int offset, int count)
 {
-	const struct route_hop_ports *h = u->cur;
-	uint32_t ns = u->f->num_switches, nlegal = count ? u->cur_nlegal : 0;
-	uint8_t *lft = u->r->lft;
-
-	for (uint32_t j = 0; j < m; j++)
-		memcpy(lft + (size_t)lids[j] * ns, h->one, ns);
-	for (uint32_t i = 0; i < h->nmulti; i++) {
-		uint32_t s = h->multi[i], a = h->moff[i], n = h->moff[i + 1] - a;
-		uint32_t *load = route_load_of(&u->load, s), add = i < nlegal;
-		const uint8_t *ports = h->port + a;
-
-		if (offset) {
-			for (uint32_t j = 0; j < m; j++) {
-				uint8_t *col = lft + (size_t)lids[j] * ns, p;
-
-				p = route_least_loaded(load, ports, n, (col - ns)[s] + 1u);
-				col[s] = p;
-				load[p] += add;
-			}
-			continue;
-		}
-		/*
-		 * route_least_loaded from port 1 is the first least-loaded port in
-		 * list order. Uncounted, every LID takes the same one. Counted, the
-		 * ports at the least load lo are taken in list order, each going
-		 * to lo + 1, then those at lo + 1 from the start again: walk on
-		 * from the last pick to the next port at lo, and past the end
-		 * raise lo.
-		 */
-		uint32_t lo = load[ports[0]], c = 0;
-
-		for (uint32_t q = 1; q < n; q++)
-			if (load[ports[q]] < lo) {
-				lo = load[ports[q]];
-				c = q;
-			}
-		if (!add) {
-			for (uint32_t j = 0; j < m; j++)
-				lft[(size_t)lids[j] * ns + s] = ports[c];
-			continue;
-		}
-		for (uint32_t j = 0; j < m; j++) {
-			while (load[ports[c]] != lo)
-				if (++c == n) {
-					c = 0;
-					lo++;
-				}
-			lft[(size_t)lids[j] * ns + s] = ports[c];
-			load[ports[c]]++;
-		}
-	}
+	route_fill_lids(u->r->lft, u->f->num_switches, u->cur, &u->load, lids, m, offset,
+			count ? u->cur_nlegal : 0);
 }
 
 /* Count k paths on every switch with a single candidate (exact: they make no choice). */
@@ -690,8 +616,7 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	u->unrouted = malloc(sizeof(uint32_t) * (ns + 1));
 	u->lids = NULL;
 	u->saved = calloc(ns + 1, sizeof(*u->saved));
-	/* saved candidates: at most 4 MB and a quarter of the LFTs' size */
-	u->save_left = ((size_t)4 << 20) + (size_t)(u->f->max_lid + 1) * ns / 4;
+	u->save_left = route_hop_ports_save_budget(u->f);
 	if (!u->unrouted || !u->saved || !u->off || !u->mid || !u->nb || !u->port || !u->isup || !u->perm || !u->comp || !u->comp_size ||
 	    !u->has_ca || !u->dn || !u->len || !u->best || !u->state || !u->queue || !u->sorted || !u->bucket)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
