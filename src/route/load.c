@@ -201,21 +201,28 @@ static void fill_from_start(uint8_t *lft, uint32_t ns, uint32_t s, uint32_t *loa
 	}
 }
 
-/* A switch's choices read only its own counters: the multi switches are taken one at a time. */
+/*
+ * A switch's choices read only its own counters: the multi switches are
+ * taken one at a time. (Locals: the byte stores into lft could alias h.)
+ */
 void route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
 		     const struct route_load *load, const uint32_t *lids, uint32_t m, int offset,
 		     uint32_t ncount)
 {
+	const uint32_t *multi = h->multi, *moff = h->moff, *loff = load->off, nmulti = h->nmulti;
+	const uint8_t *port = h->port;
+	uint32_t *count = load->count;
+
 	for (uint32_t j = 0; j < m; j++)
 		memcpy(lft + (size_t)lids[j] * ns, h->one, ns);
-	for (uint32_t i = 0; i < h->nmulti; i++) {
-		uint32_t s = h->multi[i], a = h->moff[i], n = h->moff[i + 1] - a;
+	for (uint32_t i = 0; i < nmulti; i++) {
+		uint32_t s = multi[i], a = moff[i], n = moff[i + 1] - a;
 
 		if (offset)
-			fill_after_prev(lft, ns, s, route_load_of(load, s), h->port + a, n, lids, m,
+			fill_after_prev(lft, ns, s, count + loff[s], port + a, n, lids, m,
 					i < ncount);
 		else
-			fill_from_start(lft, ns, s, route_load_of(load, s), h->port + a, n, lids, m,
+			fill_from_start(lft, ns, s, count + loff[s], port + a, n, lids, m,
 					i < ncount);
 	}
 }

@@ -75,7 +75,6 @@ struct updown {
 	uint8_t *isup;         /* per fabric adjacency entry: the move goes up */
 	uint32_t *perm;        /* switches in order */
 	uint32_t *comp;        /* component per switch */
-	uint32_t *comp_size;
 	uint8_t *has_ca;       /* per switch: end ports hang off it */
 	uint32_t *dn;          /* hops of a shortest all-down path to the destination */
 	uint32_t *best;        /* hops of a shortest legal path to the destination */
@@ -101,6 +100,8 @@ struct updown {
 	size_t save_left;          /* bytes the saved copies may still take */
 	int save_next;             /* want_hops: save what it computes */
 	uint32_t *unrouted;        /* phase C: switches without a legal path */
+	uint32_t nunrouted;        /* of t's component */
+	uint8_t unrouted_ca;       /* one of them has CAs */
 };
 
 /* ------------------------------------------------------------ per destination */
@@ -131,7 +132,7 @@ static void all_down_paths(struct updown *u, uint32_t t)
 }
 
 /* The k candidate ports of s, just put at hops.port[nports], become its entry. */
-static void take(struct updown *u, uint32_t s, uint32_t k)
+static inline void take(struct updown *u, uint32_t s, uint32_t k)
 {
 	struct route_hop_ports *h = &u->hops;
 
@@ -206,9 +207,9 @@ static uint32_t down_candidates(const struct updown *u, uint32_t s, uint8_t *out
 {
 	const uint32_t *dn = u->dn, *nb = u->nb;
 	const uint8_t *port = u->port;
-	uint32_t k = 0, want = dn[s] - 1;
+	uint32_t k = 0, want = dn[s] - 1, e1 = u->off[s + 1];
 
-	for (uint32_t e = u->mid[s]; e < u->off[s + 1]; e++)
+	for (uint32_t e = u->mid[s]; e < e1; e++)
 		if (dn[nb[e]] == want)
 			out[k++] = port[e];
 	return k;
@@ -232,8 +233,9 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 		 * so only the up moves count, in port order as in the adjacency */
 		const uint32_t *nb = u->nb;
 		const uint8_t *port = u->port;
+		uint32_t e1 = u->mid[s];
 
-		for (uint32_t e = u->off[s]; e < u->mid[s]; e++) {
+		for (uint32_t e = u->off[s]; e < e1; e++) {
 			uint32_t l = len[nb[e]];
 
 			if (l < best) {
@@ -247,7 +249,7 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 		return k;
 	}
 
-	for (uint32_t e = u->f->adj_off[s]; e < u->f->adj_off[s + 1]; e++) {
+	for (uint32_t e = u->f->adj_off[s], e1 = u->f->adj_off[s + 1]; e < e1; e++) {
 		uint32_t v = adj[e].sw;
 		uint32_t l = isup[e] ? len[v] : state[v] == ST_DOWN ? dn[v] : INF;
 
@@ -265,36 +267,43 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 /*
  * Phase B3, in order: route length and candidates. DOWN switches go down
  * along all-down paths, FREE ones down or up as short, the others (UP) up
- * first or down into a DOWN switch, whichever is shorter.
- * @return the switches routed (t included).
+ * first or down into a DOWN switch, whichever is shorter. The switches of
+ * t's component left without a route go to u->unrouted (u->nunrouted, in
+ * order; u->unrouted_ca: one of them has CAs).
  */
-static uint32_t legal_paths(struct updown *u, uint32_t t)
+static void legal_paths(struct updown *u, uint32_t t)
 {
-	uint32_t routed = 0;
+	const uint32_t *perm = u->perm, *dn = u->dn, *comp = u->comp, c = u->comp[t];
+	uint32_t *len = u->len, *unrouted = u->unrouted, nun = 0, ns = u->f->num_switches;
+	uint8_t *state = u->state, *port = u->hops.port, gap = 0;
 
 	shortest_legal(u);
 	down_closure(u);
 	u->hops.nmulti = 0;
 	u->hops.moff[0] = 0;
 	u->nports = 0;
-	for (uint32_t i = 0; i < u->f->num_switches; i++) {
-		uint32_t s = u->perm[i], k = 0;
+	for (uint32_t i = 0; i < ns; i++) {
+		uint32_t s = perm[i], k = 0;
 
 		if (s == t) {
-			u->len[s] = 0;
-		} else if (u->state[s] == ST_DOWN) {
-			u->len[s] = u->dn[s];
-			k = down_candidates(u, s, u->hops.port + u->nports);
+			len[s] = 0;
+		} else if (state[s] == ST_DOWN) {
+			len[s] = dn[s];
+			k = down_candidates(u, s, port + u->nports);
 		} else {
-			k = any_candidates(u, s, u->hops.port + u->nports);
+			k = any_candidates(u, s, port + u->nports);
+			if (k && state[s] == ST_NONE)
+				state[s] = ST_UP;
+			if (len[s] == INF && comp[s] == c) {
+				unrouted[nun++] = s;
+				gap |= u->has_ca[s];
+			}
 		}
-		if (u->state[s] == ST_NONE && k)
-			u->state[s] = ST_UP;
 		take(u, s, k);
-		routed += u->state[s] != ST_NONE;
 	}
 	u->nlegal = u->hops.nmulti; /* completed switches come after */
-	return routed;
+	u->nunrouted = nun;
+	u->unrouted_ca = gap;
 }
 
 /* Routed switches of the component, by len (counting sort) into u->sorted. */
@@ -323,13 +332,14 @@ static uint32_t sort_by_len(struct updown *u, uint32_t c)
 /* A completed switch: any neighbour one hop closer, in port order. */
 static void completed_candidates(struct updown *u, uint32_t s)
 {
-	const struct lanes_fabric *f = u->f;
+	const struct lanes_adj *adj = u->f->adj;
+	const uint32_t *len = u->len, want = u->len[s] - 1, e1 = u->f->adj_off[s + 1];
 	uint8_t *out = u->hops.port + u->nports;
 	uint32_t k = 0;
 
-	for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-		if (u->len[f->adj[e].sw] == u->len[s] - 1)
-			out[k++] = f->adj[e].port;
+	for (uint32_t e = u->f->adj_off[s]; e < e1; e++)
+		if (len[adj[e].sw] == want)
+			out[k++] = adj[e].port;
 	take(u, s, k);
 }
 
@@ -379,8 +389,8 @@ static void complete(struct updown *u, uint32_t t, int check)
  */
 static void complete_few(struct updown *u, uint32_t n)
 {
-	const struct lanes_fabric *f = u->f;
-	const uint32_t *un = u->unrouted;
+	const struct lanes_adj *adj = u->f->adj;
+	const uint32_t *un = u->unrouted, *aoff = u->f->adj_off;
 	uint32_t *len = u->len, *d0 = u->best, *seed = u->sorted, *queue = u->queue;
 	uint8_t *state = u->state;
 	uint32_t maxd = 0, nseed = 0, i = 0, head = 0, tail = 0;
@@ -424,14 +434,14 @@ static void complete_few(struct updown *u, uint32_t n)
 			continue; /* lowered since: queued again */
 		/* every switch closer than x is final: x's candidates, with the relaxation */
 		uint8_t *out = u->hops.port + u->nports;
-		uint32_t k = 0, lx = len[x];
+		uint32_t k = 0, lx = len[x], e1 = aoff[x + 1];
 
-		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
-			uint32_t s = f->adj[e].sw, l = len[s];
+		for (uint32_t e = aoff[x]; e < e1; e++) {
+			uint32_t s = adj[e].sw, l = len[s];
 
 			if (l == lx - 1)
-				out[k++] = f->adj[e].port;
-			else if (state[s] == ST_COMPLETED && l > lx + 1) {
+				out[k++] = adj[e].port;
+			else if (l > lx + 1 && state[s] == ST_COMPLETED) {
 				len[s] = lx + 1;
 				queue[tail++] = s;
 			}
@@ -443,17 +453,10 @@ static void complete_few(struct updown *u, uint32_t n)
 /* Phase C: the fast way when it gives the same tables and report, else complete(). */
 static void complete_any(struct updown *u, uint32_t t, int check)
 {
-	uint32_t n = 0, c = u->comp[t], gap = 0;
-
-	for (uint32_t s = 0; s < u->f->num_switches; s++)
-		if (u->len[s] == INF && u->comp[s] == c) {
-			u->unrouted[n++] = s;
-			gap |= u->has_ca[s];
-		}
-	if (check && gap)
+	if (check && u->unrouted_ca)
 		complete(u, t, check);
 	else
-		complete_few(u, n);
+		complete_few(u, u->nunrouted);
 }
 
 /* Save u->hops and u->state for t's next LIDs, within the budget. */
@@ -491,7 +494,8 @@ static int want_hops(struct updown *u, uint32_t t, int check)
 	}
 	u->hops.dst = LANES_NONE;
 	all_down_paths(u, t);
-	if (legal_paths(u, t) < u->comp_size[u->comp[t]])
+	legal_paths(u, t);
+	if (u->nunrouted)
 		complete_any(u, t, check);
 	if (u->gap->from_sw != LANES_NONE)
 		return 1;
@@ -604,7 +608,6 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	u->isup = malloc(ne + 1);
 	u->perm = malloc(sizeof(uint32_t) * (ns + 1));
 	u->comp = malloc(sizeof(uint32_t) * (ns + 1));
-	u->comp_size = calloc(ns + 1, sizeof(uint32_t));
 	u->has_ca = calloc(ns + 1, 1);
 	u->dn = malloc(sizeof(uint32_t) * (ns + 1));
 	u->len = malloc(sizeof(uint32_t) * (ns + 1));
@@ -617,7 +620,7 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	u->lids = NULL;
 	u->saved = calloc(ns + 1, sizeof(*u->saved));
 	u->save_left = route_hop_ports_save_budget(u->f);
-	if (!u->unrouted || !u->saved || !u->off || !u->mid || !u->nb || !u->port || !u->isup || !u->perm || !u->comp || !u->comp_size ||
+	if (!u->unrouted || !u->saved || !u->off || !u->mid || !u->nb || !u->port || !u->isup || !u->perm || !u->comp ||
 	    !u->has_ca || !u->dn || !u->len || !u->best || !u->state || !u->queue || !u->sorted || !u->bucket)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	return 0;
@@ -659,10 +662,8 @@ static int prepare(struct updown *u, const uint32_t *pos, struct lanes_error *er
 	    (rc = route_hop_ports_init(&u->hops, f, err)))
 		return rc;
 	split_adjacency(u, pos);
-	for (uint32_t s = 0; s < f->num_switches; s++) {
+	for (uint32_t s = 0; s < f->num_switches; s++)
 		u->perm[pos[s]] = s;
-		u->comp_size[u->comp[s]]++;
-	}
 	for (uint32_t i = 0; i < u->eps.n; i++)
 		u->has_ca[u->eps.ep[i].sw] = 1;
 	if (!(u->lids = malloc(sizeof(uint32_t) * ((size_t)u->eps.n + 1))))
@@ -682,7 +683,6 @@ static void release(struct updown *u)
 	free(u->isup);
 	free(u->perm);
 	free(u->comp);
-	free(u->comp_size);
 	free(u->has_ca);
 	free(u->dn);
 	free(u->len);
