@@ -123,6 +123,35 @@ void route_hop_ports_fill(struct route_hop_ports *h, const struct lanes_fabric *
 /** Free the buffers (the struct itself is the caller's). */
 void route_hop_ports_free(struct route_hop_ports *h);
 
+/** A copy of one destination's min-hop ports, in one block (free() it). */
+struct route_saved_hops {
+	struct route_hop_ports h; /**< h.nb is NULL */
+	uint8_t *extra;           /**< num_switches bytes of the caller's, or NULL */
+	uint32_t tag;             /**< the caller's */
+};
+
+/**
+ * Copy h (of a fabric with ns switches) and, when extra is not NULL, ns
+ * bytes of it, if the copy fits in *budget bytes, which it then takes.
+ * @return the copy, or NULL (over budget or out of memory: recompute instead)
+ */
+struct route_saved_hops *route_hop_ports_save(const struct route_hop_ports *h, uint32_t ns,
+					      const uint8_t *extra, size_t *budget);
+
+/** The budget of saved copies an engine may keep: 4 MB and a quarter of the LFTs. */
+size_t route_hop_ports_save_budget(const struct lanes_fabric *f);
+
+/**
+ * minhop's LFT column fill for the m LIDs lids[] toward h's destination, as
+ * if the LIDs came one after the other: a switch with one candidate takes
+ * it, the others their least-loaded candidate (route_least_loaded, from the
+ * port after the one of the LID before, lids[j] - 1, when offset > 0),
+ * counted for h->multi[0..ncount) only. lft is num_lids x ns, LID-major.
+ */
+void route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
+		     const struct route_load *load, const uint32_t *lids, uint32_t m, int offset,
+		     uint32_t ncount);
+
 /**
  * OpenSM's least-loaded choice among n >= 1 candidate ports (ascending):
  * the scan visits the ports >= start first, then the others, each in

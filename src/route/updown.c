@@ -75,7 +75,6 @@ struct updown {
 	uint8_t *isup;         /* per fabric adjacency entry: the move goes up */
 	uint32_t *perm;        /* switches in order */
 	uint32_t *comp;        /* component per switch */
-	uint32_t *comp_size;
 	uint8_t *has_ca;       /* per switch: end ports hang off it */
 	uint32_t *dn;          /* hops of a shortest all-down path to the destination */
 	uint32_t *best;        /* hops of a shortest legal path to the destination */
@@ -96,17 +95,13 @@ struct updown {
 	uint32_t cur_nlegal;       /* cur->multi[0..cur_nlegal) have legal routes */
 	uint32_t nlegal;           /* the same for hops */
 	uint32_t *lids;            /* route_group: the LIDs of a group */
-	struct saved_hops **saved; /* per destination switch, for a later LID, or NULL */
+	struct route_saved_hops **saved; /* per destination switch, for a later LID, or NULL;
+					 extra: the states, tag: nlegal */
 	size_t save_left;          /* bytes the saved copies may still take */
 	int save_next;             /* want_hops: save what it computes */
 	uint32_t *unrouted;        /* phase C: switches without a legal path */
-};
-
-/* A destination switch's candidates and states, kept for its next LIDs. */
-struct saved_hops {
-	struct route_hop_ports h;
-	uint8_t *state;
-	uint32_t nlegal;
+	uint32_t nunrouted;        /* of t's component */
+	uint8_t unrouted_ca;       /* one of them has CAs */
 };
 
 /* ------------------------------------------------------------ per destination */
@@ -137,7 +132,7 @@ static void all_down_paths(struct updown *u, uint32_t t)
 }
 
 /* The k candidate ports of s, just put at hops.port[nports], become its entry. */
-static void take(struct updown *u, uint32_t s, uint32_t k)
+static inline void take(struct updown *u, uint32_t s, uint32_t k)
 {
 	struct route_hop_ports *h = &u->hops;
 
@@ -212,9 +207,9 @@ static uint32_t down_candidates(const struct updown *u, uint32_t s, uint8_t *out
 {
 	const uint32_t *dn = u->dn, *nb = u->nb;
 	const uint8_t *port = u->port;
-	uint32_t k = 0, want = dn[s] - 1;
+	uint32_t k = 0, want = dn[s] - 1, e1 = u->off[s + 1];
 
-	for (uint32_t e = u->mid[s]; e < u->off[s + 1]; e++)
+	for (uint32_t e = u->mid[s]; e < e1; e++)
 		if (dn[nb[e]] == want)
 			out[k++] = port[e];
 	return k;
@@ -238,8 +233,9 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 		 * so only the up moves count, in port order as in the adjacency */
 		const uint32_t *nb = u->nb;
 		const uint8_t *port = u->port;
+		uint32_t e1 = u->mid[s];
 
-		for (uint32_t e = u->off[s]; e < u->mid[s]; e++) {
+		for (uint32_t e = u->off[s]; e < e1; e++) {
 			uint32_t l = len[nb[e]];
 
 			if (l < best) {
@@ -253,7 +249,7 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 		return k;
 	}
 
-	for (uint32_t e = u->f->adj_off[s]; e < u->f->adj_off[s + 1]; e++) {
+	for (uint32_t e = u->f->adj_off[s], e1 = u->f->adj_off[s + 1]; e < e1; e++) {
 		uint32_t v = adj[e].sw;
 		uint32_t l = isup[e] ? len[v] : state[v] == ST_DOWN ? dn[v] : INF;
 
@@ -271,36 +267,43 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 /*
  * Phase B3, in order: route length and candidates. DOWN switches go down
  * along all-down paths, FREE ones down or up as short, the others (UP) up
- * first or down into a DOWN switch, whichever is shorter.
- * @return the switches routed (t included).
+ * first or down into a DOWN switch, whichever is shorter. The switches of
+ * t's component left without a route go to u->unrouted (u->nunrouted, in
+ * order; u->unrouted_ca: one of them has CAs).
  */
-static uint32_t legal_paths(struct updown *u, uint32_t t)
+static void legal_paths(struct updown *u, uint32_t t)
 {
-	uint32_t routed = 0;
+	const uint32_t *perm = u->perm, *dn = u->dn, *comp = u->comp, c = u->comp[t];
+	uint32_t *len = u->len, *unrouted = u->unrouted, nun = 0, ns = u->f->num_switches;
+	uint8_t *state = u->state, *port = u->hops.port, gap = 0;
 
 	shortest_legal(u);
 	down_closure(u);
 	u->hops.nmulti = 0;
 	u->hops.moff[0] = 0;
 	u->nports = 0;
-	for (uint32_t i = 0; i < u->f->num_switches; i++) {
-		uint32_t s = u->perm[i], k = 0;
+	for (uint32_t i = 0; i < ns; i++) {
+		uint32_t s = perm[i], k = 0;
 
 		if (s == t) {
-			u->len[s] = 0;
-		} else if (u->state[s] == ST_DOWN) {
-			u->len[s] = u->dn[s];
-			k = down_candidates(u, s, u->hops.port + u->nports);
+			len[s] = 0;
+		} else if (state[s] == ST_DOWN) {
+			len[s] = dn[s];
+			k = down_candidates(u, s, port + u->nports);
 		} else {
-			k = any_candidates(u, s, u->hops.port + u->nports);
+			k = any_candidates(u, s, port + u->nports);
+			if (k && state[s] == ST_NONE)
+				state[s] = ST_UP;
+			if (len[s] == INF && comp[s] == c) {
+				unrouted[nun++] = s;
+				gap |= u->has_ca[s];
+			}
 		}
-		if (u->state[s] == ST_NONE && k)
-			u->state[s] = ST_UP;
 		take(u, s, k);
-		routed += u->state[s] != ST_NONE;
 	}
 	u->nlegal = u->hops.nmulti; /* completed switches come after */
-	return routed;
+	u->nunrouted = nun;
+	u->unrouted_ca = gap;
 }
 
 /* Routed switches of the component, by len (counting sort) into u->sorted. */
@@ -329,13 +332,14 @@ static uint32_t sort_by_len(struct updown *u, uint32_t c)
 /* A completed switch: any neighbour one hop closer, in port order. */
 static void completed_candidates(struct updown *u, uint32_t s)
 {
-	const struct lanes_fabric *f = u->f;
+	const struct lanes_adj *adj = u->f->adj;
+	const uint32_t *len = u->len, want = u->len[s] - 1, e1 = u->f->adj_off[s + 1];
 	uint8_t *out = u->hops.port + u->nports;
 	uint32_t k = 0;
 
-	for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-		if (u->len[f->adj[e].sw] == u->len[s] - 1)
-			out[k++] = f->adj[e].port;
+	for (uint32_t e = u->f->adj_off[s]; e < e1; e++)
+		if (len[adj[e].sw] == want)
+			out[k++] = adj[e].port;
 	take(u, s, k);
 }
 
@@ -385,8 +389,8 @@ static void complete(struct updown *u, uint32_t t, int check)
  */
 static void complete_few(struct updown *u, uint32_t n)
 {
-	const struct lanes_fabric *f = u->f;
-	const uint32_t *un = u->unrouted;
+	const struct lanes_adj *adj = u->f->adj;
+	const uint32_t *un = u->unrouted, *aoff = u->f->adj_off;
 	uint32_t *len = u->len, *d0 = u->best, *seed = u->sorted, *queue = u->queue;
 	uint8_t *state = u->state;
 	uint32_t maxd = 0, nseed = 0, i = 0, head = 0, tail = 0;
@@ -430,14 +434,14 @@ static void complete_few(struct updown *u, uint32_t n)
 			continue; /* lowered since: queued again */
 		/* every switch closer than x is final: x's candidates, with the relaxation */
 		uint8_t *out = u->hops.port + u->nports;
-		uint32_t k = 0, lx = len[x];
+		uint32_t k = 0, lx = len[x], e1 = aoff[x + 1];
 
-		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
-			uint32_t s = f->adj[e].sw, l = len[s];
+		for (uint32_t e = aoff[x]; e < e1; e++) {
+			uint32_t s = adj[e].sw, l = len[s];
 
 			if (l == lx - 1)
-				out[k++] = f->adj[e].port;
-			else if (state[s] == ST_COMPLETED && l > lx + 1) {
+				out[k++] = adj[e].port;
+			else if (l > lx + 1 && state[s] == ST_COMPLETED) {
 				len[s] = lx + 1;
 				queue[tail++] = s;
 			}
@@ -449,48 +453,25 @@ static void complete_few(struct updown *u, uint32_t n)
 /* Phase C: the fast way when it gives the same tables and report, else complete(). */
 static void complete_any(struct updown *u, uint32_t t, int check)
 {
-	uint32_t n = 0, c = u->comp[t], gap = 0;
-
-	for (uint32_t s = 0; s < u->f->num_switches; s++)
-		if (u->len[s] == INF && u->comp[s] == c) {
-			u->unrouted[n++] = s;
-			gap |= u->has_ca[s];
-		}
-	if (check && gap)
+	if (check && u->unrouted_ca)
 		complete(u, t, check);
 	else
-		complete_few(u, n);
+		complete_few(u, u->nunrouted);
 }
 
 /* Save u->hops and u->state for t's next LIDs, within the budget. */
 static void save_hops(struct updown *u, uint32_t t)
 {
-	const struct route_hop_ports *h = &u->hops;
-	size_t ns = u->f->num_switches, nm = h->nmulti, np = h->moff[nm];
-	size_t bytes = sizeof(struct saved_hops) + sizeof(uint32_t) * (2 * nm + 1) + 2 * ns + np;
-	struct saved_hops *sv;
-	char *p;
+	struct route_saved_hops *sv =
+		route_hop_ports_save(&u->hops, u->f->num_switches, u->state, &u->save_left);
 
-	if (bytes > u->save_left || !(sv = malloc(bytes)))
+	if (!sv)
 		return;
-	u->save_left -= bytes;
-	p = (char *)(sv + 1);
-	sv->h = *h;
-	sv->h.multi = memcpy(p, h->multi, sizeof(uint32_t) * nm);
-	p += sizeof(uint32_t) * nm;
-	sv->h.moff = memcpy(p, h->moff, sizeof(uint32_t) * (nm + 1));
-	p += sizeof(uint32_t) * (nm + 1);
-	sv->h.one = memcpy(p, h->one, ns);
-	p += ns;
-	sv->state = memcpy(p, u->state, ns);
-	p += ns;
-	sv->h.port = np ? memcpy(p, h->port, np) : (uint8_t *)p;
-	sv->h.nb = NULL;
-	sv->nlegal = u->nlegal;
+	sv->tag = u->nlegal;
 	u->saved[t] = sv;
 	u->cur = &sv->h;
-	u->cur_state = sv->state;
-	u->cur_nlegal = sv->nlegal;
+	u->cur_state = sv->extra;
+	u->cur_nlegal = sv->tag;
 }
 
 /*
@@ -501,8 +482,8 @@ static int want_hops(struct updown *u, uint32_t t, int check)
 {
 	if (u->saved[t]) {
 		u->cur = &u->saved[t]->h;
-		u->cur_state = u->saved[t]->state;
-		u->cur_nlegal = u->saved[t]->nlegal;
+		u->cur_state = u->saved[t]->extra;
+		u->cur_nlegal = u->saved[t]->tag;
 		return 0;
 	}
 	u->cur = &u->hops;
@@ -513,7 +494,8 @@ static int want_hops(struct updown *u, uint32_t t, int check)
 	}
 	u->hops.dst = LANES_NONE;
 	all_down_paths(u, t);
-	if (legal_paths(u, t) < u->comp_size[u->comp[t]])
+	legal_paths(u, t);
+	if (u->nunrouted)
 		complete_any(u, t, check);
 	if (u->gap->from_sw != LANES_NONE)
 		return 1;
@@ -528,65 +510,13 @@ static int want_hops(struct updown *u, uint32_t t, int check)
 
 /*
  * minhop's column fill for the m LIDs lids[] toward the current destination
- * switch, in turn: single candidates copied, the others least-loaded
- * (counted when count is set). A switch's choices depend only on its own
- * counters, so the multi switches are taken one at a time, each for every
- * LID. Completed routes are never counted: OpenSM has no route there, and
- * management traffic should not move CA routes.
+ * switch (route_fill_lids). Completed routes are never counted: OpenSM has
+ * no route there, and management traffic should not move CA routes.
  */
 static void route_lids(struct updown *u, const uint32_t *lids, uint32_t m, int offset, int count)
 {
-	const struct route_hop_ports *h = u->cur;
-	uint32_t ns = u->f->num_switches, nlegal = count ? u->cur_nlegal : 0;
-	uint8_t *lft = u->r->lft;
-
-	for (uint32_t j = 0; j < m; j++)
-		memcpy(lft + (size_t)lids[j] * ns, h->one, ns);
-	for (uint32_t i = 0; i < h->nmulti; i++) {
-		uint32_t s = h->multi[i], a = h->moff[i], n = h->moff[i + 1] - a;
-		uint32_t *load = route_load_of(&u->load, s), add = i < nlegal;
-		const uint8_t *ports = h->port + a;
-
-		if (offset) {
-			for (uint32_t j = 0; j < m; j++) {
-				uint8_t *col = lft + (size_t)lids[j] * ns, p;
-
-				p = route_least_loaded(load, ports, n, (col - ns)[s] + 1u);
-				col[s] = p;
-				load[p] += add;
-			}
-			continue;
-		}
-		/*
-		 * route_least_loaded from port 1 is the first least-loaded port in
-		 * list order. Uncounted, every LID takes the same one. Counted, the
-		 * ports at the least load lo are taken in list order, each going
-		 * to lo + 1, then those at lo + 1 from the start again: walk on
-		 * from the last pick to the next port at lo, and past the end
-		 * raise lo.
-		 */
-		uint32_t lo = load[ports[0]], c = 0;
-
-		for (uint32_t q = 1; q < n; q++)
-			if (load[ports[q]] < lo) {
-				lo = load[ports[q]];
-				c = q;
-			}
-		if (!add) {
-			for (uint32_t j = 0; j < m; j++)
-				lft[(size_t)lids[j] * ns + s] = ports[c];
-			continue;
-		}
-		for (uint32_t j = 0; j < m; j++) {
-			while (load[ports[c]] != lo)
-				if (++c == n) {
-					c = 0;
-					lo++;
-				}
-			lft[(size_t)lids[j] * ns + s] = ports[c];
-			load[ports[c]]++;
-		}
-	}
+	route_fill_lids(u->r->lft, u->f->num_switches, u->cur, &u->load, lids, m, offset,
+			count ? u->cur_nlegal : 0);
 }
 
 /* Count k paths on every switch with a single candidate (exact: they make no choice). */
@@ -678,7 +608,6 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	u->isup = malloc(ne + 1);
 	u->perm = malloc(sizeof(uint32_t) * (ns + 1));
 	u->comp = malloc(sizeof(uint32_t) * (ns + 1));
-	u->comp_size = calloc(ns + 1, sizeof(uint32_t));
 	u->has_ca = calloc(ns + 1, 1);
 	u->dn = malloc(sizeof(uint32_t) * (ns + 1));
 	u->len = malloc(sizeof(uint32_t) * (ns + 1));
@@ -690,9 +619,8 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	u->unrouted = malloc(sizeof(uint32_t) * (ns + 1));
 	u->lids = NULL;
 	u->saved = calloc(ns + 1, sizeof(*u->saved));
-	/* saved candidates: at most 4 MB and a quarter of the LFTs' size */
-	u->save_left = ((size_t)4 << 20) + (size_t)(u->f->max_lid + 1) * ns / 4;
-	if (!u->unrouted || !u->saved || !u->off || !u->mid || !u->nb || !u->port || !u->isup || !u->perm || !u->comp || !u->comp_size ||
+	u->save_left = route_hop_ports_save_budget(u->f);
+	if (!u->unrouted || !u->saved || !u->off || !u->mid || !u->nb || !u->port || !u->isup || !u->perm || !u->comp ||
 	    !u->has_ca || !u->dn || !u->len || !u->best || !u->state || !u->queue || !u->sorted || !u->bucket)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	return 0;
@@ -734,10 +662,8 @@ static int prepare(struct updown *u, const uint32_t *pos, struct lanes_error *er
 	    (rc = route_hop_ports_init(&u->hops, f, err)))
 		return rc;
 	split_adjacency(u, pos);
-	for (uint32_t s = 0; s < f->num_switches; s++) {
+	for (uint32_t s = 0; s < f->num_switches; s++)
 		u->perm[pos[s]] = s;
-		u->comp_size[u->comp[s]]++;
-	}
 	for (uint32_t i = 0; i < u->eps.n; i++)
 		u->has_ca[u->eps.ep[i].sw] = 1;
 	if (!(u->lids = malloc(sizeof(uint32_t) * ((size_t)u->eps.n + 1))))
@@ -757,7 +683,6 @@ static void release(struct updown *u)
 	free(u->isup);
 	free(u->perm);
 	free(u->comp);
-	free(u->comp_size);
 	free(u->has_ca);
 	free(u->dn);
 	free(u->len);

@@ -52,71 +52,77 @@ struct minhop {
 	struct route_endports eps;    /* CA and router ports in OpenSM's order */
 	struct route_load load;       /* paths per (switch, port) */
 	struct route_hop_ports hops;  /* min-hop ports toward one switch */
+	const struct route_hop_ports *cur; /* the ports LIDs are routed with: hops or a copy */
+	struct route_saved_hops **saved;   /* per destination switch, for a later LID, or NULL */
+	size_t save_left;             /* bytes the saved copies may still take */
+	uint32_t *lids;               /* route_group: the LIDs of a group */
 	struct route_cdg_check *check; /* or NULL */
 };
 
-static void want_hops(struct minhop *m, uint32_t t)
+/* The min-hop ports toward t into m->cur; save: keep a copy for a later LID. */
+static void want_hops(struct minhop *m, uint32_t t, int save)
 {
+	if (m->saved[t]) {
+		m->cur = &m->saved[t]->h;
+		return;
+	}
+	m->cur = &m->hops;
 	if (m->hops.dst != t)
 		route_hop_ports_fill(&m->hops, m->f, t,
 				     m->dist + (size_t)t * m->f->num_switches);
+	if (save && (m->saved[t] = route_hop_ports_save(&m->hops, m->f->num_switches, NULL,
+							 &m->save_left)))
+		m->cur = &m->saved[t]->h;
 }
 
-/*
- * The LFT column of lid, toward the switch whose min-hop ports are in
- * m->hops: switches with one min-hop port take it, the others their
- * least-loaded one, counted when count is set. Single-port choices are counted by the
- * caller (count_single), which is exact because those switches make no
- * choice in between.
- */
-static void route_lid(struct minhop *m, uint32_t lid, int offset, int count)
-{
-	const struct route_hop_ports *h = &m->hops;
-	uint32_t ns = m->f->num_switches;
-	uint8_t *col = m->r->lft + (size_t)lid * ns;
-	const uint8_t *prev = offset ? col - ns : NULL;
-
-	memcpy(col, h->one, ns);
-	for (uint32_t i = 0; i < h->nmulti; i++) {
-		uint32_t s = h->multi[i], a = h->moff[i];
-		uint32_t *load = route_load_of(&m->load, s);
-		uint8_t p = route_least_loaded(load, h->port + a, h->moff[i + 1] - a,
-					       prev ? prev[s] + 1u : 1u);
-
-		col[s] = p;
-		load[p] += (uint32_t)count;
-	}
-}
-
-/* Count k paths on every switch that has a single min-hop port. */
+/* Count k paths on every switch that has a single min-hop port (exact: they make no choice). */
 static void count_single(struct minhop *m, uint32_t k)
 {
-	const uint8_t *one = m->hops.one;
+	const uint8_t *one = m->cur->one;
 
 	for (uint32_t s = 0; s < m->f->num_switches; s++)
 		if (one[s] != 0 && one[s] != LANES_PORT_DROP)
 			route_load_of(&m->load, s)[one[s]] += k;
 }
 
-/* The end ports eps[i..j) behind one switch, LID base + offset of each. */
+/* A later pass or switch t's own LID will want t's min-hop ports again. */
+static int wanted_again(const struct minhop *m, uint32_t t, int offset)
+{
+	const struct lanes_port *p0 = lanes_fabric_port(m->f, m->f->switches[t], 0);
+
+	return offset + 1 < (1 << m->eps.max_lmc) ||
+	       (m->opts->switch_lids && p0->lid && offset < (1 << p0->lmc));
+}
+
+/*
+ * The end ports eps[i..j) behind one switch t, LID base + offset of each:
+ * their columns filled together (route_fill_lids, all counted), t's own
+ * entries set and counted, then each LID through the check, in turn.
+ */
 static void route_group(struct minhop *m, uint32_t i, uint32_t j, int offset)
 {
 	uint32_t t = m->eps.ep[i].sw, k = 0;
 
-	want_hops(m, t);
-	for (; i < j; i++) {
-		const struct route_endport *ep = &m->eps.ep[i];
-		uint32_t lid = ep->lid + (uint32_t)offset;
+	want_hops(m, t, wanted_again(m, t, offset));
+	for (uint32_t q = i; q < j; q++) {
+		const struct route_endport *ep = &m->eps.ep[q];
+
+		if (offset < (1 << ep->lmc))
+			m->lids[k++] = ep->lid + (uint32_t)offset;
+	}
+	route_fill_lids(m->r->lft, m->f->num_switches, m->cur, &m->load, m->lids, k, offset,
+			m->cur->nmulti);
+	for (uint32_t q = i; q < j; q++) {
+		const struct route_endport *ep = &m->eps.ep[q];
 
 		if (offset >= (1 << ep->lmc))
 			continue;
-		route_lid(m, lid, offset, 1);
-		lanes_routing_set_port(m->r, t, lid, ep->sw_port);
+		lanes_routing_set_port(m->r, t, ep->lid + (uint32_t)offset, ep->sw_port);
 		route_load_of(&m->load, t)[ep->sw_port]++;
-		k++;
-		if (m->check && !route_cdg_check_lid(m->check, m->r, lid))
-			return;
 	}
+	for (uint32_t q = 0; m->check && q < k; q++)
+		if (!route_cdg_check_lid(m->check, m->r, m->lids[q]))
+			return;
 	count_single(m, k);
 }
 
@@ -128,8 +134,8 @@ static void route_switch(struct minhop *m, uint32_t t, int offset)
 	if (!p0->lid || offset >= (1 << p0->lmc))
 		return;
 	if (m->opts->switch_lids) {
-		want_hops(m, t);
-		route_lid(m, lid, offset, 0);
+		want_hops(m, t, offset + 1 < (1 << m->eps.max_lmc));
+		route_fill_lids(m->r->lft, m->f->num_switches, m->cur, &m->load, &lid, 1, offset, 0);
 	}
 	lanes_routing_set_port(m->r, t, lid, 0);
 }
@@ -175,6 +181,11 @@ static int prepare(struct minhop *m, struct lanes_error *err)
 	    (rc = route_load_init(&m->load, m->f, err)) ||
 	    (rc = route_hop_ports_init(&m->hops, m->f, err)))
 		return rc;
+	m->saved = calloc((size_t)m->f->num_switches + 1, sizeof(*m->saved));
+	m->lids = malloc(sizeof(uint32_t) * ((size_t)m->eps.n + 1));
+	m->save_left = route_hop_ports_save_budget(m->f);
+	if (!m->saved || !m->lids)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	return set_notes(m->r, err);
 }
 
@@ -200,6 +211,10 @@ int route_minhop(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	*out = m.r;
 	m.r = NULL;
 out:
+	for (uint32_t t = 0; m.saved && t < f->num_switches; t++)
+		free(m.saved[t]);
+	free(m.saved);
+	free(m.lids);
 	route_hop_ports_free(&m.hops);
 	route_load_free(&m.load);
 	route_endports_free(&m.eps);
