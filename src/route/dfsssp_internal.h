@@ -3,8 +3,9 @@
  * with its helpers: dfsssp_units.c (the path units), dfsssp_overlap.c (made
  * while sssp routes), dfsssp_cdg.c (their channel dependency graph),
  * dfsssp_layers.c (cycle breaking and first fit) and dfsssp_split.c
- * (destinations on two threads). Not public API. Follows OpenSM 3.3.23 osm_ucast_dfsssp.c (seed 002) and Domke,
- * Hoefler, Nagel, IPDPS 2011; engines/dfsssp.c says how.
+ * (destinations on two threads). Not public API. Follows OpenSM 3.3.23
+ * osm_ucast_dfsssp.c (seed 002) and Domke, Hoefler, Nagel, IPDPS 2011;
+ * engines/dfsssp.c says how.
  *
  * Invariants: unit u's dependencies are u_dep[unit[u].off .. unit[u + 1].off),
  * in path order, and weigh unit[u].w LID pairs; layer[u] is its layer;
@@ -26,7 +27,7 @@
 #define DFSSSP_MAX_LAYERS LANES_NUM_SLS
 #define DFSSSP_PREFETCH 8 /* units ahead when moving a dependency's units */
 #define DFSSSP_GAVE_UP UINT32_MAX /* first fit spent its dependency checks */
-#define DFSSSP_SPLIT_MIN 256      /* switches from which the destinations take two threads */
+#define DFSSSP_SPLIT_MIN 256      /* switches from which dfsssp takes a second thread */
 
 /* A unit's dependencies are u_dep[off .. next unit's off); w: its LID pairs. */
 struct dfsssp_unit {
@@ -113,9 +114,6 @@ int dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err);
 
 /** What every destination's units need: destinations, distances, scratch, t_unit. */
 int dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err);
-
-/** Path SLs per (source switch, destination LID) in d->r, all 0. */
-int dfsssp_alloc_sls(struct dfsssp *d, struct lanes_error *err);
 
 /** The units toward t (its end-port LIDs routed), appended to d's; t_unit[t] their first. */
 int dfsssp_units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err);

@@ -315,9 +315,3 @@ int dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err)
 	d->keep_canon = d->maxk <= 256;
 	return 0;
 }
-
-/* Path SLs per (source switch, destination LID), all 0 so far (sl_layers.c). */
-int dfsssp_alloc_sls(struct dfsssp *d, struct lanes_error *err)
-{
-	return route_sls_per_src_switch(d->r, err);
-}

@@ -270,9 +270,10 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	d.opts = opts;
 	d.ns = f->num_switches;
 	*out = NULL;
+	/* step 1, with the units of each destination switch made as it is routed */
 	if ((rc = lanes_routing_new(f, &d.r, err)) ||
-	    (rc = route_channels_init(&d.ch, f, "dfsssp", err)) || (rc = dfsssp_alloc_sls(&d, err)) ||
-	    (rc = dfsssp_units_begin(&d, &prog, err)))
+	    (rc = route_channels_init(&d.ch, f, "dfsssp", err)) ||
+	    (rc = route_sls_per_src_switch(d.r, err)) || (rc = dfsssp_units_begin(&d, &prog, err)))
 		goto out;
 	rc = route_sssp(f, opts, 1, &prog, d.r, err);
 	if ((rc = dfsssp_units_end(&d, rc, err)) || (rc = layer_paths(&d, err)))
