@@ -212,7 +212,7 @@ int dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err)
 	if (dfsssp_grow_deps(d, 2 * DFSSSP_PREFETCH, err))
 		return LANES_ENOMEM;
 	memset(d->u_dep + d->ndep_refs, 0, sizeof(*d->u_dep) * 2 * DFSSSP_PREFETCH);
-	a.u1 = b.u0 = d->ns >= (uint32_t)dfsssp_split_min ? d->nunits / 2 : d->nunits;
+	a.u1 = b.u0 = dfsssp_two_threads(d) ? d->nunits / 2 : d->nunits;
 	b.u1 = d->nunits;
 	rc = build(d, &a, &b, err);
 	free(a.count);

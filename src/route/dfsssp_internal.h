@@ -137,16 +137,20 @@ int dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err);
 /** Work toward destination switch t, on d or on a view of it. */
 typedef int (*dfsssp_dest_fn)(struct dfsssp *v, uint32_t t, void *arg, struct lanes_error *err);
 
-/** Switches from which dfsssp_split() takes a second thread (tests lower it). */
+/** Switches from which dfsssp takes a second thread (tests lower it). */
 extern int dfsssp_split_min;
+
+/** Does d's fabric take a second thread (dfsssp_split_min switches or more)? */
+static inline int dfsssp_two_threads(const struct dfsssp *d)
+{
+	return d->ns >= (uint32_t)dfsssp_split_min;
+}
 
 /**
  * fn for every destination switch with end ports, in two ranges: the first
- * on d, the second on a second thread on w, a view of d with its own scratch
- * and unit lists; free w with dfsssp_view_free() even on error.
+ * on d, the second on a second thread on a view of d (its own scratch).
  */
-int dfsssp_split(struct dfsssp *d, struct dfsssp *w, dfsssp_dest_fn fn, void *arg,
-		 struct lanes_error *err);
+int dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct lanes_error *err);
 
 /** w: a view of d, with its own scratch and no units. */
 int dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_error *err);

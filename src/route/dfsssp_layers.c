@@ -230,7 +230,7 @@ int dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err)
 	d->resume = malloc(sizeof(*d->resume) * ((size_t)d->ch.E + 1));
 	if (!d->state || !d->stk || !d->stj || !d->pos || !d->resume)
 		return oom(err);
-	if (d->ns >= (uint32_t)dfsssp_split_min &&
+	if (dfsssp_two_threads(d) &&
 	    !(d->spare = malloc(sizeof(*d->spare) * ((size_t)d->ndeps + 1))))
 		return oom(err);
 	for (uint32_t l = 0; l < d->nlayers; l++) {

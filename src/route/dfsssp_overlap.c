@@ -122,7 +122,7 @@ int dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struct lane
 		return oom(err);
 	q->hi = UINT32_MAX;
 	*prog = (struct sssp_progress){ routed, d };
-	q->threaded = d->ns >= (uint32_t)dfsssp_split_min &&
+	q->threaded = dfsssp_two_threads(d) &&
 		      !pthread_create(&q->thread, NULL, units_thread, d);
 	return 0;
 }

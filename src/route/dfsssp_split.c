@@ -73,22 +73,24 @@ void dfsssp_view_free(struct dfsssp *w)
 
 /*
  * fn(v, t, arg) for every destination switch t with end ports: on d, and on
- * a second thread on the view w (from the middle on) when the fabric has
- * dfsssp_split_min switches or more; the caller merges what w gathered and
- * frees it with dfsssp_view_free(). The first error in destination order wins.
+ * a second thread on a view of d (from the middle on) when the fabric takes
+ * two threads. The first error in destination order wins.
  */
-int dfsssp_split(struct dfsssp *d, struct dfsssp *w, dfsssp_dest_fn fn, void *arg,
-		 struct lanes_error *err)
+int dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct lanes_error *err)
 {
 	struct half a = { .v = d, .t0 = 0, .fn = fn, .arg = arg }, b = a;
+	struct dfsssp w;
 	int rc;
 
-	if ((rc = dfsssp_view_init(w, d, err)))
+	if ((rc = dfsssp_view_init(&w, d, err))) {
+		dfsssp_view_free(&w);
 		return rc;
-	a.t1 = b.t0 = d->ns >= (uint32_t)dfsssp_split_min ? middle(d) : d->ns;
-	b.v = w;
+	}
+	a.t1 = b.t0 = dfsssp_two_threads(d) ? middle(d) : d->ns;
+	b.v = &w;
 	b.t1 = d->ns;
 	lanes_run_pair(run_half, &a, &b, b.t0 < b.t1);
+	dfsssp_view_free(&w);
 	if (a.rc)
 		*err = a.err;
 	else if (b.rc)

@@ -153,15 +153,11 @@ static int sls_to(struct dfsssp *d, uint32_t t, void *arg, struct lanes_error *e
 static int set_sls(struct dfsssp *d, struct lanes_error *err)
 {
 	uint8_t tab[DFSSSP_MAX_LAYERS][SPREAD];
-	struct dfsssp w;
-	int rc;
 
 	for (uint32_t l = 0; l < DFSSSP_MAX_LAYERS; l++)
 		for (uint32_t q = 0; q < SPREAD; q++)
 			tab[l][q] = (uint8_t)(d->start[l] + (d->split[l] ? q % d->split[l] : 0));
-	rc = dfsssp_split(d, &w, sls_to, tab, err);
-	dfsssp_view_free(&w);
-	return rc;
+	return dfsssp_split(d, sls_to, tab, err);
 }
 
 /* SL i -> VL i on every switch port pair and every CA or router port. */
