@@ -14,5 +14,7 @@ extern const struct lanes_format lanes_format_opensm_subnet;
 
 /* The ibnetdiscover writer, in its own file (ibnetdiscover_write.c). */
 int lanes_ibnetdiscover_write(const struct lanes_fabric *f, FILE *out, struct lanes_error *err);
+/* The ibsim writer, in its own file (ibsim_write.c). */
+int lanes_ibsim_write(const struct lanes_fabric *f, FILE *out, struct lanes_error *err);
 
 #endif

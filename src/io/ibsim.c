@@ -1,5 +1,5 @@
 /*
- * ibsim.c - the ibsim "net" file format, reader and writer.
+ * ibsim.c - the ibsim "net" file format: the reader.
  *
  * Follows ibsim 0.10's parser (linux-rdma/ibsim, ibsim/sim_net.c) and the
  * format notes in its net-examples/net:
@@ -28,20 +28,14 @@
  * here has the GUIDs that ibsim shows to OpenSM. Like ibsim, the reader
  * requires every cable to be listed from both ends.
  *
- * The writer sets each node's GUID with a `switchguid=`/`caguid=` line in
- * front of it, and its vendor id, device id and system image GUID with
- * `vendid=`, `devid=` and `sysimgguid=` lines (the last only when it is not
- * the node GUID, ibsim's default), keeps lines under ibsim's 256-character
- * limit, and adds the
- * exact width and speed as a trailing comment ("# 4xEDR"), which ibsim
- * ignores and this reader prefers, because ibsim's speed mask stops at QDR.
- * Port GUIDs other than node GUID + port cannot be expressed in the format.
+ * The cabling step is in ibsim_cables.c, the writer in ibsim_write.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/util.h"
 #include "formats.h"
+#include "ibsim_internal.h"
 #include "text.h"
 
 #define GUID_SW 0x200000ULL
@@ -53,55 +47,10 @@
 #define SPEED_MASK_MAX 7
 #define EXT_MASK_MAX 7
 
-/* One port line, kept until every node is known. */
-struct pport {
-	uint32_t node;
-	uint8_t port, rport;
-	uint8_t wmask, smask, emask; /* enabled width, speed and extended speed */
-	uint8_t width, speed;        /* exact, from our "# 4xEDR" comment; 0 if none */
-	uint16_t lid;
-	uint8_t lmc;
-	char *rid;
-	unsigned long line;
-};
-
-struct ibsim_parse {
-	struct lanes_lines lines;
-	struct lanes_builder *b;
-	struct lanes_strmap ids;
-	struct lanes_strmap guids; /* 8-byte GUID -> node, to refuse duplicates as ibsim does */
-	struct pport *ports;
-	size_t nports, cap;
-	uint64_t guid[4];          /* next GUID per node type */
-	uint8_t width_mask, speed_mask, ext_mask; /* defaults from width= speed= extspeed= */
-	uint32_t vendid, devid;    /* vendid= (next node only), devid= (every later node) */
-	uint64_t sysimg;           /* sysimgguid= (next node only; 0: the node GUID) */
-	struct lanes_error *err;
-};
-
 static int perr(struct ibsim_parse *ps, const char *msg, const char *detail, size_t dlen)
 {
 	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno, "%s%s%.*s%s", msg,
 				 dlen ? " '" : "", (int)dlen, detail ? detail : "", dlen ? "'" : "");
-}
-
-/* ibsim's get_active_linkwidth() order: 12x, 8x, 4x, 2x, 1x. */
-static uint8_t width_of_mask(unsigned m)
-{
-	return m & 8 ? 12 : m & 4 ? 8 : m & 2 ? 4 : m & 16 ? 2 : m & 1 ? 1 : 0;
-}
-
-/*
- * The common masks of both ends: an extended speed if they share one, else
- * the highest common speed; ibsim needs a common speed in either case.
- */
-static uint8_t speed_of_masks(unsigned s, unsigned e)
-{
-	if (!s)
-		return 0;
-	if (e)
-		return e & 4 ? LANES_SPEED_HDR : e & 2 ? LANES_SPEED_EDR : LANES_SPEED_FDR;
-	return s & 4 ? LANES_SPEED_QDR : s & 2 ? LANES_SPEED_DDR : s & 1 ? LANES_SPEED_SDR : 0;
 }
 
 /* "lid N" and "lmc M" anywhere in the rest of a line. */
@@ -455,116 +404,6 @@ static int parse_lines(struct ibsim_parse *ps)
 	return rc;
 }
 
-static int cable_error(struct ibsim_parse *ps, const struct pport *pp, const char *what)
-{
-	return lanes_error_parse(ps->err, ps->lines.file, pp->line,
-				 "port %u: remote \"%s\" port %u %s", pp->port, pp->rid, pp->rport,
-				 what);
-}
-
-/* The port line of (node, port), or NULL; start[] holds each node's first line. */
-static const struct pport *find_line(const struct ibsim_parse *ps, const size_t *start,
-				     uint32_t node, uint8_t port)
-{
-	for (size_t i = start[node]; i < start[node + 1]; i++)
-		if (ps->ports[i].port == port)
-			return &ps->ports[i];
-	return NULL;
-}
-
-/*
- * The width and speed of the cable between the lines a and b (its two ends):
- * our exact "# 4xEDR" comment when either end has one, else what ibsim makes
- * active from the enabled masks of both ends.
- */
-static int active(struct ibsim_parse *ps, const struct pport *a, const struct pport *b,
-		  uint8_t *width, uint8_t *speed)
-{
-	const struct pport *exact = a->width ? a : b->width ? b : NULL;
-
-	if (exact) {
-		*width = exact->width;
-		*speed = exact->speed;
-		return 0;
-	}
-	*width = width_of_mask(a->wmask & b->wmask);
-	*speed = speed_of_masks(a->smask & b->smask, a->emask & b->emask);
-	if (!*width || !*speed)
-		return cable_error(ps, a, *width ? "enables no speed (s=) that this end enables"
-						 : "enables no width (w=) that this end enables");
-	return 0;
-}
-
-/* Each node's first port line (port lines come grouped by node, in node order). */
-static size_t *line_starts(const struct ibsim_parse *ps, uint32_t n)
-{
-	size_t *start = calloc((size_t)n + 2, sizeof(*start));
-
-	if (!start)
-		return NULL;
-	for (size_t i = 0; i < ps->nports; i++)
-		start[ps->ports[i].node + 1]++;
-	for (uint32_t v = 0; v < n; v++)
-		start[v + 1] += start[v];
-	return start;
-}
-
-/* Every cable listed back from its other end gets its active width and speed. */
-static int check_both_ends(struct ibsim_parse *ps, uint32_t n)
-{
-	size_t *start = line_starts(ps, n);
-	int rc = 0;
-
-	if (!start)
-		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
-	for (size_t i = 0; i < ps->nports && !rc; i++) {
-		const struct pport *pp = &ps->ports[i], *back;
-		uint32_t r = lanes_builder_peer(ps->b, pp->node, pp->port);
-		uint8_t width, speed;
-
-		if (!(back = find_line(ps, start, r, pp->rport)))
-			rc = cable_error(ps, pp, "does not list this cable back (ibsim needs both ends)");
-		else if (!(rc = active(ps, pp, back, &width, &speed)))
-			rc = lanes_builder_connect(ps->b, pp->node, pp->port, r, pp->rport, width,
-						   speed, ps->err);
-	}
-	free(start);
-	return rc;
-}
-
-/* Cable every port line; each cable must be listed from both ends. */
-static int connect_all(struct ibsim_parse *ps)
-{
-	uint32_t n = lanes_builder_num_nodes(ps->b);
-	uint32_t *listed = calloc((size_t)n * 256 / 32 + 1, sizeof(uint32_t));
-	int rc = 0;
-
-	if (!listed)
-		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
-	for (size_t i = 0; i < ps->nports && !rc; i++) {
-		struct pport *pp = &ps->ports[i];
-		uint32_t r = lanes_strmap_get(&ps->ids, pp->rid, strlen(pp->rid));
-		size_t bit = (size_t)pp->node * 256 + pp->port;
-
-		if (listed[bit / 32] & (1u << bit % 32))
-			rc = lanes_error_parse(ps->err, ps->lines.file, pp->line,
-					       "port %u is listed twice", pp->port);
-		else if (r == UINT32_MAX)
-			rc = cable_error(ps, pp, "does not exist");
-		else if (pp->rport > lanes_builder_nports(ps->b, r))
-			rc = cable_error(ps, pp, "is beyond that node's port count");
-		else if (lanes_builder_connect(ps->b, pp->node, pp->port, r, pp->rport, 0, 0,
-					       ps->err))
-			rc = cable_error(ps, pp, "is cabled elsewhere (the two ends disagree)");
-		else if (pp->lid || pp->lmc)
-			rc = lanes_builder_set_port(ps->b, pp->node, pp->port, 0, pp->lid, pp->lmc,
-						    ps->err);
-		listed[bit / 32] |= 1u << bit % 32;
-	}
-	free(listed);
-	return rc ? rc : check_both_ends(ps, n);
-}
-
 static int ibsim_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
 		      struct lanes_error *err)
 {
@@ -589,7 +428,7 @@ static int ibsim_read(const char *data, size_t len, const char *file, struct lan
 		if (!lanes_builder_num_nodes(ps.b))
 			rc = lanes_error_parse(err, file, ps.lines.lineno,
 					       "no Switch, Hca or Rt record found");
-		else if (!(rc = connect_all(&ps))) {
+		else if (!(rc = ibsim_connect_all(&ps))) {
 			rc = lanes_builder_finish(ps.b, out, err);
 			ps.b = NULL;
 		}
@@ -601,133 +440,6 @@ static int ibsim_read(const char *data, size_t len, const char *file, struct lan
 	lanes_strmap_clear(&ps.ids);
 	lanes_strmap_clear(&ps.guids);
 	return rc;
-}
-
-/* ---- writer ---- */
-
-static const char *type_word(int type)
-{
-	return type == LANES_NODE_SWITCH ? "Switch" : type == LANES_NODE_CA ? "Hca" : "Rt";
-}
-
-static char type_letter(int type)
-{
-	return type == LANES_NODE_SWITCH ? 'S' : type == LANES_NODE_CA ? 'H' : 'R';
-}
-
-/* NodeDescription is 64 bytes; quotes would end the field early. */
-static void clean_desc(const char *in, char *out)
-{
-	size_t i = 0;
-
-	for (; in[i] && i < 64; i++)
-		out[i] = in[i] == '"' ? '\'' : (in[i] == '\n' || in[i] == '\r') ? ' ' : in[i];
-	out[i] = '\0';
-}
-
-static unsigned width_mask(unsigned width)
-{
-	return width == 12 ? 8 : width == 8 ? 4 : width == 2 ? 16 : width == 1 ? 1 : 2;
-}
-
-static unsigned speed_mask(unsigned speed)
-{
-	return speed == LANES_SPEED_SDR ? 1 : speed == LANES_SPEED_DDR ? 2 : 4;
-}
-
-static void write_port(const struct lanes_fabric *f, const struct lanes_node *n, unsigned p,
-		       FILE *out)
-{
-	const struct lanes_port *port = &f->ports[n->port_base + p];
-	const struct lanes_node *peer = &f->nodes[port->peer_node];
-
-	fprintf(out, "[%u]\t\"%c-%016llx\"[%u]\tw=%u s=%u", p, type_letter(peer->type),
-		(unsigned long long)peer->guid, port->peer_port, width_mask(port->width),
-		speed_mask(port->speed));
-	if (n->type != LANES_NODE_SWITCH)
-		fprintf(out, " lid %u lmc %u", lanes_lid_in_file(port->lid), port->lmc);
-	if (port->width && port->speed)
-		fprintf(out, "\t# %ux%s", port->width, lanes_speed_name(port->speed));
-	fputc('\n', out);
-}
-
-/*
- * The lines ibsim applies to the node that follows: vendid= and sysimgguid=
- * to that node only (sysimgguid only when it is not the node GUID, ibsim's
- * default), devid= to every later node too, so it is written whenever it
- * differs from what the previous node left (*devid).
- */
-static void write_attributes(const struct lanes_node *n, uint32_t *devid, FILE *out)
-{
-	if (n->vendor_id)
-		fprintf(out, "vendid=0x%x\n", n->vendor_id);
-	if (n->device_id != *devid)
-		fprintf(out, "devid=0x%x\n", n->device_id);
-	*devid = n->device_id;
-	if (n->sysimage_guid && n->sysimage_guid != n->guid)
-		fprintf(out, "sysimgguid=0x%016llx\n", (unsigned long long)n->sysimage_guid);
-}
-
-static void write_node(const struct lanes_fabric *f, const struct lanes_node *n, uint32_t *devid,
-		       FILE *out)
-{
-	char desc[65];
-	const char *guidkey = n->type == LANES_NODE_SWITCH ? "switchguid"
-			      : n->type == LANES_NODE_CA   ? "caguid"
-							   : "rtguid";
-
-	clean_desc(n->desc, desc);
-	write_attributes(n, devid, out);
-	fprintf(out, "%s=0x%016llx\n%s\t%u \"%c-%016llx\"\t# \"%s\"", guidkey,
-		(unsigned long long)n->guid, type_word(n->type), n->nports, type_letter(n->type),
-		(unsigned long long)n->guid, desc);
-	if (n->type == LANES_NODE_SWITCH)
-		fprintf(out, " enhanced port 0 lid %u lmc %u", lanes_lid_in_file(f->ports[n->port_base].lid),
-			f->ports[n->port_base].lmc);
-	fputc('\n', out);
-	for (unsigned p = 1; p <= n->nports; p++) {
-		const struct lanes_port *port = &f->ports[n->port_base + p];
-
-		if (port->peer_node != LANES_NONE)
-			write_port(f, n, p, out);
-	}
-	fputc('\n', out);
-}
-
-/* ibsim names nodes by GUID and refuses duplicates: so must we. */
-static int check_unique_guids(const struct lanes_fabric *f, struct lanes_error *err)
-{
-	uint64_t *g = malloc(sizeof(*g) * ((size_t)f->num_nodes + 1));
-	int rc = 0;
-
-	if (!g)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < f->num_nodes; i++)
-		g[i] = f->nodes[i].guid;
-	qsort(g, f->num_nodes, sizeof(*g), lanes_cmp_u64);
-	for (uint32_t i = 1; i < f->num_nodes && !rc; i++)
-		if (g[i] == g[i - 1])
-			rc = lanes_error_set(err, LANES_EINVAL,
-					     "node GUID 0x%016llx is used twice; ibsim needs unique GUIDs",
-					     (unsigned long long)g[i]);
-	free(g);
-	return rc;
-}
-
-static int ibsim_write(const struct lanes_fabric *f, FILE *out, struct lanes_error *err)
-{
-	int rc = check_unique_guids(f, err);
-
-	if (rc)
-		return rc;
-	fprintf(out, "# ibsim net file written by lanes: %u switches, %u CAs, %u routers\n"
-		     "# run it with: ibsim -s -n FILE\n\n",
-		f->num_switches, f->num_cas, f->num_routers);
-	for (uint32_t i = 0, devid = 0; i < f->num_nodes; i++)
-		write_node(f, &f->nodes[i], &devid, out);
-	if (ferror(out))
-		return lanes_error_set(err, LANES_EIO, "write error");
-	return 0;
 }
 
 /*
@@ -754,6 +466,6 @@ const struct lanes_format lanes_format_ibsim = {
 	.name = "ibsim",
 	.summary = "ibsim net file (linux-rdma/ibsim), as `ibsim -s FILE` loads it",
 	.read = ibsim_read,
-	.write = ibsim_write,
+	.write = lanes_ibsim_write,
 	.sniff = ibsim_sniff,
 };
