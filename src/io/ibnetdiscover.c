@@ -12,8 +12,8 @@
  * (2) give every peer that has no record of its own a record built from the
  * port lines that name it, (3) gather per-port facts (peer, GUID, LID) in a
  * slot table, where contradictory cabling is caught with both line numbers,
- * then hand nodes to the builder in file order. The writer is in
- * ibnetdiscover_write.c.
+ * then hand nodes to the builder in file order. Steps 2 and 3 are in
+ * ibnetdiscover_build.c, the writer in ibnetdiscover_write.c.
  *
  * Invariants: all scanning goes through text.h on (pointer, end) ranges, so
  * the buffer need not be NUL-terminated; a node is identified by its quoted
@@ -27,67 +27,8 @@
 
 #include "../core/util.h"
 #include "formats.h"
+#include "ibnetdiscover_internal.h"
 #include "text.h"
-
-struct span {
-	const char *s;
-	size_t len;
-};
-
-/* A node: from a Switch/Ca/Rt record, or a peer that only port lines name. */
-struct rec {
-	struct span id, desc;
-	uint64_t guid, sysimg, port0_guid;
-	uint32_t vendid, devid;
-	unsigned long line;  /* node line, or the first port line naming a peer */
-	uint32_t slot_base;  /* slots[slot_base + port] */
-	uint16_t lid;        /* a switch's port-0 LID */
-	uint8_t lmc, type, nports, implicit;
-};
-
-/* One port line: [port](guid) "rid"[rport](rguid) # lid L lmc M "rdesc" lid R WxS */
-struct pline {
-	struct span rid, rdesc;
-	uint64_t guid, rguid;
-	unsigned long line;
-	uint32_t rec;
-	uint16_t lid, rlid;
-	uint8_t lmc, port, rport, width, speed, has_lid;
-};
-
-/* What all lines together say about one (node, port). */
-struct slot {
-	uint64_t guid;
-	unsigned long line; /* where the peer was first given */
-	uint32_t peer;
-	uint16_t lid;
-	uint8_t lmc, peer_port, width, speed, guid_own, lid_set;
-};
-
-/* The vendid=/devid=/...guid= lines before a node line. */
-struct header {
-	uint64_t guid, sysimg, port0;
-	uint32_t vendid, devid;
-};
-
-struct reader {
-	struct lanes_builder *b;
-	struct lanes_error *err;
-	const char *file;
-	unsigned long line;
-	struct rec *recs;
-	size_t nrecs, cap_recs;
-	struct pline *pl;
-	size_t npl, cap_pl;
-	struct slot *slots;
-	struct lanes_strmap ids;
-	struct header hdr;
-	uint32_t cur; /* the record port lines belong to, or LANES_NONE */
-	int started;  /* a record line was seen: junk is no longer skipped */
-};
-
-#define PERR(r, ...) lanes_error_parse((r)->err, (r)->file, (r)->line, __VA_ARGS__)
-#define SHOW(sp) (int)((sp).len > 80 ? 80 : (sp).len), (sp).s
 
 static int is_blank(char c)
 {
@@ -100,7 +41,7 @@ static int is_hexdigit(char c)
 }
 
 /* The type an id's prefix names: S-, H- or R-; 0 when it has none. */
-static int id_type(struct span id)
+int ibnd_id_type(struct span id)
 {
 	if (id.len < 2 || id.s[1] != '-')
 		return 0;
@@ -110,11 +51,11 @@ static int id_type(struct span id)
 }
 
 /* The GUID in an id "X-<1..16 hex digits>", else 0. */
-static uint64_t id_guid(struct span id)
+uint64_t ibnd_id_guid(struct span id)
 {
 	uint64_t v = 0;
 
-	if (!id_type(id) || id.len < 3 || id.len > 18)
+	if (!ibnd_id_type(id) || id.len < 3 || id.len > 18)
 		return 0;
 	for (size_t i = 2; i < id.len; i++) {
 		if (!is_hexdigit(id.s[i]))
@@ -249,7 +190,7 @@ static int lmc_value(struct reader *r, struct lanes_scan *sc, uint8_t *lmc)
 	return 0;
 }
 
-static int grow_recs(struct reader *r)
+int ibnd_grow_recs(struct reader *r)
 {
 	if (lanes_grow((void **)&r->recs, &r->cap_recs, r->nrecs + 1, sizeof(*r->recs)))
 		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
@@ -300,18 +241,18 @@ static int node_line(struct reader *r, struct lanes_scan *sc, struct lanes_scan 
 		return rc;
 	if (!lanes_scan_at_end(sc))
 		return PERR(r, "unexpected text after the node id");
-	if (id_type(id) && id_type(id) != type)
+	if (ibnd_id_type(id) && ibnd_id_type(id) != type)
 		return PERR(r, "the id \"%.*s\" does not name a %s", SHOW(id), lanes_node_type_name(type));
 	if ((idx = lanes_strmap_get(&r->ids, id.s, id.len)) != LANES_NONE)
 		return repeat_record(r, idx, type, np);
-	if ((rc = grow_recs(r)))
+	if ((rc = ibnd_grow_recs(r)))
 		return rc;
 	n = &r->recs[r->nrecs];
 	n->id = id;
 	n->type = type;
 	n->nports = (uint8_t)np;
 	n->line = r->line;
-	n->guid = id_guid(id) ? id_guid(id) : r->hdr.guid;
+	n->guid = ibnd_id_guid(id) ? ibnd_id_guid(id) : r->hdr.guid;
 	n->port0_guid = r->hdr.guid == n->guid ? r->hdr.port0 : 0;
 	n->sysimg = r->hdr.sysimg;
 	n->vendid = r->hdr.vendid;
@@ -474,199 +415,6 @@ static int parse_lines(struct reader *r, const char *data, size_t len)
 	return 0;
 }
 
-/* Step 2: a record for every peer id that has none, from the port lines. */
-static int add_peers(struct reader *r)
-{
-	for (size_t i = 0; i < r->npl; i++) {
-		struct pline *pl = &r->pl[i];
-		uint32_t idx = lanes_strmap_get(&r->ids, pl->rid.s, pl->rid.len);
-		struct rec *n;
-
-		r->line = pl->line;
-		if (idx != LANES_NONE) {
-			n = &r->recs[idx];
-			if (n->implicit && pl->rport > n->nports)
-				n->nports = pl->rport;
-			if (n->implicit && !n->desc.len)
-				n->desc = pl->rdesc;
-			continue;
-		}
-		if (!id_type(pl->rid))
-			return PERR(r, "peer \"%.*s\" has no record and its id does not say S-, H- or R-",
-				    SHOW(pl->rid));
-		if (grow_recs(r))
-			return LANES_ENOMEM;
-		n = &r->recs[r->nrecs];
-		*n = (struct rec){ .id = pl->rid, .desc = pl->rdesc, .guid = id_guid(pl->rid),
-				   .line = pl->line, .type = (uint8_t)id_type(pl->rid),
-				   .nports = pl->rport, .implicit = 1 };
-		if (lanes_strmap_put(&r->ids, pl->rid.s, pl->rid.len, (uint32_t)r->nrecs++))
-			return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
-		lanes_builder_warn(r->b, "%s:%lu: peer \"%.*s\" has no record of its own; it is made "
-				   "from the port lines that name it", r->file, pl->line, SHOW(pl->rid));
-	}
-	return 0;
-}
-
-/* No two nodes of one type may share a GUID: the file names nodes by it. */
-static int check_guids(struct reader *r)
-{
-	struct lanes_strmap seen;
-	char key[24];
-	int rc = 0;
-
-	lanes_strmap_init(&seen);
-	for (size_t i = 0; i < r->nrecs && !rc; i++) {
-		struct rec *n = &r->recs[i];
-		uint32_t other;
-
-		if (!n->guid)
-			continue;
-		snprintf(key, sizeof(key), "%u%016" PRIx64, n->type, n->guid);
-		r->line = n->line;
-		if ((other = lanes_strmap_get(&seen, key, strlen(key))) != LANES_NONE)
-			rc = PERR(r, "\"%.*s\" has the GUID 0x%016" PRIx64 " of \"%.*s\" (line %lu)",
-				  SHOW(n->id), n->guid, SHOW(r->recs[other].id), r->recs[other].line);
-		else if (lanes_strmap_put(&seen, key, strlen(key), (uint32_t)i))
-			rc = lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
-	}
-	lanes_strmap_clear(&seen);
-	return rc;
-}
-
-static struct slot *slot_of(struct reader *r, uint32_t rec, unsigned port)
-{
-	return &r->slots[r->recs[rec].slot_base + port];
-}
-
-/* Cable one end (rec, port) to (peer, peer_port), unless it has another peer. */
-static int set_end(struct reader *r, uint32_t rec, uint8_t port, uint32_t peer, uint8_t peer_port)
-{
-	struct slot *s = slot_of(r, rec, port);
-
-	if (s->peer == LANES_NONE) {
-		s->peer = peer;
-		s->peer_port = peer_port;
-		s->line = r->line;
-		return 0;
-	}
-	if (s->peer == peer && s->peer_port == peer_port)
-		return 0;
-	return PERR(r, "port %u of \"%.*s\" is cabled to port %u of \"%.*s\" on line %lu, "
-		    "not to port %u of \"%.*s\"", port, SHOW(r->recs[rec].id), s->peer_port,
-		    SHOW(r->recs[s->peer].id), s->line, peer_port, SHOW(r->recs[peer].id));
-}
-
-static void fill_unknown(struct slot *s, const struct pline *pl)
-{
-	if (!s->width)
-		s->width = pl->width;
-	if (!s->speed)
-		s->speed = pl->speed;
-}
-
-/* Port facts from one line: own GUID and LID first, the peer's as a fallback. */
-static void port_facts(struct reader *r, const struct pline *pl, uint32_t peer)
-{
-	struct rec *pn = &r->recs[peer];
-	struct slot *own = slot_of(r, pl->rec, pl->port);
-	struct slot *far = slot_of(r, peer, pl->rport);
-	struct slot *far_lid = pn->type == LANES_NODE_SWITCH ? slot_of(r, peer, 0) : far;
-
-	fill_unknown(own, pl);
-	fill_unknown(far, pl);
-	if (pl->guid && r->recs[pl->rec].type != LANES_NODE_SWITCH) {
-		own->guid = pl->guid;
-		own->guid_own = 1;
-	}
-	if (pl->has_lid) {
-		own->lid = pl->lid;
-		own->lmc = pl->lmc;
-		own->lid_set = 1;
-	}
-	if (pl->rguid && pn->type != LANES_NODE_SWITCH && !far->guid_own)
-		far->guid = pl->rguid;
-	if (pn->implicit && pl->rlid && !far_lid->lid_set) {
-		far_lid->lid = pl->rlid;
-		far_lid->lid_set = 1;
-	}
-}
-
-/* Step 3: the slot table. */
-static int gather(struct reader *r)
-{
-	size_t total = 0;
-	int rc;
-
-	for (size_t i = 0; i < r->nrecs; i++) {
-		r->recs[i].slot_base = (uint32_t)total;
-		total += (size_t)r->recs[i].nports + 1;
-	}
-	if (!(r->slots = calloc(total, sizeof(*r->slots))))
-		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
-	for (size_t i = 0; i < total; i++)
-		r->slots[i].peer = LANES_NONE;
-	for (size_t i = 0; i < r->nrecs; i++) {
-		slot_of(r, (uint32_t)i, 0)->lid = r->recs[i].lid;
-		slot_of(r, (uint32_t)i, 0)->lmc = r->recs[i].lmc;
-		slot_of(r, (uint32_t)i, 0)->guid = r->recs[i].port0_guid;
-		slot_of(r, (uint32_t)i, 0)->lid_set = !r->recs[i].implicit;
-	}
-	for (size_t i = 0; i < r->npl; i++) {
-		const struct pline *pl = &r->pl[i];
-		uint32_t peer = lanes_strmap_get(&r->ids, pl->rid.s, pl->rid.len);
-
-		r->line = pl->line;
-		if (pl->rport > r->recs[peer].nports)
-			return PERR(r, "port %u of \"%.*s\" is beyond the %u ports declared on line %lu",
-				    pl->rport, SHOW(pl->rid), r->recs[peer].nports, r->recs[peer].line);
-		if (peer == pl->rec && pl->rport == pl->port)
-			return PERR(r, "port %u is cabled to itself", pl->port);
-		if ((rc = set_end(r, pl->rec, pl->port, peer, pl->rport)) ||
-		    (rc = set_end(r, peer, pl->rport, pl->rec, pl->port)))
-			return rc;
-		port_facts(r, pl, peer);
-	}
-	return 0;
-}
-
-static int add_node(struct reader *r, const struct rec *n)
-{
-	struct lanes_node_spec spec = { n->type, n->nports, n->guid, n->sysimg,
-					n->vendid, n->devid, NULL };
-	char *desc = lanes_strndup(n->desc.s ? n->desc.s : "", n->desc.len);
-	int rc;
-
-	if (!desc)
-		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
-	spec.desc = desc;
-	rc = lanes_builder_add_node(r->b, &spec, NULL, r->err);
-	free(desc);
-	return rc;
-}
-
-/* Nodes in file order, then their ports, then each cable once. */
-static int build(struct reader *r)
-{
-	int rc = 0;
-
-	for (size_t i = 0; i < r->nrecs && !rc; i++)
-		rc = add_node(r, &r->recs[i]);
-	for (uint32_t i = 0; i < r->nrecs && !rc; i++)
-		for (unsigned p = 0; p <= r->recs[i].nports && !rc; p++) {
-			struct slot *s = slot_of(r, i, p);
-
-			if (s->guid || s->lid)
-				rc = lanes_builder_set_port(r->b, i, (uint8_t)p, s->guid, s->lid, s->lmc,
-							    r->err);
-			if (!rc && p && s->peer != LANES_NONE &&
-			    (s->peer > i || (s->peer == i && s->peer_port > p)))
-				rc = lanes_builder_connect(r->b, i, (uint8_t)p, s->peer, s->peer_port,
-							   s->width, s->speed, r->err);
-		}
-	return rc;
-}
-
 static int ibnd_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
 		     struct lanes_error *err)
 {
@@ -681,8 +429,8 @@ static int ibnd_read(const char *data, size_t len, const char *file, struct lane
 	lanes_strmap_init(&r.ids);
 	if ((rc = lanes_builder_new(&r.b, err)))
 		goto out;
-	if ((rc = parse_lines(&r, data, len)) || (rc = add_peers(&r)) || (rc = check_guids(&r)) ||
-	    (rc = gather(&r)) || (rc = build(&r)))
+	if ((rc = parse_lines(&r, data, len)) || (rc = ibnd_add_peers(&r)) ||
+	    (rc = ibnd_check_guids(&r)) || (rc = ibnd_gather(&r)) || (rc = ibnd_build(&r)))
 		goto out;
 	rc = lanes_builder_finish(r.b, out, err);
 	r.b = NULL;

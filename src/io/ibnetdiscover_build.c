@@ -1,0 +1,209 @@
+/*
+ * ibnetdiscover_build.c - steps 2 and 3 of the ibnetdiscover reader
+ * (ibnetdiscover.c parses the lines): records for peers that only port lines
+ * name, the GUID check, the per-port slot table where contradictory cabling
+ * is caught with both line numbers, and the hand-over to the builder.
+ *
+ * Follows ibnetdiscover(8)'s "TOPOLOGY FILE FORMAT": a port line may name a
+ * node whose record comes later or never; such a peer gets a record from the
+ * port lines that name it (docs/formats-ibnetdiscover.md).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibnetdiscover_internal.h"
+
+/* Step 2: a record for every peer id that has none, from the port lines. */
+int ibnd_add_peers(struct reader *r)
+{
+	for (size_t i = 0; i < r->npl; i++) {
+		struct pline *pl = &r->pl[i];
+		uint32_t idx = lanes_strmap_get(&r->ids, pl->rid.s, pl->rid.len);
+		struct rec *n;
+
+		r->line = pl->line;
+		if (idx != LANES_NONE) {
+			n = &r->recs[idx];
+			if (n->implicit && pl->rport > n->nports)
+				n->nports = pl->rport;
+			if (n->implicit && !n->desc.len)
+				n->desc = pl->rdesc;
+			continue;
+		}
+		if (!ibnd_id_type(pl->rid))
+			return PERR(r, "peer \"%.*s\" has no record and its id does not say S-, H- or R-",
+				    SHOW(pl->rid));
+		if (ibnd_grow_recs(r))
+			return LANES_ENOMEM;
+		n = &r->recs[r->nrecs];
+		*n = (struct rec){ .id = pl->rid, .desc = pl->rdesc, .guid = ibnd_id_guid(pl->rid),
+				   .line = pl->line, .type = (uint8_t)ibnd_id_type(pl->rid),
+				   .nports = pl->rport, .implicit = 1 };
+		if (lanes_strmap_put(&r->ids, pl->rid.s, pl->rid.len, (uint32_t)r->nrecs++))
+			return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+		lanes_builder_warn(r->b, "%s:%lu: peer \"%.*s\" has no record of its own; it is made "
+				   "from the port lines that name it", r->file, pl->line, SHOW(pl->rid));
+	}
+	return 0;
+}
+
+/* No two nodes of one type may share a GUID: the file names nodes by it. */
+int ibnd_check_guids(struct reader *r)
+{
+	struct lanes_strmap seen;
+	char key[24];
+	int rc = 0;
+
+	lanes_strmap_init(&seen);
+	for (size_t i = 0; i < r->nrecs && !rc; i++) {
+		struct rec *n = &r->recs[i];
+		uint32_t other;
+
+		if (!n->guid)
+			continue;
+		snprintf(key, sizeof(key), "%u%016" PRIx64, n->type, n->guid);
+		r->line = n->line;
+		if ((other = lanes_strmap_get(&seen, key, strlen(key))) != LANES_NONE)
+			rc = PERR(r, "\"%.*s\" has the GUID 0x%016" PRIx64 " of \"%.*s\" (line %lu)",
+				  SHOW(n->id), n->guid, SHOW(r->recs[other].id), r->recs[other].line);
+		else if (lanes_strmap_put(&seen, key, strlen(key), (uint32_t)i))
+			rc = lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+	}
+	lanes_strmap_clear(&seen);
+	return rc;
+}
+
+static struct slot *slot_of(struct reader *r, uint32_t rec, unsigned port)
+{
+	return &r->slots[r->recs[rec].slot_base + port];
+}
+
+/* Cable one end (rec, port) to (peer, peer_port), unless it has another peer. */
+static int set_end(struct reader *r, uint32_t rec, uint8_t port, uint32_t peer, uint8_t peer_port)
+{
+	struct slot *s = slot_of(r, rec, port);
+
+	if (s->peer == LANES_NONE) {
+		s->peer = peer;
+		s->peer_port = peer_port;
+		s->line = r->line;
+		return 0;
+	}
+	if (s->peer == peer && s->peer_port == peer_port)
+		return 0;
+	return PERR(r, "port %u of \"%.*s\" is cabled to port %u of \"%.*s\" on line %lu, "
+		    "not to port %u of \"%.*s\"", port, SHOW(r->recs[rec].id), s->peer_port,
+		    SHOW(r->recs[s->peer].id), s->line, peer_port, SHOW(r->recs[peer].id));
+}
+
+static void fill_unknown(struct slot *s, const struct pline *pl)
+{
+	if (!s->width)
+		s->width = pl->width;
+	if (!s->speed)
+		s->speed = pl->speed;
+}
+
+/* Port facts from one line: own GUID and LID first, the peer's as a fallback. */
+static void port_facts(struct reader *r, const struct pline *pl, uint32_t peer)
+{
+	struct rec *pn = &r->recs[peer];
+	struct slot *own = slot_of(r, pl->rec, pl->port);
+	struct slot *far = slot_of(r, peer, pl->rport);
+	struct slot *far_lid = pn->type == LANES_NODE_SWITCH ? slot_of(r, peer, 0) : far;
+
+	fill_unknown(own, pl);
+	fill_unknown(far, pl);
+	if (pl->guid && r->recs[pl->rec].type != LANES_NODE_SWITCH) {
+		own->guid = pl->guid;
+		own->guid_own = 1;
+	}
+	if (pl->has_lid) {
+		own->lid = pl->lid;
+		own->lmc = pl->lmc;
+		own->lid_set = 1;
+	}
+	if (pl->rguid && pn->type != LANES_NODE_SWITCH && !far->guid_own)
+		far->guid = pl->rguid;
+	if (pn->implicit && pl->rlid && !far_lid->lid_set) {
+		far_lid->lid = pl->rlid;
+		far_lid->lid_set = 1;
+	}
+}
+
+/* Step 3: the slot table. */
+int ibnd_gather(struct reader *r)
+{
+	size_t total = 0;
+	int rc;
+
+	for (size_t i = 0; i < r->nrecs; i++) {
+		r->recs[i].slot_base = (uint32_t)total;
+		total += (size_t)r->recs[i].nports + 1;
+	}
+	if (!(r->slots = calloc(total, sizeof(*r->slots))))
+		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+	for (size_t i = 0; i < total; i++)
+		r->slots[i].peer = LANES_NONE;
+	for (size_t i = 0; i < r->nrecs; i++) {
+		slot_of(r, (uint32_t)i, 0)->lid = r->recs[i].lid;
+		slot_of(r, (uint32_t)i, 0)->lmc = r->recs[i].lmc;
+		slot_of(r, (uint32_t)i, 0)->guid = r->recs[i].port0_guid;
+		slot_of(r, (uint32_t)i, 0)->lid_set = !r->recs[i].implicit;
+	}
+	for (size_t i = 0; i < r->npl; i++) {
+		const struct pline *pl = &r->pl[i];
+		uint32_t peer = lanes_strmap_get(&r->ids, pl->rid.s, pl->rid.len);
+
+		r->line = pl->line;
+		if (pl->rport > r->recs[peer].nports)
+			return PERR(r, "port %u of \"%.*s\" is beyond the %u ports declared on line %lu",
+				    pl->rport, SHOW(pl->rid), r->recs[peer].nports, r->recs[peer].line);
+		if (peer == pl->rec && pl->rport == pl->port)
+			return PERR(r, "port %u is cabled to itself", pl->port);
+		if ((rc = set_end(r, pl->rec, pl->port, peer, pl->rport)) ||
+		    (rc = set_end(r, peer, pl->rport, pl->rec, pl->port)))
+			return rc;
+		port_facts(r, pl, peer);
+	}
+	return 0;
+}
+
+static int add_node(struct reader *r, const struct rec *n)
+{
+	struct lanes_node_spec spec = { n->type, n->nports, n->guid, n->sysimg,
+					n->vendid, n->devid, NULL };
+	char *desc = lanes_strndup(n->desc.s ? n->desc.s : "", n->desc.len);
+	int rc;
+
+	if (!desc)
+		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+	spec.desc = desc;
+	rc = lanes_builder_add_node(r->b, &spec, NULL, r->err);
+	free(desc);
+	return rc;
+}
+
+/* Nodes in file order, then their ports, then each cable once. */
+int ibnd_build(struct reader *r)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < r->nrecs && !rc; i++)
+		rc = add_node(r, &r->recs[i]);
+	for (uint32_t i = 0; i < r->nrecs && !rc; i++)
+		for (unsigned p = 0; p <= r->recs[i].nports && !rc; p++) {
+			struct slot *s = slot_of(r, i, p);
+
+			if (s->guid || s->lid)
+				rc = lanes_builder_set_port(r->b, i, (uint8_t)p, s->guid, s->lid, s->lmc,
+							    r->err);
+			if (!rc && p && s->peer != LANES_NONE &&
+			    (s->peer > i || (s->peer == i && s->peer_port > p)))
+				rc = lanes_builder_connect(r->b, i, (uint8_t)p, s->peer, s->peer_port,
+							   s->width, s->speed, r->err);
+		}
+	return rc;
+}
