@@ -262,7 +262,7 @@ struct lanes_routing;
  * up* / down* rule of pos, one destination switch at a time, with minhop's
  * port order, load counters and least-loaded choice among the candidates
  * (the shortest legal moves, with one restriction: a switch that packets may
- * enter by a down move only moves down; updown.c explains the states).
+ * enter by a down move only moves down; updown_legal.c explains the states).
  * Switches with no legal path at all (only switches without CAs, for CA
  * destinations) get a shortest completion so every LID stays reachable; that
  * carries management traffic only.
@@ -273,6 +273,16 @@ struct lanes_routing;
 int route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		      const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap,
 		      struct lanes_error *err);
+
+/**
+ * updn's roots from the GUID file at path (updn_roots.c gives the format):
+ * roots[0..*nroots) the switches named, ascending; *unknown the GUIDs of the
+ * file that are not in f.
+ * @return 0, or a negative LANES_E* code (a file:line parse error, or no GUID
+ *         names a switch or a cabled CA of f)
+ */
+int route_read_roots(const struct lanes_fabric *f, const char *path, uint32_t *roots,
+		     uint32_t *nroots, uint32_t *unknown, struct lanes_error *err);
 
 /**
  * Multi-source BFS hop counts from seeds over the switch graph; rank[s] is

@@ -13,7 +13,7 @@
 # trees with OpenSM's auto-detected roots (generated, real, 3-level XGFT),
 # and tori, a mesh, a hypercube, a HyperX and a dragonfly with one root.
 # Not here: fabrics where OpenSM's single-direction BFS gives a switch a
-# longer route than the shortest legal one (a jellyfish; see updown.c).
+# longer route than the shortest legal one (a jellyfish; see updown_legal.c).
 set -u
 . "$(dirname "$0")/osm_lib.bash"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT

@@ -1,6 +1,6 @@
 /*
  * test_updown.c - the updn, dnup and ud-dfs engines (src/route/engines/,
- * src/route/updown.c) against expectations computed here.
+ * src/route/updown*.c) against expectations computed here.
  *
  * On a small instance of every generator and on every real fabric, each
  * engine's routing must pass the verifier (every LID reached, no credit loop

@@ -3,22 +3,21 @@
  * with the behaviour of OpenSM 3.3.23's osm_ucast_updn.c where it is
  * deadlock-free, and a root rule of our own where OpenSM gives up.
  *
- * 1. Roots. From opts->roots, a file of GUIDs (one per line, 0x-prefixed
- *    hex, then optionally blanks and anything; blank lines and '#' lines are
- *    skipped; any other line is a file:line error). A switch GUID names that
- *    switch; a CA node or port GUID names the switch the CA is cabled to
- *    (seed 002, note 2); GUIDs not in the fabric are skipped, as OpenSM skips
- *    them, and counted in the notes. Without a file, OpenSM's auto-detection
- *    (updn_find_root_nodes_by_min_hop): for every switch, a histogram of the
- *    hop counts to the switches of all CA and router ports cabled to a
- *    switch; a switch is a root when exactly one bar holds more than 90% of
- *    those ports and exactly one more than 5% (the same bar).
+ * 1. Roots. From opts->roots, a file of GUIDs (read by updn_roots.c, which
+ *    gives its format): switch GUIDs, or CA node or port GUIDs for the switch
+ *    the CA is cabled to (seed 002, note 2); GUIDs not in the fabric are
+ *    skipped, as OpenSM skips them, and counted in the notes. Without a
+ *    file, OpenSM's auto-detection (updn_find_root_nodes_by_min_hop): for
+ *    every switch, a histogram of the hop counts to the switches of all CA
+ *    and router ports cabled to a switch; a switch is a root when exactly
+ *    one bar holds more than 90% of those ports and exactly one more than 5%
+ *    (the same bar).
  * 2. Ranks: BFS hops from the roots (updn_subn_rank). A move towards a lower
  *    rank is up; between equal ranks, towards the lower node GUID
  *    (updn_get_dir: "bigger == UP direction" from the moving side).
  * 3. Min-hop tables under the up* / down* rule, then minhop's balancing:
- *    route_updown_lfts (updown.c) says how, and where it differs from
- *    OpenSM's single-direction BFS.
+ *    route_updown_lfts (updown.c) says how, and updown_legal.c where it
+ *    differs from OpenSM's single-direction BFS.
  *
  * Where this is not OpenSM:
  *  - OpenSM makes every link between two roots "up" in both directions (a
@@ -50,10 +49,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../io/text.h"
 #include "../route_internal.h"
 #include "engines.h"
-#include "lanes/io.h"
 
 #define HOPS_MAX 64 /* IB_SUBNET_PATH_HOPS_MAX: OpenSM's histogram length */
 
@@ -143,148 +140,6 @@ static uint32_t host_threshold(const struct updn *u)
 	return stray ? half : 0;
 }
 
-/* ------------------------------------------------------------ roots file */
-
-struct guid_map {
-	uint64_t guid;
-	uint32_t sw; /* the switch it stands for */
-};
-
-static int by_guid(const void *pa, const void *pb)
-{
-	const struct guid_map *a = pa, *b = pb;
-
-	if (a->guid != b->guid)
-		return a->guid < b->guid ? -1 : 1;
-	return a->sw < b->sw ? -1 : a->sw > b->sw;
-}
-
-/* The switch a CA port is cabled to, or LANES_NONE. */
-static uint32_t ca_port_switch(const struct lanes_fabric *f, uint32_t node, uint8_t port)
-{
-	uint32_t peer = lanes_fabric_port(f, node, port)->peer_node;
-
-	return peer != LANES_NONE && f->nodes[peer].type == LANES_NODE_SWITCH
-		       ? f->nodes[peer].switch_index
-		       : LANES_NONE;
-}
-
-/* Switch node GUIDs, CA node GUIDs (first cabled port) and CA port GUIDs, sorted. */
-static struct guid_map *guid_index(const struct lanes_fabric *f, size_t *count)
-{
-	struct guid_map *m = malloc(sizeof(*m) * ((size_t)f->num_port_slots + f->num_nodes + 1));
-	size_t n = 0;
-
-	if (!m)
-		return NULL;
-	for (uint32_t node = 0; node < f->num_nodes; node++) {
-		const struct lanes_node *nd = &f->nodes[node];
-		uint32_t first = LANES_NONE;
-
-		if (nd->type == LANES_NODE_SWITCH) {
-			m[n++] = (struct guid_map){ nd->guid, nd->switch_index };
-			continue;
-		}
-		for (uint8_t p = 1; p <= nd->nports; p++) {
-			uint32_t sw = ca_port_switch(f, node, p);
-
-			if (sw == LANES_NONE)
-				continue;
-			m[n++] = (struct guid_map){ lanes_fabric_port(f, node, p)->guid, sw };
-			first = first == LANES_NONE ? sw : first;
-		}
-		if (first != LANES_NONE)
-			m[n++] = (struct guid_map){ nd->guid, first };
-	}
-	qsort(m, n, sizeof(*m), by_guid);
-	*count = n;
-	return m;
-}
-
-/* One line: 1 and *guid, 0 for a blank or comment line, or a parse error. */
-static int parse_line(const char *s, size_t len, const char *file, unsigned long lineno,
-		      uint64_t *guid, struct lanes_error *err)
-{
-	struct lanes_scan sc = lanes_scan_of(s, len);
-
-	lanes_scan_ws(&sc);
-	if (lanes_scan_at_end(&sc) || *sc.p == '#')
-		return 0;
-	if (!lanes_scan_peek(&sc, "0x") && !lanes_scan_peek(&sc, "0X"))
-		return lanes_error_parse(err, file, lineno,
-					 "expected a 0x-prefixed hexadecimal GUID, not \"%.*s\"",
-					 (int)(sc.end - sc.p > 40 ? 40 : sc.end - sc.p), sc.p);
-	if (!lanes_scan_hex(&sc, guid) ||
-	    (sc.p < sc.end && *sc.p != ' ' && *sc.p != '\t' && *sc.p != '#'))
-		return lanes_error_parse(err, file, lineno,
-					 "bad GUID \"%.*s\" (0x and 1 to 16 hex digits)",
-					 (int)(len > 40 ? 40 : len), s);
-	if (!*guid)
-		return lanes_error_parse(err, file, lineno, "GUID 0 names no node");
-	return 1;
-}
-
-/* Look guid up (lower bound in the sorted map); mark its switch. @return 1 if found. */
-static int add_root(const struct guid_map *m, size_t n, uint64_t guid, uint8_t *mark)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m[mid].guid < guid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == n || m[lo].guid != guid)
-		return 0;
-	mark[m[lo].sw] = 1;
-	return 1;
-}
-
-static int read_roots(struct updn *u, uint32_t *unknown, struct lanes_error *err)
-{
-	const char *path = u->opts->roots;
-	uint8_t *mark = calloc((size_t)u->f->num_switches + 1, 1);
-	struct guid_map *m = NULL;
-	struct lanes_lines lines;
-	char *data = NULL;
-	size_t dlen = 0, nm = 0, len;
-	const char *s;
-	uint64_t guid;
-	int rc;
-
-	*unknown = 0;
-	if (!mark || !(m = guid_index(u->f, &nm))) {
-		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
-		goto out;
-	}
-	if ((rc = lanes_io_slurp(path, &data, &dlen, err)))
-		goto out;
-	lanes_lines_init(&lines, data, dlen, path);
-	while (lanes_lines_next(&lines, &s, &len)) {
-		if ((rc = parse_line(s, len, path, lines.lineno, &guid, err)) < 0)
-			goto out;
-		if (rc && !add_root(m, nm, guid, mark))
-			(*unknown)++;
-	}
-	rc = 0;
-	u->nroots = 0;
-	for (uint32_t sw = 0; sw < u->f->num_switches; sw++)
-		if (mark[sw])
-			u->roots[u->nroots++] = sw;
-	if (!u->nroots)
-		rc = lanes_error_set(err, LANES_EINVAL,
-				     "updn: no GUID in %s names a switch or a cabled CA of the fabric",
-				     path);
-out:
-	free(mark);
-	free(m);
-	free(data);
-	return rc;
-}
-
 /* ------------------------------------------------------------ routing */
 
 /* Route with the current roots. @return 0, 1 on a gap (no routing kept), or an error. */
@@ -333,7 +188,7 @@ static int with_file(struct updn *u, struct lanes_error *err)
 	uint32_t unknown;
 	int rc;
 
-	if ((rc = read_roots(u, &unknown, err)))
+	if ((rc = route_read_roots(u->f, u->opts->roots, u->roots, &u->nroots, &unknown, err)))
 		return rc;
 	if ((rc = attempt(u, err)) == 1)
 		return lanes_error_set(

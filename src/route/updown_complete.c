@@ -1,0 +1,177 @@
+/*
+ * updown_complete.c - phase C of up* / down* routing toward one destination
+ * switch t (updown.c runs it after updown_legal.c): the switches of t's
+ * component that have no legal path at all under the rule of seed 004
+ * section 3.
+ *
+ * COMPLETED: a switch with no legal path at all. It gets a shortest path in
+ * the plain graph to the switches that have one, so that its own traffic
+ * (and switch LIDs) still arrive. Legal routes never lead into it, so CA
+ * traffic never meets it unless CAs hang off it; route_updown_lfts reports
+ * that case as a gap instead of routing it. Completed routes do not count in
+ * the port loads.
+ *
+ * Invariants: a gap is reported only for a destination switch with CAs
+ * (check), naming the first completed switch with CAs that the BFS reaches;
+ * candidates are in port order, and the completed switches' entries come
+ * after the legal ones in u->hops.multi.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "lanes/fabric.h"
+#include "lanes/routing.h"
+#include "updown_internal.h"
+
+/* Routed switches of the component, by len (counting sort) into u->sorted. */
+static uint32_t sort_by_len(struct updown *u, uint32_t c)
+{
+	const struct lanes_fabric *f = u->f;
+	uint32_t maxlen = 0, n = 0;
+
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		if (u->comp[s] == c && u->len[s] != INF && u->len[s] > maxlen)
+			maxlen = u->len[s];
+	memset(u->bucket, 0, sizeof(*u->bucket) * ((size_t)maxlen + 2));
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		if (u->comp[s] == c && u->len[s] != INF)
+			u->bucket[u->len[s] + 1]++;
+	for (uint32_t l = 1; l <= maxlen + 1; l++)
+		u->bucket[l] += u->bucket[l - 1];
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		if (u->comp[s] == c && u->len[s] != INF) {
+			u->sorted[u->bucket[u->len[s]]++] = s;
+			n++;
+		}
+	return n;
+}
+
+/* A completed switch: any neighbour one hop closer, in port order. */
+static void completed_candidates(struct updown *u, uint32_t s)
+{
+	const struct lanes_adj *adj = u->f->adj;
+	const uint32_t *len = u->len, want = u->len[s] - 1, e1 = u->f->adj_off[s + 1];
+	uint8_t *out = u->hops.port + u->nports;
+	uint32_t k = 0;
+
+	for (uint32_t e = u->f->adj_off[s]; e < e1; e++)
+		if (len[adj[e].sw] == want)
+			out[k++] = adj[e].port;
+	updown_take(u, s, k);
+}
+
+/*
+ * Phase C: the rest of t's component, by BFS that starts from every routed
+ * switch at its own distance (a merge of the sorted routed switches and the
+ * FIFO of completed ones keeps the order by distance). check: t is a CA
+ * destination, so a completed switch with CAs is a gap.
+ */
+static void complete(struct updown *u, uint32_t t, int check)
+{
+	const struct lanes_fabric *f = u->f;
+	uint32_t n = sort_by_len(u, u->comp[t]), i = 0, head = 0, tail = 0;
+
+	while (i < n || head < tail) {
+		uint32_t x;
+
+		if (head < tail && (i == n || u->len[u->queue[head]] < u->len[u->sorted[i]]))
+			x = u->queue[head++];
+		else
+			x = u->sorted[i++];
+		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
+			uint32_t s = f->adj[e].sw;
+
+			if (u->len[s] != INF)
+				continue;
+			u->len[s] = u->len[x] + 1;
+			u->state[s] = ST_COMPLETED;
+			u->queue[tail++] = s;
+			if (check && u->has_ca[s] && u->gap->from_sw == LANES_NONE) {
+				u->gap->from_sw = s;
+				u->gap->to_sw = t;
+			}
+		}
+	}
+	for (uint32_t q = 0; q < tail; q++)
+		completed_candidates(u, u->queue[q]);
+}
+
+/*
+ * Phase C without the full BFS, when no gap can arise (check unset, or no
+ * unrouted switch with CAs): the n unrouted switches take their shortest
+ * distance to the routed ones by a BFS among themselves, seeded with 1 +
+ * their least routed neighbour (the BFS of complete() scans every routed
+ * switch instead). Same lengths, so the same candidates; only the order of
+ * u->hops.multi differs, which no LID reads.
+ */
+static void complete_few(struct updown *u, uint32_t n)
+{
+	const struct lanes_adj *adj = u->f->adj;
+	const uint32_t *un = u->unrouted, *aoff = u->f->adj_off;
+	uint32_t *len = u->len, *d0 = u->best, *seed = u->sorted, *queue = u->queue;
+	uint8_t *state = u->state;
+	uint32_t maxd = 0, nseed = 0, i = 0, head = 0, tail = 0;
+
+	for (uint32_t q = 0; q < n; q++)
+		state[un[q]] = ST_COMPLETED;
+	/* an up neighbour with a route would have given s one (any_candidates),
+	 * so the routed neighbours of s are all down moves */
+	for (uint32_t q = 0; q < n; q++) {
+		uint32_t s = un[q], b = INF;
+
+		for (uint32_t e = u->mid[s]; e < u->off[s + 1]; e++) {
+			uint32_t l = len[u->nb[e]];
+
+			if (l != INF && l + 1 < b)
+				b = l + 1;
+		}
+		d0[s] = b;
+		if (b != INF && b > maxd)
+			maxd = b;
+	}
+	/* the seeds by d0 (counting sort), each at its d0 */
+	memset(u->bucket, 0, sizeof(*u->bucket) * ((size_t)maxd + 2));
+	for (uint32_t q = 0; q < n; q++)
+		if (d0[un[q]] != INF)
+			u->bucket[d0[un[q]] + 1]++;
+	for (uint32_t l = 1; l <= maxd + 1; l++)
+		u->bucket[l] += u->bucket[l - 1];
+	for (uint32_t q = 0; q < n; q++)
+		if ((len[un[q]] = d0[un[q]]) != INF) {
+			seed[u->bucket[d0[un[q]]]++] = un[q];
+			nseed++;
+		}
+	/* Dijkstra with unit steps: seeds and FIFO merged by length */
+	while (i < nseed || head < tail) {
+		uint32_t x;
+
+		if (head < tail && (i == nseed || len[queue[head]] < d0[seed[i]]))
+			x = queue[head++];
+		else if (x = seed[i++], len[x] != d0[x])
+			continue; /* lowered since: queued again */
+		/* every switch closer than x is final: x's candidates, with the relaxation */
+		uint8_t *out = u->hops.port + u->nports;
+		uint32_t k = 0, lx = len[x], e1 = aoff[x + 1];
+
+		for (uint32_t e = aoff[x]; e < e1; e++) {
+			uint32_t s = adj[e].sw, l = len[s];
+
+			if (l == lx - 1)
+				out[k++] = adj[e].port;
+			else if (l > lx + 1 && state[s] == ST_COMPLETED) {
+				len[s] = lx + 1;
+				queue[tail++] = s;
+			}
+		}
+		updown_take(u, x, k);
+	}
+}
+
+/* Phase C: the fast way when it gives the same tables and report, else complete(). */
+void updown_complete(struct updown *u, uint32_t t, int check)
+{
+	if (check && u->unrouted_ca)
+		complete(u, t, check);
+	else
+		complete_few(u, u->nunrouted);
+}

@@ -1,0 +1,103 @@
+/*
+ * updown_internal.h - the state that route_updown_lfts (updown.c) shares
+ * with the phases that find the candidates toward one destination switch:
+ * updown_legal.c (phases A and B, the legal routes) and updown_complete.c
+ * (phase C, a shortest completion for the switches without one). Not public
+ * API. Follows seed 004 section 3 (Autonet's up* / down*) and OpenSM 3.3.23's
+ * updn and dnup (seed 002); updown.c says how.
+ *
+ * Invariants: per switch s, the adjacency entries off[s]..mid[s] go up and
+ * mid[s]..off[s+1] go down, each part in port order; after the phases,
+ * hops.multi[0..nlegal) are the switches with a legal route and the
+ * completed ones come after; no global state.
+ */
+#ifndef LANES_UPDOWN_INTERNAL_H
+#define LANES_UPDOWN_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lanes/fabric.h"
+#include "lanes/route.h"
+#include "lanes/routing.h"
+#include "route_internal.h"
+
+#define INF UINT32_MAX
+
+/* A switch's state toward the current destination (updown_legal.c explains them). */
+enum { ST_NONE = 0, ST_DOWN, ST_FREE, ST_UP, ST_COMPLETED };
+
+struct updown {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	struct lanes_routing *r;
+	/* adjacency split by direction: per switch s, entries off[s]..mid[s] go
+	 * up and mid[s]..off[s+1] go down, each part in port order */
+	uint32_t *off, *mid;
+	uint32_t *nb;          /* neighbour switch */
+	uint8_t *port;         /* our port */
+	uint8_t *isup;         /* per fabric adjacency entry: the move goes up */
+	uint32_t *perm;        /* switches in order */
+	uint32_t *comp;        /* component per switch */
+	uint8_t *has_ca;       /* per switch: end ports hang off it */
+	uint32_t *dn;          /* hops of a shortest all-down path to the destination */
+	uint32_t *best;        /* hops of a shortest legal path to the destination */
+	uint32_t *len;         /* hops of the route the switch takes */
+	uint8_t *state;        /* ST_* */
+	uint32_t *queue;       /* BFS queue; after phase A, the all-down switches by dn */
+	uint32_t ndown;        /* switches with an all-down path */
+	uint32_t *sorted;      /* phase C: routed switches by len */
+	uint32_t *bucket;      /* phase C: counting sort */
+	uint32_t nports;       /* candidate ports filled into hops so far */
+	struct route_endports eps;
+	struct route_load load;
+	struct route_hop_ports hops;
+	struct route_updown_gap *gap;
+	/* the candidates LIDs are routed with: hops and state, or a saved copy */
+	const struct route_hop_ports *cur;
+	const uint8_t *cur_state;
+	uint32_t cur_nlegal;       /* cur->multi[0..cur_nlegal) have legal routes */
+	uint32_t nlegal;           /* the same for hops */
+	uint32_t *lids;            /* route_group: the LIDs of a group */
+	struct route_saved_hops **saved; /* per destination switch, for a later LID, or NULL;
+					 extra: the states, tag: nlegal */
+	size_t save_left;          /* bytes the saved copies may still take */
+	int save_next;             /* want_hops: save what it computes */
+	uint32_t *unrouted;        /* phase C: switches without a legal path */
+	uint32_t nunrouted;        /* of t's component */
+	uint8_t unrouted_ca;       /* one of them has CAs */
+};
+
+/* The k candidate ports of s, just put at hops.port[nports], become its entry. */
+static inline void updown_take(struct updown *u, uint32_t s, uint32_t k)
+{
+	struct route_hop_ports *h = &u->hops;
+
+	if (k == 1) {
+		h->one[s] = h->port[u->nports];
+	} else if (k > 1) {
+		h->one[s] = 0;
+		h->multi[h->nmulti++] = s;
+		u->nports += k;
+		h->moff[h->nmulti] = u->nports;
+	} else {
+		h->one[s] = LANES_PORT_DROP;
+	}
+}
+
+/*
+ * Phases A and B toward switch t (updown_legal.c): the states, route
+ * lengths and candidates of the switches with a legal path, into u->hops
+ * (refilled from the start); the switches of t's component left without
+ * one into u->unrouted.
+ */
+void updown_legal_paths(struct updown *u, uint32_t t);
+
+/*
+ * Phase C toward switch t (updown_complete.c): a shortest completion for
+ * u->unrouted, appended to u->hops. check: t is a CA destination, so a
+ * completed switch with CAs is a gap (u->gap).
+ */
+void updown_complete(struct updown *u, uint32_t t, int check);
+
+#endif
