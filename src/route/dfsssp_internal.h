@@ -28,6 +28,7 @@
 #define DFSSSP_PREFETCH 8 /* units ahead when moving a dependency's units */
 #define DFSSSP_GAVE_UP UINT32_MAX /* first fit spent its dependency checks */
 #define DFSSSP_SPLIT_MIN 256      /* switches from which dfsssp takes a second thread */
+#define DFSSSP_FF_ABOVE 8         /* OpenSM's layering needs more: first fit tries too */
 
 /* A unit's dependencies are u_dep[off .. next unit's off); w: its LID pairs. */
 struct dfsssp_unit {

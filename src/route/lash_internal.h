@@ -62,7 +62,7 @@ int lash_layer_osm_order(struct lash *l, uint32_t *needed, struct lanes_error *e
 /** Layer them again by first fit, longest paths first, then OpenSM's order; *needed as above. */
 int lash_layer_longest_first(struct lash *l, uint32_t *needed, struct lanes_error *err);
 
-/** OpenSM's balance_virtual_lanes over the whole budget (lash_layers.c says how). */
-int lash_balance(struct lash *l, uint32_t budget, struct lanes_error *err);
+/** OpenSM's balance_virtual_lanes over the layers needed (lash_layers.c says how). */
+void lash_balance(struct lash *l);
 
 #endif

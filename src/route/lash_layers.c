@@ -321,7 +321,7 @@ static void next_in_layer(const struct lash *l, uint32_t k, uint32_t *a, uint32_
 }
 
 /*
- * OpenSM's balance_virtual_lanes over the whole budget: pairs of the
+ * OpenSM's balance_virtual_lanes over the layers needed: pairs of the
  * fullest layer move to the emptiest while that stays acyclic, until the
  * two differ by less than BALANCE_LIMIT or as many tries as the fullest
  * layer holds have failed since the extremes last changed. A failed try costs
@@ -329,15 +329,11 @@ static void next_in_layer(const struct lash *l, uint32_t k, uint32_t *a, uint32_
  * failures are also bounded by the number of pairs in all (a bound on time
  * that depends only on the input).
  */
-int lash_balance(struct lash *l, uint32_t budget, struct lanes_error *err)
+void lash_balance(struct lash *l)
 {
 	uint32_t lo, hi, a = 0, b = 0;
 	uint64_t trials, fails_left = 0;
-	int rc;
 
-	for (uint32_t k = l->nlayers; k < budget; k++)
-		if ((rc = lash_open_layer(l, k, err)))
-			return rc;
 	for (uint32_t k = 0; k < l->nlayers; k++)
 		fails_left += l->L[k].pairs;
 	extremes(l, &lo, &hi);
@@ -359,5 +355,4 @@ int lash_balance(struct lash *l, uint32_t budget, struct lanes_error *err)
 		if (lo != olo || hi != ohi)
 			trials = l->L[hi].pairs;
 	}
-	return 0;
 }

@@ -452,4 +452,15 @@ int route_sls_per_src_switch(struct lanes_routing *r, struct lanes_error *err);
 int route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, uint32_t nvls,
 			 struct lanes_error *err);
 
+/** The layers an SL = VL engine may use: the least of opts->max_vls and opts->max_sls. */
+uint32_t route_layer_budget(const struct lanes_route_opts *o);
+
+/**
+ * LANES_ERANGE "ENGINE: needs N VLs, the budget is B (vls B)" (or "sls B",
+ * or "vls and sls B": the limit that binds); N above max_layers is written
+ * "more than max_layers".
+ */
+int route_over_budget(struct lanes_error *err, const char *engine, uint32_t needed,
+		      uint32_t max_layers, const struct lanes_route_opts *o);
+
 #endif

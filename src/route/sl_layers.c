@@ -10,12 +10,37 @@
  * - One SL2VL map, SL i -> VL i for i < nvls and VL 0 beyond, on every
  *   switch (in port, out port) pair, port 0 included, and on every CA or
  *   router port.
+ * - The layer budget (the least of the VL and SL limits, since SL = VL) and
+ *   the refusal that names it and both limits.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/route.h"
 #include "lanes/routing.h"
 #include "route_internal.h"
+
+uint32_t route_layer_budget(const struct lanes_route_opts *o)
+{
+	return o->max_vls < o->max_sls ? o->max_vls : o->max_sls;
+}
+
+int route_over_budget(struct lanes_error *err, const char *engine, uint32_t needed,
+		      uint32_t max_layers, const struct lanes_route_opts *o)
+{
+	char count[32];
+
+	if (needed > max_layers)
+		snprintf(count, sizeof(count), "more than %u", max_layers);
+	else
+		snprintf(count, sizeof(count), "%u", needed);
+	return lanes_error_set(err, LANES_ERANGE, "%s: needs %s VLs, the budget is %u (%s%s %u)",
+			       engine, count, route_layer_budget(o),
+			       o->max_vls <= o->max_sls ? "vls" : "sls",
+			       o->max_vls == o->max_sls ? " and sls" : "",
+			       route_layer_budget(o));
+}
 
 int route_sls_per_src_switch(struct lanes_routing *r, struct lanes_error *err)
 {

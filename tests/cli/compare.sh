@@ -52,7 +52,7 @@ for k in engine deadlock_free vls sls hops_avg hops_max routes_per_channel_max \
   same "json key $k" "$(grep -c "\"$k\":" "$work/out")" 2
 done
 expect "json updn row" "$work/out" '"engine":"updn"'
-expect "json refusal" "$work/out" '"error":"needs [0-9]+ VLs, the budget is 1"'
+expect "json refusal" "$work/out" '"error":"needs [0-9]+ VLs, the budget is 1 \(vls 1\)"'
 expect "json no error" "$work/out" '"error":null'
 expect "json verdict" "$work/out" '"deadlock_free":true'
 

@@ -7,7 +7,9 @@
  *   included (--all-traffic), within the VL budget, reporting the VLs used;
  * - one shortest path per switch pair: switch-to-switch hops equal the
  *   switch distance, CA-to-CA stretch 1;
- * - the pair (s, t) and the pair (t, s) on the same SL;
+ * - the pair (s, t) and the pair (t, s) on the same SL, switch and CA LIDs;
+ * - seed 000 Table 2: 2, 2, 3, 3 VLs and SLs on its four dragonflies, as
+ *   OpenSM's lash balances within the layers it needs;
  * - the VLs it needs: a 10x10 torus with 4 CAs per switch within 8 (OpenSM
  *   3.3.23 needs all 8 there), rings and tori fail with --vls 1 naming the
  *   VLs needed, and the SL budget counts the same way;
@@ -83,20 +85,46 @@ static void check_switch_hops(const struct lanes_fabric *f, const struct lanes_r
 	free(dist);
 }
 
-/* The SL from s to t is the SL from t to s, for every pair of switch LIDs. */
+/* The LIDs of the switches (port 0) and of the cabled CA ports, into lids; @return how many. */
+static uint32_t end_lids(const struct lanes_fabric *f, uint32_t *lids)
+{
+	uint32_t n = 0;
+
+	for (uint32_t v = 0; v < f->num_nodes; v++) {
+		const struct lanes_node *node = &f->nodes[v];
+
+		for (unsigned p = 0; p <= node->nports; p++) {
+			const struct lanes_port *pp = &f->ports[node->port_base + p];
+
+			if (!pp->lid)
+				continue;
+			if (node->type == LANES_NODE_SWITCH ? p == 0
+			    : node->type == LANES_NODE_CA && pp->peer_node != LANES_NONE)
+				lids[n++] = pp->lid;
+		}
+	}
+	return n;
+}
+
+/* The SL from a to b is the SL from b to a, for every pair of switch and CA LIDs. */
 static void check_symmetric_sls(const struct lanes_fabric *f, const struct lanes_routing *r,
 				const char *name)
 {
-	for (uint32_t s = 0; s < f->num_switches; s++)
-		for (uint32_t t = s + 1; t < f->num_switches; t++) {
-			uint32_t a = lanes_fabric_port(f, f->switches[s], 0)->lid;
-			uint32_t b = lanes_fabric_port(f, f->switches[t], 0)->lid;
+	uint32_t *lids = malloc(sizeof(*lids) * ((size_t)f->num_port_slots + 1));
+	uint32_t n;
 
-			if (a && b && lanes_routing_sl(r, f, a, b) != lanes_routing_sl(r, f, b, a))
-				fail_msg("lash on %s: SL %u from switch %u to %u, %u back", name,
-					 lanes_routing_sl(r, f, a, b), s, t,
+	assert_non_null(lids);
+	n = end_lids(f, lids);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = i + 1; j < n; j++) {
+			uint32_t a = lids[i], b = lids[j];
+
+			if (lanes_routing_sl(r, f, a, b) != lanes_routing_sl(r, f, b, a))
+				fail_msg("lash on %s: SL %u from LID %u to %u, %u back", name,
+					 lanes_routing_sl(r, f, a, b), a, b,
 					 lanes_routing_sl(r, f, b, a));
 		}
+	free(lids);
 }
 
 /* Everything lash promises on one connected fabric with the default budget. */
@@ -174,6 +202,38 @@ static void test_torus_10x10_within_8(void **state)
 	lanes_fabric_free(f);
 }
 
+/*
+ * Seed 000, Table 2: LASH takes 2, 2, 3 and 3 SLs and VLs on the balanced
+ * dragonflies (a = 2p = 2h) of 72, 342, 1,056 and 2,550 nodes, with 8 data
+ * VLs available. Like OpenSM's lash it balances within the layers it needs
+ * instead of spreading over all 8, so what it uses is what it needs.
+ */
+static void test_dragonflies_seed000(void **state)
+{
+	static const struct { const char *spec; uint32_t nodes; unsigned vls; } t[] = {
+		{ "dragonfly a=4 p=2 h=2", 72, 2 },
+		{ "dragonfly a=6 p=3 h=3", 342, 2 },
+		{ "dragonfly a=8 p=4 h=4", 1056, 3 },
+		{ "dragonfly a=10 p=5 h=5", 2550, 3 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct lanes_fabric *f = gen(t[i].spec);
+		struct lanes_routing *r = route(f);
+		struct lanes_verify_result *res = verify(f, r, 0, 1);
+
+		assert_int_equal(f->num_cas, t[i].nodes);
+		if (r->num_vls != t[i].vls || r->num_sls != t[i].vls)
+			fail_msg("lash on %s: %u VLs and %u SLs, seed 000 Table 2 says %u", t[i].spec,
+				 r->num_vls, r->num_sls, t[i].vls);
+		assert_true(res->deadlock_free && res->vls_used == t[i].vls);
+		lanes_verify_result_free(res);
+		lanes_routing_free(r);
+		lanes_fabric_free(f);
+	}
+}
+
 static void test_budget_too_small(void **state)
 {
 	static const char *const rings[] = { "torus k=6 p=1", "torus k=4x4 p=1",
@@ -189,18 +249,19 @@ static void test_budget_too_small(void **state)
 		f = gen(rings[i]);
 		err = route_error(f, 1, 16);
 		assert_int_equal(err.code, LANES_ERANGE);
-		if (sscanf(err.message, "lash: needs %u VLs, the budget is %u", &need, &budget) != 2)
+		if (sscanf(err.message, "lash: needs %u VLs, the budget is %u (vls 1)", &need,
+			   &budget) != 2)
 			fail_msg("%s: %s", rings[i], err.message);
 		assert_true(need > 1);
 		assert_int_equal(budget, 1);
-		err = route_error(f, 8, 1); /* the SLs are the layers too */
-		assert_string_equal(strstr(err.message, "the budget is"), "the budget is 1");
+		err = route_error(f, 8, 1); /* the SLs are the layers too, and the message says so */
+		assert_string_equal(strstr(err.message, "the budget is"), "the budget is 1 (sls 1)");
 		lanes_fabric_free(f);
 	}
 	/* the real OpenSM's lash logs "Lanes needed: 8" here (bench/RESULTS.md) */
 	f = gen("torus k=10x10 p=4");
 	err = route_error(f, 6, 16);
-	assert_int_equal(sscanf(err.message, "lash: needs %u VLs, the budget is 6", &need), 1);
+	assert_int_equal(sscanf(err.message, "lash: needs %u VLs, the budget is 6 (vls 6)", &need), 1);
 	assert_true(need > 6 && need <= 8);
 	lanes_fabric_free(f);
 }
@@ -336,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_generators),
 		cmocka_unit_test(test_real_fabrics),
 		cmocka_unit_test(test_torus_10x10_within_8),
+		cmocka_unit_test(test_dragonflies_seed000),
 		cmocka_unit_test(test_budget_too_small),
 		cmocka_unit_test(test_budget_exact),
 		cmocka_unit_test(test_tree_one_vl),

@@ -16,14 +16,17 @@
  *    of the layer that makes it to the next layer; the search goes on until
  *    the layer is acyclic. Layers needed = the highest layer used + 1.
  * 3. Beyond OpenSM: when that needs more layers than the budget (the least
- *    of opts->max_vls and opts->max_sls), the paths are layered again by
- *    LASH's first fit, longest paths first, each in the lowest layer that
- *    stays acyclic with it (a 10x10 torus with 4 CAs per switch: OpenSM's
- *    way needs 14 layers on these paths, this 7; the real OpenSM needs 9 on
- *    its own and fails with 8). If neither fits, fail naming the fewer VLs
- *    needed (OpenSM: "Not enough VLs available"). First fit gives up after
- *    FF_WORK dependency checks (dfsssp_layers.c; some 15 s; the bound
- *    depends only on the input), and the error then names OpenSM's count.
+ *    of opts->max_vls and opts->max_sls) or more than 8, the paths are
+ *    layered again by LASH's first fit, longest paths first, each in the
+ *    lowest layer that stays acyclic with it, and the fewer layers win (a
+ *    10x10 torus with 4 CAs per switch: OpenSM's way needs 13 layers on these
+ *    paths, this 7; the real OpenSM needs 9 on its own and fails with 8). So
+ *    with any budget of 8 or more the count does not depend on the budget. If
+ *    neither fits, fail naming the fewer VLs needed and the limit that binds
+ *    ("dfsssp: needs 9 VLs, the budget is 8 (vls 8)"; OpenSM: "Not enough VLs
+ *    available"). First fit gives up after FF_WORK dependency checks
+ *    (dfsssp_layers.c; some 15 s; the bound depends only on the input), and
+ *    OpenSM's count then stands.
  * 4. OpenSM's balancing: each free VL goes, one at a time, to the layer with
  *    the most LID pairs per VL, and layer i uses VLs start_i .. start_i +
  *    split_i - 1. OpenSM answers a random VL of that range to each path
@@ -168,11 +171,6 @@ static int set_maps(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 
 /* ------------------------------------------------------------- engine */
 
-static uint32_t budget_of(const struct lanes_route_opts *o)
-{
-	return o->max_vls < o->max_sls ? o->max_vls : o->max_sls;
-}
-
 /* "9" or "more than 16" */
 static const char *count_text(uint32_t n, char *buf, size_t size)
 {
@@ -183,24 +181,57 @@ static const char *count_text(uint32_t n, char *buf, size_t size)
 	return buf;
 }
 
-/* OpenSM's layering, and first fit when that needs more than the budget. */
+/* OpenSM's layering (d->layer, d->paths, d->nlayers), kept while first fit tries. */
+struct layering {
+	uint8_t *layer;
+	uint64_t paths[DFSSSP_MAX_LAYERS];
+	uint32_t nlayers;
+};
+
+static int keep_layering(const struct dfsssp *d, struct layering *k, struct lanes_error *err)
+{
+	if (!(k->layer = malloc((size_t)d->nunits + 1)))
+		return oom(err);
+	memcpy(k->layer, d->layer, d->nunits);
+	memcpy(k->paths, d->paths, sizeof(k->paths));
+	k->nlayers = d->nlayers;
+	return 0;
+}
+
+static void restore_layering(struct dfsssp *d, const struct layering *k)
+{
+	memcpy(d->layer, k->layer, d->nunits);
+	memcpy(d->paths, k->paths, sizeof(k->paths));
+	d->nlayers = k->nlayers;
+}
+
+/*
+ * OpenSM's layering; first fit too when that needs more than the budget or
+ * more than 8 VLs (where OpenSM's own dfsssp fails on 8-VL hardware), and
+ * the fewer layers win. With any budget of 8 or more the count is the same.
+ */
 static int assign_layers(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 {
+	struct layering k = { NULL, { 0 }, 0 };
 	uint32_t ff = 0;
-	char buf[32];
 	int rc;
 
 	if ((rc = dfsssp_build_cdg(d, err)) || (rc = dfsssp_make_layers(d, err)))
 		return rc;
-	if ((d->greedy = d->nlayers) <= budget)
+	d->greedy = d->nlayers;
+	if (d->greedy <= budget && d->greedy <= DFSSSP_FF_ABOVE)
 		return 0;
-	if ((rc = dfsssp_first_fit(d, &ff, err)))
+	if (d->greedy <= budget && (rc = keep_layering(d, &k, err)))
 		return rc;
-	if (ff <= budget)
-		return 0;
-	return lanes_error_set(err, LANES_ERANGE, "dfsssp: needs %s VLs, the budget is %u",
-			       count_text(ff < d->greedy ? ff : d->greedy, buf, sizeof(buf)),
-			       budget); /* DFSSSP_GAVE_UP is more than any count */
+	if (!(rc = dfsssp_first_fit(d, &ff, err))) {
+		if (k.layer && ff >= d->greedy) /* DFSSSP_GAVE_UP is more than any count */
+			restore_layering(d, &k);
+		else if (!k.layer && ff > budget)
+			rc = route_over_budget(err, "dfsssp", ff < d->greedy ? ff : d->greedy,
+					       DFSSSP_MAX_LAYERS, d->opts);
+	}
+	free(k.layer);
+	return rc;
 }
 
 static int set_notes(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
@@ -224,7 +255,7 @@ static int set_notes(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 
 static int layer_paths(struct dfsssp *d, struct lanes_error *err)
 {
-	uint32_t budget = budget_of(d->opts);
+	uint32_t budget = route_layer_budget(d->opts);
 	int rc;
 
 	if ((rc = assign_layers(d, budget, err)))

@@ -26,16 +26,17 @@
  *    opts->max_vls and opts->max_sls), the pairs are layered again, longest
  *    paths first (LASH's first fit in the paper's spirit; fewer layers on
  *    tori), and the routing fails only if that exceeds it too, naming the
- *    fewer layers ("lash: needs 9 VLs, the budget is 8"; OpenSM: "Lane
- *    requirements (9) exceed available lanes (8)").
- * 3. Balance, OpenSM's balance_virtual_lanes made deterministic and spread
- *    over the whole budget (OpenSM stays within the layers needed): while the
- *    fullest layer holds 3 pairs or more than the emptiest, move a pair of
- *    the fullest layer to the emptiest when that one stays acyclic; stop when
- *    as many moves as the fullest layer holds have failed in a row, or as many
- *    as there are pairs in all. OpenSM
- *    picks the pairs at random; here a cursor goes round the pairs in id
- *    order. Counts are switch pairs, as OpenSM's.
+ *    fewer layers and the limit that binds ("lash: needs 9 VLs, the budget
+ *    is 8 (vls 8)"; OpenSM: "Lane requirements (9) exceed available lanes
+ *    (8)").
+ * 3. Balance, OpenSM's balance_virtual_lanes over the layers needed (as
+ *    OpenSM does: the routing uses no more VLs than it needs), made
+ *    deterministic: while the fullest layer holds 3 pairs or more than the
+ *    emptiest, move a pair of the fullest layer to the emptiest when that one
+ *    stays acyclic; stop when as many moves as the fullest layer holds have
+ *    failed in a row, or as many as there are pairs in all. OpenSM picks the
+ *    pairs at random; here a cursor goes round the pairs in id order. Counts
+ *    are switch pairs, as OpenSM's.
  * 4. Path SLs per (source switch, destination LID): the pair's layer; 0 from
  *    a switch to its own LIDs and CAs. SL2VL: SL i -> VL i on every port for
  *    the layers used (sl_layers.c).
@@ -151,27 +152,11 @@ static void make_paths(struct lash *l)
 		l->port[(size_t)t * l->ns + t] = 0;
 }
 
-/* "9" or "more than 16" */
-static const char *count_text(uint32_t n, char *buf, size_t size)
-{
-	if (n > LASH_MAX_LAYERS)
-		snprintf(buf, size, "more than %d", LASH_MAX_LAYERS);
-	else
-		snprintf(buf, size, "%u", n);
-	return buf;
-}
-
-static uint32_t budget_of(const struct lanes_route_opts *o)
-{
-	return o->max_vls < o->max_sls ? o->max_vls : o->max_sls;
-}
-
 /* Layers in OpenSM's order; longest first when that needs more than the budget. */
 static int make_layers(struct lash *l, uint32_t *osm_needed, uint32_t *ff_needed,
 		       struct lanes_error *err)
 {
-	uint32_t budget = budget_of(l->opts);
-	char buf[32];
+	uint32_t budget = route_layer_budget(l->opts);
 	int rc;
 
 	*ff_needed = 0;
@@ -183,10 +168,8 @@ static int make_layers(struct lash *l, uint32_t *osm_needed, uint32_t *ff_needed
 		return rc;
 	if (*ff_needed <= budget)
 		return 0;
-	return lanes_error_set(err, LANES_ERANGE, "lash: needs %s VLs, the budget is %u",
-			       count_text(*ff_needed < *osm_needed ? *ff_needed : *osm_needed, buf,
-					  sizeof(buf)),
-			       budget);
+	return route_over_budget(err, "lash", *ff_needed < *osm_needed ? *ff_needed : *osm_needed,
+				 LASH_MAX_LAYERS, l->opts);
 }
 
 /* ---------------------------------------------------------------- tables */
@@ -294,8 +277,10 @@ static int compute(struct lash *l, struct lanes_error *err)
 	if ((rc = prepare(l, err)))
 		return rc;
 	make_paths(l);
-	if ((rc = make_layers(l, &osm_needed, &ff_needed, err)) ||
-	    (rc = lash_balance(l, budget_of(l->opts), err)) || (rc = write_tables(l, err)))
+	if ((rc = make_layers(l, &osm_needed, &ff_needed, err)))
+		return rc;
+	lash_balance(l);
+	if ((rc = write_tables(l, err)))
 		return rc;
 	used = layers_used(l);
 	if ((rc = route_sl2vl_identity(l->r, l->f, used, err)))
@@ -345,7 +330,7 @@ const struct lanes_engine lanes_engine_lash = {
 	.summary = "OpenSM's LASH: one shortest path per switch pair, pairs in virtual layers "
 		   "with acyclic channel dependencies (SL = VL)",
 	.scope = "any",
-	.resources = "the layers needed (fails naming them), balanced over the VL budget",
+	.resources = "the layers needed (fails naming them), balanced among themselves",
 	.source = "OpenSM 3.3.23 LASH (seed 002), Skeie et al. IPDPS 2002; osm_ucast_lash.c",
 	.flags = LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE | LANES_ENGINE_USES_SLS |
 		 LANES_ENGINE_USES_VLS,

@@ -79,11 +79,6 @@ static int oom(struct lanes_error *err)
 	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
-static uint32_t budget_of(const struct lanes_route_opts *o)
-{
-	return o->max_vls < o->max_sls ? o->max_vls : o->max_sls;
-}
-
 /* ----------------------------------------------------------------- layers */
 
 /* The escape trees of layer l: one per component with destinations. */
@@ -250,7 +245,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	n.opts = opts;
 	n.ns = f->num_switches;
 	n.E = f->adj_off[n.ns];
-	n.k = budget_of(opts);
+	n.k = route_layer_budget(opts);
 	*out = NULL;
 	if ((rc = lanes_routing_new(f, &n.r, err)) || (rc = route_all(&n, err)))
 		goto out;
