@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "../core/util.h"
+#include "fmt.h"
 #include "formats.h"
 #include "osm_common.h"
 #include "lanes/dump.h"
@@ -208,6 +209,18 @@ int lanes_lfts_read(const char *data, size_t len, const char *file, const struct
 
 /* ---- writer ---- */
 
+/*
+ * Each LID's line ends with the same text on every switch ("Switch portguid
+ * 0x...: 'desc'\n"), so it is formatted once per LID into a slot of this
+ * size: "Channel Adapter portguid 0x" + 16 + ": '" + 63 + "'\n" fits.
+ */
+#define LID_TEXT 120
+
+struct lid_text {
+	uint8_t len;
+	char s[LID_TEXT];
+};
+
 static const char *type_str(int type)
 {
 	return type == LANES_NODE_SWITCH ? "Switch"
@@ -216,52 +229,97 @@ static const char *type_str(int type)
 					   : "UNKNOWN";
 }
 
-static void write_entry(const struct lanes_fabric *f, char (*desc)[64], uint32_t lid, unsigned port,
-			FILE *out)
+/* "<type> portguid 0x%016llx: '<desc>'\n", or "unknown node and type\n". */
+static void lid_text(const struct lanes_fabric *f, uint32_t lid, struct lid_text *t)
 {
 	const struct lanes_lid_owner *o = &f->lid_owner[lid];
+	char desc[64], *p = t->s;
 
-	fprintf(out, "0x%04x %03u # ", lid, port);
-	if (o->node == LANES_NONE)
-		fputs("unknown node and type\n", out);
-	else
-		fprintf(out, "%s portguid 0x%016llx: '%s'\n", type_str(f->nodes[o->node].type),
-			(unsigned long long)lanes_fabric_port(f, o->node, o->port)->guid,
-			desc[o->node]);
+	if (o->node == LANES_NONE) {
+		p = lanes_fmt_str(p, "unknown node and type\n");
+	} else {
+		osm_print_desc(f->nodes[o->node].desc, desc);
+		p = lanes_fmt_str(p, type_str(f->nodes[o->node].type));
+		p = lanes_fmt_str(p, " portguid 0x");
+		p = lanes_fmt_hex0(p, lanes_fabric_port(f, o->node, o->port)->guid, 16);
+		p = lanes_fmt_str(p, ": '");
+		p = lanes_fmt_str(p, desc);
+		p = lanes_fmt_str(p, "'\n");
+	}
+	t->len = (uint8_t)(p - t->s);
 }
 
-static void write_switch(const struct lanes_fabric *f, const struct lanes_routing *r,
-			 char (*desc)[64], uint32_t sw, FILE *out)
+/* "0x%04x %03u # " and the LID's text. */
+static void write_entry(struct lanes_fmt *o, uint32_t lid, unsigned port,
+			const struct lid_text *t)
 {
-	uint32_t node = f->switches[sw];
-	const struct lanes_node *n = &f->nodes[node];
+	char *p = lanes_fmt_room(o, 2 * LANES_FMT_U64 + 6 + LID_TEXT);
 
-	fprintf(out, "Unicast lids [0-%u] of switch Lid %u guid 0x%016llx ('%s'):\n", f->max_lid,
-		lanes_fabric_lid(f, node, 0), (unsigned long long)n->guid, desc[node]);
+	*p++ = '0';
+	*p++ = 'x';
+	p = lanes_fmt_hex0(p, lid, 4);
+	*p++ = ' ';
+	p = lanes_fmt_dec0(p, port, 3);
+	p = lanes_fmt_str(p, " # ");
+	memcpy(p, t->s, t->len);
+	lanes_fmt_done(o, p + t->len);
+}
+
+/* "Unicast lids [0-%u] of switch Lid %u guid 0x%016llx ('%s'):\n" */
+static void write_header(struct lanes_fmt *o, const struct lanes_fabric *f, uint32_t node)
+{
+	char desc[64], *p = lanes_fmt_room(o, 3 * LANES_FMT_U64 + 64 + 64);
+
+	osm_print_desc(f->nodes[node].desc, desc);
+	p = lanes_fmt_str(p, "Unicast lids [0-");
+	p = lanes_fmt_dec(p, f->max_lid);
+	p = lanes_fmt_str(p, "] of switch Lid ");
+	p = lanes_fmt_dec(p, lanes_fabric_lid(f, node, 0));
+	p = lanes_fmt_str(p, " guid 0x");
+	p = lanes_fmt_hex0(p, f->nodes[node].guid, 16);
+	p = lanes_fmt_str(p, " ('");
+	p = lanes_fmt_str(p, desc);
+	p = lanes_fmt_str(p, "'):\n");
+	lanes_fmt_done(o, p);
+}
+
+static void write_switch(struct lanes_fmt *o, const struct lanes_fabric *f,
+			 const struct lanes_routing *r, const struct lid_text *text, uint32_t sw)
+{
+	const struct lanes_node *n = &f->nodes[f->switches[sw]];
+	char *p;
+
+	write_header(o, f, f->switches[sw]);
 	for (uint32_t lid = 0; lid <= f->max_lid; lid++) {
 		uint8_t port = lanes_routing_port(r, sw, lid);
 
 		if (port <= n->nports)
-			write_entry(f, desc, lid, port, out);
+			write_entry(o, lid, port, &text[lid]);
 	}
-	fprintf(out, "%u lids dumped\n", f->max_lid);
+	p = lanes_fmt_room(o, LANES_FMT_U64 + 16);
+	p = lanes_fmt_dec(p, f->max_lid);
+	p = lanes_fmt_str(p, " lids dumped\n");
+	lanes_fmt_done(o, p);
 }
 
 int lanes_lfts_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,
 		     struct lanes_error *err)
 {
-	char(*desc)[64];
+	struct lid_text *text;
+	struct lanes_fmt o;
 	int rc = lanes_routing_check(f, r, err);
 
 	if (rc)
 		return rc;
-	if (!(desc = malloc(sizeof(*desc) * ((size_t)f->num_nodes + 1))))
+	if (!(text = malloc(sizeof(*text) * ((size_t)f->max_lid + 1))))
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < f->num_nodes; i++)
-		osm_print_desc(f->nodes[i].desc, desc[i]);
+	for (uint32_t lid = 0; lid <= f->max_lid; lid++)
+		lid_text(f, lid, &text[lid]);
+	lanes_fmt_init(&o, out);
 	for (uint32_t s = 0; s < f->num_switches; s++)
-		write_switch(f, r, desc, s, out);
-	free(desc);
+		write_switch(&o, f, r, text, s);
+	lanes_fmt_flush(&o);
+	free(text);
 	if (ferror(out))
 		return lanes_error_set(err, LANES_EIO, "write error");
 	return 0;

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "../core/util.h"
+#include "fmt.h"
 #include "lanes/dump.h"
 #include "osm_common.h"
 #include "text.h"
@@ -191,45 +192,103 @@ int lanes_sl2vl_read(const char *data, size_t len, const char *file, const struc
 
 /* ---- writer ---- */
 
-static void write_row(unsigned in, unsigned out_port, const uint8_t *map, FILE *out)
+/*
+ * " %-2u" for each SL's VL and the end of line, for the last map seen:
+ * neighbouring rows mostly have the same map, so its text is reused.
+ */
+struct vl_text {
+	uint8_t map[LANES_NUM_SLS];
+	int valid;
+	size_t len;
+	char s[LANES_NUM_SLS * (LANES_FMT_U64 + 1) + 1];
+};
+
+static const struct vl_text *vl_text(struct vl_text *t, const uint8_t *map)
 {
-	fprintf(out, "%-3u %-3u :", in, out_port);
-	for (int s = 0; s < LANES_NUM_SLS; s++)
-		fprintf(out, " %-2u", map[s]);
-	fputc('\n', out);
+	char *p = t->s;
+
+	if (t->valid && !memcmp(t->map, map, LANES_NUM_SLS))
+		return t;
+	for (int s = 0; s < LANES_NUM_SLS; s++) {
+		*p++ = ' ';
+		p = lanes_fmt_dec_left(p, map[s], 2);
+	}
+	*p++ = '\n';
+	memcpy(t->map, map, LANES_NUM_SLS);
+	t->len = (size_t)(p - t->s);
+	t->valid = 1;
+	return t;
 }
 
-static void write_header(const char *type, uint64_t guid, uint32_t lid, const char *desc,
-			 FILE *out)
+/* "%-3u %-3u :" and the map's VLs. */
+static void write_row(struct lanes_fmt *o, struct vl_text *t, unsigned in, unsigned out_port,
+		      const uint8_t *map)
 {
-	char d[64];
+	const struct vl_text *vl = vl_text(t, map);
+	char *p = lanes_fmt_room(o, 2 * LANES_FMT_U64 + 4 + sizeof(vl->s));
+
+	p = lanes_fmt_dec_left(p, in, 3);
+	*p++ = ' ';
+	p = lanes_fmt_dec_left(p, out_port, 3);
+	*p++ = ' ';
+	*p++ = ':';
+	memcpy(p, vl->s, vl->len);
+	lanes_fmt_done(o, p + vl->len);
+}
+
+/* The separator, and an empty line after a block when last. */
+static void write_separator(struct lanes_fmt *o, int last)
+{
+	char *p = lanes_fmt_room(o, sizeof(separator) + 1);
+
+	p = lanes_fmt_str(p, separator);
+	*p++ = '\n';
+	if (last)
+		*p++ = '\n';
+	lanes_fmt_done(o, p);
+}
+
+/* "%s 0x%016llx, base LID %u, \"%s\"\n", the column header and the separator. */
+static void write_header(struct lanes_fmt *o, const char *type, uint64_t guid, uint32_t lid,
+			 const char *desc)
+{
+	char d[64], *p = lanes_fmt_room(o, 64 + 2 * LANES_FMT_U64 + 64 + sizeof(header_line));
 
 	osm_print_desc(desc, d);
-	fprintf(out, "%s 0x%016llx, base LID %u, \"%s\"\n%s\n%s\n", type, (unsigned long long)guid,
-		lid, d, header_line, separator);
+	p = lanes_fmt_str(p, type);
+	p = lanes_fmt_str(p, " 0x");
+	p = lanes_fmt_hex0(p, guid, 16);
+	p = lanes_fmt_str(p, ", base LID ");
+	p = lanes_fmt_dec(p, lid);
+	p = lanes_fmt_str(p, ", \"");
+	p = lanes_fmt_str(p, d);
+	p = lanes_fmt_str(p, "\"\n");
+	p = lanes_fmt_str(p, header_line);
+	*p++ = '\n';
+	lanes_fmt_done(o, p);
+	write_separator(o, 0);
 }
 
-static void write_switch(const struct lanes_fabric *f, const struct lanes_routing *r,
-			 uint32_t node, FILE *out)
+static void write_switch(struct lanes_fmt *o, struct vl_text *t, const struct lanes_fabric *f,
+			 const struct lanes_routing *r, uint32_t node)
 {
 	const struct lanes_node *n = &f->nodes[node];
 
-	write_header("Switch", f->ports[n->port_base].guid, lanes_fabric_lid(f, node, 0), n->desc,
-		     out);
-	for (unsigned o = 1; o <= n->nports; o++) {
-		if (f->ports[n->port_base + o].peer_node == LANES_NONE)
+	write_header(o, "Switch", f->ports[n->port_base].guid, lanes_fabric_lid(f, node, 0),
+		     n->desc);
+	for (unsigned op = 1; op <= n->nports; op++) {
+		if (f->ports[n->port_base + op].peer_node == LANES_NONE)
 			continue;
 		for (unsigned i = 0; i <= n->nports; i++)
-			write_row(i, o,
+			write_row(o, t, i, op,
 				  lanes_routing_switch_map(r, f, n->switch_index, (uint8_t)i,
-							   (uint8_t)o),
-				  out);
+							   (uint8_t)op));
 	}
-	fprintf(out, "%s\n\n", separator);
+	write_separator(o, 1);
 }
 
-static void write_endport(const struct lanes_fabric *f, const struct lanes_routing *r,
-			  uint32_t node, FILE *out)
+static void write_endport(struct lanes_fmt *o, struct vl_text *t, const struct lanes_fabric *f,
+			  const struct lanes_routing *r, uint32_t node)
 {
 	const struct lanes_node *n = &f->nodes[node];
 	const char *type = n->type == LANES_NODE_ROUTER ? "Router" : "Channel Adapter";
@@ -239,25 +298,29 @@ static void write_endport(const struct lanes_fabric *f, const struct lanes_routi
 
 		if (port->peer_node == LANES_NONE)
 			continue;
-		write_header(type, port->guid, port->lid, n->desc, out);
-		write_row(0, 0, lanes_routing_port_map(r, f, node, (uint8_t)p), out);
-		fprintf(out, "%s\n\n", separator);
+		write_header(o, type, port->guid, port->lid, n->desc);
+		write_row(o, t, 0, 0, lanes_routing_port_map(r, f, node, (uint8_t)p));
+		write_separator(o, 1);
 	}
 }
 
 int lanes_sl2vl_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,
 		      struct lanes_error *err)
 {
+	struct vl_text t = { .valid = 0 };
+	struct lanes_fmt o;
 	int rc = lanes_routing_check(f, r, err);
 
 	if (rc)
 		return rc;
+	lanes_fmt_init(&o, out);
 	for (uint32_t i = 0; i < f->num_nodes; i++) {
 		if (f->nodes[i].type == LANES_NODE_SWITCH)
-			write_switch(f, r, i, out);
+			write_switch(&o, &t, f, r, i);
 		else
-			write_endport(f, r, i, out);
+			write_endport(&o, &t, f, r, i);
 	}
+	lanes_fmt_flush(&o);
 	if (ferror(out))
 		return lanes_error_set(err, LANES_EIO, "write error");
 	return 0;

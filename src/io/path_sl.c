@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "../core/util.h"
+#include "fmt.h"
 #include "lanes/dump.h"
 #include "osm_common.h"
 #include "text.h"
@@ -354,28 +355,88 @@ int lanes_path_sl_read(const char *data, size_t len, const char *file,
 
 /* ---- writer ---- */
 
-static void write_entries(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out)
+/*
+ * "0x%0*llx " of a LID (width 4) or a switch GUID (width 16): formatted once
+ * and copied into every line that names it. The copy is of the whole array
+ * (zeroed first), which the compiler does in a few moves; len says how much
+ * of it counts.
+ */
+struct word {
+	uint8_t len;
+	char s[LANES_FMT_U64 + 3];
+};
+
+static void make_word(struct word *w, uint64_t v, unsigned width)
 {
-	for (uint32_t d = 1; d <= f->max_lid; d++) {
-		if (f->lid_owner[d].node == LANES_NONE)
-			continue;
-		if (r->sl_mode == LANES_SL_PER_DST)
-			fprintf(out, "0x%04x %u\n", d, r->sl[d]);
-		for (uint32_t s = 0; r->sl_mode == LANES_SL_PER_SRC_SWITCH && s < f->num_switches;
-		     s++)
-			fprintf(out, "0x%04x 0x%016llx %u\n", d,
-				(unsigned long long)f->nodes[f->switches[s]].guid,
-				r->sl[(size_t)d * r->num_switches + s]);
-		for (uint32_t s = 1; r->sl_mode == LANES_SL_PER_PAIR && s <= f->max_lid; s++)
-			if (f->lid_owner[s].node != LANES_NONE)
-				fprintf(out, "0x%04x 0x%04x %u\n", d, s,
-					r->sl[(size_t)d * r->num_lids + s]);
-	}
+	char *p = w->s;
+
+	memset(w->s, 0, sizeof(w->s));
+	*p++ = '0';
+	*p++ = 'x';
+	p = lanes_fmt_hex0(p, v, width);
+	*p++ = ' ';
+	w->len = (uint8_t)(p - w->s);
+}
+
+static char *put_word(char *p, const struct word *w)
+{
+	memcpy(p, w->s, sizeof(w->s));
+	return p + w->len;
+}
+
+/* "DST SL" or, when src is not NULL, "DST SRC SL". */
+static void write_entry(struct lanes_fmt *o, const struct word *dst, const struct word *src,
+			uint8_t sl)
+{
+	char *p = lanes_fmt_room(o, 2 * sizeof(dst->s) + LANES_FMT_U64 + 1);
+
+	p = put_word(p, dst);
+	if (src)
+		p = put_word(p, src);
+	p = lanes_fmt_dec(p, sl);
+	*p++ = '\n';
+	lanes_fmt_done(o, p);
+}
+
+/* The lines of destination d, whose word is dw; src holds the sources' words. */
+static void write_dst(struct lanes_fmt *o, const struct lanes_fabric *f,
+		      const struct lanes_routing *r, uint32_t d, const struct word *src)
+{
+	struct word dw;
+
+	make_word(&dw, d, 4);
+	if (r->sl_mode == LANES_SL_PER_DST)
+		write_entry(o, &dw, NULL, r->sl[d]);
+	for (uint32_t s = 0; r->sl_mode == LANES_SL_PER_SRC_SWITCH && s < f->num_switches; s++)
+		write_entry(o, &dw, &src[s], r->sl[(size_t)d * r->num_switches + s]);
+	for (uint32_t s = 1; r->sl_mode == LANES_SL_PER_PAIR && s <= f->max_lid; s++)
+		if (f->lid_owner[s].node != LANES_NONE)
+			write_entry(o, &dw, &src[s], r->sl[(size_t)d * r->num_lids + s]);
+}
+
+/* Every owned destination LID's lines; the sources' words made first. */
+static int write_entries(struct lanes_fmt *o, const struct lanes_fabric *f,
+			 const struct lanes_routing *r, struct lanes_error *err)
+{
+	int by_switch = r->sl_mode == LANES_SL_PER_SRC_SWITCH;
+	size_t n = by_switch ? f->num_switches : r->sl_mode == LANES_SL_PER_PAIR ? r->num_lids : 0;
+	struct word *src = malloc(sizeof(*src) * (n + 1));
+
+	if (!src)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		make_word(&src[i], by_switch ? f->nodes[f->switches[i]].guid : i, by_switch ? 16 : 4);
+	for (uint32_t d = 1; d <= f->max_lid; d++)
+		if (f->lid_owner[d].node != LANES_NONE)
+			write_dst(o, f, r, d, src);
+	free(src);
+	return 0;
 }
 
 int lanes_path_sl_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,
 			struct lanes_error *err)
 {
+	struct lanes_fmt o;
 	int rc = lanes_routing_check(f, r, err);
 
 	if (rc)
@@ -385,8 +446,10 @@ int lanes_path_sl_write(const struct lanes_fabric *f, const struct lanes_routing
 	fprintf(out, "# lanes path SLs\nmode %s\n", mode_names[r->sl_mode]);
 	if (r->sl_mode == LANES_SL_UNIFORM)
 		fprintf(out, "sl %u\n", r->sl_uniform);
-	else
-		write_entries(f, r, out);
+	lanes_fmt_init(&o, out);
+	if (r->sl_mode != LANES_SL_UNIFORM && (rc = write_entries(&o, f, r, err)))
+		return rc;
+	lanes_fmt_flush(&o);
 	if (ferror(out))
 		return lanes_error_set(err, LANES_EIO, "write error");
 	return 0;
