@@ -105,7 +105,46 @@ int cli_fabric_route_verify_option(int c, const char *arg, struct cli_fabric_opt
 				   struct lanes_route_opts *ro, const char **engine,
 				   struct lanes_verify_opts *vo);
 
-/* Run an engine, printing its refusal; EXIT_OK, EXIT_FINDING (refused) or EXIT_USAGE. */
+/*
+ * What running an engine came to. The class follows the error code, never
+ * the message: a check() that fails (the engine does not apply) and
+ * LANES_ERANGE from route() (the VL/SL budget, or what the model can hold)
+ * are refusals; LANES_EINTERNAL is a bug in lanes; every other code is the
+ * input's fault (LANES_EINVAL an unusable parameter such as a roots file that
+ * names no switch, LANES_EPARSE a malformed file, LANES_EIO a file that cannot
+ * be read, LANES_ENOTFOUND) or means the work cannot be done (LANES_ENOMEM).
+ */
+enum cli_engine_outcome {
+	CLI_ROUTED,   /* a routing */
+	CLI_REFUSED,  /* EXIT_FINDING in route; a "refused" row in compare */
+	CLI_FAILED,   /* an internal error: EXIT_FINDING, a "FAILED" row in compare */
+	CLI_BAD_INPUT /* EXIT_USAGE everywhere */
+};
+
+/* Run e (its check(), then lanes_route()); *seconds is the routing's wall time. */
+enum cli_engine_outcome cli_run_engine(const struct lanes_engine *e, const struct lanes_fabric *f,
+				       const struct lanes_route_opts *o,
+				       struct lanes_routing **out, double *seconds,
+				       struct lanes_error *err);
+
+/* Print "lanes: ENGINE: message" (once, when the engine already names itself). */
+void cli_engine_error(const struct lanes_engine *e, const struct lanes_error *err);
+
+/* Does e read --roots (opts->roots)? Only updn: its root GUID file. */
+int cli_engine_takes_roots(const struct lanes_engine *e);
+
+/*
+ * Refuse --roots for an engine that does not read it (OpenSM ignores its
+ * root_guid_file for other engines; a flag with no effect is more likely a
+ * mistake). cmd names the command. @return 0 or EXIT_USAGE (printed).
+ */
+int cli_check_roots(const char *cmd, const struct lanes_engine *e,
+		    const struct lanes_route_opts *o);
+
+/*
+ * Run an engine, printing why it did not route: EXIT_OK, EXIT_FINDING
+ * (refused, or an internal error) or EXIT_USAGE (bad input).
+ */
 int cli_route_fabric(const struct lanes_engine *e, const struct lanes_fabric *f,
 		     const struct lanes_route_opts *o, struct lanes_routing **out, double *seconds);
 

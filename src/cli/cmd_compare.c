@@ -14,13 +14,16 @@
  * fabric: all are bugs worth a non-zero status in a script. The claim is
  * freedom for CA-to-CA traffic (what the verifier checks by default), so with
  * --all-traffic the column shows the stricter verdict but does not judge it.
+ * Bad input is the command's error, not an engine's refusal: a --roots file
+ * that updn cannot read or use stops the command with exit 2, as `lanes
+ * route` does (cli.h: the class comes from the error code). Engines that
+ * read --roots run first, so a bad file fails before the others spend time.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include <json-c/json.h>
 
@@ -37,18 +40,21 @@ static const char compare_usage[] =
 	"  verifier. One row per engine: deadlock-free by the verifier (not the engine's claim),\n"
 	"  VLs and SLs used, CA-to-CA hops average and max, routes per switch-to-switch channel\n"
 	"  max and standard deviation, effective bisection bandwidth, routing time in seconds,\n"
-	"  or the reason the engine refused.\n"
+	"  or the reason the engine refused; NOTE says when pairs are unreachable.\n"
 	"  -e LIST          engines, comma separated, or all\n"
 	"  --vls N, --sls N the budgets every engine gets (default 8 and 16)\n"
-	"  --ebb-patterns N random bisections for the EBB (default 100; 0 skips it)\n"
+	"  --ca-lids-only   no engine routes switch LIDs as destinations\n"
+	"  --roots FILE     root switch GUIDs for updn only (the other engines do not use it);\n"
+	"                   refused when LIST does not name updn\n"
+	"  --ebb-patterns N random bisections for the EBB (default 100; 0 skips it: EBB -, null)\n"
 	"  --all-traffic    judge credit loops on every path, switch traffic included\n"
 	"  --json           an array of objects: engine, claims_deadlock_free, deadlock_free,\n"
-	"                   reachable, vls, sls, hops_avg, hops_max, routes_per_channel_max,\n"
-	"                   routes_per_channel_stddev, ebb, time_s, error\n"
-	"  Exit 0 done; 1 an engine failed (not a refusal), an engine that claims deadlock\n"
-	"  freedom was rejected by the verifier (CA-to-CA traffic; not judged with\n"
-	"  --all-traffic), or a routing left pairs unreachable on a connected fabric;\n"
-	"  2 bad input.\n"
+	"                   reachable, unreachable_pairs, vls, sls, hops_avg, hops_max,\n"
+	"                   routes_per_channel_max, routes_per_channel_stddev, ebb, time_s, error\n"
+	"  Exit 0 done; 1 an engine failed (an internal error, not a refusal), an engine that\n"
+	"  claims deadlock freedom was rejected by the verifier (CA-to-CA traffic; not judged\n"
+	"  with --all-traffic), or a routing left pairs unreachable on a connected fabric;\n"
+	"  2 bad input (the fabric, an option, the --roots file) or usage.\n"
 	"\n" CLI_FABRIC_HELP;
 
 #define MAX_ENGINES 64
@@ -59,6 +65,8 @@ struct row {
 	char error[512];          /* empty, or why it refused */
 	int failed;               /* the error is not a refusal: a bug */
 	int deadlock_free, reachable;
+	int has_ebb;              /* the EBB was computed (--ebb-patterns > 0) */
+	uint64_t unreachable;     /* pairs lost: loops and drops */
 	unsigned vls, sls;
 	double hops_avg, rpc_stddev, ebb, time_s;
 	unsigned hops_max;
@@ -73,15 +81,7 @@ struct cargs {
 	int json;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* The refusal, without the engine's name when the engine already led with it. */
+/* The reason, without the engine's name when the engine already led with it. */
 static void refusal(struct row *w, const struct lanes_error *err)
 {
 	char buf[1024];
@@ -94,53 +94,73 @@ static void refusal(struct row *w, const struct lanes_error *err)
 }
 
 /*
- * Route and verify with one engine. Every error is a refusal (the engine's
- * check(), a budget it cannot fit, a bad roots file) except LANES_EINTERNAL,
- * a failed invariant: that is a bug, and fails the command.
- * @return 0, or EXIT_USAGE when the work cannot go on (memory, the verifier).
+ * Route and verify with one engine. A refusal (its check(), a budget it
+ * cannot fit) and an internal error are rows; bad input (a roots file that
+ * cannot be read or used) and memory stop the command.
+ * @return 0, or EXIT_USAGE (printed) when the work cannot go on.
  */
 static int run_engine(const struct cargs *a, const struct lanes_fabric *f, struct row *w)
 {
 	struct lanes_routing *r;
 	struct lanes_verify_result *res;
 	struct lanes_error err;
-	double t;
 
-	if (w->e->check && w->e->check(f, &a->ro, &err)) {
+	switch (cli_run_engine(w->e, f, &a->ro, &r, &w->time_s, &err)) {
+	case CLI_ROUTED:
+		break;
+	case CLI_FAILED:
+		w->failed = 1;
+		/* fall through */
+	case CLI_REFUSED:
 		refusal(w, &err);
 		return 0;
+	default:
+		cli_engine_error(w->e, &err);
+		return EXIT_USAGE;
 	}
-	t = now();
-	if (lanes_route(w->e, f, &a->ro, &r, &err)) {
-		if (err.code == LANES_ENOMEM)
-			return cli_fail(&err);
-		refusal(w, &err);
-		w->failed = err.code == LANES_EINTERNAL;
-		return 0;
-	}
-	w->time_s = now() - t;
 	if (lanes_verify(f, r, &a->vo, &res, &err)) {
 		lanes_routing_free(r);
 		return cli_fail(&err);
 	}
 	w->deadlock_free = res->deadlock_free && !res->vl15_used && !res->vls_over_budget;
 	w->reachable = res->reachable;
+	w->unreachable = res->unreachable_pairs;
 	w->vls = res->vls_used;
 	w->sls = res->sls_used;
 	w->hops_avg = res->hops_avg;
 	w->hops_max = res->hops_max;
 	w->rpc_max = res->rpc_max;
 	w->rpc_stddev = res->rpc_stddev;
+	w->has_ebb = res->ebb_patterns > 0;
 	w->ebb = res->ebb;
 	lanes_verify_result_free(res);
 	lanes_routing_free(r);
 	return 0;
 }
 
-/* Resolve -e into engines; NULL or "all" is every registered one. */
+/* The engine named by s[0..len), or NULL (printed, naming -e). */
+static const struct lanes_engine *one_engine(const char *list, const char *s, size_t len)
+{
+	const struct lanes_engine *e = NULL;
+	char name[128];
+
+	if (!len) {
+		cli_usage_error("compare: -e: empty engine name in '%s' (engines are separated by "
+				"single commas, with none at either end)", list);
+		return NULL;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)len, s);
+	if (len < sizeof(name))
+		e = lanes_engine_find(name);
+	if (!e)
+		cli_usage_error("compare: -e: no engine named '%s' (see `lanes engines`)", name);
+	return e;
+}
+
+/* Resolve -e into engines; NULL or "all" is every registered one. Empty names are errors. */
 static int pick_engines(const char *list, const struct lanes_engine **out, size_t *n)
 {
-	char buf[1024], *save = NULL;
+	const char *s = list;
 
 	*n = 0;
 	if (!list || !strcmp(list, "all")) {
@@ -150,20 +170,33 @@ static int pick_engines(const char *list, const struct lanes_engine **out, size_
 		}
 		return 0;
 	}
-	if (strlen(list) >= sizeof(buf))
-		return cli_usage_error("compare: -e: the list is too long");
-	strcpy(buf, list);
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		const struct lanes_engine *e = lanes_engine_find(t);
+	for (;;) {
+		size_t len = strcspn(s, ",");
+		const struct lanes_engine *e = one_engine(list, s, len);
 
 		if (!e)
-			return cli_usage_error("compare: -e: no engine named '%s' (see `lanes engines`)", t);
+			return EXIT_USAGE;
 		for (size_t i = 0; i < *n; i++)
 			if (out[i] == e)
-				return cli_usage_error("compare: -e: '%s' is named twice", t);
+				return cli_usage_error("compare: -e: '%s' is named twice", e->name);
+		if (*n == MAX_ENGINES)
+			return cli_usage_error("compare: -e: more than %d engines", MAX_ENGINES);
 		out[(*n)++] = e;
+		if (!s[len])
+			return 0;
+		s += len + 1; /* past the comma: "a," ends with an empty name */
 	}
-	return *n ? 0 : cli_usage_error("compare: -e: no engine named");
+}
+
+/* --roots must reach an engine that reads it. */
+static int check_roots(const struct cargs *a, const struct lanes_engine **engines, size_t n)
+{
+	if (!a->ro.roots)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (cli_engine_takes_roots(engines[i]))
+			return 0;
+	return cli_usage_error("compare: --roots is read by updn only, and -e does not name it");
 }
 
 static struct json_object *row_json(const struct row *w)
@@ -177,13 +210,14 @@ static struct json_object *row_json(const struct row *w)
 			       json_object_new_boolean((w->e->flags & LANES_ENGINE_DEADLOCK_FREE) != 0));
 	NUM("deadlock_free", json_object_new_boolean(w->deadlock_free));
 	NUM("reachable", json_object_new_boolean(w->reachable));
+	NUM("unreachable_pairs", json_object_new_int64((int64_t)w->unreachable));
 	NUM("vls", json_object_new_int((int)w->vls));
 	NUM("sls", json_object_new_int((int)w->sls));
 	NUM("hops_avg", json_object_new_double(w->hops_avg));
 	NUM("hops_max", json_object_new_int((int)w->hops_max));
 	NUM("routes_per_channel_max", json_object_new_int64((int64_t)w->rpc_max));
 	NUM("routes_per_channel_stddev", json_object_new_double(w->rpc_stddev));
-	NUM("ebb", json_object_new_double(w->ebb));
+	NUM("ebb", w->has_ebb ? json_object_new_double(w->ebb) : NULL);
 	NUM("time_s", json_object_new_double(w->time_s));
 #undef NUM
 	json_object_object_add(o, "error", ok ? NULL : json_object_new_string(w->error));
@@ -200,12 +234,12 @@ static void print_json(const struct row *rows, size_t n)
 	json_object_put(a);
 }
 
-static void print_table(const struct lanes_fabric *f, const struct row *rows, size_t n, int ebb)
+static void print_table(const struct lanes_fabric *f, const struct row *rows, size_t n)
 {
 	printf("%u switches, %u CAs; deadlock-free is the verifier's verdict\n\n", f->num_switches,
 	       f->num_cas);
-	printf("%-8s %-13s %3s %3s %8s %8s %8s %10s %6s %8s\n", "ENGINE", "DEADLOCK-FREE", "VLS",
-	       "SLS", "HOPS-AVG", "HOPS-MAX", "RPC-MAX", "RPC-STDDEV", "EBB", "TIME-S");
+	printf("%-8s %-13s %3s %3s %8s %8s %8s %10s %6s %8s %s\n", "ENGINE", "DEADLOCK-FREE", "VLS",
+	       "SLS", "HOPS-AVG", "HOPS-MAX", "RPC-MAX", "RPC-STDDEV", "EBB", "TIME-S", "NOTE");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
 
@@ -214,14 +248,16 @@ static void print_table(const struct lanes_fabric *f, const struct row *rows, si
 			continue;
 		}
 		printf("%-8s %-13s %3u %3u %8.3f %8u %8llu %10.2f ", w->e->name,
-		       !w->reachable ? "UNREACHABLE" : w->deadlock_free ? "yes" : "no", w->vls,
-		       w->sls, w->hops_avg, w->hops_max, (unsigned long long)w->rpc_max,
-		       w->rpc_stddev);
-		if (ebb)
+		       w->deadlock_free ? "yes" : "no", w->vls, w->sls, w->hops_avg, w->hops_max,
+		       (unsigned long long)w->rpc_max, w->rpc_stddev);
+		if (w->has_ebb)
 			printf("%6.3f", w->ebb);
 		else
 			printf("%6s", "-");
-		printf(" %8.3f\n", w->time_s);
+		printf(" %8.3f", w->time_s);
+		if (!w->reachable)
+			printf(" unreachable: %llu pairs", (unsigned long long)w->unreachable);
+		putchar('\n');
 	}
 }
 
@@ -281,6 +317,21 @@ static int findings(const struct cargs *a, const struct lanes_fabric *f, const s
 	return EXIT_OK;
 }
 
+/* Route in two passes, engines that read --roots first; rows stay in -e order. */
+static int run_all(const struct cargs *a, const struct lanes_fabric *f,
+		   const struct lanes_engine **engines, struct row *rows, size_t n)
+{
+	int rc = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n && !rc; i++)
+			if (cli_engine_takes_roots(engines[i]) == (pass == 0)) {
+				rows[i].e = engines[i];
+				rc = run_engine(a, f, &rows[i]);
+			}
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const struct lanes_engine *engines[MAX_ENGINES];
@@ -296,19 +347,15 @@ int cmd_compare(int argc, char **argv)
 	lanes_verify_opts_init(&a.vo);
 	if ((rc = parse_args(&a, argc, argv)))
 		return rc < 0 ? EXIT_OK : rc;
-	if ((rc = pick_engines(a.engines, engines, &n)) ||
+	if ((rc = pick_engines(a.engines, engines, &n)) || (rc = check_roots(&a, engines, n)) ||
 	    (rc = cli_load_fabric(argc - optind, argv + optind, &a.fo, &f)))
 		return rc;
 	memset(rows, 0, sizeof(rows));
-	for (size_t i = 0; i < n && !rc; i++) {
-		rows[i].e = engines[i];
-		rc = run_engine(&a, f, &rows[i]);
-	}
-	if (!rc) {
+	if (!(rc = run_all(&a, f, engines, rows, n))) {
 		if (a.json)
 			print_json(rows, n);
 		else
-			print_table(f, rows, n, a.vo.ebb_patterns > 0);
+			print_table(f, rows, n);
 		rc = findings(&a, f, rows, n);
 	}
 	lanes_fabric_free(f);

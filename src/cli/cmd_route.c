@@ -31,8 +31,10 @@ static const char route_usage[] =
 	"  --sls N          SL budget, 1..16 (default 16)\n"
 	"  --seed S         seed for randomised engines (default 1)\n"
 	"  --ca-lids-only   do not route switch LIDs as destinations\n"
-	"  --roots FILE     root switch GUIDs for updn, one per line (default: found as OpenSM does)\n"
-	"  Exit 0 routed; 1 the engine refused or could not fit the budgets; 2 bad input.\n"
+	"  --roots FILE     root switch GUIDs for updn, one per line (default: found as OpenSM does);\n"
+	"                   refused with other engines, which do not use it\n"
+	"  Exit 0 routed; 1 the engine refused, could not fit the budgets or failed (an internal\n"
+	"  error, a bug in lanes); 2 bad input (the fabric, an option, the --roots file) or usage.\n"
 	"\n" CLI_FABRIC_HELP;
 
 static const char *flag_words(unsigned flags, char *buf, size_t n)
@@ -90,28 +92,89 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The class of a code from route() (cli.h says why). */
+static enum cli_engine_outcome outcome_of(int code)
+{
+	switch (code) {
+	case LANES_ERANGE:
+		return CLI_REFUSED;
+	case LANES_EINTERNAL:
+		return CLI_FAILED;
+	default:
+		return CLI_BAD_INPUT;
+	}
+}
+
+enum cli_engine_outcome cli_run_engine(const struct lanes_engine *e, const struct lanes_fabric *f,
+				       const struct lanes_route_opts *o,
+				       struct lanes_routing **out, double *seconds,
+				       struct lanes_error *err)
+{
+	double t;
+	int rc;
+
+	*out = NULL;
+	/*
+	 * lanes_route() runs check() again (it is cheap); calling it first is what
+	 * tells its refusal, whatever the code, from route()'s errors. A fabric
+	 * without switches is left to lanes_route(), which names the problem.
+	 */
+	if (e->check && f->num_switches && (rc = e->check(f, o, err)))
+		return rc == LANES_ENOMEM ? CLI_BAD_INPUT : CLI_REFUSED;
+	t = now();
+	if ((rc = lanes_route(e, f, o, out, err)))
+		return outcome_of(rc);
+	*seconds = now() - t;
+	return CLI_ROUTED;
+}
+
+void cli_engine_error(const struct lanes_engine *e, const struct lanes_error *err)
+{
+	char buf[1024];
+	const char *msg = lanes_error_format(err, buf, sizeof(buf));
+	size_t n = strlen(e->name);
+
+	/* engines name themselves ("dfsssp: needs 9 VLs ..."); do not say it twice */
+	if (!strncmp(msg, e->name, n) && msg[n] == ':')
+		fprintf(stderr, "lanes: %s\n", msg);
+	else
+		fprintf(stderr, "lanes: %s: %s\n", e->name, msg);
+}
+
+/*
+ * The one engine option that is not for every engine. The descriptor has no
+ * parameter table yet (lanes/route.h), so the list is kept here.
+ */
+int cli_engine_takes_roots(const struct lanes_engine *e)
+{
+	return !strcmp(e->name, "updn");
+}
+
+int cli_check_roots(const char *cmd, const struct lanes_engine *e,
+		    const struct lanes_route_opts *o)
+{
+	if (o->roots && !cli_engine_takes_roots(e))
+		return cli_usage_error("%s: --roots is read by updn only; %s does not use a roots "
+				       "file", cmd, e->name);
+	return 0;
+}
+
 int cli_route_fabric(const struct lanes_engine *e, const struct lanes_fabric *f,
 		     const struct lanes_route_opts *o, struct lanes_routing **out, double *seconds)
 {
 	struct lanes_error err;
-	double t = now();
 
-	if (lanes_route(e, f, o, out, &err)) {
-		char buf[1024];
-
-		const char *msg = lanes_error_format(&err, buf, sizeof(buf));
-		size_t n = strlen(e->name);
-
-		/* engines name themselves ("dfsssp: needs 9 VLs ..."); do not say it twice */
-		if (!strncmp(msg, e->name, n) && msg[n] == ':')
-			fprintf(stderr, "lanes: %s\n", msg);
-		else
-			fprintf(stderr, "lanes: %s: %s\n", e->name, msg);
-		return err.code == LANES_EINVAL && strstr(err.message, "must be") ? EXIT_USAGE
-										   : EXIT_FINDING;
+	switch (cli_run_engine(e, f, o, out, seconds, &err)) {
+	case CLI_ROUTED:
+		return EXIT_OK;
+	case CLI_REFUSED:
+	case CLI_FAILED:
+		cli_engine_error(e, &err);
+		return EXIT_FINDING;
+	default:
+		cli_engine_error(e, &err);
+		return EXIT_USAGE;
 	}
-	*seconds = now() - t;
-	return EXIT_OK;
 }
 
 typedef int (*dump_writer)(const struct lanes_fabric *, const struct lanes_routing *, FILE *,
@@ -252,6 +315,8 @@ int cmd_route(int argc, char **argv)
 		return cli_usage_error("route: -e ENGINE and -o DIR are required (see lanes route --help)");
 	if (!(e = lanes_engine_find(engine)))
 		return cli_usage_error("route: no engine named '%s' (see `lanes engines`)", engine);
+	if ((rc = cli_check_roots("route", e, &ro)))
+		return rc;
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &fo, &f)))
 		return rc;
 	if (!(rc = cli_route_fabric(e, f, &ro, &r, &t)) && !(rc = write_all(dir, e, f, r, &ro, t)))

@@ -39,7 +39,9 @@ static const char verify_usage[] =
 	"  --ebb-patterns N random bisections for the effective bisection bandwidth (default 100)\n"
 	"  --seed S         seed for the bisections (default 1)\n"
 	"  --json           one JSON object\n"
-	"  Exit 0 verified; 1 a credit loop, unreachable pairs or VLs over budget; 2 bad input.\n"
+	"  --sls N, --ca-lids-only, --roots FILE   with -e: as for `lanes route`\n"
+	"  Exit 0 verified; 1 a credit loop, unreachable pairs or VLs over budget, or with -e the\n"
+	"  engine refused, could not fit the budgets or failed (a bug in lanes); 2 bad input.\n"
 	"\n" CLI_FABRIC_HELP;
 
 struct vargs {
@@ -176,8 +178,12 @@ static int run(struct vargs *a, struct lanes_fabric *f, struct lanes_routing **r
 			return cli_usage_error("verify: no engine named '%s'", a->engine);
 		if (a->dir || a->lfts)
 			return cli_usage_error("verify: -e ENGINE routes itself; drop DIR and --lfts");
-		if ((rc = cli_route_fabric(e, f, &a->ro, r, &t)))
+		if ((rc = cli_check_roots("verify", e, &a->ro)) ||
+		    (rc = cli_route_fabric(e, f, &a->ro, r, &t)))
 			return rc;
+	} else if (a->ro.roots) {
+		return cli_usage_error("verify: --roots is for routing with -e updn; the tables "
+				       "read are verified as they are");
 	} else if ((rc = load_tables(a, f, r))) {
 		return rc;
 	}

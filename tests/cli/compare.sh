@@ -14,7 +14,7 @@ check "compare all" 0 "$LANES" compare "${DF[@]}" --ebb-patterns 20
 cp "$work/out" "$work/table"
 engines=$("$LANES" engines | awk 'NR > 1 { print $1 }')
 same "one row per engine" "$(awk 'NR > 3 { print $1 }' "$work/table")" "$engines"
-expect "header" "$work/table" '^ENGINE +DEADLOCK-FREE +VLS +SLS +HOPS-AVG +HOPS-MAX +RPC-MAX +RPC-STDDEV +EBB +TIME-S'
+expect "header" "$work/table" '^ENGINE +DEADLOCK-FREE +VLS +SLS +HOPS-AVG +HOPS-MAX +RPC-MAX +RPC-STDDEV +EBB +TIME-S +NOTE$'
 expect "fabric line" "$work/table" '^36 switches, 72 CAs'
 # the 72-node dragonfly (seed 000): minimal routing crosses global links both
 # ways and has credit loops on one VL; up*/down* and dfsssp do not
@@ -39,6 +39,50 @@ cp "$work/out" "$work/table"
 same "dfsssp within --vls 2" "$(col dfsssp 3)" 2
 same "rows in -e order" "$(awk 'NR > 3 { print $1 }' "$work/table" | tr '\n' ' ')" "dfsssp minhop "
 same "no EBB when skipped" "$(col minhop 9)" -
+same "no EBB when skipped (dfsssp)" "$(col dfsssp 9)" -
+
+# -e all names every registered engine (`lanes engines`), in that order,
+# in the table and in --json
+check "-e all" 0 "$LANES" compare "${DF[@]}" -e all --ebb-patterns 0
+same "-e all rows" "$(awk 'NR > 3 { print $1 }' "$work/out")" "$engines"
+check "-e all json" 0 "$LANES" compare "${DF[@]}" -e all --ebb-patterns 0 --json
+same "-e all json engines" "$(grep -o '"engine":"[^"]*"' "$work/out" | cut -d'"' -f4)" "$engines"
+
+# --ebb-patterns 0 computes no EBB: null in JSON (not 0.0), a number otherwise
+check "json ebb skipped" 0 "$LANES" compare "${DF[@]}" -e minhop,updn --ebb-patterns 0 --json
+same "ebb null per row" "$(grep -c '"ebb":null' "$work/out")" 2
+same "no ebb number" "$(grep -Ec '"ebb":[0-9]' "$work/out")" 0
+check "json ebb computed" 0 "$LANES" compare "${DF[@]}" -e minhop,updn --ebb-patterns 3 --json
+same "ebb a number per row" "$(grep -Ec '"ebb":(0|1)(\.[0-9]+)?(e-?[0-9]+)?,' "$work/out")" 2
+
+# -e: an empty name (a comma at either end, or two in a row) is refused naming -e
+for list in minhop, ,minhop minhop,,dfsssp , ""; do
+  check "-e '$list'" 2 "$LANES" compare "${DF[@]}" -e "$list" --ebb-patterns 0
+  expect "-e '$list' named" "$work/err" "compare: -e: empty engine name in '$list'"
+  same "-e '$list' no table" "$(wc -c <"$work/out")" 0
+done
+
+# unreachable pairs are a note, not the verdict: a 3-switch line cut between
+# its first two switches leaves {switch, CA} and {2 switches, 2 CAs}; every
+# ordered pair across them is lost: 2 * 2 * 4 = 16 (sources are switches and
+# CAs, destinations their LIDs)
+"$LANES" topo gen mesh k=3 p=1 -o "$work/line.txt" >/dev/null
+awk '/^Switch/ { sw = $0 }
+     !(/^\[/ && ((sw ~ /mesh-x0:/ && /mesh-x1:/) || (sw ~ /mesh-x1:/ && /mesh-x0:/)))' \
+  "$work/line.txt" >"$work/cut.txt"
+check "cut fabric" 0 "$LANES" compare "$work/cut.txt" -e minhop,updn --ebb-patterns 0
+cp "$work/out" "$work/table"
+for e in minhop updn; do
+  same "$e verdict on a cut fabric" "$(col $e 2)" yes   # one VL on a line: no cycle
+  same "$e unreachable note" "$(awk -v e=$e '$1 == e { print $11, $12, $13 }' "$work/table")" \
+    "unreachable: 16 pairs"
+done
+check "cut fabric json" 0 "$LANES" compare "$work/cut.txt" -e minhop,updn --ebb-patterns 0 --json
+same "json reachable false" "$(grep -c '"reachable":false' "$work/out")" 2
+same "json unreachable pairs" "$(grep -c '"unreachable_pairs":16,' "$work/out")" 2
+same "json verdict kept" "$(grep -c '"deadlock_free":true' "$work/out")" 2
+check "connected: no note" 0 "$LANES" compare "${DF[@]}" -e updn --ebb-patterns 0
+same "no note when reachable" "$(awk '$1 == "updn" { print NF }' "$work/out")" 10
 
 # a refusal is a row with the reason; the command still succeeds
 check "refusal" 0 "$LANES" compare torus k=6x6 p=1 -e dfsssp,updn --vls 1 --ebb-patterns 0
@@ -47,8 +91,8 @@ expect "updn still routed" "$work/out" '^updn +yes +1 '
 
 # JSON: an array of objects with the issue's keys; error null or the reason
 check "json" 0 "$LANES" compare torus k=6x6 p=1 -e updn,dfsssp --vls 1 --ebb-patterns 5 --json
-for k in engine deadlock_free vls sls hops_avg hops_max routes_per_channel_max \
-         routes_per_channel_stddev ebb time_s error; do
+for k in engine claims_deadlock_free deadlock_free reachable unreachable_pairs vls sls hops_avg \
+         hops_max routes_per_channel_max routes_per_channel_stddev ebb time_s error; do
   same "json key $k" "$(grep -c "\"$k\":" "$work/out")" 2
 done
 expect "json updn row" "$work/out" '"engine":"updn"'
