@@ -129,13 +129,13 @@ contains() {
 
 # split_all FAB ENG: seed 002's rule, in OpenSM's tables and ours.
 split_all() {
-  local dir=$work/$1/$2 net=$work/$1/fabric.net o u
-  o=$(lmc_split "$net" "$dir/osm.entries"); u=$(lmc_split "$net" "$dir/ours.entries")
-  set -- "$1" "$2" $o $u
-  if [ "$3" -gt 0 ] && [ "$4" = "$3" ] && [ "$6" = "$5" ]; then
-    ok "$1 $2: base and base + 1 leave by different ports at all $3 switch/CA pairs with two min-hop ports (OpenSM too)"
+  local dir=$work/$1/$2 net=$work/$1/fabric.net om od um ud
+  read -r om od <<<"$(lmc_split "$net" "$dir/osm.entries")"
+  read -r um ud <<<"$(lmc_split "$net" "$dir/ours.entries")"
+  if [ "${om:-0}" -gt 0 ] && [ "$od" = "$om" ] && [ "$um" = "$om" ] && [ "$ud" = "$um" ]; then
+    ok "$1 $2: base and base + 1 leave by different ports at all $om switch/CA pairs with two min-hop ports (OpenSM too)"
   else
-    bad "$1 $2: base and base + 1 split at $6 of $5 switch/CA pairs with two min-hop ports (OpenSM: $4 of $3)"
+    bad "$1 $2: base and base + 1 split at ${ud:-?} of ${um:-?} switch/CA pairs with two min-hop ports (OpenSM: ${od:-?} of ${om:-?})"
   fi
 }
 
