@@ -38,10 +38,15 @@ check() {
   osm_free=$(json_field "$dir/osm.json" deadlock_free)
   ours_free=$(json_field "$dir/ours.json" deadlock_free)
   if [ "$ours_free" != true ]; then
-    bad "$name: our dnup tables have a credit loop"; return
+    bad "$name: our dnup tables have a credit loop (${ours_free:-no verdict})"; return
   fi
-  if [ "$osm_free" != true ]; then
-    ok "$name: OpenSM's dnup has a credit loop (${osm_free:-no verdict}); ours is deadlock-free"
+  # no verdict on OpenSM's tables (a reader or verifier failure) is a failure,
+  # not a credit loop that would excuse any difference
+  if [ "$osm_free" != true ] && [ "$osm_free" != false ]; then
+    bad "$name: lanes verify gave no verdict on OpenSM's tables"; return
+  fi
+  if [ "$osm_free" = false ]; then
+    ok "$name: OpenSM's dnup has a credit loop; ours is deadlock-free"
     return
   fi
   lft_entries "$dir/osm/opensm-lfts.dump" >"$dir/osm.entries"

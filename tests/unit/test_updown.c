@@ -14,6 +14,8 @@
  * Hand-computed cases: OpenSM's roots on fat trees (the top level, stretch
  * 1), the fallback root on a torus and a mesh, roots files (good, bad lines,
  * gaps), where dnup differs from updn, and a DFS tie broken by GUID.
+ * Published numbers: seed 004's Table 2 (UD_DFS average distances on five
+ * tori, and where ours differ, why; test_sancho_table2).
  */
 #include <stdint.h>
 #include <unistd.h>
@@ -767,6 +769,185 @@ static void test_dfs_tie_by_guid(void **state)
 	}
 }
 
+/*
+ * Seed 004, Table 2 ("Comparing the Up* / down* routing algorithm based on
+ * the DFS methodology (UD_DFS), the Flexible routing (FX), and the e-cube
+ * algorithm for 2D and 3D tori"): its UD_DFS rows and the average
+ * topological distance in each heading. The metrics (section 5) are over
+ * switches: "average distance" is the mean number of links crossed between
+ * two switches, "crossing path" the most switch-to-switch routes crossing
+ * one channel, "deviation crossing" the standard deviation of the routes per
+ * channel. With one CA per switch our CA-to-CA routes are exactly the switch
+ * pairs, the verifier counts routes on switch-to-switch channels only, and
+ * a route's switch hops are its CA hops minus the two CA links. (The four
+ * hosts per switch of section 6 are for the simulations, not Table 2.) The
+ * table truncates to two decimals: its own topological distances are 108/35
+ * = 3.0857 printed 3.08, 54/26 = 2.0769 printed 2.07, 192/63 = 3.0476
+ * printed 3.04 (checked here from the ring-sum formula).
+ *
+ *   torus    topological  UD_DFS paper: distance crossing deviation   ud-dfs: distance crossing deviation
+ *   4x4      2.13                       2.13     12       2.77                2.13     22       3.67
+ *   6x6      3.08                       3.31     56       13.60               3.21     85       13.48
+ *   8x8      4.06                       4.57     209      43.30               4.35     221      34.19
+ *   3x3x3    2.07                       2.07     15       2.81                2.07     25       3.85
+ *   4x4x4    3.04                       3.04     75       14.53               3.04     142      16.97
+ */
+struct table2_row {
+	const char *spec;
+	uint32_t k[3], dims;
+	unsigned topo, ud_dfs; /* average distances x 100, as printed */
+};
+
+static const struct table2_row table2[] = {
+	{ "torus k=4x4 p=1", { 4, 4, 1 }, 2, 213, 213 },
+	{ "torus k=6x6 p=1", { 6, 6, 1 }, 2, 308, 331 },
+	{ "torus k=8x8 p=1", { 8, 8, 1 }, 2, 406, 457 },
+	{ "torus k=3x3x3 p=1", { 3, 3, 3 }, 3, 207, 207 },
+	{ "torus k=4x4x4 p=1", { 4, 4, 4 }, 3, 304, 304 },
+};
+
+/* floor(100 x), as the table prints it (a margin for the double's last bits). */
+static unsigned printed(double x)
+{
+	return (unsigned)(100.0 * x + 1e-9);
+}
+
+/* Mean hops between two switches of the torus: sum over dimensions of (N / k) * ring sum, over N - 1. */
+static double torus_avg_distance(const struct table2_row *t)
+{
+	uint64_t n = 1, sum = 0;
+
+	for (uint32_t d = 0; d < t->dims; d++)
+		n *= t->k[d];
+	for (uint32_t d = 0; d < t->dims; d++)
+		for (uint32_t i = 0; i < t->k[d]; i++)
+			sum += (n / t->k[d]) * (i < t->k[d] - i ? i : t->k[d] - i);
+	return (double)sum / (double)(n - 1);
+}
+
+/* The verifier's result for r on a torus with one CA per switch (caller frees); *avg: mean switch hops. */
+static struct lanes_verify_result *switch_metrics(const struct lanes_fabric *f,
+						  const struct lanes_routing *r, const char *name,
+						  double *avg)
+{
+	struct lanes_verify_result *res = verified(f, r, name);
+
+	assert_int_equal(f->num_cas, f->num_switches);
+	assert_int_equal(res->routes, (uint64_t)f->num_switches * (f->num_switches - 1));
+	*avg = res->hops_avg - 2.0;
+	return res;
+}
+
+/*
+ * An order that reproduces every UD_DFS average distance of Table 2: the
+ * same root and the same rule for the next switch ("the switch with the
+ * largest number of links connecting to switches that already belong to the
+ * tree", then the higher average distance, then the lower GUID), chosen
+ * among every switch cabled to the tree instead of among the unvisited
+ * neighbours of the switch the search stands on (ud_dfs.c reads "recursive
+ * procedure" as a true depth-first search). Connected fabrics only.
+ */
+static uint32_t *frontier_order(const struct lanes_fabric *f)
+{
+	uint32_t ns = f->num_switches, root = 0;
+	struct dfs d = { f, calloc(ns + 1, sizeof(uint64_t)), NULL, calloc(ns + 1, sizeof(uint32_t)),
+			 malloc(sizeof(uint32_t) * (ns + 1)), 0, calloc(ns + 1, 1) };
+
+	for (uint32_t s = 0; s < ns; s++) {
+		uint32_t *dist = bfs_from(f, s);
+
+		for (uint32_t v = 0; v < ns; v++) {
+			assert_true(dist[v] != INF);
+			d.sum[s] += dist[v];
+		}
+		free(dist);
+	}
+	for (uint32_t s = 1; s < ns; s++)
+		if (farther(&d, s, root))
+			root = s;
+	dfs_visit(&d, root);
+	while (d.next < ns) {
+		uint32_t best = LANES_NONE;
+
+		for (uint32_t v = 0; v < ns; v++)
+			if (!d.seen[v] && d.links[v] &&
+			    (best == LANES_NONE || d.links[v] > d.links[best] ||
+			     (d.links[v] == d.links[best] && farther(&d, v, best))))
+				best = v;
+		dfs_visit(&d, best);
+	}
+	free(d.sum);
+	free(d.links);
+	free(d.seen);
+	return d.pos;
+}
+
+/*
+ * Table 2's average distances. ud-dfs is minimal on 4x4, 3x3x3 and 4x4x4 and
+ * prints the paper's value there. On 6x6 and 8x8 the paper's UD_DFS is not
+ * minimal (3.31, 4.57) and ours is shorter (3.21, 4.35: between the
+ * topological distance and the paper's), because our order is a true DFS
+ * (a serpentine on a 2D torus). The shared up* / down* core on
+ * frontier_order() prints the paper's value on all five tori, so the metric
+ * is read as the paper defines it and the difference is the order. On these
+ * tori (every switch ties on distance) frontier_order() labels the switches
+ * row by row, the generator's numbering; BFS ranks from the first switch
+ * (updn's fallback root here) give the same averages.
+ * The paper's crossing paths are not reproduced: its paths are chosen per
+ * source/destination pair by the balancing of its ref. [18], which
+ * destination renaming (a LID per path) makes possible on InfiniBand; our
+ * tables send every source on one port per destination. What the paper
+ * claims of its DFS against BFS (section 3: "more minimal paths and a better
+ * traffic balance") is asserted instead: against updn on the same torus, a
+ * mean distance no longer and a lower deviation crossing. (Its crossing path
+ * is not always lower: 25 against updn's 23 on 3x3x3.)
+ */
+static void test_sancho_table2(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < N(table2); i++) {
+		const struct table2_row *t = &table2[i];
+		struct lanes_fabric *f = gen(t->spec);
+		struct lanes_routing *r = route(&lanes_engine_ud_dfs, f, NULL), *paper;
+		struct lanes_routing *bfs_r = route(&lanes_engine_updn, f, NULL);
+		struct lanes_verify_result *res, *pres, *bres;
+		struct lanes_route_opts o;
+		struct route_updown_gap gap;
+		struct lanes_error err;
+		double topo = torus_avg_distance(t), ours, theirs, bfs_avg;
+		uint32_t *pos = frontier_order(f);
+
+		assert_int_equal(printed(topo), t->topo);
+		for (uint32_t s = 0; s < f->num_switches; s++)
+			assert_int_equal(pos[s], s);
+		lanes_route_opts_init(&o);
+		assert_int_equal(lanes_routing_new(f, &paper, &err), 0);
+		assert_int_equal(route_updown_lfts(f, &o, pos, paper, &gap, &err), 0);
+		pres = switch_metrics(f, paper, t->spec, &theirs);
+		assert_int_equal(printed(theirs), t->ud_dfs);
+
+		res = switch_metrics(f, r, t->spec, &ours);
+		if (t->ud_dfs == t->topo) {
+			assert_int_equal(printed(ours), t->ud_dfs);
+			assert_true(res->stretch_max == 1.0);
+		} else {
+			assert_true(ours > topo && printed(ours) < t->ud_dfs);
+		}
+		bres = switch_metrics(f, bfs_r, t->spec, &bfs_avg);
+		assert_true(ours <= bfs_avg + 1e-9);
+		assert_true(res->rpc_stddev < bres->rpc_stddev);
+
+		lanes_verify_result_free(res);
+		lanes_verify_result_free(pres);
+		lanes_verify_result_free(bres);
+		lanes_routing_free(paper);
+		lanes_routing_free(bfs_r);
+		lanes_routing_free(r);
+		free(pos);
+		lanes_fabric_free(f);
+	}
+}
+
 /* Roots from a file: comments, blanks, trailing text, a CA GUID, an unknown GUID. */
 static void test_roots_file(void **state)
 {
@@ -1027,6 +1208,7 @@ int main(void)
 		cmocka_unit_test(test_dgx_fallback),
 		cmocka_unit_test(test_dnup_equal_ranks_free),
 		cmocka_unit_test(test_dfs_tie_by_guid),
+		cmocka_unit_test(test_sancho_table2),
 		cmocka_unit_test(test_roots_file),
 		cmocka_unit_test(test_roots_file_bad_lines),
 		cmocka_unit_test(test_roots_file_errors),
