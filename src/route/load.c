@@ -3,13 +3,21 @@
  * of OpenSM's balancing step (seed 002: "Each port has a counter counting
  * the number of target LIDs going through it. When there are multiple
  * alternative ports with same MinHop to a LID, the one with less
- * previously assigned LIDs is selected.").
+ * previously assigned LIDs is selected."), and, for LMC > 0, the far end
+ * of every switch port for OpenSM's preference among a port's LIDs (seed
+ * 002: "first prefer the ones that go to different systemImageGuid ...
+ * if none - prefer those which go through another NodeGuid"; see
+ * lmc_choose below).
  *
  * Min-hop ports come from a distance row instead of OpenSM's per-switch
  * hop matrix (osm_ucast_mgr.c relaxes hops[lid][port] = 1 + least hops of
  * the neighbour through each port): a port of s is a min-hop port toward t
  * exactly when its neighbour is one hop closer to t, which gives the same
  * set, parallel cables included, in O(cable ends) per destination switch.
+ *
+ * LMC 0 (offset 0) never reads the far ends: fill_from_start is the whole
+ * choice there. The LMC preference runs only for base + i, i > 0, in
+ * fill_after_prev.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -153,15 +161,184 @@ struct route_saved_hops *route_hop_ports_save(const struct route_hop_ports *h, u
 	return sv;
 }
 
-/* offset > 0: each LID's search starts after the port of the LID before it. */
+int route_peers_init(struct route_peers *p, const struct lanes_fabric *f,
+		     const struct route_load *l, struct lanes_error *err)
+{
+	size_t total = l->off[f->num_switches];
+
+	p->node = malloc(sizeof(*p->node) * (total + 1));
+	p->sys = malloc(sizeof(*p->sys) * (total + 1));
+	if (!p->node || !p->sys) {
+		route_peers_free(p);
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	}
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		const struct lanes_node *n = &f->nodes[f->switches[s]];
+
+		for (uint32_t q = 0; q <= n->nports; q++) {
+			const struct lanes_port *pt = lanes_fabric_port(f, f->switches[s], (uint8_t)q);
+			const struct lanes_node *v;
+			size_t i = l->off[s] + q;
+
+			p->node[i] = pt->peer_node;
+			p->sys[i] = 0;
+			if (pt->peer_node == LANES_NONE)
+				continue;
+			v = &f->nodes[pt->peer_node];
+			p->sys[i] = v->sysimage_guid ? v->sysimage_guid : v->guid;
+		}
+	}
+	return 0;
+}
+
+void route_peers_free(struct route_peers *p)
+{
+	if (!p)
+		return;
+	free(p->node);
+	free(p->sys);
+	p->node = NULL;
+	p->sys = NULL;
+}
+
+/*
+ * OpenSM's LMC preference (osm_switch.c, osm_switch_recommend_path with
+ * routing_for_lmc; osm_ucast_mgr.c, ucast_mgr_process_port). For each
+ * (switch, destination end port), OpenSM keeps the remote nodes that the
+ * port's LIDs routed so far (and counted) leave to, each with the number of
+ * those LIDs (forwarded_to). The LIDs of one port are base, base + 1, ...
+ * in that order, so that list is read back from the LFT: the ports of
+ * base .. lid - 1 on this switch, their far ends in order of first use.
+ *
+ * The scan (ports >= start, then the others, ascending) keeps three picks,
+ * each the first port with a strictly smaller count among its kind:
+ *  - other_sys: its far end's system image GUID is no listed node's;
+ *  - other_node: the system is listed but its node is not;
+ *  - best: any port; on an equal count, a port whose node is listed (with
+ *    its system) replaces best when that node's forwarded_to is below the
+ *    least seen so far. That least starts at "none", drops to 0 once an
+ *    other_sys or other_node pick is made, and on a strictly smaller count
+ *    becomes the new port's forwarded_to only if that is smaller (OpenSM's
+ *    least_forwarded_to, kept as it is).
+ * The answer is other_sys, else other_node, else best. At base (an empty
+ * list) every port is other_sys: the plain least-loaded choice.
+ *
+ * OpenSM allocates the lists afresh for each switch (alloc_ports_priv in
+ * ucast_mgr_process_tbl) and adds a far end after each counted LID
+ * (find_and_add_remote_sys, matching by node); switch LIDs are not counted,
+ * so they never add one. Options that change this and are off by default
+ * (port_shifting, scatter_ports, the dor engine's variant) are not
+ * reproduced. A list holds at most 127 LIDs (LMC <= 7, builder.c).
+ */
+struct lmc_used {
+	uint32_t n;
+	uint32_t node[128];
+	uint64_t sys[128];
+	uint32_t fwd[128];
+};
+
+/* The far ends of the ports of the offset LIDs before col on switch s. */
+static void lmc_used_fill(struct lmc_used *u, const uint8_t *col, uint32_t ns, uint32_t s,
+			  int offset, const uint32_t *pnode, const uint64_t *psys)
+{
+	u->n = 0;
+	for (int k = offset; k > 0; k--) {
+		uint8_t p = (col - (size_t)k * ns)[s];
+		uint32_t i = 0;
+
+		if (p == 0 || p == LANES_PORT_DROP || pnode[p] == LANES_NONE)
+			continue;
+		while (i < u->n && u->node[i] != pnode[p])
+			i++;
+		if (i == u->n) {
+			u->node[i] = pnode[p];
+			u->sys[i] = psys[p];
+			u->fwd[i] = 0;
+			u->n++;
+		}
+		u->fwd[i]++;
+	}
+}
+
+struct lmc_pick {
+	uint32_t least, least_sys, least_node, least_fwd;
+	uint8_t best, other_sys, other_node;
+};
+
+static void lmc_consider(struct lmc_pick *k, const struct lmc_used *u, uint8_t p, uint32_t c,
+			 uint32_t node, uint64_t sys)
+{
+	uint32_t i = 0, fwd = 0;
+	int listed = 0;
+
+	while (i < u->n && u->sys[i] != sys)
+		i++;
+	if (i == u->n) {
+		if (c < k->least_sys) {
+			k->least_sys = c;
+			k->other_sys = p;
+			k->least_fwd = 0;
+		}
+	} else {
+		for (i = 0; i < u->n && u->node[i] != node; i++)
+			;
+		if (i == u->n && c < k->least_node) {
+			k->least_node = c;
+			k->other_node = p;
+			k->least_fwd = 0;
+		}
+		listed = i < u->n;
+		fwd = listed ? u->fwd[i] : 0;
+	}
+	if (c < k->least) {
+		k->best = p;
+		k->least = c;
+		if (listed && fwd < k->least_fwd)
+			k->least_fwd = fwd;
+	} else if (listed && c == k->least && fwd < k->least_fwd) {
+		k->least_fwd = fwd;
+		k->best = p;
+	}
+}
+
+static uint8_t lmc_choose(const uint32_t *load, const uint8_t *ports, uint32_t n, unsigned start,
+			  const struct lmc_used *u, const uint32_t *pnode, const uint64_t *psys)
+{
+	struct lmc_pick k = { UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, 0, 0, 0 };
+	uint32_t first = 0;
+
+	while (first < n && ports[first] < start)
+		first++;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t p = ports[(first + i) % n];
+
+		lmc_consider(&k, u, p, load[p], pnode[p], psys[p]);
+	}
+	return k.other_sys ? k.other_sys : k.other_node ? k.other_node : k.best;
+}
+
+/*
+ * offset > 0: each LID's search starts after the port of the LID before it;
+ * a counted switch (add) applies OpenSM's LMC preference. An uncounted one
+ * (a switch LID, an up/down completion) never enters OpenSM's list, which
+ * stays empty: the plain least-loaded scan.
+ */
 static void fill_after_prev(uint8_t *lft, uint32_t ns, uint32_t s, uint32_t *load,
 			    const uint8_t *ports, uint32_t n, const uint32_t *lids, uint32_t m,
-			    uint32_t add)
+			    uint32_t add, int offset, const uint32_t *pnode, const uint64_t *psys)
 {
+	struct lmc_used u;
+
 	for (uint32_t j = 0; j < m; j++) {
 		uint8_t *col = lft + (size_t)lids[j] * ns, p;
+		unsigned start = (col - ns)[s] + 1u;
 
-		p = route_least_loaded(load, ports, n, (col - ns)[s] + 1u);
+		if (add) {
+			lmc_used_fill(&u, col, ns, s, offset, pnode, psys);
+			p = lmc_choose(load, ports, n, start, &u, pnode, psys);
+		} else {
+			p = route_least_loaded(load, ports, n, start);
+		}
 		col[s] = p;
 		load[p] += add;
 	}
@@ -206,8 +383,8 @@ static void fill_from_start(uint8_t *lft, uint32_t ns, uint32_t s, uint32_t *loa
  * taken one at a time. (Locals: the byte stores into lft could alias h.)
  */
 void route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
-		     const struct route_load *load, const uint32_t *lids, uint32_t m, int offset,
-		     uint32_t ncount)
+		     const struct route_load *load, const struct route_peers *peers,
+		     const uint32_t *lids, uint32_t m, int offset, uint32_t ncount)
 {
 	const uint32_t *multi = h->multi, *moff = h->moff, *loff = load->off, nmulti = h->nmulti;
 	const uint8_t *port = h->port;
@@ -220,7 +397,8 @@ void route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
 
 		if (offset)
 			fill_after_prev(lft, ns, s, count + loff[s], port + a, n, lids, m,
-					i < ncount);
+					i < ncount, offset, peers->node + loff[s],
+					peers->sys + loff[s]);
 		else
 			fill_from_start(lft, ns, s, count + loff[s], port + a, n, lids, m,
 					i < ncount);

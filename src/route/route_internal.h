@@ -142,15 +142,36 @@ struct route_saved_hops *route_hop_ports_save(const struct route_hop_ports *h, u
 size_t route_hop_ports_save_budget(const struct lanes_fabric *f);
 
 /**
+ * The far end of every switch port, indexed like route_load (off[sw] +
+ * port), for OpenSM's LMC preference: the node (LANES_NONE if no cable) and
+ * its system image GUID, the node GUID where the fabric has none (0), as
+ * ibsim gives a node without a sysimgguid line.
+ */
+struct route_peers {
+	uint32_t *node;
+	uint64_t *sys;
+};
+
+/** Fill p for f, whose switch ports l counts (route_load_init). */
+int route_peers_init(struct route_peers *p, const struct lanes_fabric *f,
+		     const struct route_load *l, struct lanes_error *err);
+
+/** Free the arrays (the struct itself is the caller's). */
+void route_peers_free(struct route_peers *p);
+
+/**
  * minhop's LFT column fill for the m LIDs lids[] toward h's destination, as
  * if the LIDs came one after the other: a switch with one candidate takes
- * it, the others their least-loaded candidate (route_least_loaded, from the
- * port after the one of the LID before, lids[j] - 1, when offset > 0),
- * counted for h->multi[0..ncount) only. lft is num_lids x ns, LID-major.
+ * it, the others their least-loaded candidate (route_least_loaded), counted
+ * for h->multi[0..ncount) only. lft is num_lids x ns, LID-major.
+ * offset > 0 (LID base + offset of each end port; peers required): the scan
+ * starts after the port of lids[j] - 1, and a counted switch prefers, as
+ * OpenSM's osm_switch_recommend_path with LMC > 0, a port towards a system,
+ * then a node, that none of base .. lids[j] - 1 leaves to (see load.c).
  */
 void route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
-		     const struct route_load *load, const uint32_t *lids, uint32_t m, int offset,
-		     uint32_t ncount);
+		     const struct route_load *load, const struct route_peers *peers,
+		     const uint32_t *lids, uint32_t m, int offset, uint32_t ncount);
 
 /**
  * OpenSM's least-loaded choice among n >= 1 candidate ports (ascending):

@@ -16,7 +16,9 @@
  * Balancing is minhop's (route_internal.h): destinations in OpenSM's port
  * order, the least-loaded candidate per switch, CA LIDs counted, switch LIDs
  * routed after all CA LIDs and not counted, LMC passes with the search
- * starting after the previous LID's port. Candidates depend only on the
+ * starting after the previous LID's port and OpenSM's preference for a port
+ * towards a system, then a node, that the port's earlier LIDs do not use
+ * (route_fill_lids, load.c). Candidates depend only on the
  * destination switch, so they are computed once per switch for all the CAs
  * behind it, and kept (within a memory budget: 4 MB plus a quarter of the
  * LFTs) for its switch LID after every CA LID and for later LMC passes.
@@ -91,8 +93,8 @@ static int want_hops(struct updown *u, uint32_t t, int check)
  */
 static void route_lids(struct updown *u, const uint32_t *lids, uint32_t m, int offset, int count)
 {
-	route_fill_lids(u->r->lft, u->f->num_switches, u->cur, &u->load, lids, m, offset,
-			count ? u->cur_nlegal : 0);
+	route_fill_lids(u->r->lft, u->f->num_switches, u->cur, &u->load, &u->peers, lids, m,
+			offset, count ? u->cur_nlegal : 0);
 }
 
 /* Count k paths on every switch with a single candidate (exact: they make no choice). */
@@ -235,7 +237,8 @@ static int prepare(struct updown *u, const uint32_t *pos, struct lanes_error *er
 	if ((rc = alloc_arrays(u, err)) || (rc = route_components(f, u->comp, &ncomp, err)) ||
 	    (rc = route_endports_osm_order(f, &u->eps, err)) ||
 	    (rc = route_load_init(&u->load, f, err)) ||
-	    (rc = route_hop_ports_init(&u->hops, f, err)))
+	    (rc = route_hop_ports_init(&u->hops, f, err)) ||
+	    (u->eps.max_lmc && (rc = route_peers_init(&u->peers, f, &u->load, err))))
 		return rc;
 	split_adjacency(u, pos);
 	for (uint32_t s = 0; s < f->num_switches; s++)
@@ -250,6 +253,7 @@ static int prepare(struct updown *u, const uint32_t *pos, struct lanes_error *er
 static void release(struct updown *u)
 {
 	route_hop_ports_free(&u->hops);
+	route_peers_free(&u->peers);
 	route_load_free(&u->load);
 	route_endports_free(&u->eps);
 	free(u->off);

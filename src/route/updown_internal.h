@@ -51,6 +51,7 @@ struct updown {
 	uint32_t nports;       /* candidate ports filled into hops so far */
 	struct route_endports eps;
 	struct route_load load;
+	struct route_peers peers; /* far ends of switch ports, LMC > 0 only */
 	struct route_hop_ports hops;
 	struct route_updown_gap *gap;
 	/* the candidates LIDs are routed with: hops and state, or a saved copy */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# LMC 1 against the real OpenSM 3.3.23 (opensm -l 1), engine by engine.
+# LMC 1 (and 2 on a torus) against the real OpenSM 3.3.23 (opensm -l 1, -l 2), engine by engine.
 #
 # The fabric: a generated one with every CA port at LMC 1 (two LIDs each;
 # switch port 0 keeps LMC 0, as OpenSM's default lmc_esp0 FALSE does), LIDs
@@ -24,25 +24,34 @@
 #    within 2 VLs; and base + 1 is routed as a destination of its own (some
 #    switch sends it by another port than base; OpenSM's counts are printed).
 # On a 4x4 torus (2 CAs per switch), where shortest paths close credit loops
-# (checked: our sssp's tables have one): dfsssp entry for entry again, sssp
-# as above, nue within 2 VLs free of credit loops.
-# Not here: minhop and updn on the torus, where OpenSM's LMC preference (its
-# rules b and c above) picks ports that ours does not (engines/minhop.c).
+# (checked: our sssp's tables have one): minhop and dfsssp entry for entry,
+# seed 002's split for minhop as above; updn (the first switch as its one
+# root, given to both) containing every OpenSM entry; dnup judged as in
+# dnup_vs_opensm.sh (OpenSM's dnup is minhop here, with a credit loop, so
+# ours must be free of one, engines/dnup.c); sssp as above, nue within 2 VLs
+# free of credit loops. Unlike the fat tree, a torus switch often has
+# min-hop ports to different switches of which the least loaded is not the
+# one after base's port, so minhop's equality needs OpenSM's LMC preference
+# (osm_switch_recommend_path: a port towards a system, then a node, that
+# the port's earlier LIDs do not leave to; src/route/load.c).
+# The same torus at LMC 2 (four LIDs per CA port, opensm -l 2): minhop entry
+# for entry, updn containing every OpenSM entry, dnup judged as above (here
+# OpenSM's tie-break by how many earlier LIDs went to a remote node counts).
 set -u
 . "$(dirname "$0")/osm_lib.bash"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
-# lmc1_net DIR FABRIC...: DIR/fabric.net, FABRIC with every CA port at LMC 1.
-# The CA port LIDs are cleared so that lanes assigns aligned ranges, then the
-# file is written again with those LIDs.
-lmc1_net() {
-  local dir=$1; shift
+# lmc_net DIR LMC FABRIC...: DIR/fabric.net, FABRIC with every CA port at
+# LMC. The CA port LIDs are cleared so that lanes assigns aligned ranges,
+# then the file is written again with those LIDs.
+lmc_net() {
+  local dir=$1 lmc=$2; shift 2
   mkdir -p "$dir"
   "$LANES" topo convert "$@" --to ibsim -o "$dir/lmc0.net" || return 1
-  awk '/^caguid=/ { ca = 1 } /^switchguid=/ { ca = 0 }
-       ca && /^\[/ { if (!sub(/ lid [0-9]+ lmc 0/, " lid 0 lmc 1")) bad = 1 }
-       { print } END { exit bad }' "$dir/lmc0.net" >"$dir/lmc1.net" || return 1
-  "$LANES" topo convert "$dir/lmc1.net" --to ibsim -o "$dir/fabric.net"
+  awk -v lmc="$lmc" '/^caguid=/ { ca = 1 } /^switchguid=/ { ca = 0 }
+       ca && /^\[/ { if (!sub(/ lid [0-9]+ lmc 0/, " lid 0 lmc " lmc)) bad = 1 }
+       { print } END { exit bad }' "$dir/lmc0.net" >"$dir/lmcn.net" || return 1
+  "$LANES" topo convert "$dir/lmcn.net" --to ibsim -o "$dir/fabric.net"
 }
 
 # lmc_split NETFILE ENTRIES: "M D": M (switch, CA port at LMC 1) pairs where
@@ -92,14 +101,14 @@ lmc_split() {
     }' "$1" "$2"
 }
 
-# run_pair FAB ENG "OSM ARGS" "LANES ARGS": OpenSM's ENG with -l 1 and ours on
+# run_pair FAB ENG "OSM ARGS" "LANES ARGS": OpenSM's ENG with -l $lmc and ours on
 # $work/FAB/fabric.net, into $work/FAB/ENG/{osm,ours}, with osm.entries and
 # ours.entries; ours verified into ours.json. 1 (counted as failed) if a side
 # did not route.
 run_pair() {
   local fab=$1 eng=$2 osm_args=$3 our_args=$4 dir=$work/$1/$2 net=$work/$1/fabric.net
   # shellcheck disable=SC2086 # the argument strings are split on purpose
-  if ! osm_run "$net" "$dir/osm" -R "$eng" -l 1 $osm_args -D 0x43 ||
+  if ! osm_run "$net" "$dir/osm" -R "$eng" -l "$lmc" $osm_args -D 0x43 ||
      ! grep -q "$eng tables configured" "$dir/osm/osm.log"; then
     bad "$fab $eng: OpenSM did not route with $eng"; tail -3 "$dir/osm/osm.log" 2>/dev/null
     return 1
@@ -181,28 +190,54 @@ balance() {
   fi
 }
 
-# lids_kept FAB: OpenSM (minhop's run) kept our LIDs, and routed both LIDs of
-# every CA port on every switch.
+# lids_kept FAB: OpenSM (minhop's run) kept our LIDs, and routed all 2^$lmc
+# LIDs of every CA port on every switch.
 lids_kept() {
-  local dir=$work/$1 nsw nca want got
+  local dir=$work/$1 nsw nca want got per=$((1 << lmc))
   subnet_nodes "$dir/minhop/osm" >"$dir/osm.nodes"
   netfile_nodes "$dir/fabric.net" >"$dir/lanes.nodes"
   nsw=$(grep -c '^Switch' "$dir/fabric.net")
-  nca=$(grep -c 'lmc 1' "$dir/fabric.net")
-  want=$((nsw * (nsw + 2 * nca)))
+  nca=$(grep -c "lmc $lmc" "$dir/fabric.net")
+  want=$((nsw * (nsw + per * nca)))
   got=$(wc -l <"$dir/minhop/osm.entries")
   if ! diff -q "$dir/lanes.nodes" "$dir/osm.nodes" >/dev/null; then
     bad "$1: OpenSM's LIDs differ from ours (< ours, > OpenSM's):"
     diff "$dir/lanes.nodes" "$dir/osm.nodes" | head -6
   elif [ "$nca" = 0 ] || [ "$got" != "$want" ]; then
-    bad "$1: OpenSM's minhop has $got entries, $nsw switches x ($nsw + 2 x $nca CA LIDs) = $want expected"
+    bad "$1: OpenSM's minhop has $got entries, $nsw switches x ($nsw + $per x $nca CA LIDs) = $want expected"
   else
-    ok "$1: OpenSM keeps our LIDs; its minhop routes $nsw switch LIDs and 2 x $nca CA LIDs on $nsw switches"
+    ok "$1: OpenSM keeps our LIDs; its minhop routes $nsw switch LIDs and $per x $nca CA LIDs on $nsw switches"
   fi
 }
 
+# dnup_judged FAB: as dnup_vs_opensm.sh: ours free of credit loops; where
+# OpenSM's dnup tables are too, every entry of theirs is ours.
+dnup_judged() {
+  local dir=$work/$1/dnup osm_free ours_free
+  "$LANES" verify "$work/$1/fabric.net" --lfts "$dir/osm/opensm-lfts.dump" --ebb-patterns 0 \
+    --json >"$dir/osm.json" 2>/dev/null
+  osm_free=$(json_field "$dir/osm.json" deadlock_free)
+  ours_free=$(json_field "$dir/ours.json" deadlock_free)
+  if [ "$ours_free" != true ]; then
+    bad "$1 dnup: our tables have a credit loop (${ours_free:-no verdict})"
+  elif [ "$osm_free" = true ]; then
+    contains "$1" dnup
+  elif [ "$osm_free" = false ]; then
+    ok "$1 dnup: OpenSM's dnup has a credit loop; ours is deadlock-free"
+  else
+    bad "$1 dnup: lanes verify gave no verdict on OpenSM's tables"
+  fi
+}
+
+# first_root DIR: DIR/roots, the first switch of DIR/fabric.net as updn's one
+# root (a torus has no root for OpenSM to detect; it would fall back to minhop).
+first_root() {
+  grep -m1 '^switchguid=' "$1/fabric.net" | cut -d= -f2 >"$1/roots"
+}
+
+lmc=1
 fab=fattree_k4n3
-if lmc1_net "$work/$fab" fattree k=4 n=3; then
+if lmc_net "$work/$fab" 1 fattree k=4 n=3; then
   run_pair $fab minhop "" "" && { lids_kept $fab; same_entries "$fab minhop" "$work/$fab/minhop"
     split_all $fab minhop; }
   run_pair $fab dfsssp "-Q" "--vls 15" && same_entries "$fab dfsssp" "$work/$fab/dfsssp"
@@ -215,8 +250,13 @@ else
 fi
 
 fab=torus_4x4
-if lmc1_net "$work/$fab" torus k=4x4 p=2; then
+if lmc_net "$work/$fab" 1 torus k=4x4 p=2; then
+  run_pair $fab minhop "" "" && { lids_kept $fab; same_entries "$fab minhop" "$work/$fab/minhop"
+    split_all $fab minhop; }
   run_pair $fab dfsssp "-Q" "--vls 15" && same_entries "$fab dfsssp" "$work/$fab/dfsssp"
+  first_root "$work/$fab"
+  run_pair $fab updn "-a $work/$fab/roots" "--roots $work/$fab/roots" && contains $fab updn
+  run_pair $fab dnup "" "" && dnup_judged $fab
   if run_pair $fab sssp "" ""; then
     routed $fab sssp shortest; balance $fab
     if [ "$(json_field "$work/$fab/sssp/ours.json" deadlock_free)" = false ]; then
@@ -228,6 +268,17 @@ if lmc1_net "$work/$fab" torus k=4x4 p=2; then
   run_pair $fab nue "-Q --nue_max_num_vls 2" "--vls 2" && routed $fab nue deadlock-free
 else
   bad "$fab: could not write the fabric at LMC 1"
+fi
+
+lmc=2
+fab=torus_4x4_lmc2
+if lmc_net "$work/$fab" 2 torus k=4x4 p=2; then
+  run_pair $fab minhop "" "" && { lids_kept $fab; same_entries "$fab minhop" "$work/$fab/minhop"; }
+  first_root "$work/$fab"
+  run_pair $fab updn "-a $work/$fab/roots" "--roots $work/$fab/roots" && contains $fab updn
+  run_pair $fab dnup "" "" && dnup_judged $fab
+else
+  bad "$fab: could not write the fabric at LMC 2"
 fi
 
 echo "$passed passed, $failed failed"

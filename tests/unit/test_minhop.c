@@ -474,6 +474,76 @@ static void test_lmc_lids_routed(void **state)
 	lanes_fabric_free(f);
 }
 
+/* The system (image GUID, else node GUID) at the far end of switch node x's port. */
+static uint64_t far_system(const struct lanes_fabric *f, uint32_t x, uint8_t port)
+{
+	const struct lanes_node *n = &f->nodes[lanes_fabric_port(f, x, port)->peer_node];
+
+	return n->sysimage_guid ? n->sysimage_guid : n->guid;
+}
+
+/*
+ * Seed 002's LMC rule, OpenSM's osm_switch_recommend_path: base + 1 prefers
+ * a min-hop port towards a system base does not go to, then one towards
+ * another node. tb_lmc_chassis: at X, base takes port 1 (A, all loads 0).
+ * base + 1's scan starts at port 2 (B, least loaded), but B is A's chassis
+ * and C (port 3) is another system: port 3. At LMC 2, base + 2 (scan from
+ * port 4, that is 1, 2, 3) finds A's and C's systems used and B the one
+ * unused node: port 2; base + 3 (scan from 3) finds everything used, loads
+ * 1, 1, 1 and each node once: the first least loaded, port 3.
+ */
+static void test_lmc_prefers_other_system(void **state)
+{
+	static const uint8_t want[2][4] = { { 1, 3 }, { 1, 3, 2, 3 } };
+
+	(void)state;
+	for (uint8_t lmc = 1; lmc <= 2; lmc++) {
+		uint32_t X, t0;
+		struct lanes_fabric *f = tb_lmc_chassis(lmc, &X, &t0);
+		struct lanes_routing *r = route(f);
+		uint32_t base = lanes_fabric_lid(f, t0, 1);
+
+		for (uint32_t k = 0; k < (1u << lmc); k++)
+			assert_int_equal(entry(r, f, X, base + k), want[lmc - 1][k]);
+		assert_true(far_system(f, X, entry(r, f, X, base)) !=
+			    far_system(f, X, entry(r, f, X, base + 1)));
+		lanes_routing_free(r);
+		lanes_fabric_free(f);
+	}
+}
+
+/*
+ * Parallel cables, no system image GUIDs (each node its own system): X -1,2-
+ * A, X -3- B, A and B -> T (CA t0 at LMC 1). base takes port 1; base + 1
+ * scans from port 2, which goes to A again: port 3 (B), not 2.
+ */
+static void test_lmc_parallel_cables_other_node(void **state)
+{
+	struct lanes_builder *b = tb_new();
+	uint32_t X = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), A = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
+	uint32_t B = tb_add(b, LANES_NODE_SWITCH, 4, 0x12), T = tb_add(b, LANES_NODE_SWITCH, 4, 0x13);
+	uint32_t t0 = tb_add(b, LANES_NODE_CA, 1, 0x100), base;
+	struct lanes_fabric *f;
+	struct lanes_routing *r;
+	struct lanes_error err;
+
+	(void)state;
+	tb_cable(b, X, 1, A, 1);
+	tb_cable(b, X, 2, A, 2);
+	tb_cable(b, X, 3, B, 1);
+	tb_cable(b, A, 3, T, 1);
+	tb_cable(b, B, 2, T, 2);
+	tb_cable(b, T, 3, t0, 1);
+	assert_int_equal(lanes_builder_set_port(b, t0, 1, 0, 0, 1, &err), 0);
+	f = tb_finish(b);
+	r = route(f);
+	base = lanes_fabric_lid(f, t0, 1);
+	assert_int_equal(entry(r, f, X, base), 1);
+	assert_int_equal(entry(r, f, X, base + 1), 3);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +559,8 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_disconnected),
 		cmocka_unit_test(test_lmc_lids_routed),
+		cmocka_unit_test(test_lmc_prefers_other_system),
+		cmocka_unit_test(test_lmc_parallel_cables_other_node),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1180,6 +1180,27 @@ static void test_ca_lids_only(void **state)
 	lanes_fabric_free(f);
 }
 
+/*
+ * OpenSM's LMC preference in updn (tb_lmc_chassis, X the one root, so
+ * every two-hop path goes down twice): at X base takes port 1 (A); base + 1
+ * port 3 (C, another system) rather than 2 (B, A's chassis), as in minhop.
+ */
+static void test_lmc_prefers_other_system(void **state)
+{
+	uint32_t X, t0;
+	struct lanes_fabric *f = tb_lmc_chassis(1, &X, &t0);
+	const char *path = roots_file("0x10\n");
+	struct lanes_routing *r = route(&lanes_engine_updn, f, path);
+	uint32_t base = lanes_fabric_lid(f, t0, 1), s = f->nodes[X].switch_index;
+
+	(void)state;
+	unlink(path);
+	assert_int_equal(lanes_routing_port(r, s, base), 1);
+	assert_int_equal(lanes_routing_port(r, s, base + 1), 3);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
 static void test_deterministic(void **state)
 {
 	struct lanes_fabric *f = gen("jellyfish switches=16 degree=4 p=2 seed=7");
@@ -1214,6 +1235,7 @@ int main(void)
 		cmocka_unit_test(test_roots_file_errors),
 		cmocka_unit_test(test_disconnected_and_no_cas),
 		cmocka_unit_test(test_lmc),
+		cmocka_unit_test(test_lmc_prefers_other_system),
 		cmocka_unit_test(test_ca_lids_only),
 		cmocka_unit_test(test_deterministic),
 	};

@@ -257,4 +257,36 @@ static inline void tb_cable(struct lanes_builder *b, uint32_t x, uint8_t px, uin
 	assert_int_equal(lanes_builder_connect(b, x, px, y, py, 4, 3, &err), 0);
 }
 
+/*
+ * OpenSM's LMC preference, by hand: switch X (GUID 0x10) reaches switch T
+ * (0x14, one CA t0 at LMC lmc) in two hops by port 1 through A (0x11),
+ * port 2 through B (0x12) and port 3 through C (0x13); A and B are one
+ * chassis (system image GUID 0x999), C and the others have none (0: their
+ * own GUID, as ibsim gives them). *x and *t0 are X and t0's node indices.
+ */
+static inline struct lanes_fabric *tb_lmc_chassis(uint8_t lmc, uint32_t *x, uint32_t *t0)
+{
+	struct lanes_builder *b = tb_new();
+	struct lanes_node_spec chassis = { LANES_NODE_SWITCH, 4, 0x11, 0x999, 0, 0, "n" };
+	struct lanes_error err;
+	uint32_t X = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), A, B, C, T;
+
+	assert_int_equal(lanes_builder_add_node(b, &chassis, &A, &err), 0);
+	chassis.guid = 0x12;
+	assert_int_equal(lanes_builder_add_node(b, &chassis, &B, &err), 0);
+	C = tb_add(b, LANES_NODE_SWITCH, 4, 0x13);
+	T = tb_add(b, LANES_NODE_SWITCH, 4, 0x14);
+	*t0 = tb_add(b, LANES_NODE_CA, 1, 0x100);
+	tb_cable(b, X, 1, A, 1);
+	tb_cable(b, X, 2, B, 1);
+	tb_cable(b, X, 3, C, 1);
+	tb_cable(b, A, 2, T, 1);
+	tb_cable(b, B, 2, T, 2);
+	tb_cable(b, C, 2, T, 3);
+	tb_cable(b, T, 4, *t0, 1);
+	assert_int_equal(lanes_builder_set_port(b, *t0, 1, 0, 0, lmc, &err), 0);
+	*x = X;
+	return tb_finish(b);
+}
+
 #endif

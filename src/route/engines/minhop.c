@@ -30,10 +30,13 @@
  * paths, every CA LID entry is the same either way.
  *
  * LMC > 0: LIDs are routed in OpenSM's passes (every port's base LID, then
- * every base + 1, ...), and the search for base + i starts after the port
- * chosen for base + i - 1 (ucast_mgr_process_port's start_from). OpenSM's
- * preference for ports towards a not yet used remote system or node
- * (routing_for_lmc) is not reproduced.
+ * every base + 1, ...; ucast_mgr_process_tbl), and LID base + i, i > 0, of
+ * a CA port takes OpenSM's LMC preference (seed 002's rules a-d;
+ * osm_switch_recommend_path with routing_for_lmc): the scan starts after
+ * the port chosen for base + i - 1 (ucast_mgr_process_port's start_from),
+ * and a least-loaded port towards a system image GUID, else a node, that
+ * base .. base + i - 1 do not leave by comes first (route_fill_lids,
+ * load.c). Every CA LID is counted, the extra ones too.
  *
  * Result: uniform SL 0 and no SL2VL maps (one VL). Min Hop is not
  * deadlock-free: it makes credit loops on rings, tori and dragonflies.
@@ -51,6 +54,7 @@ struct minhop {
 	uint8_t *dist;                /* all-pairs switch hops */
 	struct route_endports eps;    /* CA and router ports in OpenSM's order */
 	struct route_load load;       /* paths per (switch, port) */
+	struct route_peers peers;     /* far ends of switch ports, LMC > 0 only */
 	struct route_hop_ports hops;  /* min-hop ports toward one switch */
 	const struct route_hop_ports *cur; /* the ports LIDs are routed with: hops or a copy */
 	struct route_saved_hops **saved;   /* per destination switch, for a later LID, or NULL */
@@ -110,8 +114,8 @@ static void route_group(struct minhop *m, uint32_t i, uint32_t j, int offset)
 		if (offset < (1 << ep->lmc))
 			m->lids[k++] = ep->lid + (uint32_t)offset;
 	}
-	route_fill_lids(m->r->lft, m->f->num_switches, m->cur, &m->load, m->lids, k, offset,
-			m->cur->nmulti);
+	route_fill_lids(m->r->lft, m->f->num_switches, m->cur, &m->load, &m->peers, m->lids, k,
+			offset, m->cur->nmulti);
 	for (uint32_t q = i; q < j; q++) {
 		const struct route_endport *ep = &m->eps.ep[q];
 
@@ -135,7 +139,8 @@ static void route_switch(struct minhop *m, uint32_t t, int offset)
 		return;
 	if (m->opts->switch_lids) {
 		want_hops(m, t, offset + 1 < (1 << m->eps.max_lmc));
-		route_fill_lids(m->r->lft, m->f->num_switches, m->cur, &m->load, &lid, 1, offset, 0);
+		route_fill_lids(m->r->lft, m->f->num_switches, m->cur, &m->load, &m->peers, &lid, 1,
+				offset, 0);
 	}
 	lanes_routing_set_port(m->r, t, lid, 0);
 }
@@ -179,7 +184,8 @@ static int prepare(struct minhop *m, struct lanes_error *err)
 	    (rc = lanes_fabric_switch_distances(m->f, &m->dist, err)) ||
 	    (rc = route_endports_osm_order(m->f, &m->eps, err)) ||
 	    (rc = route_load_init(&m->load, m->f, err)) ||
-	    (rc = route_hop_ports_init(&m->hops, m->f, err)))
+	    (rc = route_hop_ports_init(&m->hops, m->f, err)) ||
+	    (m->eps.max_lmc && (rc = route_peers_init(&m->peers, m->f, &m->load, err))))
 		return rc;
 	m->saved = calloc((size_t)m->f->num_switches + 1, sizeof(*m->saved));
 	m->lids = malloc(sizeof(uint32_t) * ((size_t)m->eps.n + 1));
@@ -216,6 +222,7 @@ out:
 	free(m.saved);
 	free(m.lids);
 	route_hop_ports_free(&m.hops);
+	route_peers_free(&m.peers);
 	route_load_free(&m.load);
 	route_endports_free(&m.eps);
 	free(m.dist);
