@@ -237,7 +237,7 @@ int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts
 /** Nonzero: sssp's tie keys always take 128 bits (tests compare the two ways). */
 extern int sssp_wide_keys;
 
-/** The destinations of route_sssp in OpenSM's order (sssp_paths.c fills it). */
+/** The destinations of route_sssp in OpenSM's order (sssp_order.c makes them). */
 struct sssp_osm_order {
 	const struct route_endports *eps; /**< end ports, grouped by switch */
 	const uint32_t *ep_first;         /**< per switch: its first end port, or LANES_NONE */

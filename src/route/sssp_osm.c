@@ -39,11 +39,11 @@
  * rule then routes the whole fabric from scratch. These outcomes depend
  * only on the fabric.
  *
- * A helper thread prepares the next destination switch's hops, runs and
- * heap start (sssp_osm_dijkstra.c) while this one is routed (from 512
- * switches); none of it depends on the loads, so the result does not
- * depend on the thread. A switch with end ports keeps what was prepared
- * for them, packed, for its own LIDs (they come after every end port).
+ * This file sets the replay up and routes the destination switches in
+ * turn. One LID's tree, column and loads: sssp_osm_lid.c; the Dijkstra
+ * and heap: sssp_osm_dijkstra.c. What a destination switch needs that does
+ * not depend on the loads is prepared ahead, on a helper thread on large
+ * fabrics, and kept for a switch's own LIDs: sssp_osm_prep.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,99 +52,6 @@
 #include "lanes/routing.h"
 #include "route_internal.h"
 #include "sssp_osm.h"
-
-/* ------------------------------------------------------- one LID's tree */
-
-/* After a full step: the LFT column of lid; port is t's own entry. */
-static void write_column(struct emu *h, uint32_t lid, uint8_t port)
-{
-	uint8_t *col = h->r->lft + (size_t)lid * h->ns;
-
-	memset(col, LANES_PORT_DROP, h->ns);
-	for (uint32_t k = 1; k < h->nord; k++)
-		col[h->ord[k]] = h->f->adj[h->used[h->ord[k]]].port;
-	col[h->d->t] = port;
-}
-
-/* After a full step: every switch adds its LIDs to each channel on its path. */
-static void add_load(struct emu *h)
-{
-	for (uint32_t k = 0; k < h->nord; k++)
-		h->sub[h->ord[k]] = h->hca[h->ord[k]];
-	for (uint32_t k = h->nord; k-- > 1;) { /* children first */
-		uint32_t s = h->ord[k], e = h->used[s];
-
-		h->load[e] += h->sub[s];
-		h->max_load = h->load[e] > h->max_load ? h->load[e] : h->max_load;
-		h->sub[h->nb[e]] += h->sub[s];
-		emu_run_update(h, h->run_of[h->rev[e]]);
-	}
-}
-
-/*
- * The same after a fast step, in one pass from the leaves: each switch's
- * entry from its run (used_i), its LIDs on that channel and on to its
- * parent, the run's load.
- */
-static void finish_fast(struct emu *h, uint32_t lid, uint8_t port, const uint32_t *ord)
-{
-	uint8_t *col = h->r->lft + (size_t)lid * h->ns;
-	const struct lanes_adj *adj = h->f->adj;
-	const uint32_t *run_e0 = h->run_e0, *dl = h->d->dl, *used_i = h->used_i;
-	const uint32_t *run_best = h->run_best, *nb = h->nb;
-	uint64_t *sub = h->sub, *load = h->load, *run_load = h->run_load, max = h->max_load;
-
-	memset(col, LANES_PORT_DROP, h->ns);
-	memcpy(sub, h->hca, sizeof(*sub) * h->ns);
-	for (uint32_t k = h->nord; k-- > 1;) {
-		uint32_t s = ord[k], run = dl[used_i[s]], e = run_best[run];
-		uint64_t x = sub[s], l = load[e] + x;
-
-		col[s] = adj[e].port;
-		load[e] = l;
-		max = l > max ? l : max;
-		sub[nb[e]] += x;
-		if (run_e0[run + 1] - run_e0[run] == 1)
-			run_load[run] = l;
-		else
-			emu_run_update(h, run);
-	}
-	h->max_load = max;
-	col[h->d->t] = port;
-}
-
-/* After a full step: does every switch's path take its fewest hops? */
-static int all_shortest(const struct emu *h)
-{
-	const uint32_t *row = h->d->row;
-
-	for (uint32_t k = 1; k < h->nord; k++) {
-		uint32_t s = h->ord[k];
-
-		if (row[h->nb[h->used[s]]] + 1 != row[s])
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * One LID: 1 when OpenSM would reach every switch of t's component by
- * shortest paths, else 0.
- */
-static int route_lid(struct emu *h, uint32_t lid, uint8_t port)
-{
-	if (emu_fast_ok(h)) {
-		emu_dijkstra_fast(h);
-		h->nord = h->d->nbfs;
-		finish_fast(h, lid, port, h->d->bfs);
-		return 1;
-	}
-	if (emu_dijkstra_full(h) != h->d->nbfs || !all_shortest(h))
-		return 0;
-	write_column(h, lid, port);
-	add_load(h);
-	return 1;
-}
 
 /* ------------------------------------------------------------- set-up */
 
@@ -266,207 +173,7 @@ static int emu_alloc(struct emu *h)
 	return 0;
 }
 
-/* --------------------------------------------------- kept fills */
-
-/*
- * A switch with end ports is a destination twice: for them, and after
- * every such switch, for its own LIDs. Its fill does not depend on the
- * loads, so the first time keeps it for the second, packed: nbfs, ecc,
- * nscan, nd; bfs; below; where each scanned switch's runs start in dl,
- * then nd; dl. Hops, dl_v and the heap follow from those. The records
- * take at most KEPT_BYTES plus a quarter of the LFTs' size; a switch
- * whose record does not fit is filled again.
- */
-#define KEPT_BYTES ((size_t)4 << 20)
-
-static void kept_alloc(struct emu *h)
-{
-	size_t ns = h->ns, record = 4 + 3 * ns + 3 + h->run_off[ns];
-	size_t budget = (KEPT_BYTES + (size_t)(h->f->max_lid + 1) * ns / 4) / sizeof(*h->kept);
-
-	memset(h->kept_at, 0xFF, sizeof(*h->kept_at) * ns);
-	h->kept_cap = record * h->ngroups < budget ? record * h->ngroups : budget;
-	h->kept = h->kept_cap ? malloc(sizeof(*h->kept) * h->kept_cap) : NULL;
-}
-
-static void keep_fill(struct emu *h, const struct emu_dest *d)
-{
-	uint32_t nd = d->nscan ? d->dl_hi[d->bfs[d->nscan - 1]] : 0, *w;
-	size_t need = 4 + d->nbfs + d->ecc + 2 + d->nscan + 1 + nd;
-
-	if (!h->kept || h->kept_used + need > h->kept_cap)
-		return;
-	h->kept_at[d->t] = (uint32_t)h->kept_used;
-	w = h->kept + h->kept_used;
-	h->kept_used += need;
-	w[0] = d->nbfs;
-	w[1] = d->ecc;
-	w[2] = d->nscan;
-	w[3] = nd;
-	w += 4;
-	memcpy(w, d->bfs, sizeof(*w) * d->nbfs);
-	w += d->nbfs;
-	memcpy(w, d->below, sizeof(*w) * (d->ecc + 2));
-	w += d->ecc + 2;
-	for (uint32_t i = 0; i < d->nscan; i++)
-		w[i] = d->dl_lo[d->bfs[i]];
-	w[d->nscan] = nd;
-	memcpy(w + d->nscan + 1, d->dl, sizeof(*w) * nd);
-}
-
-/* d for t's own LIDs from t's record; 0 when t has none. */
-static int restore_fill(const struct emu *h, struct emu_dest *d, uint32_t t)
-{
-	const uint32_t *w;
-	uint32_t nd;
-
-	if (!h->kept || h->kept_at[t] == UINT32_MAX)
-		return 0;
-	w = h->kept + h->kept_at[t];
-	d->t = t;
-	d->ca = 0;
-	d->nbfs = w[0];
-	d->ecc = w[1];
-	d->nscan = w[2];
-	nd = w[3];
-	w += 4;
-	memcpy(d->bfs, w, sizeof(*w) * d->nbfs);
-	w += d->nbfs;
-	memcpy(d->below, w, sizeof(*w) * (d->ecc + 2));
-	w += d->ecc + 2;
-	memset(d->row, 0xFF, sizeof(*d->row) * h->ns);
-	for (uint32_t hops = 0; hops <= d->ecc; hops++)
-		for (uint32_t i = d->below[hops]; i < d->below[hops + 1]; i++)
-			d->row[d->bfs[i]] = hops;
-	for (uint32_t i = 0; i < d->nscan; i++) {
-		d->dl_lo[d->bfs[i]] = w[i];
-		d->dl_hi[d->bfs[i]] = w[i + 1];
-	}
-	w += d->nscan + 1;
-	memcpy(d->dl, w, sizeof(*w) * nd);
-	for (uint32_t i = 0; i < nd; i++)
-		d->dl_v[i] = h->run_v[w[i]];
-	emu_dest_heap(h, d);
-	return 1;
-}
-
-/* Destination j into d: restored when kept, else filled (and kept when it has end ports). */
-static void prepare(struct emu *h, struct emu_dest *d, uint32_t j)
-{
-	int ca = j < h->ngroups;
-
-	if (!ca && restore_fill(h, d, h->seq[j]))
-		return;
-	emu_dest_fill(h, d, h->seq[j], ca);
-	if (ca)
-		keep_fill(h, d);
-}
-
-/* ------------------------------------------------------------ pipeline */
-
-/*
- * Below this many switches a destination takes microseconds to prepare
- * and handing it between threads costs more than it saves.
- */
-#define EMU_THREAD_MIN_SWITCHES 512
-
-static void *prepare_ahead(void *arg)
-{
-	struct emu *h = arg;
-
-	for (uint32_t j = 0; j < h->nseq; j++) {
-		pthread_mutex_lock(&h->mu);
-		while (h->ready[j & 1] && !h->stop)
-			pthread_cond_wait(&h->cv, &h->mu);
-		pthread_mutex_unlock(&h->mu);
-		if (h->stop)
-			break;
-		prepare(h, &h->buf[j & 1], j);
-		pthread_mutex_lock(&h->mu);
-		h->ready[j & 1] = 1;
-		pthread_cond_broadcast(&h->cv);
-		pthread_mutex_unlock(&h->mu);
-	}
-	return NULL;
-}
-
-static void pipe_start(struct emu *h)
-{
-	if (h->nseq < 2 || h->ns < EMU_THREAD_MIN_SWITCHES || pthread_mutex_init(&h->mu, NULL))
-		return;
-	if (pthread_cond_init(&h->cv, NULL)) {
-		pthread_mutex_destroy(&h->mu);
-		return;
-	}
-	h->threaded = !pthread_create(&h->worker, NULL, prepare_ahead, h);
-	if (!h->threaded) {
-		pthread_cond_destroy(&h->cv);
-		pthread_mutex_destroy(&h->mu);
-	}
-}
-
-/* Make destination j current (without the thread: prepare it now). */
-static void next_destination(struct emu *h, uint32_t j)
-{
-	h->d = &h->buf[j & 1];
-	if (!h->threaded) {
-		prepare(h, h->d, j);
-		return;
-	}
-	pthread_mutex_lock(&h->mu);
-	while (!h->ready[j & 1])
-		pthread_cond_wait(&h->cv, &h->mu);
-	pthread_mutex_unlock(&h->mu);
-}
-
-static void done_destination(struct emu *h, uint32_t j)
-{
-	if (!h->threaded)
-		return;
-	pthread_mutex_lock(&h->mu);
-	h->ready[j & 1] = 0;
-	pthread_cond_broadcast(&h->cv);
-	pthread_mutex_unlock(&h->mu);
-}
-
-static void pipe_stop(struct emu *h)
-{
-	if (!h->threaded)
-		return;
-	pthread_mutex_lock(&h->mu);
-	h->stop = 1;
-	pthread_cond_broadcast(&h->cv);
-	pthread_mutex_unlock(&h->mu);
-	pthread_join(h->worker, NULL);
-	pthread_cond_destroy(&h->cv);
-	pthread_mutex_destroy(&h->mu);
-}
-
 /* ------------------------------------------------------------ routing */
-
-/* The LIDs of destination j in turn; 0 as soon as one leaves a switch unreached. */
-static int route_destination(struct emu *h, const struct sssp_osm_order *o, uint32_t j)
-{
-	const struct lanes_fabric *f = h->f;
-	uint32_t t = o->seq[j];
-
-	if (j >= o->ngroups) {
-		const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[t], 0);
-
-		for (uint32_t l = 0; l < (1u << p0->lmc); l++)
-			if (!route_lid(h, p0->lid + l, 0))
-				return 0;
-		return 1;
-	}
-	for (uint32_t i = o->ep_first[t]; i < o->eps->n && o->eps->ep[i].sw == t; i++) {
-		const struct route_endport *ep = &o->eps->ep[i];
-
-		for (uint32_t l = 0; l < (1u << ep->lmc); l++)
-			if (!route_lid(h, ep->lid + l, ep->sw_port))
-				return 0;
-	}
-	return 1;
-}
 
 int route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		   struct lanes_routing *r, const struct sssp_osm_order *o,
@@ -493,14 +200,14 @@ int route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	}
 	emu_set_runs(&h);
-	kept_alloc(&h);
-	pipe_start(&h);
+	emu_prep_start(&h);
 	for (uint32_t j = 0; rc && j < o->nseq; j++) {
-		next_destination(&h, j);
-		rc = route_destination(&h, o, j);
-		done_destination(&h, j);
+		h.d = &h.buf[j & 1];
+		prep_pipe_next(&h.pipe, j);
+		rc = emu_route_destination(&h, o, j);
+		prep_pipe_done(&h.pipe, j);
 	}
-	pipe_stop(&h);
+	prep_pipe_stop(&h.pipe);
 	emu_free(&h);
 	return rc;
 }

@@ -1,17 +1,20 @@
 /*
  * sssp_osm.h - the state of the OpenSM SSSP emulation shared by sssp_osm.c
- * (set-up, loads, the routing loop and its helper thread) and
- * sssp_osm_dijkstra.c (cl_heap and the Dijkstra step). Not public API; see
- * those files for the rules.
+ * (set-up and the routing loop), sssp_osm_prep.c (each destination
+ * switch's fill, kept or made ahead on a helper thread), sssp_osm_lid.c
+ * (one LID's tree, LFT column and loads) and sssp_osm_dijkstra.c (cl_heap
+ * and the Dijkstra step). Not public API; see those files for the rules.
  */
 #ifndef LANES_SSSP_OSM_H
 #define LANES_SSSP_OSM_H
 
-#include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lanes/fabric.h"
 #include "lanes/routing.h"
+#include "prep_pipe.h"
+#include "route_internal.h"
 
 /* OpenSM's "infinity" for Dijkstra keys */
 #define OSM_INF 0x7FFFFFFFull
@@ -80,20 +83,28 @@ struct emu {
 	uint32_t *hit;              /* scratch: runs that improve a key */
 	uint64_t *hitw;             /* scratch: their keys; far_by_key: the winners' keys */
 
-	/* fills kept for the switches' own LIDs (sssp_osm.c), in 32-bit words */
+	/* fills kept for the switches' own LIDs (sssp_osm_prep.c), in 32-bit words */
 	uint32_t *kept_at;          /* per switch: the start of its record in kept, or UINT32_MAX */
 	uint32_t *kept;
 	size_t kept_used, kept_cap;
 
 	/* the helper thread: buf[j % 2] holds destination j of the sequence */
 	struct emu_dest buf[2];
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	pthread_t worker;
-	int threaded, stop, ready[2];
+	struct prep_pipe pipe;
 	const uint32_t *seq;
 	uint32_t nseq, ngroups;
 };
+
+/* sssp_osm_prep.c: the kept fills' room, and the helper thread started. */
+void emu_prep_start(struct emu *h);
+
+/*
+ * sssp_osm_lid.c: the LIDs of destination j of o (in h->d) in turn; 0 as
+ * soon as one leaves a switch unreached or off its fewest hops.
+ */
+int emu_route_destination(struct emu *h, const struct sssp_osm_order *o, uint32_t j);
+
+/* sssp_osm_dijkstra.c */
 
 /* The runs of every switch (once per fabric; loads all 0). */
 void emu_set_runs(struct emu *h);

@@ -1,0 +1,171 @@
+/*
+ * sssp_cands.c - the candidates of the sssp paths' own rule (sssp_paths.c)
+ * toward one destination switch t: each switch's min-hop ports toward t,
+ * found once per t by a BFS from t (no distance matrix), after OpenSM
+ * 3.3.23's SSSP (seed 002; osm_ucast_dfsssp.c routes on shortest paths,
+ * "to force shortest paths"; no code taken from it).
+ *
+ * A switch with one candidate has its LFT entry toward t fixed whatever
+ * the loads (col); the others (multi) are left to choose() in sssp_tree.c.
+ * The candidates do not depend on the loads, so a helper thread finds them
+ * for the next destination switch while this one is routed (prep_pipe.c,
+ * two buffers, from SSSP_THREAD_MIN_SWITCHES switches). Without the thread
+ * the same work is done in turn, and a switch that has end ports keeps its
+ * candidates for its switch LIDs (they come after every end port), within
+ * a memory budget. The result does not depend on the thread.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sssp_paths.h"
+
+int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
+{
+	d->row = malloc(ns + 1);
+	d->order = malloc(sizeof(*d->order) * (ns + 1));
+	d->pick = malloc(sizeof(*d->pick) * (ns + 1));
+	d->col = malloc(ns + 1);
+	d->multi = malloc(sizeof(*d->multi) * (ns + 1));
+	d->moff = malloc(sizeof(*d->moff) * (ns + 1));
+	d->mcand = malloc(sizeof(*d->mcand) * (ne + 1));
+	return d->row && d->order && d->pick && d->col && d->multi && d->moff && d->mcand ? 0 : -1;
+}
+
+void sssp_dest_free(struct dest *d)
+{
+	free(d->row);
+	free(d->order);
+	free(d->pick);
+	free(d->col);
+	free(d->multi);
+	free(d->moff);
+	free(d->mcand);
+}
+
+/*
+ * Fill d for destination switch t (reads only the fabric): a BFS from t
+ * gives the hops and the order, and as each switch is taken from the queue
+ * every switch one hop closer is known, so its candidates come in the same
+ * scan: the entries whose neighbour is one hop closer, in adjacency order.
+ * (The order within one hop count does not matter: a switch's load sum
+ * reads only switches one hop closer.) Hops stop at 254, as in the distance
+ * matrix.
+ */
+static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
+{
+	const struct lanes_fabric *f = m->f;
+	uint32_t ns = f->num_switches, n = 1, nc = 0;
+	const uint32_t *nb = m->nb;
+	uint8_t *row = d->row;
+	uint32_t *order = d->order, *cand = d->mcand;
+
+	d->t = t;
+	d->nmulti = 0;
+	d->moff[0] = 0;
+	memset(row, 255, ns);
+	memset(d->col, LANES_PORT_DROP, ns);
+	row[t] = 0;
+	order[0] = t;
+	d->pick[t] = LANES_NONE;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = order[i], k0 = nc;
+		uint8_t want = (uint8_t)(row[s] - 1), next = (uint8_t)(row[s] + 1);
+
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+			uint32_t v = nb[e];
+
+			if (row[v] == 255) {
+				if (next != 255) {
+					row[v] = next;
+					order[n++] = v;
+				}
+			} else if (row[v] == want) {
+				cand[nc++] = e;
+			}
+		}
+		if (!i)
+			continue;
+		d->pick[s] = cand[k0];
+		if (nc - k0 == 1) {
+			d->col[s] = f->adj[cand[k0]].port;
+			nc = k0;
+		} else {
+			d->col[s] = 0;
+			d->multi[d->nmulti] = s;
+			d->moff[++d->nmulti] = nc;
+		}
+	}
+	d->norder = n;
+}
+
+/* prep_pipe's callback: destination j of seq into buf[j % 2]. */
+static void prepare_dest(void *arg, uint32_t j)
+{
+	struct sssp *m = arg;
+
+	set_destination(m, &m->buf[j & 1], m->seq[j]);
+}
+
+/*
+ * Below this many switches a destination's candidates take microseconds and
+ * handing them between threads costs more than it saves (measured on
+ * torus k=10x10 p=4: 3.5 ms with the thread, see bench/RESULTS.md).
+ */
+#define SSSP_THREAD_MIN_SWITCHES 512
+
+void sssp_dests_start(struct sssp *m)
+{
+	prep_pipe_start(&m->pipe, m->nseq, m->f->num_switches >= SSSP_THREAD_MIN_SWITCHES,
+			prepare_dest, m);
+}
+
+/* Make a kept copy current for t, if the budget and memory allow. */
+static void keep(struct sssp *m, uint32_t t)
+{
+	size_t ns = m->f->num_switches, ne = m->f->adj_off[ns];
+	size_t bytes = sizeof(struct dest) + 2 * ns + 16 * ns + 4 * ne;
+	struct dest *d;
+
+	if (bytes > m->keep_left || !(d = calloc(1, sizeof(*d))))
+		return;
+	if (sssp_dest_alloc(d, ns, ne)) {
+		sssp_dest_free(d);
+		free(d);
+		return;
+	}
+	m->keep_left -= bytes;
+	m->kept[t] = d;
+	m->cur = d;
+}
+
+/*
+ * Destination j current in m->cur: from the helper, else filled here in
+ * turn (not by prep_pipe_next, so that it may go into a kept copy).
+ */
+void sssp_dests_next(struct sssp *m, uint32_t j)
+{
+	uint32_t t = m->seq[j];
+
+	m->cur = &m->buf[j & 1];
+	if (m->pipe.threaded) {
+		prep_pipe_next(&m->pipe, j);
+		return;
+	}
+	if (m->kept[t]) {
+		m->cur = m->kept[t];
+		return;
+	}
+	if (j < m->ngroups && m->opts->switch_lids && sssp_switch_lids(m->f, t))
+		keep(m, t);
+	set_destination(m, m->cur, t);
+}
+
+void sssp_dests_done(struct sssp *m, uint32_t j)
+{
+	prep_pipe_done(&m->pipe, j);
+}
+
+void sssp_dests_stop(struct sssp *m)
+{
+	prep_pipe_stop(&m->pipe);
+}

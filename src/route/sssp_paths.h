@@ -1,0 +1,90 @@
+/*
+ * sssp_paths.h - the state of the sssp paths' own rule (route_sssp, see
+ * sssp_paths.c for the rules) shared by sssp_paths.c (the driver),
+ * sssp_order.c (OpenSM's destination order), sssp_cands.c (the candidates
+ * toward one destination switch, prepared ahead on a helper thread) and
+ * sssp_tree.c (the trees, LFT columns and loads). Not public API.
+ */
+#ifndef LANES_SSSP_PATHS_H
+#define LANES_SSSP_PATHS_H
+
+#include <stdint.h>
+
+#include "lanes/fabric.h"
+#include "lanes/route.h"
+#include "lanes/routing.h"
+#include "prep_pipe.h"
+#include "route_internal.h"
+
+/* The candidates toward one destination switch t. */
+struct dest {
+	uint32_t t;
+	uint8_t *row;               /* per switch: hops to t (255: unreachable or too far) */
+	uint32_t *order, norder;    /* switches that reach t, by hops (BFS order), t first */
+	uint32_t *pick;             /* per switch: adjacency entry toward t */
+	uint8_t *col;               /* per switch: its port if it has one candidate,
+				       0 if several, LANES_PORT_DROP if none */
+	uint32_t *multi, nmulti;    /* switches with several candidates, in hop order */
+	uint32_t *moff, *mcand;     /* their candidates (adjacency entries) */
+};
+
+struct sssp {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	struct lanes_routing *r;
+	struct route_endports eps;  /* CA and router ports, grouped by switch */
+	uint32_t *rank;             /* switches in OpenSM's destination order */
+	uint32_t *ep_first;         /* per switch: its first end port in eps, or LANES_NONE */
+	uint64_t *hca;              /* per switch: OpenSM's num_hca */
+	uint32_t *seq, nseq;        /* destination switches in routing order */
+	uint32_t ngroups;           /* seq[0..ngroups): end-port groups */
+	uint64_t *load;             /* per adjacency entry: routes on that channel */
+	uint32_t *nb;               /* per adjacency entry: the neighbour (a compact copy) */
+	uint64_t *wd, *sub;         /* per switch: load sum to t; LIDs below it */
+	int less_loaded;            /* 1: ties go to the less loaded channel; 0: to the lowest port */
+	const struct sssp_progress *prog; /* told of each end-port group routed, or NULL */
+	unsigned key_shift;         /* choose()'s key: load sum << key_shift | channel load
+				       (64 or more: 128-bit keys) */
+	struct dest buf[2];         /* destination j of seq in buf[j % 2] */
+	struct dest *cur;           /* the destination switch being routed */
+	struct dest **kept;         /* without the thread: per switch, its candidates
+				       kept from its end ports for its switch LIDs */
+	size_t keep_left;           /* bytes kept copies may still take */
+	struct prep_pipe pipe;      /* the helper thread that fills buf ahead */
+};
+
+static inline int sssp_oom(struct lanes_error *err)
+{
+	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+/* The LIDs of switch s's port 0 (0 when it has no LID). */
+static inline uint64_t sssp_switch_lids(const struct lanes_fabric *f, uint32_t s)
+{
+	const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[s], 0);
+
+	return p0->lid ? (uint64_t)1 << p0->lmc : 0;
+}
+
+/* sssp_order.c: end ports, num_hca, rank, seq and ngroups of m->f. */
+int sssp_order(struct sssp *m, struct lanes_error *err);
+
+/* sssp_cands.c */
+int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne);
+void sssp_dest_free(struct dest *d);
+/* Start preparing the destinations of seq (on a helper thread on large fabrics). */
+void sssp_dests_start(struct sssp *m);
+/* Make destination j of seq current in m->cur (sssp_dests_done frees its buffer). */
+void sssp_dests_next(struct sssp *m, uint32_t j);
+void sssp_dests_done(struct sssp *m, uint32_t j);
+void sssp_dests_stop(struct sssp *m);
+
+/* sssp_tree.c */
+/* choose()'s key layout (m->key_shift), from num_hca and m->less_loaded. */
+void sssp_set_key_shift(struct sssp *m);
+/* Route every LID of the end ports behind the current switch, in port order. */
+void sssp_route_endports_of(struct sssp *m);
+/* Route the current switch's own LIDs. */
+void sssp_route_switch_lids(struct sssp *m);
+
+#endif
