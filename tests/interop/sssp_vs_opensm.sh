@@ -5,7 +5,7 @@
 # there; ibsim_opensm.sh checks that), run OpenSM's sssp (and on some
 # fabrics dfsssp) once on ibsim, route the same fabric with `lanes route -e
 # dfsssp` (OpenSM's DFSSSP paths are its SSSP paths; the layers change only
-# SLs; our sssp engine breaks ties by the lowest port, see sssp_paths.c),
+# SLs; our sssp engine breaks ties by the lowest port, see src/route/sssp_tree.c),
 # and compare the two opensm-lfts.dump files as "switch-GUID LID port"
 # entries (drops left out). A fabric passes when the entry sets are
 # identical. Every tie OpenSM meets is decided by its Dijkstra's 4-ary
