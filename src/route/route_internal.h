@@ -237,6 +237,12 @@ int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts
 /** Nonzero: sssp's tie keys always take 128 bits (tests compare the two ways). */
 extern int sssp_wide_keys;
 
+/**
+ * Switches from which route_sssp prepares the next destination on a second
+ * thread (its own rule and the heap replay; 512; tests force it lower).
+ */
+extern int sssp_thread_min;
+
 /** The destinations of route_sssp in OpenSM's order (sssp_order.c makes them). */
 struct sssp_osm_order {
 	const struct route_endports *eps; /**< end ports, grouped by switch */

@@ -9,7 +9,7 @@
  * the loads (col); the others (multi) are left to choose() in sssp_tree.c.
  * The candidates do not depend on the loads, so a helper thread finds them
  * for the next destination switch while this one is routed (prep_pipe.c,
- * two buffers, from SSSP_THREAD_MIN_SWITCHES switches). Without the thread
+ * two buffers, from sssp_thread_min switches). Without the thread
  * the same work is done in turn, and a switch that has end ports keeps its
  * candidates for its switch LIDs (they come after every end port), within
  * a memory budget. The result does not depend on the thread.
@@ -109,13 +109,14 @@ static void prepare_dest(void *arg, uint32_t j)
 /*
  * Below this many switches a destination's candidates take microseconds and
  * handing them between threads costs more than it saves (measured on
- * torus k=10x10 p=4: 3.5 ms with the thread, see bench/RESULTS.md).
+ * torus k=10x10 p=4: 3.5 ms with the thread, see bench/RESULTS.md). A
+ * variable so that tests can force the thread on small fabrics.
  */
-#define SSSP_THREAD_MIN_SWITCHES 512
+int sssp_thread_min = 512;
 
 void sssp_dests_start(struct sssp *m)
 {
-	prep_pipe_start(&m->pipe, m->nseq, m->f->num_switches >= SSSP_THREAD_MIN_SWITCHES,
+	prep_pipe_start(&m->pipe, m->nseq, m->f->num_switches >= (uint32_t)sssp_thread_min,
 			prepare_dest, m);
 }
 

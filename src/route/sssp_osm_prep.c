@@ -3,7 +3,7 @@
  * per destination switch before its LIDs are routed: hops, runs and heap
  * start (emu_dest_fill, sssp_osm_dijkstra.c), none of which depends on the
  * loads. So a helper thread prepares the next destination switch while
- * this one is routed (prep_pipe.c, from EMU_THREAD_MIN_SWITCHES switches),
+ * this one is routed (prep_pipe.c, from sssp_thread_min switches, as sssp_cands.c),
  * and the result does not depend on the thread. This is the emulation's
  * own speed-up; OpenSM (osm_ucast_dfsssp.c) makes each Dijkstra from
  * scratch.
@@ -117,14 +117,8 @@ static void prepare(void *arg, uint32_t j)
 		keep_fill(h, d);
 }
 
-/*
- * Below this many switches a destination takes microseconds to prepare
- * and handing it between threads costs more than it saves.
- */
-#define EMU_THREAD_MIN_SWITCHES 512
-
 void emu_prep_start(struct emu *h)
 {
 	kept_alloc(h);
-	prep_pipe_start(&h->pipe, h->nseq, h->ns >= EMU_THREAD_MIN_SWITCHES, prepare, h);
+	prep_pipe_start(&h->pipe, h->nseq, h->ns >= (uint32_t)sssp_thread_min, prepare, h);
 }

@@ -678,6 +678,40 @@ static void test_split_same(void **state)
 	}
 }
 
+/*
+ * route_sssp prepares the next destination on a second thread from
+ * sssp_thread_min switches (512): forced on small fabrics, sssp (its own
+ * rule) and dfsssp (the heap replay) give byte-identical tables, LMC and a
+ * real file included.
+ */
+static void test_prep_thread_same(void **state)
+{
+	const char *specs[] = { "torus k=10x10 p=4", "dragonfly a=4 p=2 h=2", "fattree k=4 n=3" };
+	const struct lanes_engine *engines[] = { &lanes_engine_sssp, &lanes_engine_dfsssp };
+	int saved = sssp_thread_min;
+
+	(void)state;
+	for (size_t i = 0; i < N(specs) + 2; i++) {
+		struct lanes_fabric *f = i < N(specs)	 ? gen(specs[i])
+					 : i == N(specs) ? lmc_ring()
+							 : read_fabric(LANES_DATA_DIR, real_fabric_file(0), NULL);
+
+		for (size_t e = 0; e < N(engines); e++) {
+			struct lanes_routing *a, *b;
+
+			sssp_thread_min = 1 << 30;
+			a = route(engines[e], f);
+			sssp_thread_min = 0;
+			b = route(engines[e], f);
+			sssp_thread_min = saved;
+			assert_same_routing(a, b);
+			lanes_routing_free(a);
+			lanes_routing_free(b);
+		}
+		lanes_fabric_free(f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -698,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_minimal_where_loads_outweigh_p2),
 		cmocka_unit_test(test_wide_keys_same),
 		cmocka_unit_test(test_split_same),
+		cmocka_unit_test(test_prep_thread_same),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
