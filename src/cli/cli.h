@@ -109,15 +109,16 @@ int cli_fabric_route_verify_option(int c, const char *arg, struct cli_fabric_opt
  * What running an engine came to. The class follows the error code, never
  * the message: a check() that fails (the engine does not apply) and
  * LANES_ERANGE from route() (the VL/SL budget, or what the model can hold)
- * are refusals; LANES_EINTERNAL is a bug in lanes; every other code is the
- * input's fault (LANES_EINVAL an unusable parameter such as a roots file that
- * names no switch, LANES_EPARSE a malformed file, LANES_EIO a file that cannot
- * be read, LANES_ENOTFOUND) or means the work cannot be done (LANES_ENOMEM).
+ * are refusals; LANES_EINTERNAL (a bug in lanes) and LANES_ENOMEM (the work
+ * does not fit in memory) are failures; every other code is the input's
+ * fault (LANES_EINVAL an unusable parameter such as a roots file that names
+ * no switch or leaves CAs without an up/down path, LANES_EPARSE a
+ * malformed file, LANES_EIO a file that cannot be read, LANES_ENOTFOUND).
  */
 enum cli_engine_outcome {
 	CLI_ROUTED,   /* a routing */
 	CLI_REFUSED,  /* EXIT_FINDING in route; a "refused" row in compare */
-	CLI_FAILED,   /* an internal error: EXIT_FINDING, a "FAILED" row in compare */
+	CLI_FAILED,   /* internal error or out of memory: EXIT_FINDING, a "FAILED" row in compare */
 	CLI_BAD_INPUT /* EXIT_USAGE everywhere */
 };
 

@@ -99,6 +99,7 @@ static enum cli_engine_outcome outcome_of(int code)
 	case LANES_ERANGE:
 		return CLI_REFUSED;
 	case LANES_EINTERNAL:
+	case LANES_ENOMEM:
 		return CLI_FAILED;
 	default:
 		return CLI_BAD_INPUT;
@@ -120,7 +121,7 @@ enum cli_engine_outcome cli_run_engine(const struct lanes_engine *e, const struc
 	 * without switches is left to lanes_route(), which names the problem.
 	 */
 	if (e->check && f->num_switches && (rc = e->check(f, o, err)))
-		return rc == LANES_ENOMEM ? CLI_BAD_INPUT : CLI_REFUSED;
+		return rc == LANES_ENOMEM ? CLI_FAILED : CLI_REFUSED;
 	t = now();
 	if ((rc = lanes_route(e, f, o, out, err)))
 		return outcome_of(rc);

@@ -10,7 +10,9 @@
  * Invariants: unit u's dependencies are u_dep[unit[u].off .. unit[u + 1].off),
  * in path order, and weigh unit[u].w LID pairs; layer[u] is its layer;
  * cnt[l][k] is the LID pairs of layer l that make dependency k (rebuilt for
- * a layer when its turn comes). Everything iterates in index order.
+ * a layer when its turn comes; once the layers are assigned nothing reads
+ * it, and it may be first fit's when OpenSM's layering was restored).
+ * Everything iterates in index order.
  */
 #ifndef LANES_DFSSSP_INTERNAL_H
 #define LANES_DFSSSP_INTERNAL_H

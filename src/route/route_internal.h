@@ -482,6 +482,9 @@ int route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, 
 /** The layers an SL = VL engine may use: the least of opts->max_vls and opts->max_sls. */
 uint32_t route_layer_budget(const struct lanes_route_opts *o);
 
+/** "9", or "more than 16" when n > max; in buf. */
+const char *route_count_text(uint32_t n, uint32_t max, char *buf, size_t size);
+
 /**
  * LANES_ERANGE "ENGINE: needs N VLs, the budget is B (vls B)" (or "sls B",
  * or "vls and sls B": the limit that binds); N above max_layers is written

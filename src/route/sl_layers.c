@@ -26,20 +26,24 @@ uint32_t route_layer_budget(const struct lanes_route_opts *o)
 	return o->max_vls < o->max_sls ? o->max_vls : o->max_sls;
 }
 
+const char *route_count_text(uint32_t n, uint32_t max, char *buf, size_t size)
+{
+	if (n > max)
+		snprintf(buf, size, "more than %u", max);
+	else
+		snprintf(buf, size, "%u", n);
+	return buf;
+}
+
 int route_over_budget(struct lanes_error *err, const char *engine, uint32_t needed,
 		      uint32_t max_layers, const struct lanes_route_opts *o)
 {
 	char count[32];
 
-	if (needed > max_layers)
-		snprintf(count, sizeof(count), "more than %u", max_layers);
-	else
-		snprintf(count, sizeof(count), "%u", needed);
 	return lanes_error_set(err, LANES_ERANGE, "%s: needs %s VLs, the budget is %u (%s%s %u)",
-			       engine, count, route_layer_budget(o),
-			       o->max_vls <= o->max_sls ? "vls" : "sls",
-			       o->max_vls == o->max_sls ? " and sls" : "",
-			       route_layer_budget(o));
+			       engine, route_count_text(needed, max_layers, count, sizeof(count)),
+			       route_layer_budget(o), o->max_vls <= o->max_sls ? "vls" : "sls",
+			       o->max_vls == o->max_sls ? " and sls" : "", route_layer_budget(o));
 }
 
 int route_sls_per_src_switch(struct lanes_routing *r, struct lanes_error *err)

@@ -171,17 +171,10 @@ static int set_maps(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 
 /* ------------------------------------------------------------- engine */
 
-/* "9" or "more than 16" */
-static const char *count_text(uint32_t n, char *buf, size_t size)
-{
-	if (n > DFSSSP_MAX_LAYERS)
-		snprintf(buf, size, "more than %d", DFSSSP_MAX_LAYERS);
-	else
-		snprintf(buf, size, "%u", n);
-	return buf;
-}
-
-/* OpenSM's layering (d->layer, d->paths, d->nlayers), kept while first fit tries. */
+/*
+ * OpenSM's layering (d->layer, d->paths, d->nlayers), kept while first fit
+ * tries. d->cnt is not kept: after the layering nothing reads it.
+ */
 struct layering {
 	uint8_t *layer;
 	uint64_t paths[DFSSSP_MAX_LAYERS];
@@ -223,12 +216,13 @@ static int assign_layers(struct dfsssp *d, uint32_t budget, struct lanes_error *
 		return 0;
 	if (d->greedy <= budget && (rc = keep_layering(d, &k, err)))
 		return rc;
-	if (!(rc = dfsssp_first_fit(d, &ff, err))) {
-		if (k.layer && ff >= d->greedy) /* DFSSSP_GAVE_UP is more than any count */
-			restore_layering(d, &k);
-		else if (!k.layer && ff > budget)
-			rc = route_over_budget(err, "dfsssp", ff < d->greedy ? ff : d->greedy,
-					       DFSSSP_MAX_LAYERS, d->opts);
+	rc = dfsssp_first_fit(d, &ff, err);
+	if (k.layer && (rc || ff >= d->greedy)) { /* DFSSSP_GAVE_UP is more than any count */
+		restore_layering(d, &k); /* OpenSM's layering fits: first fit was optional */
+		rc = 0;
+	} else if (!rc && !k.layer && ff > budget) {
+		rc = route_over_budget(err, "dfsssp", ff < d->greedy ? ff : d->greedy,
+				       DFSSSP_MAX_LAYERS, d->opts);
 	}
 	free(k.layer);
 	return rc;
@@ -248,7 +242,7 @@ static int set_notes(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 		d->r->notes = lanes_aprintf("dfsssp: OpenSM 3.3.23 DFSSSP on CA-to-CA paths; "
 					    "%u VLs needed (first fit; OpenSM's layering needs "
 					    "%s), paths spread over up to %u VLs (SL = VL)",
-					    d->nlayers, count_text(d->greedy, buf, sizeof(buf)),
+					    d->nlayers, route_count_text(d->greedy, DFSSSP_MAX_LAYERS, buf, sizeof(buf)),
 					    budget);
 	return d->r->notes ? 0 : oom(err);
 }

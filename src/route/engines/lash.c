@@ -224,15 +224,14 @@ static uint32_t layers_used(const struct lash *l)
 static int set_notes(struct lash *l, uint32_t osm_needed, uint32_t ff_needed, uint32_t used,
 		     struct lanes_error *err)
 {
-	char ff[64] = "";
+	char ff[64] = "", osm[32];
 
 	if (ff_needed)
 		snprintf(ff, sizeof(ff), "; %u with longest paths first", ff_needed);
-	l->r->notes = lanes_aprintf("lash: OpenSM 3.3.23 LASH on every switch pair; %s%u VL%s "
+	l->r->notes = lanes_aprintf("lash: OpenSM 3.3.23 LASH on every switch pair; %s VL%s "
 				    "needed in OpenSM's order%s; pairs balanced over %u VL%s "
 				    "(SL = VL)",
-				    osm_needed > LASH_MAX_LAYERS ? "more than " : "",
-				    osm_needed > LASH_MAX_LAYERS ? LASH_MAX_LAYERS : osm_needed,
+				    route_count_text(osm_needed, LASH_MAX_LAYERS, osm, sizeof(osm)),
 				    osm_needed == 1 ? "" : "s", ff, used, used == 1 ? "" : "s");
 	return l->r->notes ? 0 : oom(err);
 }
