@@ -128,6 +128,10 @@ enum cli_engine_outcome cli_run_engine(const struct lanes_engine *e, const struc
 				       struct lanes_routing **out, double *seconds,
 				       struct lanes_error *err);
 
+/* err's message in buf, without the engine's name when it leads with it. */
+const char *cli_engine_message(const struct lanes_engine *e, const struct lanes_error *err,
+			       char *buf, size_t size);
+
 /* Print "lanes: ENGINE: message" (once, when the engine already names itself). */
 void cli_engine_error(const struct lanes_engine *e, const struct lanes_error *err);
 

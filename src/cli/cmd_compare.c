@@ -85,18 +85,14 @@ struct cargs {
 static void refusal(struct row *w, const struct lanes_error *err)
 {
 	char buf[1024];
-	const char *msg = lanes_error_format(err, buf, sizeof(buf));
-	size_t n = strlen(w->e->name);
 
-	if (!strncmp(msg, w->e->name, n) && msg[n] == ':')
-		msg += n + (msg[n + 1] == ' ' ? 2 : 1);
-	snprintf(w->error, sizeof(w->error), "%s", msg);
+	snprintf(w->error, sizeof(w->error), "%s", cli_engine_message(w->e, err, buf, sizeof(buf)));
 }
 
 /*
  * Route and verify with one engine. A refusal (its check(), a budget it
- * cannot fit) and an internal error are rows; bad input (a roots file that
- * cannot be read or used) and memory stop the command.
+ * cannot fit), an internal error and running out of memory are rows; bad
+ * input (a roots file that cannot be read or used) stops the command.
  * @return 0, or EXIT_USAGE (printed) when the work cannot go on.
  */
 static int run_engine(const struct cargs *a, const struct lanes_fabric *f, struct row *w)

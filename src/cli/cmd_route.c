@@ -129,17 +129,23 @@ enum cli_engine_outcome cli_run_engine(const struct lanes_engine *e, const struc
 	return CLI_ROUTED;
 }
 
+const char *cli_engine_message(const struct lanes_engine *e, const struct lanes_error *err,
+			       char *buf, size_t size)
+{
+	const char *msg = lanes_error_format(err, buf, size);
+	size_t n = strlen(e->name);
+
+	if (!strncmp(msg, e->name, n) && msg[n] == ':')
+		msg += n + (msg[n + 1] == ' ' ? 2 : 1);
+	return msg;
+}
+
 void cli_engine_error(const struct lanes_engine *e, const struct lanes_error *err)
 {
 	char buf[1024];
-	const char *msg = lanes_error_format(err, buf, sizeof(buf));
-	size_t n = strlen(e->name);
 
-	/* engines name themselves ("dfsssp: needs 9 VLs ..."); do not say it twice */
-	if (!strncmp(msg, e->name, n) && msg[n] == ':')
-		fprintf(stderr, "lanes: %s\n", msg);
-	else
-		fprintf(stderr, "lanes: %s: %s\n", e->name, msg);
+	/* engines name themselves ("dfsssp: needs 9 VLs ..."); say it once */
+	fprintf(stderr, "lanes: %s: %s\n", e->name, cli_engine_message(e, err, buf, sizeof(buf)));
 }
 
 /*
