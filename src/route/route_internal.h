@@ -239,7 +239,8 @@ extern int sssp_wide_keys;
 
 /**
  * Switches from which route_sssp prepares the next destination on a second
- * thread (its own rule and the heap replay; 512; tests force it lower).
+ * thread, for its own rule and the heap replay (sssp_cands.c sets the
+ * default; tests force it lower).
  */
 extern int sssp_thread_min;
 
