@@ -9,15 +9,21 @@
 # fat tree with 5% of its links failed) and each engine both sides have:
 #  - OpenSM: one run with -D 0x43 for its LFT dump (read back by
 #    `lanes verify --lfts`: max routes per channel and effective bisection
-#    bandwidth, which depend on the LFTs alone), and RUNS runs with -D 0x07
-#    whose log timestamps give the routing phase: from "building routing
-#    with 'E'" to "E tables configured" (fallbacks included, and named);
-#    VLs from its log ("Virtual Lanes needed" for dfsssp, "Lanes needed" for
-#    lash; 1 for the others, and for nue at its default nue_max_num_vls 1).
-#  - lanes: `lanes route` (time_s in report.json: the engine alone, median of
-#    RUNS), the VLs its notes say it needs, and `lanes verify` of what it
-#    wrote (deadlock freedom by the verifier, max routes per channel, EBB).
-#    Routed twice: the path-SL files must be byte-identical.
+#    bandwidth, which depend on the LFTs alone), and RUNS daemons with
+#    -D 0x07, every sweep heavy, each stopped after SWEEPS (default 3)
+#    routings. Their log timestamps give each routing phase: from "building
+#    routing with 'E'" to "E tables configured" (fallbacks included, and
+#    named). "time": the median of the first routings, in a fresh process;
+#    "steady": the median of the later ones, which OpenSM runs at every heavy
+#    sweep of a running subnet. VLs from its log ("Virtual Lanes needed" for
+#    dfsssp, "Lanes needed" for lash; 1 for the others, and for nue at its
+#    default nue_max_num_vls 1).
+#  - lanes: `lanes route` (time_s in report.json: the engine alone; "time"
+#    is the median of RUNS processes), the VLs its notes say it needs, and
+#    `lanes verify` of what it wrote (deadlock freedom by the verifier, max
+#    routes per channel, EBB). The path-SL files and LFTs of the RUNS routings
+#    must be byte-identical. "steady": bench_route_repeat routes the same
+#    file RUNS * 10 + 1 times in one process; the median of all but the first.
 # Our nue runs with --vls 1, OpenSM's default for nue. Prints a Markdown table
 # and the target checks; the raw numbers stay in $OUT (default a temporary
 # folder) for inspection.
@@ -26,6 +32,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 lanes=$(realpath "${1:-$here/../build/gcc/lanes}"); shift || true
 data=$(realpath "$here/../../shared/data")
 runs=${RUNS:-3}
+sweeps=${SWEEPS:-3}
+repeat=${REPEAT:-$(dirname "$lanes")/bench/bench_route_repeat}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"; out=$(realpath "$out")
 # shellcheck source=../tests/interop/osm_lib.bash
@@ -52,8 +60,6 @@ FABRICS=(
 median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) print "nan"; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 jget() { tr -d '\n ' <"$2" | grep -o "\"$1\":[^,}]*" | head -1 | cut -d: -f2- | tr -d '"'; }
 jrpc() { tr -d '\n ' <"$1" | grep -o '"routes_per_channel":{[^}]*}' | grep -o '"max":[0-9]*' | cut -d: -f2; }
-# seconds of the day (with microseconds) of an OpenSM log line
-logtime() { awk '{ split($3, t, ":"); printf "%.6f\n", t[1] * 3600 + t[2] * 60 + t[3] + $4 / 1e6 }'; }
 
 make_net() { # make_net NAME HOW -> $out/NAME/fabric.net
   local name=$1 kind=${2%% *} rest=${2#* } dir=$out/$1
@@ -67,21 +73,35 @@ make_net() { # make_net NAME HOW -> $out/NAME/fabric.net
   fi
 }
 
+# phases LOG: the seconds of each routing phase in an OpenSM log, one a line,
+# in order: from the first "building routing with" (a failed engine and its
+# fallback count together) to the next "tables configured on all switches".
+phases() {
+  awk '
+    function secs(   t) { split($3, t, ":"); return t[1] * 3600 + t[2] * 60 + t[3] + $4 / 1e6 }
+    /building routing with/ && start == "" { start = secs() }
+    /tables configured on all switches/ && start != "" {
+      d = secs() - start; if (d < 0) d += 86400; printf "%.6f\n", d; start = ""
+    }' "$1"
+}
+
 # osm_side NET DIR ENGINE: fills DIR with dump/, log*/ and prints
-# "used vls time_s rpc_max ebb deadlock_free" (the last from the LFTs on one
-# VL: meaningful for the engines that route on VL 0 only, "-" for the others)
+# "used vls time_s rpc_max ebb deadlock_free steady_s" (deadlock_free from the
+# LFTs on one VL: meaningful for the engines that route on VL 0 only, "-" for
+# the others). time_s: the median of the first routing of RUNS OpenSM
+# daemons; steady_s: the median of their later ones (SWEEPS routings each).
 osm_side() {
-  local net=$1 dir=$2 eng=$3 args=(-R "$3") used vls t
+  local net=$1 dir=$2 eng=$3 args=(-R "$3") used vls t steady
   [ "$eng" = nue ] && args+=(--nue_max_num_vls 1)
   osm_run "$net" "$dir/dump" "${args[@]}" -D 0x43 >/dev/null 2>&1
+  : >"$dir/times"; : >"$dir/steady"
   for i in $(seq "$runs"); do
-    osm_run "$net" "$dir/log$i" "${args[@]}" -D 0x07 >/dev/null 2>&1
-    local log=$dir/log$i/osm.log
-    local t0 t1
-    t0=$(grep -m1 "building routing with" "$log" | logtime)
-    t1=$(grep -m1 "tables configured on all switches" "$log" | logtime)
-    [ -n "$t0" ] && [ -n "$t1" ] && awk -v a="$t0" -v b="$t1" 'BEGIN { d = b - a; if (d < 0) d += 86400; print d }'
-  done >"$dir/times"
+    osm_sweeps "$net" "$dir/log$i" "$sweeps" "${args[@]}" -D 0x07 >/dev/null 2>&1
+    phases "$dir/log$i/osm.log" >"$dir/log$i/phases"
+    head -1 "$dir/log$i/phases" >>"$dir/times"
+    sed -n "2,${sweeps}p" "$dir/log$i/phases" >>"$dir/steady"
+  done
+  t=$(median <"$dir/times"); steady=$(median <"$dir/steady")
   t=$(median <"$dir/times")
   used=$(grep -m1 -o "osm_ucast_mgr_process: [a-z0-9_-]* tables configured" "$dir/log1/osm.log" | awk '{ print $2 }')
   case $eng in
@@ -97,20 +117,24 @@ osm_side() {
     rpc=$(jrpc "$dir/verify.json"); ebb=$(jget ebb "$dir/verify.json")
     [ "${vls:-1}" = 1 ] && df=$(jget deadlock_free "$dir/verify.json")
   fi
-  echo "${used:-failed} ${vls:-?} $t $rpc $ebb $df"
+  echo "${used:-failed} ${vls:-?} $t $rpc $ebb $df $steady"
 }
 
-# lanes_side NET DIR ENGINE: prints "status vls_needed vls_used time_s rpc_max ebb deadlock_free same_sls"
+# lanes_side NET DIR ENGINE: prints "status vls_needed vls_used time_s rpc_max
+# ebb deadlock_free same_sls steady_s". time_s: the median of RUNS `lanes
+# route` processes; steady_s: bench_route_repeat routing RUNS * 10 times in one
+# process, the median of all but the first.
 lanes_side() {
-  local net=$1 dir=$2 eng=$3 opts=() i
-  [ "$eng" = nue ] && opts+=(--vls 1)
-  if ! "$lanes" engines | awk '{ print $1 }' | grep -qx "$eng"; then echo "absent - - - - - - -"; return; fi
+  local net=$1 dir=$2 eng=$3 opts=() i vls=8
+  [ "$eng" = nue ] && opts+=(--vls 1) && vls=1
+  if ! "$lanes" engines | awk '{ print $1 }' | grep -qx "$eng"; then echo "absent - - - - - - - -"; return; fi
   for i in $(seq "$runs"); do
     if ! "$lanes" route -e "$eng" "$net" "${opts[@]}" -o "$dir/r$i" >"$dir/route.out" 2>"$dir/route.err"; then
-      echo "refused - - - - - - -"; return
+      echo "refused - - - - - - - -"; return
     fi
     jget time_s "$dir/r$i/report.json"
   done >"$dir/times"
+  "$repeat" "$eng" "$net" $((runs * 10 + 1)) "$vls" >"$dir/repeat" 2>"$dir/repeat.err"
   local t need used rpc ebb df same=yes
   t=$(median <"$dir/times")
   used=$(jget vls "$dir/r1/report.json")
@@ -124,15 +148,17 @@ lanes_side() {
     cmp -s "$dir/r1/lanes-path-sl.txt" "$dir/r$i/lanes-path-sl.txt" &&
       cmp -s "$dir/r1/opensm-lfts.dump" "$dir/r$i/opensm-lfts.dump" || same=no
   done
-  echo "ok $need $used $t $rpc $ebb $df $same"
+  echo "ok $need $used $t $rpc $ebb $df $same $(tail -n +2 "$dir/repeat" | median)"
 }
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9]/ && b > 0) printf "%.0fx", a / b; else print "-" }'; }
 
 want=("$@")
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ { print $2 }') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "date: $(date -u +%Y-%m-%d), commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown), opensm $(dpkg-query -W -f='${Version}' opensm 2>/dev/null), runs: $runs, raw: $out"
 echo
-echo "| fabric | engine | OpenSM routed with | OpenSM VLs | lanes VLs needed (used) | OpenSM max rpc | lanes max rpc | OpenSM EBB | lanes EBB | OpenSM time (ms) | lanes time (ms) | speedup | OpenSM deadlock-free (1 VL) | lanes deadlock-free (verifier) | same SLs each run |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| fabric | engine | OpenSM routed with | OpenSM VLs | lanes VLs needed (used) | OpenSM max rpc | lanes max rpc | OpenSM EBB | lanes EBB | OpenSM time (ms) | lanes time (ms) | speedup | OpenSM steady (ms) | lanes steady (ms) | steady speedup | OpenSM deadlock-free (1 VL) | lanes deadlock-free (verifier) | same SLs each run |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 : >"$out/rows.txt"
 for entry in "${FABRICS[@]}"; do
   name=${entry%%|*}
@@ -140,20 +166,21 @@ for entry in "${FABRICS[@]}"; do
   make_net "$name" "${entry#*|}" || { echo "| $name | (could not build the net file) |"; continue; }
   for eng in "${ENGINES[@]}"; do
     d=$out/$name/$eng; mkdir -p "$d/osm" "$d/lanes"
-    read -r o_used o_vls o_t o_rpc o_ebb o_df < <(osm_side "$out/$name/fabric.net" "$d/osm" "$eng")
+    read -r o_used o_vls o_t o_rpc o_ebb o_df o_st < <(osm_side "$out/$name/fabric.net" "$d/osm" "$eng")
     if [ "$eng" = ftree ]; then
-      l=(absent - - - - - - -)
+      l=(absent - - - - - - - -)
     else
       read -r -a l < <(lanes_side "$out/$name/fabric.net" "$d/lanes" "$eng")
     fi
-    speed=-
+    speed=- sspeed=-
     if [ "${l[0]}" = ok ] && [ "$o_used" = "$eng" ]; then
-      speed=$(awk -v a="$o_t" -v b="${l[3]}" 'BEGIN { if (b > 0) printf "%.0fx", a / b; else print "-" }')
+      speed=$(ratio "$o_t" "${l[3]}"); sspeed=$(ratio "$o_st" "${l[8]}")
     fi
     r3() { awk -v v="$1" 'BEGIN { if (v ~ /^[0-9]/) printf "%.3f", v; else print v }'; }
-    ms() { awk -v v="$1" 'BEGIN { if (v ~ /^[0-9]/) printf "%.2f", v * 1000; else print v }'; }
-    echo "$name $eng $o_used $o_vls $o_t $o_rpc $o_ebb ${l[*]} $o_df" >>"$out/rows.txt"
-    echo "| $name | $eng | $o_used | $o_vls | ${l[1]} (${l[2]}) | $o_rpc | ${l[4]} | $(r3 "$o_ebb") | $(r3 "${l[5]}") | $(ms "$o_t") | $(ms "${l[3]}") | $speed | $o_df | ${l[6]} | ${l[7]} |"
+    # milliseconds, 3 significant digits below 1 ms (steady states of a few µs)
+    ms() { awk -v v="$1" 'BEGIN { if (v !~ /^[0-9]/) print v; else if (v >= 0.001) printf "%.2f", v * 1000; else printf "%.3g", v * 1000 }'; }
+    echo "$name $eng $o_used $o_vls $o_t $o_rpc $o_ebb ${l[*]:0:8} $o_df $o_st ${l[8]}" >>"$out/rows.txt"
+    echo "| $name | $eng | $o_used | $o_vls | ${l[1]} (${l[2]}) | $o_rpc | ${l[4]} | $(r3 "$o_ebb") | $(r3 "${l[5]}") | $(ms "$o_t") | $(ms "${l[3]}") | $speed | $(ms "$o_st") | $(ms "${l[8]}") | $sspeed | $o_df | ${l[6]} | ${l[7]} |"
   done
 done
 
@@ -178,6 +205,11 @@ awk '
       if ($5 >= 0.001) slow++; else tiny++
       print "less than 10x faster" ($5 >= 0.001 ? "" : " (OpenSM under 1 ms)") ": " $1 " " $2 " (OpenSM " $5 " s, lanes " $11 " s)"
     }
+    # the steady state: later routings in the same process, both sides
+    if ($18 > 0) {
+      steady++
+      if ($17 / $18 < 10) { sslow++; print "less than 10x faster in the steady state: " $1 " " $2 " (OpenSM " $17 " s, lanes " $18 " s)" }
+    }
     if ($15 != "yes") { nondet++; print "SLs differ between runs: " $1 " " $2 }
   }
   $8 == "ok" && $2 != "minhop" && $2 != "sssp" && $14 != "true" { bad++; print "NOT deadlock-free: " $1 " " $2 }
@@ -191,6 +223,6 @@ awk '
       else print "OpenSM" osmfail[f] " failed (fell back to minhop) on " f "; deadlock-free by lanes:" ours[f]
     }
     printf "fabrics where OpenSM updn or ftree failed: %d, of them without a deadlock-free lanes routing: %d\n", nf, uncovered + 0
-    printf "targets over %d engine pairs (and %d rows where OpenSM fell back to another engine, not compared): more VLs %d, max rpc worse than 5%% %d of the %d compared (%d not compared: OpenSM'"'"'s routing has a credit loop), under 10x faster %d of the %d where OpenSM takes 1 ms or more (and %d of the %d under 1 ms), nondeterministic %d; deadlock-free engines rejected by the verifier: %d; OpenSM deadlock-free engines with a credit loop: %d\n",
-      pairs, fellback + 0, morevl + 0, worse + 0, compared + 0, broken + 0, slow + 0, timed + 0, tiny + 0, pairs - timed, nondet + 0, bad + 0, broken + 0
+    printf "targets over %d engine pairs (and %d rows where OpenSM fell back to another engine, not compared): more VLs %d, max rpc worse than 5%% %d of the %d compared (%d not compared: OpenSM'"'"'s routing has a credit loop), under 10x faster at the first routing %d of the %d where OpenSM takes 1 ms or more (and %d of the %d under 1 ms), in the steady state %d of %d, nondeterministic %d; deadlock-free engines rejected by the verifier: %d; OpenSM deadlock-free engines with a credit loop: %d\n",
+      pairs, fellback + 0, morevl + 0, worse + 0, compared + 0, broken + 0, slow + 0, timed + 0, tiny + 0, pairs - timed, sslow + 0, steady + 0, nondet + 0, bad + 0, broken + 0
   }' "$out/rows.txt"

@@ -1,37 +1,69 @@
 # osm_lib.bash - run the real ibsim and OpenSM on one fabric (sourced by interop tests).
 #
-# osm_run NETFILE DIR [opensm args...]: start ibsim on NETFILE with its own
-# socket name, run OpenSM once (-o) through ibsim-run with its dumps in DIR
-# (and from DIR, so nothing is left in the caller's folder; file arguments
-# must be absolute), stop ibsim by its PID. Needs Debian's ibsim-utils and opensm
-# (scripts/install-deps.sh installs them).
-
-osm_run() {
-  local net=$1 dir=$2; shift 2
-  local sock="lanes_$$_${RANDOM}"
-  mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
-  IBSIM_SOCKNAME=$sock timeout 300 ibsim -s -n -N 4096 -S 4096 -P 65536 "$net" \
+# ibsim_start NETFILE DIR: start ibsim on NETFILE with its own socket name
+# (osm_sock), its log in DIR; osm_ibsim is its PID. ibsim_stop stops it by PID.
+# Needs Debian's ibsim-utils and opensm (scripts/install-deps.sh installs them).
+ibsim_start() {
+  local net=$1 dir=$2 tries=0
+  osm_sock="lanes_$$_${RANDOM}"
+  IBSIM_SOCKNAME=$osm_sock timeout 900 ibsim -s -n -N 4096 -S 4096 -P 65536 "$net" \
     >"$dir/ibsim.log" 2>&1 &
-  local ibsim_pid=$!
-  local tries=0
+  osm_ibsim=$!
   # ibsim prints its limits once the fabric is parsed and the socket is up
   until grep -q MaxMcastCap "$dir/ibsim.log" 2>/dev/null; do
     tries=$((tries + 1))
-    if [ $tries -gt 100 ] || ! kill -0 $ibsim_pid 2>/dev/null; then
+    if [ $tries -gt 100 ] || ! kill -0 $osm_ibsim 2>/dev/null; then
       echo "ibsim did not start on $net:"; cat "$dir/ibsim.log"
-      kill $ibsim_pid 2>/dev/null; return 1
+      ibsim_stop; return 1
     fi
     sleep 0.1
   done
   sleep 0.2
+}
+
+ibsim_stop() {
+  kill "$osm_ibsim" 2>/dev/null
+  wait "$osm_ibsim" 2>/dev/null
+}
+
+# osm_run NETFILE DIR [opensm args...]: run OpenSM once (-o) on ibsim through
+# ibsim-run with its dumps in DIR (and from DIR, so nothing is left in the
+# caller's folder; file arguments must be absolute).
+osm_run() {
+  local net=$1 dir=$2 rc; shift 2
+  mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
+  ibsim_start "$net" "$dir" || return 1
   # in DIR: ibsim-run's umad2sim makes its sys-PID folder in the current one
-  (cd "$dir" && IBSIM_SOCKNAME=$sock OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir \
+  (cd "$dir" && IBSIM_SOCKNAME=$osm_sock OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir \
     timeout 300 ibsim-run opensm -o -e -f "$dir/osm.log" --dump_files_dir "$dir" "$@" \
     >"$dir/opensm.out" 2>&1)
-  local rc=$?
-  kill $ibsim_pid 2>/dev/null
-  wait $ibsim_pid 2>/dev/null
+  rc=$?
+  ibsim_stop
   return $rc
+}
+
+# osm_sweeps NETFILE DIR N [opensm args...]: run OpenSM as the daemon it is
+# in production, with every sweep heavy (force_heavy_sweep, one a second), so
+# that it routes the fabric again at each; stop it by its PID once its log in
+# DIR shows N routings done (or after 600 s). 1 if it never routed N times.
+osm_sweeps() {
+  local net=$1 dir=$2 n=$3 osm waited=0 done=0; shift 3
+  mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
+  printf 'force_heavy_sweep TRUE\nsweep_interval 1\n' >"$dir/sweeps.conf"
+  ibsim_start "$net" "$dir" || return 1
+  (cd "$dir" && IBSIM_SOCKNAME=$osm_sock OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir \
+    exec ibsim-run opensm -F "$dir/sweeps.conf" -e -f "$dir/osm.log" \
+    --dump_files_dir "$dir" "$@" >"$dir/opensm.out" 2>&1) &
+  osm=$! # the subshell execs ibsim-run, which execs opensm
+  while [ "$waited" -lt 6000 ] && kill -0 $osm 2>/dev/null; do
+    done=$(grep -c "tables configured on all switches" "$dir/osm.log" 2>/dev/null)
+    [ "${done:-0}" -ge "$n" ] && break
+    sleep 0.1; waited=$((waited + 1))
+  done
+  kill $osm 2>/dev/null
+  wait $osm 2>/dev/null
+  ibsim_stop
+  [ "${done:-0}" -ge "$n" ]
 }
 
 # subnet_nodes DIR: "TYPE PORTGUID LID" (hex GUID, decimal LID) for every
