@@ -379,6 +379,32 @@ static void fill_from_start(uint8_t *lft, uint32_t ns, uint32_t s, uint32_t *loa
 }
 
 /*
+ * One LID from the start (offset 0): every multi switch takes its first
+ * least-loaded port, fill_from_start for m = 1 in one loop.
+ */
+static void fill_one(uint8_t *col, const struct route_hop_ports *h, uint32_t *count,
+		     const uint32_t *loff, uint32_t ncount)
+{
+	const uint32_t *multi = h->multi, *moff = h->moff, nmulti = h->nmulti;
+	const uint8_t *port = h->port;
+
+	for (uint32_t i = 0; i < nmulti; i++) {
+		uint32_t s = multi[i], a = moff[i], b = moff[i + 1];
+		const uint32_t *load = count + loff[s];
+		uint32_t lo = load[port[a]], c = a;
+
+		for (uint32_t q = a + 1; q < b; q++)
+			if (load[port[q]] < lo) {
+				lo = load[port[q]];
+				c = q;
+			}
+		col[s] = port[c];
+		if (i < ncount)
+			count[loff[s] + port[c]]++;
+	}
+}
+
+/*
  * A switch's choices read only its own counters: the multi switches are
  * taken one at a time. (Locals: the byte stores into lft could alias h.)
  */
@@ -392,6 +418,10 @@ void route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
 
 	for (uint32_t j = 0; j < m; j++)
 		memcpy(lft + (size_t)lids[j] * ns, h->one, ns);
+	if (!offset && m == 1) {
+		fill_one(lft + (size_t)lids[0] * ns, h, count, loff, ncount);
+		return;
+	}
 	for (uint32_t i = 0; i < nmulti; i++) {
 		uint32_t s = multi[i], a = moff[i], n = moff[i + 1] - a;
 

@@ -21,25 +21,24 @@
 
 int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
 {
-	d->row = malloc(ns + 1);
-	d->order = malloc(sizeof(*d->order) * (ns + 1));
-	d->pick = malloc(sizeof(*d->pick) * (ns + 1));
-	d->col = malloc(ns + 1);
-	d->multi = malloc(sizeof(*d->multi) * (ns + 1));
-	d->moff = malloc(sizeof(*d->moff) * (ns + 1));
-	d->mcand = malloc(sizeof(*d->mcand) * (ne + 1));
-	return d->row && d->order && d->pick && d->col && d->multi && d->moff && d->mcand ? 0 : -1;
+	size_t n = ns + 1;
+	uint32_t *w = malloc(sizeof(uint32_t) * (5 * n + ne + 1) + 2 * n);
+
+	if (!(d->order = w))
+		return -1;
+	d->pick = w + n;
+	d->multi = w + 2 * n;
+	d->moff = w + 3 * n;
+	d->single = w + 4 * n;
+	d->mcand = w + 5 * n;
+	d->row = (uint8_t *)(w + 5 * n + ne + 1);
+	d->col = d->row + n;
+	return 0;
 }
 
 void sssp_dest_free(struct dest *d)
 {
-	free(d->row);
 	free(d->order);
-	free(d->pick);
-	free(d->col);
-	free(d->multi);
-	free(d->moff);
-	free(d->mcand);
 }
 
 /*
@@ -54,48 +53,53 @@ void sssp_dest_free(struct dest *d)
 static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 {
 	const struct lanes_fabric *f = m->f;
-	uint32_t ns = f->num_switches, n = 1, nc = 0;
-	const uint32_t *nb = m->nb;
-	uint8_t *row = d->row;
-	uint32_t *order = d->order, *cand = d->mcand;
+	/* locals: the byte stores to row and col may alias anything d points to */
+	const uint32_t ns = f->num_switches, *nb = m->nb, *aoff = f->adj_off;
+	const struct lanes_adj *adj = f->adj;
+	uint8_t *row = d->row, *col = d->col;
+	uint32_t *order = d->order, *cand = d->mcand, *pick = d->pick, *multi = d->multi;
+	uint32_t *moff = d->moff, *single = d->single, n = 1, nc = 0, nmulti = 0, nsingle = 0;
 
-	d->t = t;
-	d->nmulti = 0;
-	d->moff[0] = 0;
 	memset(row, 255, ns);
-	memset(d->col, LANES_PORT_DROP, ns);
+	memset(col, LANES_PORT_DROP, ns);
 	row[t] = 0;
 	order[0] = t;
-	d->pick[t] = LANES_NONE;
+	pick[t] = LANES_NONE;
+	moff[0] = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t s = order[i], k0 = nc;
+		uint32_t s = order[i], k0 = nc, e1 = aoff[s + 1];
 		uint8_t want = (uint8_t)(row[s] - 1), next = (uint8_t)(row[s] + 1);
 
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+		for (uint32_t e = aoff[s]; e < e1; e++) {
 			uint32_t v = nb[e];
+			uint8_t rv = row[v];
 
-			if (row[v] == 255) {
+			if (rv == 255) {
 				if (next != 255) {
 					row[v] = next;
 					order[n++] = v;
 				}
-			} else if (row[v] == want) {
+			} else if (rv == want) {
 				cand[nc++] = e;
 			}
 		}
 		if (!i)
 			continue;
-		d->pick[s] = cand[k0];
+		pick[s] = cand[k0];
 		if (nc - k0 == 1) {
-			d->col[s] = f->adj[cand[k0]].port;
+			col[s] = adj[cand[k0]].port;
+			single[nsingle++] = s;
 			nc = k0;
 		} else {
-			d->col[s] = 0;
-			d->multi[d->nmulti] = s;
-			d->moff[++d->nmulti] = nc;
+			col[s] = 0;
+			multi[nmulti++] = s;
+			moff[nmulti] = nc;
 		}
 	}
+	d->t = t;
 	d->norder = n;
+	d->nmulti = nmulti;
+	d->nsingle = nsingle;
 }
 
 /* prep_pipe's callback: destination j of seq into buf[j % 2]. */
@@ -124,7 +128,7 @@ void sssp_dests_start(struct sssp *m)
 static void keep(struct sssp *m, uint32_t t)
 {
 	size_t ns = m->f->num_switches, ne = m->f->adj_off[ns];
-	size_t bytes = sizeof(struct dest) + 2 * ns + 16 * ns + 4 * ne;
+	size_t bytes = sizeof(struct dest) + 22 * (ns + 1) + 4 * (ne + 1);
 	struct dest *d;
 
 	if (bytes > m->keep_left || !(d = calloc(1, sizeof(*d))))

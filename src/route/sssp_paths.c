@@ -60,15 +60,17 @@ static int alloc_rule(struct sssp *m, struct lanes_error *err)
 {
 	size_t ns = m->f->num_switches, ne = m->f->adj_off[ns];
 
-	m->load = calloc(ne + 1, sizeof(*m->load));
-	m->nb = malloc(sizeof(*m->nb) * (ne + 1));
-	m->wd = malloc(sizeof(*m->wd) * (ns + 1));
-	m->sub = malloc(sizeof(*m->sub) * (ns + 1));
+	/* one zeroed block: load, wd, sub (all 0 between trees), then nb */
+	m->load = calloc(1, sizeof(uint64_t) * (ne + 2 * ns + 3) + sizeof(uint32_t) * (ne + 1));
 	m->kept = calloc(ns + 1, sizeof(*m->kept));
 	/* kept candidates: at most 4 MB and a quarter of the LFTs' size */
 	m->keep_left = ((size_t)4 << 20) + (size_t)(m->f->max_lid + 1) * ns / 4;
-	if (!m->kept || !m->load || !m->nb || !m->wd || !m->sub ||
-	    sssp_dest_alloc(&m->buf[0], ns, ne) || sssp_dest_alloc(&m->buf[1], ns, ne))
+	if (!m->kept || !m->load)
+		return sssp_oom(err);
+	m->wd = m->load + ne + 1;
+	m->sub = m->wd + ns + 1;
+	m->nb = (uint32_t *)(m->sub + ns + 1);
+	if (sssp_dest_alloc(&m->buf[0], ns, ne) || sssp_dest_alloc(&m->buf[1], ns, ne))
 		return sssp_oom(err);
 	for (size_t e = 0; e < ne; e++)
 		m->nb[e] = m->f->adj[e].sw;
@@ -83,7 +85,7 @@ static void release(struct sssp *m)
 			free(m->kept[s]);
 		}
 	free(m->kept);
-	void *p[] = { m->rank, m->ep_first, m->hca, m->load, m->nb, m->wd, m->sub, m->seq };
+	void *p[] = { m->rank, m->ep_first, m->hca, m->load, m->seq };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);

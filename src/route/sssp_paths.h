@@ -26,6 +26,7 @@ struct dest {
 				       0 if several, LANES_PORT_DROP if none */
 	uint32_t *multi, nmulti;    /* switches with several candidates, in hop order */
 	uint32_t *moff, *mcand;     /* their candidates (adjacency entries) */
+	uint32_t *single, nsingle;  /* the switches with one candidate, in hop order */
 };
 
 struct sssp {
@@ -38,13 +39,15 @@ struct sssp {
 	uint64_t *hca;              /* per switch: OpenSM's num_hca */
 	uint32_t *seq, nseq;        /* destination switches in routing order */
 	uint32_t ngroups;           /* seq[0..ngroups): end-port groups */
-	uint64_t *load;             /* per adjacency entry: routes on that channel */
+	uint64_t *load;             /* per adjacency entry: routes on that channel (scaled) */
 	uint32_t *nb;               /* per adjacency entry: the neighbour (a compact copy) */
-	uint64_t *wd, *sub;         /* per switch: load sum to t; LIDs below it */
+	uint64_t *wd, *sub;         /* per switch: load sum to t; LIDs below it (0 between trees) */
 	int less_loaded;            /* 1: ties go to the less loaded channel; 0: to the lowest port */
 	const struct sssp_progress *prog; /* told of each end-port group routed, or NULL */
 	unsigned key_shift;         /* choose()'s key: load sum << key_shift | channel load
 				       (64 or more: 128-bit keys) */
+	uint64_t scale, hi;         /* load holds channel loads times scale, wd load sums
+				       << key_shift; hi: a key's load sum part (sssp_tree.c) */
 	struct dest buf[2];         /* destination j of seq in buf[j % 2] */
 	struct dest *cur;           /* the destination switch being routed */
 	struct dest **kept;         /* without the thread: per switch, its candidates
@@ -70,6 +73,7 @@ static inline uint64_t sssp_switch_lids(const struct lanes_fabric *f, uint32_t s
 int sssp_order(struct sssp *m, struct lanes_error *err);
 
 /* sssp_cands.c */
+/* The arrays of d, in one block (d->order heads it). */
 int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne);
 void sssp_dest_free(struct dest *d);
 /* Start preparing the destinations of seq (on a helper thread on large fabrics). */

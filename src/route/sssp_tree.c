@@ -41,7 +41,12 @@ static unsigned bits(uint64_t x)
 /*
  * choose()'s keys. A channel's load is at most P^2 (P: the LIDs, the sum of
  * num_hca; each destination LID adds at most P to it), a load sum at most
- * 255 P^2; the key packs both into 64 bits where they fit.
+ * 255 P^2; the key (load sum << sh | channel load) packs both into 64 bits
+ * where they fit. Then the arrays hold them scaled so that a key is one
+ * addition: m->load the channel load times m->scale (2^sh + 1, so that
+ * load << sh | load = load * scale), m->wd the load sum << sh; m->hi keeps
+ * a key's load sum part. Ties to the lowest port only (dfsssp): sh 0,
+ * scale 1. Wide keys (128 bits) keep both unscaled (scale 1, hi all ones).
  */
 int sssp_wide_keys;
 
@@ -56,6 +61,12 @@ void sssp_set_key_shift(struct sssp *m)
 		m->key_shift = 0;
 	else if (!sssp_wide_keys && p < (1u << 24) && bits(255 * p * p) + bits(p * p) <= 64)
 		m->key_shift = bits(p * p);
+	m->scale = 1;
+	m->hi = UINT64_MAX;
+	if (m->key_shift && m->key_shift < 64) {
+		m->scale = ((uint64_t)1 << m->key_shift) + 1;
+		m->hi = ~(((uint64_t)1 << m->key_shift) - 1);
+	}
 }
 
 /* ------------------------------------------------------------- a tree */
@@ -65,29 +76,29 @@ __extension__ typedef unsigned __int128 u128;
 
 /*
  * The pick of candidates c0 .. c1 (adjacency order: the first is the lowest
- * port) by the least key (load sum, channel load & mask), the load sum
- * shifted by sh bits so that the key fits 64 bits; *best gets the load sum.
+ * port) by the least packed key (scaled: wd + load); *best gets its load
+ * sum part (key & hi).
  */
 static inline uint32_t least_packed(const uint64_t *wd, const uint64_t *load, const uint32_t *nb,
-				    const uint32_t *mcand, uint32_t c0, uint32_t c1, unsigned sh,
-				    uint64_t mask, uint64_t *best)
+				    const uint32_t *mcand, uint32_t c0, uint32_t c1, uint64_t hi,
+				    uint64_t *best)
 {
 	uint64_t bk = UINT64_MAX;
 	uint32_t be = 0;
 
 	for (uint32_t c = c0; c < c1; c++) {
 		uint32_t e = mcand[c];
-		uint64_t k = (wd[nb[e]] + load[e]) << sh | (load[e] & mask);
+		uint64_t k = wd[nb[e]] + load[e];
 		int lt = k < bk; /* branch-free: the outcome is a coin toss */
 
 		bk = lt ? k : bk;
 		be = lt ? e : be;
 	}
-	*best = bk >> sh;
+	*best = bk & hi;
 	return be;
 }
 
-/* The same where the key needs more than 64 bits. */
+/* The same where the key needs more than 64 bits (unscaled: load sum, channel load). */
 static inline uint32_t least_wide(const uint64_t *wd, const uint64_t *load, const uint32_t *nb,
 				  const uint32_t *mcand, uint32_t c0, uint32_t c1, uint64_t *best)
 {
@@ -107,78 +118,84 @@ static inline uint32_t least_wide(const uint64_t *wd, const uint64_t *load, cons
 }
 
 /*
- * The picks of the multi switches: least load sum to t; of equal sums the
- * less loaded channel (m->less_loaded), then the lowest port. Load sums are
- * needed only below the farthest multi switch's hops.
+ * The picks of the multi switches, straight into the LFT column col: least
+ * load sum to t; of equal sums the less loaded channel (m->less_loaded),
+ * then the lowest port. A multi switch reads the load sums one hop closer:
+ * the multi switches before it, and the single ones closer than it, taken
+ * from their list as they come in (the load sums are needed only below the
+ * farthest multi switch's hops).
  */
-static void choose(struct sssp *m)
+static void choose(struct sssp *m, uint8_t *col)
 {
-	struct dest *d = m->cur;
+	const struct dest *d = m->cur;
+	/* locals: the stores to wd, pick and col may alias anything the structs point to */
 	const uint8_t *row = d->row;
-	uint8_t far = row[d->multi[d->nmulti - 1]];
-	/* locals: the stores to wd and pick may alias anything the structs point to */
 	uint64_t *wd = m->wd;
 	const uint64_t *load = m->load;
-	const uint32_t *nb = m->nb, *order = d->order, *moff = d->moff, *mcand = d->mcand;
-	const uint8_t *col = d->col;
-	uint32_t *pick = d->pick;
-	unsigned sh = m->key_shift;
-	uint64_t mask = m->less_loaded ? UINT64_MAX : 0;
+	const uint32_t *nb = m->nb, *multi = d->multi, *single = d->single, *moff = d->moff;
+	const uint32_t *mcand = d->mcand, nmulti = d->nmulti, nsingle = d->nsingle;
+	const struct lanes_adj *adj = m->f->adj;
+	uint32_t *pick = d->pick, j = 0;
+	uint64_t hi = m->hi;
+	int wide = m->key_shift >= 64;
 
 	wd[d->t] = 0;
-	for (uint32_t i = 1, k = 0; i < d->norder && row[order[i]] <= far; i++) {
-		uint32_t s = order[i];
+	for (uint32_t k = 0; k < nmulti; k++) {
+		uint32_t s = multi[k], e;
+		uint8_t h = row[s];
 
-		if (col[s]) {
-			if (row[s] < far)
-				wd[s] = wd[nb[pick[s]]] + load[pick[s]];
-			continue;
+		for (; j < nsingle && row[single[j]] < h; j++) {
+			uint32_t v = single[j], pe = pick[v];
+
+			wd[v] = wd[nb[pe]] + (load[pe] & hi);
 		}
-		if (sh < 64)
-			pick[s] = least_packed(wd, load, nb, mcand, moff[k], moff[k + 1], sh, mask, &wd[s]);
+		if (!wide)
+			e = least_packed(wd, load, nb, mcand, moff[k], moff[k + 1], hi, &wd[s]);
 		else
-			pick[s] = least_wide(wd, load, nb, mcand, moff[k], moff[k + 1], &wd[s]);
-		k++;
+			e = least_wide(wd, load, nb, mcand, moff[k], moff[k + 1], &wd[s]);
+		pick[s] = e;
+		col[s] = adj[e].port;
 	}
 }
 
-/* The LFT column of lid from the current picks; port is t's own entry. */
-static void write_column(struct sssp *m, uint32_t lid, uint8_t port)
+/*
+ * Every switch adds k times its LIDs to each channel on its path to t (times
+ * m->scale, see the keys). In
+ * reverse hop order each switch's sum is complete when it is read, and is
+ * reset then: sub is all 0 between calls.
+ */
+static void add_load(struct sssp *m, uint64_t k)
+{
+	const struct dest *d = m->cur;
+	const uint32_t *order = d->order, *pick = d->pick, *nb = m->nb;
+	const uint64_t *hca = m->hca;
+	uint64_t *load = m->load, *sub = m->sub, ks = k * m->scale;
+
+	for (uint32_t i = d->norder; i-- > 1;) {
+		uint32_t s = order[i], e = pick[s];
+		uint64_t x = sub[s] + hca[s];
+
+		sub[s] = 0;
+		load[e] += ks * x;
+		sub[nb[e]] += x;
+	}
+	sub[d->t] = 0;
+}
+
+/* One destination LID: its LFT column, its tree, its weights (unless deferred). */
+static void route_lid(struct sssp *m, uint32_t lid, uint8_t port, uint64_t *deferred)
 {
 	const struct dest *d = m->cur;
 	uint8_t *col = m->r->lft + (size_t)lid * m->f->num_switches;
 
 	memcpy(col, d->col, m->f->num_switches);
-	for (uint32_t k = 0; k < d->nmulti; k++)
-		col[d->multi[k]] = m->f->adj[d->pick[d->multi[k]]].port;
-	col[d->t] = port;
-}
-
-/* Every switch adds k times its LIDs to each channel on its path to t. */
-static void add_load(struct sssp *m, uint64_t k)
-{
-	const struct dest *d = m->cur;
-
-	for (uint32_t i = 0; i < d->norder; i++)
-		m->sub[d->order[i]] = m->hca[d->order[i]];
-	for (uint32_t i = d->norder; i-- > 1;) {
-		uint32_t s = d->order[i], e = d->pick[s];
-
-		m->load[e] += k * m->sub[s];
-		m->sub[m->nb[e]] += m->sub[s];
-	}
-}
-
-/* One destination LID: its tree, its column, its weights (unless deferred). */
-static void route_lid(struct sssp *m, uint32_t lid, uint8_t port, uint64_t *deferred)
-{
-	if (m->cur->nmulti)
-		choose(m);
-	write_column(m, lid, port);
-	if (m->cur->nmulti)
+	if (d->nmulti) {
+		choose(m, col);
 		add_load(m, 1);
-	else
+	} else {
 		(*deferred)++;
+	}
+	col[d->t] = port;
 }
 
 /* ------------------------------------------------- a destination switch */

@@ -175,32 +175,30 @@ static int route_pass(struct updown *u, int offset)
 
 /* ------------------------------------------------------------ setup */
 
+/* The per-switch and per-entry arrays in one zeroed block (u->off heads it). */
 static int alloc_arrays(struct updown *u, struct lanes_error *err)
 {
-	size_t ns = u->f->num_switches, ne = u->f->adj_off[ns];
+	size_t ns = u->f->num_switches, ne = u->f->adj_off[ns], n = ns + 1;
+	uint32_t **w32[] = { &u->off, &u->mid, &u->perm, &u->comp, &u->dn, &u->len, &u->best,
+			     &u->queue, &u->sorted, &u->unrouted, &u->bucket };
+	size_t nw = sizeof(w32) / sizeof(w32[0]);
+	uint32_t *w = calloc(1, sizeof(uint32_t) * (nw * n + 1 + ne + 1) + 2 * (ne + 1) + 2 * n);
+	uint8_t *b;
 
-	u->off = malloc(sizeof(uint32_t) * (ns + 1));
-	u->mid = malloc(sizeof(uint32_t) * (ns + 1));
-	u->nb = malloc(sizeof(uint32_t) * (ne + 1));
-	u->port = malloc(ne + 1);
-	u->isup = malloc(ne + 1);
-	u->perm = malloc(sizeof(uint32_t) * (ns + 1));
-	u->comp = malloc(sizeof(uint32_t) * (ns + 1));
-	u->has_ca = calloc(ns + 1, 1);
-	u->dn = malloc(sizeof(uint32_t) * (ns + 1));
-	u->len = malloc(sizeof(uint32_t) * (ns + 1));
-	u->best = malloc(sizeof(uint32_t) * (ns + 1));
-	u->state = malloc(ns + 1);
-	u->queue = malloc(sizeof(uint32_t) * (ns + 1));
-	u->sorted = malloc(sizeof(uint32_t) * (ns + 1));
-	u->bucket = malloc(sizeof(uint32_t) * (ns + 2));
-	u->unrouted = malloc(sizeof(uint32_t) * (ns + 1));
-	u->lids = NULL;
-	u->saved = calloc(ns + 1, sizeof(*u->saved));
+	u->saved = calloc(n, sizeof(*u->saved));
 	u->save_left = route_hop_ports_save_budget(u->f);
-	if (!u->unrouted || !u->saved || !u->off || !u->mid || !u->nb || !u->port || !u->isup || !u->perm || !u->comp ||
-	    !u->has_ca || !u->dn || !u->len || !u->best || !u->state || !u->queue || !u->sorted || !u->bucket)
+	if (!w || !u->saved) {
+		free(w);
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < nw; i++)
+		*w32[i] = w + i * n;       /* bucket, the last, gets n + 1 */
+	u->nb = w + nw * n + 1;
+	b = (uint8_t *)(u->nb + ne + 1);
+	u->port = b;
+	u->isup = b + ne + 1;
+	u->has_ca = b + 2 * (ne + 1);
+	u->state = u->has_ca + n;
 	return 0;
 }
 
@@ -257,21 +255,6 @@ static void release(struct updown *u)
 	route_load_free(&u->load);
 	route_endports_free(&u->eps);
 	free(u->off);
-	free(u->mid);
-	free(u->nb);
-	free(u->port);
-	free(u->isup);
-	free(u->perm);
-	free(u->comp);
-	free(u->has_ca);
-	free(u->dn);
-	free(u->len);
-	free(u->best);
-	free(u->state);
-	free(u->queue);
-	free(u->sorted);
-	free(u->bucket);
-	free(u->unrouted);
 	free(u->lids);
 	for (uint32_t s = 0; u->saved && s < u->f->num_switches; s++)
 		free(u->saved[s]);

@@ -107,38 +107,40 @@ static void complete(struct updown *u, uint32_t t, int check)
 static void complete_few(struct updown *u, uint32_t n)
 {
 	const struct lanes_adj *adj = u->f->adj;
-	const uint32_t *un = u->unrouted, *aoff = u->f->adj_off;
+	const uint32_t *un = u->unrouted, *aoff = u->f->adj_off, *off = u->off, *mid = u->mid;
+	const uint32_t *nb = u->nb;
 	uint32_t *len = u->len, *d0 = u->best, *seed = u->sorted, *queue = u->queue;
-	uint8_t *state = u->state;
-	uint32_t maxd = 0, nseed = 0, i = 0, head = 0, tail = 0;
+	uint32_t *bucket = u->bucket, *moff = u->hops.moff, *multi = u->hops.multi;
+	uint8_t *state = u->state, *port = u->hops.port, *one = u->hops.one;
+	uint32_t maxd = 0, nseed = 0, i = 0, head = 0, tail = 0, np = u->nports;
+	uint32_t nmulti = u->hops.nmulti;
 
-	for (uint32_t q = 0; q < n; q++)
-		state[un[q]] = ST_COMPLETED;
 	/* an up neighbour with a route would have given s one (any_candidates),
 	 * so the routed neighbours of s are all down moves */
 	for (uint32_t q = 0; q < n; q++) {
-		uint32_t s = un[q], b = INF;
+		uint32_t s = un[q], b = INF, e1 = off[s + 1];
 
-		for (uint32_t e = u->mid[s]; e < u->off[s + 1]; e++) {
-			uint32_t l = len[u->nb[e]];
+		state[s] = ST_COMPLETED;
+		for (uint32_t e = mid[s]; e < e1; e++) {
+			uint32_t l = len[nb[e]];
 
-			if (l != INF && l + 1 < b)
-				b = l + 1;
+			b = l < b ? l : b;
 		}
+		b = b == INF ? INF : b + 1;
 		d0[s] = b;
 		if (b != INF && b > maxd)
 			maxd = b;
 	}
 	/* the seeds by d0 (counting sort), each at its d0 */
-	memset(u->bucket, 0, sizeof(*u->bucket) * ((size_t)maxd + 2));
+	memset(bucket, 0, sizeof(*bucket) * ((size_t)maxd + 2));
 	for (uint32_t q = 0; q < n; q++)
 		if (d0[un[q]] != INF)
-			u->bucket[d0[un[q]] + 1]++;
+			bucket[d0[un[q]] + 1]++;
 	for (uint32_t l = 1; l <= maxd + 1; l++)
-		u->bucket[l] += u->bucket[l - 1];
+		bucket[l] += bucket[l - 1];
 	for (uint32_t q = 0; q < n; q++)
 		if ((len[un[q]] = d0[un[q]]) != INF) {
-			seed[u->bucket[d0[un[q]]]++] = un[q];
+			seed[bucket[d0[un[q]]]++] = un[q];
 			nseed++;
 		}
 	/* Dijkstra with unit steps: seeds and FIFO merged by length */
@@ -150,21 +152,32 @@ static void complete_few(struct updown *u, uint32_t n)
 		else if (x = seed[i++], len[x] != d0[x])
 			continue; /* lowered since: queued again */
 		/* every switch closer than x is final: x's candidates, with the relaxation */
-		uint8_t *out = u->hops.port + u->nports;
 		uint32_t k = 0, lx = len[x], e1 = aoff[x + 1];
 
 		for (uint32_t e = aoff[x]; e < e1; e++) {
 			uint32_t s = adj[e].sw, l = len[s];
 
 			if (l == lx - 1)
-				out[k++] = adj[e].port;
+				port[np + k++] = adj[e].port;
 			else if (l > lx + 1 && state[s] == ST_COMPLETED) {
 				len[s] = lx + 1;
 				queue[tail++] = s;
 			}
 		}
-		updown_take(u, x, k);
+		/* updown_take with locals */
+		if (k == 1) {
+			one[x] = port[np];
+		} else if (k > 1) {
+			one[x] = 0;
+			multi[nmulti++] = x;
+			np += k;
+			moff[nmulti] = np;
+		} else {
+			one[x] = LANES_PORT_DROP;
+		}
 	}
+	u->nports = np;
+	u->hops.nmulti = nmulti;
 }
 
 /* Phase C: the fast way when it gives the same tables and report, else complete(). */

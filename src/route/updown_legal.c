@@ -35,6 +35,7 @@
  * switches already final.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "lanes/fabric.h"
 #include "lanes/routing.h"
@@ -45,8 +46,7 @@ static void all_down_paths(struct updown *u, uint32_t t)
 {
 	uint32_t head = 0, tail = 0;
 
-	for (uint32_t s = 0; s < u->f->num_switches; s++)
-		u->dn[s] = INF;
+	memset(u->dn, 0xff, sizeof(*u->dn) * u->f->num_switches); /* INF */
 	u->dn[t] = 0;
 	u->queue[tail++] = t;
 	while (head < tail) {
@@ -77,13 +77,14 @@ static void shortest_legal(struct updown *u)
 	uint32_t *best = u->best;
 	uint8_t *state = u->state;
 
-	for (uint32_t i = 0; i < u->f->num_switches; i++) {
-		uint32_t s = u->perm[i], b = dn[s];
+	const uint32_t *perm = u->perm, ns = u->f->num_switches;
 
-		if (b == INF) {
-			state[s] = ST_NONE;
+	memset(state, ST_NONE, ns);
+	for (uint32_t i = 0; i < ns; i++) {
+		uint32_t s = perm[i], b = dn[s];
+
+		if (b == INF)
 			continue;
-		}
 		for (uint32_t e = off[s]; e < mid[s]; e++) {
 			uint32_t l = best[nb[e]];
 
@@ -133,10 +134,35 @@ static uint32_t down_candidates(const struct updown *u, uint32_t s, uint8_t *out
 }
 
 /*
- * A FREE or UP switch, in port order: up moves to switches routed earlier in
- * the order, and down moves into DOWN switches, with the fewest hops; a FREE
- * switch's fewest is dn[s] - 1 already. Sets len[s]. (Locals, because the
- * byte stores to out may alias anything the struct points to.)
+ * A switch without an all-down path (no down neighbour has one either, so
+ * none is DOWN): up moves only, to the routed up neighbours with the least
+ * len, in port order as in the adjacency. Sets len[s]. @return the count.
+ */
+static inline uint32_t up_candidates(const uint32_t *len, const uint32_t *nb, const uint8_t *port,
+				     uint32_t e0, uint32_t e1, uint8_t *out, uint32_t *len_s)
+{
+	uint32_t best = INF, k = 0;
+
+	for (uint32_t e = e0; e < e1; e++) {
+		uint32_t l = len[nb[e]];
+
+		if (l < best) {
+			best = l;
+			k = 0;
+		}
+		if (l == best) /* INF too: dropped below */
+			out[k++] = port[e];
+	}
+	*len_s = best == INF ? INF : best + 1;
+	return best == INF ? 0 : k;
+}
+
+/*
+ * A FREE or UP switch with an all-down path, in port order: up moves to
+ * switches routed earlier in the order, and down moves into DOWN switches,
+ * with the fewest hops; a FREE switch's fewest is dn[s] - 1 already. Sets
+ * len[s]. (Locals, because the byte stores to out may alias anything the
+ * struct points to.)
  */
 static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 {
@@ -144,27 +170,6 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 	const uint8_t *isup = u->isup, *state = u->state;
 	const uint32_t *len = u->len, *dn = u->dn;
 	uint32_t k = 0, best = state[s] == ST_FREE ? dn[s] - 1 : INF;
-
-	if (dn[s] == INF) {
-		/* no all-down path: no down neighbour has one either (none is DOWN),
-		 * so only the up moves count, in port order as in the adjacency */
-		const uint32_t *nb = u->nb;
-		const uint8_t *port = u->port;
-		uint32_t e1 = u->mid[s];
-
-		for (uint32_t e = u->off[s]; e < e1; e++) {
-			uint32_t l = len[nb[e]];
-
-			if (l < best) {
-				best = l;
-				k = 0;
-			}
-			if (l == best && l != INF)
-				out[k++] = port[e];
-		}
-		u->len[s] = best == INF ? INF : best + 1;
-		return k;
-	}
 
 	for (uint32_t e = u->f->adj_off[s], e1 = u->f->adj_off[s + 1]; e < e1; e++) {
 		uint32_t v = adj[e].sw;
@@ -181,6 +186,22 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 	return k;
 }
 
+/* A switch with a route of k candidate ports, at port[*np]: its hops entry. */
+static inline void take(struct route_hop_ports *h, uint32_t s, uint32_t k, uint32_t *np,
+			uint32_t *nmulti)
+{
+	if (k == 1) {
+		h->one[s] = h->port[*np];
+	} else if (k > 1) {
+		h->one[s] = 0;
+		h->multi[(*nmulti)++] = s;
+		*np += k;
+		h->moff[*nmulti] = *np;
+	} else {
+		h->one[s] = LANES_PORT_DROP;
+	}
+}
+
 /*
  * Phase B3, in order: route length and candidates. DOWN switches go down
  * along all-down paths, FREE ones down or up as short, the others (UP) up
@@ -191,34 +212,41 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 static void legal_paths(struct updown *u, uint32_t t)
 {
 	const uint32_t *perm = u->perm, *dn = u->dn, *comp = u->comp, c = u->comp[t];
-	uint32_t *len = u->len, *unrouted = u->unrouted, nun = 0, ns = u->f->num_switches;
+	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, ns = u->f->num_switches;
+	const uint8_t *uport = u->port;
+	uint32_t *len = u->len, *unrouted = u->unrouted, nun = 0, np = 0, nmulti = 0;
 	uint8_t *state = u->state, *port = u->hops.port, gap = 0;
+	struct route_hop_ports *h = &u->hops;
 
 	shortest_legal(u);
 	down_closure(u);
-	u->hops.nmulti = 0;
-	u->hops.moff[0] = 0;
-	u->nports = 0;
+	h->moff[0] = 0;
 	for (uint32_t i = 0; i < ns; i++) {
 		uint32_t s = perm[i], k = 0;
 
-		if (s == t) {
+		if (dn[s] == INF) {
+			k = up_candidates(len, nb, uport, off[s], mid[s], port + np, &len[s]);
+			if (k)
+				state[s] = ST_UP;
+		} else if (s == t) {
 			len[s] = 0;
 		} else if (state[s] == ST_DOWN) {
 			len[s] = dn[s];
-			k = down_candidates(u, s, port + u->nports);
+			k = down_candidates(u, s, port + np);
 		} else {
-			k = any_candidates(u, s, port + u->nports);
+			k = any_candidates(u, s, port + np);
 			if (k && state[s] == ST_NONE)
 				state[s] = ST_UP;
-			if (len[s] == INF && comp[s] == c) {
-				unrouted[nun++] = s;
-				gap |= u->has_ca[s];
-			}
 		}
-		updown_take(u, s, k);
+		if (!k && s != t && comp[s] == c) {
+			unrouted[nun++] = s;
+			gap |= u->has_ca[s];
+		}
+		take(h, s, k, &np, &nmulti);
 	}
-	u->nlegal = u->hops.nmulti; /* completed switches come after */
+	h->nmulti = nmulti;
+	u->nports = np;
+	u->nlegal = nmulti; /* completed switches come after */
 	u->nunrouted = nun;
 	u->unrouted_ca = gap;
 }

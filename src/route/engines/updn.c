@@ -87,12 +87,12 @@ static void count_cas(struct updn *u)
 }
 
 /* OpenSM's test on one switch's histogram (same double arithmetic as OpenSM). */
-static int is_root(const unsigned *hist, unsigned cas_num)
+static int is_root(const unsigned *hist, int len, unsigned cas_num)
 {
 	double thd1 = cas_num * 0.9, thd2 = cas_num * 0.05;
 	unsigned over1 = 0, over2 = 0;
 
-	for (int i = 0; i < HOPS_MAX; i++) {
+	for (int i = 0; i < len; i++) { /* the bars past len are 0, over no threshold */
 		over1 += hist[i] > thd1;
 		over2 += hist[i] > thd2;
 	}
@@ -114,11 +114,14 @@ static uint32_t detect_roots(struct updn *u, uint32_t min_cas)
 	for (uint32_t s = 0; s < ns; s++) {
 		const uint8_t *row = u->dist + (size_t)s * ns;
 		unsigned hist[HOPS_MAX] = { 0 };
+		int len = 0;
 
 		for (uint32_t t = 0; t < ns; t++)
-			if (u->cas[t] >= min_cas && u->cas[t] && row[t] < HOPS_MAX)
+			if (u->cas[t] >= min_cas && u->cas[t] && row[t] < HOPS_MAX) {
 				hist[row[t]] += u->cas[t];
-		if (is_root(hist, cas_num))
+				len = row[t] >= len ? row[t] + 1 : len;
+			}
+		if (is_root(hist, len, cas_num))
 			u->roots[n++] = s;
 	}
 	return n;
