@@ -31,6 +31,13 @@ struct dfsssp_block {
 /* The header, rounded up so that the room after it is aligned. */
 #define HEADER ((sizeof(struct dfsssp_block) + ALIGN - 1) & ~(size_t)(ALIGN - 1))
 
+void dfsssp_arena_init(struct dfsssp_arena *a, void *room, size_t size)
+{
+	a->head = NULL;
+	a->next = room;
+	a->left = size & ~(size_t)(ALIGN - 1);
+}
+
 /* A block of its own for n bytes, linked behind the shared block (whose room stays). */
 static void *own_block(struct dfsssp_arena *a, size_t n)
 {

@@ -32,6 +32,7 @@
 #define DFSSSP_GAVE_UP UINT32_MAX /* first fit spent its dependency checks */
 #define DFSSSP_SPLIT_MIN 256      /* switches from which dfsssp takes a second thread */
 #define DFSSSP_FF_ABOVE 8         /* OpenSM's layering needs more: first fit tries too */
+#define DFSSSP_ROOM 2048          /* bytes of the arena's first room, on the stack */
 
 /* Arrays that live until the call (or the view) ends (dfsssp_arena.c). */
 struct dfsssp_arena {
@@ -122,6 +123,9 @@ static inline int dfsssp_has_dependency(const struct dfsssp *d, uint32_t s, uint
 }
 
 /* dfsssp_arena.c */
+
+/** An empty arena whose first room is size bytes at room (16-byte aligned; not freed). */
+void dfsssp_arena_init(struct dfsssp_arena *a, void *room, size_t size);
 
 /** n bytes from a, aligned for any array; NULL when out of memory. */
 void *dfsssp_alloc(struct dfsssp_arena *a, size_t n);

@@ -21,15 +21,11 @@
 
 #include "route_internal.h"
 
+#define FEW_SWITCHES 16 /* switches ranked on the stack, by insertion */
+
 uint64_t route_osm_guid_key(uint64_t guid)
 {
-	uint64_t key = 0;
-
-	for (int i = 0; i < 8; i++) {
-		key = (key << 8) | (guid & 0xff);
-		guid >>= 8;
-	}
-	return key;
+	return __builtin_bswap64(guid); /* its bytes in reverse order */
 }
 
 struct sw_rank {
@@ -56,10 +52,11 @@ static int is_endport_peer(const struct lanes_fabric *f, const struct lanes_port
 
 static uint32_t count_endport_links(const struct lanes_fabric *f, uint32_t node)
 {
-	uint32_t n = 0;
+	const struct lanes_port *pt = lanes_fabric_port(f, node, 1);
+	uint32_t n = 0, np = f->nodes[node].nports;
 
-	for (uint8_t p = 1; p <= f->nodes[node].nports; p++)
-		n += (uint32_t)is_endport_peer(f, lanes_fabric_port(f, node, p));
+	for (uint32_t i = 0; i < np; i++)
+		n += (uint32_t)is_endport_peer(f, &pt[i]);
 	return n;
 }
 
@@ -75,22 +72,24 @@ static uint8_t max_switch_lmc(const struct lanes_fabric *f)
 	return m;
 }
 
-/* Append the end ports behind switch s, in its port order. */
-static void add_switch_endports(const struct lanes_fabric *f, uint32_t s, struct route_endports *e)
+/* Append the end ports behind switch s (links of them cabled), in its port order. */
+static void add_switch_endports(const struct lanes_fabric *f, uint32_t s, uint32_t links,
+				struct route_endports *e)
 {
-	uint32_t node = f->switches[s];
+	uint32_t node = f->switches[s], np = f->nodes[node].nports;
+	const struct lanes_port *pt = lanes_fabric_port(f, node, 1);
 
-	for (uint8_t p = 1; p <= f->nodes[node].nports; p++) {
-		const struct lanes_port *sp = lanes_fabric_port(f, node, p);
+	for (uint32_t i = 0; i < np && links; i++) {
 		struct route_endport *ep = &e->ep[e->n];
 
-		if (!is_endport_peer(f, sp))
+		if (!is_endport_peer(f, &pt[i]))
 			continue;
-		ep->node = sp->peer_node;
-		ep->port = sp->peer_port;
+		links--;
+		ep->node = pt[i].peer_node;
+		ep->port = pt[i].peer_port;
 		ep->sw = s;
-		ep->sw_port = p;
-		ep->lid = lanes_fabric_lid(f, ep->node, ep->port);
+		ep->sw_port = (uint8_t)(i + 1);
+		ep->lid = lanes_fabric_port(f, ep->node, ep->port)->lid; /* not a switch's */
 		ep->lmc = lanes_fabric_port(f, ep->node, ep->port)->lmc;
 		if (!ep->lid)
 			continue;
@@ -99,11 +98,32 @@ static void add_switch_endports(const struct lanes_fabric *f, uint32_t s, struct
 	}
 }
 
+/*
+ * by_load is a total order (switch indices differ), so any sort gives the
+ * one result: insertion on a few switches, where qsort's set-up costs more.
+ */
+static void sort_by_load(struct sw_rank *rank, uint32_t ns)
+{
+	if (ns > FEW_SWITCHES) {
+		qsort(rank, ns, sizeof(*rank), by_load);
+		return;
+	}
+	for (uint32_t i = 1; i < ns; i++) {
+		struct sw_rank x = rank[i];
+		uint32_t j = i;
+
+		for (; j > 0 && by_load(&rank[j - 1], &x) > 0; j--)
+			rank[j] = rank[j - 1];
+		rank[j] = x;
+	}
+}
+
 int route_endports_osm_order(const struct lanes_fabric *f, struct route_endports *out,
 			     struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches, total = 0;
-	struct sw_rank *rank = malloc(sizeof(*rank) * (ns ? ns : 1));
+	struct sw_rank few[FEW_SWITCHES];
+	struct sw_rank *rank = ns <= FEW_SWITCHES ? few : malloc(sizeof(*rank) * ns);
 
 	out->ep = NULL;
 	out->n = 0;
@@ -116,16 +136,13 @@ int route_endports_osm_order(const struct lanes_fabric *f, struct route_endports
 		rank[s].sw = s;
 		total += rank[s].links;
 	}
-	qsort(rank, ns, sizeof(*rank), by_load);
+	sort_by_load(rank, ns);
 	out->ep = malloc(sizeof(*out->ep) * (total ? total : 1));
-	if (!out->ep) {
+	for (uint32_t i = 0; out->ep && i < ns; i++)
+		add_switch_endports(f, rank[i].sw, rank[i].links, out);
+	if (rank != few)
 		free(rank);
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	}
-	for (uint32_t i = 0; i < ns; i++)
-		add_switch_endports(f, rank[i].sw, out);
-	free(rank);
-	return 0;
+	return out->ep ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
 void route_endports_free(struct route_endports *eps)

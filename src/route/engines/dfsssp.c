@@ -290,9 +290,11 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 {
 	struct dfsssp d;
 	struct sssp_progress prog;
+	_Alignas(16) unsigned char room[DFSSSP_ROOM]; /* the arena's first arrays */
 	int rc;
 
 	memset(&d, 0, sizeof(d));
+	dfsssp_arena_init(&d.arena, room, sizeof(room));
 	d.f = f;
 	d.opts = opts;
 	d.ns = f->num_switches;
