@@ -45,19 +45,39 @@ static int by_load(const void *pa, const void *pb)
 	return a->sw < b->sw ? -1 : a->sw > b->sw;
 }
 
-static int is_endport_peer(const struct lanes_fabric *f, const struct lanes_port *p)
+/* The switch index that CA or router port slot pt is cabled to, or LANES_NONE. */
+static uint32_t switch_peer(const struct lanes_fabric *f, const struct lanes_port *pt)
 {
-	return p->peer_node != LANES_NONE && f->nodes[p->peer_node].type != LANES_NODE_SWITCH;
+	if (pt->peer_node == LANES_NONE || f->nodes[pt->peer_node].type != LANES_NODE_SWITCH)
+		return LANES_NONE;
+	return f->nodes[pt->peer_node].switch_index;
 }
 
-static uint32_t count_endport_links(const struct lanes_fabric *f, uint32_t node)
+/*
+ * Each switch's end-port cables into rank[s].links, counted from the other
+ * end: the CA and router ports cabled to a switch, far fewer than the switch
+ * ports. Both ends of a cable name each other (the builder cables them so),
+ * so these are the switch ports whose peer is not a switch. @return the total
+ */
+static uint32_t count_links(const struct lanes_fabric *f, struct sw_rank *rank)
 {
-	const struct lanes_port *pt = lanes_fabric_port(f, node, 1);
-	uint32_t n = 0, np = f->nodes[node].nports;
+	uint32_t total = 0;
 
-	for (uint32_t i = 0; i < np; i++)
-		n += (uint32_t)is_endport_peer(f, &pt[i]);
-	return n;
+	for (uint32_t i = 0; i < f->num_nodes; i++) {
+		const struct lanes_node *n = &f->nodes[i];
+
+		if (n->type == LANES_NODE_SWITCH)
+			continue;
+		for (uint32_t q = 1; q <= n->nports; q++) {
+			uint32_t s = switch_peer(f, &f->ports[n->port_base + q]);
+
+			if (s != LANES_NONE) {
+				rank[s].links++;
+				total++;
+			}
+		}
+	}
+	return total;
 }
 
 static uint8_t max_switch_lmc(const struct lanes_fabric *f)
@@ -72,30 +92,53 @@ static uint8_t max_switch_lmc(const struct lanes_fabric *f)
 	return m;
 }
 
-/* Append the end ports behind switch s (links of them cabled), in its port order. */
-static void add_switch_endports(const struct lanes_fabric *f, uint32_t s, uint32_t links,
-				struct route_endports *e)
+/* Entries [lo, hi) of ep, all behind one switch, by switch port (insertion: few). */
+static void sort_by_port(struct route_endport *ep, uint32_t lo, uint32_t hi)
 {
-	uint32_t node = f->switches[s], np = f->nodes[node].nports;
-	const struct lanes_port *pt = lanes_fabric_port(f, node, 1);
+	for (uint32_t i = lo + 1; i < hi; i++) {
+		struct route_endport x = ep[i];
+		uint32_t j = i;
 
-	for (uint32_t i = 0; i < np && links; i++) {
-		struct route_endport *ep = &e->ep[e->n];
-
-		if (!is_endport_peer(f, &pt[i]))
-			continue;
-		links--;
-		ep->node = pt[i].peer_node;
-		ep->port = pt[i].peer_port;
-		ep->sw = s;
-		ep->sw_port = (uint8_t)(i + 1);
-		ep->lid = lanes_fabric_port(f, ep->node, ep->port)->lid; /* not a switch's */
-		ep->lmc = lanes_fabric_port(f, ep->node, ep->port)->lmc;
-		if (!ep->lid)
-			continue;
-		e->max_lmc = ep->lmc > e->max_lmc ? ep->lmc : e->max_lmc;
-		e->n++;
+		for (; j > lo && ep[j - 1].sw_port > x.sw_port; j--)
+			ep[j] = ep[j - 1];
+		ep[j] = x;
 	}
+}
+
+/*
+ * Every end port into e->ep, switches in rank order and each switch's in
+ * its port order; at: per switch, scratch. Those without a LID are left out.
+ */
+static void list_endports(const struct lanes_fabric *f, const struct sw_rank *rank, uint32_t *at,
+			  struct route_endports *e)
+{
+	uint32_t ns = f->num_switches, next = 0, n = 0;
+
+	for (uint32_t i = 0; i < ns; i++) {
+		at[rank[i].sw] = next; /* then where its next end port goes */
+		next += rank[i].links;
+	}
+	for (uint32_t i = 0; i < f->num_nodes; i++) {
+		const struct lanes_node *nd = &f->nodes[i];
+
+		for (uint32_t q = 1; nd->type != LANES_NODE_SWITCH && q <= nd->nports; q++) {
+			const struct lanes_port *pt = &f->ports[nd->port_base + q];
+			uint32_t s = switch_peer(f, pt);
+
+			if (s != LANES_NONE)
+				e->ep[at[s]++] = (struct route_endport){ i, s, pt->lid, (uint8_t)q,
+									 pt->peer_port, pt->lmc };
+		}
+	}
+	for (uint32_t i = 0; i < ns; i++)
+		sort_by_port(e->ep, at[rank[i].sw] - rank[i].links, at[rank[i].sw]);
+	for (uint32_t i = 0; i < next; i++) {
+		if (!e->ep[i].lid)
+			continue;
+		e->max_lmc = e->ep[i].lmc > e->max_lmc ? e->ep[i].lmc : e->max_lmc;
+		e->ep[n++] = e->ep[i];
+	}
+	e->n = n;
 }
 
 /*
@@ -121,25 +164,25 @@ static void sort_by_load(struct sw_rank *rank, uint32_t ns)
 int route_endports_osm_order(const struct lanes_fabric *f, struct route_endports *out,
 			     struct lanes_error *err)
 {
-	uint32_t ns = f->num_switches, total = 0;
+	uint32_t ns = f->num_switches, total, few_at[FEW_SWITCHES], *at = few_at;
 	struct sw_rank few[FEW_SWITCHES];
-	struct sw_rank *rank = ns <= FEW_SWITCHES ? few : malloc(sizeof(*rank) * ns);
+	struct sw_rank *rank = few;
 
 	out->ep = NULL;
 	out->n = 0;
 	out->max_lmc = max_switch_lmc(f);
+	if (ns > FEW_SWITCHES) {
+		rank = malloc((sizeof(*rank) + sizeof(*at)) * ns);
+		at = rank ? (uint32_t *)(rank + ns) : NULL;
+	}
 	if (!rank)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	for (uint32_t s = 0; s < ns; s++) {
-		rank[s].key = route_osm_guid_key(f->nodes[f->switches[s]].guid);
-		rank[s].links = count_endport_links(f, f->switches[s]);
-		rank[s].sw = s;
-		total += rank[s].links;
-	}
+	for (uint32_t s = 0; s < ns; s++)
+		rank[s] = (struct sw_rank){ route_osm_guid_key(f->nodes[f->switches[s]].guid), 0, s };
+	total = count_links(f, rank);
 	sort_by_load(rank, ns);
-	out->ep = malloc(sizeof(*out->ep) * (total ? total : 1));
-	for (uint32_t i = 0; out->ep && i < ns; i++)
-		add_switch_endports(f, rank[i].sw, rank[i].links, out);
+	if ((out->ep = malloc(sizeof(*out->ep) * (total ? total : 1))))
+		list_endports(f, rank, at, out);
 	if (rank != few)
 		free(rank);
 	return out->ep ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
