@@ -229,66 +229,52 @@ static void label_balls(const struct lanes_fabric *f, const uint32_t *order, uin
 	}
 }
 
-static void graph_free(struct graph *g)
+/*
+ * The relabelled graph, into g's arrays (carved by lanes_bfs_all); label,
+ * order and seen are scratch, seen all zero.
+ */
+static void graph_build(const struct lanes_fabric *f, struct graph *g, uint32_t *label,
+			uint32_t *order, uint8_t *seen)
 {
-	free(g->off);
-	free(g->adj);
-	free(g->orig);
+	global_order(f, order, seen);
+	label_balls(f, order, label, g->orig);
+	g->off[0] = 0;
+	for (uint32_t v = 0; v < g->n; v++) {
+		uint32_t u = g->orig[v], k = g->off[v];
+
+		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++)
+			g->adj[k++] = label[f->adj[e].sw];
+		g->off[v + 1] = k;
+	}
 }
 
-static int graph_build(const struct lanes_fabric *f, struct graph *g)
-{
-	size_t n = f->num_switches;
-	uint32_t *label = malloc((n + 1) * sizeof(*label)), *order = malloc((n + 1) * sizeof(*order));
-	uint8_t *seen = calloc(n + 1, 1);
-
-	g->n = f->num_switches;
-	g->off = malloc((n + 1) * sizeof(*g->off));
-	g->adj = malloc(((size_t)f->adj_off[n] + 1) * sizeof(*g->adj));
-	g->orig = malloc((n + 1) * sizeof(*g->orig));
-	if (label && order && seen && g->off && g->adj && g->orig) {
-		global_order(f, order, seen);
-		label_balls(f, order, label, g->orig);
-		g->off[0] = 0;
-		for (uint32_t v = 0; v < g->n; v++) {
-			uint32_t u = g->orig[v], k = g->off[v];
-
-			for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++)
-				g->adj[k++] = label[f->adj[e].sw];
-			g->off[v + 1] = k;
-		}
-	}
-	free(seen);
-	free(order);
-	if (!label || !g->off || !g->adj || !g->orig) {
-		free(label);
-		graph_free(g);
-		return LANES_ENOMEM;
-	}
-	free(label);
-	return 0;
-}
-
+/*
+ * One block for every array (a dozen mallocs cost more than the search on
+ * a fabric of a few switches): the masks, then the 32-bit arrays, then the
+ * flags; the masks and the flags zeroed.
+ */
 int lanes_bfs_all(const struct lanes_fabric *f, struct bfs_sums *sums, uint8_t *dist)
 {
-	size_t n = f->num_switches ? f->num_switches : 1;
-	uint64_t *masks = calloc(3 * n, sizeof(uint64_t));
-	uint32_t *lists = malloc(2 * n * sizeof(uint32_t));
+	size_t n = (size_t)f->num_switches + 1, ne = (size_t)f->adj_off[f->num_switches] + 1;
+	uint64_t *masks = malloc(3 * n * sizeof(uint64_t) + (6 * n + ne) * sizeof(uint32_t) + n);
+	uint32_t *lists, *label, *order;
+	uint8_t *seen;
 	struct graph g;
-	struct bfs b = { &g, masks, masks + n, masks + 2 * n, lists, lists + n, 0, 0, 0, 0 };
-	int rc = graph_build(f, &g);
+	struct bfs b;
 
-	if (rc || !masks || !lists) {
-		free(masks);
-		free(lists);
-		if (!rc)
-			graph_free(&g);
+	if (!masks)
 		return LANES_ENOMEM;
-	}
+	lists = (uint32_t *)(masks + 3 * n);
+	g = (struct graph){ f->num_switches, lists + 2 * n, lists + 3 * n, lists + 3 * n + ne };
+	label = g.orig + n;
+	order = label + n;
+	seen = (uint8_t *)(order + n);
+	memset(masks, 0, 3 * n * sizeof(uint64_t));
+	memset(seen, 0, n);
+	graph_build(f, &g, label, order, seen);
+	b = (struct bfs){ &g, masks, masks + n, masks + 2 * n, lists, lists + n, 0, 0, 0, 0 };
 	for (uint32_t first = 0; first < g.n; first += 64)
 		sweep(&b, first, g.n - first < 64 ? g.n - first : 64, sums, dist);
-	graph_free(&g);
 	free(masks);
-	free(lists);
 	return 0;
 }

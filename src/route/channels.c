@@ -17,14 +17,18 @@ int route_channels_init(struct route_channels *c, const struct lanes_fabric *f, 
 {
 	uint32_t ns = f->num_switches;
 
+	size_t n_off = (size_t)ns + 1, n_ent = (size_t)f->num_port_slots + 1;
+
 	memset(c, 0, sizeof(*c));
 	c->f = f;
 	c->E = f->adj_off[ns];
-	c->port_ent = malloc(sizeof(*c->port_ent) * ((size_t)f->num_port_slots + 1));
-	c->rev = malloc(sizeof(*c->rev) * ((size_t)c->E + 1));
-	c->dense_off = malloc(sizeof(*c->dense_off) * ((size_t)ns + 1));
-	if (!c->port_ent || !c->rev || !c->dense_off)
+	/* one block: dense_off (size_t) first, then port_ent and rev */
+	c->dense_off = malloc(sizeof(*c->dense_off) * n_off +
+			      sizeof(uint32_t) * (n_ent + (size_t)c->E + 1));
+	if (!c->dense_off)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	c->port_ent = (uint32_t *)(c->dense_off + n_off);
+	c->rev = c->port_ent + n_ent;
 	for (uint32_t i = 0; i < f->num_port_slots; i++)
 		c->port_ent[i] = LANES_NONE;
 	c->dense_off[0] = 0;
@@ -46,8 +50,6 @@ int route_channels_init(struct route_channels *c, const struct lanes_fabric *f, 
 
 void route_channels_free(struct route_channels *c)
 {
-	free(c->port_ent);
-	free(c->rev);
-	free(c->dense_off);
+	free(c->dense_off); /* port_ent and rev are in its block */
 	memset(c, 0, sizeof(*c));
 }

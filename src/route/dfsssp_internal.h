@@ -3,7 +3,8 @@
  * with its helpers: dfsssp_units.c (the path units), dfsssp_overlap.c (made
  * while sssp routes), dfsssp_cdg.c (their channel dependency graph),
  * dfsssp_layers.c (cycle breaking and first fit) and dfsssp_split.c
- * (destinations on two threads). Not public API. Follows OpenSM 3.3.23
+ * (destinations on two threads), dfsssp_arena.c (the per-call arrays).
+ * Not public API. Follows OpenSM 3.3.23
  * osm_ucast_dfsssp.c (seed 002) and Domke, Hoefler, Nagel, IPDPS 2011;
  * engines/dfsssp.c says how.
  *
@@ -31,6 +32,14 @@
 #define DFSSSP_GAVE_UP UINT32_MAX /* first fit spent its dependency checks */
 #define DFSSSP_SPLIT_MIN 256      /* switches from which dfsssp takes a second thread */
 #define DFSSSP_FF_ABOVE 8         /* OpenSM's layering needs more: first fit tries too */
+#define DFSSSP_ROOM 2048          /* bytes of the arena's first room, on the stack */
+
+/* Arrays that live until the call (or the view) ends (dfsssp_arena.c). */
+struct dfsssp_arena {
+	struct dfsssp_block *head; /* the shared block in use, then the others */
+	char *next;                /* free room in head */
+	size_t left;
+};
 
 /* A unit's dependencies are u_dep[off .. next unit's off); w: its LID pairs. */
 struct dfsssp_unit {
@@ -41,13 +50,14 @@ struct dfsssp {
 	const struct lanes_fabric *f;
 	const struct lanes_route_opts *opts;
 	struct lanes_routing *r;
+	struct dfsssp_arena arena; /* the arrays below unless they say otherwise */
 	uint32_t ns;              /* switches */
 	struct route_channels ch; /* channels and dependency numbers */
 	/* destinations and path grouping */
 	struct route_endports eps;
 	uint32_t *dst_off, *dst;  /* per switch: the end-port LIDs behind it */
 	uint32_t maxk;            /* most end-port LIDs behind one switch */
-	uint8_t *dist;            /* all-pairs switch hops */
+	uint8_t *dist;            /* all-pairs switch hops (malloc) */
 	uint32_t *order, norder;  /* switches by hops from the current destination switch */
 	uint32_t *canon;          /* per (switch, i): the first i' whose path is LID i's */
 	uint8_t *varies;          /* per switch: the LIDs of t do not all share its path */
@@ -55,12 +65,14 @@ struct dfsssp {
 	uint32_t *pu;             /* per (switch, i): the unit of LID i's path, or LANES_NONE */
 	int keep_canon;           /* the grouping waits in the SL cells */
 	uint32_t longer;          /* a switch whose path is not a shortest one, or LANES_NONE */
-	struct dfsssp_queue *q;   /* destinations as route_sssp routes them (dfsssp_overlap.c) */
+	uint32_t *t_order, nt;    /* destination switches in routing order; nt routed so far
+				     (with the units thread, the queue counts them) */
+	struct dfsssp_queue *q;   /* the units thread, on large fabrics (dfsssp_overlap.c) */
 	/* units: (source switch, one distinct path to a destination switch) */
 	uint32_t nunits;
-	struct dfsssp_unit *unit; /* nunits + 1 */
+	struct dfsssp_unit *unit; /* nunits + 1 (malloc, grows) */
 	uint32_t *t_unit;         /* per destination switch: its first unit */
-	uint32_t *u_dep;          /* each unit's dependencies, in path order */
+	uint32_t *u_dep;          /* each unit's dependencies, in path order (malloc, grows) */
 	uint8_t *layer;
 	size_t u_cap, dep_cap, ndep_refs;
 	/* dependencies */
@@ -109,6 +121,20 @@ static inline int dfsssp_has_dependency(const struct dfsssp *d, uint32_t s, uint
 
 	return h != 255 && h >= 2 && dfsssp_lids_at(d, s);
 }
+
+/* dfsssp_arena.c */
+
+/** An empty arena whose first room is size bytes at room (16-byte aligned; not freed). */
+void dfsssp_arena_init(struct dfsssp_arena *a, void *room, size_t size);
+
+/** n bytes from a, aligned for any array; NULL when out of memory. */
+void *dfsssp_alloc(struct dfsssp_arena *a, size_t n);
+
+/** n zero bytes from a. */
+void *dfsssp_zalloc(struct dfsssp_arena *a, size_t n);
+
+/** Free everything a gave; a is empty again. */
+void dfsssp_arena_free(struct dfsssp_arena *a);
 
 /* dfsssp_units.c */
 

@@ -27,8 +27,8 @@ struct dfsssp_queue {
 	pthread_cond_t cv;
 	pthread_t thread;
 	int threaded;
-	uint32_t *order, n; /* destinations in routing order; n of them routed so far */
-	uint32_t lo, hi;    /* the units thread takes order[lo++], the caller order[--hi] */
+	uint32_t n;         /* destinations routed so far, in d->t_order (d->nt stays 0) */
+	uint32_t lo, hi;    /* the units thread takes t_order[lo++], the caller t_order[--hi] */
 	int done;           /* route_sssp returned: hi is set */
 	int ready;          /* the units thread set up the state and the caller's view */
 	int stop;           /* an error: both stop */
@@ -43,13 +43,22 @@ static int oom(struct lanes_error *err)
 	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
-/* route_sssp's progress: t's end-port LIDs are routed. */
+/* route_sssp's progress, on small fabrics: t's end-port LIDs are routed. */
+static void routed_here(void *ctx, uint32_t t)
+{
+	struct dfsssp *d = ctx;
+
+	d->t_order[d->nt++] = t;
+}
+
+/* The same with the units thread, which may wait for t. */
 static void routed(void *ctx, uint32_t t)
 {
-	struct dfsssp_queue *q = ((struct dfsssp *)ctx)->q;
+	struct dfsssp *d = ctx;
+	struct dfsssp_queue *q = d->q;
 
 	pthread_mutex_lock(&q->mu);
-	q->order[q->n++] = t;
+	d->t_order[q->n++] = t;
 	if (q->waiting)
 		pthread_cond_signal(&q->cv);
 	pthread_mutex_unlock(&q->mu);
@@ -66,8 +75,9 @@ static void stop_all(struct dfsssp_queue *q, int rc)
 }
 
 /* The units thread's next destination, or LANES_NONE when there is none left. */
-static uint32_t take_low(struct dfsssp_queue *q)
+static uint32_t take_low(struct dfsssp *d)
 {
+	struct dfsssp_queue *q = d->q;
 	uint32_t t = LANES_NONE;
 
 	pthread_mutex_lock(&q->mu);
@@ -77,7 +87,7 @@ static uint32_t take_low(struct dfsssp_queue *q)
 		q->waiting = 0;
 	}
 	if (!q->stop && q->lo < q->n && q->lo < q->hi)
-		t = q->order[q->lo++];
+		t = d->t_order[q->lo++];
 	pthread_mutex_unlock(&q->mu);
 	return t;
 }
@@ -94,15 +104,15 @@ static void *units_thread(void *arg)
 	q->ready = 1;
 	pthread_cond_broadcast(&q->cv);
 	pthread_mutex_unlock(&q->mu);
-	for (uint32_t t; !rc && (t = take_low(q)) != LANES_NONE;)
+	for (uint32_t t; !rc && (t = take_low(d)) != LANES_NONE;)
 		rc = dfsssp_units_to(d, t, &q->err);
 	if (rc)
 		stop_all(q, rc);
 	return NULL;
 }
 
-/* Start the units thread on large fabrics; prog receives route_sssp's progress. */
-int dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struct lanes_error *err)
+/* A queue for the units thread (not started yet); 0 or an error. */
+static int new_queue(struct dfsssp *d, struct lanes_error *err)
 {
 	struct dfsssp_queue *q = calloc(1, sizeof(*q));
 
@@ -117,26 +127,40 @@ int dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struct lane
 		free(q);
 		return oom(err);
 	}
-	d->q = q;
-	if (!(q->order = malloc(sizeof(*q->order) * ((size_t)d->ns + 1))))
-		return oom(err);
 	q->hi = UINT32_MAX;
-	*prog = (struct sssp_progress){ routed, d };
-	q->threaded = dfsssp_two_threads(d) &&
-		      !pthread_create(&q->thread, NULL, units_thread, d);
+	d->q = q;
+	return 0;
+}
+
+/* Start the units thread on large fabrics; prog receives route_sssp's progress. */
+int dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struct lanes_error *err)
+{
+	int rc;
+
+	if (!(d->t_order = dfsssp_alloc(&d->arena, sizeof(*d->t_order) * ((size_t)d->ns + 1))))
+		return oom(err);
+	*prog = (struct sssp_progress){ routed_here, d };
+	if (!dfsssp_two_threads(d))
+		return 0;
+	if ((rc = new_queue(d, err)))
+		return rc;
+	d->q->threaded = !pthread_create(&d->q->thread, NULL, units_thread, d);
+	if (d->q->threaded)
+		*prog = (struct sssp_progress){ routed, d };
 	return 0;
 }
 
 /* The caller's share, from the top of the queue, on its view; 0 or an error. */
-static int take_high(struct dfsssp_queue *q, struct lanes_error *err)
+static int take_high(struct dfsssp *d, struct lanes_error *err)
 {
+	struct dfsssp_queue *q = d->q;
 	int rc = 0;
 
 	pthread_mutex_lock(&q->mu);
 	while (!q->ready && !q->stop)
 		pthread_cond_wait(&q->cv, &q->mu);
 	while (!rc && !q->stop && q->hi > q->lo) {
-		uint32_t t = q->order[--q->hi];
+		uint32_t t = d->t_order[--q->hi];
 
 		pthread_mutex_unlock(&q->mu);
 		rc = dfsssp_units_to(&q->w, t, err);
@@ -148,7 +172,7 @@ static int take_high(struct dfsssp_queue *q, struct lanes_error *err)
 	return rc;
 }
 
-/* Append the units of order[p] for p from..n (the view made them from n - 1 down) after d's. */
+/* Append the units of t_order[p] for p from..n (the view made them from n - 1 down) after d's. */
 static int append_view(struct dfsssp *d, struct dfsssp_queue *q, uint32_t from,
 		       struct lanes_error *err)
 {
@@ -161,9 +185,9 @@ static int append_view(struct dfsssp *d, struct dfsssp_queue *q, uint32_t from,
 		       sizeof(*d->unit)) ||
 	    dfsssp_grow_deps(d, w->ndep_refs, err))
 		return oom(err);
-	/* order[p]'s units end where order[p - 1]'s begin (u1), or at the view's end */
+	/* t_order[p]'s units end where t_order[p - 1]'s begin (u1), or at the view's end */
 	for (uint32_t p = from, u1 = w->nunits; p < q->n; p++) {
-		uint32_t t = q->order[p], u0 = d->t_unit[t];
+		uint32_t t = d->t_order[p], u0 = d->t_unit[t];
 
 		d->t_unit[t] = d->nunits;
 		if (u0 < u1) {
@@ -186,11 +210,10 @@ static int append_view(struct dfsssp *d, struct dfsssp_queue *q, uint32_t from,
 /* Every destination in turn, on this thread. */
 static int all_here(struct dfsssp *d, struct lanes_error *err)
 {
-	struct dfsssp_queue *q = d->q;
 	int rc = dfsssp_units_setup(d, err);
 
-	for (uint32_t p = 0; !rc && p < q->n; p++)
-		rc = dfsssp_units_to(d, q->order[p], err);
+	for (uint32_t p = 0; !rc && p < d->nt; p++)
+		rc = dfsssp_units_to(d, d->t_order[p], err);
 	return rc;
 }
 
@@ -203,7 +226,7 @@ int dfsssp_units_end(struct dfsssp *d, int sssp_rc, struct lanes_error *err)
 	struct dfsssp_queue *q = d->q;
 	int rc = 0;
 
-	if (!q->threaded)
+	if (!q || !q->threaded)
 		return sssp_rc ? sssp_rc : all_here(d, err);
 	pthread_mutex_lock(&q->mu);
 	q->done = 1;
@@ -212,7 +235,7 @@ int dfsssp_units_end(struct dfsssp *d, int sssp_rc, struct lanes_error *err)
 	pthread_cond_broadcast(&q->cv);
 	pthread_mutex_unlock(&q->mu);
 	if (!sssp_rc)
-		rc = take_high(q, err);
+		rc = take_high(d, err);
 	pthread_join(q->thread, NULL);
 	q->threaded = 0;
 	if (sssp_rc || rc)
@@ -238,7 +261,6 @@ void dfsssp_units_free(struct dfsssp *d)
 	pthread_cond_destroy(&q->cv);
 	pthread_mutex_destroy(&q->mu);
 	dfsssp_view_free(&q->w);
-	free(q->order);
 	free(q);
 	d->q = NULL;
 }

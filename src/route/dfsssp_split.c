@@ -46,12 +46,11 @@ static uint32_t middle(const struct dfsssp *d)
 	return t;
 }
 
-/* w: d's read-only fields, fresh scratch, no units of its own. */
+/* w: d's read-only fields, fresh scratch from its own arena, no units of its own. */
 int dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_error *err)
 {
 	*w = *d;
-	w->order = w->canon = w->pu = w->key_e = w->key_c = w->uid = w->chan = NULL;
-	w->varies = NULL;
+	w->arena = (struct dfsssp_arena){ NULL, NULL, 0 };
 	w->q = NULL;
 	w->unit = NULL;
 	w->u_dep = NULL;
@@ -63,11 +62,9 @@ int dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_erro
 
 void dfsssp_view_free(struct dfsssp *w)
 {
-	void *p[] = { w->order, w->canon, w->pu, w->varies, w->key_e,
-		      w->key_c, w->uid,	  w->chan, w->unit,   w->u_dep };
-
-	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
-		free(p[i]);
+	free(w->unit);
+	free(w->u_dep);
+	dfsssp_arena_free(&w->arena);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -78,17 +75,22 @@ void dfsssp_view_free(struct dfsssp *w)
  */
 int dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct lanes_error *err)
 {
-	struct half a = { .v = d, .t0 = 0, .fn = fn, .arg = arg }, b = a;
+	struct half a = { .v = d, .t0 = 0, .t1 = d->ns, .fn = fn, .arg = arg }, b = a;
 	struct dfsssp w;
 	int rc;
 
+	if (!dfsssp_two_threads(d)) {
+		run_half(&a);
+		if (a.rc)
+			*err = a.err;
+		return a.rc;
+	}
 	if ((rc = dfsssp_view_init(&w, d, err))) {
 		dfsssp_view_free(&w);
 		return rc;
 	}
-	a.t1 = b.t0 = dfsssp_two_threads(d) ? middle(d) : d->ns;
+	a.t1 = b.t0 = middle(d);
 	b.v = &w;
-	b.t1 = d->ns;
 	lanes_run_pair(run_half, &a, &b, b.t0 < b.t1);
 	dfsssp_view_free(&w);
 	if (a.rc)

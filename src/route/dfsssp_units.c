@@ -43,8 +43,8 @@ static int list_destinations(struct dfsssp *d, struct lanes_error *err)
 		return rc;
 	for (uint32_t i = 0; i < d->eps.n; i++)
 		total += 1u << d->eps.ep[i].lmc;
-	d->dst_off = calloc((size_t)d->ns + 2, sizeof(*d->dst_off));
-	d->dst = malloc(sizeof(*d->dst) * ((size_t)total + 1));
+	d->dst_off = dfsssp_zalloc(&d->arena, sizeof(*d->dst_off) * ((size_t)d->ns + 2));
+	d->dst = dfsssp_alloc(&d->arena, sizeof(*d->dst) * ((size_t)total + 1));
 	if (!d->dst_off || !d->dst)
 		return oom(err);
 	for (uint32_t i = 0; i < d->eps.n; i++)
@@ -61,36 +61,45 @@ static int list_destinations(struct dfsssp *d, struct lanes_error *err)
 	return 0;
 }
 
-/* A thread's scratch for grouping paths and numbering units. */
+/* A thread's scratch for grouping paths and numbering units, from its arena. */
 int dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err)
 {
-	size_t k = (size_t)d->maxk + 1;
+	struct dfsssp_arena *a = &d->arena;
+	size_t k = (size_t)d->maxk + 1, ns = (size_t)d->ns + 1;
 
-	d->order = malloc(sizeof(*d->order) * ((size_t)d->ns + 1));
-	d->canon = malloc(sizeof(*d->canon) * k * d->ns);
-	d->pu = malloc(sizeof(*d->pu) * k * d->ns);
-	d->varies = malloc((size_t)d->ns + 1);
-	d->key_e = malloc(sizeof(*d->key_e) * k);
-	d->key_c = malloc(sizeof(*d->key_c) * k);
-	d->uid = malloc(sizeof(*d->uid) * k);
-	d->chan = malloc(sizeof(*d->chan) * ((size_t)d->ns + 1));
+	d->order = dfsssp_alloc(a, sizeof(*d->order) * ns);
+	d->canon = dfsssp_alloc(a, sizeof(*d->canon) * k * d->ns);
+	d->pu = dfsssp_alloc(a, sizeof(*d->pu) * k * d->ns);
+	d->varies = dfsssp_alloc(a, ns);
+	d->key_e = dfsssp_alloc(a, sizeof(*d->key_e) * k);
+	d->key_c = dfsssp_alloc(a, sizeof(*d->key_c) * k);
+	d->uid = dfsssp_alloc(a, sizeof(*d->uid) * k);
+	d->chan = dfsssp_alloc(a, sizeof(*d->chan) * ns);
 	if (!d->order || !d->canon || !d->pu || !d->varies || !d->key_e || !d->key_c || !d->uid ||
 	    !d->chan)
 		return oom(err);
 	return 0;
 }
 
-/* The switches that reach t, by hops (a counting sort of t's distance row). */
+/*
+ * The switches that reach t, by hops: a counting sort of t's distance row,
+ * over the hop counts up to the largest in the row only.
+ */
 void dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t)
 {
 	const uint8_t *row = d->dist + (size_t)t * d->ns;
-	uint32_t start[256] = { 0 };
+	uint32_t start[256];
+	uint8_t top = 0;
 
+	for (uint32_t s = 0; s < d->ns; s++)
+		if (row[s] != 255 && row[s] > top)
+			top = row[s];
+	memset(start, 0, sizeof(*start) * ((size_t)top + 1));
 	for (uint32_t s = 0; s < d->ns; s++)
 		if (row[s] != 255)
 			start[row[s]]++;
 	d->norder = 0;
-	for (int h = 0; h < 256; h++) {
+	for (uint32_t h = 0; h <= top; h++) {
 		uint32_t c = start[h];
 
 		start[h] = d->norder;
@@ -310,7 +319,7 @@ int dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err)
 	    (rc = lanes_fabric_switch_distances(d->f, &d->dist, err)) ||
 	    (rc = dfsssp_alloc_scratch(d, err)))
 		return rc;
-	if (!(d->t_unit = calloc((size_t)d->ns + 1, sizeof(*d->t_unit))))
+	if (!(d->t_unit = dfsssp_zalloc(&d->arena, sizeof(*d->t_unit) * ((size_t)d->ns + 1))))
 		return oom(err);
 	d->keep_canon = d->maxk <= 256;
 	return 0;

@@ -21,15 +21,11 @@
 
 #include "route_internal.h"
 
+#define FEW_SWITCHES 16 /* switches ranked on the stack, by insertion */
+
 uint64_t route_osm_guid_key(uint64_t guid)
 {
-	uint64_t key = 0;
-
-	for (int i = 0; i < 8; i++) {
-		key = (key << 8) | (guid & 0xff);
-		guid >>= 8;
-	}
-	return key;
+	return __builtin_bswap64(guid); /* its bytes in reverse order */
 }
 
 struct sw_rank {
@@ -49,18 +45,39 @@ static int by_load(const void *pa, const void *pb)
 	return a->sw < b->sw ? -1 : a->sw > b->sw;
 }
 
-static int is_endport_peer(const struct lanes_fabric *f, const struct lanes_port *p)
+/* The switch index that CA or router port slot pt is cabled to, or LANES_NONE. */
+static uint32_t switch_peer(const struct lanes_fabric *f, const struct lanes_port *pt)
 {
-	return p->peer_node != LANES_NONE && f->nodes[p->peer_node].type != LANES_NODE_SWITCH;
+	if (pt->peer_node == LANES_NONE || f->nodes[pt->peer_node].type != LANES_NODE_SWITCH)
+		return LANES_NONE;
+	return f->nodes[pt->peer_node].switch_index;
 }
 
-static uint32_t count_endport_links(const struct lanes_fabric *f, uint32_t node)
+/*
+ * Each switch's end-port cables into rank[s].links, counted from the other
+ * end: the CA and router ports cabled to a switch, far fewer than the switch
+ * ports. Both ends of a cable name each other (the builder cables them so),
+ * so these are the switch ports whose peer is not a switch. @return the total
+ */
+static uint32_t count_links(const struct lanes_fabric *f, struct sw_rank *rank)
 {
-	uint32_t n = 0;
+	uint32_t total = 0;
 
-	for (uint8_t p = 1; p <= f->nodes[node].nports; p++)
-		n += (uint32_t)is_endport_peer(f, lanes_fabric_port(f, node, p));
-	return n;
+	for (uint32_t i = 0; i < f->num_nodes; i++) {
+		const struct lanes_node *n = &f->nodes[i];
+
+		if (n->type == LANES_NODE_SWITCH)
+			continue;
+		for (uint32_t q = 1; q <= n->nports; q++) {
+			uint32_t s = switch_peer(f, &f->ports[n->port_base + q]);
+
+			if (s != LANES_NONE) {
+				rank[s].links++;
+				total++;
+			}
+		}
+	}
+	return total;
 }
 
 static uint8_t max_switch_lmc(const struct lanes_fabric *f)
@@ -75,57 +92,100 @@ static uint8_t max_switch_lmc(const struct lanes_fabric *f)
 	return m;
 }
 
-/* Append the end ports behind switch s, in its port order. */
-static void add_switch_endports(const struct lanes_fabric *f, uint32_t s, struct route_endports *e)
+/* Entries [lo, hi) of ep, all behind one switch, by switch port (insertion: few). */
+static void sort_by_port(struct route_endport *ep, uint32_t lo, uint32_t hi)
 {
-	uint32_t node = f->switches[s];
+	for (uint32_t i = lo + 1; i < hi; i++) {
+		struct route_endport x = ep[i];
+		uint32_t j = i;
 
-	for (uint8_t p = 1; p <= f->nodes[node].nports; p++) {
-		const struct lanes_port *sp = lanes_fabric_port(f, node, p);
-		struct route_endport *ep = &e->ep[e->n];
+		for (; j > lo && ep[j - 1].sw_port > x.sw_port; j--)
+			ep[j] = ep[j - 1];
+		ep[j] = x;
+	}
+}
 
-		if (!is_endport_peer(f, sp))
+/*
+ * Every end port into e->ep, switches in rank order and each switch's in
+ * its port order; at: per switch, scratch. Those without a LID are left out.
+ */
+static void list_endports(const struct lanes_fabric *f, const struct sw_rank *rank, uint32_t *at,
+			  struct route_endports *e)
+{
+	uint32_t ns = f->num_switches, next = 0, n = 0;
+
+	for (uint32_t i = 0; i < ns; i++) {
+		at[rank[i].sw] = next; /* then where its next end port goes */
+		next += rank[i].links;
+	}
+	for (uint32_t i = 0; i < f->num_nodes; i++) {
+		const struct lanes_node *nd = &f->nodes[i];
+
+		for (uint32_t q = 1; nd->type != LANES_NODE_SWITCH && q <= nd->nports; q++) {
+			const struct lanes_port *pt = &f->ports[nd->port_base + q];
+			uint32_t s = switch_peer(f, pt);
+
+			if (s != LANES_NONE)
+				e->ep[at[s]++] = (struct route_endport){ i, s, pt->lid, (uint8_t)q,
+									 pt->peer_port, pt->lmc };
+		}
+	}
+	for (uint32_t i = 0; i < ns; i++)
+		sort_by_port(e->ep, at[rank[i].sw] - rank[i].links, at[rank[i].sw]);
+	for (uint32_t i = 0; i < next; i++) {
+		if (!e->ep[i].lid)
 			continue;
-		ep->node = sp->peer_node;
-		ep->port = sp->peer_port;
-		ep->sw = s;
-		ep->sw_port = p;
-		ep->lid = lanes_fabric_lid(f, ep->node, ep->port);
-		ep->lmc = lanes_fabric_port(f, ep->node, ep->port)->lmc;
-		if (!ep->lid)
-			continue;
-		e->max_lmc = ep->lmc > e->max_lmc ? ep->lmc : e->max_lmc;
-		e->n++;
+		e->max_lmc = e->ep[i].lmc > e->max_lmc ? e->ep[i].lmc : e->max_lmc;
+		e->ep[n++] = e->ep[i];
+	}
+	e->n = n;
+}
+
+/*
+ * by_load is a total order (switch indices differ), so any sort gives the
+ * one result: insertion on a few switches, where qsort's set-up costs more.
+ */
+static void sort_by_load(struct sw_rank *rank, uint32_t ns)
+{
+	if (ns > FEW_SWITCHES) {
+		qsort(rank, ns, sizeof(*rank), by_load);
+		return;
+	}
+	for (uint32_t i = 1; i < ns; i++) {
+		struct sw_rank x = rank[i];
+		uint32_t j = i;
+
+		for (; j > 0 && by_load(&rank[j - 1], &x) > 0; j--)
+			rank[j] = rank[j - 1];
+		rank[j] = x;
 	}
 }
 
 int route_endports_osm_order(const struct lanes_fabric *f, struct route_endports *out,
 			     struct lanes_error *err)
 {
-	uint32_t ns = f->num_switches, total = 0;
-	struct sw_rank *rank = malloc(sizeof(*rank) * (ns ? ns : 1));
+	uint32_t ns = f->num_switches, total, few_at[FEW_SWITCHES], *at = few_at;
+	struct sw_rank few[FEW_SWITCHES];
+	struct sw_rank *rank = few;
 
 	out->ep = NULL;
 	out->n = 0;
 	out->max_lmc = max_switch_lmc(f);
+	if (ns > FEW_SWITCHES) {
+		rank = malloc((sizeof(*rank) + sizeof(*at)) * ns);
+		at = rank ? (uint32_t *)(rank + ns) : NULL;
+	}
 	if (!rank)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	for (uint32_t s = 0; s < ns; s++) {
-		rank[s].key = route_osm_guid_key(f->nodes[f->switches[s]].guid);
-		rank[s].links = count_endport_links(f, f->switches[s]);
-		rank[s].sw = s;
-		total += rank[s].links;
-	}
-	qsort(rank, ns, sizeof(*rank), by_load);
-	out->ep = malloc(sizeof(*out->ep) * (total ? total : 1));
-	if (!out->ep) {
+	for (uint32_t s = 0; s < ns; s++)
+		rank[s] = (struct sw_rank){ route_osm_guid_key(f->nodes[f->switches[s]].guid), 0, s };
+	total = count_links(f, rank);
+	sort_by_load(rank, ns);
+	if ((out->ep = malloc(sizeof(*out->ep) * (total ? total : 1))))
+		list_endports(f, rank, at, out);
+	if (rank != few)
 		free(rank);
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	}
-	for (uint32_t i = 0; i < ns; i++)
-		add_switch_endports(f, rank[i].sw, out);
-	free(rank);
-	return 0;
+	return out->ep ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
 void route_endports_free(struct route_endports *eps)

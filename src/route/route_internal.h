@@ -480,6 +480,13 @@ int route_sls_per_src_switch(struct lanes_routing *r, struct lanes_error *err);
 int route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, uint32_t nvls,
 			 struct lanes_error *err);
 
+/**
+ * lanes_routing_enable_sl2vl() without clearing the switch pairs' indices
+ * (routing.c), for a caller that sets every one of them.
+ */
+int route_sl2vl_alloc(struct lanes_routing *r, const struct lanes_fabric *f,
+		      struct lanes_error *err);
+
 /** The layers an SL = VL engine may use: the least of opts->max_vls and opts->max_sls. */
 uint32_t route_layer_budget(const struct lanes_route_opts *o);
 

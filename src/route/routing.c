@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "route_internal.h"
+
 static const uint8_t zero_map[LANES_NUM_SLS];
 
 int lanes_routing_new(const struct lanes_fabric *f, struct lanes_routing **out,
@@ -201,8 +203,8 @@ int lanes_routing_add_map(struct lanes_routing *r, const uint8_t map[LANES_NUM_S
 	return 0;
 }
 
-int lanes_routing_enable_sl2vl(struct lanes_routing *r, const struct lanes_fabric *f,
-			       struct lanes_error *err)
+int route_sl2vl_alloc(struct lanes_routing *r, const struct lanes_fabric *f,
+		      struct lanes_error *err)
 {
 	size_t total = 0;
 
@@ -219,8 +221,9 @@ int lanes_routing_enable_sl2vl(struct lanes_routing *r, const struct lanes_fabri
 		total += n * n;
 	}
 	r->sl2vl_sw_off[f->num_switches] = (uint32_t)total;
-	if (!(r->sl2vl_sw = calloc(total + 1, sizeof(uint16_t))))
+	if (!(r->sl2vl_sw = malloc(sizeof(uint16_t) * (total + 1))))
 		goto oom;
+	r->sl2vl_sw[total] = 0;
 	return 0;
 oom:
 	free(r->sl2vl_sw_off);
@@ -228,6 +231,19 @@ oom:
 	r->sl2vl_sw_off = NULL;
 	r->sl2vl_port = NULL;
 	return lanes_error_set(err, LANES_ENOMEM, "out of memory for SL2VL tables");
+}
+
+int lanes_routing_enable_sl2vl(struct lanes_routing *r, const struct lanes_fabric *f,
+			       struct lanes_error *err)
+{
+	int rc;
+
+	if (r->sl2vl_sw)
+		return 0;
+	if ((rc = route_sl2vl_alloc(r, f, err)))
+		return rc;
+	memset(r->sl2vl_sw, 0, sizeof(uint16_t) * r->sl2vl_sw_off[f->num_switches]);
+	return 0;
 }
 
 static size_t switch_slot(const struct lanes_routing *r, const struct lanes_fabric *f, uint32_t sw,

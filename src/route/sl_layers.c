@@ -81,7 +81,7 @@ int route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, 
 	for (uint32_t s = 0; s < LANES_NUM_SLS; s++)
 		map[s] = (uint8_t)(s < nvls ? s : 0);
 	if ((rc = lanes_routing_add_map(r, map, &m, err)) ||
-	    (rc = lanes_routing_enable_sl2vl(r, f, err)))
+	    (rc = route_sl2vl_alloc(r, f, err)))
 		return rc;
 	/* every (in, out) pair of every switch: one run of the table */
 	fill_u16(r->sl2vl_sw, m, r->sl2vl_sw_off[f->num_switches]);

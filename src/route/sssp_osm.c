@@ -55,30 +55,51 @@
 
 /* ------------------------------------------------------------- set-up */
 
+/*
+ * By GUID map key, then by switch index: the order of a stable sort by key
+ * (as glibc 2.36's qsort, a merge sort, gave), on any libc.
+ */
 static int by_guid_key(const void *pa, const void *pb)
 {
 	const uint64_t *a = pa, *b = pb;
 
-	return a[0] < b[0] ? -1 : a[0] > b[0];
+	if (a[0] != b[0])
+		return a[0] < b[0] ? -1 : 1;
+	return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+/* A total order, so any sort does: insertion on a few switches, qsort beyond. */
+static void sort_keys(uint64_t *k, uint32_t n)
+{
+	if (n > 16) {
+		qsort(k, n, 2 * sizeof(*k), by_guid_key);
+		return;
+	}
+	for (uint32_t i = 1; i < n; i++) {
+		uint64_t x[2] = { k[2 * i], k[2 * i + 1] };
+		uint32_t j = i;
+
+		for (; j > 0 && by_guid_key(&k[2 * (j - 1)], x) > 0; j--) {
+			k[2 * j] = k[2 * (j - 1)];
+			k[2 * j + 1] = k[2 * (j - 1) + 1];
+		}
+		k[2 * j] = x[0];
+		k[2 * j + 1] = x[1];
+	}
 }
 
 /* Switches in GUID map order; the reverse of every adjacency entry. */
-static int set_order(struct emu *h)
+static void set_order(struct emu *h)
 {
 	const struct lanes_fabric *f = h->f;
-	uint64_t *k = malloc(sizeof(*k) * 2 * (h->ns + 1));
-	uint32_t *first = malloc(sizeof(*first) * ((size_t)f->num_port_slots + 1));
+	uint64_t *k = h->gkey;
+	uint32_t *first = h->port_e;
 
-	if (!k || !first) {
-		free(k);
-		free(first);
-		return -1;
-	}
 	for (uint32_t s = 0; s < h->ns; s++) {
 		k[2 * s] = route_osm_guid_key(f->nodes[f->switches[s]].guid);
 		k[2 * s + 1] = s;
 	}
-	qsort(k, h->ns, 2 * sizeof(*k), by_guid_key);
+	sort_keys(k, h->ns);
 	for (uint32_t i = 0; i < h->ns; i++)
 		h->gorder[i] = (uint32_t)k[2 * i + 1];
 	/* first[port slot of (s, port)]: s's adjacency entry on that port */
@@ -89,9 +110,6 @@ static int set_order(struct emu *h)
 		h->nb[e] = f->adj[e].sw;
 		h->rev[e] = first[f->nodes[f->switches[f->adj[e].sw]].port_base + f->adj[e].peer_port];
 	}
-	free(k);
-	free(first);
-	return 0;
 }
 
 /* OpenSM's P: the LIDs of every CA port that has a link, and of every switch. */
@@ -122,7 +140,7 @@ static uint64_t count_lids(const struct lanes_fabric *f)
 
 /* Every array of h (X) and of a destination buffer (Y), for allocation. */
 #define EMU_ARRAYS(X)                                                                             \
-	X(gorder, ns + 1) X(rev, ne + 1) X(nb, ne + 1) X(load, ne + 1) X(run_off, ns + 1)           \
+	X(gorder, ns + 1) X(gkey, 2 * ns + 2) X(port_e, slots + 1) X(rev, ne + 1) X(nb, ne + 1) X(load, ne + 1) X(run_off, ns + 1)           \
 	X(run_v, ne + 1) X(run_e0, ne + 1) X(run_load, ne + 1) X(run_best, ne + 1)                  \
 	X(run_of, ne + 1) X(twice, ns + 1) X(hp.he, ns + 2) X(hp.pos, ns + 2) X(dist, ns + 2)        \
 	X(used, ns + 1) X(used_i, ns + 1) X(done, ns + 2) X(ord, ns + 1) X(sub, ns + 1)             \
@@ -147,7 +165,7 @@ static void emu_free(struct emu *h)
  */
 static int emu_alloc(struct emu *h)
 {
-	size_t ns = h->ns, ne = h->f->adj_off[ns], size = 0;
+	size_t ns = h->ns, ne = h->f->adj_off[ns], slots = h->f->num_port_slots, size = 0;
 	char *p;
 
 #define SIZE(a, n) size += LINES(h->a, n);
@@ -195,10 +213,11 @@ int route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *
 	h.seq = o->seq;
 	h.nseq = o->nseq;
 	h.ngroups = o->ngroups;
-	if (emu_alloc(&h) || set_order(&h)) {
+	if (emu_alloc(&h)) {
 		emu_free(&h);
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	}
+	set_order(&h);
 	emu_set_runs(&h);
 	emu_prep_start(&h);
 	for (uint32_t j = 0; rc && j < o->nseq; j++) {

@@ -50,6 +50,8 @@ struct emu {
 	uint32_t ns;                /* switches; vertex ns is the CA of a CA LID */
 	uint64_t p2;                /* P^2 */
 	uint32_t *gorder;           /* switches in GUID map order */
+	uint64_t *gkey;             /* set-up: (GUID map key, switch) pairs, sorted */
+	uint32_t *port_e;           /* set-up: per fabric port slot, its adjacency entry */
 	uint32_t *rev;              /* per adjacency entry: the other end's entry */
 	uint32_t *nb;               /* per adjacency entry: the neighbour */
 	uint64_t *load;             /* per adjacency entry: routes on that channel */

@@ -57,6 +57,7 @@
 #include <string.h>
 
 #include "../../core/util.h"
+#include "../../io/fmt.h"
 #include "../dfsssp_internal.h"
 #include "engines.h"
 
@@ -152,14 +153,19 @@ static int sls_to(struct dfsssp *d, uint32_t t, void *arg, struct lanes_error *e
 	return 0;
 }
 
-/* Path SLs per (source switch, destination LID); cells other than CA-to-CA stay 0. */
+/*
+ * Path SLs per (source switch, destination LID); cells other than CA-to-CA
+ * stay 0. tab[l][q] = start_l + q mod split_l, for the layers in use.
+ */
 static int set_sls(struct dfsssp *d, struct lanes_error *err)
 {
 	uint8_t tab[DFSSSP_MAX_LAYERS][SPREAD];
 
-	for (uint32_t l = 0; l < DFSSSP_MAX_LAYERS; l++)
-		for (uint32_t q = 0; q < SPREAD; q++)
-			tab[l][q] = (uint8_t)(d->start[l] + (d->split[l] ? q % d->split[l] : 0));
+	for (uint32_t l = 0; l < d->nlayers && l < DFSSSP_MAX_LAYERS; l++)
+		for (uint32_t q = 0, v = 0; q < SPREAD; q++) {
+			tab[l][q] = (uint8_t)(d->start[l] + v);
+			v = v + 1 < d->split[l] ? v + 1 : 0;
+		}
 	return dfsssp_split(d, sls_to, tab, err);
 }
 
@@ -228,17 +234,24 @@ static int assign_layers(struct dfsssp *d, uint32_t budget, struct lanes_error *
 	return rc;
 }
 
+/* "n VL" or "n VLs", without printf (the notes are made on every call). */
+static char *put_vls(char *p, uint32_t n)
+{
+	p = lanes_fmt_dec(p, n);
+	return lanes_fmt_str(p, n == 1 ? " VL" : " VLs");
+}
+
 static int set_notes(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 {
-	char buf[32];
+	char buf[256], *p = buf;
 
-	if (d->nlayers == d->greedy)
-		d->r->notes = lanes_aprintf("dfsssp: OpenSM 3.3.23 DFSSSP on CA-to-CA paths; "
-					    "%u VL%s needed (OpenSM's layering), paths spread "
-					    "over up to %u VL%s (SL = VL)",
-					    d->nlayers, d->nlayers == 1 ? "" : "s", budget,
-					    budget == 1 ? "" : "s");
-	else
+	if (d->nlayers == d->greedy) {
+		p = lanes_fmt_str(p, "dfsssp: OpenSM 3.3.23 DFSSSP on CA-to-CA paths; ");
+		p = lanes_fmt_str(put_vls(p, d->nlayers), " needed (OpenSM's layering), paths "
+							  "spread over up to ");
+		p = lanes_fmt_str(put_vls(p, budget), " (SL = VL)");
+		d->r->notes = lanes_strndup(buf, (size_t)(p - buf));
+	} else
 		d->r->notes = lanes_aprintf("dfsssp: OpenSM 3.3.23 DFSSSP on CA-to-CA paths; "
 					    "%u VLs needed (first fit; OpenSM's layering needs "
 					    "%s), paths spread over up to %u VLs (SL = VL)",
@@ -264,17 +277,10 @@ static int layer_paths(struct dfsssp *d, struct lanes_error *err)
 static void release(struct dfsssp *d)
 {
 	dfsssp_units_free(d); /* first: its thread may still read the rest */
-	void *p[] = { d->dst_off, d->dst,     d->dist,	   d->order,   d->canon,   d->pu,
-		      d->varies,  d->key_e,   d->key_c,	   d->uid,     d->unit,	   d->u_dep,
-		      NULL,	  d->layer,   d->eid,	   d->dep_in,  d->dep_out, d->arr_off,
-		      d->inc_off, d->inc,     d->chan,	   d->state,   d->stk,	   d->stj,
-		      d->pos,	  d->resume,  d->seen,	   d->at,      d->t_unit,
-		      d->spare };
-
-	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
-		free(p[i]);
-	for (uint32_t l = 0; l < DFSSSP_MAX_LAYERS; l++)
-		free(d->cnt[l]);
+	free(d->dist);
+	free(d->unit);
+	free(d->u_dep);
+	dfsssp_arena_free(&d->arena);
 	route_endports_free(&d->eps);
 	route_channels_free(&d->ch);
 }
@@ -284,9 +290,11 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 {
 	struct dfsssp d;
 	struct sssp_progress prog;
+	_Alignas(16) unsigned char room[DFSSSP_ROOM]; /* the arena's first arrays */
 	int rc;
 
 	memset(&d, 0, sizeof(d));
+	dfsssp_arena_init(&d.arena, room, sizeof(room));
 	d.f = f;
 	d.opts = opts;
 	d.ns = f->num_switches;
