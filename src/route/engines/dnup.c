@@ -173,6 +173,7 @@ static int try_minhop(struct dnup *d, struct lanes_error *err)
 		"channel dependencies are acyclic; 1 VL";
 	struct route_cdg_check *check = NULL;
 	struct lanes_routing *r = NULL;
+	size_t more;
 	int rc;
 
 	if ((rc = route_cdg_check_new(d->f, &check, err)) ||
@@ -180,17 +181,38 @@ static int try_minhop(struct dnup *d, struct lanes_error *err)
 		goto out;
 	rc = 1;
 	free(r->notes);
-	if (!(r->notes = malloc(sizeof(notes) + strlen(ignored(d))))) {
+	more = strlen(ignored(d));
+	if (!(r->notes = malloc(sizeof(notes) + more))) {
 		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
 		goto out;
 	}
-	sprintf(r->notes, "%s%s", notes, ignored(d));
+	memcpy(r->notes, notes, sizeof(notes) - 1);
+	memcpy(r->notes + sizeof(notes) - 1, ignored(d), more + 1);
 	d->r = r;
 	r = NULL;
 out:
 	route_cdg_check_free(check);
 	lanes_routing_free(r);
 	return rc;
+}
+
+/*
+ * Minhop's tables where the GUID order's routing has no gap and they are
+ * acyclic. Minhop first (it stops at the first cycle), then only whether
+ * the GUID order leaves a gap: that skips the GUID order's own tables,
+ * which are not kept. @return 1 kept (d->r set), 0 not, or an error
+ */
+static int keep_minhop(struct dnup *d, struct lanes_error *err)
+{
+	int rc;
+
+	if ((rc = try_minhop(d, err)) != 1)
+		return rc;
+	if ((rc = route_updown_lfts(d->f, d->opts, d->pos, NULL, &d->gap, err)) == 0)
+		return 1;
+	lanes_routing_free(d->r);
+	d->r = NULL;
+	return rc < 0 ? rc : 0; /* a gap: attempt() names it, then the fallback */
 }
 
 static int route_dnup(struct dnup *d, struct lanes_error *err)
@@ -201,18 +223,12 @@ static int route_dnup(struct dnup *d, struct lanes_error *err)
 	find_seeds(d);
 	if (!d->nseeds)
 		return fallback(d, "no switch has a CA (OpenSM: \"No leaf switches found\")", err);
-	if ((rc = dnup_order(d, err)) || (rc = attempt(d, err)) < 0)
+	if ((rc = dnup_order(d, err)))
 		return rc;
-	if (rc == 0 && equal_ranks_cabled(d)) {
-		struct lanes_routing *ours = d->r;
-
-		d->r = NULL;
-		if ((rc = try_minhop(d, err))) {
-			lanes_routing_free(ours);
-			return rc < 0 ? rc : 0;
-		}
-		d->r = ours;
-	}
+	if (equal_ranks_cabled(d) && (rc = keep_minhop(d, err)))
+		return rc < 0 ? rc : 0;
+	if ((rc = attempt(d, err)) < 0)
+		return rc;
 	if (rc == 1) {
 		snprintf(why, sizeof(why),
 			 "DNUP ranks leave the CAs of switch 0x%016llx without a down*/up* path to "
@@ -241,11 +257,11 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	d.f = f;
 	d.opts = opts;
 	*out = NULL;
-	d.seeds = malloc(sizeof(uint32_t) * (ns + 1));
-	d.rank = malloc(sizeof(uint32_t) * (ns + 1));
-	d.key = malloc(sizeof(uint32_t) * (ns + 1));
-	d.pos = malloc(sizeof(uint32_t) * (ns + 1));
-	if (!d.seeds || !d.rank || !d.key || !d.pos)
+	d.seeds = malloc(sizeof(uint32_t) * 4 * (ns + 1)); /* one block: seeds, rank, key, pos */
+	d.rank = d.seeds ? d.seeds + (ns + 1) : NULL;
+	d.key = d.seeds ? d.seeds + 2 * (ns + 1) : NULL;
+	d.pos = d.seeds ? d.seeds + 3 * (ns + 1) : NULL;
+	if (!d.seeds)
 		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	else
 		rc = route_dnup(&d, err);
@@ -255,9 +271,6 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	}
 	lanes_routing_free(d.r);
 	free(d.seeds);
-	free(d.rank);
-	free(d.key);
-	free(d.pos);
 	return rc;
 }
 
