@@ -25,6 +25,9 @@
  * A group's LIDs are filled switch by switch: a switch's choices read only
  * its own counters, so the order across switches does not matter.
  *
+ * With r NULL, route_updown_lfts only says whether the order leaves a gap
+ * (has_gap: phases A and B, no tables), for dnup to decide before routing.
+ *
  * Invariants: iteration in index or order position, no global state; a
  * gap is reported only for a destination switch with CAs.
  */
@@ -282,8 +285,28 @@ static void mark_ca_switches(struct updown *u)
 }
 
 /*
+ * Only one switch of f has no up move (the first in the order): every up*
+ * path ends there, so every switch reaches every other by up* to it and
+ * down* from it, and no switch lacks a legal path.
+ */
+static int one_top(const struct lanes_fabric *f, const uint32_t *pos)
+{
+	uint32_t tops = 0;
+
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		uint32_t e = f->adj_off[s];
+
+		while (e < f->adj_off[s + 1] && pos[f->adj[e].sw] >= pos[s])
+			e++;
+		if (e == f->adj_off[s + 1] && ++tops > 1)
+			return 0;
+	}
+	return tops == 1;
+}
+
+/*
  * Does some destination switch with CAs leave a switch with CAs without a
- * legal path? Phases A and B only: a switch of t's component without a
+ * legal path? Not when one_top holds. Phases A and B only: a switch of t's component without a
  * legal route is always reached by phase C's BFS, so route_pass reports a
  * gap exactly when updown_legal_paths leaves such a switch with CAs
  * (u->unrouted_ca). Which gap route_pass names depends on its destination
@@ -295,6 +318,8 @@ static int has_gap(struct updown *u, const uint32_t *pos, struct lanes_error *er
 	uint32_t ncomp = 0;
 	int rc;
 
+	if (one_top(f, pos))
+		return 0;
 	if ((rc = alloc_arrays(u, err)) || (rc = route_components(f, u->comp, &ncomp, err)) ||
 	    (rc = route_hop_ports_init(&u->hops, f, err)))
 		return rc;

@@ -31,7 +31,10 @@
  *    deadlock-free. Otherwise it keeps the GUID order's tables. Where the
  *    GUID order leaves a gap (below), it does not try (the DGX SuperPOD
  *    file: OpenSM's tables have a credit loop there, and the check would
- *    run most of minhop to find it). The notes say which.
+ *    run most of minhop to find it). The notes say which. The work comes
+ *    in that order: whether the GUID order leaves a gap (no tables), then
+ *    minhop under the check, then the GUID order's tables only when
+ *    minhop's are not kept.
  *  - DNUP ranks can leave two switches with CAs without a legal path between
  *    them (no common switch farther from the CAs than both). Then the engine
  *    uses updn's fallback order (one root per component, the switch of
@@ -60,23 +63,31 @@ struct dnup {
 	struct route_updown_gap gap;
 };
 
+/*
+ * The switches with a CA or router cabled to them, ascending, found from
+ * the other end (both ends of a cable name each other): end ports are far
+ * fewer than switch ports. d->key is the scratch.
+ */
 static void find_seeds(struct dnup *d)
 {
 	const struct lanes_fabric *f = d->f;
+	uint32_t *mark = d->key;
 
-	d->nseeds = 0;
-	for (uint32_t s = 0; s < f->num_switches; s++) {
-		uint32_t node = f->switches[s];
+	memset(mark, 0, sizeof(*mark) * f->num_switches);
+	for (uint32_t i = 0; i < f->num_nodes; i++) {
+		const struct lanes_node *n = &f->nodes[i];
 
-		for (uint8_t p = 1; p <= f->nodes[node].nports; p++) {
-			uint32_t peer = lanes_fabric_port(f, node, p)->peer_node;
+		for (uint32_t q = 1; n->type != LANES_NODE_SWITCH && q <= n->nports; q++) {
+			uint32_t peer = f->ports[n->port_base + q].peer_node;
 
-			if (peer != LANES_NONE && f->nodes[peer].type != LANES_NODE_SWITCH) {
-				d->seeds[d->nseeds++] = s;
-				break;
-			}
+			if (peer != LANES_NONE && f->nodes[peer].type == LANES_NODE_SWITCH)
+				mark[f->nodes[peer].switch_index] = 1;
 		}
 	}
+	d->nseeds = 0;
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		if (mark[s])
+			d->seeds[d->nseeds++] = s;
 }
 
 /* Route on pos. @return 0, 1 on a gap (routing dropped), or an error. */
@@ -198,21 +209,18 @@ out:
 
 /*
  * Minhop's tables where the GUID order's routing has no gap and they are
- * acyclic. Minhop first (it stops at the first cycle), then only whether
- * the GUID order leaves a gap: that skips the GUID order's own tables,
- * which are not kept. @return 1 kept (d->r set), 0 not, or an error
+ * acyclic. First only whether the GUID order leaves a gap (route_updown_lfts
+ * without tables: then minhop is not tried), then minhop, which stops at the
+ * first cycle; the GUID order's own tables are built only when not kept.
+ * @return 1 kept (d->r set), 0 not, or an error
  */
 static int keep_minhop(struct dnup *d, struct lanes_error *err)
 {
-	int rc;
+	int rc = route_updown_lfts(d->f, d->opts, d->pos, NULL, &d->gap, err);
 
-	if ((rc = try_minhop(d, err)) != 1)
-		return rc;
-	if ((rc = route_updown_lfts(d->f, d->opts, d->pos, NULL, &d->gap, err)) == 0)
-		return 1;
-	lanes_routing_free(d->r);
-	d->r = NULL;
-	return rc < 0 ? rc : 0; /* a gap: attempt() names it, then the fallback */
+	if (rc)
+		return rc < 0 ? rc : 0; /* a gap: attempt() names it, then the fallback */
+	return try_minhop(d, err);
 }
 
 static int route_dnup(struct dnup *d, struct lanes_error *err)
