@@ -28,17 +28,30 @@
 struct route_cdg_check {
 	struct nue_cdg g;
 	int cyclic;
+	/* per switch: its first port slot and port count (route_channel_at's
+	 * lookups, kept dense), and the channel its entry for the LID leaves by */
+	uint32_t *first, *nports, *chan;
 };
 
 int route_cdg_check_new(const struct lanes_fabric *f, struct route_cdg_check **out,
 			struct lanes_error *err)
 {
-	struct route_cdg_check *k = calloc(1, sizeof(*k));
+	size_t ns = f->num_switches;
+	struct route_cdg_check *k = calloc(1, sizeof(*k) + sizeof(uint32_t) * 3 * (ns + 1));
 	int rc;
 
 	*out = NULL;
 	if (!k)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	k->first = (uint32_t *)(k + 1);
+	k->nports = k->first + ns + 1;
+	k->chan = k->nports + ns + 1;
+	for (size_t s = 0; s < ns; s++) {
+		const struct lanes_node *n = &f->nodes[f->switches[s]];
+
+		k->first[s] = n->port_base;
+		k->nports[s] = n->nports;
+	}
 	if ((rc = nue_cdg_init(&k->g, f, "credit-loop check", err))) {
 		route_cdg_check_free(k);
 		return rc;
@@ -55,21 +68,34 @@ void route_cdg_check_free(struct route_cdg_check *k)
 	free(k);
 }
 
+/*
+ * Each switch's channel for lid first, then the dependencies in switch
+ * order; those already used are skipped before the call (nue_cdg_add would
+ * take them as they are).
+ */
 int route_cdg_check_lid(struct route_cdg_check *k, const struct lanes_routing *r, uint32_t lid)
 {
 	const struct route_channels *c = &k->g.ch;
+	const struct lanes_adj *adj = c->f->adj;
+	const uint32_t *first = k->first, *nports = k->nports, *port_ent = c->port_ent;
 	const uint8_t *col = lanes_routing_column(r, lid);
+	uint32_t ns = c->f->num_switches, *chan = k->chan;
 
-	for (uint32_t u = 0; u < c->f->num_switches && !k->cyclic; u++) {
-		uint32_t in = route_channel_at(c, u, col[u]), x, out;
+	if (k->cyclic)
+		return 0;
+	for (uint32_t u = 0; u < ns; u++)
+		chan[u] = col[u] >= 1 && col[u] <= nports[u] ? port_ent[first[u] + col[u]]
+							      : LANES_NONE;
+	for (uint32_t u = 0; u < ns; u++) {
+		uint32_t in = chan[u], out;
 
-		if (in == LANES_NONE)
+		if (in == LANES_NONE || (out = chan[adj[in].sw]) == LANES_NONE ||
+		    nue_cdg_used(&k->g, in, out))
 			continue;
-		x = c->f->adj[in].sw;
-		if ((out = route_channel_at(c, x, col[x])) != LANES_NONE)
-			k->cyclic = nue_cdg_add(&k->g, in, out);
+		if ((k->cyclic = nue_cdg_add(&k->g, in, out)))
+			return 0;
 	}
-	return !k->cyclic;
+	return 1;
 }
 
 int route_cdg_check_cyclic(const struct route_cdg_check *k)

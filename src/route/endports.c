@@ -92,51 +92,33 @@ static uint8_t max_switch_lmc(const struct lanes_fabric *f)
 	return m;
 }
 
-/* Entries [lo, hi) of ep, all behind one switch, by switch port (insertion: few). */
-static void sort_by_port(struct route_endport *ep, uint32_t lo, uint32_t hi)
-{
-	for (uint32_t i = lo + 1; i < hi; i++) {
-		struct route_endport x = ep[i];
-		uint32_t j = i;
-
-		for (; j > lo && ep[j - 1].sw_port > x.sw_port; j--)
-			ep[j] = ep[j - 1];
-		ep[j] = x;
-	}
-}
-
 /*
- * Every end port into e->ep, switches in rank order and each switch's in
- * its port order; at: per switch, scratch. Those without a LID are left out.
+ * Every end port with a LID into e->ep, switches in rank order, each one's
+ * from its own side, so in its port order (both ends of a cable name each
+ * other); only the switches with end-port cables are scanned.
  */
-static void list_endports(const struct lanes_fabric *f, const struct sw_rank *rank, uint32_t *at,
+static void list_endports(const struct lanes_fabric *f, const struct sw_rank *rank,
 			  struct route_endports *e)
 {
-	uint32_t ns = f->num_switches, next = 0, n = 0;
+	uint32_t n = 0;
 
-	for (uint32_t i = 0; i < ns; i++) {
-		at[rank[i].sw] = next; /* then where its next end port goes */
-		next += rank[i].links;
-	}
-	for (uint32_t i = 0; i < f->num_nodes; i++) {
-		const struct lanes_node *nd = &f->nodes[i];
+	for (uint32_t i = 0; i < f->num_switches && rank[i].links; i++) {
+		uint32_t s = rank[i].sw;
+		const struct lanes_node *sw = &f->nodes[f->switches[s]];
 
-		for (uint32_t q = 1; nd->type != LANES_NODE_SWITCH && q <= nd->nports; q++) {
-			const struct lanes_port *pt = &f->ports[nd->port_base + q];
-			uint32_t s = switch_peer(f, pt);
+		for (uint32_t p = 1; p <= sw->nports; p++) {
+			const struct lanes_port *sp = &f->ports[sw->port_base + p], *pt;
 
-			if (s != LANES_NONE)
-				e->ep[at[s]++] = (struct route_endport){ i, s, pt->lid, (uint8_t)q,
-									 pt->peer_port, pt->lmc };
+			if (sp->peer_node == LANES_NONE ||
+			    f->nodes[sp->peer_node].type == LANES_NODE_SWITCH)
+				continue;
+			pt = lanes_fabric_port(f, sp->peer_node, sp->peer_port);
+			if (!pt->lid)
+				continue;
+			e->max_lmc = pt->lmc > e->max_lmc ? pt->lmc : e->max_lmc;
+			e->ep[n++] = (struct route_endport){ sp->peer_node, s, pt->lid, sp->peer_port,
+							     (uint8_t)p, pt->lmc };
 		}
-	}
-	for (uint32_t i = 0; i < ns; i++)
-		sort_by_port(e->ep, at[rank[i].sw] - rank[i].links, at[rank[i].sw]);
-	for (uint32_t i = 0; i < next; i++) {
-		if (!e->ep[i].lid)
-			continue;
-		e->max_lmc = e->ep[i].lmc > e->max_lmc ? e->ep[i].lmc : e->max_lmc;
-		e->ep[n++] = e->ep[i];
 	}
 	e->n = n;
 }
@@ -164,17 +146,15 @@ static void sort_by_load(struct sw_rank *rank, uint32_t ns)
 int route_endports_osm_order(const struct lanes_fabric *f, struct route_endports *out,
 			     struct lanes_error *err)
 {
-	uint32_t ns = f->num_switches, total, few_at[FEW_SWITCHES], *at = few_at;
+	uint32_t ns = f->num_switches, total;
 	struct sw_rank few[FEW_SWITCHES];
 	struct sw_rank *rank = few;
 
 	out->ep = NULL;
 	out->n = 0;
 	out->max_lmc = max_switch_lmc(f);
-	if (ns > FEW_SWITCHES) {
-		rank = malloc((sizeof(*rank) + sizeof(*at)) * ns);
-		at = rank ? (uint32_t *)(rank + ns) : NULL;
-	}
+	if (ns > FEW_SWITCHES)
+		rank = malloc(sizeof(*rank) * ns);
 	if (!rank)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	for (uint32_t s = 0; s < ns; s++)
@@ -182,7 +162,7 @@ int route_endports_osm_order(const struct lanes_fabric *f, struct route_endports
 	total = count_links(f, rank);
 	sort_by_load(rank, ns);
 	if ((out->ep = malloc(sizeof(*out->ep) * (total ? total : 1))))
-		list_endports(f, rank, at, out);
+		list_endports(f, rank, out);
 	if (rank != few)
 		free(rank);
 	return out->ep ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");

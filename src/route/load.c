@@ -25,25 +25,25 @@
 #include "lanes/routing.h"
 #include "route_internal.h"
 
+/* One zeroed block: off, then count (route_load_free frees off). */
 int route_load_init(struct route_load *l, const struct lanes_fabric *f, struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches;
 	size_t total = 0;
 
+	for (uint32_t s = 0; s < ns; s++)
+		total += (size_t)f->nodes[f->switches[s]].nports + 1;
 	l->count = NULL;
-	l->off = malloc(sizeof(*l->off) * ((size_t)ns + 1));
+	l->off = calloc((size_t)ns + 1 + total + 1, sizeof(*l->off));
 	if (!l->off)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	l->count = l->off + ns + 1;
+	total = 0;
 	for (uint32_t s = 0; s < ns; s++) {
 		l->off[s] = (uint32_t)total;
 		total += (size_t)f->nodes[f->switches[s]].nports + 1;
 	}
 	l->off[ns] = (uint32_t)total;
-	l->count = calloc(total + 1, sizeof(*l->count));
-	if (!l->count) {
-		route_load_free(l);
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	}
 	return 0;
 }
 
@@ -52,11 +52,11 @@ void route_load_free(struct route_load *l)
 	if (!l)
 		return;
 	free(l->off);
-	free(l->count);
 	l->off = NULL;
 	l->count = NULL;
 }
 
+/* One block: multi, moff and nb, then one and port (route_hop_ports_free frees multi). */
 int route_hop_ports_init(struct route_hop_ports *h, const struct lanes_fabric *f,
 			 struct lanes_error *err)
 {
@@ -64,15 +64,13 @@ int route_hop_ports_init(struct route_hop_ports *h, const struct lanes_fabric *f
 
 	memset(h, 0, sizeof(*h));
 	h->dst = LANES_NONE;
-	h->one = malloc(ns + 1);
-	h->multi = malloc(sizeof(*h->multi) * (ns + 1));
-	h->moff = malloc(sizeof(*h->moff) * (ns + 1));
-	h->port = malloc(ne + 1);
-	h->nb = malloc(sizeof(*h->nb) * (ne + 1));
-	if (!h->one || !h->multi || !h->moff || !h->port || !h->nb) {
-		route_hop_ports_free(h);
+	h->multi = malloc(sizeof(uint32_t) * (2 * (ns + 1) + ne + 1) + ns + 1 + ne + 1);
+	if (!h->multi)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	}
+	h->moff = h->multi + ns + 1;
+	h->nb = h->moff + ns + 1;
+	h->one = (uint8_t *)(h->nb + ne + 1);
+	h->port = h->one + ns + 1;
 	for (size_t e = 0; e < ne; e++)
 		h->nb[e] = f->adj[e].sw;
 	return 0;
@@ -120,11 +118,7 @@ void route_hop_ports_free(struct route_hop_ports *h)
 {
 	if (!h)
 		return;
-	free(h->one);
 	free(h->multi);
-	free(h->moff);
-	free(h->port);
-	free(h->nb);
 	memset(h, 0, sizeof(*h));
 	h->dst = LANES_NONE;
 }

@@ -25,6 +25,9 @@
  * A group's LIDs are filled switch by switch: a switch's choices read only
  * its own counters, so the order across switches does not matter.
  *
+ * With r NULL, route_updown_lfts only says whether the order leaves a gap
+ * (has_gap: phases A and B, no tables), for dnup to decide before routing.
+ *
  * Invariants: iteration in index or order position, no global state; a
  * gap is reported only for a destination switch with CAs.
  */
@@ -175,22 +178,22 @@ static int route_pass(struct updown *u, int offset)
 
 /* ------------------------------------------------------------ setup */
 
-/* The per-switch and per-entry arrays in one zeroed block (u->off heads it). */
+/* The per-switch and per-entry arrays in one zeroed block (u->saved heads it). */
 static int alloc_arrays(struct updown *u, struct lanes_error *err)
 {
 	size_t ns = u->f->num_switches, ne = u->f->adj_off[ns], n = ns + 1;
 	uint32_t **w32[] = { &u->off, &u->mid, &u->perm, &u->comp, &u->dn, &u->len, &u->best,
 			     &u->queue, &u->sorted, &u->unrouted, &u->bucket };
 	size_t nw = sizeof(w32) / sizeof(w32[0]);
-	uint32_t *w = calloc(1, sizeof(uint32_t) * (nw * n + 1 + ne + 1) + 2 * (ne + 1) + 2 * n);
+	uint32_t *w;
 	uint8_t *b;
 
-	u->saved = calloc(n, sizeof(*u->saved));
+	u->saved = calloc(1, sizeof(*u->saved) * n + sizeof(uint32_t) * (nw * n + 1 + ne + 1) +
+				     2 * (ne + 1) + 2 * n);
 	u->save_left = route_hop_ports_save_budget(u->f);
-	if (!w || !u->saved) {
-		free(w);
+	if (!u->saved)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	}
+	w = (uint32_t *)(u->saved + n);
 	for (size_t i = 0; i < nw; i++)
 		*w32[i] = w + i * n;       /* bucket, the last, gets n + 1 */
 	u->nb = w + nw * n + 1;
@@ -254,13 +257,87 @@ static void release(struct updown *u)
 	route_peers_free(&u->peers);
 	route_load_free(&u->load);
 	route_endports_free(&u->eps);
-	free(u->off);
 	free(u->lids);
 	for (uint32_t s = 0; u->saved && s < u->f->num_switches; s++)
 		free(u->saved[s]);
 	free(u->saved);
 }
 
+/*
+ * Gap check only (r NULL): the switches with CAs, those of the end ports
+ * with a LID (as route_endports_osm_order lists them), into u->has_ca.
+ */
+static void mark_ca_switches(struct updown *u)
+{
+	const struct lanes_fabric *f = u->f;
+
+	for (uint32_t i = 0; i < f->num_nodes; i++) {
+		const struct lanes_node *n = &f->nodes[i];
+
+		for (uint32_t q = 1; n->type != LANES_NODE_SWITCH && q <= n->nports; q++) {
+			const struct lanes_port *pt = &f->ports[n->port_base + q];
+
+			if (pt->lid && pt->peer_node != LANES_NONE &&
+			    f->nodes[pt->peer_node].type == LANES_NODE_SWITCH)
+				u->has_ca[f->nodes[pt->peer_node].switch_index] = 1;
+		}
+	}
+}
+
+/*
+ * Only one switch of f has no up move (the first in the order): every up*
+ * path ends there, so every switch reaches every other by up* to it and
+ * down* from it, and no switch lacks a legal path.
+ */
+static int one_top(const struct lanes_fabric *f, const uint32_t *pos)
+{
+	uint32_t tops = 0;
+
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		uint32_t e = f->adj_off[s];
+
+		while (e < f->adj_off[s + 1] && pos[f->adj[e].sw] >= pos[s])
+			e++;
+		if (e == f->adj_off[s + 1] && ++tops > 1)
+			return 0;
+	}
+	return tops == 1;
+}
+
+/*
+ * Does some destination switch with CAs leave a switch with CAs without a
+ * legal path? Not when one_top holds. Phases A and B only: a switch of t's component without a
+ * legal route is always reached by phase C's BFS, so route_pass reports a
+ * gap exactly when updown_legal_paths leaves such a switch with CAs
+ * (u->unrouted_ca). Which gap route_pass names depends on its destination
+ * order; this only says whether there is one (gap is not set).
+ */
+static int has_gap(struct updown *u, const uint32_t *pos, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = u->f;
+	uint32_t ncomp = 0;
+	int rc;
+
+	if (one_top(f, pos))
+		return 0;
+	if ((rc = alloc_arrays(u, err)) || (rc = route_components(f, u->comp, &ncomp, err)) ||
+	    (rc = route_hop_ports_init(&u->hops, f, err)))
+		return rc;
+	split_adjacency(u, pos);
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		u->perm[pos[s]] = s;
+	mark_ca_switches(u);
+	for (uint32_t t = 0; t < f->num_switches; t++) {
+		if (!u->has_ca[t])
+			continue;
+		updown_legal_paths(u, t);
+		if (u->unrouted_ca)
+			return 1;
+	}
+	return 0;
+}
+
+/* r NULL: only whether route_updown_lfts would find a gap (see has_gap). */
 int route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		      const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap,
 		      struct lanes_error *err)
@@ -275,7 +352,9 @@ int route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opt
 	u.gap = gap;
 	u.hops.dst = LANES_NONE;
 	gap->from_sw = gap->to_sw = LANES_NONE;
-	if (!(rc = prepare(&u, pos, err)))
+	if (!r)
+		rc = has_gap(&u, pos, err);
+	else if (!(rc = prepare(&u, pos, err)))
 		for (int offset = 0; offset < (1 << u.eps.max_lmc) && !rc; offset++)
 			rc = route_pass(&u, offset);
 	release(&u);

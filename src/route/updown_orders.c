@@ -15,14 +15,16 @@
 #include "route_internal.h"
 
 #define INF UINT32_MAX /* unreached */
+#define FEW 16          /* switches whose scratch fits on the stack */
 
 /* ------------------------------------------------------------ orders */
 
 int route_bfs_ranks(const struct lanes_fabric *f, const uint32_t *seeds, uint32_t nseeds,
 		    uint32_t *rank, struct lanes_error *err)
 {
-	uint32_t *queue = malloc(sizeof(*queue) * ((size_t)f->num_switches + 1));
-	uint32_t head = 0, tail = 0;
+	uint32_t few[FEW], head = 0, tail = 0;
+	uint32_t *queue = f->num_switches <= FEW ? few
+						  : malloc(sizeof(*queue) * ((size_t)f->num_switches + 1));
 
 	if (!queue)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
@@ -42,7 +44,8 @@ int route_bfs_ranks(const struct lanes_fabric *f, const uint32_t *seeds, uint32_
 				queue[tail++] = f->adj[e].sw;
 			}
 	}
-	free(queue);
+	if (queue != few)
+		free(queue);
 	return 0;
 }
 
@@ -63,11 +66,28 @@ static int by_key(const void *pa, const void *pb)
 	return a->sw < b->sw ? -1 : a->sw > b->sw;
 }
 
+/* by_key is a total order (switch indices differ): insertion on a few, where qsort costs more. */
+static void sort_keyed(struct keyed *k, uint32_t n)
+{
+	if (n > FEW) {
+		qsort(k, n, sizeof(*k), by_key);
+		return;
+	}
+	for (uint32_t i = 1; i < n; i++) {
+		struct keyed x = k[i];
+		uint32_t j = i;
+
+		for (; j > 0 && by_key(&k[j - 1], &x) > 0; j--)
+			k[j] = k[j - 1];
+		k[j] = x;
+	}
+}
+
 int route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, uint32_t *pos,
 		       struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches;
-	struct keyed *k = malloc(sizeof(*k) * ((size_t)ns + 1));
+	struct keyed few[FEW], *k = ns <= FEW ? few : malloc(sizeof(*k) * ((size_t)ns + 1));
 
 	if (!k)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
@@ -76,18 +96,19 @@ int route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, uint32
 		k[s].sw = s;
 		k[s].guid = f->nodes[f->switches[s]].guid;
 	}
-	qsort(k, ns, sizeof(*k), by_key);
+	sort_keyed(k, ns);
 	for (uint32_t i = 0; i < ns; i++)
 		pos[k[i].sw] = i;
-	free(k);
+	if (k != few)
+		free(k);
 	return 0;
 }
 
 int route_components(const struct lanes_fabric *f, uint32_t *comp, uint32_t *count,
 		     struct lanes_error *err)
 {
-	uint32_t ns = f->num_switches, n = 0;
-	uint32_t *queue = malloc(sizeof(*queue) * ((size_t)ns + 1));
+	uint32_t ns = f->num_switches, n = 0, few[FEW];
+	uint32_t *queue = ns <= FEW ? few : malloc(sizeof(*queue) * ((size_t)ns + 1));
 
 	if (!queue)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
@@ -111,7 +132,8 @@ int route_components(const struct lanes_fabric *f, uint32_t *comp, uint32_t *cou
 		}
 		n++;
 	}
-	free(queue);
+	if (queue != few)
+		free(queue);
 	*count = n;
 	return 0;
 }

@@ -31,7 +31,10 @@
  *    deadlock-free. Otherwise it keeps the GUID order's tables. Where the
  *    GUID order leaves a gap (below), it does not try (the DGX SuperPOD
  *    file: OpenSM's tables have a credit loop there, and the check would
- *    run most of minhop to find it). The notes say which.
+ *    run most of minhop to find it). The notes say which. The work comes
+ *    in that order: whether the GUID order leaves a gap (no tables), then
+ *    minhop under the check, then the GUID order's tables only when
+ *    minhop's are not kept.
  *  - DNUP ranks can leave two switches with CAs without a legal path between
  *    them (no common switch farther from the CAs than both). Then the engine
  *    uses updn's fallback order (one root per component, the switch of
@@ -60,23 +63,31 @@ struct dnup {
 	struct route_updown_gap gap;
 };
 
+/*
+ * The switches with a CA or router cabled to them, ascending, found from
+ * the other end (both ends of a cable name each other): end ports are far
+ * fewer than switch ports. d->key is the scratch.
+ */
 static void find_seeds(struct dnup *d)
 {
 	const struct lanes_fabric *f = d->f;
+	uint32_t *mark = d->key;
 
-	d->nseeds = 0;
-	for (uint32_t s = 0; s < f->num_switches; s++) {
-		uint32_t node = f->switches[s];
+	memset(mark, 0, sizeof(*mark) * f->num_switches);
+	for (uint32_t i = 0; i < f->num_nodes; i++) {
+		const struct lanes_node *n = &f->nodes[i];
 
-		for (uint8_t p = 1; p <= f->nodes[node].nports; p++) {
-			uint32_t peer = lanes_fabric_port(f, node, p)->peer_node;
+		for (uint32_t q = 1; n->type != LANES_NODE_SWITCH && q <= n->nports; q++) {
+			uint32_t peer = f->ports[n->port_base + q].peer_node;
 
-			if (peer != LANES_NONE && f->nodes[peer].type != LANES_NODE_SWITCH) {
-				d->seeds[d->nseeds++] = s;
-				break;
-			}
+			if (peer != LANES_NONE && f->nodes[peer].type == LANES_NODE_SWITCH)
+				mark[f->nodes[peer].switch_index] = 1;
 		}
 	}
+	d->nseeds = 0;
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		if (mark[s])
+			d->seeds[d->nseeds++] = s;
 }
 
 /* Route on pos. @return 0, 1 on a gap (routing dropped), or an error. */
@@ -173,6 +184,7 @@ static int try_minhop(struct dnup *d, struct lanes_error *err)
 		"channel dependencies are acyclic; 1 VL";
 	struct route_cdg_check *check = NULL;
 	struct lanes_routing *r = NULL;
+	size_t more;
 	int rc;
 
 	if ((rc = route_cdg_check_new(d->f, &check, err)) ||
@@ -180,17 +192,35 @@ static int try_minhop(struct dnup *d, struct lanes_error *err)
 		goto out;
 	rc = 1;
 	free(r->notes);
-	if (!(r->notes = malloc(sizeof(notes) + strlen(ignored(d))))) {
+	more = strlen(ignored(d));
+	if (!(r->notes = malloc(sizeof(notes) + more))) {
 		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
 		goto out;
 	}
-	sprintf(r->notes, "%s%s", notes, ignored(d));
+	memcpy(r->notes, notes, sizeof(notes) - 1);
+	memcpy(r->notes + sizeof(notes) - 1, ignored(d), more + 1);
 	d->r = r;
 	r = NULL;
 out:
 	route_cdg_check_free(check);
 	lanes_routing_free(r);
 	return rc;
+}
+
+/*
+ * Minhop's tables where the GUID order's routing has no gap and they are
+ * acyclic. First only whether the GUID order leaves a gap (route_updown_lfts
+ * without tables: then minhop is not tried), then minhop, which stops at the
+ * first cycle; the GUID order's own tables are built only when not kept.
+ * @return 1 kept (d->r set), 0 not, or an error
+ */
+static int keep_minhop(struct dnup *d, struct lanes_error *err)
+{
+	int rc = route_updown_lfts(d->f, d->opts, d->pos, NULL, &d->gap, err);
+
+	if (rc)
+		return rc < 0 ? rc : 0; /* a gap: attempt() names it, then the fallback */
+	return try_minhop(d, err);
 }
 
 static int route_dnup(struct dnup *d, struct lanes_error *err)
@@ -201,18 +231,12 @@ static int route_dnup(struct dnup *d, struct lanes_error *err)
 	find_seeds(d);
 	if (!d->nseeds)
 		return fallback(d, "no switch has a CA (OpenSM: \"No leaf switches found\")", err);
-	if ((rc = dnup_order(d, err)) || (rc = attempt(d, err)) < 0)
+	if ((rc = dnup_order(d, err)))
 		return rc;
-	if (rc == 0 && equal_ranks_cabled(d)) {
-		struct lanes_routing *ours = d->r;
-
-		d->r = NULL;
-		if ((rc = try_minhop(d, err))) {
-			lanes_routing_free(ours);
-			return rc < 0 ? rc : 0;
-		}
-		d->r = ours;
-	}
+	if (equal_ranks_cabled(d) && (rc = keep_minhop(d, err)))
+		return rc < 0 ? rc : 0;
+	if ((rc = attempt(d, err)) < 0)
+		return rc;
 	if (rc == 1) {
 		snprintf(why, sizeof(why),
 			 "DNUP ranks leave the CAs of switch 0x%016llx without a down*/up* path to "
@@ -241,11 +265,11 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	d.f = f;
 	d.opts = opts;
 	*out = NULL;
-	d.seeds = malloc(sizeof(uint32_t) * (ns + 1));
-	d.rank = malloc(sizeof(uint32_t) * (ns + 1));
-	d.key = malloc(sizeof(uint32_t) * (ns + 1));
-	d.pos = malloc(sizeof(uint32_t) * (ns + 1));
-	if (!d.seeds || !d.rank || !d.key || !d.pos)
+	d.seeds = malloc(sizeof(uint32_t) * 4 * (ns + 1)); /* one block: seeds, rank, key, pos */
+	d.rank = d.seeds ? d.seeds + (ns + 1) : NULL;
+	d.key = d.seeds ? d.seeds + 2 * (ns + 1) : NULL;
+	d.pos = d.seeds ? d.seeds + 3 * (ns + 1) : NULL;
+	if (!d.seeds)
 		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	else
 		rc = route_dnup(&d, err);
@@ -255,9 +279,6 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	}
 	lanes_routing_free(d.r);
 	free(d.seeds);
-	free(d.rank);
-	free(d.key);
-	free(d.pos);
 	return rc;
 }
 

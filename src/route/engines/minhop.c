@@ -187,11 +187,13 @@ static int prepare(struct minhop *m, struct lanes_error *err)
 	    (rc = route_hop_ports_init(&m->hops, m->f, err)) ||
 	    (m->eps.max_lmc && (rc = route_peers_init(&m->peers, m->f, &m->load, err))))
 		return rc;
-	m->saved = calloc((size_t)m->f->num_switches + 1, sizeof(*m->saved));
-	m->lids = malloc(sizeof(uint32_t) * ((size_t)m->eps.n + 1));
+	/* one zeroed block: saved, then lids */
+	m->saved = calloc(1, sizeof(*m->saved) * ((size_t)m->f->num_switches + 1) +
+				     sizeof(uint32_t) * ((size_t)m->eps.n + 1));
 	m->save_left = route_hop_ports_save_budget(m->f);
-	if (!m->saved || !m->lids)
+	if (!m->saved)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	m->lids = (uint32_t *)(m->saved + m->f->num_switches + 1);
 	return set_notes(m->r, err);
 }
 
@@ -220,7 +222,6 @@ out:
 	for (uint32_t t = 0; m.saved && t < f->num_switches; t++)
 		free(m.saved[t]);
 	free(m.saved);
-	free(m.lids);
 	route_hop_ports_free(&m.hops);
 	route_peers_free(&m.peers);
 	route_load_free(&m.load);
