@@ -294,6 +294,8 @@ struct lanes_routing;
  * Switches with no legal path at all (only switches without CAs, for CA
  * destinations) get a shortest completion so every LID stays reachable; that
  * carries management traffic only.
+ * With r NULL it builds no tables and only answers whether they would have
+ * a gap (1; gap is then not filled in) or not (0).
  * @return 0; 1 when a switch with CAs has no legal path to a destination
  *         switch with CAs (gap says which; r is then incomplete); or a
  *         negative LANES_E* code
