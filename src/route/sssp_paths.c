@@ -74,6 +74,10 @@ static int alloc_rule(struct sssp *m, struct lanes_error *err)
 		return sssp_oom(err);
 	for (size_t e = 0; e < ne; e++)
 		m->nb[e] = m->f->adj[e].sw;
+	/* indexed keys: each entry's place in its switch's adjacency (sssp_tree.c) */
+	for (uint32_t s = 0; m->indexed && s < ns; s++)
+		for (uint32_t e = m->f->adj_off[s]; e < m->f->adj_off[s + 1]; e++)
+			m->load[e] = e - m->f->adj_off[s];
 	return 0;
 }
 

@@ -48,6 +48,9 @@ struct sssp {
 				       (64 or more: 128-bit keys) */
 	uint64_t scale, hi;         /* load holds channel loads times scale, wd load sums
 				       << key_shift; hi: a key's load sum part (sssp_tree.c) */
+	int indexed;                /* choose()'s keys are indexed: the low ib bits of
+				       load[e] hold e's place in its switch's adjacency */
+	unsigned ib;                /* (0 when not indexed) */
 	struct dest buf[2];         /* destination j of seq in buf[j % 2] */
 	struct dest *cur;           /* the destination switch being routed */
 	struct dest **kept;         /* without the thread: per switch, its candidates
