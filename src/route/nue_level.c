@@ -117,6 +117,7 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 		uint32_t y = nb[j].y, in = nb[j].in, ly = node[y].lv;
 		struct nue_lnode *p = &node[y];
 		uint64_t d;
+		int better;
 
 		if ((ly >= base && ly != next) || col[j * stride] == NUE_DEP_BLOCKED)
 			continue;
@@ -128,10 +129,9 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 			order[n++] = y;
 			continue;
 		}
-		if (d < p->bd || (d == p->bd && in < p->bc)) {
-			p->bd = d;
-			p->bc = in;
-		}
+		better = (d < p->bd) | ((d == p->bd) & (in < p->bc));
+		p->bd = better ? d : p->bd;
+		p->bc = better ? in : p->bc;
 	}
 	return n;
 }
@@ -142,11 +142,9 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
  * own entries, which discovers the next level (appended to order, *n
  * counts them); need[] gets the indices whose dependency is not used yet
  * (none is blocked, else it would not have been offered). @return how
- * many, or LANES_NONE when a switch is not short. Not inlined: on its own,
- * the scan keeps its values in registers.
+ * many, or LANES_NONE when a switch is not short
  */
-static __attribute__((noinline)) uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j,
-						     uint32_t lvl, uint32_t *n)
+static uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j, uint32_t lvl, uint32_t *n)
 {
 	const uint64_t lo = (uint64_t)lvl * b->w0, w0 = b->w0;
 	const uint32_t next = b->base + lvl + 1;
