@@ -92,12 +92,10 @@ static uint64_t weight(const struct nue_search *s, uint32_t e)
 	return s->w0 + s->load[e];
 }
 
-int nue_search_remember(struct nue_search *s, uint32_t in, uint32_t out, struct lanes_error *err)
+int nue_search_grow_added(struct nue_search *s, struct lanes_error *err)
 {
 	if (lanes_grow((void **)&s->added, &s->added_cap, s->nadded + 2, sizeof(*s->added)))
 		return oom(err);
-	s->added[s->nadded++] = in;
-	s->added[s->nadded++] = out;
 	return 0;
 }
 

@@ -108,8 +108,21 @@ static inline __attribute__((always_inline)) void nue_search_offer(struct nue_se
 	}
 }
 
+/* Room for one more pair in added[]. @return 0, or a negative LANES_E* code */
+int nue_search_grow_added(struct nue_search *s, struct lanes_error *err);
+
 /** Note that the search added "in, then out" (given back at the end if unused). */
-int nue_search_remember(struct nue_search *s, uint32_t in, uint32_t out, struct lanes_error *err);
+static inline int nue_search_remember(struct nue_search *s, uint32_t in, uint32_t out,
+				      struct lanes_error *err)
+{
+	int rc;
+
+	if (s->nadded + 2 > s->added_cap && (rc = nue_search_grow_added(s, err)))
+		return rc;
+	s->added[s->nadded++] = in;
+	s->added[s->nadded++] = out;
+	return 0;
+}
 
 int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g);
 void nue_level_free(struct nue_level *v);
