@@ -69,7 +69,8 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
 
 #define CLI_FABRIC_HELP                                                                  \
 	"  FABRIC is a file (ibnetdiscover or ibsim net, recognised from its content)\n" \
-	"  or a generator spec such as: dragonfly a=4 p=2 h=2 (see `lanes topo list`).\n" \
+	"  or a generator spec such as: dragonfly a=4 p=2 h=2 (see `lanes topo list`),\n" \
+	"  as separate words or quoted as one.\n"                                        \
 	"  --format NAME        read the file as ibnetdiscover or ibsim\n"              \
 	"  --fail-links X       remove X switch-to-switch cables (a count, or a fraction < 1)\n" \
 	"  --fail-switches X    remove X switches (and the CAs only they connect)\n"     \

@@ -121,6 +121,29 @@ static int apply_faults(struct cli_fabric_opts *opts, struct lanes_fabric **f)
 	return 0;
 }
 
+#define SPEC_WORDS 64
+
+/* A generator spec given as one quoted word ("torus k=4x4 p=2"): its words. */
+static int load_quoted_spec(const char *spec, struct cli_fabric_opts *opts,
+			    struct lanes_fabric **out)
+{
+	char *copy = strdup(spec), *words[SPEC_WORDS], *save = NULL;
+	int n = 0, rc;
+
+	if (!copy)
+		return cli_usage_error("out of memory");
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (n == SPEC_WORDS) {
+			free(copy);
+			return cli_usage_error("'%s': more than %d words", spec, SPEC_WORDS);
+		}
+		words[n++] = w;
+	}
+	rc = cli_load_fabric(n, words, opts, out);
+	free(copy);
+	return rc;
+}
+
 int cli_load_fabric(int nwords, char **words, struct cli_fabric_opts *opts,
 		    struct lanes_fabric **out)
 {
@@ -128,6 +151,8 @@ int cli_load_fabric(int nwords, char **words, struct cli_fabric_opts *opts,
 	int rc;
 
 	*out = NULL;
+	if (nwords == 1 && !exists(words[0]) && strpbrk(words[0], " \t"))
+		return load_quoted_spec(words[0], opts, out);
 	if (nwords < 1)
 		return cli_usage_error("missing FABRIC (a file, or a generator spec)");
 	/* a directory is read (and refused as one) unless it is named like a generator */

@@ -121,6 +121,13 @@ check "endless device" 2 "$LANES" topo info /dev/zero
 expect "endless device msg" "$work/err" '/dev/zero: larger than 1 GiB'
 check "neither" 2 "$LANES" topo info nosuchthing
 expect "neither msg" "$work/err" 'neither a file nor a topology generator'
+# a spec quoted as one argument reads as its words
+check "quoted spec" 0 "$LANES" topo info "dragonfly  a=4 p=2 h=2" --json
+expect "quoted spec CAs" "$work/out" '"cas": *72'
+check "quoted bad spec" 2 "$LANES" topo info "dragonfly a=4 p=2 h=0"
+expect "quoted names h" "$work/err" "'h'"
+check "quoted nothing" 2 "$LANES" topo info "nosuch thing"
+expect "quoted nothing msg" "$work/err" "'nosuch' is neither a file nor a topology generator"
 check "bad param" 2 "$LANES" topo info dragonfly a=4 p=2 h=0
 expect "names h" "$work/err" "'h'"
 check "unknown key" 2 "$LANES" topo info dragonfly a=4 p=2 h=2 hh=3
