@@ -32,36 +32,44 @@ static int oom(struct lanes_error *err)
 	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
+/* Scratch: per (switch, port), its channel (chan, w ports a switch); the sources toward t. */
+struct one {
+	uint32_t *chan, w, *src, nsrc;
+	uint32_t *nxt, *stamp; /* per switch: its channel for the LID; the last walk */
+	uint8_t *used;         /* per dense dependency: some path makes it */
+};
+
 /*
  * The channel out of every switch for lid (nxt; LANES_NONE: none), toward
  * t (row: hops to t); 0 when a switch that reaches t leaves it by a channel
  * that does not go one hop closer.
  */
-static int lid_channels(const struct dfsssp *d, const uint8_t *row, uint32_t lid, uint32_t *nxt)
+static int lid_channels(const struct dfsssp *d, const struct one *o, const uint8_t *row,
+			uint32_t lid)
 {
 	const uint8_t *col = lanes_routing_column(d->r, lid);
 	const struct lanes_adj *adj = d->f->adj;
+	const uint32_t *chan = o->chan;
 
-	for (uint32_t s = 0; s < d->ns; s++) {
-		uint32_t e = route_channel_at(&d->ch, s, col[s]);
+	for (uint32_t s = 0; s < d->ns; s++, chan += o->w) {
+		uint32_t e = col[s] < o->w ? chan[col[s]] : LANES_NONE;
 
-		nxt[s] = e;
-		if (row[s] != 255 && e != LANES_NONE && row[adj[e].sw] + 1 != row[s])
+		o->nxt[s] = e;
+		if (e != LANES_NONE && row[s] != 255 && row[adj[e].sw] + 1 != row[s])
 			return 0;
 	}
 	return 1;
 }
 
-/* Mark the dependencies of lid's paths toward t in used; stamp: per switch, the last walk. */
-static void lid_deps(const struct dfsssp *d, uint32_t t, const uint32_t *nxt, uint32_t *stamp,
-		     uint32_t mark, uint8_t *used)
+/* Mark the dependencies of a LID's paths (o->nxt) in o->used. */
+static void lid_deps(const struct dfsssp *d, const struct one *o, uint32_t mark)
 {
 	const struct lanes_adj *adj = d->f->adj;
+	const uint32_t *nxt = o->nxt;
+	uint32_t *stamp = o->stamp;
 
-	for (uint32_t s = 0; s < d->ns; s++) {
-		if (!dfsssp_has_dependency(d, s, t))
-			continue;
-		for (uint32_t x = s; stamp[x] != mark;) {
+	for (uint32_t j = 0; j < o->nsrc; j++) {
+		for (uint32_t x = o->src[j]; stamp[x] != mark;) {
 			uint32_t e = nxt[x], y;
 
 			stamp[x] = mark;
@@ -70,7 +78,7 @@ static void lid_deps(const struct dfsssp *d, uint32_t t, const uint32_t *nxt, ui
 			y = adj[e].sw;
 			if (nxt[y] == LANES_NONE)
 				break;
-			used[route_dependency(&d->ch, e, nxt[y])] = 1;
+			o->used[route_dependency(&d->ch, e, nxt[y])] = 1;
 			x = y;
 		}
 	}
@@ -114,30 +122,59 @@ static int has_cycle(const struct dfsssp *d, const uint8_t *used, uint32_t *stk,
 	return 0;
 }
 
+/* o's arrays from d's arena; 0 or LANES_ENOMEM. */
+static int one_alloc(struct dfsssp *d, struct one *o, struct lanes_error *err)
+{
+	struct dfsssp_arena *a = &d->arena;
+	size_t sz = sizeof(uint32_t) * ((size_t)d->ns + 1);
+
+	o->w = 1;
+	for (uint32_t s = 0; s < d->ns; s++) {
+		uint32_t np = d->f->nodes[d->f->switches[s]].nports;
+
+		o->w = np + 1 > o->w ? np + 1 : o->w;
+	}
+	o->chan = dfsssp_alloc(a, sizeof(*o->chan) * o->w * ((size_t)d->ns + 1));
+	o->src = dfsssp_alloc(a, sz);
+	o->nxt = dfsssp_alloc(a, sz);
+	o->stamp = dfsssp_alloc(a, sz);
+	o->used = dfsssp_zalloc(a, d->ch.ndeps + 1);
+	if (!o->chan || !o->src || !o->nxt || !o->stamp || !o->used)
+		return oom(err);
+	for (uint32_t s = 0; s < d->ns; s++) {
+		for (uint32_t p = 0; p < o->w; p++)
+			o->chan[(size_t)s * o->w + p] = route_channel_at(&d->ch, s, (uint8_t)p);
+		o->stamp[s] = UINT32_MAX;
+	}
+	return 0;
+}
+
 int dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err)
 {
 	struct dfsssp_arena *a = &d->arena;
 	size_t e = (size_t)d->ch.E + 1;
-	uint8_t *used = dfsssp_zalloc(a, d->ch.ndeps + 1), *state = dfsssp_alloc(a, e);
-	uint32_t *nxt = dfsssp_alloc(a, sizeof(*nxt) * ((size_t)d->ns + 1));
-	uint32_t *stamp = dfsssp_alloc(a, sizeof(*stamp) * ((size_t)d->ns + 1));
+	struct one o;
+	uint8_t *state = dfsssp_alloc(a, e);
 	uint32_t *stk = dfsssp_alloc(a, sizeof(*stk) * e), *stj = dfsssp_alloc(a, sizeof(*stj) * e);
 	uint32_t mark = 0;
 
 	d->one_layer = 0;
-	if (!used || !state || !nxt || !stamp || !stk || !stj)
+	if (!state || !stk || !stj || one_alloc(d, &o, err))
 		return oom(err);
-	memset(stamp, 0xFF, sizeof(*stamp) * d->ns);
 	for (uint32_t p = 0; p < d->nt; p++) {
 		uint32_t t = d->t_order[p];
 		const uint8_t *row = d->dist + (size_t)t * d->ns;
 
+		o.nsrc = 0;
+		for (uint32_t s = 0; s < d->ns; s++)
+			if (dfsssp_has_dependency(d, s, t))
+				o.src[o.nsrc++] = s;
 		for (uint32_t i = d->dst_off[t]; i < d->dst_off[t + 1]; i++, mark++) {
-			if (!lid_channels(d, row, d->dst[i], nxt))
+			if (!lid_channels(d, &o, row, d->dst[i]))
 				return 0;
-			lid_deps(d, t, nxt, stamp, mark, used);
+			lid_deps(d, &o, mark);
 		}
 	}
-	d->one_layer = !has_cycle(d, used, stk, stj, state);
+	d->one_layer = !has_cycle(d, o.used, stk, stj, state);
 	return 0;
 }

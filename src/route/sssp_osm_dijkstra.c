@@ -399,14 +399,15 @@ void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 			break;
 		d->dl_lo[u] = nd;
 		for (uint32_t k = run_off[u], end = run_off[u + 1]; k < end; k++) {
-			uint32_t v = run_v[k], fresh = row[v] == UINT32_MAX;
+			uint32_t v = run_v[k], rv = row[v], fresh = rv == UINT32_MAX;
 
-			row[v] = fresh ? next : row[v];
+			rv = fresh ? next : rv;
+			row[v] = rv;
 			bfs[n] = v;
 			n += fresh;
 			dl_v[nd] = v;
 			dl[nd] = k;
-			nd += row[v] == next;
+			nd += rv == next;
 		}
 		d->dl_hi[u] = nd;
 	}
