@@ -19,7 +19,10 @@
  * two switch hops or more, dfsssp_has_dependency), and every switch that
  * reaches the destination must take a shortest path, as dfsssp_units_to
  * requires; otherwise, or on a cycle, d->one_layer stays 0 and the units
- * are made as usual (which reports such a path).
+ * are made as usual (which reports such a path). The search also runs
+ * after the first 64, 128, 256, ... LIDs, so that a fabric that needs more
+ * layers does not pay for the whole pass (a cycle stays a cycle as paths
+ * are added); the paths are checked last, once the graph is acyclic.
  */
 #include <string.h>
 
@@ -35,53 +38,69 @@ static int oom(struct lanes_error *err)
 /* Scratch: per (switch, port), its channel (chan, w ports a switch); the sources toward t. */
 struct one {
 	uint32_t *chan, w, *src, nsrc;
-	uint32_t *nxt, *stamp; /* per switch: its channel for the LID; the last walk */
+	uint32_t *stamp;       /* per switch: the last walk that passed it */
 	uint8_t *used;         /* per dense dependency: some path makes it */
 };
 
-/*
- * The channel out of every switch for lid (nxt; LANES_NONE: none), toward
- * t (row: hops to t); 0 when a switch that reaches t leaves it by a channel
- * that does not go one hop closer.
- */
-static int lid_channels(const struct dfsssp *d, const struct one *o, const uint8_t *row,
-			uint32_t lid)
+/* The channel out of switch s for the LID of column col, or LANES_NONE. */
+static inline uint32_t chan_of(const struct one *o, uint32_t s, const uint8_t *col)
 {
-	const uint8_t *col = lanes_routing_column(d->r, lid);
+	return col[s] < o->w ? o->chan[(size_t)s * o->w + col[s]] : LANES_NONE;
+}
+
+/* Do the switches that reach t (row: hops to t) all go one hop closer for the LID of col? */
+static int lid_shortest(const struct dfsssp *d, const struct one *o, const uint8_t *row,
+			const uint8_t *col)
+{
 	const struct lanes_adj *adj = d->f->adj;
-	const uint32_t *chan = o->chan;
 
-	for (uint32_t s = 0; s < d->ns; s++, chan += o->w) {
-		uint32_t e = col[s] < o->w ? chan[col[s]] : LANES_NONE;
+	for (uint32_t s = 0; s < d->ns; s++) {
+		uint32_t e = chan_of(o, s, col);
 
-		o->nxt[s] = e;
 		if (e != LANES_NONE && row[s] != 255 && row[adj[e].sw] + 1 != row[s])
 			return 0;
 	}
 	return 1;
 }
 
-/* Mark the dependencies of a LID's paths (o->nxt) in o->used. */
-static void lid_deps(const struct dfsssp *d, const struct one *o, uint32_t mark)
+/* Mark the dependencies of the paths of the LID of col in o->used (mark: the walks' stamp). */
+static void lid_deps(const struct dfsssp *d, const struct one *o, const uint8_t *col,
+		     uint32_t mark)
 {
 	const struct lanes_adj *adj = d->f->adj;
-	const uint32_t *nxt = o->nxt;
 	uint32_t *stamp = o->stamp;
 
 	for (uint32_t j = 0; j < o->nsrc; j++) {
-		for (uint32_t x = o->src[j]; stamp[x] != mark;) {
-			uint32_t e = nxt[x], y;
+		uint32_t x = o->src[j], e = chan_of(o, x, col);
+
+		while (stamp[x] != mark) { /* a switch passed before: the rest is marked */
+			uint32_t y, next;
 
 			stamp[x] = mark;
 			if (e == LANES_NONE)
 				break;
 			y = adj[e].sw;
-			if (nxt[y] == LANES_NONE)
+			if ((next = chan_of(o, y, col)) == LANES_NONE)
 				break;
-			o->used[route_dependency(&d->ch, e, nxt[y])] = 1;
+			o->used[route_dependency(&d->ch, e, next)] = 1;
 			x = y;
+			e = next;
 		}
 	}
+}
+
+/* Every path shortest, as dfsssp_units_to requires? */
+static int all_shortest(const struct dfsssp *d, const struct one *o)
+{
+	for (uint32_t p = 0; p < d->nt; p++) {
+		uint32_t t = d->t_order[p];
+
+		for (uint32_t i = d->dst_off[t]; i < d->dst_off[t + 1]; i++)
+			if (!lid_shortest(d, o, d->dist + (size_t)t * d->ns,
+					  lanes_routing_column(d->r, d->dst[i])))
+				return 0;
+	}
+	return 1;
 }
 
 /* Does the graph of the dependencies in used have a cycle? (stk, stj, state: E each) */
@@ -136,10 +155,9 @@ static int one_alloc(struct dfsssp *d, struct one *o, struct lanes_error *err)
 	}
 	o->chan = dfsssp_alloc(a, sizeof(*o->chan) * o->w * ((size_t)d->ns + 1));
 	o->src = dfsssp_alloc(a, sz);
-	o->nxt = dfsssp_alloc(a, sz);
 	o->stamp = dfsssp_alloc(a, sz);
 	o->used = dfsssp_zalloc(a, d->ch.ndeps + 1);
-	if (!o->chan || !o->src || !o->nxt || !o->stamp || !o->used)
+	if (!o->chan || !o->src || !o->stamp || !o->used)
 		return oom(err);
 	for (uint32_t s = 0; s < d->ns; s++) {
 		for (uint32_t p = 0; p < o->w; p++)
@@ -147,6 +165,31 @@ static int one_alloc(struct dfsssp *d, struct one *o, struct lanes_error *err)
 		o->stamp[s] = UINT32_MAX;
 	}
 	return 0;
+}
+
+static uint32_t gcd(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/*
+ * A step prime to n near 0.618 n: destinations taken p, p + step, ... (mod
+ * n) each once, spread over the order, so that the early searches see paths
+ * of every kind of destination (the graph does not depend on the order).
+ */
+static uint32_t spread_step(uint32_t n)
+{
+	uint32_t s = (uint32_t)((uint64_t)n * 618 / 1000);
+
+	while (s > 1 && gcd(n, s) != 1)
+		s--;
+	return s ? s : 1;
 }
 
 int dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err)
@@ -161,20 +204,24 @@ int dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err)
 	d->one_layer = 0;
 	if (!state || !stk || !stj || one_alloc(d, &o, err))
 		return oom(err);
-	for (uint32_t p = 0; p < d->nt; p++) {
+	for (uint32_t q = 0, p = 0, check = 64, step = spread_step(d->nt); q < d->nt; q++) {
 		uint32_t t = d->t_order[p];
-		const uint8_t *row = d->dist + (size_t)t * d->ns;
 
 		o.nsrc = 0;
 		for (uint32_t s = 0; s < d->ns; s++)
 			if (dfsssp_has_dependency(d, s, t))
 				o.src[o.nsrc++] = s;
-		for (uint32_t i = d->dst_off[t]; i < d->dst_off[t + 1]; i++, mark++) {
-			if (!lid_channels(d, &o, row, d->dst[i]))
+		for (uint32_t i = d->dst_off[t]; i < d->dst_off[t + 1]; i++, mark++)
+			lid_deps(d, &o, lanes_routing_column(d->r, d->dst[i]), mark);
+		/* after 64, 128, 256, ... LIDs: a cycle already there ends it early */
+		if (mark >= check && q + 1 < d->nt) {
+			if (has_cycle(d, o.used, stk, stj, state))
 				return 0;
-			lid_deps(d, &o, mark);
+			while (check <= mark)
+				check *= 2;
 		}
+		p = (uint32_t)(((uint64_t)p + step) % d->nt);
 	}
-	d->one_layer = !has_cycle(d, o.used, stk, stj, state);
+	d->one_layer = !has_cycle(d, o.used, stk, stj, state) && all_shortest(d, &o);
 	return 0;
 }

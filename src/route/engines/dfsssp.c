@@ -47,9 +47,9 @@
  * 5); dfsssp_units.c groups the paths into units, dfsssp_cdg.c builds their
  * channel dependency graph, dfsssp_layers.c breaks its cycles (step 2) and
  * runs first fit (step 3); dfsssp_one.c finds, without units, when the
- * graph has no cycle (step 2 then keeps every path in layer 0); dfsssp_split.c runs the work per destination
- * switch (units, SLs) on two threads on large fabrics; dfsssp_internal.h
- * holds their shared state.
+ * graph has no cycle (step 2 then keeps every path in layer 0);
+ * dfsssp_split.c runs the work per destination switch (units, SLs) on two
+ * threads on large fabrics; dfsssp_internal.h holds their shared state.
  *
  * Deterministic: no randomness at all.
  */
