@@ -2,8 +2,9 @@
  * dfsssp_internal.h - the state the dfsssp engine (engines/dfsssp.c) shares
  * with its helpers: dfsssp_units.c (the path units), dfsssp_overlap.c (made
  * while sssp routes), dfsssp_cdg.c (their channel dependency graph),
- * dfsssp_layers.c (cycle breaking and first fit) and dfsssp_split.c
- * (destinations on two threads), dfsssp_arena.c (the per-call arrays).
+ * dfsssp_layers.c (cycle breaking and first fit), dfsssp_one.c (one layer
+ * without units), dfsssp_split.c (destinations on two threads),
+ * dfsssp_arena.c (the per-call arrays).
  * Not public API. Follows OpenSM 3.3.23
  * osm_ucast_dfsssp.c (seed 002) and Domke, Hoefler, Nagel, IPDPS 2011;
  * engines/dfsssp.c says how.
@@ -64,6 +65,7 @@ struct dfsssp {
 	uint32_t *key_e, *key_c, *uid; /* per LID of t: scratch */
 	uint32_t *pu;             /* per (switch, i): the unit of LID i's path, or LANES_NONE */
 	int keep_canon;           /* the grouping waits in the SL cells */
+	int one_layer;            /* the paths' CDG is acyclic: no units (dfsssp_one.c) */
 	uint32_t longer;          /* a switch whose path is not a shortest one, or LANES_NONE */
 	uint32_t *t_order, nt;    /* destination switches in routing order; nt routed so far
 				     (with the units thread, the queue counts them) */
@@ -197,6 +199,14 @@ int dfsssp_units_end(struct dfsssp *d, int sssp_rc, struct lanes_error *err);
 
 /** The queue and the units thread (stopped if it still runs). */
 void dfsssp_units_free(struct dfsssp *d);
+
+/* dfsssp_one.c */
+
+/**
+ * d->one_layer = 1 when the CDG of every CA-to-CA path toward t_order[0 ..
+ * nt) is acyclic and those paths are shortest (after dfsssp_units_setup).
+ */
+int dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err);
 
 /* dfsssp_layers.c */
 

@@ -13,7 +13,8 @@
  * (dfsssp_split.c), until the two meet; its units are then appended in
  * queue order. So units are numbered in sssp's routing order, whichever
  * thread made them and wherever the two met: the result does not depend on
- * the threads. On smaller fabrics the caller does it all, in the same order.
+ * the threads. On smaller fabrics the caller does it all, in the same order,
+ * unless the paths need one layer (dfsssp_one.c): then it makes no units.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -207,12 +208,14 @@ static int append_view(struct dfsssp *d, struct dfsssp_queue *q, uint32_t from,
 	return 0;
 }
 
-/* Every destination in turn, on this thread. */
+/* Every destination in turn, on this thread; none when one layer does (dfsssp_one.c). */
 static int all_here(struct dfsssp *d, struct lanes_error *err)
 {
 	int rc = dfsssp_units_setup(d, err);
 
-	for (uint32_t p = 0; !rc && p < d->nt; p++)
+	if (!rc)
+		rc = dfsssp_one_layer(d, err);
+	for (uint32_t p = 0; !rc && !d->one_layer && p < d->nt; p++)
 		rc = dfsssp_units_to(d, d->t_order[p], err);
 	return rc;
 }

@@ -27,9 +27,12 @@
  *    switch passes them going up and down whatever their keys, and they
  *    never pass it). So they stay at infinity in the heap and their keys
  *    and links are kept beside it: the same first strict minimum, without
- *    sifting. The switches at ecc - 1 hops only relax those, so once their
- *    keys are final they are taken in hop order (far_by_key) and the heap
- *    is asked for their order only when two of them tie on key and sum;
+ *    sifting;
+ *  - the heap's order among equal keys matters only where two switches tie
+ *    on key and sum for a farther one: emu_levels (sssp_osm_levels.c)
+ *    makes every key and link without the heap and finds the last such
+ *    tie, and the heap is replayed only up to its hop count (the links
+ *    farther on stand);
  *  - consecutive cables from u to one neighbour are one check with their
  *    smallest weight (two successive sift-ups of one element end where
  *    one sift-up to the smaller key ends);
@@ -265,43 +268,7 @@ static void relax_near(struct emu *h, uint32_t u, uint64_t base)
 		relax_batch(h, u, base);
 }
 
-/*
- * The farthest switches from the switches at ecc - 1 hops, taken in hop
- * order instead of the heap's (their keys are final): a link is the first
- * strict minimum in the heap's order, which is by key, so only candidates
- * with the same key and the same sum (two switches, not two runs of one)
- * need the heap. Returns 0 when one does. Candidates compare as
- * sum << 32 | key (both below 2^31), kept in hitw; the farthest switches'
- * dist is left as it was (nothing reads it).
- */
-static int far_by_key(struct emu *h)
-{
-	const struct emu_dest *d = h->d;
-	const uint32_t *dl = d->dl, *dl_v = d->dl_v, *bfs = d->bfs;
-	const uint64_t *run_load = h->run_load, *dist = h->dist;
-	uint64_t *best = h->hitw, p2 = h->p2;
-	uint32_t *used_i = h->used_i, tie = 0, j0 = d->below[d->ecc - 1], j1 = d->below[d->ecc];
-
-	for (uint32_t j = j1; j < d->nbfs; j++)
-		best[bfs[j]] = UINT64_MAX;
-	for (uint32_t j = j0; j < j1 && !tie; j++) {
-		uint32_t u = bfs[j], lo = d->dl_lo[u], hi = d->dl_hi[u];
-		uint64_t ku = dist[u], base = (ku + p2) << 32 | ku;
-
-		for (uint32_t i = lo; i < hi; i++) {
-			uint32_t v = dl_v[i], uv = used_i[v];
-			uint64_t c = base + (run_load[dl[i]] << 32), bv = best[v];
-			uint32_t take = c < bv;
-
-			tie |= (c == bv) & (uv < lo);
-			best[v] = take ? c : bv;
-			used_i[v] = take ? i : uv;
-		}
-	}
-	return !tie;
-}
-
-/* A tie in far_by_key: the switches at ecc - 1 hops leave the heap in turn. */
+/* A tie at ecc - 1 hops (emu_levels): those switches leave the heap in turn. */
 static void far_by_heap(struct emu *h)
 {
 	const struct emu_dest *d = h->d;
@@ -319,27 +286,34 @@ static void far_by_heap(struct emu *h)
 void emu_dijkstra_fast(struct emu *h)
 {
 	const struct emu_dest *d = h->d;
-	uint32_t t = d->t;
+	uint32_t t = d->t, tie, stop;
 
-	for (uint32_t s = 0; s < h->ns; s++)
-		h->dist[s] = OSM_INF;
-	h->dist[t] = d->ca ? 1 : 0;
 	if (d->ecc < 2) { /* t alone, or every other switch next to it */
+		for (uint32_t s = 0; s < h->ns; s++)
+			h->dist[s] = OSM_INF;
+		h->dist[t] = d->ca ? 1 : 0;
 		if (d->ecc)
 			relax_far(h, t, h->dist[t] + h->p2);
 		return;
 	}
+	if (!(tie = emu_levels(h)))
+		return;
+	/* the heap up to the last tie; the links farther on stand */
+	for (uint32_t s = 0; s < h->ns; s++)
+		h->dist[s] = OSM_INF;
+	h->dist[t] = d->ca ? 1 : 0;
 	memcpy(h->hp.he, d->tpl.he, sizeof(*h->hp.he) * d->tpl.n);
 	memcpy(h->hp.pos, d->tpl.pos, sizeof(*h->hp.pos) * (h->ns + 1));
 	h->hp.n = d->tpl.n;
 	relax_near(h, t, h->dist[t] + h->p2);
-	for (uint32_t k = 1; k < d->below[d->ecc - 1]; k++) {
+	stop = tie + 1 < d->ecc - 1 ? tie + 1 : d->ecc - 1;
+	for (uint32_t k = 1; k < d->below[stop]; k++) {
 		uint64_t du;
 		uint32_t u = heap_pop(&h->hp, &du);
 
 		relax_near(h, u, du + h->p2);
 	}
-	if (!far_by_key(h))
+	if (tie == d->ecc - 1)
 		far_by_heap(h);
 }
 
@@ -425,14 +399,15 @@ void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 			break;
 		d->dl_lo[u] = nd;
 		for (uint32_t k = run_off[u], end = run_off[u + 1]; k < end; k++) {
-			uint32_t v = run_v[k], fresh = row[v] == UINT32_MAX;
+			uint32_t v = run_v[k], rv = row[v], fresh = rv == UINT32_MAX;
 
-			row[v] = fresh ? next : row[v];
+			rv = fresh ? next : rv;
+			row[v] = rv;
 			bfs[n] = v;
 			n += fresh;
 			dl_v[nd] = v;
 			dl[nd] = k;
-			nd += row[v] == next;
+			nd += rv == next;
 		}
 		d->dl_hi[u] = nd;
 	}

@@ -46,9 +46,10 @@
  * Files: this one holds the steps, the balancing and the SLs (steps 4 and
  * 5); dfsssp_units.c groups the paths into units, dfsssp_cdg.c builds their
  * channel dependency graph, dfsssp_layers.c breaks its cycles (step 2) and
- * runs first fit (step 3); dfsssp_split.c runs the work per destination
- * switch (units, SLs) on two threads on large fabrics; dfsssp_internal.h
- * holds their shared state.
+ * runs first fit (step 3); dfsssp_one.c finds, without units, when the
+ * graph has no cycle (step 2 then keeps every path in layer 0);
+ * dfsssp_split.c runs the work per destination switch (units, SLs) on two
+ * threads on large fabrics; dfsssp_internal.h holds their shared state.
  *
  * Deterministic: no randomness at all.
  */
@@ -124,19 +125,21 @@ static int sls_to(struct dfsssp *d, uint32_t t, void *arg, struct lanes_error *e
 	const uint32_t *lids = d->dst + d->dst_off[t];
 	uint8_t *sl = d->r->sl;
 
-	if (!d->keep_canon)
-		dfsssp_group_paths(d, t);
-	else
-		dfsssp_sort_by_hops(d, t);
 	for (uint32_t s = 0; s < d->ns; s++) {
-		/* no switch hop, or unreachable: layer 0's first VL; one hop: any of layer 0 */
+		/* no switch hop, or unreachable: layer 0's first VL; else any of layer 0 */
 		int first = s == t || d->dist[(size_t)t * d->ns + s] == 255;
 
-		if (dfsssp_lids_at(d, s) && !dfsssp_has_dependency(d, s, t))
+		if (dfsssp_lids_at(d, s) && (d->one_layer || !dfsssp_has_dependency(d, s, t)))
 			for (uint32_t i = 0; i < k; i++)
 				sl[(size_t)lids[i] * d->ns + s] =
 					first ? d->start[0] : tab[0][(s + lids[i]) % SPREAD];
 	}
+	if (d->one_layer)
+		return 0; /* every pair in layer 0, units or not */
+	if (!d->keep_canon)
+		dfsssp_group_paths(d, t);
+	else
+		dfsssp_sort_by_hops(d, t);
 	for (uint32_t j = 0; j < d->norder; j++) {
 		uint32_t s = d->order[j];
 		const uint32_t *c;
@@ -215,6 +218,10 @@ static int assign_layers(struct dfsssp *d, uint32_t budget, struct lanes_error *
 	uint32_t ff = 0;
 	int rc;
 
+	if (d->one_layer) { /* layer 0 is acyclic: OpenSM's layering keeps every path there */
+		d->nlayers = d->greedy = 1;
+		return 0;
+	}
 	if ((rc = dfsssp_build_cdg(d, err)) || (rc = dfsssp_make_layers(d, err)))
 		return rc;
 	d->greedy = d->nlayers;
