@@ -60,6 +60,26 @@ int lanes_cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void lanes_sort_few(void *base, size_t n, size_t size, size_t few,
+		    int (*cmp)(const void *, const void *))
+{
+	unsigned char *b = base, x[64];
+
+	if (n > few || size > sizeof(x)) {
+		qsort(base, n, size, cmp);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		size_t j = i;
+
+		memcpy(x, b + i * size, size);
+		while (j > 0 && cmp(b + (j - 1) * size, x) > 0)
+			j--;
+		memmove(b + (j + 1) * size, b + j * size, (i - j) * size);
+		memcpy(b + j * size, x, size);
+	}
+}
+
 uint32_t lanes_lower_bound(const uint32_t *a, uint32_t n, uint32_t v)
 {
 	uint32_t lo = 0, hi = n;

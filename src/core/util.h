@@ -21,6 +21,14 @@ void lanes_run_pair(void *(*fn)(void *), void *a, void *b, int threaded);
 int lanes_cmp_u32(const void *a, const void *b);
 int lanes_cmp_u64(const void *a, const void *b);
 
+/*
+ * qsort(), or on n <= few elements an insertion sort, where qsort's set-up
+ * costs more than the sorting. For total orders (no equal elements), where
+ * every sort gives the one result; elements of up to 64 bytes.
+ */
+void lanes_sort_few(void *base, size_t n, size_t size, size_t few,
+		    int (*cmp)(const void *, const void *));
+
 /* First index i in the sorted a[0..n) with a[i] >= v (n when there is none). */
 uint32_t lanes_lower_bound(const uint32_t *a, uint32_t n, uint32_t v);
 

@@ -19,6 +19,7 @@
  */
 #include <stdlib.h>
 
+#include "../core/util.h"
 #include "route_internal.h"
 
 #define FEW_SWITCHES 16 /* switches ranked on the stack, by insertion */
@@ -123,26 +124,6 @@ static void list_endports(const struct lanes_fabric *f, const struct sw_rank *ra
 	e->n = n;
 }
 
-/*
- * by_load is a total order (switch indices differ), so any sort gives the
- * one result: insertion on a few switches, where qsort's set-up costs more.
- */
-static void sort_by_load(struct sw_rank *rank, uint32_t ns)
-{
-	if (ns > FEW_SWITCHES) {
-		qsort(rank, ns, sizeof(*rank), by_load);
-		return;
-	}
-	for (uint32_t i = 1; i < ns; i++) {
-		struct sw_rank x = rank[i];
-		uint32_t j = i;
-
-		for (; j > 0 && by_load(&rank[j - 1], &x) > 0; j--)
-			rank[j] = rank[j - 1];
-		rank[j] = x;
-	}
-}
-
 int route_endports_osm_order(const struct lanes_fabric *f, struct route_endports *out,
 			     struct lanes_error *err)
 {
@@ -160,7 +141,7 @@ int route_endports_osm_order(const struct lanes_fabric *f, struct route_endports
 	for (uint32_t s = 0; s < ns; s++)
 		rank[s] = (struct sw_rank){ route_osm_guid_key(f->nodes[f->switches[s]].guid), 0, s };
 	total = count_links(f, rank);
-	sort_by_load(rank, ns);
+	lanes_sort_few(rank, ns, sizeof(*rank), FEW_SWITCHES, by_load); /* total order */
 	if ((out->ep = malloc(sizeof(*out->ep) * (total ? total : 1))))
 		list_endports(f, rank, out);
 	if (rank != few)

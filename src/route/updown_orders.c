@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lanes/fabric.h"
+#include "../core/util.h"
 #include "route_internal.h"
 
 #define INF UINT32_MAX /* unreached */
@@ -66,23 +67,6 @@ static int by_key(const void *pa, const void *pb)
 	return a->sw < b->sw ? -1 : a->sw > b->sw;
 }
 
-/* by_key is a total order (switch indices differ): insertion on a few, where qsort costs more. */
-static void sort_keyed(struct keyed *k, uint32_t n)
-{
-	if (n > FEW) {
-		qsort(k, n, sizeof(*k), by_key);
-		return;
-	}
-	for (uint32_t i = 1; i < n; i++) {
-		struct keyed x = k[i];
-		uint32_t j = i;
-
-		for (; j > 0 && by_key(&k[j - 1], &x) > 0; j--)
-			k[j] = k[j - 1];
-		k[j] = x;
-	}
-}
-
 int route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, uint32_t *pos,
 		       struct lanes_error *err)
 {
@@ -96,7 +80,7 @@ int route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, uint32
 		k[s].sw = s;
 		k[s].guid = f->nodes[f->switches[s]].guid;
 	}
-	sort_keyed(k, ns);
+	lanes_sort_few(k, ns, sizeof(*k), FEW, by_key); /* total order: switch indices differ */
 	for (uint32_t i = 0; i < ns; i++)
 		pos[k[i].sw] = i;
 	if (k != few)

@@ -105,6 +105,42 @@ static void test_scan_uint_bounds(void **state)
 	assert_false(scan_uint("x", 10, &v));
 }
 
+/* Both branches of lanes_sort_few give qsort's order: every permutation of 1..6, and 40 values. */
+static void test_sort_few_matches_qsort(void **state)
+{
+	uint64_t a[40], b[40];
+	int perm[6] = { 0, 1, 2, 3, 4, 5 };
+
+	(void)state;
+	for (int n = 0; n < 720; n++) {
+		int k = n, used = 0;
+
+		for (int i = 0; i < 6; i++) { /* the n-th permutation, factorial base */
+			int pick = k % (6 - i), c = -1;
+
+			k /= 6 - i;
+			while (pick >= 0)
+				if (!(used & (1 << ++c)))
+					pick--;
+			used |= 1 << c;
+			perm[i] = c;
+		}
+		for (int i = 0; i < 6; i++)
+			a[i] = (uint64_t)perm[i] * 1000003u;
+		lanes_sort_few(a, 6, sizeof(*a), 16, lanes_cmp_u64);
+		for (int i = 0; i < 6; i++)
+			assert_int_equal(a[i], (uint64_t)i * 1000003u);
+	}
+	for (int i = 0; i < 40; i++)
+		a[i] = b[i] = (uint64_t)((i * 7919) % 40) << 33;
+	lanes_sort_few(a, 40, sizeof(*a), 16, lanes_cmp_u64); /* over few: qsort */
+	lanes_sort_few(b, 40, sizeof(*b), 64, lanes_cmp_u64); /* insertion */
+	for (int i = 0; i < 40; i++) {
+		assert_int_equal(a[i], (uint64_t)i << 33);
+		assert_int_equal(b[i], (uint64_t)i << 33);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -112,6 +148,7 @@ int main(void)
 		cmocka_unit_test(test_rng_is_seeded_and_bounded),
 		cmocka_unit_test(test_error_format),
 		cmocka_unit_test(test_scan_uint_bounds),
+		cmocka_unit_test(test_sort_few_matches_qsort),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
