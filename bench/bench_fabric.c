@@ -12,18 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "lanes/io.h"
 #include "lanes/topo.h"
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_time.h"
 
 static int fail(const struct lanes_error *err)
 {

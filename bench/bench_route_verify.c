@@ -12,19 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "lanes/route.h"
 #include "lanes/topo.h"
 #include "lanes/verify.h"
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_time.h"
 
 static int fail(const char *what, const struct lanes_error *err)
 {

@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/util.h"
 #include "lanes/route.h"
 #include "lanes/routing.h"
 #include "route_internal.h"
@@ -69,26 +70,6 @@ static int by_guid_key(const void *pa, const void *pb)
 	return a[1] < b[1] ? -1 : a[1] > b[1];
 }
 
-/* A total order, so any sort does: insertion on a few switches, qsort beyond. */
-static void sort_keys(uint64_t *k, uint32_t n)
-{
-	if (n > 16) {
-		qsort(k, n, 2 * sizeof(*k), by_guid_key);
-		return;
-	}
-	for (uint32_t i = 1; i < n; i++) {
-		uint64_t x[2] = { k[2 * i], k[2 * i + 1] };
-		uint32_t j = i;
-
-		for (; j > 0 && by_guid_key(&k[2 * (j - 1)], x) > 0; j--) {
-			k[2 * j] = k[2 * (j - 1)];
-			k[2 * j + 1] = k[2 * (j - 1) + 1];
-		}
-		k[2 * j] = x[0];
-		k[2 * j + 1] = x[1];
-	}
-}
-
 /* Switches in GUID map order; the reverse of every adjacency entry. */
 static void set_order(struct emu *h)
 {
@@ -100,7 +81,7 @@ static void set_order(struct emu *h)
 		k[2 * s] = route_osm_guid_key(f->nodes[f->switches[s]].guid);
 		k[2 * s + 1] = s;
 	}
-	sort_keys(k, h->ns);
+	lanes_sort_few(k, h->ns, 2 * sizeof(*k), 16, by_guid_key); /* a total order */
 	for (uint32_t i = 0; i < h->ns; i++)
 		h->gorder[i] = (uint32_t)k[2 * i + 1];
 	/* first[port slot of (s, port)]: s's adjacency entry on that port */
