@@ -24,6 +24,9 @@
 #    routes per channel, EBB). The path-SL files and LFTs of the RUNS routings
 #    must be byte-identical. "steady": RUNS bench_route_repeat processes
 #    route the same file 11 times each; the median of all but their first.
+#  - The sides take turns: RUNS rounds of one OpenSM daemon, then one `lanes
+#    route` and one bench_route_repeat (since commit 9b1af6a; before, all of
+#    OpenSM's runs came first), so both sample the machine at the same times.
 # Our nue runs with --vls 1, OpenSM's default for nue. Prints a Markdown table
 # and the target checks; the raw numbers stay in $OUT (default a temporary
 # folder) for inspection.
@@ -85,24 +88,40 @@ phases() {
     }' "$1"
 }
 
-# osm_side NET DIR ENGINE: fills DIR with dump/, log*/ and prints
-# "used vls time_s rpc_max ebb deadlock_free steady_s" (deadlock_free from the
-# LFTs on one VL: meaningful for the engines that route on VL 0 only, "-" for
-# the others). time_s: the median of the first routing of RUNS OpenSM
-# daemons; steady_s: the median of their later ones (SWEEPS routings each).
+# The two sides take turns, RUNS rounds of each pair: an OpenSM daemon
+# (osm_round), then lanes (lanes_round: one `lanes route` and one
+# bench_route_repeat process). So both sides sample the machine at the same
+# moments, and a slow minute of this VM (its speed swings by up to 1.5x)
+# weighs on both alike.
+
+# osm_args ENGINE: OpenSM's options for ENGINE
+osm_args() {
+  echo "-R $1"
+  [ "$1" = nue ] && echo "--nue_max_num_vls 1"
+}
+
+# osm_round NET DIR ENGINE I: daemon I, SWEEPS routings, every sweep heavy;
+# its first routing phase to DIR/times, the later ones to DIR/steady.
+osm_round() {
+  local net=$1 dir=$2 i=$4 args
+  read -r -a args < <(osm_args "$3" | tr '\n' ' ')
+  [ "$i" = 1 ] && { : >"$dir/times"; : >"$dir/steady"; }
+  osm_sweeps "$net" "$dir/log$i" "$sweeps" "${args[@]}" -D 0x07 >/dev/null 2>&1
+  phases "$dir/log$i/osm.log" >"$dir/log$i/phases"
+  head -1 "$dir/log$i/phases" >>"$dir/times"
+  sed -n "2,${sweeps}p" "$dir/log$i/phases" >>"$dir/steady"
+}
+
+# osm_side NET DIR ENGINE (after the rounds): prints "used vls time_s rpc_max
+# ebb deadlock_free steady_s" (deadlock_free from the LFTs on one VL:
+# meaningful for the engines that route on VL 0 only, "-" for the others).
+# One more run with -D 0x43 dumps the LFTs. time_s: the median of the first
+# routing of the RUNS daemons; steady_s: the median of their later ones.
 osm_side() {
-  local net=$1 dir=$2 eng=$3 args=(-R "$3") used vls t steady
-  [ "$eng" = nue ] && args+=(--nue_max_num_vls 1)
+  local net=$1 dir=$2 eng=$3 args used vls t steady
+  read -r -a args < <(osm_args "$eng" | tr '\n' ' ')
   osm_run "$net" "$dir/dump" "${args[@]}" -D 0x43 >/dev/null 2>&1
-  : >"$dir/times"; : >"$dir/steady"
-  for i in $(seq "$runs"); do
-    osm_sweeps "$net" "$dir/log$i" "$sweeps" "${args[@]}" -D 0x07 >/dev/null 2>&1
-    phases "$dir/log$i/osm.log" >"$dir/log$i/phases"
-    head -1 "$dir/log$i/phases" >>"$dir/times"
-    sed -n "2,${sweeps}p" "$dir/log$i/phases" >>"$dir/steady"
-  done
   t=$(median <"$dir/times"); steady=$(median <"$dir/steady")
-  t=$(median <"$dir/times")
   used=$(grep -m1 -o "osm_ucast_mgr_process: [a-z0-9_-]* tables configured" "$dir/log1/osm.log" | awk '{ print $2 }')
   case $eng in
     dfsssp) vls=$(grep -m1 -o "Virtual Lanes needed: [0-9]*" "$dir/log1/osm.log" | awk '{ print $NF }') ;;
@@ -120,24 +139,31 @@ osm_side() {
   echo "${used:-failed} ${vls:-?} $t $rpc $ebb $df $steady"
 }
 
-# lanes_side NET DIR ENGINE: prints "status vls_needed vls_used time_s rpc_max
-# ebb deadlock_free same_sls steady_s". time_s: the median of RUNS `lanes
-# route` processes; steady_s: RUNS bench_route_repeat processes (one after
-# each of those) routing 11 times each, the median of all but their first
-# calls (spread over processes, as OpenSM's sweeps are, so that a noisy
-# moment of the machine does not decide it).
-lanes_side() {
-  local net=$1 dir=$2 eng=$3 opts=() i vls=8
+# lanes_round NET DIR ENGINE I: `lanes route` into DIR/rI (the engine's own
+# time_s from report.json to DIR/times: a first routing in a fresh process),
+# then a bench_route_repeat process routing 11 times (all but its first call
+# to DIR/repeat: the steady state). Our nue runs with --vls 1, as OpenSM's.
+# @return 1 if lanes refused (DIR/refused).
+lanes_round() {
+  local net=$1 dir=$2 eng=$3 i=$4 opts=() vls=8
   [ "$eng" = nue ] && opts+=(--vls 1) && vls=1
-  if ! "$lanes" engines | awk '{ print $1 }' | grep -qx "$eng"; then echo "absent - - - - - - - -"; return; fi
-  : >"$dir/repeat"
-  for i in $(seq "$runs"); do
-    if ! "$lanes" route -e "$eng" "$net" "${opts[@]}" -o "$dir/r$i" >"$dir/route.out" 2>"$dir/route.err"; then
-      echo "refused - - - - - - - -"; return
-    fi
-    jget time_s "$dir/r$i/report.json"
-    "$repeat" "$eng" "$net" 11 "$vls" 2>>"$dir/repeat.err" | tail -n +2 >>"$dir/repeat"
-  done >"$dir/times"
+  [ "$i" = 1 ] && { : >"$dir/times"; : >"$dir/repeat"; rm -f "$dir/refused"; }
+  [ -e "$dir/refused" ] && return 1
+  if ! "$lanes" route -e "$eng" "$net" "${opts[@]}" -o "$dir/r$i" >"$dir/route.out" 2>"$dir/route.err"; then
+    touch "$dir/refused"; return 1
+  fi
+  jget time_s "$dir/r$i/report.json" >>"$dir/times"
+  "$repeat" "$eng" "$net" 11 "$vls" 2>>"$dir/repeat.err" | tail -n +2 >>"$dir/repeat"
+}
+
+# lanes_side NET DIR ENGINE (after the rounds): prints "status vls_needed
+# vls_used time_s rpc_max ebb deadlock_free same_sls steady_s": the VLs its
+# notes say it needs, `lanes verify` of what it wrote; the path SLs and LFTs
+# of the RUNS routings must be byte-identical.
+lanes_side() {
+  local net=$1 dir=$2 eng=$3 i
+  [ -e "$dir/absent" ] && { echo "absent - - - - - - - -"; return; }
+  [ -e "$dir/refused" ] && { echo "refused - - - - - - - -"; return; }
   local t need used rpc ebb df same=yes
   t=$(median <"$dir/times")
   used=$(jget vls "$dir/r1/report.json")
@@ -169,12 +195,15 @@ for entry in "${FABRICS[@]}"; do
   make_net "$name" "${entry#*|}" || { echo "| $name | (could not build the net file) |"; continue; }
   for eng in "${ENGINES[@]}"; do
     d=$out/$name/$eng; mkdir -p "$d/osm" "$d/lanes"
-    read -r o_used o_vls o_t o_rpc o_ebb o_df o_st < <(osm_side "$out/$name/fabric.net" "$d/osm" "$eng")
-    if [ "$eng" = ftree ]; then
-      l=(absent - - - - - - - -)
-    else
-      read -r -a l < <(lanes_side "$out/$name/fabric.net" "$d/lanes" "$eng")
-    fi
+    net=$out/$name/fabric.net
+    rm -f "$d/lanes/absent"
+    "$lanes" engines | awk '{ print $1 }' | grep -qx "$eng" || touch "$d/lanes/absent"
+    for i in $(seq "$runs"); do
+      osm_round "$net" "$d/osm" "$eng" "$i"
+      [ -e "$d/lanes/absent" ] || lanes_round "$net" "$d/lanes" "$eng" "$i"
+    done
+    read -r o_used o_vls o_t o_rpc o_ebb o_df o_st < <(osm_side "$net" "$d/osm" "$eng")
+    read -r -a l < <(lanes_side "$net" "$d/lanes" "$eng")
     speed=- sspeed=-
     if [ "${l[0]}" = ok ] && [ "$o_used" = "$eng" ]; then
       speed=$(ratio "$o_t" "${l[3]}"); sspeed=$(ratio "$o_st" "${l[8]}")
