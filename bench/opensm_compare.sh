@@ -25,7 +25,7 @@
 #    must be byte-identical. "steady": RUNS bench_route_repeat processes
 #    route the same file 11 times each; the median of all but their first.
 #  - The sides take turns: RUNS rounds of one OpenSM daemon, then one `lanes
-#    route` and one bench_route_repeat (since commit 9b1af6a; before, all of
+#    route` and one bench_route_repeat (since commit 6f5751d; before, all of
 #    OpenSM's runs came first), so both sample the machine at the same times.
 # Our nue runs with --vls 1, OpenSM's default for nue. Prints a Markdown table
 # and the target checks; the raw numbers stay in $OUT (default a temporary
