@@ -1,0 +1,141 @@
+/*
+ * nue_bundle.c - bundles of parallel cables for nue's BFS shortcut
+ * (nue_level.c); no paper, a speed-up that keeps the same tables.
+ *
+ * A switch's adjacency entries to one neighbour y form a bundle, listed in
+ * the order of the bundle's first entry. When the BFS offers a switch's
+ * entries, a neighbour takes the least (distance, channel) over the open
+ * ones (dependency not blocked), and within a bundle the distances differ
+ * only by the load of the channel back from y. So each bundle keeps the
+ * channel of least (load, number) among its entries, and the BFS looks at
+ * one entry per neighbour: that one, unless its dependency is blocked (then
+ * it scans the bundle). Loads only grow, and only where a tree is placed
+ * (nue_search_place): a bundle picks again when its best channel's load
+ * grows; any other channel only falls further behind.
+ */
+#include <stdlib.h>
+
+#include "nue_search.h"
+
+/* Bundle k of switch x takes entry e's channel back as its best. */
+static void take(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev, uint32_t x,
+		 uint32_t k, uint32_t e)
+{
+	uint32_t a = f->adj_off[x];
+
+	v->bun[k].in = rev[e];
+	v->bun[k].jd = (e - a) * (f->adj_off[x + 1] - a);
+}
+
+void nue_bundle_pick(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
+		     const uint64_t *load, uint32_t x, uint32_t k)
+{
+	const uint32_t *mem = v->mem + v->bm[k].m, n = v->bm[k].n;
+	uint32_t best = rev[mem[0]];
+	uint64_t lb = load[best];
+
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t c = rev[mem[i]];
+		uint64_t lc = load[c];
+
+		if (lc < lb || (lc == lb && c < best))
+			best = c, lb = lc;
+	}
+	take(v, f, rev, x, k, rev[best]);
+}
+
+void nue_bundles_sync(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
+		      const uint64_t *load)
+{
+	for (uint32_t x = 0; x < f->num_switches; x++)
+		for (uint32_t k = v->boff[x]; k < v->boff[x + 1]; k++)
+			nue_bundle_pick(v, f, rev, load, x, k);
+}
+
+/* The bundles of switch x: numbered from k, their sizes counted. @return past the last */
+static uint32_t group(struct nue_level *v, const struct lanes_fabric *f, uint32_t x, uint32_t k,
+		      uint32_t *mark, uint32_t *idx, uint32_t *ebun)
+{
+	for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
+		uint32_t y = f->adj[e].sw;
+
+		if (mark[y] != x + 1) {
+			mark[y] = x + 1;
+			idx[y] = k;
+			v->bun[k].y = y;
+			v->bm[k++].n = 0;
+		}
+		ebun[e] = idx[y];
+		v->bm[idx[y]].n++;
+	}
+	return k;
+}
+
+/* Each bundle's entries in adjacency order, its best as for zero loads; cbun[]. */
+static void fill(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
+		 const uint32_t *ebun, uint32_t nb)
+{
+	uint32_t ns = f->num_switches, E = f->adj_off[ns], m = 0;
+
+	for (uint32_t k = 0; k < nb; k++) {
+		v->bm[k].m = m;
+		m += v->bm[k].n;
+		v->multi |= v->bm[k].n > 1;
+		v->bm[k].n = 0;
+	}
+	for (uint32_t e = 0; e < E; e++) {
+		struct nue_bmem *b = &v->bm[ebun[e]];
+
+		v->mem[b->m + b->n++] = e;
+		v->cbun[rev[e]] = UINT32_MAX;
+	}
+	for (uint32_t x = 0; x < ns; x++)
+		for (uint32_t k = v->boff[x]; k < v->boff[x + 1]; k++) {
+			take(v, f, rev, x, k, v->mem[v->bm[k].m]); /* the least channel */
+			for (uint32_t i = 0; i < v->bm[k].n; i++) {
+				uint32_t e = v->mem[v->bm[k].m + i];
+
+				if (rev[e] < v->bun[k].in)
+					take(v, f, rev, x, k, e);
+				if (v->bm[k].n > 1)
+					v->cbun[rev[e]] = k;
+			}
+		}
+}
+
+int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev)
+{
+	uint32_t ns = f->num_switches, E = f->adj_off[ns], k = 0;
+	uint32_t *mark = calloc((size_t)ns + 1, sizeof(*mark)), *idx = malloc(sizeof(*idx) * ((size_t)ns + 1));
+	uint32_t *ebun = malloc(sizeof(*ebun) * ((size_t)E + 1));
+	int rc = -1;
+
+	v->bun = malloc(sizeof(*v->bun) * ((size_t)E + 1));
+	v->bm = malloc(sizeof(*v->bm) * ((size_t)E + 1));
+	v->boff = malloc(sizeof(*v->boff) * ((size_t)ns + 1));
+	v->mem = malloc(sizeof(*v->mem) * ((size_t)E + 1));
+	v->cbun = malloc(sizeof(*v->cbun) * ((size_t)E + 1));
+	if (!mark || !idx || !ebun || !v->bun || !v->bm || !v->boff || !v->mem || !v->cbun)
+		goto out;
+	for (uint32_t x = 0; x < ns; x++) {
+		v->boff[x] = k;
+		k = group(v, f, x, k, mark, idx, ebun);
+	}
+	v->boff[ns] = k;
+	fill(v, f, rev, ebun, k);
+	rc = 0;
+out:
+	free(mark);
+	free(idx);
+	free(ebun);
+	return rc;
+}
+
+void nue_bundles_free(struct nue_level *v)
+{
+	free(v->bun);
+	free(v->bm);
+	free(v->boff);
+	free(v->mem);
+	free(v->cbun);
+}
