@@ -17,39 +17,28 @@
 
 #include "nue_search.h"
 
-/* Bundle k of switch x takes entry e's channel back as its best. */
-static void take(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev, uint32_t x,
-		 uint32_t k, uint32_t e)
+void nue_bundle_pick(struct nue_level *v, uint32_t k)
 {
-	uint32_t a = f->adj_off[x];
-
-	v->bun[k].in = rev[e];
-	v->bun[k].jd = (e - a) * (f->adj_off[x + 1] - a);
-}
-
-void nue_bundle_pick(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
-		     const uint64_t *load, uint32_t x, uint32_t k)
-{
-	const uint32_t *mem = v->mem + v->bm[k].m, n = v->bm[k].n;
-	uint32_t best = rev[mem[0]];
-	uint64_t lb = load[best];
+	const uint32_t *ch = v->mem + v->bm[k].m, n = v->bm[k].n;
+	const uint64_t *load = v->load;
+	uint32_t best = 0;
+	uint64_t lb = load[ch[0]];
 
 	for (uint32_t i = 1; i < n; i++) {
-		uint32_t c = rev[mem[i]];
-		uint64_t lc = load[c];
+		uint64_t lc = load[ch[i]];
 
-		if (lc < lb || (lc == lb && c < best))
-			best = c, lb = lc;
+		if (lc < lb || (lc == lb && ch[i] < ch[best]))
+			best = i, lb = lc;
 	}
-	take(v, f, rev, x, k, rev[best]);
+	v->bun[k].in = ch[best];
+	v->bun[k].jd = v->mjd[v->bm[k].m + best];
 }
 
-void nue_bundles_sync(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
-		      const uint64_t *load)
+void nue_bundles_sync(struct nue_level *v, const uint64_t *load)
 {
-	for (uint32_t x = 0; x < f->num_switches; x++)
-		for (uint32_t k = v->boff[x]; k < v->boff[x + 1]; k++)
-			nue_bundle_pick(v, f, rev, load, x, k);
+	v->load = load;
+	for (uint32_t k = 0; k < v->nbun; k++)
+		nue_bundle_pick(v, k);
 }
 
 /* The bundles of switch x: numbered from k, their sizes counted. @return past the last */
@@ -71,11 +60,11 @@ static uint32_t group(struct nue_level *v, const struct lanes_fabric *f, uint32_
 	return k;
 }
 
-/* Each bundle's entries in adjacency order, its best as for zero loads; cbun[]. */
+/* Each bundle's channels back, in adjacency order, the least as its best (zero loads); cbun[]. */
 static void fill(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
 		 const uint32_t *ebun, uint32_t nb)
 {
-	uint32_t ns = f->num_switches, E = f->adj_off[ns], m = 0;
+	uint32_t ns = f->num_switches, m = 0;
 
 	for (uint32_t k = 0; k < nb; k++) {
 		v->bm[k].m = m;
@@ -83,24 +72,19 @@ static void fill(struct nue_level *v, const struct lanes_fabric *f, const uint32
 		v->multi |= v->bm[k].n > 1;
 		v->bm[k].n = 0;
 	}
-	for (uint32_t e = 0; e < E; e++) {
-		struct nue_bmem *b = &v->bm[ebun[e]];
-
-		v->mem[b->m + b->n++] = e;
-		v->cbun[rev[e]] = UINT32_MAX;
-	}
 	for (uint32_t x = 0; x < ns; x++)
-		for (uint32_t k = v->boff[x]; k < v->boff[x + 1]; k++) {
-			take(v, f, rev, x, k, v->mem[v->bm[k].m]); /* the least channel */
-			for (uint32_t i = 0; i < v->bm[k].n; i++) {
-				uint32_t e = v->mem[v->bm[k].m + i];
+		for (uint32_t e = f->adj_off[x], a = e, deg = f->adj_off[x + 1] - a; e < a + deg; e++) {
+			uint32_t k = ebun[e], i = v->bm[k].m + v->bm[k].n++;
 
-				if (rev[e] < v->bun[k].in)
-					take(v, f, rev, x, k, e);
-				if (v->bm[k].n > 1)
-					v->cbun[rev[e]] = k;
-			}
+			v->mem[i] = rev[e];
+			v->mjd[i] = (e - a) * deg;
+			if (v->bm[k].n == 1 || rev[e] < v->bun[k].in)
+				v->bun[k].in = rev[e], v->bun[k].jd = v->mjd[i];
 		}
+	for (uint32_t k = 0; k < nb; k++)
+		for (uint32_t i = 0; i < v->bm[k].n; i++)
+			v->cbun[v->mem[v->bm[k].m + i]] = v->bm[k].n > 1 ? k : UINT32_MAX;
+	v->nbun = nb;
 }
 
 int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev)
@@ -114,8 +98,9 @@ int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const ui
 	v->bm = malloc(sizeof(*v->bm) * ((size_t)E + 1));
 	v->boff = malloc(sizeof(*v->boff) * ((size_t)ns + 1));
 	v->mem = malloc(sizeof(*v->mem) * ((size_t)E + 1));
+	v->mjd = malloc(sizeof(*v->mjd) * ((size_t)E + 1));
 	v->cbun = malloc(sizeof(*v->cbun) * ((size_t)E + 1));
-	if (!mark || !idx || !ebun || !v->bun || !v->bm || !v->boff || !v->mem || !v->cbun)
+	if (!mark || !idx || !ebun || !v->bun || !v->bm || !v->boff || !v->mem || !v->mjd || !v->cbun)
 		goto out;
 	for (uint32_t x = 0; x < ns; x++) {
 		v->boff[x] = k;
@@ -137,5 +122,6 @@ void nue_bundles_free(struct nue_level *v)
 	free(v->bm);
 	free(v->boff);
 	free(v->mem);
+	free(v->mjd);
 	free(v->cbun);
 }

@@ -91,7 +91,7 @@ struct bfs {
 	const struct nue_nb *nb;
 	const struct nue_bundle *bun;
 	const struct nue_bmem *bm;
-	const uint32_t *boff, *mem;
+	const uint32_t *boff, *mem, *mjd;
 	const uint8_t *dep;
 	const uint32_t *drow;         /* per channel: nue_cdg_dep() less the out channel */
 	const size_t *dense;          /* per switch: its first dependency number */
@@ -105,22 +105,19 @@ struct bfs {
 };
 
 /*
- * The best open channel of bundle k of a switch (first entry a) whose best
- * one is blocked: least (load, number) among its entries whose dependency
- * (col, every stride bytes) is not blocked. @return it, or LANES_NONE
+ * The best open channel of bundle k whose best one is blocked: least (load,
+ * number) among its channels whose dependency (col[jd]) is not blocked.
+ * @return it, or LANES_NONE
  */
-static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_t k, uint32_t a,
-						     const uint8_t *col, size_t stride)
+static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_t k, const uint8_t *col)
 {
 	const struct nue_bmem q = b->bm[k];
 	uint32_t best = LANES_NONE;
 
-	if (q.n == 1)
-		return best;
-	for (uint32_t i = 0; i < q.n; i++) {
-		uint32_t e = b->mem[q.m + i], in = b->rev[e];
+	for (uint32_t i = q.m; i < q.m + q.n; i++) {
+		uint32_t in = b->mem[i];
 
-		if (col[(e - a) * stride] == NUE_DEP_BLOCKED)
+		if (col[b->mjd[i]] == NUE_DEP_BLOCKED)
 			continue;
 		if (best == LANES_NONE || b->load[in] < b->load[best] ||
 		    (b->load[in] == b->load[best] && in < best))
@@ -171,14 +168,13 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 }
 
 /*
- * The same for a switch with parallel cables (first entry a, deg entries),
- * by its bundles [k, kend): each neighbour by its bundle's best open
- * channel (col NULL at t: all open). Not inlined: most switches have none,
- * and their loop stays lean.
+ * The same for a switch with parallel cables, by its bundles [k, kend):
+ * each neighbour by its bundle's best open channel (col NULL at t: all
+ * open). Not inlined: most switches have none, and their loop stays lean.
  */
 static __attribute__((noinline)) uint32_t scan_bundles(const struct bfs *b, uint32_t k, uint32_t kend,
-							uint32_t a, const uint8_t *col, uint32_t deg,
-							uint64_t dw, uint32_t next, uint32_t n)
+							const uint8_t *col, uint64_t dw, uint32_t next,
+							uint32_t n)
 {
 	const uint64_t *load = b->load;
 	const uint32_t base = b->base;
@@ -191,7 +187,7 @@ static __attribute__((noinline)) uint32_t scan_bundles(const struct bfs *b, uint
 		uint64_t d;
 
 		if ((ly >= base && ly != next) ||
-		    (col && col[q->jd] == NUE_DEP_BLOCKED && (in = open_best(b, k, a, col, deg)) == LANES_NONE))
+		    (col && col[q->jd] == NUE_DEP_BLOCKED && (in = open_best(b, k, col)) == LANES_NONE))
 			continue;
 		d = dw + load[in];
 		if (ly < base) {
@@ -237,8 +233,8 @@ static inline __attribute__((always_inline)) uint32_t take_level(const struct bf
 		if (!multi || b->boff[x + 1] - b->boff[x] == deg)
 			m = scan(b, b->nb + a, b->dep + b->dense[x] + (c - a), deg, d + w0, next, m, deg);
 		else
-			m = scan_bundles(b, b->boff[x], b->boff[x + 1], a, b->dep + b->dense[x] + (c - a),
-					 deg, d + w0, next, m);
+			m = scan_bundles(b, b->boff[x], b->boff[x + 1], b->dep + b->dense[x] + (c - a),
+					 d + w0, next, m);
 	}
 	*n = m;
 	return nneed;
@@ -393,7 +389,7 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 		  int *rc)
 {
 	const struct bfs b = { .off = s->f->adj_off, .adj = s->f->adj, .rev = s->g->ch.rev,
-			       .nb = v->nb, .bun = v->bun, .bm = v->bm, .boff = v->boff, .mem = v->mem, .dep = s->g->dep,
+			       .nb = v->nb, .bun = v->bun, .bm = v->bm, .boff = v->boff, .mem = v->mem, .mjd = v->mjd, .dep = s->g->dep,
 			       .drow = s->g->drow, .dense = s->g->ch.dense_off, .load = s->load,
 			       .w0 = s->w0, .node = v->node, .order = s->order,
 			       .via = s->via, .base = next_base(s, v), .dd = s->dd,
@@ -407,7 +403,7 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 	b.dd[t] = 0;
 	b.sub[t] = b.hca[t];
 	if (v->multi)
-		n = scan_bundles(&b, b.boff[t], b.boff[t + 1], a, NULL, 0, b.w0, b.base + 1, 1);
+		n = scan_bundles(&b, b.boff[t], b.boff[t + 1], NULL, b.w0, b.base + 1, 1);
 	else
 		n = scan(&b, b.nb + a, &none, 0, b.w0, b.base + 1, 1, b.off[t + 1] - a);
 	for (uint32_t lvl = 1; i < n; lvl++) {

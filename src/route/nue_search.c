@@ -415,5 +415,5 @@ void nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t,
 	}
 	/* the BFS's bundles (nue_bundle.c): one channel of each at most grew */
 	for (uint32_t j = 1; s->level.multi && j < n; j++)
-		nue_bundle_loaded(&s->level, s->f, s->g->ch.rev, load, via[order[j]]);
+		nue_bundle_loaded(&s->level, via[order[j]]);
 }

@@ -34,7 +34,7 @@ struct nue_bundle {
 	uint32_t jd;                  /* (in's entry - the switch's first) * the switch's degree */
 };
 
-/* Where a bundle's entries are: mem[m .. m + n), adjacency entries of the switch. */
+/* Where a bundle's channels back are: mem[m .. m + n) (and their mjd[]). */
 struct nue_bmem {
 	uint32_t m, n;
 };
@@ -59,7 +59,10 @@ struct nue_level {
 	struct nue_bundle *bun;       /* per switch x: bun[boff[x] .. boff[x + 1]) */
 	struct nue_bmem *bm;          /* per bundle */
 	uint32_t *boff;
-	uint32_t *mem;                /* the bundles' entries */
+	uint32_t nbun;
+	uint32_t *mem;                /* the bundles' channels back (rev[] of the entries) */
+	uint32_t *mjd;                /* per mem[]: its entry's jd (struct nue_bundle) */
+	const uint64_t *load;         /* the loads the best channels follow */
 	uint32_t *cbun;               /* per channel c (x -> y): y's bundle toward x if of 2+ entries */
 	int multi;                    /* some bundle has 2+ entries */
 	struct nue_lkey *keys;        /* hand-over scratch: a level's switches */
@@ -156,25 +159,22 @@ void nue_level_free(struct nue_level *v);
 int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev);
 void nue_bundles_free(struct nue_level *v);
 
-/** Pick every bundle's best channel from the loads (after they were set from outside). */
-void nue_bundles_sync(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
-		      const uint64_t *load);
+/** Let the bundles follow load (per channel), and pick every best channel from it. */
+void nue_bundles_sync(struct nue_level *v, const uint64_t *load);
 
-/** Bundle k (of switch x) picks its best channel again. */
-void nue_bundle_pick(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
-		     const uint64_t *load, uint32_t x, uint32_t k);
+/** Bundle k picks its best channel again. */
+void nue_bundle_pick(struct nue_level *v, uint32_t k);
 
 /**
  * The load of channel c (x -> y) grew: y's bundle toward x picks again if
  * c was its best (any other channel only fell further behind).
  */
-static inline void nue_bundle_loaded(struct nue_level *v, const struct lanes_fabric *f,
-				     const uint32_t *rev, const uint64_t *load, uint32_t c)
+static inline void nue_bundle_loaded(struct nue_level *v, uint32_t c)
 {
 	uint32_t k = v->cbun[c];
 
 	if (k != UINT32_MAX && v->bun[k].in == c)
-		nue_bundle_pick(v, f, rev, load, f->adj[c].sw, k);
+		nue_bundle_pick(v, k);
 }
 
 /**
