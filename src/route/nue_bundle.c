@@ -14,6 +14,7 @@
  * grows; any other channel only falls further behind.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "nue_search.h"
 
@@ -90,38 +91,32 @@ static void fill(struct nue_level *v, const struct lanes_fabric *f, const uint32
 int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev)
 {
 	uint32_t ns = f->num_switches, E = f->adj_off[ns], k = 0;
-	uint32_t *mark = calloc((size_t)ns + 1, sizeof(*mark)), *idx = malloc(sizeof(*idx) * ((size_t)ns + 1));
-	uint32_t *ebun = malloc(sizeof(*ebun) * ((size_t)E + 1));
-	int rc = -1;
+	size_t e1 = (size_t)E + 1, n1 = (size_t)ns + 1;
+	/* one block of 4-byte words: bun, bm, mem, mjd, cbun, boff; scratch ebun, mark, idx */
+	uint32_t *w = malloc(sizeof(*w) * (10 * e1 + 3 * n1)), *ebun, *mark, *idx;
 
-	v->bun = malloc(sizeof(*v->bun) * ((size_t)E + 1));
-	v->bm = malloc(sizeof(*v->bm) * ((size_t)E + 1));
-	v->boff = malloc(sizeof(*v->boff) * ((size_t)ns + 1));
-	v->mem = malloc(sizeof(*v->mem) * ((size_t)E + 1));
-	v->mjd = malloc(sizeof(*v->mjd) * ((size_t)E + 1));
-	v->cbun = malloc(sizeof(*v->cbun) * ((size_t)E + 1));
-	if (!mark || !idx || !ebun || !v->bun || !v->bm || !v->boff || !v->mem || !v->mjd || !v->cbun)
-		goto out;
+	if (!w)
+		return -1;
+	v->bun = (struct nue_bundle *)w;
+	v->bm = (struct nue_bmem *)(w + 3 * e1);
+	v->mem = w + 5 * e1;
+	v->mjd = w + 6 * e1;
+	v->cbun = w + 7 * e1;
+	ebun = w + 8 * e1;
+	v->boff = w + 9 * e1;
+	mark = v->boff + n1;
+	idx = mark + n1;
+	memset(mark, 0, sizeof(*mark) * n1);
 	for (uint32_t x = 0; x < ns; x++) {
 		v->boff[x] = k;
 		k = group(v, f, x, k, mark, idx, ebun);
 	}
 	v->boff[ns] = k;
 	fill(v, f, rev, ebun, k);
-	rc = 0;
-out:
-	free(mark);
-	free(idx);
-	free(ebun);
-	return rc;
+	return 0;
 }
 
 void nue_bundles_free(struct nue_level *v)
 {
-	free(v->bun);
-	free(v->bm);
-	free(v->boff);
-	free(v->mem);
-	free(v->mjd);
-	free(v->cbun);
+	free(v->bun); /* the block */
 }

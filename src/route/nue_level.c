@@ -86,10 +86,8 @@ static uint32_t next_base(struct nue_search *s, struct nue_level *v)
 /* The arrays of the BFS as locals: its stores could alias the structs' fields, forcing reloads. */
 struct bfs {
 	const uint32_t *off;          /* the fabric's adjacency offsets */
-	const struct lanes_adj *adj;
-	const uint32_t *rev;          /* per channel: the one back */
 	const struct nue_nb *nb;
-	const struct nue_bundle *bun;
+	const struct nue_bundle *bun; /* the bundles of parallel cables (nue_bundle.c) */
 	const struct nue_bmem *bm;
 	const uint32_t *boff, *mem, *mjd;
 	const uint8_t *dep;
@@ -241,15 +239,15 @@ static inline __attribute__((always_inline)) uint32_t take_level(const struct bf
 }
 
 /* take_level() on a fabric without parallel cables: the entries' loop alone. */
-static __attribute__((noinline)) uint32_t take_plain(const struct bfs *b, uint32_t i, uint32_t j, uint32_t lvl,
-						      uint32_t *n)
+static __attribute__((noinline)) uint32_t take_plain(const struct bfs *b, uint32_t i, uint32_t j,
+						      uint32_t lvl, uint32_t *n)
 {
 	return take_level(b, i, j, lvl, n, 0);
 }
 
 /* take_level() on a fabric with parallel cables: by bundles where a switch has some. */
-static __attribute__((noinline)) uint32_t take_multi(const struct bfs *b, uint32_t i, uint32_t j, uint32_t lvl,
-						      uint32_t *n)
+static __attribute__((noinline)) uint32_t take_multi(const struct bfs *b, uint32_t i, uint32_t j,
+						      uint32_t lvl, uint32_t *n)
 {
 	return take_level(b, i, j, lvl, n, 1);
 }
@@ -388,8 +386,8 @@ static int hand_over(struct nue_search *s, struct nue_level *v, uint32_t i, uint
 static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct lanes_error *err,
 		  int *rc)
 {
-	const struct bfs b = { .off = s->f->adj_off, .adj = s->f->adj, .rev = s->g->ch.rev,
-			       .nb = v->nb, .bun = v->bun, .bm = v->bm, .boff = v->boff, .mem = v->mem, .mjd = v->mjd, .dep = s->g->dep,
+	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .bun = v->bun, .bm = v->bm,
+			       .boff = v->boff, .mem = v->mem, .mjd = v->mjd, .dep = s->g->dep,
 			       .drow = s->g->drow, .dense = s->g->ch.dense_off, .load = s->load,
 			       .w0 = s->w0, .node = v->node, .order = s->order,
 			       .via = s->via, .base = next_base(s, v), .dd = s->dd,
@@ -407,7 +405,8 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 	else
 		n = scan(&b, b.nb + a, &none, 0, b.w0, b.base + 1, 1, b.off[t + 1] - a);
 	for (uint32_t lvl = 1; i < n; lvl++) {
-		uint32_t j = n, nneed = v->multi ? take_multi(&b, i, j, lvl, &n) : take_plain(&b, i, j, lvl, &n), k;
+		uint32_t j = n, k, nneed = v->multi ? take_multi(&b, i, j, lvl, &n)
+						   : take_plain(&b, i, j, lvl, &n);
 
 		if (nneed == LANES_NONE)
 			return hand_over(s, v, i, lvl);
