@@ -70,7 +70,8 @@ static int sort_dests(struct nue_dests *d, struct lanes_error *err)
 	uint32_t *l = malloc(sizeof(*l) * ((size_t)d->nd + 1));
 	uint32_t *s = malloc(sizeof(*s) * ((size_t)d->nd + 1));
 	uint8_t *p = malloc((size_t)d->nd + 1);
-	uint32_t m = 0;
+	uint32_t m = 0, lb = 0, rb = 0; /* bits of a LID; of a round and a LID */
+	uint64_t all = 0;
 
 	if (!at || !cnt || !key || !l || !s || !p) {
 		free(at), free(cnt), free(key), free(l), free(s), free(p);
@@ -80,15 +81,21 @@ static int sort_dests(struct nue_dests *d, struct lanes_error *err)
 		at[i] = LANES_NONE;
 	for (uint32_t i = 0; i < d->nd; i++)
 		at[d->lid[i]] = i;
+	while (lb < 32 && f->max_lid >> lb)
+		lb++;
 	for (uint32_t lid = 0; lid <= f->max_lid; lid++)
 		if (at[lid] != LANES_NONE) {
 			uint64_t round = cnt[d->sw[at[lid]]]++;
 
-			key[m++] = round << 32 | lid;
+			key[m] = round << lb | lid;
+			all |= key[m++];
 		}
-	route_sort_u64(key, m, key + m, 0, 64); /* the keys are distinct: any sort gives this order */
+	while (rb < 64 && all >> rb)
+		rb++;
+	/* the keys are distinct: any sort gives this order; only the bits in use */
+	route_sort_u64(key, m, key + m, 0, rb);
 	for (uint32_t i = 0; i < m; i++) {
-		uint32_t j = at[(uint32_t)key[i]];
+		uint32_t j = at[(uint32_t)(key[i] & ((1ull << lb) - 1))];
 
 		l[i] = d->lid[j];
 		s[i] = d->sw[j];

@@ -27,6 +27,9 @@
  * gets the offers their settling would have made (hand_over()), and the
  * search goes on from there; a level's dependencies are only added once
  * the levels before it are in, so no work past that level is lost.
+ * Parallel cables: a switch that has some offers one channel per neighbour,
+ * its bundle's best open one (nue_bundle.c), the one the entries' minimum
+ * would pick; a fabric without any never looks at bundles.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,27 +38,28 @@
 
 int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g)
 {
-	uint32_t ns = f->num_switches, E = f->adj_off[ns];
+	uint32_t ns = f->num_switches;
 
 	memset(v, 0, sizeof(*v));
 	v->node = calloc((size_t)ns + 1, sizeof(*v->node));
-	v->nb = malloc(sizeof(*v->nb) * ((size_t)E + 1));
 	v->keys = malloc(sizeof(*v->keys) * ((size_t)ns + 1));
 	v->packed = malloc(sizeof(*v->packed) * 2 * ((size_t)ns + 1));
 	v->need = malloc(sizeof(*v->need) * ((size_t)ns + 1));
-	if (!v->node || !v->nb || !v->keys || !v->packed || !v->need)
+	v->nb = malloc(sizeof(*v->nb) * ((size_t)f->adj_off[ns] + 1));
+	if (!v->node || !v->keys || !v->packed || !v->need || !v->nb)
 		return -1;
-	for (uint32_t e = 0; e < E; e++) {
+	for (uint32_t e = 0; e < f->adj_off[ns]; e++) {
 		v->nb[e].y = f->adj[e].sw;
 		v->nb[e].in = g->ch.rev[e];
 	}
-	return 0;
+	return nue_bundles_init(v, f, g->ch.rev);
 }
 
 void nue_level_free(struct nue_level *v)
 {
 	free(v->node);
 	free(v->nb);
+	nue_bundles_free(v);
 	free(v->keys);
 	free(v->packed);
 	free(v->need);
@@ -83,6 +87,9 @@ static uint32_t next_base(struct nue_search *s, struct nue_level *v)
 struct bfs {
 	const uint32_t *off;          /* the fabric's adjacency offsets */
 	const struct nue_nb *nb;
+	const struct nue_bundle *bun; /* the bundles of parallel cables (nue_bundle.c) */
+	const struct nue_bmem *bm;
+	const uint32_t *boff, *mem, *mjd;
 	const uint8_t *dep;
 	const uint32_t *drow;         /* per channel: nue_cdg_dep() less the out channel */
 	const size_t *dense;          /* per switch: its first dependency number */
@@ -94,6 +101,28 @@ struct bfs {
 	const uint64_t *hca;
 	uint32_t *need;               /* the indices in order of the switches whose dependency is not used */
 };
+
+/*
+ * The best open channel of bundle k whose best one is blocked: least (load,
+ * number) among its channels whose dependency (col[jd]) is not blocked.
+ * @return it, or LANES_NONE
+ */
+static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_t k, const uint8_t *col)
+{
+	const struct nue_bmem q = b->bm[k];
+	uint32_t best = LANES_NONE;
+
+	for (uint32_t i = q.m; i < q.m + q.n; i++) {
+		uint32_t in = b->mem[i];
+
+		if (col[b->mjd[i]] == NUE_DEP_BLOCKED)
+			continue;
+		if (best == LANES_NONE || b->load[in] < b->load[best] ||
+		    (b->load[in] == b->load[best] && in < best))
+			best = in;
+	}
+	return best;
+}
 
 /*
  * Offer the deg entries of a switch (nb, col: their neighbour and
@@ -137,6 +166,42 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 }
 
 /*
+ * The same for a switch with parallel cables, by its bundles [k, kend):
+ * each neighbour by its bundle's best open channel (col NULL at t: all
+ * open). Not inlined: most switches have none, and their loop stays lean.
+ */
+static __attribute__((noinline)) uint32_t scan_bundles(const struct bfs *b, uint32_t k, uint32_t kend,
+							const uint8_t *col, uint64_t dw, uint32_t next,
+							uint32_t n)
+{
+	const uint64_t *load = b->load;
+	const uint32_t base = b->base;
+	struct nue_lnode *node = b->node;
+
+	for (; k < kend; k++) {
+		const struct nue_bundle *q = &b->bun[k];
+		uint32_t y = q->y, in = q->in, ly = node[y].lv;
+		struct nue_lnode *p = &node[y];
+		uint64_t d;
+
+		if ((ly >= base && ly != next) ||
+		    (col && col[q->jd] == NUE_DEP_BLOCKED && (in = open_best(b, k, col)) == LANES_NONE))
+			continue;
+		d = dw + load[in];
+		if (ly < base) {
+			p->lv = next;
+			p->bd = d;
+			p->bc = in;
+			b->order[n++] = y;
+		} else if (d < p->bd || (d == p->bd && in < p->bc)) {
+			p->bd = d;
+			p->bc = in;
+		}
+	}
+	return n;
+}
+
+/*
  * The level lvl, order[i..j): each switch takes its best channel (final:
  * every switch of the level above has offered its entries) and offers its
  * own entries, which discovers the next level (appended to order, *n
@@ -144,7 +209,8 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
  * (none is blocked, else it would not have been offered). @return how
  * many, or LANES_NONE when a switch is not short
  */
-static uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j, uint32_t lvl, uint32_t *n)
+static inline __attribute__((always_inline)) uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j,
+								 uint32_t lvl, uint32_t *n, int multi)
 {
 	const uint64_t lo = (uint64_t)lvl * b->w0, w0 = b->w0;
 	const uint32_t next = b->base + lvl + 1;
@@ -162,10 +228,28 @@ static uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j, uint32_t
 		b->sub[x] = b->hca[x]; /* for place() */
 		b->need[nneed] = k;
 		nneed += par != LANES_NONE && b->dep[(uint32_t)(b->drow[c] + par)] != NUE_DEP_USED;
-		m = scan(b, b->nb + a, b->dep + b->dense[x] + (c - a), deg, d + w0, next, m, deg);
+		if (!multi || b->boff[x + 1] - b->boff[x] == deg)
+			m = scan(b, b->nb + a, b->dep + b->dense[x] + (c - a), deg, d + w0, next, m, deg);
+		else
+			m = scan_bundles(b, b->boff[x], b->boff[x + 1], b->dep + b->dense[x] + (c - a),
+					 d + w0, next, m);
 	}
 	*n = m;
 	return nneed;
+}
+
+/* take_level() on a fabric without parallel cables: the entries' loop alone. */
+static __attribute__((noinline)) uint32_t take_plain(const struct bfs *b, uint32_t i, uint32_t j,
+						      uint32_t lvl, uint32_t *n)
+{
+	return take_level(b, i, j, lvl, n, 0);
+}
+
+/* take_level() on a fabric with parallel cables: by bundles where a switch has some. */
+static __attribute__((noinline)) uint32_t take_multi(const struct bfs *b, uint32_t i, uint32_t j,
+						      uint32_t lvl, uint32_t *n)
+{
+	return take_level(b, i, j, lvl, n, 1);
 }
 
 /*
@@ -302,12 +386,13 @@ static int hand_over(struct nue_search *s, struct nue_level *v, uint32_t i, uint
 static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct lanes_error *err,
 		  int *rc)
 {
-	static const uint8_t none = NUE_DEP_UNUSED; /* t: no dependency to block */
-	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .dep = s->g->dep,
+	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .bun = v->bun, .bm = v->bm,
+			       .boff = v->boff, .mem = v->mem, .mjd = v->mjd, .dep = s->g->dep,
 			       .drow = s->g->drow, .dense = s->g->ch.dense_off, .load = s->load,
 			       .w0 = s->w0, .node = v->node, .order = s->order,
 			       .via = s->via, .base = next_base(s, v), .dd = s->dd,
 			       .sub = s->sub, .hca = s->hca, .need = v->need };
+	static const uint8_t none = NUE_DEP_UNUSED; /* t: no dependency to block (all entries) */
 	uint32_t a = b.off[t], n, i = 1;
 
 	b.node[t].lv = b.base;
@@ -315,9 +400,13 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 	b.via[t] = LANES_NONE;
 	b.dd[t] = 0;
 	b.sub[t] = b.hca[t];
-	n = scan(&b, b.nb + a, &none, 0, b.w0, b.base + 1, 1, b.off[t + 1] - a);
+	if (v->multi)
+		n = scan_bundles(&b, b.boff[t], b.boff[t + 1], NULL, b.w0, b.base + 1, 1);
+	else
+		n = scan(&b, b.nb + a, &none, 0, b.w0, b.base + 1, 1, b.off[t + 1] - a);
 	for (uint32_t lvl = 1; i < n; lvl++) {
-		uint32_t j = n, nneed = take_level(&b, i, j, lvl, &n), k;
+		uint32_t j = n, k, nneed = v->multi ? take_multi(&b, i, j, lvl, &n)
+						   : take_plain(&b, i, j, lvl, &n);
 
 		if (nneed == LANES_NONE)
 			return hand_over(s, v, i, lvl);

@@ -404,13 +404,16 @@ void nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t,
 		for (uint32_t j = 1; j < n; j++) /* order[0] is t */
 			col[order[j]] = adj[via[order[j]]].port;
 		place_walked(s, t);
-		return;
-	}
-	for (uint32_t j = n; j-- > 1;) { /* next hops were settled earlier */
-		uint32_t x = order[j], c = via[x];
+	} else {
+		for (uint32_t j = n; j-- > 1;) { /* next hops were settled earlier */
+			uint32_t x = order[j], c = via[x];
 
-		col[x] = adj[c].port;
-		load[c] += sub[x];
-		sub[adj[c].sw] += sub[x];
+			col[x] = adj[c].port;
+			load[c] += sub[x];
+			sub[adj[c].sw] += sub[x];
+		}
 	}
+	/* the BFS's bundles (nue_bundle.c): one channel of each at most grew */
+	for (uint32_t j = 1; s->level.multi && j < n; j++)
+		nue_bundle_loaded(&s->level, via[order[j]]);
 }

@@ -23,6 +23,22 @@ struct nue_lkey {
 	uint32_t c, y;
 };
 
+/*
+ * A bundle (nue_bundle.c): a switch's entries to one neighbour y (parallel
+ * cables), in the order of their first entry, with the least loaded of the
+ * channels back from y (the one the search would take, when open).
+ */
+struct nue_bundle {
+	uint32_t y;                   /* the neighbour */
+	uint32_t in;                  /* its best channel into the switch: least (load, number) */
+	uint32_t jd;                  /* (in's entry - the switch's first) * the switch's degree */
+};
+
+/* Where a bundle's channels back are: mem[m .. m + n) (and their mjd[]). */
+struct nue_bmem {
+	uint32_t m, n;
+};
+
 /* An adjacency entry e for the BFS: its switch, and the channel back (rev[e]). */
 struct nue_nb {
 	uint32_t y, in;
@@ -40,6 +56,15 @@ struct nue_level {
 	struct nue_lnode *node;       /* per switch */
 	uint32_t base;
 	struct nue_nb *nb;            /* per adjacency entry */
+	struct nue_bundle *bun;       /* per switch x: bun[boff[x] .. boff[x + 1]) */
+	struct nue_bmem *bm;          /* per bundle */
+	uint32_t *boff;
+	uint32_t nbun;
+	uint32_t *mem;                /* the bundles' channels back (rev[] of the entries) */
+	uint32_t *mjd;                /* per mem[]: its entry's jd (struct nue_bundle) */
+	const uint64_t *load;         /* the loads the best channels follow */
+	uint32_t *cbun;               /* per channel c (x -> y): y's bundle toward x if of 2+ entries */
+	int multi;                    /* some bundle has 2+ entries */
 	struct nue_lkey *keys;        /* hand-over scratch: a level's switches */
 	uint64_t *packed;             /* the same as one number each, and radix scratch: 2 (ns + 1) */
 	uint32_t *need;               /* a level's indices in order whose dependency is not used yet */
@@ -126,6 +151,31 @@ static inline int nue_search_remember(struct nue_search *s, uint32_t in, uint32_
 
 int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g);
 void nue_level_free(struct nue_level *v);
+
+/**
+ * Group each switch's entries into bundles (nue_bundle.c), their best
+ * channels as for zero loads. @return 0, or -1 out of memory
+ */
+int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev);
+void nue_bundles_free(struct nue_level *v);
+
+/** Let the bundles follow load (per channel), and pick every best channel from it. */
+void nue_bundles_sync(struct nue_level *v, const uint64_t *load);
+
+/** Bundle k picks its best channel again. */
+void nue_bundle_pick(struct nue_level *v, uint32_t k);
+
+/**
+ * The load of channel c (x -> y) grew: y's bundle toward x picks again if
+ * c was its best (any other channel only fell further behind).
+ */
+static inline void nue_bundle_loaded(struct nue_level *v, uint32_t c)
+{
+	uint32_t k = v->cbun[c];
+
+	if (k != UINT32_MAX && v->bun[k].in == c)
+		nue_bundle_pick(v, k);
+}
 
 /**
  * The search's tree by a BFS from t, where that provably gives the same

@@ -220,6 +220,7 @@ static int route_all(struct nue *n, struct lanes_error *err)
 		n->csize[n->comp[s]]++;
 	n->s.comp = n->comp, n->s.csize = n->csize, n->s.hca = n->d.hca, n->s.load = n->load;
 	n->s.w0 = n->d.nd ? (uint64_t)n->d.nd * n->d.nd : 1;
+	nue_bundles_sync(&n->s.level, n->load);
 	for (uint32_t l = 0; l < n->k; l++)
 		if ((rc = route_layer(n, l, err)))
 			goto out;
