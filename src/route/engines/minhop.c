@@ -130,6 +130,35 @@ static void route_group(struct minhop *m, uint32_t i, uint32_t j, int offset)
 	count_single(m, k);
 }
 
+/*
+ * Switch t's own LID, uncounted, at offset 0 when t's min-hop ports are not
+ * at hand and no later pass wants them: each switch's first least-loaded
+ * min-hop port, found in one scan of its adjacency (what route_hop_ports_fill
+ * then route_fill_lids with one uncounted LID give, without building the
+ * port lists).
+ */
+static void fill_switch_lid(struct minhop *m, uint32_t t, uint8_t *col)
+{
+	const struct lanes_fabric *f = m->f;
+	const uint32_t *off = f->adj_off, *nb = m->hops.nb, ns = f->num_switches;
+	const uint8_t *dist = m->dist + (size_t)t * ns;
+	const struct lanes_adj *adj = f->adj;
+
+	for (uint32_t s = 0; s < ns; s++) {
+		uint8_t d = dist[s], want = (uint8_t)(d - 1), best = LANES_PORT_DROP;
+		const uint32_t *load = route_load_of(&m->load, s);
+		uint32_t lo = UINT32_MAX;
+
+		/* none at t itself (d 0) and where t is out of reach (255) */
+		for (uint32_t e = off[s]; d != 0 && d != 255 && e < off[s + 1]; e++)
+			if (dist[nb[e]] == want && load[adj[e].port] < lo) {
+				best = adj[e].port;
+				lo = load[best];
+			}
+		col[s] = best;
+	}
+}
+
 static void route_switch(struct minhop *m, uint32_t t, int offset)
 {
 	const struct lanes_port *p0 = lanes_fabric_port(m->f, m->f->switches[t], 0);
@@ -137,7 +166,10 @@ static void route_switch(struct minhop *m, uint32_t t, int offset)
 
 	if (!p0->lid || offset >= (1 << p0->lmc))
 		return;
-	if (m->opts->switch_lids) {
+	if (m->opts->switch_lids && !offset && !m->eps.max_lmc && !m->saved[t] &&
+	    m->hops.dst != t) {
+		fill_switch_lid(m, t, m->r->lft + (size_t)lid * m->f->num_switches);
+	} else if (m->opts->switch_lids) {
 		want_hops(m, t, offset + 1 < (1 << m->eps.max_lmc));
 		route_fill_lids(m->r->lft, m->f->num_switches, m->cur, &m->load, &m->peers, &lid, 1,
 				offset, 0);
