@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../minhop_swlids.h"
 #include "../route_internal.h"
 #include "engines.h"
 
@@ -61,6 +62,8 @@ struct minhop {
 	size_t save_left;             /* bytes the saved copies may still take */
 	uint32_t *lids;               /* route_group: the LIDs of a group */
 	struct route_cdg_check *check; /* or NULL */
+	int batch;                    /* switch LIDs all at once (minhop_swlids.c) */
+	struct minhop_swlids sw;      /* its scratch */
 };
 
 /* The min-hop ports toward t into m->cur; save: keep a copy for a later LID. */
@@ -95,7 +98,7 @@ static int wanted_again(const struct minhop *m, uint32_t t, int offset)
 	const struct lanes_port *p0 = lanes_fabric_port(m->f, m->f->switches[t], 0);
 
 	return offset + 1 < (1 << m->eps.max_lmc) ||
-	       (m->opts->switch_lids && p0->lid && offset < (1 << p0->lmc));
+	       (m->opts->switch_lids && !m->batch && p0->lid && offset < (1 << p0->lmc));
 }
 
 /*
@@ -130,35 +133,6 @@ static void route_group(struct minhop *m, uint32_t i, uint32_t j, int offset)
 	count_single(m, k);
 }
 
-/*
- * Switch t's own LID, uncounted, at offset 0 when t's min-hop ports are not
- * at hand and no later pass wants them: each switch's first least-loaded
- * min-hop port, found in one scan of its adjacency (what route_hop_ports_fill
- * then route_fill_lids with one uncounted LID give, without building the
- * port lists).
- */
-static void fill_switch_lid(struct minhop *m, uint32_t t, uint8_t *col)
-{
-	const struct lanes_fabric *f = m->f;
-	const uint32_t *off = f->adj_off, *nb = m->hops.nb, ns = f->num_switches;
-	const uint8_t *dist = m->dist + (size_t)t * ns;
-	const struct lanes_adj *adj = f->adj;
-
-	for (uint32_t s = 0; s < ns; s++) {
-		uint8_t d = dist[s], want = (uint8_t)(d - 1), best = LANES_PORT_DROP;
-		const uint32_t *load = route_load_of(&m->load, s);
-		uint32_t lo = UINT32_MAX;
-
-		/* none at t itself (d 0) and where t is out of reach (255) */
-		for (uint32_t e = off[s]; d != 0 && d != 255 && e < off[s + 1]; e++)
-			if (dist[nb[e]] == want && load[adj[e].port] < lo) {
-				best = adj[e].port;
-				lo = load[best];
-			}
-		col[s] = best;
-	}
-}
-
 static void route_switch(struct minhop *m, uint32_t t, int offset)
 {
 	const struct lanes_port *p0 = lanes_fabric_port(m->f, m->f->switches[t], 0);
@@ -166,10 +140,7 @@ static void route_switch(struct minhop *m, uint32_t t, int offset)
 
 	if (!p0->lid || offset >= (1 << p0->lmc))
 		return;
-	if (m->opts->switch_lids && !offset && !m->eps.max_lmc && !m->saved[t] &&
-	    m->hops.dst != t) {
-		fill_switch_lid(m, t, m->r->lft + (size_t)lid * m->f->num_switches);
-	} else if (m->opts->switch_lids) {
+	if (m->opts->switch_lids) {
 		want_hops(m, t, offset + 1 < (1 << m->eps.max_lmc));
 		route_fill_lids(m->r->lft, m->f->num_switches, m->cur, &m->load, &m->peers, &lid, 1,
 				offset, 0);
@@ -190,6 +161,10 @@ static void route_pass(struct minhop *m, int offset)
 		if (m->check && route_cdg_check_cyclic(m->check))
 			return;
 		i = j;
+	}
+	if (m->batch) {
+		minhop_swlids_route(&m->sw, m->f, m->dist, &m->load, m->r);
+		return;
 	}
 	for (uint32_t t = 0; t < m->f->num_switches; t++)
 		route_switch(m, t, offset);
@@ -218,6 +193,10 @@ static int prepare(struct minhop *m, struct lanes_error *err)
 	    (rc = route_load_init(&m->load, m->f, err)) ||
 	    (rc = route_hop_ports_init(&m->hops, m->f, err)) ||
 	    (m->eps.max_lmc && (rc = route_peers_init(&m->peers, m->f, &m->load, err))))
+		return rc;
+	/* one pass with switch LIDs: they all see the same counters */
+	m->batch = m->opts->switch_lids && !m->eps.max_lmc;
+	if (m->batch && (rc = minhop_swlids_init(&m->sw, m->f, err)))
 		return rc;
 	/* one zeroed block: saved, then lids */
 	m->saved = calloc(1, sizeof(*m->saved) * ((size_t)m->f->num_switches + 1) +
@@ -255,6 +234,7 @@ out:
 		free(m.saved[t]);
 	free(m.saved);
 	route_hop_ports_free(&m.hops);
+	minhop_swlids_free(&m.sw);
 	route_peers_free(&m.peers);
 	route_load_free(&m.load);
 	route_endports_free(&m.eps);
