@@ -57,13 +57,14 @@ int minhop_swlids_init(struct minhop_swlids *w, const struct lanes_fabric *f,
 	for (uint32_t s = 0; s < ns; s++)
 		if (f->adj_off[s + 1] - f->adj_off[s] > deg)
 			deg = f->adj_off[s + 1] - f->adj_off[s];
-	/* one block: open, col, idx, ans */
+	/* one block: open, col, to, idx, ans */
 	w->open = malloc(sizeof(uint64_t) * nw + sizeof(uint8_t *) * (ns + 1) +
-			 sizeof(uint32_t) * deg + 8 * nw);
+			 sizeof(uint32_t) * (ns + 1 + deg) + 8 * nw);
 	if (!w->open)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	w->col = (uint8_t **)(w->open + nw);
-	w->idx = (uint32_t *)(w->col + ns + 1);
+	w->to = (uint32_t *)(w->col + ns + 1);
+	w->idx = w->to + ns + 1;
 	w->ans = (uint8_t *)(w->idx + deg);
 	return 0;
 }
@@ -160,20 +161,26 @@ void minhop_swlids_route(struct minhop_swlids *w, const struct lanes_fabric *f,
 			 struct lanes_routing *r)
 {
 	const uint32_t ns = f->num_switches;
+	uint32_t *to = w->to, nt = 0;
 
 	for (uint32_t t = 0; t < ns; t++) {
 		const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[t], 0);
 
-		w->col[t] = p0->lid ? r->lft + (size_t)p0->lid * ns : NULL;
+		if (p0->lid) {
+			w->col[nt] = r->lft + (size_t)p0->lid * ns;
+			to[nt++] = t;
+		}
 	}
 	for (uint32_t s = 0; s < ns; s++) {
 		uint32_t n = entries_by_load(f, route_load_of(load, s), s, w->idx);
+		const uint8_t *ans = w->ans;
 
 		memset(w->ans, LANES_PORT_DROP, ns);
 		answer_words(w, f, dist, s, n);
 		answer_tail(w, f, dist, s, n);
-		for (uint32_t t = 0; t < ns; t++)
-			if (w->col[t])
-				w->col[t][s] = t == s ? 0 : w->ans[t];
+		for (uint32_t i = 0; i < nt; i++)
+			w->col[i][s] = ans[to[i]];
 	}
+	for (uint32_t i = 0; i < nt; i++)
+		w->col[i][to[i]] = 0;
 }

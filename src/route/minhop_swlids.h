@@ -16,7 +16,8 @@ struct minhop_swlids {
 	uint8_t *ans;   /* per destination switch: the port of the switch at hand */
 	uint64_t *open; /* per 8 destinations: the bytes not answered yet (high bits) */
 	uint32_t *idx;  /* the switch's adjacency entries, by load */
-	uint8_t **col;  /* per destination switch: its LID's LFT column, or NULL */
+	uint8_t **col;  /* the LFT columns of the switch LIDs */
+	uint32_t *to;   /* their switches */
 };
 
 int minhop_swlids_init(struct minhop_swlids *w, const struct lanes_fabric *f,
