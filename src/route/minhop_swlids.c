@@ -22,32 +22,10 @@
  */
 #include "minhop_swlids.h"
 
+#include "swar.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#define LO7 0x7f7f7f7f7f7f7f7fULL
-#define ONES 0x0101010101010101ULL
-#define HIGH (ONES << 7)
-
-/* The high bit of each zero byte of x, exactly (no borrow between bytes). */
-static inline uint64_t zero_bytes(uint64_t x)
-{
-	return ~(((x & LO7) + LO7) | x | LO7);
-}
-
-/* Each byte of x plus one, modulo 256 (no carry between bytes). */
-static inline uint64_t inc_bytes(uint64_t x)
-{
-	return ((x & LO7) + ONES) ^ (x & HIGH);
-}
-
-static inline uint64_t word(const uint8_t *p)
-{
-	uint64_t x;
-
-	memcpy(&x, p, 8);
-	return x;
-}
 
 int minhop_swlids_init(struct minhop_swlids *w, const struct lanes_fabric *f,
 		       struct lanes_error *err)
@@ -106,27 +84,25 @@ static void answer_words(struct minhop_swlids *w, const struct lanes_fabric *f,
 	uint32_t left = 0;
 
 	for (uint32_t k = 0; k < nw; k++) {
-		uint64_t x = word(rs + 8 * k);
-
 		/* 0 hops (s itself) and 255 (unreachable) take none */
-		open[k] = (zero_bytes(x) | zero_bytes(~x)) ^ HIGH;
+		open[k] = swar_between(rs + 8 * k);
 		left += open[k] != 0;
 	}
 	for (uint32_t i = 0; i < n && left; i++) {
 		const struct lanes_adj *a = &f->adj[w->idx[i]];
 		const uint8_t *rv = dist + (size_t)a->sw * ns;
-		uint64_t port = a->port * ONES;
+		uint64_t port = a->port * SWAR_ONES;
 
 		for (uint32_t k = 0; k < nw; k++) {
 			uint64_t z, keep, ans;
 
 			if (!open[k])
 				continue;
-			z = zero_bytes(inc_bytes(word(rv + 8 * k)) ^ word(rs + 8 * k)) & open[k];
+			z = swar_one_closer(rv + 8 * k, rs + 8 * k) & open[k];
 			if (!z)
 				continue;
 			keep = (z >> 7) * 0xff;
-			ans = word(w->ans + 8 * k);
+			ans = swar_word(w->ans + 8 * k);
 			ans = (ans & ~keep) | (port & keep);
 			memcpy(w->ans + 8 * k, &ans, 8);
 			open[k] &= ~z;
