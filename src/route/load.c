@@ -345,13 +345,24 @@ static void fill_after_prev(uint8_t *lft, uint32_t ns, uint32_t s, uint32_t *loa
  * lo + 1 from the start again: walk on from the last pick (which is now at
  * lo + 1) to the next port at lo, and past the end raise lo. The ports
  * before the walk are all above lo, so a fresh start (the next chunk of
- * columns) finds the same port. cols: the m LIDs' columns.
+ * columns) finds the same port. Between two ports the walk is mostly steps
+ * past the busier one, so there each LID compares the two instead. cols:
+ * the m LIDs' columns.
  */
 static void fill_from_start(uint8_t *const *cols, uint32_t s, uint32_t *load,
 			    const uint8_t *ports, uint32_t n, uint32_t m, uint32_t add)
 {
 	uint32_t lo = load[ports[0]], c = 0;
 
+	if (n == 2 && add) { /* two ports (tori, meshes): one comparison per LID */
+		for (uint32_t j = 0; j < m; j++) {
+			uint8_t p = load[ports[1]] < load[ports[0]] ? ports[1] : ports[0];
+
+			cols[j][s] = p;
+			load[p]++;
+		}
+		return;
+	}
 	for (uint32_t q = 1; q < n; q++)
 		if (load[ports[q]] < lo) {
 			lo = load[ports[q]];
