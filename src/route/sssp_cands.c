@@ -48,7 +48,7 @@ void sssp_dest_free(struct dest *d)
  * scan: the entries whose neighbour is one hop closer, in adjacency order.
  * (The order within one hop count does not matter: a switch's load sum
  * reads only switches one hop closer.) Hops stop at 254, as in the distance
- * matrix. t itself is taken first, alone: it has no candidates.
+ * matrix.
  */
 static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 {
@@ -66,12 +66,7 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 	order[0] = t;
 	pick[t] = LANES_NONE;
 	moff[0] = 0;
-	for (uint32_t e = aoff[t]; e < aoff[t + 1]; e++)
-		if (row[nb[e]] == 255) {
-			row[nb[e]] = 1;
-			order[n++] = nb[e];
-		}
-	for (uint32_t i = 1; i < n; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		uint32_t s = order[i], k0 = nc, e1 = aoff[s + 1];
 		uint8_t want = (uint8_t)(row[s] - 1), next = (uint8_t)(row[s] + 1);
 
@@ -79,13 +74,17 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 			uint32_t v = nb[e];
 			uint8_t rv = row[v];
 
-			if (rv == want) {
+			if (rv == 255) {
+				if (next != 255) {
+					row[v] = next;
+					order[n++] = v;
+				}
+			} else if (rv == want) {
 				cand[nc++] = e;
-			} else if (rv == 255 && next != 255) {
-				row[v] = next;
-				order[n++] = v;
 			}
 		}
+		if (!i)
+			continue;
 		pick[s] = cand[k0];
 		if (nc - k0 == 1) {
 			col[s] = adj[cand[k0]].port;
