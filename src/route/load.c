@@ -342,12 +342,10 @@ static void fill_after_prev(uint8_t *lft, uint32_t ns, uint32_t s, uint32_t *loa
  * route_least_loaded from port 1 is the first least-loaded port in list
  * order. Uncounted, every LID takes the same one. Counted, the ports at the
  * least load lo are taken in list order, each going to lo + 1, then those at
- * lo + 1 from the start again: walk on from the last pick (which is now at
- * lo + 1) to the next port at lo, and past the end raise lo. The ports
- * before the walk are all above lo, so a fresh start (the next chunk of
- * columns) finds the same port. Between two ports the walk is mostly steps
- * past the busier one, so there each LID compares the two instead. cols:
- * the m LIDs' columns.
+ * lo + 1 from the start again: walk on from the last pick (now at lo + 1) to
+ * the next port at lo, and past the end raise lo. The ports before the walk
+ * are all above lo, so a fresh start (the next chunk of columns cols) finds
+ * the same port. Between two ports each LID just compares the two.
  */
 static void fill_from_start(uint8_t *const *cols, uint32_t s, uint32_t *load,
 			    const uint8_t *ports, uint32_t n, uint32_t m, uint32_t add)
@@ -429,15 +427,12 @@ void route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
 	uint32_t *count = load->count;
 	uint8_t *cols[64];
 
-	if (!offset && m == 1) {
-		memcpy(lft + (size_t)lids[0] * ns, h->one, ns);
-		fill_one(lft + (size_t)lids[0] * ns, h, count, loff, ncount);
-		return;
-	}
-	if (offset) {
+	if (offset || m == 1) {
 		for (uint32_t j = 0; j < m; j++)
 			memcpy(lft + (size_t)lids[j] * ns, h->one, ns);
-		for (uint32_t i = 0; i < nmulti; i++)
+		if (!offset)
+			fill_one(lft + (size_t)lids[0] * ns, h, count, loff, ncount);
+		for (uint32_t i = 0; offset && i < nmulti; i++)
 			fill_after_prev(lft, ns, multi[i], count + loff[multi[i]], port + moff[i],
 					moff[i + 1] - moff[i], lids, m, i < ncount, offset,
 					peers->node + loff[multi[i]], peers->sys + loff[multi[i]]);

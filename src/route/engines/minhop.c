@@ -23,6 +23,10 @@
  * done one destination LID at a time over all switches, which writes each
  * LFT column in order and computes the min-hop ports once per destination
  * switch for all the CAs behind it (they are consecutive in the order).
+ * With one pass (LMC 0) the switch LIDs, which come last and are not
+ * counted, all see the same counters: they are done switch by switch, each
+ * switch answering every destination switch at once from the distance
+ * matrix (minhop_swlids.c), and t's min-hop ports need not be kept for them.
  *
  * opts->switch_lids = 0: switch LIDs are not routed through the fabric (they
  * stay LANES_PORT_DROP) except that each switch keeps its own LID on port 0,
