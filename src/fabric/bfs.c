@@ -57,19 +57,15 @@ struct bfs {
 	uint64_t full;              /* every source of the sweep */
 };
 
-/* dist[source][v] for the sources in bits, in switch indices. */
-static void record(uint8_t *dist, const struct graph *g, uint32_t first, uint32_t v,
-		   uint64_t bits, uint32_t level)
+/* dist[source][v] for the sources in bits, in switch indices; rows: the sources' rows. */
+static void record(uint8_t *const *rows, const struct graph *g, uint32_t v, uint64_t bits,
+		   uint32_t level)
 {
 	size_t to = g->orig[v];
+	uint8_t hops = level > 254 ? 255 : (uint8_t)level;
 
-	while (bits) {
-		int k = __builtin_ctzll(bits);
-
-		dist[(size_t)g->orig[first + (uint32_t)k] * g->n + to] =
-			level > 254 ? 255 : (uint8_t)level;
-		bits &= bits - 1;
-	}
+	for (; bits; bits &= bits - 1)
+		rows[__builtin_ctzll(bits)][to] = hops;
 }
 
 static uint32_t degree(const struct graph *g, uint32_t v)
@@ -119,8 +115,7 @@ static void pull(struct bfs *b)
 }
 
 /* The level found becomes the frontier; its pairs are counted (and recorded). */
-static void advance(struct bfs *b, uint32_t first, uint32_t level, struct bfs_sums *s,
-		    uint8_t *dist)
+static void advance(struct bfs *b, uint32_t level, struct bfs_sums *s, uint8_t *const *rows)
 {
 	uint32_t *t;
 
@@ -139,8 +134,8 @@ static void advance(struct bfs *b, uint32_t first, uint32_t level, struct bfs_su
 		s->pairs += c;
 		if (level > s->diameter) /* sums span sweeps: keep the largest */
 			s->diameter = level;
-		if (dist)
-			record(dist, b->g, first, w, bits, level);
+		if (rows)
+			record(rows, b->g, w, bits, level);
 	}
 	t = b->list;
 	b->list = b->next_list;
@@ -155,6 +150,7 @@ static void sweep(struct bfs *b, uint32_t first, uint32_t count, struct bfs_sums
 {
 	const struct graph *g = b->g;
 	uint64_t ends = g->off[g->n];
+	uint8_t *rows[64]; /* the sources' rows of dist */
 
 	memset(b->seen, 0, sizeof(*b->seen) * g->n);
 	b->full = count == 64 ? ~0ULL : (1ULL << count) - 1;
@@ -164,15 +160,17 @@ static void sweep(struct bfs *b, uint32_t first, uint32_t count, struct bfs_sums
 		b->seen[first + k] = b->front[first + k] = 1ULL << k;
 		b->list[b->nlist++] = first + k;
 		b->list_edges += degree(g, first + k);
-		if (dist)
-			dist[(size_t)g->orig[first + k] * g->n + g->orig[first + k]] = 0;
+		if (dist) {
+			rows[k] = dist + (size_t)g->orig[first + k] * g->n;
+			rows[k][g->orig[first + k]] = 0;
+		}
 	}
 	for (uint32_t level = 1; b->nlist; level++) {
 		if (b->list_edges * PULL_SHARE >= ends)
 			pull(b);
 		else
 			push(b);
-		advance(b, first, level, s, dist);
+		advance(b, level, s, dist ? rows : NULL);
 	}
 }
 

@@ -342,15 +342,25 @@ static void fill_after_prev(uint8_t *lft, uint32_t ns, uint32_t s, uint32_t *loa
  * route_least_loaded from port 1 is the first least-loaded port in list
  * order. Uncounted, every LID takes the same one. Counted, the ports at the
  * least load lo are taken in list order, each going to lo + 1, then those at
- * lo + 1 from the start again: walk on from the last pick to the next port
- * at lo, and past the end raise lo.
+ * lo + 1 from the start again: walk on from the last pick (now at lo + 1) to
+ * the next port at lo, and past the end raise lo. The ports before the walk
+ * are all above lo, so a fresh start (the next chunk of columns cols) finds
+ * the same port. Between two ports each LID just compares the two.
  */
-static void fill_from_start(uint8_t *lft, uint32_t ns, uint32_t s, uint32_t *load,
-			    const uint8_t *ports, uint32_t n, const uint32_t *lids, uint32_t m,
-			    uint32_t add)
+static void fill_from_start(uint8_t *const *cols, uint32_t s, uint32_t *load,
+			    const uint8_t *ports, uint32_t n, uint32_t m, uint32_t add)
 {
 	uint32_t lo = load[ports[0]], c = 0;
 
+	if (n == 2 && add) { /* two ports (tori, meshes): one comparison per LID */
+		for (uint32_t j = 0; j < m; j++) {
+			uint8_t p = load[ports[1]] < load[ports[0]] ? ports[1] : ports[0];
+
+			cols[j][s] = p;
+			load[p]++;
+		}
+		return;
+	}
 	for (uint32_t q = 1; q < n; q++)
 		if (load[ports[q]] < lo) {
 			lo = load[ports[q]];
@@ -358,17 +368,23 @@ static void fill_from_start(uint8_t *lft, uint32_t ns, uint32_t s, uint32_t *loa
 		}
 	if (!add) {
 		for (uint32_t j = 0; j < m; j++)
-			lft[(size_t)lids[j] * ns + s] = ports[c];
+			cols[j][s] = ports[c];
 		return;
 	}
 	for (uint32_t j = 0; j < m; j++) {
-		while (load[ports[c]] != lo)
+		uint8_t p;
+
+		while (load[p = ports[c]] != lo)
 			if (++c == n) {
 				c = 0;
 				lo++;
 			}
-		lft[(size_t)lids[j] * ns + s] = ports[c];
-		load[ports[c]]++;
+		cols[j][s] = p;
+		load[p] = lo + 1;
+		if (++c == n) {
+			c = 0;
+			lo++;
+		}
 	}
 }
 
@@ -409,22 +425,26 @@ void route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
 	const uint32_t *multi = h->multi, *moff = h->moff, *loff = load->off, nmulti = h->nmulti;
 	const uint8_t *port = h->port;
 	uint32_t *count = load->count;
+	uint8_t *cols[64];
 
-	for (uint32_t j = 0; j < m; j++)
-		memcpy(lft + (size_t)lids[j] * ns, h->one, ns);
-	if (!offset && m == 1) {
-		fill_one(lft + (size_t)lids[0] * ns, h, count, loff, ncount);
+	if (offset || m == 1) {
+		for (uint32_t j = 0; j < m; j++)
+			memcpy(lft + (size_t)lids[j] * ns, h->one, ns);
+		if (!offset)
+			fill_one(lft + (size_t)lids[0] * ns, h, count, loff, ncount);
+		for (uint32_t i = 0; offset && i < nmulti; i++)
+			fill_after_prev(lft, ns, multi[i], count + loff[multi[i]], port + moff[i],
+					moff[i + 1] - moff[i], lids, m, i < ncount, offset,
+					peers->node + loff[multi[i]], peers->sys + loff[multi[i]]);
 		return;
 	}
-	for (uint32_t i = 0; i < nmulti; i++) {
-		uint32_t s = multi[i], a = moff[i], n = moff[i + 1] - a;
+	for (uint32_t j0 = 0; j0 < m; j0 += 64) { /* 64 columns at a time */
+		uint32_t k = m - j0 < 64 ? m - j0 : 64;
 
-		if (offset)
-			fill_after_prev(lft, ns, s, count + loff[s], port + a, n, lids, m,
-					i < ncount, offset, peers->node + loff[s],
-					peers->sys + loff[s]);
-		else
-			fill_from_start(lft, ns, s, count + loff[s], port + a, n, lids, m,
-					i < ncount);
+		for (uint32_t j = 0; j < k; j++)
+			cols[j] = memcpy(lft + (size_t)lids[j0 + j] * ns, h->one, ns);
+		for (uint32_t i = 0; i < nmulti; i++)
+			fill_from_start(cols, multi[i], count + loff[multi[i]], port + moff[i],
+					moff[i + 1] - moff[i], k, i < ncount);
 	}
 }

@@ -23,6 +23,10 @@
  * done one destination LID at a time over all switches, which writes each
  * LFT column in order and computes the min-hop ports once per destination
  * switch for all the CAs behind it (they are consecutive in the order).
+ * With one pass (LMC 0) the switch LIDs, which come last and are not
+ * counted, all see the same counters: they are done switch by switch, each
+ * switch answering every destination switch at once from the distance
+ * matrix (minhop_swlids.c), and t's min-hop ports need not be kept for them.
  *
  * opts->switch_lids = 0: switch LIDs are not routed through the fabric (they
  * stay LANES_PORT_DROP) except that each switch keeps its own LID on port 0,
@@ -44,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../minhop_swlids.h"
 #include "../route_internal.h"
 #include "engines.h"
 
@@ -61,6 +66,8 @@ struct minhop {
 	size_t save_left;             /* bytes the saved copies may still take */
 	uint32_t *lids;               /* route_group: the LIDs of a group */
 	struct route_cdg_check *check; /* or NULL */
+	int batch;                    /* switch LIDs all at once (minhop_swlids.c) */
+	struct minhop_swlids sw;      /* its scratch */
 };
 
 /* The min-hop ports toward t into m->cur; save: keep a copy for a later LID. */
@@ -95,7 +102,7 @@ static int wanted_again(const struct minhop *m, uint32_t t, int offset)
 	const struct lanes_port *p0 = lanes_fabric_port(m->f, m->f->switches[t], 0);
 
 	return offset + 1 < (1 << m->eps.max_lmc) ||
-	       (m->opts->switch_lids && p0->lid && offset < (1 << p0->lmc));
+	       (m->opts->switch_lids && !m->batch && p0->lid && offset < (1 << p0->lmc));
 }
 
 /*
@@ -159,6 +166,10 @@ static void route_pass(struct minhop *m, int offset)
 			return;
 		i = j;
 	}
+	if (m->batch) {
+		minhop_swlids_route(&m->sw, m->f, m->dist, &m->load, m->r);
+		return;
+	}
 	for (uint32_t t = 0; t < m->f->num_switches; t++)
 		route_switch(m, t, offset);
 }
@@ -186,6 +197,10 @@ static int prepare(struct minhop *m, struct lanes_error *err)
 	    (rc = route_load_init(&m->load, m->f, err)) ||
 	    (rc = route_hop_ports_init(&m->hops, m->f, err)) ||
 	    (m->eps.max_lmc && (rc = route_peers_init(&m->peers, m->f, &m->load, err))))
+		return rc;
+	/* one pass with switch LIDs: they all see the same counters */
+	m->batch = m->opts->switch_lids && !m->eps.max_lmc;
+	if (m->batch && (rc = minhop_swlids_init(&m->sw, m->f, err)))
 		return rc;
 	/* one zeroed block: saved, then lids */
 	m->saved = calloc(1, sizeof(*m->saved) * ((size_t)m->f->num_switches + 1) +
@@ -223,6 +238,7 @@ out:
 		free(m.saved[t]);
 	free(m.saved);
 	route_hop_ports_free(&m.hops);
+	minhop_swlids_free(&m.sw);
 	route_peers_free(&m.peers);
 	route_load_free(&m.load);
 	route_endports_free(&m.eps);
