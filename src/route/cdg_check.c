@@ -71,26 +71,30 @@ void route_cdg_check_free(struct route_cdg_check *k)
 /*
  * Each switch's channel for lid first, then the dependencies in switch
  * order; those already used are skipped before the call (nue_cdg_add would
- * take them as they are).
+ * take them as they are). A port past the switch's last (LANES_PORT_DROP)
+ * reads as port 0, which, like a port to a CA, has no channel.
  */
 int route_cdg_check_lid(struct route_cdg_check *k, const struct lanes_routing *r, uint32_t lid)
 {
 	const struct route_channels *c = &k->g.ch;
 	const struct lanes_adj *adj = c->f->adj;
 	const uint32_t *first = k->first, *nports = k->nports, *port_ent = c->port_ent;
-	const uint8_t *col = lanes_routing_column(r, lid);
+	const uint32_t *drow = k->g.drow;
+	const uint8_t *col = lanes_routing_column(r, lid), *dep = k->g.dep;
 	uint32_t ns = c->f->num_switches, *chan = k->chan;
 
 	if (k->cyclic)
 		return 0;
-	for (uint32_t u = 0; u < ns; u++)
-		chan[u] = col[u] >= 1 && col[u] <= nports[u] ? port_ent[first[u] + col[u]]
-							      : LANES_NONE;
+	for (uint32_t u = 0; u < ns; u++) {
+		uint32_t p = col[u];
+
+		chan[u] = port_ent[first[u] + (p <= nports[u] ? p : 0)];
+	}
 	for (uint32_t u = 0; u < ns; u++) {
 		uint32_t in = chan[u], out;
 
 		if (in == LANES_NONE || (out = chan[adj[in].sw]) == LANES_NONE ||
-		    nue_cdg_used(&k->g, in, out))
+		    dep[(uint32_t)(drow[in] + out)] == NUE_DEP_USED) /* nue_cdg_used */
 			continue;
 		if ((k->cyclic = nue_cdg_add(&k->g, in, out)))
 			return 0;

@@ -185,17 +185,20 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	uint32_t **w32[] = { &u->off, &u->mid, &u->perm, &u->comp, &u->dn, &u->len, &u->best,
 			     &u->queue, &u->sorted, &u->unrouted, &u->bucket };
 	size_t nw = sizeof(w32) / sizeof(w32[0]);
+	size_t nbits = (ns + 63) / 64 + 1;
 	uint32_t *w;
 	uint8_t *b;
 
-	u->saved = calloc(1, sizeof(*u->saved) * n + sizeof(uint32_t) * (nw * n + 1 + ne + 1) +
-				     2 * (ne + 1) + 2 * n);
+	u->saved = calloc(1, sizeof(*u->saved) * n + sizeof(uint64_t) * nbits +
+				     sizeof(uint32_t) * (nw * n + 1 + ne + 1) + 2 * (ne + 1) + 2 * n);
 	u->save_left = route_hop_ports_save_budget(u->f);
 	if (!u->saved)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	w = (uint32_t *)(u->saved + n);
+	u->bits = (uint64_t *)(u->saved + n);
+	w = (uint32_t *)(u->bits + nbits);
 	for (size_t i = 0; i < nw; i++)
 		*w32[i] = w + i * n;       /* bucket, the last, gets n + 1 */
+	memset(u->dn, 0xff, sizeof(*u->dn) * ns); /* INF */
 	u->nb = w + nw * n + 1;
 	b = (uint8_t *)(u->nb + ne + 1);
 	u->port = b;
@@ -347,6 +350,7 @@ int route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opt
 
 	memset(&u, 0, sizeof(u));
 	u.f = f;
+	u.pos = pos;
 	u.opts = opts;
 	u.r = r;
 	u.gap = gap;

@@ -43,6 +43,7 @@ static uint32_t sort_by_len(struct updown *u, uint32_t c)
 			u->sorted[u->bucket[u->len[s]]++] = s;
 			n++;
 		}
+	memset(u->bucket, 0, sizeof(*u->bucket) * ((size_t)maxlen + 2)); /* complete_few's heads */
 	return n;
 }
 
@@ -97,87 +98,96 @@ static void complete(struct updown *u, uint32_t t, int check)
 }
 
 /*
+ * The scan of complete_few for a completed switch x at len lx (all closer
+ * switches final): its candidates into out, the completed neighbours it
+ * lowers onto the FIFO. Not inlined: alone, the loop keeps its values in
+ * registers. @return the candidate count
+ */
+__attribute__((noinline)) static uint32_t
+scan_completed(const struct lanes_adj *a, const struct lanes_adj *a1, uint32_t *len,
+	       const uint8_t *state, uint32_t lx, uint8_t *out, uint32_t *queue, uint32_t *tail)
+{
+	uint32_t k = 0, want = lx - 1, t = *tail;
+
+	for (; a < a1; a++) {
+		uint32_t s = a->sw, l = len[s];
+
+		if (l == want)
+			out[k++] = a->port;
+		else if (l > lx + 1 && state[s] == ST_COMPLETED) {
+			len[s] = lx + 1;
+			queue[t++] = s;
+		}
+	}
+	*tail = t;
+	return k;
+}
+
+/*
  * Phase C without the full BFS, when no gap can arise (check unset, or no
  * unrouted switch with CAs): the n unrouted switches take their shortest
  * distance to the routed ones by a BFS among themselves, seeded with 1 +
  * their least routed neighbour (the BFS of complete() scans every routed
- * switch instead). Same lengths, so the same candidates; only the order of
+ * switch instead). An up neighbour with a route would have given a switch
+ * one (updown_legal.c), so the routed neighbours of an unrouted switch are
+ * all down moves. Same lengths, so the same candidates; only the order of
  * u->hops.multi differs, which no LID reads.
+ *
+ * Dial's buckets: the seeds of each length in a list (head[l], next[s],
+ * both switch + 1, 0 ends; u->bucket is all 0 outside), the switches the
+ * BFS lowers in a FIFO, which is in length order; a seed lowered since is
+ * passed over when its list comes.
  */
 static void complete_few(struct updown *u, uint32_t n)
 {
 	const struct lanes_adj *adj = u->f->adj;
 	const uint32_t *un = u->unrouted, *aoff = u->f->adj_off, *off = u->off, *mid = u->mid;
 	const uint32_t *nb = u->nb;
-	uint32_t *len = u->len, *d0 = u->best, *seed = u->sorted, *queue = u->queue;
-	uint32_t *bucket = u->bucket, *moff = u->hops.moff, *multi = u->hops.multi;
-	uint8_t *state = u->state, *port = u->hops.port, *one = u->hops.one;
-	uint32_t maxd = 0, nseed = 0, i = 0, head = 0, tail = 0, np = u->nports;
-	uint32_t nmulti = u->hops.nmulti;
+	uint32_t *len = u->len, *next = u->best, *head = u->bucket, *queue = u->queue;
+	uint8_t *state = u->state;
+	uint32_t lo = INF, hi = 0, qh = 0, qt = 0;
 
-	/* an up neighbour with a route would have given s one (any_candidates),
-	 * so the routed neighbours of s are all down moves */
+	for (uint32_t q = 0; q < n; q++)
+		state[un[q]] = ST_COMPLETED;
 	for (uint32_t q = 0; q < n; q++) {
-		uint32_t s = un[q], b = INF, e1 = off[s + 1];
+		uint32_t s = un[q], b = INF;
 
-		state[s] = ST_COMPLETED;
-		for (uint32_t e = mid[s]; e < e1; e++) {
+		for (uint32_t e = mid[s], e1 = off[s + 1]; e < e1; e++) {
 			uint32_t l = len[nb[e]];
 
 			b = l < b ? l : b;
 		}
-		b = b == INF ? INF : b + 1;
-		d0[s] = b;
-		if (b != INF && b > maxd)
-			maxd = b;
+		if (b == INF)
+			continue;
+		len[s] = ++b;
+		next[s] = head[b];
+		head[b] = s + 1;
+		lo = b < lo ? b : lo;
+		hi = b > hi ? b : hi;
 	}
-	/* the seeds by d0 (counting sort), each at its d0 */
-	memset(bucket, 0, sizeof(*bucket) * ((size_t)maxd + 2));
-	for (uint32_t q = 0; q < n; q++)
-		if (d0[un[q]] != INF)
-			bucket[d0[un[q]] + 1]++;
-	for (uint32_t l = 1; l <= maxd + 1; l++)
-		bucket[l] += bucket[l - 1];
-	for (uint32_t q = 0; q < n; q++)
-		if ((len[un[q]] = d0[un[q]]) != INF) {
-			seed[bucket[d0[un[q]]]++] = un[q];
-			nseed++;
-		}
-	/* Dijkstra with unit steps: seeds and FIFO merged by length */
-	while (i < nseed || head < tail) {
-		uint32_t x;
+	for (uint32_t l = lo; l <= hi || qh < qt; l++) {
+		uint32_t x1 = l <= hi ? head[l] : 0;
 
-		if (head < tail && (i == nseed || len[queue[head]] < d0[seed[i]]))
-			x = queue[head++];
-		else if (x = seed[i++], len[x] != d0[x])
-			continue; /* lowered since: queued again */
-		/* every switch closer than x is final: x's candidates, with the relaxation */
-		uint32_t k = 0, lx = len[x], e1 = aoff[x + 1];
+		if (l <= hi)
+			head[l] = 0;
+		for (;;) {
+			uint32_t x, k, np = u->nports;
 
-		for (uint32_t e = aoff[x]; e < e1; e++) {
-			uint32_t s = adj[e].sw, l = len[s];
-
-			if (l == lx - 1)
-				port[np + k++] = adj[e].port;
-			else if (l > lx + 1 && state[s] == ST_COMPLETED) {
-				len[s] = lx + 1;
-				queue[tail++] = s;
+			if (x1) {
+				x = x1 - 1;
+				x1 = next[x];
+				if (len[x] != l)
+					continue; /* lowered since: in the FIFO */
+			} else if (qh < qt && len[queue[qh]] == l) {
+				x = queue[qh++];
+			} else {
+				break;
 			}
-		}
-		/* updown_take with locals */
-		if (k == 1) {
-			one[x] = port[np];
-		} else if (k > 1) {
-			one[x] = 0;
-			multi[nmulti++] = x;
-			np += k;
-			moff[nmulti] = np;
-		} else {
-			one[x] = LANES_PORT_DROP;
+			k = scan_completed(adj + aoff[x], adj + aoff[x + 1], len, state, l,
+					   u->hops.port + np, queue, &qt);
+			updown_take(u, x, k);
 		}
 	}
-	u->nports = np;
-	u->hops.nmulti = nmulti;
 }
 
 /* Phase C: the fast way when it gives the same tables and report, else complete(). */

@@ -38,9 +38,12 @@ struct updown {
 	uint8_t *port;         /* our port */
 	uint8_t *isup;         /* per fabric adjacency entry: the move goes up */
 	uint32_t *perm;        /* switches in order */
+	const uint32_t *pos;   /* order position per switch (the caller's) */
+	uint64_t *bits;        /* phase A to B2: the down set by position; else all 0 */
 	uint32_t *comp;        /* component per switch */
 	uint8_t *has_ca;       /* per switch: end ports hang off it */
-	uint32_t *dn;          /* hops of a shortest all-down path to the destination */
+	uint32_t *dn;          /* hops of a shortest all-down path to the destination;
+				  INF outside the phases */
 	uint32_t *best;        /* hops of a shortest legal path to the destination */
 	uint32_t *len;         /* hops of the route the switch takes */
 	uint8_t *state;        /* ST_* */

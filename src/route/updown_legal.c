@@ -41,128 +41,147 @@
 #include "lanes/routing.h"
 #include "updown_internal.h"
 
-/* Phase A: dn[s], the hops of a shortest all-down path from s to t (BFS from t backwards). */
+/*
+ * Phase A: dn[s], the hops of a shortest all-down path from s to t (BFS from
+ * t backwards), for the down set (u->queue[0..ndown), t first); their state
+ * NONE (t: DOWN) and len INF (not yet routed), their order positions marked
+ * in u->bits. dn is INF elsewhere (on entry everywhere: legal_paths puts it
+ * back).
+ */
 static void all_down_paths(struct updown *u, uint32_t t)
 {
-	uint32_t head = 0, tail = 0;
+	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, *pos = u->pos;
+	uint32_t *dn = u->dn, *len = u->len, *queue = u->queue, head = 0, tail = 0;
+	uint64_t *bits = u->bits;
+	uint8_t *state = u->state;
 
-	memset(u->dn, 0xff, sizeof(*u->dn) * u->f->num_switches); /* INF */
-	u->dn[t] = 0;
-	u->queue[tail++] = t;
+	dn[t] = 0;
+	queue[tail++] = t;
+	state[t] = ST_DOWN; /* the destination: its up neighbours step down into it */
+	bits[pos[t] >> 6] |= (uint64_t)1 << (pos[t] & 63);
 	while (head < tail) {
-		uint32_t x = u->queue[head++];
+		uint32_t x = queue[head++], d = dn[x] + 1;
 
 		/* s -> x is a down move exactly when x -> s is an up move */
-		for (uint32_t e = u->off[x]; e < u->mid[x]; e++) {
-			uint32_t s = u->nb[e];
+		for (uint32_t e = off[x], e1 = mid[x]; e < e1; e++) {
+			uint32_t s = nb[e];
 
-			if (u->dn[s] == INF) {
-				u->dn[s] = u->dn[x] + 1;
-				u->queue[tail++] = s;
+			if (dn[s] == INF) {
+				dn[s] = d;
+				len[s] = INF;
+				state[s] = ST_NONE;
+				queue[tail++] = s;
+				bits[pos[s] >> 6] |= (uint64_t)1 << (pos[s] & 63);
 			}
 		}
 	}
 	u->ndown = tail;
 }
 
-/*
- * Phase B1, in order: best[s] = min(dn[s], 1 + best of an up neighbour), for
- * the switches with an all-down path only: the up neighbours of such a switch
- * step down into it, so they have one too, and only those switches can be
- * FREE. The others get ST_NONE.
- */
-static void shortest_legal(struct updown *u)
+/* A switch with a route of k candidate ports, at port[*np]: its hops entry. */
+static inline void take(struct route_hop_ports *h, uint32_t s, uint32_t k, uint32_t *np,
+			uint32_t *nmulti)
 {
-	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, *dn = u->dn;
-	uint32_t *best = u->best;
-	uint8_t *state = u->state;
+	if (k == 1) {
+		h->one[s] = h->port[*np];
+	} else if (k > 1) {
+		h->one[s] = 0;
+		h->multi[(*nmulti)++] = s;
+		*np += k;
+		h->moff[*nmulti] = *np;
+	} else {
+		h->one[s] = LANES_PORT_DROP;
+	}
+}
 
-	const uint32_t *perm = u->perm, ns = u->f->num_switches;
+/*
+ * Phases B1 and B2 over the down set, in order (u->bits, cleared here), and
+ * the routes that need nothing more.
+ * B1: best[s] = min(dn[s], 1 + best of an up neighbour); the up neighbours
+ * of a switch with an all-down path step down into it, so they have one too,
+ * and only those switches can be FREE (best[s] == dn[s]).
+ * B2: the switches that packets enter by a down move, which must go on
+ * down: a FREE or DOWN switch steps down to its neighbours one hop closer on
+ * an all-down path, so those are DOWN.
+ * Every up neighbour of s comes before it, so s is final when taken, and so
+ * is the route of a DOWN switch: down to those same neighbours, dn[s] hops.
+ * A FREE switch goes down to them or up to a neighbour routed in dn[s] - 1
+ * hops (never fewer: best), in port order; if an up neighbour's route is
+ * not known yet (an UP switch, phase B3), B3 routes it too. t: none, 0 hops.
+ * The routes go to u->hops from the start.
+ */
+static void down_states(struct updown *u, uint32_t t)
+{
+	const struct lanes_adj *adj = u->f->adj;
+	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, *dn = u->dn, *perm = u->perm;
+	const uint32_t *aoff = u->f->adj_off;
+	const uint8_t *uport = u->port, *isup = u->isup;
+	uint32_t *best = u->best, *len = u->len, nw = (u->f->num_switches + 63) >> 6;
+	uint32_t np = 0, nmulti = 0;
+	uint64_t *bits = u->bits;
+	uint8_t *state = u->state, *port = u->hops.port;
 
-	memset(state, ST_NONE, ns);
-	for (uint32_t i = 0; i < ns; i++) {
-		uint32_t s = perm[i], b = dn[s];
+	u->hops.moff[0] = 0;
+	for (uint32_t w = 0; w < nw; w++) {
+		uint64_t m = bits[w];
 
-		if (b == INF)
-			continue;
-		for (uint32_t e = off[s]; e < mid[s]; e++) {
-			uint32_t l = best[nb[e]];
+		bits[w] = 0;
+		while (m) {
+			uint32_t s = perm[(w << 6) | (uint32_t)__builtin_ctzll(m)], d = dn[s], b = d;
+			uint32_t k = 0, late = 0;
+			uint8_t *out = port + np;
 
-			if (l != INF && l + 1 < b)
-				b = l + 1;
+			m &= m - 1;
+			for (uint32_t e = off[s], e1 = mid[s]; e < e1; e++) {
+				uint32_t l = best[nb[e]] + 1;
+
+				b = l < b ? l : b;
+			}
+			best[s] = b;
+			if (s == t) {
+				len[s] = 0;
+				u->hops.one[s] = LANES_PORT_DROP;
+				continue;
+			}
+			if (state[s] == ST_DOWN) {
+				for (uint32_t e = mid[s], e1 = off[s + 1]; e < e1; e++)
+					if (dn[nb[e]] == d - 1) {
+						state[nb[e]] = ST_DOWN;
+						out[k++] = uport[e];
+					}
+			} else if (b == d) {
+				state[s] = ST_FREE;
+				for (uint32_t e = aoff[s], e1 = aoff[s + 1]; e < e1; e++) {
+					uint32_t v = adj[e].sw;
+
+					if (isup[e]) {
+						late |= len[v] == INF;
+						if (len[v] == d - 1)
+							out[k++] = adj[e].port;
+					} else if (dn[v] == d - 1) {
+						state[v] = ST_DOWN;
+						out[k++] = adj[e].port;
+					}
+				}
+				if (late)
+					continue;
+			} else {
+				continue; /* UP: phase B3 */
+			}
+			len[s] = d;
+			take(&u->hops, s, k, &np, &nmulti);
 		}
-		best[s] = b;
-		state[s] = b != INF && b == dn[s] ? ST_FREE : ST_NONE;
 	}
-	u->state[u->queue[0]] = ST_DOWN; /* the destination: its up neighbours step down into it */
+	u->nports = np;
+	u->hops.nmulti = nmulti;
 }
 
 /*
- * Phase B2: the switches that packets enter by a down move, which must go on
- * down. A switch whose all-down path is a shortest legal path (FREE) steps
- * down to its neighbours one hop closer on an all-down path, so those are
- * DOWN, and so are theirs. Taken in decreasing dn, each switch is final
- * before its own down steps are marked.
- */
-static void down_closure(struct updown *u)
-{
-	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, *dn = u->dn;
-	uint8_t *state = u->state;
-
-	for (uint32_t q = u->ndown; q-- > 1;) { /* queue[0] is the destination */
-		uint32_t s = u->queue[q];
-
-		if (state[s] != ST_DOWN && state[s] != ST_FREE)
-			continue;
-		for (uint32_t e = mid[s]; e < off[s + 1]; e++)
-			if (dn[nb[e]] == dn[s] - 1)
-				state[nb[e]] = ST_DOWN;
-	}
-}
-
-/* A DOWN switch: its down neighbours one hop closer on an all-down path (all DOWN). */
-static uint32_t down_candidates(const struct updown *u, uint32_t s, uint8_t *out)
-{
-	const uint32_t *dn = u->dn, *nb = u->nb;
-	const uint8_t *port = u->port;
-	uint32_t k = 0, want = dn[s] - 1, e1 = u->off[s + 1];
-
-	for (uint32_t e = u->mid[s]; e < e1; e++)
-		if (dn[nb[e]] == want)
-			out[k++] = port[e];
-	return k;
-}
-
-/*
- * A switch without an all-down path (no down neighbour has one either, so
- * none is DOWN): up moves only, to the routed up neighbours with the least
- * len, in port order as in the adjacency. Sets len[s]. @return the count.
- */
-static inline uint32_t up_candidates(const uint32_t *len, const uint32_t *nb, const uint8_t *port,
-				     uint32_t e0, uint32_t e1, uint8_t *out, uint32_t *len_s)
-{
-	uint32_t best = INF, k = 0;
-
-	for (uint32_t e = e0; e < e1; e++) {
-		uint32_t l = len[nb[e]];
-
-		if (l < best) {
-			best = l;
-			k = 0;
-		}
-		if (l == best) /* INF too: dropped below */
-			out[k++] = port[e];
-	}
-	*len_s = best == INF ? INF : best + 1;
-	return best == INF ? 0 : k;
-}
-
-/*
- * A FREE or UP switch with an all-down path, in port order: up moves to
- * switches routed earlier in the order, and down moves into DOWN switches,
- * with the fewest hops; a FREE switch's fewest is dn[s] - 1 already. Sets
- * len[s]. (Locals, because the byte stores to out may alias anything the
- * struct points to.)
+ * A FREE or UP switch with an all-down path that down_states left, in port
+ * order: up moves to switches routed earlier in the order, and down moves
+ * into DOWN switches, with the fewest hops; a FREE switch's fewest is dn[s]
+ * - 1 already. Sets len[s]. (Locals, because the byte stores to out may
+ * alias anything the struct points to.)
  */
 static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 {
@@ -186,65 +205,72 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 	return k;
 }
 
-/* A switch with a route of k candidate ports, at port[*np]: its hops entry. */
-static inline void take(struct route_hop_ports *h, uint32_t s, uint32_t k, uint32_t *np,
-			uint32_t *nmulti)
-{
-	if (k == 1) {
-		h->one[s] = h->port[*np];
-	} else if (k > 1) {
-		h->one[s] = 0;
-		h->multi[(*nmulti)++] = s;
-		*np += k;
-		h->moff[*nmulti] = *np;
-	} else {
-		h->one[s] = LANES_PORT_DROP;
-	}
-}
-
 /*
- * Phase B3, in order: route length and candidates. DOWN switches go down
- * along all-down paths, FREE ones down or up as short, the others (UP) up
- * first or down into a DOWN switch, whichever is shorter. The switches of
- * t's component left without a route go to u->unrouted (u->nunrouted, in
- * order; u->unrouted_ca: one of them has CAs).
+ * Phase B3, in order: route length and candidates of the rest. A switch
+ * without an all-down path (no down neighbour has one either, so none is
+ * DOWN) goes up only, to the routed up neighbours with the least len, in
+ * port order: the scan starts at INF - 1, which no len equals, so unrouted
+ * neighbours (INF) are passed over. One with an all-down path that
+ * down_states left (UP, or FREE next to one) goes up first or down into a
+ * DOWN switch, whichever is shorter. The switches of t's component left
+ * without a route go to u->unrouted (u->nunrouted, in order;
+ * u->unrouted_ca: one of them has CAs). Puts dn back to INF.
  */
 static void legal_paths(struct updown *u, uint32_t t)
 {
-	const uint32_t *perm = u->perm, *dn = u->dn, *comp = u->comp, c = u->comp[t];
+	const uint32_t *perm = u->perm, *comp = u->comp, c = u->comp[t], *queue = u->queue;
 	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, ns = u->f->num_switches;
-	const uint8_t *uport = u->port;
-	uint32_t *len = u->len, *unrouted = u->unrouted, nun = 0, np = 0, nmulti = 0;
-	uint8_t *state = u->state, *port = u->hops.port, gap = 0;
-	struct route_hop_ports *h = &u->hops;
+	const uint8_t *uport = u->port, *has_ca = u->has_ca;
+	uint32_t *len = u->len, *dn = u->dn, *unrouted = u->unrouted, nun = 0;
+	uint32_t *multi = u->hops.multi, *moff = u->hops.moff, np = u->nports;
+	uint32_t nmulti = u->hops.nmulti;
+	uint8_t *state = u->state, *port = u->hops.port, *one = u->hops.one, gap = 0;
 
-	shortest_legal(u);
-	down_closure(u);
-	h->moff[0] = 0;
 	for (uint32_t i = 0; i < ns; i++) {
 		uint32_t s = perm[i], k = 0;
+		uint8_t *out = port + np;
 
 		if (dn[s] == INF) {
-			k = up_candidates(len, nb, uport, off[s], mid[s], port + np, &len[s]);
-			if (k)
-				state[s] = ST_UP;
-		} else if (s == t) {
-			len[s] = 0;
-		} else if (state[s] == ST_DOWN) {
-			len[s] = dn[s];
-			k = down_candidates(u, s, port + np);
+			uint32_t m = INF - 1;
+
+			for (uint32_t e = off[s], e1 = mid[s]; e < e1; e++) {
+				uint32_t l = len[nb[e]];
+
+				if (l <= m) {
+					if (l < m) {
+						m = l;
+						k = 0;
+					}
+					out[k++] = uport[e];
+				}
+			}
+			len[s] = k ? m + 1 : INF;
+			state[s] = k ? ST_UP : ST_NONE;
+		} else if (len[s] != INF) {
+			continue; /* routed by down_states */
 		} else {
-			k = any_candidates(u, s, port + np);
+			k = any_candidates(u, s, out);
 			if (k && state[s] == ST_NONE)
 				state[s] = ST_UP;
 		}
-		if (!k && s != t && comp[s] == c) {
-			unrouted[nun++] = s;
-			gap |= u->has_ca[s];
+		if (k == 1) {
+			one[s] = out[0];
+		} else if (k > 1) {
+			one[s] = 0;
+			multi[nmulti++] = s;
+			np += k;
+			moff[nmulti] = np;
+		} else {
+			one[s] = LANES_PORT_DROP;
+			if (comp[s] == c) {
+				unrouted[nun++] = s;
+				gap |= has_ca[s];
+			}
 		}
-		take(h, s, k, &np, &nmulti);
 	}
-	h->nmulti = nmulti;
+	for (uint32_t q = 0; q < u->ndown; q++)
+		dn[queue[q]] = INF;
+	u->hops.nmulti = nmulti;
 	u->nports = np;
 	u->nlegal = nmulti; /* completed switches come after */
 	u->nunrouted = nun;
@@ -254,5 +280,6 @@ static void legal_paths(struct updown *u, uint32_t t)
 void updown_legal_paths(struct updown *u, uint32_t t)
 {
 	all_down_paths(u, t);
+	down_states(u, t);
 	legal_paths(u, t);
 }

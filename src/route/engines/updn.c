@@ -57,7 +57,9 @@
 struct updn {
 	const struct lanes_fabric *f;
 	const struct lanes_route_opts *opts;
-	uint8_t *dist;        /* all-pairs switch hops */
+	uint8_t *dist;        /* all-pairs switch hops (fallback 2 only) */
+	uint64_t *seen;       /* detect_roots: 3 masks per switch (seen, front, next) */
+	uint32_t *list;       /* detect_roots: 2 switch lists */
 	uint32_t *comp;       /* connected component per switch */
 	uint32_t ncomp;
 	uint32_t *cas;        /* CA and router ports cabled to each switch */
@@ -100,31 +102,122 @@ static int is_root(const unsigned *hist, int len, unsigned cas_num)
 }
 
 /*
- * The roots by OpenSM's histogram rule over the CA ports of switches with at
- * least min_cas of them (1: all, OpenSM's own rule). @return how many.
+ * The hop histograms of OpenSM's rule: hist[d * ns + s] += the CA ports of
+ * each switch t among src[0..n) (n <= 64) at d < HOPS_MAX hops from s (hops
+ * are symmetric), by one breadth-first search from all of them at once:
+ * every switch holds a mask of the sources that have reached it, and each
+ * level's new bits are pushed from the switches that gained them (as
+ * fabric/bfs.c's push step). Rows d >= *rows are zeroed first (*rows grows).
+ * @return the most hops counted
  */
-static uint32_t detect_roots(struct updn *u, uint32_t min_cas)
+static uint32_t sweep(struct updn *u, const uint32_t *src, uint32_t n, unsigned *hist,
+		      uint32_t *rows)
 {
 	const struct lanes_fabric *f = u->f;
-	uint32_t ns = f->num_switches, n = 0;
-	unsigned cas_num = 0;
+	uint64_t *seen = u->seen, *front = u->seen + f->num_switches, *next = front + f->num_switches;
+	uint32_t *list = u->list, *nlist = u->list + f->num_switches, nl = 0, most = 0;
+	unsigned w0 = u->cas[src[0]];
+	int same = 1;
 
-	for (uint32_t t = 0; t < ns; t++)
-		cas_num += u->cas[t] >= min_cas ? u->cas[t] : 0;
-	for (uint32_t s = 0; s < ns; s++) {
-		const uint8_t *row = u->dist + (size_t)s * ns;
-		unsigned hist[HOPS_MAX] = { 0 };
-		int len = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = src[i];
 
-		for (uint32_t t = 0; t < ns; t++)
-			if (u->cas[t] >= min_cas && u->cas[t] && row[t] < HOPS_MAX) {
-				hist[row[t]] += u->cas[t];
-				len = row[t] >= len ? row[t] + 1 : len;
+		same &= u->cas[s] == w0;
+		if (!front[s])
+			list[nl++] = s;
+		seen[s] |= (uint64_t)1 << i;
+		front[s] |= (uint64_t)1 << i;
+	}
+	for (uint32_t d = 0; nl; d++) {
+		uint32_t nn = 0;
+
+		if (d == *rows)
+			memset(hist + (size_t)(*rows)++ * f->num_switches, 0,
+			       sizeof(*hist) * f->num_switches);
+		for (uint32_t i = 0; i < nl; i++) { /* the level found: counted */
+			uint64_t m = front[list[i]];
+			unsigned *h = hist + (size_t)d * f->num_switches + list[i];
+
+			if (same) {
+				*h += w0 * (unsigned)__builtin_popcountll(m);
+				continue;
 			}
-		if (is_root(hist, len, cas_num))
+			for (; m; m &= m - 1)
+				*h += u->cas[src[__builtin_ctzll(m)]];
+		}
+		most = d;
+		for (uint32_t i = 0; i < nl && d + 1 < HOPS_MAX; i++) { /* push: the next level */
+			uint32_t x = list[i];
+			uint64_t m = front[x];
+
+			for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
+				uint32_t y = f->adj[e].sw;
+				uint64_t b = m & ~seen[y];
+
+				if (!b)
+					continue;
+				if (!next[y])
+					nlist[nn++] = y;
+				next[y] |= b;
+			}
+		}
+		for (uint32_t i = 0; i < nl; i++)
+			front[list[i]] = 0;
+		for (uint32_t i = 0; i < nn; i++) {
+			uint32_t y = nlist[i];
+
+			seen[y] |= next[y];
+			front[y] = next[y];
+			next[y] = 0;
+			list[i] = y;
+		}
+		nl = nn;
+	}
+	memset(seen, 0, sizeof(*seen) * f->num_switches);
+	return most;
+}
+
+/*
+ * The roots by OpenSM's histogram rule over the CA ports of switches with at
+ * least min_cas of them (1: all, OpenSM's own rule). @return how many, or
+ * an error
+ */
+static int detect_roots(struct updn *u, uint32_t min_cas, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = u->f;
+	uint32_t ns = f->num_switches, n = 0, src[64], nsrc = 0, most = 0, rows = 0;
+	unsigned cas_num = 0, *hist = malloc(sizeof(*hist) * ((size_t)ns * HOPS_MAX + 1));
+
+	if (!hist)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	for (uint32_t t = 0; t < ns; t++) {
+		uint32_t m;
+
+		if (!u->cas[t] || u->cas[t] < min_cas)
+			continue;
+		cas_num += u->cas[t];
+		src[nsrc++] = t;
+		if (nsrc == 64) {
+			m = sweep(u, src, nsrc, hist, &rows);
+			most = m > most ? m : most;
+			nsrc = 0;
+		}
+	}
+	if (nsrc) {
+		uint32_t m = sweep(u, src, nsrc, hist, &rows);
+
+		most = m > most ? m : most;
+	}
+	for (uint32_t s = 0; s < ns && rows; s++) { /* bars past the most hops: 0, over no threshold */
+		unsigned bars[HOPS_MAX];
+
+		for (uint32_t d = 0; d <= most; d++)
+			bars[d] = hist[(size_t)d * ns + s];
+		if (is_root(bars, (int)most + 1, cas_num))
 			u->roots[n++] = s;
 	}
-	return n;
+	free(hist);
+	return (int)n;
 }
 
 /*
@@ -219,7 +312,8 @@ static int with_centres(struct updn *u, const char *why, struct lanes_error *err
 	char head[1536];
 	int rc;
 
-	if ((rc = route_center_roots(u->f, u->dist, u->comp, u->ncomp, u->roots, err)))
+	if ((!u->dist && (rc = lanes_fabric_switch_distances(u->f, &u->dist, err))) ||
+	    (rc = route_center_roots(u->f, u->dist, u->comp, u->ncomp, u->roots, err)))
 		return rc;
 	u->nroots = u->ncomp;
 	if ((rc = attempt(u, err)) == 1)
@@ -251,7 +345,9 @@ static int auto_roots(struct updn *u, struct lanes_error *err)
 	uint32_t hosts = host_threshold(u);
 	int rc;
 
-	if (!(u->nroots = detect_roots(u, 1)))
+	if ((rc = detect_roots(u, 1, err)) < 0)
+		return rc;
+	if (!(u->nroots = (uint32_t)rc))
 		snprintf(why, sizeof(why), "OpenSM's root detection finds no root (OpenSM would fall "
 			 "back to minhop, which is not deadlock-free)");
 	if (u->nroots) {
@@ -260,7 +356,9 @@ static int auto_roots(struct updn *u, struct lanes_error *err)
 						  "hop bar over 90% of the CA ports, none other over 5%)", err);
 		describe_gap(u, "OpenSM's detected roots", why, sizeof(why));
 	}
-	if (hosts && (u->nroots = detect_roots(u, hosts))) {
+	if (hosts && (rc = detect_roots(u, hosts, err)) < 0)
+		return rc;
+	if (hosts && (u->nroots = (uint32_t)rc)) {
 		if ((rc = attempt(u, err)) != 1) {
 			char rule[1024];
 
@@ -290,7 +388,11 @@ static int prepare(struct updn *u, struct lanes_error *err)
 	count_cas(u);
 	if (u->opts->roots)
 		return 0;
-	return lanes_fabric_switch_distances(u->f, &u->dist, err);
+	u->seen = calloc(3 * ns + 1, sizeof(*u->seen));
+	u->list = malloc(sizeof(uint32_t) * (2 * ns + 1));
+	if (!u->seen || !u->list)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	return 0;
 }
 
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
@@ -311,6 +413,8 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	}
 	lanes_routing_free(u.r);
 	free(u.dist);
+	free(u.seen);
+	free(u.list);
 	free(u.comp);
 	free(u.cas);
 	free(u.roots);
