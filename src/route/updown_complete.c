@@ -147,13 +147,14 @@ static void complete_few(struct updown *u, uint32_t n)
 	uint8_t *state = u->state;
 	uint32_t lo = INF, hi = 0, qh = 0, qt = 0;
 
-	for (uint32_t q = 0; q < n; q++)
-		state[un[q]] = ST_COMPLETED;
 	for (uint32_t q = 0; q < n; q++) {
-		uint32_t s = un[q], b = INF;
+		uint32_t s = un[q], b = INF, e0 = mid[s], nd = off[s + 1] - e0;
+		const uint32_t *v = nb + e0;
 
-		for (uint32_t e = mid[s], e1 = off[s + 1]; e < e1; e++) {
-			uint32_t l = len[nb[e]];
+		state[s] = ST_COMPLETED;
+
+		for (uint32_t j = 0; j < nd; j++) {
+			uint32_t l = len[v[j]];
 
 			b = l < b ? l : b;
 		}

@@ -231,19 +231,23 @@ static void legal_paths(struct updown *u, uint32_t t)
 		uint8_t *out = port + np;
 
 		if (dn[s] == INF) {
-			uint32_t m = INF - 1;
+			uint32_t m = INF - 1, e0 = off[s], n = mid[s] - e0;
+			const uint32_t *v = nb + e0;
+			const uint8_t *p = uport + e0;
+			uint8_t *o = out;
 
-			for (uint32_t e = off[s], e1 = mid[s]; e < e1; e++) {
-				uint32_t l = len[nb[e]];
+			for (uint32_t j = 0; j < n; j++) {
+				uint32_t l = len[v[j]];
 
 				if (l <= m) {
 					if (l < m) {
 						m = l;
-						k = 0;
+						o = out;
 					}
-					out[k++] = uport[e];
+					*o++ = p[j];
 				}
 			}
+			k = (uint32_t)(o - out);
 			len[s] = k ? m + 1 : INF;
 			state[s] = k ? ST_UP : ST_NONE;
 		} else if (len[s] != INF) {

@@ -67,11 +67,35 @@ static int by_key(const void *pa, const void *pb)
 	return a->sw < b->sw ? -1 : a->sw > b->sw;
 }
 
+/*
+ * One stable counting pass of the LSD radix sort below: in[0..n) into out by
+ * byte `shift / 8` of the key (guid: 1) or of the GUID.
+ */
+static void radix_pass(const struct keyed *in, struct keyed *out, uint32_t n, int guid,
+		       unsigned shift)
+{
+	uint32_t cnt[257] = { 0 };
+
+	for (uint32_t i = 0; i < n; i++)
+		cnt[((guid ? in[i].guid : in[i].key) >> shift & 0xff) + 1]++;
+	for (uint32_t b = 0; b < 256; b++)
+		cnt[b + 1] += cnt[b];
+	for (uint32_t i = 0; i < n; i++)
+		out[cnt[(guid ? in[i].guid : in[i].key) >> shift & 0xff]++] = in[i];
+}
+
+/*
+ * By key, then GUID, then switch index (the order the records start in):
+ * LSD radix passes over the bytes that differ somewhere, the GUID's first,
+ * each stable; a few switches by insertion.
+ */
 int route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, uint32_t *pos,
 		       struct lanes_error *err)
 {
-	uint32_t ns = f->num_switches;
-	struct keyed few[FEW], *k = ns <= FEW ? few : malloc(sizeof(*k) * ((size_t)ns + 1));
+	uint32_t ns = f->num_switches, kor = 0, kand = UINT32_MAX;
+	uint64_t gor = 0, gand = UINT64_MAX;
+	struct keyed few[FEW], *k = ns <= FEW ? few : malloc(sizeof(*k) * 2 * ((size_t)ns + 1));
+	struct keyed *a = k, *b = k + ns + 1;
 
 	if (!k)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
@@ -79,10 +103,25 @@ int route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, uint32
 		k[s].key = key[s];
 		k[s].sw = s;
 		k[s].guid = f->nodes[f->switches[s]].guid;
+		kor |= key[s], kand &= key[s];
+		gor |= k[s].guid, gand &= k[s].guid;
 	}
-	lanes_sort_few(k, ns, sizeof(*k), FEW, by_key); /* total order: switch indices differ */
+	if (ns <= FEW) {
+		lanes_sort_few(k, ns, sizeof(*k), FEW, by_key); /* total order: switch indices differ */
+	} else {
+		for (int pass = 0; pass < 12; pass++) {
+			int guid = pass < 8;
+			unsigned shift = 8u * (unsigned)(guid ? pass : pass - 8);
+			struct keyed *t;
+
+			if (!((guid ? gor ^ gand : (uint64_t)(kor ^ kand)) >> shift & 0xff))
+				continue; /* the same byte everywhere */
+			radix_pass(a, b, ns, guid, shift);
+			t = a, a = b, b = t;
+		}
+	}
 	for (uint32_t i = 0; i < ns; i++)
-		pos[k[i].sw] = i;
+		pos[a[i].sw] = i;
 	if (k != few)
 		free(k);
 	return 0;
