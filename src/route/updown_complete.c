@@ -98,10 +98,11 @@ static void complete(struct updown *u, uint32_t t, int check)
 }
 
 /*
- * The scan of complete_few for a completed switch x at len lx (all closer
- * switches final): its candidates into out, the completed neighbours it
- * lowers onto the FIFO. Not inlined: alone, the loop keeps its values in
- * registers. @return the candidate count
+ * complete_few's scan of a completed switch at len lx, its neighbours
+ * a..a1: the candidates into out (the neighbours at lx - 1, all final),
+ * the completed neighbours it lowers to lx + 1 onto queue[*tail]. Not
+ * inlined: alone, the loop keeps its values in registers. @return the
+ * candidate count
  */
 __attribute__((noinline)) static uint32_t
 scan_completed(const struct lanes_adj *a, const struct lanes_adj *a1, uint32_t *len,
@@ -134,9 +135,12 @@ scan_completed(const struct lanes_adj *a, const struct lanes_adj *a1, uint32_t *
  * u->hops.multi differs, which no LID reads.
  *
  * Dial's buckets: the seeds of each length in a list (head[l], next[s],
- * both switch + 1, 0 ends; u->bucket is all 0 outside), the switches the
- * BFS lowers in a FIFO, which is in length order; a seed lowered since is
- * passed over when its list comes.
+ * both switch + 1, 0 ends; u->bucket is all 0 outside). The queue holds
+ * one length after the other: when length l comes, it holds the switches
+ * that the BFS put at l, and l's seeds go after them (not a seed lowered
+ * since, which is among the former); the switches they lower go after
+ * those, at l + 1. A completed switch's scan finds its candidates (the
+ * neighbours at l - 1, all final) and lowers its completed neighbours.
  */
 static void complete_few(struct updown *u, uint32_t n)
 {
@@ -144,15 +148,15 @@ static void complete_few(struct updown *u, uint32_t n)
 	const uint32_t *un = u->unrouted, *aoff = u->f->adj_off, *off = u->off, *mid = u->mid;
 	const uint32_t *nb = u->nb;
 	uint32_t *len = u->len, *next = u->best, *head = u->bucket, *queue = u->queue;
-	uint8_t *state = u->state;
-	uint32_t lo = INF, hi = 0, qh = 0, qt = 0;
+	uint32_t *multi = u->hops.multi, *moff = u->hops.moff;
+	uint32_t lo = INF, hi = 0, qh = 0, qt = 0, np = u->nports, nmulti = u->hops.nmulti;
+	uint8_t *state = u->state, *port = u->hops.port, *one = u->hops.one;
 
 	for (uint32_t q = 0; q < n; q++) {
 		uint32_t s = un[q], b = INF, e0 = mid[s], nd = off[s + 1] - e0;
 		const uint32_t *v = nb + e0;
 
 		state[s] = ST_COMPLETED;
-
 		for (uint32_t j = 0; j < nd; j++) {
 			uint32_t l = len[v[j]];
 
@@ -167,28 +171,34 @@ static void complete_few(struct updown *u, uint32_t n)
 		hi = b > hi ? b : hi;
 	}
 	for (uint32_t l = lo; l <= hi || qh < qt; l++) {
-		uint32_t x1 = l <= hi ? head[l] : 0;
+		uint32_t end;
 
-		if (l <= hi)
+		if (l <= hi) {
+			for (uint32_t x1 = head[l]; x1; x1 = next[x1 - 1])
+				if (len[x1 - 1] == l)
+					queue[qt++] = x1 - 1;
 			head[l] = 0;
-		for (;;) {
-			uint32_t x, k, np = u->nports;
+		}
+		for (end = qt; qh < end; qh++) {
+			uint32_t x = queue[qh];
+			uint8_t *out = port + np;
+			uint32_t k = scan_completed(adj + aoff[x], adj + aoff[x + 1], len, state, l, out,
+						    queue, &qt);
 
-			if (x1) {
-				x = x1 - 1;
-				x1 = next[x];
-				if (len[x] != l)
-					continue; /* lowered since: in the FIFO */
-			} else if (qh < qt && len[queue[qh]] == l) {
-				x = queue[qh++];
+			if (k == 1) { /* updown_take with locals */
+				one[x] = out[0];
+			} else if (k > 1) {
+				one[x] = 0;
+				multi[nmulti++] = x;
+				np += k;
+				moff[nmulti] = np;
 			} else {
-				break;
+				one[x] = LANES_PORT_DROP;
 			}
-			k = scan_completed(adj + aoff[x], adj + aoff[x + 1], len, state, l,
-					   u->hops.port + np, queue, &qt);
-			updown_take(u, x, k);
 		}
 	}
+	u->nports = np;
+	u->hops.nmulti = nmulti;
 }
 
 /* Phase C: the fast way when it gives the same tables and report, else complete(). */
