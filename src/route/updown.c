@@ -212,21 +212,22 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 static void split_adjacency(struct updown *u, const uint32_t *pos)
 {
 	const struct lanes_fabric *f = u->f;
+	const struct lanes_adj *adj = f->adj;
+	uint32_t *nb = u->nb;
+	uint8_t *port = u->port, *isup = u->isup;
 
 	for (uint32_t s = 0; s < f->num_switches; s++) {
-		uint32_t k = f->adj_off[s];
+		uint32_t e0 = f->adj_off[s], e1 = f->adj_off[s + 1], nup = 0, ku, kd, ps = pos[s];
 
-		u->off[s] = k;
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-			u->isup[e] = pos[f->adj[e].sw] < pos[s];
-		for (int up = 1; up >= 0; up--) {
-			if (!up)
-				u->mid[s] = k;
-			for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-				if ((pos[f->adj[e].sw] < pos[s]) == up) {
-					u->nb[k] = f->adj[e].sw;
-					u->port[k++] = f->adj[e].port;
-				}
+		for (uint32_t e = e0; e < e1; e++)
+			nup += isup[e] = pos[adj[e].sw] < ps;
+		u->off[s] = ku = e0;
+		u->mid[s] = kd = e0 + nup;
+		for (uint32_t e = e0; e < e1; e++) {
+			uint32_t k = isup[e] ? ku++ : kd++;
+
+			nb[k] = adj[e].sw;
+			port[k] = adj[e].port;
 		}
 	}
 	u->off[f->num_switches] = f->adj_off[f->num_switches];

@@ -9,7 +9,8 @@
  * Invariants: per switch s, the adjacency entries off[s]..mid[s] go up and
  * mid[s]..off[s+1] go down, each part in port order; after the phases,
  * hops.multi[0..nlegal) are the switches with a legal route and the
- * completed ones come after; no global state.
+ * completed ones come after; between destinations dn is all INF and bits
+ * and bucket all 0; no global state.
  */
 #ifndef LANES_UPDOWN_INTERNAL_H
 #define LANES_UPDOWN_INTERNAL_H
@@ -44,13 +45,16 @@ struct updown {
 	uint8_t *has_ca;       /* per switch: end ports hang off it */
 	uint32_t *dn;          /* hops of a shortest all-down path to the destination;
 				  INF outside the phases */
-	uint32_t *best;        /* hops of a shortest legal path to the destination */
-	uint32_t *len;         /* hops of the route the switch takes */
+	uint32_t *best;        /* down set: hops of a shortest legal path to the destination;
+				  phase C: the seed lists (updown_complete.c) */
+	uint32_t *len;         /* hops of the route the switch takes (phase A: INF in the
+				  down set until routed) */
 	uint8_t *state;        /* ST_* */
 	uint32_t *queue;       /* BFS queue; after phase A, the all-down switches by dn */
 	uint32_t ndown;        /* switches with an all-down path */
-	uint32_t *sorted;      /* phase C: routed switches by len */
-	uint32_t *bucket;      /* phase C: counting sort */
+	uint32_t *sorted;      /* phase C with a gap check: routed switches by len */
+	uint32_t *bucket;      /* phase C: counting sort, or the seed lists' heads (all 0
+				  outside phase C) */
 	uint32_t nports;       /* candidate ports filled into hops so far */
 	struct route_endports eps;
 	struct route_load load;

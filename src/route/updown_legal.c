@@ -30,9 +30,10 @@
  * roots, and on every fabric of tests/interop/updn_vs_opensm.sh with one
  * root, the tables are the same entry for entry.
  *
- * Invariants: switches are visited in order position (or by dn, from the
- * BFS queue), ports in port order; the candidates of a switch read only
- * switches already final.
+ * Invariants: switches are visited in order position (phase A: by dn, from
+ * the BFS queue; B1 and B2: just the down set, from a bitmap of positions),
+ * ports in port order; the candidates of a switch read only switches
+ * already final.
  */
 #include <stdint.h>
 #include <string.h>
@@ -78,22 +79,6 @@ static void all_down_paths(struct updown *u, uint32_t t)
 	u->ndown = tail;
 }
 
-/* A switch with a route of k candidate ports, at port[*np]: its hops entry. */
-static inline void take(struct route_hop_ports *h, uint32_t s, uint32_t k, uint32_t *np,
-			uint32_t *nmulti)
-{
-	if (k == 1) {
-		h->one[s] = h->port[*np];
-	} else if (k > 1) {
-		h->one[s] = 0;
-		h->multi[(*nmulti)++] = s;
-		*np += k;
-		h->moff[*nmulti] = *np;
-	} else {
-		h->one[s] = LANES_PORT_DROP;
-	}
-}
-
 /*
  * Phases B1 and B2 over the down set, in order (u->bits, cleared here), and
  * the routes that need nothing more.
@@ -117,10 +102,10 @@ static void down_states(struct updown *u, uint32_t t)
 	const uint32_t *aoff = u->f->adj_off;
 	const uint8_t *uport = u->port, *isup = u->isup;
 	uint32_t *best = u->best, *len = u->len, nw = (u->f->num_switches + 63) >> 6;
-	uint32_t np = 0, nmulti = 0;
 	uint64_t *bits = u->bits;
 	uint8_t *state = u->state, *port = u->hops.port;
 
+	u->nports = u->hops.nmulti = 0;
 	u->hops.moff[0] = 0;
 	for (uint32_t w = 0; w < nw; w++) {
 		uint64_t m = bits[w];
@@ -129,7 +114,7 @@ static void down_states(struct updown *u, uint32_t t)
 		while (m) {
 			uint32_t s = perm[(w << 6) | (uint32_t)__builtin_ctzll(m)], d = dn[s], b = d;
 			uint32_t k = 0, late = 0;
-			uint8_t *out = port + np;
+			uint8_t *out = port + u->nports;
 
 			m &= m - 1;
 			for (uint32_t e = off[s], e1 = mid[s]; e < e1; e++) {
@@ -169,11 +154,9 @@ static void down_states(struct updown *u, uint32_t t)
 				continue; /* UP: phase B3 */
 			}
 			len[s] = d;
-			take(&u->hops, s, k, &np, &nmulti);
+			updown_take(u, s, k);
 		}
 	}
-	u->nports = np;
-	u->hops.nmulti = nmulti;
 }
 
 /*
