@@ -152,8 +152,18 @@ static void route_switch(struct updown *u, uint32_t t, int offset)
 		return;
 	if (u->opts->switch_lids) {
 		u->save_next = offset + 1 < (1 << u->eps.max_lmc);
-		want_hops(u, t, 0);
-		route_lids(u, &lid, 1, offset, 0);
+		if (!offset && !u->save_next && !u->saved[t] && u->hops.dst != t) {
+			/* column mode: the phases pick what route_fill_lids would */
+			u->col = u->r->lft + (size_t)lid * u->f->num_switches;
+			u->hops.dst = LANES_NONE;
+			updown_legal_paths(u, t);
+			if (u->nunrouted)
+				updown_complete(u, t, 0);
+			u->col = NULL;
+		} else {
+			want_hops(u, t, 0);
+			route_lids(u, &lid, 1, offset, 0);
+		}
 	}
 	lanes_routing_set_port(u->r, t, lid, 0);
 }

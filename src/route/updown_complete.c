@@ -125,6 +125,36 @@ scan_completed(const struct lanes_adj *a, const struct lanes_adj *a1, uint32_t *
 }
 
 /*
+ * scan_completed in column mode: no candidate list, but the first of them
+ * with the fewest LIDs (load, by port), as route_least_loaded from port 1
+ * picks among them. @return it, or LANES_PORT_DROP
+ */
+__attribute__((noinline)) static uint8_t
+pick_completed(const struct lanes_adj *a, const struct lanes_adj *a1, uint32_t *len,
+	       const uint8_t *state, uint32_t lx, const uint32_t *load, uint32_t *queue,
+	       uint32_t *tail)
+{
+	uint32_t want = lx - 1, t = *tail, least = UINT32_MAX;
+	uint8_t pick = LANES_PORT_DROP;
+
+	for (; a < a1; a++) {
+		uint32_t s = a->sw, l = len[s];
+
+		if (l == want) {
+			if (load[a->port] < least) {
+				least = load[a->port];
+				pick = a->port;
+			}
+		} else if (l > lx + 1 && state[s] == ST_COMPLETED) {
+			len[s] = lx + 1;
+			queue[t++] = s;
+		}
+	}
+	*tail = t;
+	return pick;
+}
+
+/*
  * Phase C without the full BFS, when no gap can arise (check unset, or no
  * unrouted switch with CAs): the n unrouted switches take their shortest
  * distance to the routed ones by a BFS among themselves, seeded with 1 +
@@ -150,7 +180,8 @@ static void complete_few(struct updown *u, uint32_t n)
 	uint32_t *len = u->len, *next = u->best, *head = u->bucket, *queue = u->queue;
 	uint32_t *multi = u->hops.multi, *moff = u->hops.moff;
 	uint32_t lo = INF, hi = 0, qh = 0, qt = 0, np = u->nports, nmulti = u->hops.nmulti;
-	uint8_t *state = u->state, *port = u->hops.port, *one = u->hops.one;
+	const uint32_t *loff = u->load.off, *count = u->load.count;
+	uint8_t *state = u->state, *port = u->hops.port, *one = u->hops.one, *col = u->col;
 
 	for (uint32_t q = 0; q < n; q++) {
 		uint32_t s = un[q], b = INF, e0 = mid[s], nd = off[s + 1] - e0;
@@ -180,11 +211,16 @@ static void complete_few(struct updown *u, uint32_t n)
 			head[l] = 0;
 		}
 		for (end = qt; qh < end; qh++) {
-			uint32_t x = queue[qh];
+			uint32_t x = queue[qh], k;
 			uint8_t *out = port + np;
-			uint32_t k = scan_completed(adj + aoff[x], adj + aoff[x + 1], len, state, l, out,
-						    queue, &qt);
 
+			if (col) {
+				col[x] = pick_completed(adj + aoff[x], adj + aoff[x + 1], len, state, l,
+							count + loff[x], queue, &qt);
+				continue;
+			}
+			k = scan_completed(adj + aoff[x], adj + aoff[x + 1], len, state, l, out, queue,
+					   &qt);
 			if (k == 1) { /* updown_take with locals */
 				one[x] = out[0];
 			} else if (k > 1) {

@@ -71,6 +71,9 @@ struct updown {
 					 extra: the states, tag: nlegal */
 	size_t save_left;          /* bytes the saved copies may still take */
 	int save_next;             /* want_hops: save what it computes */
+	uint8_t *col;              /* column mode: the LFT column of a switch LID the routes go
+				      into, each switch's least-loaded candidate (u->hops is
+				      not filled), or NULL */
 	uint32_t *unrouted;        /* phase C: switches without a legal path */
 	uint32_t nunrouted;        /* of t's component */
 	uint8_t unrouted_ca;       /* one of them has CAs */
@@ -94,17 +97,33 @@ static inline void updown_take(struct updown *u, uint32_t s, uint32_t k)
 }
 
 /*
+ * The k candidate ports of s, just put at hops.port[nports]: its entry, or
+ * in column mode its least-loaded one (route_least_loaded from port 1, as
+ * route_fill_lids picks for an uncounted LID at offset 0).
+ */
+static inline void updown_emit(struct updown *u, uint32_t s, uint32_t k)
+{
+	if (u->col)
+		u->col[s] = k ? route_least_loaded(route_load_of(&u->load, s),
+						   u->hops.port + u->nports, k, 1)
+			      : LANES_PORT_DROP;
+	else
+		updown_take(u, s, k);
+}
+
+/*
  * Phases A and B toward switch t (updown_legal.c): the states, route
  * lengths and candidates of the switches with a legal path, into u->hops
- * (refilled from the start); the switches of t's component left without
- * one into u->unrouted.
+ * (refilled from the start) or u->col; the switches of t's component left
+ * without one into u->unrouted.
  */
 void updown_legal_paths(struct updown *u, uint32_t t);
 
 /*
  * Phase C toward switch t (updown_complete.c): a shortest completion for
- * u->unrouted, appended to u->hops. check: t is a CA destination, so a
- * completed switch with CAs is a gap (u->gap).
+ * u->unrouted, appended to u->hops (or into u->col). check: t is a CA
+ * destination, so a completed switch with CAs is a gap (u->gap); never in
+ * column mode.
  */
 void updown_complete(struct updown *u, uint32_t t, int check);
 

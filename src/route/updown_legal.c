@@ -125,7 +125,7 @@ static void down_states(struct updown *u, uint32_t t)
 			best[s] = b;
 			if (s == t) {
 				len[s] = 0;
-				u->hops.one[s] = LANES_PORT_DROP;
+				updown_emit(u, s, 0);
 				continue;
 			}
 			if (state[s] == ST_DOWN) {
@@ -154,7 +154,7 @@ static void down_states(struct updown *u, uint32_t t)
 				continue; /* UP: phase B3 */
 			}
 			len[s] = d;
-			updown_take(u, s, k);
+			updown_emit(u, s, k);
 		}
 	}
 }
@@ -264,9 +264,74 @@ static void legal_paths(struct updown *u, uint32_t t)
 	u->unrouted_ca = gap;
 }
 
+/*
+ * Phase B3 in column mode (u->col): as legal_paths, but each switch's
+ * least-loaded candidate goes straight into the column. An up-only switch
+ * keeps the first port with the fewest LIDs among its up moves with the
+ * least len (the ports ascend), as route_least_loaded from port 1 picks
+ * among the candidates legal_paths would list.
+ */
+static void column_paths(struct updown *u, uint32_t t)
+{
+	const uint32_t *perm = u->perm, *comp = u->comp, c = u->comp[t], *queue = u->queue;
+	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, ns = u->f->num_switches;
+	const uint32_t *loff = u->load.off, *count = u->load.count;
+	const uint8_t *uport = u->port, *has_ca = u->has_ca;
+	uint32_t *len = u->len, *dn = u->dn, *unrouted = u->unrouted, nun = 0;
+	uint8_t *state = u->state, *col = u->col, gap = 0;
+
+	for (uint32_t i = 0; i < ns; i++) {
+		uint32_t s = perm[i], k;
+
+		if (dn[s] == INF) {
+			uint32_t m = INF - 1, least = INF, e0 = off[s], n = mid[s] - e0;
+			const uint32_t *v = nb + e0, *load = count + loff[s];
+			const uint8_t *p = uport + e0;
+			uint8_t pick = LANES_PORT_DROP;
+
+			for (uint32_t j = 0; j < n; j++) {
+				uint32_t l = len[v[j]];
+
+				if (l <= m) {
+					uint32_t x = load[p[j]];
+
+					if (l < m || x < least) {
+						m = l;
+						least = x;
+						pick = p[j];
+					}
+				}
+			}
+			k = m != INF - 1;
+			col[s] = pick;
+			len[s] = k ? m + 1 : INF;
+			state[s] = k ? ST_UP : ST_NONE;
+		} else if (len[s] != INF) {
+			continue; /* routed by down_states */
+		} else {
+			k = any_candidates(u, s, u->hops.port);
+			if (k && state[s] == ST_NONE)
+				state[s] = ST_UP;
+			updown_emit(u, s, k);
+		}
+		if (!k && comp[s] == c) {
+			unrouted[nun++] = s;
+			gap |= has_ca[s];
+		}
+	}
+	for (uint32_t q = 0; q < u->ndown; q++)
+		dn[queue[q]] = INF;
+	u->nlegal = 0;
+	u->nunrouted = nun;
+	u->unrouted_ca = gap;
+}
+
 void updown_legal_paths(struct updown *u, uint32_t t)
 {
 	all_down_paths(u, t);
 	down_states(u, t);
-	legal_paths(u, t);
+	if (u->col)
+		column_paths(u, t);
+	else
+		legal_paths(u, t);
 }
