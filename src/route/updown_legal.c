@@ -199,7 +199,7 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
  * without a route go to u->unrouted (u->nunrouted, in order;
  * u->unrouted_ca: one of them has CAs). Puts dn back to INF.
  */
-static void legal_paths(struct updown *u, uint32_t t)
+__attribute__((noinline)) static void legal_paths(struct updown *u, uint32_t t)
 {
 	const uint32_t *perm = u->perm, *comp = u->comp, c = u->comp[t], *queue = u->queue;
 	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, ns = u->f->num_switches;
@@ -271,7 +271,7 @@ static void legal_paths(struct updown *u, uint32_t t)
  * least len (the ports ascend), as route_least_loaded from port 1 picks
  * among the candidates legal_paths would list.
  */
-static void column_paths(struct updown *u, uint32_t t)
+__attribute__((noinline)) static void column_paths(struct updown *u, uint32_t t)
 {
 	const uint32_t *perm = u->perm, *comp = u->comp, c = u->comp[t], *queue = u->queue;
 	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, ns = u->f->num_switches;
