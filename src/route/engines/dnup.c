@@ -65,24 +65,20 @@ struct dnup {
 
 /*
  * The switches with a CA or router cabled to them, ascending, found from
- * the other end (both ends of a cable name each other): end ports are far
- * fewer than switch ports. d->key is the scratch.
+ * the cables (each listed once). d->key is the scratch.
  */
 static void find_seeds(struct dnup *d)
 {
 	const struct lanes_fabric *f = d->f;
+	const struct lanes_node *nodes = f->nodes;
 	uint32_t *mark = d->key;
 
 	memset(mark, 0, sizeof(*mark) * f->num_switches);
-	for (uint32_t i = 0; i < f->num_nodes; i++) {
-		const struct lanes_node *n = &f->nodes[i];
+	for (uint32_t l = 0; l < f->num_links; l++) {
+		const struct lanes_node *a = &nodes[f->links[l].a], *b = &nodes[f->links[l].b];
 
-		for (uint32_t q = 1; n->type != LANES_NODE_SWITCH && q <= n->nports; q++) {
-			uint32_t peer = f->ports[n->port_base + q].peer_node;
-
-			if (peer != LANES_NONE && f->nodes[peer].type == LANES_NODE_SWITCH)
-				mark[f->nodes[peer].switch_index] = 1;
-		}
+		if ((a->type == LANES_NODE_SWITCH) != (b->type == LANES_NODE_SWITCH))
+			mark[a->type == LANES_NODE_SWITCH ? a->switch_index : b->switch_index] = 1;
 	}
 	d->nseeds = 0;
 	for (uint32_t s = 0; s < f->num_switches; s++)
