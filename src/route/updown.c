@@ -21,7 +21,11 @@
  * (route_fill_lids, load.c). Candidates depend only on the
  * destination switch, so they are computed once per switch for all the CAs
  * behind it, and kept (within a memory budget: 4 MB plus a quarter of the
- * LFTs) for its switch LID after every CA LID and for later LMC passes.
+ * LFTs) for its switch LID after every CA LID and for later LMC passes. A
+ * switch LID at offset 0 whose candidates are not kept (a switch without
+ * CAs, without LMC) needs only each switch's least-loaded candidate: the
+ * phases put it straight into the LFT column (column mode, u->col), the
+ * port route_fill_lids would pick.
  * A group's LIDs are filled switch by switch: a switch's choices read only
  * its own counters, so the order across switches does not matter.
  *

@@ -93,7 +93,7 @@ static void all_down_paths(struct updown *u, uint32_t t)
  * A FREE switch goes down to them or up to a neighbour routed in dn[s] - 1
  * hops (never fewer: best), in port order; if an up neighbour's route is
  * not known yet (an UP switch, phase B3), B3 routes it too. t: none, 0 hops.
- * The routes go to u->hops from the start.
+ * The routes go to u->hops from the start (or to u->col: updown_emit).
  */
 static void down_states(struct updown *u, uint32_t t)
 {
