@@ -11,6 +11,7 @@
 
 #include "lanes/route.h"
 #include "lanes/routing.h"
+#include "route/swar.h"
 #include "testutil.h"
 
 #define UNREACHED UINT32_MAX
@@ -219,6 +220,113 @@ static void test_result_is_sl0_one_vl(void **state)
 	assert_null(r->sl2vl_sw);
 	assert_null(r->sl2vl_port);
 	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+/*
+ * With LMC 0 the switch LIDs come after every CA LID and are not counted, so
+ * each switch sends a switch LID to the least-loaded of its min-hop ports
+ * toward that switch, ties to the lower port (OpenSM 3.3.23,
+ * osm_switch_recommend_path). The loads are the CA LIDs each port carries
+ * in the final LFTs; min-hop ports from a plain BFS. Fabrics with parallel
+ * cables and switch counts that are not multiples of eight.
+ */
+static void check_switch_lids(const struct lanes_fabric *f, const char *name)
+{
+	struct lanes_routing *r = route(f);
+	uint32_t *count = calloc((size_t)f->num_switches * 256, sizeof(*count));
+
+	assert_non_null(count);
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t node = f->lid_owner[lid].node;
+
+		if (node == LANES_NONE || is_switch(f, node))
+			continue;
+		for (uint32_t s = 0; s < f->num_switches; s++) {
+			uint8_t p = lanes_routing_port(r, s, lid);
+
+			if (p != LANES_PORT_DROP)
+				count[(size_t)s * 256 + p]++;
+		}
+	}
+	for (uint32_t t = 0; t < f->num_switches; t++) {
+		uint32_t w = f->switches[t], *dist = bfs_from(f, w);
+		uint32_t lid = lanes_fabric_port(f, w, 0)->lid;
+
+		for (uint32_t s = 0; s < f->num_switches && lid; s++) {
+			uint32_t u = f->switches[s], best = UINT32_MAX;
+			uint8_t want = LANES_PORT_DROP;
+
+			if (u == w || dist[u] == UNREACHED)
+				continue;
+			for (uint8_t p = 1; p <= f->nodes[u].nports; p++) {
+				uint32_t v = lanes_fabric_port(f, u, p)->peer_node;
+
+				if (is_switch(f, v) && v != u && dist[v] + 1 == dist[u] &&
+				    count[(size_t)s * 256 + p] < best) {
+					best = count[(size_t)s * 256 + p];
+					want = p;
+				}
+			}
+			if (entry(r, f, u, lid) != want)
+				fail_msg("%s: switch %u sends switch %u's LID %u to port %u, not %u", name,
+					 s, t, lid, entry(r, f, u, lid), want);
+		}
+		free(dist);
+	}
+	free(count);
+	lanes_routing_free(r);
+}
+
+/* swar.h's byte-wise tests against the plain byte compares: every pair of bytes in every lane. */
+static void test_swar_bytes(void **state)
+{
+	uint8_t rv[8], rs[8];
+
+	(void)state;
+	for (unsigned a = 0; a < 256; a++)
+		for (unsigned b = 0; b < 256; b++)
+			for (unsigned lane = 0; lane < 8; lane++) {
+				uint64_t closer, between;
+
+				for (unsigned i = 0; i < 8; i++) { /* the other lanes: mixed values */
+					rv[i] = (uint8_t)(a * 7 + b + i * 37);
+					rs[i] = (uint8_t)(b * 5 + a + i * 91);
+				}
+				rv[lane] = (uint8_t)a;
+				rs[lane] = (uint8_t)b;
+				closer = swar_one_closer(rv, rs);
+				between = swar_between(rs);
+				for (unsigned i = 0; i < 8; i++) {
+					uint8_t bit_c, bit_b;
+
+					memcpy(&bit_c, (const uint8_t *)&closer + i, 1);
+					memcpy(&bit_b, (const uint8_t *)&between + i, 1);
+					assert_int_equal(bit_c, ((uint8_t)(rv[i] + 1) == rs[i]) ? 0x80 : 0);
+					assert_int_equal(bit_b, (rs[i] != 0 && rs[i] != 255) ? 0x80 : 0);
+				}
+			}
+}
+
+static void test_switch_lids_least_loaded(void **state)
+{
+	static const char *const specs[] = {
+		"torus k=5x4 p=2 L=2",	"dragonfly a=4 p=2 h=2", "jellyfish switches=13 degree=4 p=1",
+		"fattree k=4 n=3",	"hyperx K=3x3 p=1 L=2",	 "jellyfish switches=37 degree=4 p=2 seed=3",
+	};
+	struct lanes_fabric *f;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		f = gen(specs[i]);
+		check_switch_lids(f, specs[i]);
+		lanes_fabric_free(f);
+	}
+	f = read_fabric(LANES_DATA_DIR, "ibsim_4ary3tree_k-4-n-3-Full.topology", NULL);
+	check_switch_lids(f, "4ary3tree");
+	lanes_fabric_free(f);
+	f = read_fabric(LANES_DATA_DIR, "ut_stage_sx6036_fdr10_ibnetdiscover.txt", NULL);
+	check_switch_lids(f, "ut_stage");
 	lanes_fabric_free(f);
 }
 
@@ -552,6 +660,8 @@ int main(void)
 		cmocka_unit_test(test_real_fabric_files),
 		cmocka_unit_test(test_result_is_sl0_one_vl),
 		cmocka_unit_test(test_parallel_cables_alternate),
+		cmocka_unit_test(test_switch_lids_least_loaded),
+		cmocka_unit_test(test_swar_bytes),
 		cmocka_unit_test(test_equal_loads_follow_guid_map_order),
 		cmocka_unit_test(test_loaded_switches_first),
 		cmocka_unit_test(test_single_port_routes_count),
