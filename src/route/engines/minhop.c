@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "../minhop_swlids.h"
+#include "../nue_cdg.h"
 #include "../route_internal.h"
 #include "engines.h"
 
@@ -231,6 +232,8 @@ int route_minhop(const struct lanes_fabric *f, const struct lanes_route_opts *op
 		if (check && route_cdg_check_cyclic(check))
 			goto out;
 	}
+	if (check && route_cdg_check_finish(check)) /* the last batch */
+		goto out;
 	*out = m.r;
 	m.r = NULL;
 out:
