@@ -33,7 +33,6 @@
 #include <string.h>
 
 #include "lanes/routing.h"
-#include "nue_cdg.h"
 #include "route_internal.h"
 
 struct route_cdg_check {

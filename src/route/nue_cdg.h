@@ -136,13 +136,4 @@ static inline void nue_cdg_remove(struct nue_cdg *g, uint32_t in, uint32_t out)
 	nue_cdg_bits(g, in, out, 0);
 }
 
-/*
- * cdg_check.c's last step (declared here, beside the CDG it once used,
- * because route_internal.h is shared): the check tests new dependencies in
- * batches, so a caller that must know takes the verdict on all of them
- * here. @return 1 a cycle, else 0
- */
-struct route_cdg_check;
-int route_cdg_check_finish(struct route_cdg_check *k);
-
 #endif

@@ -440,7 +440,9 @@ void route_sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, unsigned lo, unsigne
  * An incremental check that the routes to CA LIDs use an acyclic set of
  * channel dependencies on one VL (cdg_check.c). Every switch counts as a
  * source, so it may report a cycle the CA traffic does not close, never
- * miss one.
+ * miss one. New dependencies are tested in batches: a cycle shows up at a
+ * later LID than the one that closed it, at the latest in
+ * route_cdg_check_finish.
  */
 struct route_cdg_check;
 
@@ -448,8 +450,11 @@ int route_cdg_check_new(const struct lanes_fabric *f, struct route_cdg_check **o
 			struct lanes_error *err);
 void route_cdg_check_free(struct route_cdg_check *k);
 
-/** Add the dependencies of r's routes to lid. @return 1 still acyclic, 0 a cycle (for good) */
+/** Add the dependencies of r's routes to lid. @return 1 no cycle found yet, 0 a cycle (for good) */
 int route_cdg_check_lid(struct route_cdg_check *k, const struct lanes_routing *r, uint32_t lid);
+
+/** Test the dependencies not tested yet: the verdict on all of them. @return 1 a cycle, else 0 */
+int route_cdg_check_finish(struct route_cdg_check *k);
 
 /** @return 1 once a cycle was found */
 int route_cdg_check_cyclic(const struct route_cdg_check *k);

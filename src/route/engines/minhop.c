@@ -49,7 +49,6 @@
 #include <string.h>
 
 #include "../minhop_swlids.h"
-#include "../nue_cdg.h"
 #include "../route_internal.h"
 #include "engines.h"
 
