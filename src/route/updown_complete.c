@@ -221,16 +221,7 @@ static void complete_few(struct updown *u, uint32_t n)
 			}
 			k = scan_completed(adj + aoff[x], adj + aoff[x + 1], len, state, l, out, queue,
 					   &qt);
-			if (k == 1) { /* updown_take with locals */
-				one[x] = out[0];
-			} else if (k > 1) {
-				one[x] = 0;
-				multi[nmulti++] = x;
-				np += k;
-				moff[nmulti] = np;
-			} else {
-				one[x] = LANES_PORT_DROP;
-			}
+			updown_store(one, multi, moff, &nmulti, &np, out, x, k);
 		}
 	}
 	u->nports = np;

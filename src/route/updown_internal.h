@@ -79,21 +79,36 @@ struct updown {
 	uint8_t unrouted_ca;       /* one of them has CAs */
 };
 
+/*
+ * The k candidate ports of s, at first (port + *np), become its
+ * entry in the hops arrays one, multi and moff. On plain arrays and
+ * counters, so that loops calling it keep *np and *nmulti in registers
+ * (byte stores through a struct's pointers could alias its fields).
+ * @return 1 when s got no port (a drop)
+ */
+static inline int updown_store(uint8_t *one, uint32_t *multi, uint32_t *moff, uint32_t *nmulti,
+			       uint32_t *np, const uint8_t *first, uint32_t s, uint32_t k)
+{
+	if (k == 1) {
+		one[s] = *first;
+	} else if (k > 1) {
+		one[s] = 0;
+		multi[(*nmulti)++] = s;
+		*np += k;
+		moff[*nmulti] = *np;
+	} else {
+		one[s] = LANES_PORT_DROP;
+		return 1;
+	}
+	return 0;
+}
+
 /* The k candidate ports of s, just put at hops.port[nports], become its entry. */
 static inline void updown_take(struct updown *u, uint32_t s, uint32_t k)
 {
 	struct route_hop_ports *h = &u->hops;
 
-	if (k == 1) {
-		h->one[s] = h->port[u->nports];
-	} else if (k > 1) {
-		h->one[s] = 0;
-		h->multi[h->nmulti++] = s;
-		u->nports += k;
-		h->moff[h->nmulti] = u->nports;
-	} else {
-		h->one[s] = LANES_PORT_DROP;
-	}
+	updown_store(h->one, h->multi, h->moff, &h->nmulti, &u->nports, h->port + u->nports, s, k);
 }
 
 /*

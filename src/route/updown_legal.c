@@ -240,15 +240,7 @@ __attribute__((noinline)) static void legal_paths(struct updown *u, uint32_t t)
 			if (k && state[s] == ST_NONE)
 				state[s] = ST_UP;
 		}
-		if (k == 1) {
-			one[s] = out[0];
-		} else if (k > 1) {
-			one[s] = 0;
-			multi[nmulti++] = s;
-			np += k;
-			moff[nmulti] = np;
-		} else {
-			one[s] = LANES_PORT_DROP;
+		if (updown_store(one, multi, moff, &nmulti, &np, out, s, k)) {
 			if (comp[s] == c) {
 				unrouted[nun++] = s;
 				gap |= has_ca[s];
