@@ -13,27 +13,9 @@
  * (nue_search_place): a bundle picks again when its best channel's load
  * grows; any other channel only falls further behind.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "nue_search.h"
-
-void nue_bundle_pick(struct nue_level *v, uint32_t k)
-{
-	const uint32_t *ch = v->mem + v->bm[k].m, n = v->bm[k].n;
-	const uint64_t *load = v->load;
-	uint32_t best = 0;
-	uint64_t lb = load[ch[0]];
-
-	for (uint32_t i = 1; i < n; i++) {
-		uint64_t lc = load[ch[i]];
-
-		if (lc < lb || (lc == lb && ch[i] < ch[best]))
-			best = i, lb = lc;
-	}
-	v->bun[k].in = ch[best];
-	v->bun[k].jd = v->mjd[v->bm[k].m + best];
-}
 
 void nue_bundles_sync(struct nue_level *v, const uint64_t *load)
 {
@@ -88,12 +70,13 @@ static void fill(struct nue_level *v, const struct lanes_fabric *f, const uint32
 	v->nbun = nb;
 }
 
-int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev)
+int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
+		     struct nue_arena *a)
 {
 	uint32_t ns = f->num_switches, E = f->adj_off[ns], k = 0;
 	size_t e1 = (size_t)E + 1, n1 = (size_t)ns + 1;
 	/* one block of 4-byte words: bun, bm, mem, mjd, cbun, boff; scratch ebun, mark, idx */
-	uint32_t *w = malloc(sizeof(*w) * (10 * e1 + 3 * n1)), *ebun, *mark, *idx;
+	uint32_t *w = nue_alloc(a, sizeof(*w) * (10 * e1 + 3 * n1)), *ebun, *mark, *idx;
 
 	if (!w)
 		return -1;
@@ -114,9 +97,4 @@ int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const ui
 	v->boff[ns] = k;
 	fill(v, f, rev, ebun, k);
 	return 0;
-}
-
-void nue_bundles_free(struct nue_level *v)
-{
-	free(v->bun); /* the block */
 }

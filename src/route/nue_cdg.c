@@ -34,36 +34,43 @@ static int oom(struct lanes_error *err)
 	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
-int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *who,
-		 struct lanes_error *err)
+int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct nue_arena *a,
+		 const char *who, struct lanes_error *err)
 {
-	uint32_t ns = f->num_switches, E, maxdeg = 1;
+	uint32_t ns = f->num_switches, maxdeg = 1;
+	size_t E1, n1 = (size_t)ns + 1;
 	int rc;
 
 	memset(g, 0, sizeof(*g));
 	g->f = f;
 	if ((rc = route_channels_init(&g->ch, f, who, err)))
 		return rc;
-	E = g->ch.E;
-	g->tail = malloc(sizeof(*g->tail) * ((size_t)E + 1));
-	g->drow = malloc(sizeof(*g->drow) * ((size_t)E + 1));
-	g->lab = malloc(sizeof(*g->lab) * ((size_t)E + 1));
-	g->nxt = malloc(sizeof(*g->nxt) * ((size_t)E + 1));
-	g->prv = malloc(sizeof(*g->prv) * ((size_t)E + 1));
-	g->mark = calloc((size_t)E + 1, sizeof(*g->mark));
-	g->setf = malloc(sizeof(*g->setf) * ((size_t)E + 1));
-	g->setb = malloc(sizeof(*g->setb) * ((size_t)E + 1));
-	g->sorted = malloc(sizeof(*g->sorted) * ((size_t)E + 1));
-	g->dep = malloc(g->ch.ndeps + 1);
+	E1 = (size_t)g->ch.E + 1;
 	for (uint32_t s = 0; s < ns; s++)
 		maxdeg = f->adj_off[s + 1] - f->adj_off[s] > maxdeg ? f->adj_off[s + 1] - f->adj_off[s] : maxdeg;
 	g->W = (maxdeg + 63) / 64;
-	g->succ = malloc(sizeof(*g->succ) * ((size_t)E + 1) * g->W);
-	g->pred = malloc(sizeof(*g->pred) * ((size_t)E + 1) * g->W);
-	g->head = malloc(sizeof(*g->head) * ((size_t)E + 1));
-	g->tailf = malloc(sizeof(*g->tailf) * ((size_t)E + 1));
+	g->tail = nue_alloc(a, sizeof(*g->tail) * E1);
+	g->drow = nue_alloc(a, sizeof(*g->drow) * E1);
+	g->lab = nue_alloc(a, sizeof(*g->lab) * E1);
+	g->nxt = nue_alloc(a, sizeof(*g->nxt) * E1);
+	g->prv = nue_alloc(a, sizeof(*g->prv) * E1);
+	g->mark = nue_zalloc(a, sizeof(*g->mark) * E1);
+	g->setf = nue_alloc(a, sizeof(*g->setf) * E1);
+	g->setb = nue_alloc(a, sizeof(*g->setb) * E1);
+	g->sorted = nue_alloc(a, sizeof(*g->sorted) * E1);
+	g->dep = nue_alloc(a, g->ch.ndeps + 1);
+	g->succ = nue_alloc(a, sizeof(*g->succ) * E1 * g->W);
+	g->pred = nue_alloc(a, sizeof(*g->pred) * E1 * g->W);
+	g->head = nue_alloc(a, sizeof(*g->head) * E1);
+	g->tailf = nue_alloc(a, sizeof(*g->tailf) * E1);
+	/* the order's scratch (nue_cdg_order_from); a bucket count stays below 3 * ns + 1 */
+	g->lv = nue_alloc(a, sizeof(*g->lv) * 2 * n1);
+	g->q = nue_alloc(a, sizeof(*g->q) * n1);
+	g->key = nue_alloc(a, sizeof(*g->key) * 2 * E1);
+	g->cnt = nue_alloc(a, sizeof(*g->cnt) * (3 * n1 + 2));
 	if (!g->tail || !g->drow || !g->lab || !g->nxt || !g->prv || !g->mark || !g->setf || !g->setb ||
-	    !g->sorted || !g->dep || !g->succ || !g->pred || !g->head || !g->tailf)
+	    !g->sorted || !g->dep || !g->succ || !g->pred || !g->head || !g->tailf || !g->lv || !g->q ||
+	    !g->key || !g->cnt)
 		return oom(err);
 	for (uint32_t s = 0; s < ns; s++)
 		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
@@ -75,10 +82,10 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *wh
 						       "%s: internal: switch adjacency is not symmetric",
 						       who);
 		}
-	for (uint32_t e = 0; e < E; e++) { /* e enters y = adj[e].sw by y's entry rev[e] */
-		uint32_t y = f->adj[e].sw, a = f->adj_off[y], deg = f->adj_off[y + 1] - a;
+	for (uint32_t e = 0; e < g->ch.E; e++) { /* e enters y = adj[e].sw by y's entry rev[e] */
+		uint32_t y = f->adj[e].sw, a0 = f->adj_off[y], deg = f->adj_off[y + 1] - a0;
 
-		g->drow[e] = (uint32_t)(g->ch.dense_off[y] + (size_t)(g->ch.rev[e] - a) * deg) - a;
+		g->drow[e] = (uint32_t)(g->ch.dense_off[y] + (size_t)(g->ch.rev[e] - a0) * deg) - a0;
 	}
 	nue_cdg_reset(g);
 	return 0;
@@ -86,12 +93,7 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *wh
 
 void nue_cdg_free(struct nue_cdg *g)
 {
-	void *p[] = { g->tail, g->drow, g->dep,	 g->lab,  g->nxt,  g->prv, g->mark,
-		      g->setf, g->setb, g->sorted, g->succ, g->pred, g->head, g->tailf };
-
-	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
-		free(p[i]);
-	route_channels_free(&g->ch);
+	route_channels_free(&g->ch); /* the arrays are the arena's */
 	memset(g, 0, sizeof(*g));
 }
 
@@ -155,33 +157,25 @@ static uint32_t bucket(const uint32_t *lv, uint32_t most, uint32_t a, uint32_t b
 	return 2 * (most + 1) + (away ? most - lv[b] : lv[b]);
 }
 
-/* Stable counting sort of idx[0..E) by key[] (below nb) into out. */
-static int sort_by(const uint32_t *idx, uint32_t E, const uint32_t *key, uint32_t nb, uint32_t *out)
+/* Stable counting sort of idx[0..E) by key[] (below nb) into out; cnt: nb + 1 counters. */
+static void sort_by(const uint32_t *idx, uint32_t E, const uint32_t *key, uint32_t nb, uint32_t *cnt,
+		    uint32_t *out)
 {
-	uint32_t *cnt = calloc((size_t)nb + 1, sizeof(*cnt));
-
-	if (!cnt)
-		return -1;
+	memset(cnt, 0, sizeof(*cnt) * ((size_t)nb + 1));
 	for (uint32_t i = 0; i < E; i++)
 		cnt[key[idx[i]] + 1]++;
 	for (uint32_t k = 0; k < nb; k++)
 		cnt[k + 1] += cnt[k];
 	for (uint32_t i = 0; i < E; i++)
 		out[cnt[key[idx[i]]]++] = idx[i];
-	free(cnt);
-	return 0;
 }
 
-int nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots, const uint8_t *want)
+void nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots, const uint8_t *want)
 {
 	const struct lanes_fabric *f = g->f;
 	uint32_t ns = f->num_switches, E = g->ch.E, n = 0, most[2];
-	uint32_t *lv = malloc(sizeof(*lv) * 2 * ((size_t)ns + 1)), *q = malloc(sizeof(*q) * ((size_t)ns + 1));
-	uint32_t *key = malloc(sizeof(*key) * 2 * ((size_t)E + 1)), *idx = g->setf, *tmp = g->setb;
-	int rc = -1;
+	uint32_t *lv = g->lv, *q = g->q, *key = g->key, *idx = g->setf, *tmp = g->setb;
 
-	if (!lv || !q || !key)
-		goto out;
 	for (uint32_t s = 0; s < 2 * ns; s++)
 		lv[s] = LANES_NONE;
 	for (uint32_t s = 0; s < ns; s++)
@@ -198,14 +192,9 @@ int nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots
 		idx[c] = c;
 	}
 	/* by the roots' buckets, then (stable) by the destinations': the latter first */
-	if (sort_by(idx, E, key + E, 3 * (most[1] + 1) + 1, tmp) ||
-	    sort_by(tmp, E, key, 3 * (most[0] + 1) + 1, idx))
-		goto out;
+	sort_by(idx, E, key + E, 3 * (most[1] + 1) + 1, g->cnt, tmp);
+	sort_by(tmp, E, key, 3 * (most[0] + 1) + 1, g->cnt, idx);
 	set_order(g, idx);
-	rc = 0;
-out:
-	free(lv), free(q), free(key);
-	return rc;
 }
 
 static uint32_t next_stamp(struct nue_cdg *g)

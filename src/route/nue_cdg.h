@@ -29,6 +29,7 @@
 
 #include "lanes/error.h"
 #include "lanes/fabric.h"
+#include "nue_arena.h"
 #include "route_internal.h"
 
 enum { NUE_DEP_UNUSED = 0, NUE_DEP_USED = 1, NUE_DEP_BLOCKED = 2 };
@@ -58,14 +59,15 @@ struct nue_cdg {
 	uint32_t *mark, stamp;
 	uint32_t *setf, *setb, nset; /* the searches' sets F and B (and stacks) */
 	struct nue_lab *sorted;      /* scratch: a set by label */
+	uint32_t *lv, *q, *key, *cnt; /* scratch of nue_cdg_order_from */
 	uint64_t searches;   /* dependencies that needed a search (statistics) */
 };
 
-/** Map the channels of f and allocate an empty layer. */
-int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, const char *who,
-		 struct lanes_error *err);
+/** Map the channels of f and allocate an empty layer (the arrays from a). */
+int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct nue_arena *a,
+		 const char *who, struct lanes_error *err);
 
-/** Free the buffers (the struct itself is the caller's). */
+/** Free the channel map (the arrays are the arena's; the struct the caller's). */
 void nue_cdg_free(struct nue_cdg *g);
 
 /** Forget every used dependency: a fresh layer. */
@@ -78,9 +80,9 @@ void nue_cdg_reset(struct nue_cdg *g);
  * within each, up*-down* from the roots (toward a root first, the deepest
  * first, across, away, the shallowest first). Routes up then down agree
  * with it, so their dependencies go in without a search; only the time
- * changes. @return 0, or -1 out of memory (then some order stays)
+ * changes.
  */
-int nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots, const uint8_t *want);
+void nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots, const uint8_t *want);
 
 /** @return the number of the dependency "in, then out" (out leaves where in ends) */
 static inline size_t nue_cdg_dep(const struct nue_cdg *g, uint32_t in, uint32_t out)

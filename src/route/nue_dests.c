@@ -22,10 +22,8 @@
  * LID's layer is its port's part. No METIS when k = 1.
  */
 #include <metis.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "../core/util.h"
 #include "nue_dests.h"
 
 #define METIS_SEED 1
@@ -35,48 +33,24 @@ static int oom(struct lanes_error *err)
 	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
-static int add_dest(struct nue_dests *d, size_t *cap, uint32_t lid, uint32_t sw, uint8_t port,
-		    struct lanes_error *err)
-{
-	if (d->nd == *cap) {
-		size_t c = *cap;
-
-		if (lanes_grow((void **)&d->lid, &c, d->nd + 1, sizeof(*d->lid)) ||
-		    lanes_grow((void **)&d->sw, cap, d->nd + 1, sizeof(*d->sw)))
-			return oom(err);
-		uint8_t *grown = realloc(d->port, *cap);
-
-		if (!grown)
-			return oom(err);
-		d->port = grown;
-	}
-	d->lid[d->nd] = lid;
-	d->sw[d->nd] = sw;
-	d->port[d->nd] = port;
-	d->nd++;
-	return 0;
-}
-
 /*
  * Order the destinations in rounds: the lowest LID behind each switch, by
  * LID, then the second lowest behind each switch, and so on.
  */
-static int sort_dests(struct nue_dests *d, struct lanes_error *err)
+static int sort_dests(struct nue_dests *d, struct nue_arena *a, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = d->f;
-	uint32_t *at = malloc(sizeof(*at) * ((size_t)f->max_lid + 1));
-	uint32_t *cnt = calloc((size_t)f->num_switches + 1, sizeof(*cnt));
-	uint64_t *key = malloc(sizeof(*key) * 2 * ((size_t)d->nd + 1)); /* and radix scratch */
-	uint32_t *l = malloc(sizeof(*l) * ((size_t)d->nd + 1));
-	uint32_t *s = malloc(sizeof(*s) * ((size_t)d->nd + 1));
-	uint8_t *p = malloc((size_t)d->nd + 1);
+	uint32_t *at = nue_alloc(a, sizeof(*at) * ((size_t)f->max_lid + 1));
+	uint32_t *cnt = nue_zalloc(a, sizeof(*cnt) * ((size_t)f->num_switches + 1));
+	uint64_t *key = nue_alloc(a, sizeof(*key) * 2 * ((size_t)d->nd + 1)); /* and radix scratch */
+	uint32_t *l = nue_alloc(a, sizeof(*l) * ((size_t)d->nd + 1));
+	uint32_t *s = nue_alloc(a, sizeof(*s) * ((size_t)d->nd + 1));
+	uint8_t *p = nue_alloc(a, (size_t)d->nd + 1);
 	uint32_t m = 0, lb = 0, rb = 0; /* bits of a LID; of a round and a LID */
 	uint64_t all = 0;
 
-	if (!at || !cnt || !key || !l || !s || !p) {
-		free(at), free(cnt), free(key), free(l), free(s), free(p);
+	if (!at || !cnt || !key || !l || !s || !p)
 		return oom(err);
-	}
 	for (uint32_t i = 0; i <= f->max_lid; i++)
 		at[i] = LANES_NONE;
 	for (uint32_t i = 0; i < d->nd; i++)
@@ -101,26 +75,31 @@ static int sort_dests(struct nue_dests *d, struct lanes_error *err)
 		s[i] = d->sw[j];
 		p[i] = d->port[j];
 	}
-	free(at), free(cnt), free(key), free(d->lid), free(d->sw), free(d->port);
 	d->lid = l, d->sw = s, d->port = p;
 	return 0;
 }
 
 /* Every end-port LID; source weights. */
-static int list_dests(struct nue_dests *d, const struct route_endports *eps,
+static int list_dests(struct nue_dests *d, const struct route_endports *eps, struct nue_arena *a,
 		      struct lanes_error *err)
 {
-	size_t cap = 0;
-	int rc;
+	size_t n = 0;
 
 	for (uint32_t i = 0; i < eps->n; i++)
+		n += (size_t)1 << eps->ep[i].lmc;
+	d->lid = nue_alloc(a, sizeof(*d->lid) * (n + 1));
+	d->sw = nue_alloc(a, sizeof(*d->sw) * (n + 1));
+	d->port = nue_alloc(a, n + 1);
+	if (!d->lid || !d->sw || !d->port)
+		return oom(err);
+	for (uint32_t i = 0; i < eps->n; i++)
 		for (uint32_t l = 0; l < (1u << eps->ep[i].lmc); l++) {
-			if ((rc = add_dest(d, &cap, eps->ep[i].lid + l, eps->ep[i].sw,
-					   eps->ep[i].sw_port, err)))
-				return rc;
+			d->lid[d->nd] = eps->ep[i].lid + l;
+			d->sw[d->nd] = eps->ep[i].sw;
+			d->port[d->nd++] = eps->ep[i].sw_port;
 			d->hca[eps->ep[i].sw]++;
 		}
-	return sort_dests(d, err);
+	return sort_dests(d, a, err);
 }
 
 /* --------------------------------------------------------------- METIS */
@@ -130,22 +109,20 @@ static int list_dests(struct nue_dests *d, const struct route_endports *eps,
  * cables (parallel cables once). part[] receives each vertex's part.
  */
 static int metis_parts(struct nue_dests *d, const struct route_endports *eps, idx_t *part,
-		       struct lanes_error *err)
+		       struct nue_arena *a, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = d->f;
 	idx_t nv = (idx_t)(f->num_switches + eps->n), ncon = 1, nparts = (idx_t)d->k, objval = 0;
-	idx_t *xadj = calloc((size_t)nv + 1, sizeof(*xadj));
-	idx_t *adj = malloc(sizeof(*adj) * ((size_t)f->adj_off[f->num_switches] + 2 * (size_t)eps->n + 1));
-	uint32_t *last = malloc(sizeof(*last) * ((size_t)f->num_switches + 1));
-	uint32_t *epoff = calloc((size_t)f->num_switches + 2, sizeof(*epoff));
-	uint32_t *eplist = malloc(sizeof(*eplist) * ((size_t)eps->n + 1));
+	idx_t *xadj = nue_zalloc(a, sizeof(*xadj) * ((size_t)nv + 1));
+	idx_t *adj = nue_alloc(a, sizeof(*adj) * ((size_t)f->adj_off[f->num_switches] + 2 * (size_t)eps->n + 1));
+	uint32_t *last = nue_alloc(a, sizeof(*last) * ((size_t)f->num_switches + 1));
+	uint32_t *epoff = nue_zalloc(a, sizeof(*epoff) * ((size_t)f->num_switches + 2));
+	uint32_t *eplist = nue_alloc(a, sizeof(*eplist) * ((size_t)eps->n + 1));
 	idx_t options[METIS_NOPTIONS], m = 0;
-	int rc = 0, ret;
+	int ret;
 
-	if (!xadj || !adj || !last || !epoff || !eplist) {
-		rc = oom(err);
-		goto out;
-	}
+	if (!xadj || !adj || !last || !epoff || !eplist)
+		return oom(err);
 	for (uint32_t s = 0; s < f->num_switches; s++)
 		last[s] = LANES_NONE;
 	for (uint32_t i = 0; i < eps->n; i++)
@@ -178,22 +155,20 @@ static int metis_parts(struct nue_dests *d, const struct route_endports *eps, id
 	ret = METIS_PartGraphKway(&nv, &ncon, xadj, adj, NULL, NULL, NULL, &nparts, NULL, NULL,
 				  options, &objval, part);
 	if (ret != METIS_OK)
-		rc = lanes_error_set(err, LANES_EINTERNAL, "nue: METIS partitioning failed (%d)", ret);
-out:
-	free(xadj), free(adj), free(last), free(epoff), free(eplist);
-	return rc;
+		return lanes_error_set(err, LANES_EINTERNAL, "nue: METIS partitioning failed (%d)", ret);
+	return 0;
 }
 
 /* Each destination LID's layer. */
 static int assign_layers(struct nue_dests *d, const struct route_endports *eps,
-			 struct lanes_error *err)
+			 struct nue_arena *a, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = d->f;
 	uint32_t nv = f->num_switches + eps->n, *lid_part;
 	idx_t *part;
 	int rc;
 
-	d->layer = calloc((size_t)d->nd + 1, 1);
+	d->layer = nue_zalloc(a, (size_t)d->nd + 1);
 	if (!d->layer)
 		return oom(err);
 	if (d->k > nv)
@@ -202,41 +177,33 @@ static int assign_layers(struct nue_dests *d, const struct route_endports *eps,
 		d->k = 1;
 		return 0;
 	}
-	part = calloc((size_t)nv + 1, sizeof(*part));
-	lid_part = malloc(sizeof(*lid_part) * ((size_t)f->max_lid + 1));
-	if (!part || !lid_part) {
-		free(part), free(lid_part);
+	part = nue_zalloc(a, sizeof(*part) * ((size_t)nv + 1));
+	lid_part = nue_alloc(a, sizeof(*lid_part) * ((size_t)f->max_lid + 1));
+	if (!part || !lid_part)
 		return oom(err);
-	}
-	if (!(rc = metis_parts(d, eps, part, err))) {
+	if (!(rc = metis_parts(d, eps, part, a, err))) {
 		for (uint32_t j = 0; j < eps->n; j++)
 			for (uint32_t l = 0; l < (1u << eps->ep[j].lmc); l++)
 				lid_part[eps->ep[j].lid + l] = (uint32_t)part[f->num_switches + j];
 		for (uint32_t i = 0; i < d->nd; i++)
 			d->layer[i] = (uint8_t)lid_part[d->lid[i]];
 	}
-	free(part), free(lid_part);
 	return rc;
 }
 
 int nue_dests_build(struct nue_dests *d, const struct lanes_fabric *f,
-		    const struct route_endports *eps, uint32_t k, struct lanes_error *err)
+		    const struct route_endports *eps, uint32_t k, struct nue_arena *a,
+		    struct lanes_error *err)
 {
 	int rc;
 
 	memset(d, 0, sizeof(*d));
 	d->f = f;
 	d->k = k;
-	d->hca = calloc((size_t)f->num_switches + 1, sizeof(*d->hca));
+	d->hca = nue_zalloc(a, sizeof(*d->hca) * ((size_t)f->num_switches + 1));
 	if (!d->hca)
 		return oom(err);
-	if ((rc = list_dests(d, eps, err)))
+	if ((rc = list_dests(d, eps, a, err)))
 		return rc;
-	return assign_layers(d, eps, err);
-}
-
-void nue_dests_free(struct nue_dests *d)
-{
-	free(d->lid), free(d->sw), free(d->port), free(d->layer), free(d->hca);
-	memset(d, 0, sizeof(*d));
+	return assign_layers(d, eps, a, err);
 }

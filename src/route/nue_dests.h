@@ -10,6 +10,7 @@
 
 #include "lanes/error.h"
 #include "lanes/fabric.h"
+#include "nue_arena.h"
 #include "route_internal.h"
 
 struct nue_dests {
@@ -22,10 +23,9 @@ struct nue_dests {
 	uint64_t *hca;     /* per switch: source LIDs there (its end ports') */
 };
 
-/** List, order and layer the destinations of f (eps: its end ports). */
+/** List, order and layer the destinations of f (eps: its end ports); the arrays from a. */
 int nue_dests_build(struct nue_dests *d, const struct lanes_fabric *f,
-		    const struct route_endports *eps, uint32_t k, struct lanes_error *err);
-
-void nue_dests_free(struct nue_dests *d);
+		    const struct route_endports *eps, uint32_t k, struct nue_arena *a,
+		    struct lanes_error *err);
 
 #endif

@@ -18,7 +18,6 @@
  * of p other than s. Every tree path from a switch to a wanted switch uses
  * only these, and they are acyclic by themselves (an up*-down* order).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "nue_escape.h"
@@ -26,24 +25,25 @@
 #define HULL_WORK 100000000ull
 #define BC_WORK 100000000ull
 
-int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct lanes_error *err)
+int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct nue_arena *a,
+		    struct lanes_error *err)
 {
 	size_t ns = (size_t)f->num_switches + 1, E = (size_t)f->adj_off[f->num_switches] + 1;
 
 	memset(x, 0, sizeof(*x));
 	x->f = f;
 	x->ns = f->num_switches;
-	x->down = malloc(sizeof(*x->down) * ns);
-	x->onchain = calloc(ns, 1);
-	x->q = malloc(sizeof(*x->q) * ns);
-	x->dist = malloc(sizeof(*x->dist) * ns);
-	x->seen = calloc(ns, sizeof(*x->seen));
-	x->hull = calloc(ns, 1);
-	x->sigma = malloc(sizeof(double) * ns);
-	x->delta = malloc(sizeof(double) * ns);
-	x->bc = malloc(sizeof(double) * ns);
-	x->heap.h = malloc(sizeof(*x->heap.h) * (E + ns));
-	x->nb = malloc(sizeof(*x->nb) * E);
+	x->down = nue_alloc(a, sizeof(*x->down) * ns);
+	x->onchain = nue_zalloc(a, ns);
+	x->q = nue_alloc(a, sizeof(*x->q) * ns);
+	x->dist = nue_alloc(a, sizeof(*x->dist) * ns);
+	x->seen = nue_zalloc(a, sizeof(*x->seen) * ns);
+	x->hull = nue_zalloc(a, ns);
+	x->sigma = nue_alloc(a, sizeof(double) * ns);
+	x->delta = nue_alloc(a, sizeof(double) * ns);
+	x->bc = nue_alloc(a, sizeof(double) * ns);
+	x->heap.h = nue_alloc(a, sizeof(*x->heap.h) * (E + ns));
+	x->nb = nue_alloc(a, sizeof(*x->nb) * E);
 	if (!x->down || !x->onchain || !x->q || !x->dist || !x->seen || !x->hull || !x->sigma ||
 	    !x->delta || !x->bc || !x->heap.h || !x->nb)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
@@ -53,16 +53,6 @@ int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct l
 		x->dist[s] = UINT32_MAX;
 	nue_escape_clear(x);
 	return 0;
-}
-
-void nue_escape_free(struct nue_escape *x)
-{
-	void *p[] = { x->down,	x->onchain, x->q,  x->dist,   x->seen, x->hull,
-		      x->sigma, x->delta,   x->bc, x->heap.h, x->nb };
-
-	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
-		free(p[i]);
-	memset(x, 0, sizeof(*x));
 }
 
 void nue_escape_clear(struct nue_escape *x)

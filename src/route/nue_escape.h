@@ -32,8 +32,9 @@ struct nue_escape {
 	struct nue_heap heap;
 };
 
-int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct lanes_error *err);
-void nue_escape_free(struct nue_escape *x);
+/** Make the arrays (from a). */
+int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct nue_arena *a,
+		    struct lanes_error *err);
 
 /** Forget the trees: every switch its own root. */
 void nue_escape_clear(struct nue_escape *x);

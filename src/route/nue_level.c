@@ -36,34 +36,24 @@
 
 #include "nue_search.h"
 
-int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g)
+int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g,
+		   struct nue_arena *a)
 {
 	uint32_t ns = f->num_switches;
 
 	memset(v, 0, sizeof(*v));
-	v->node = calloc((size_t)ns + 1, sizeof(*v->node));
-	v->keys = malloc(sizeof(*v->keys) * ((size_t)ns + 1));
-	v->packed = malloc(sizeof(*v->packed) * 2 * ((size_t)ns + 1));
-	v->need = malloc(sizeof(*v->need) * ((size_t)ns + 1));
-	v->nb = malloc(sizeof(*v->nb) * ((size_t)f->adj_off[ns] + 1));
+	v->node = nue_zalloc(a, sizeof(*v->node) * ((size_t)ns + 1));
+	v->keys = nue_alloc(a, sizeof(*v->keys) * ((size_t)ns + 1));
+	v->packed = nue_alloc(a, sizeof(*v->packed) * 2 * ((size_t)ns + 1));
+	v->need = nue_alloc(a, sizeof(*v->need) * ((size_t)ns + 1));
+	v->nb = nue_alloc(a, sizeof(*v->nb) * ((size_t)f->adj_off[ns] + 1));
 	if (!v->node || !v->keys || !v->packed || !v->need || !v->nb)
 		return -1;
 	for (uint32_t e = 0; e < f->adj_off[ns]; e++) {
 		v->nb[e].y = f->adj[e].sw;
 		v->nb[e].in = g->ch.rev[e];
 	}
-	return nue_bundles_init(v, f, g->ch.rev);
-}
-
-void nue_level_free(struct nue_level *v)
-{
-	free(v->node);
-	free(v->nb);
-	nue_bundles_free(v);
-	free(v->keys);
-	free(v->packed);
-	free(v->need);
-	memset(v, 0, sizeof(*v));
+	return nue_bundles_init(v, f, g->ch.rev, a);
 }
 
 static uint32_t level_of(const struct nue_level *v, uint32_t y)
@@ -168,9 +158,10 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 /*
  * The same for a switch with parallel cables, by its bundles [k, kend):
  * each neighbour by its bundle's best open channel (col NULL at t: all
- * open). Not inlined: most switches have none, and their loop stays lean.
+ * open). Inlined into take_multi() only (fabrics with parallel cables,
+ * where most switches have some); take_plain()'s loop stays lean.
  */
-static __attribute__((noinline)) uint32_t scan_bundles(const struct bfs *b, uint32_t k, uint32_t kend,
+static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct bfs *b, uint32_t k, uint32_t kend,
 							const uint8_t *col, uint64_t dw, uint32_t next,
 							uint32_t n)
 {

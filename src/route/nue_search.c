@@ -48,7 +48,7 @@ static int oom(struct lanes_error *err)
 }
 
 int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
-		    const struct nue_escape *x, struct lanes_error *err)
+		    const struct nue_escape *x, struct nue_arena *a, struct lanes_error *err)
 {
 	size_t ns = (size_t)f->num_switches + 1;
 
@@ -57,20 +57,23 @@ int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct n
 	s->g = g;
 	s->x = x;
 	s->ns = f->num_switches;
-	s->heap.h = malloc(sizeof(*s->heap.h) * ns);
-	s->heap.pos = malloc(sizeof(*s->heap.pos) * ns);
-	s->via = malloc(sizeof(*s->via) * ns);
-	s->seen = calloc(ns, sizeof(*s->seen));
-	s->order = malloc(sizeof(*s->order) * ns);
-	s->sub = malloc(sizeof(*s->sub) * ns);
-	s->dd = malloc(sizeof(*s->dd) * ns);
-	s->anc = calloc(ns, sizeof(*s->anc));
-	s->esc = calloc(ns, sizeof(*s->esc));
-	s->toward = malloc(sizeof(*s->toward) * ns);
-	s->q = malloc(sizeof(*s->q) * ns);
-	s->pend = malloc(sizeof(*s->pend) * ns);
+	s->heap.h = nue_alloc(a, sizeof(*s->heap.h) * ns);
+	s->heap.pos = nue_alloc(a, sizeof(*s->heap.pos) * ns);
+	s->via = nue_alloc(a, sizeof(*s->via) * ns);
+	s->seen = nue_zalloc(a, sizeof(*s->seen) * ns);
+	s->order = nue_alloc(a, sizeof(*s->order) * ns);
+	s->sub = nue_alloc(a, sizeof(*s->sub) * ns);
+	s->dd = nue_alloc(a, sizeof(*s->dd) * ns);
+	s->anc = nue_zalloc(a, sizeof(*s->anc) * ns);
+	s->esc = nue_zalloc(a, sizeof(*s->esc) * ns);
+	s->toward = nue_alloc(a, sizeof(*s->toward) * ns);
+	s->q = nue_alloc(a, sizeof(*s->q) * ns);
+	s->pend = nue_alloc(a, sizeof(*s->pend) * ns);
+	/* added[]: room for one dependency per switch, a search's usual most; it grows past that */
+	s->added_cap = 2 * ns;
+	s->added = malloc(sizeof(*s->added) * s->added_cap);
 	if (!s->heap.h || !s->heap.pos || !s->via || !s->seen || !s->order || !s->sub || !s->dd || !s->anc ||
-	    !s->esc || !s->toward || !s->q || !s->pend || nue_level_init(&s->level, f, g))
+	    !s->esc || !s->toward || !s->q || !s->pend || !s->added || nue_level_init(&s->level, f, g, a))
 		return oom(err);
 	memset(s->heap.pos, 0xff, sizeof(*s->heap.pos) * ns);
 	return 0;
@@ -78,12 +81,7 @@ int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct n
 
 void nue_search_free(struct nue_search *s)
 {
-	void *p[] = { s->heap.h, s->heap.pos, s->via, s->seen, s->order,  s->sub, s->dd,
-		      s->added,	 s->anc, s->esc,  s->toward, s->q, s->pend };
-
-	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
-		free(p[i]);
-	nue_level_free(&s->level);
+	free(s->added); /* the other arrays are the arena's */
 	memset(s, 0, sizeof(*s));
 }
 

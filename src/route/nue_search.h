@@ -94,8 +94,10 @@ struct nue_search {
 	uint64_t backtracks, fallbacks, escaped;
 };
 
+/** Make the arrays (from a), the shortcut's and the bundles' too. */
 int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
-		    const struct nue_escape *x, struct lanes_error *err);
+		    const struct nue_escape *x, struct nue_arena *a, struct lanes_error *err);
+/** Free what is not the arena's (added[]). */
 void nue_search_free(struct nue_search *s);
 
 /**
@@ -149,21 +151,37 @@ static inline int nue_search_remember(struct nue_search *s, uint32_t in, uint32_
 	return 0;
 }
 
-int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g);
-void nue_level_free(struct nue_level *v);
+/** Make the arrays of the BFS shortcut and the bundles (from a). @return 0, or -1 out of memory */
+int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g,
+		   struct nue_arena *a);
 
 /**
  * Group each switch's entries into bundles (nue_bundle.c), their best
  * channels as for zero loads. @return 0, or -1 out of memory
  */
-int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev);
-void nue_bundles_free(struct nue_level *v);
+int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
+		     struct nue_arena *a);
 
 /** Let the bundles follow load (per channel), and pick every best channel from it. */
 void nue_bundles_sync(struct nue_level *v, const uint64_t *load);
 
-/** Bundle k picks its best channel again. */
-void nue_bundle_pick(struct nue_level *v, uint32_t k);
+/** Bundle k picks its best channel again (inline: placing a tree calls it for many channels). */
+static inline void nue_bundle_pick(struct nue_level *v, uint32_t k)
+{
+	const uint32_t *ch = v->mem + v->bm[k].m, n = v->bm[k].n;
+	const uint64_t *load = v->load;
+	uint32_t best = 0;
+	uint64_t lb = load[ch[0]];
+
+	for (uint32_t i = 1; i < n; i++) {
+		uint64_t lc = load[ch[i]];
+
+		if (lc < lb || (lc == lb && ch[i] < ch[best]))
+			best = i, lb = lc;
+	}
+	v->bun[k].in = ch[best];
+	v->bun[k].jd = v->mjd[v->bm[k].m + best];
+}
 
 /**
  * The load of channel c (x -> y) grew: y's bundle toward x picks again if

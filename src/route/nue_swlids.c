@@ -18,7 +18,6 @@
  * one switch at a time (route_hop_ports_fill()), as minhop does. The
  * ranks are compared for 16 destinations at a time (GCC vector extensions).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "nue_swlids.h"
@@ -37,20 +36,15 @@ struct hops {
 	uint8_t *row;            /* row[s * cnt + t - t0] */
 };
 
-static int hops_init(struct hops *h, uint32_t ns)
+static int hops_init(struct hops *h, uint32_t ns, struct nue_arena *a)
 {
 	h->W = (ns + 63) / 64 < 8 ? (ns + 63) / 64 : 8;
 	h->W = h->W ? h->W : 1;
-	h->cur = malloc(sizeof(*h->cur) * ((size_t)ns + 1) * h->W);
-	h->nxt = malloc(sizeof(*h->nxt) * ((size_t)ns + 1) * h->W);
-	h->seen = malloc(sizeof(*h->seen) * ((size_t)ns + 1) * h->W);
-	h->row = malloc(((size_t)ns + 1) * 64 * h->W);
+	h->cur = nue_alloc(a, sizeof(*h->cur) * ((size_t)ns + 1) * h->W);
+	h->nxt = nue_alloc(a, sizeof(*h->nxt) * ((size_t)ns + 1) * h->W);
+	h->seen = nue_alloc(a, sizeof(*h->seen) * ((size_t)ns + 1) * h->W);
+	h->row = nue_alloc(a, ((size_t)ns + 1) * 64 * h->W);
 	return h->cur && h->nxt && h->seen && h->row ? 0 : -1;
-}
-
-static void hops_free(struct hops *h)
-{
-	free(h->cur), free(h->nxt), free(h->seen), free(h->row);
 }
 
 static void hops_from(struct hops *h, const struct lanes_fabric *f, uint32_t t0, uint32_t cnt)
@@ -210,7 +204,7 @@ static void route_lmc(struct work *w, uint32_t t, uint32_t i, uint32_t cnt)
 /* ------------------------------------------------------------- routing */
 
 static int work_init(struct work *w, const struct lanes_fabric *f, struct lanes_routing *r,
-		     struct lanes_error *err)
+		     struct nue_arena *a, struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches, maxdeg = 1;
 	int rc;
@@ -221,9 +215,10 @@ static int work_init(struct work *w, const struct lanes_fabric *f, struct lanes_
 	for (uint32_t s = 0; s < ns; s++)
 		if (f->adj_off[s + 1] - f->adj_off[s] > maxdeg)
 			maxdeg = f->adj_off[s + 1] - f->adj_off[s];
-	if (hops_init(&w->h, ns) || !(w->rank = malloc(maxdeg)) || !(w->by_rank = malloc(maxdeg)) ||
-	    !(w->best = malloc(64 * (size_t)w->h.W)) || !(w->dist = malloc((size_t)ns + 1)) ||
-	    !(w->col = malloc(sizeof(*w->col) * 64 * w->h.W)))
+	if (hops_init(&w->h, ns, a) || !(w->rank = nue_alloc(a, maxdeg)) ||
+	    !(w->by_rank = nue_alloc(a, maxdeg)) || !(w->best = nue_alloc(a, 64 * (size_t)w->h.W)) ||
+	    !(w->dist = nue_alloc(a, (size_t)ns + 1)) ||
+	    !(w->col = nue_alloc(a, sizeof(*w->col) * 64 * w->h.W)))
 		return oom(err);
 	if ((rc = route_load_init(&w->ld, f, err)))
 		return rc;
@@ -232,10 +227,8 @@ static int work_init(struct work *w, const struct lanes_fabric *f, struct lanes_
 
 static void work_free(struct work *w)
 {
-	hops_free(&w->h);
-	route_load_free(&w->ld);
+	route_load_free(&w->ld); /* the other arrays are the arena's */
 	route_hop_ports_free(&w->hp);
-	free(w->rank), free(w->by_rank), free(w->best), free(w->dist), free(w->col);
 }
 
 /* The loads: the CA LIDs routed per switch port. */
@@ -253,13 +246,13 @@ static void count_loads(struct work *w, const uint32_t *lids, uint32_t nd)
 }
 
 int nue_switch_lids(const struct lanes_fabric *f, struct lanes_routing *r, const uint32_t *lids,
-		    uint32_t nd, struct lanes_error *err)
+		    uint32_t nd, struct nue_arena *a, struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches, chunk;
 	struct work w;
 	int rc;
 
-	if ((rc = work_init(&w, f, r, err)))
+	if ((rc = work_init(&w, f, r, a, err)))
 		goto out;
 	count_loads(&w, lids, nd);
 	chunk = 64 * w.h.W;

@@ -58,6 +58,8 @@
 #include "../route_internal.h"
 #include "engines.h"
 
+#define NUE_ROOM 8192 /* bytes of the arena's first room, on the stack */
+
 struct nue {
 	const struct lanes_fabric *f;
 	const struct lanes_route_opts *opts;
@@ -72,6 +74,7 @@ struct nue {
 	double *tw;          /* per switch: destination LIDs of the layer there */
 	uint8_t *want;       /* per switch: destinations of the layer there */
 	uint32_t *roots, nroots;
+	struct nue_arena a;  /* the arrays of the call (nue_arena.c) */
 };
 
 static int oom(struct lanes_error *err)
@@ -119,8 +122,7 @@ static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 	nue_cdg_reset(&n->g);
 	for (uint32_t s = 0; s < n->ns; s++)
 		n->want[s] = n->tw[s] > 0;
-	if (nue_cdg_order_from(&n->g, n->roots + r0, n->nroots - r0, n->want))
-		return oom(err);
+	nue_cdg_order_from(&n->g, n->roots + r0, n->nroots - r0, n->want);
 	if (nue_escape_mark(&n->x, &n->g, n->want))
 		return lanes_error_set(err, LANES_EINTERNAL, "nue: internal: escape paths close a cycle");
 	for (uint32_t i = 0; i < n->d.nd; i++) {
@@ -174,29 +176,26 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 	size_t ns = (size_t)n->ns + 1, E = (size_t)n->E + 1;
 	int rc;
 
-	n->load = calloc(E, sizeof(*n->load));
-	n->comp = malloc(sizeof(*n->comp) * ns);
-	n->csize = calloc(ns, sizeof(*n->csize));
-	n->tw = malloc(sizeof(*n->tw) * ns);
-	n->want = calloc(ns, 1);
-	n->roots = malloc(sizeof(*n->roots) * ns * LANES_NUM_SLS);
+	n->load = nue_zalloc(&n->a, sizeof(*n->load) * E);
+	n->comp = nue_alloc(&n->a, sizeof(*n->comp) * ns);
+	n->csize = nue_zalloc(&n->a, sizeof(*n->csize) * ns);
+	n->tw = nue_alloc(&n->a, sizeof(*n->tw) * ns);
+	n->want = nue_zalloc(&n->a, ns);
+	n->roots = nue_alloc(&n->a, sizeof(*n->roots) * ns * LANES_NUM_SLS);
 	if (!n->load || !n->comp || !n->csize || !n->tw || !n->want || !n->roots)
 		return oom(err);
-	if ((rc = nue_cdg_init(&n->g, n->f, "nue", err)) || (rc = nue_escape_init(&n->x, n->f, err)))
+	if ((rc = nue_cdg_init(&n->g, n->f, &n->a, "nue", err)) ||
+	    (rc = nue_escape_init(&n->x, n->f, &n->a, err)))
 		return rc;
-	return nue_search_init(&n->s, n->f, &n->g, &n->x, err);
+	return nue_search_init(&n->s, n->f, &n->g, &n->x, &n->a, err);
 }
 
+/* What is not the arena's: the channel map, the search's added[]; then the arena. */
 static void release(struct nue *n)
 {
-	void *p[] = { n->load, n->comp, n->csize, n->tw, n->want, n->roots };
-
-	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
-		free(p[i]);
 	nue_search_free(&n->s);
 	nue_cdg_free(&n->g);
-	nue_escape_free(&n->x);
-	nue_dests_free(&n->d);
+	nue_arena_free(&n->a);
 }
 
 static int route_all(struct nue *n, struct lanes_error *err)
@@ -207,7 +206,7 @@ static int route_all(struct nue *n, struct lanes_error *err)
 	memset(&eps, 0, sizeof(eps));
 	if ((rc = alloc_all(n, err)) || (rc = route_components(n->f, n->comp, &n->ncomp, err)) ||
 	    (rc = route_endports_osm_order(n->f, &eps, err)) ||
-	    (rc = nue_dests_build(&n->d, n->f, &eps, n->k, err)))
+	    (rc = nue_dests_build(&n->d, n->f, &eps, n->k, &n->a, err)))
 		goto out;
 	n->k = n->d.k;
 	for (uint32_t s = 0; s < n->ns; s++) { /* each switch answers its own LIDs */
@@ -224,7 +223,7 @@ static int route_all(struct nue *n, struct lanes_error *err)
 	for (uint32_t l = 0; l < n->k; l++)
 		if ((rc = route_layer(n, l, err)))
 			goto out;
-	if (n->opts->switch_lids && (rc = nue_switch_lids(n->f, n->r, n->d.lid, n->d.nd, err)))
+	if (n->opts->switch_lids && (rc = nue_switch_lids(n->f, n->r, n->d.lid, n->d.nd, &n->a, err)))
 		goto out;
 	if ((rc = set_sls_and_maps(n, err)))
 		goto out;
@@ -238,10 +237,12 @@ out:
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		 struct lanes_routing **out, struct lanes_error *err)
 {
+	_Alignas(16) unsigned char room[NUE_ROOM]; /* the arena's first arrays */
 	struct nue n;
 	int rc;
 
 	memset(&n, 0, sizeof(n));
+	nue_arena_init(&n.a, room, sizeof(room));
 	n.f = f;
 	n.opts = opts;
 	n.ns = f->num_switches;
