@@ -6,13 +6,19 @@
  * search, its BFS shortcut and bundles, the destinations, the switch LIDs'
  * hops, per layer the order's scratch), and on a fabric of a few switches
  * malloc and free cost more than the routing. The first arrays go into the
- * caller's room (on its stack); then shared blocks, the first NUE_BLOCK
- * bytes, each further one twice the one before up to NUE_BLOCK_MAX; an
- * array of more than a quarter of the next shared block gets a block of its
- * own (the shared room stays), so on large fabrics this is malloc by
- * another name, and a fabric of some hundred switches makes a handful of
- * blocks. Growing arrays (the search's list of added dependencies) stay on
- * malloc.
+ * caller's room (on its stack, NUE_ROOM in engines/nue.c); then shared
+ * blocks of NUE_BLOCK bytes; an array of more than a quarter of that gets
+ * a block of its own (the shared room stays), so on large fabrics this is
+ * malloc by another name. Small blocks, because of the first call in a
+ * process: malloc puts them into the holes the fabric's reading left,
+ * pages already touched, where blocks of 16 KB and more went to fresh
+ * pages at the heap's top (some ten more page faults on a 100-switch
+ * fabric). Every block goes to the front of one list, so that a mark (the
+ * list's head and the room left) lets the scratch made after it be given
+ * back (nue_arena_release: the blocks made since are freed, the room is
+ * used again): the destinations' sort and METIS arrays, and the switch
+ * LIDs' hops, which reuse that room. Growing arrays (the search's list of
+ * added dependencies) stay on malloc.
  *
  * An arena belongs to one call, so to one thread.
  */
@@ -22,8 +28,7 @@
 
 #include "nue_arena.h"
 
-#define NUE_BLOCK 16384       /* bytes of the first shared block */
-#define NUE_BLOCK_MAX 1048576 /* and of the largest */
+#define NUE_BLOCK 4096 /* bytes of a shared block */
 #define ALIGN NUE_ALIGN
 
 struct nue_block {
@@ -38,23 +43,17 @@ void nue_arena_init(struct nue_arena *a, void *room, size_t size)
 	a->head = NULL;
 	a->next = room;
 	a->left = room ? size & ~(size_t)(ALIGN - 1) : 0;
-	a->grow = NUE_BLOCK;
 }
 
-/* A block of its own for n bytes, linked behind the newest (whose room stays). */
+/* A block of its own for n bytes (the newest block's room stays). */
 static void *own_block(struct nue_arena *a, size_t n)
 {
 	struct nue_block *b = malloc(HEADER + n);
 
 	if (!b)
 		return NULL;
-	if (a->head) {
-		b->next = a->head->next;
-		a->head->next = b;
-	} else {
-		b->next = NULL;
-		a->head = b;
-	}
+	b->next = a->head;
+	a->head = b;
 	return (char *)b + HEADER;
 }
 
@@ -67,20 +66,31 @@ void *nue_alloc_block(struct nue_arena *a, size_t n)
 		return NULL;
 	n = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
 	if (n > a->left) {
-		if (n > (a->grow - HEADER) / 4)
+		if (n > NUE_BLOCK / 4)
 			return own_block(a, n);
-		if (!(b = malloc(a->grow)))
+		if (!(b = malloc(NUE_BLOCK)))
 			return NULL;
 		b->next = a->head;
 		a->head = b;
 		a->next = (char *)b + HEADER;
-		a->left = a->grow - HEADER;
-		a->grow = a->grow < NUE_BLOCK_MAX ? 2 * a->grow : a->grow;
+		a->left = NUE_BLOCK - HEADER;
 	}
 	p = a->next;
 	a->next += n;
 	a->left -= n;
 	return p;
+}
+
+void nue_arena_release(struct nue_arena *a, struct nue_arena_mark m)
+{
+	while (a->head != m.head) { /* the blocks made since, the newest first */
+		struct nue_block *b = a->head;
+
+		a->head = b->next;
+		free(b);
+	}
+	a->next = m.next;
+	a->left = m.left;
 }
 
 void nue_arena_free(struct nue_arena *a)

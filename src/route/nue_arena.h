@@ -19,7 +19,6 @@ struct nue_arena {
 	struct nue_block *head; /* the blocks made so far, the newest first */
 	char *next;             /* free room of the newest block (or of the first room) */
 	size_t left;            /* bytes there */
-	size_t grow;            /* bytes of the next block */
 };
 
 /** Start an arena whose first arrays go into room[0..size) (the caller's, 16-aligned). */
@@ -48,6 +47,21 @@ static inline void *nue_zalloc(struct nue_arena *a, size_t n)
 
 	return p ? memset(p, 0, n) : NULL;
 }
+
+/* Where an arena stood: nue_arena_release() gives back what was made since. */
+struct nue_arena_mark {
+	struct nue_block *head;
+	char *next;
+	size_t left;
+};
+
+static inline struct nue_arena_mark nue_arena_mark(const struct nue_arena *a)
+{
+	return (struct nue_arena_mark){ a->head, a->next, a->left };
+}
+
+/** Give back every array made since m (scratch): its room is used again. */
+void nue_arena_release(struct nue_arena *a, struct nue_arena_mark m);
 
 /** Free every block (the arrays of the arena all at once). */
 void nue_arena_free(struct nue_arena *a);

@@ -35,31 +35,30 @@ static int oom(struct lanes_error *err)
 
 /*
  * Order the destinations in rounds: the lowest LID behind each switch, by
- * LID, then the second lowest behind each switch, and so on.
+ * LID, then the second lowest behind each switch, and so on. u: the nd
+ * destinations as listed (lid, sw, port); the order goes into d's arrays.
  */
-static int sort_dests(struct nue_dests *d, struct nue_arena *a, struct lanes_error *err)
+static int sort_dests(struct nue_dests *d, const uint32_t *ulid, const uint32_t *usw,
+		      const uint8_t *uport, struct nue_arena *a, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = d->f;
 	uint32_t *at = nue_alloc(a, sizeof(*at) * ((size_t)f->max_lid + 1));
 	uint32_t *cnt = nue_zalloc(a, sizeof(*cnt) * ((size_t)f->num_switches + 1));
 	uint64_t *key = nue_alloc(a, sizeof(*key) * 2 * ((size_t)d->nd + 1)); /* and radix scratch */
-	uint32_t *l = nue_alloc(a, sizeof(*l) * ((size_t)d->nd + 1));
-	uint32_t *s = nue_alloc(a, sizeof(*s) * ((size_t)d->nd + 1));
-	uint8_t *p = nue_alloc(a, (size_t)d->nd + 1);
 	uint32_t m = 0, lb = 0, rb = 0; /* bits of a LID; of a round and a LID */
 	uint64_t all = 0;
 
-	if (!at || !cnt || !key || !l || !s || !p)
+	if (!at || !cnt || !key)
 		return oom(err);
 	for (uint32_t i = 0; i <= f->max_lid; i++)
 		at[i] = LANES_NONE;
 	for (uint32_t i = 0; i < d->nd; i++)
-		at[d->lid[i]] = i;
+		at[ulid[i]] = i;
 	while (lb < 32 && f->max_lid >> lb)
 		lb++;
 	for (uint32_t lid = 0; lid <= f->max_lid; lid++)
 		if (at[lid] != LANES_NONE) {
-			uint64_t round = cnt[d->sw[at[lid]]]++;
+			uint64_t round = cnt[usw[at[lid]]]++;
 
 			key[m] = round << lb | lid;
 			all |= key[m++];
@@ -71,35 +70,44 @@ static int sort_dests(struct nue_dests *d, struct nue_arena *a, struct lanes_err
 	for (uint32_t i = 0; i < m; i++) {
 		uint32_t j = at[(uint32_t)(key[i] & ((1ull << lb) - 1))];
 
-		l[i] = d->lid[j];
-		s[i] = d->sw[j];
-		p[i] = d->port[j];
+		d->lid[i] = ulid[j];
+		d->sw[i] = usw[j];
+		d->port[i] = uport[j];
 	}
-	d->lid = l, d->sw = s, d->port = p;
 	return 0;
 }
 
-/* Every end-port LID; source weights. */
+/* Every end-port LID, in order (its arrays from a, the listing's scratch given back); source weights. */
 static int list_dests(struct nue_dests *d, const struct route_endports *eps, struct nue_arena *a,
 		      struct lanes_error *err)
 {
+	struct nue_arena_mark mark;
+	uint32_t *ulid, *usw;
+	uint8_t *uport;
 	size_t n = 0;
+	int rc;
 
 	for (uint32_t i = 0; i < eps->n; i++)
 		n += (size_t)1 << eps->ep[i].lmc;
 	d->lid = nue_alloc(a, sizeof(*d->lid) * (n + 1));
 	d->sw = nue_alloc(a, sizeof(*d->sw) * (n + 1));
 	d->port = nue_alloc(a, n + 1);
-	if (!d->lid || !d->sw || !d->port)
+	mark = nue_arena_mark(a);
+	ulid = nue_alloc(a, sizeof(*ulid) * (n + 1));
+	usw = nue_alloc(a, sizeof(*usw) * (n + 1));
+	uport = nue_alloc(a, n + 1);
+	if (!d->lid || !d->sw || !d->port || !ulid || !usw || !uport)
 		return oom(err);
 	for (uint32_t i = 0; i < eps->n; i++)
 		for (uint32_t l = 0; l < (1u << eps->ep[i].lmc); l++) {
-			d->lid[d->nd] = eps->ep[i].lid + l;
-			d->sw[d->nd] = eps->ep[i].sw;
-			d->port[d->nd++] = eps->ep[i].sw_port;
+			ulid[d->nd] = eps->ep[i].lid + l;
+			usw[d->nd] = eps->ep[i].sw;
+			uport[d->nd++] = eps->ep[i].sw_port;
 			d->hca[eps->ep[i].sw]++;
 		}
-	return sort_dests(d, a, err);
+	rc = sort_dests(d, ulid, usw, uport, a, err);
+	nue_arena_release(a, mark);
+	return rc;
 }
 
 /* --------------------------------------------------------------- METIS */
@@ -165,6 +173,7 @@ static int assign_layers(struct nue_dests *d, const struct route_endports *eps,
 {
 	const struct lanes_fabric *f = d->f;
 	uint32_t nv = f->num_switches + eps->n, *lid_part;
+	struct nue_arena_mark mark;
 	idx_t *part;
 	int rc;
 
@@ -177,17 +186,19 @@ static int assign_layers(struct nue_dests *d, const struct route_endports *eps,
 		d->k = 1;
 		return 0;
 	}
+	mark = nue_arena_mark(a); /* the rest is scratch */
 	part = nue_zalloc(a, sizeof(*part) * ((size_t)nv + 1));
 	lid_part = nue_alloc(a, sizeof(*lid_part) * ((size_t)f->max_lid + 1));
 	if (!part || !lid_part)
-		return oom(err);
-	if (!(rc = metis_parts(d, eps, part, a, err))) {
+		rc = oom(err);
+	else if (!(rc = metis_parts(d, eps, part, a, err))) {
 		for (uint32_t j = 0; j < eps->n; j++)
 			for (uint32_t l = 0; l < (1u << eps->ep[j].lmc); l++)
 				lid_part[eps->ep[j].lid + l] = (uint32_t)part[f->num_switches + j];
 		for (uint32_t i = 0; i < d->nd; i++)
 			d->layer[i] = (uint8_t)lid_part[d->lid[i]];
 	}
+	nue_arena_release(a, mark);
 	return rc;
 }
 

@@ -102,7 +102,7 @@ struct work {
 	uint8_t *rank, *by_rank;  /* per entry of a switch: its rank; per rank: the port */
 	uint8_t *best;            /* per destination of the chunk: the best rank found */
 	uint8_t **col;            /* per destination of the chunk: its LFT column, NULL none (LMC > 0) */
-	struct route_hop_ports hp; /* LMC > 0 */
+	struct route_hop_ports hp; /* LMC > 0 (else left empty) */
 	uint8_t *dist;            /* LMC > 0: one destination's hops */
 };
 
@@ -222,7 +222,13 @@ static int work_init(struct work *w, const struct lanes_fabric *f, struct lanes_
 		return oom(err);
 	if ((rc = route_load_init(&w->ld, f, err)))
 		return rc;
-	return route_hop_ports_init(&w->hp, f, err);
+	for (uint32_t s = 0; s < ns; s++) { /* hp: only for a switch LID with LMC > 0 */
+		const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[s], 0);
+
+		if (p0->lid && p0->lmc)
+			return route_hop_ports_init(&w->hp, f, err);
+	}
+	return 0;
 }
 
 static void work_free(struct work *w)
@@ -249,6 +255,7 @@ int nue_switch_lids(const struct lanes_fabric *f, struct lanes_routing *r, const
 		    uint32_t nd, struct nue_arena *a, struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches, chunk;
+	struct nue_arena_mark mark = nue_arena_mark(a); /* all of this is scratch */
 	struct work w;
 	int rc;
 
@@ -278,5 +285,6 @@ int nue_switch_lids(const struct lanes_fabric *f, struct lanes_routing *r, const
 	}
 out:
 	work_free(&w);
+	nue_arena_release(a, mark);
 	return rc;
 }

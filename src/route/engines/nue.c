@@ -45,6 +45,9 @@
  * seed. The same build gives the same bytes for the same input; another
  * METIS version, or another compiler rounding the betweenness sums that pick
  * the escape root differently, may give other (equally valid) tables.
+ *
+ * Memory: the arrays of a call come from one arena (nue_arena.c), its first
+ * room on this function's stack, freed together at the end.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +61,7 @@
 #include "../route_internal.h"
 #include "engines.h"
 
-#define NUE_ROOM 8192 /* bytes of the arena's first room, on the stack */
+#define NUE_ROOM 2048 /* bytes of the arena's first room, on the stack */
 
 struct nue {
 	const struct lanes_fabric *f;
