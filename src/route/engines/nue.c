@@ -61,7 +61,7 @@
 #include "../route_internal.h"
 #include "engines.h"
 
-#define NUE_ROOM 2048 /* bytes of the arena's first room, on the stack */
+#define NUE_ROOM 4096 /* bytes of the arena's first room, on the stack */
 
 struct nue {
 	const struct lanes_fabric *f;
