@@ -37,42 +37,42 @@ static int oom(struct lanes_error *err)
  * Order the destinations in rounds: the lowest LID behind each switch, by
  * LID, then the second lowest behind each switch, and so on. u: the nd
  * destinations as listed (lid, sw, port); the order goes into d's arrays.
+ * A counting sort by round over the LIDs in increasing order (stable: by
+ * LID within a round). Scratch from a.
  */
 static int sort_dests(struct nue_dests *d, const uint32_t *ulid, const uint32_t *usw,
 		      const uint8_t *uport, struct nue_arena *a, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = d->f;
+	size_t nd1 = (size_t)d->nd + 1;
 	uint32_t *at = nue_alloc(a, sizeof(*at) * ((size_t)f->max_lid + 1));
 	uint32_t *cnt = nue_zalloc(a, sizeof(*cnt) * ((size_t)f->num_switches + 1));
-	uint64_t *key = nue_alloc(a, sizeof(*key) * 2 * ((size_t)d->nd + 1)); /* and radix scratch */
-	uint32_t m = 0, lb = 0, rb = 0; /* bits of a LID; of a round and a LID */
-	uint64_t all = 0;
+	uint32_t *by = nue_alloc(a, sizeof(*by) * nd1);  /* the listed indices by LID */
+	uint32_t *rd = nue_alloc(a, sizeof(*rd) * nd1);  /* and their rounds */
+	uint32_t *off = nue_zalloc(a, sizeof(*off) * (nd1 + 1)); /* per round: where it starts */
+	uint32_t m = 0, rounds = 0;
 
-	if (!at || !cnt || !key)
+	if (!at || !cnt || !by || !rd || !off)
 		return oom(err);
 	for (uint32_t i = 0; i <= f->max_lid; i++)
 		at[i] = LANES_NONE;
 	for (uint32_t i = 0; i < d->nd; i++)
 		at[ulid[i]] = i;
-	while (lb < 32 && f->max_lid >> lb)
-		lb++;
 	for (uint32_t lid = 0; lid <= f->max_lid; lid++)
 		if (at[lid] != LANES_NONE) {
-			uint64_t round = cnt[usw[at[lid]]]++;
-
-			key[m] = round << lb | lid;
-			all |= key[m++];
+			by[m] = at[lid];
+			rd[m] = cnt[usw[at[lid]]]++;
+			rounds = rd[m] + 1 > rounds ? rd[m] + 1 : rounds;
+			off[rd[m++] + 1]++;
 		}
-	while (rb < 64 && all >> rb)
-		rb++;
-	/* the keys are distinct: any sort gives this order; only the bits in use */
-	route_sort_u64(key, m, key + m, 0, rb);
+	for (uint32_t r = 0; r < rounds; r++)
+		off[r + 1] += off[r];
 	for (uint32_t i = 0; i < m; i++) {
-		uint32_t j = at[(uint32_t)(key[i] & ((1ull << lb) - 1))];
+		uint32_t k = off[rd[i]]++, j = by[i];
 
-		d->lid[i] = ulid[j];
-		d->sw[i] = usw[j];
-		d->port[i] = uport[j];
+		d->lid[k] = ulid[j];
+		d->sw[k] = usw[j];
+		d->port[k] = uport[j];
 	}
 	return 0;
 }
