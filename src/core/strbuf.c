@@ -20,22 +20,6 @@ void lanes_sb_init(struct lanes_sb *b, char *buf, size_t size)
 	buf[0] = '\0';
 }
 
-void lanes_sb_mem(struct lanes_sb *b, const char *s, size_t n)
-{
-	size_t room = b->size - 1 - b->len;
-
-	if (n > room)
-		n = room;
-	memcpy(b->buf + b->len, s, n);
-	b->len += n;
-	b->buf[b->len] = '\0';
-}
-
-void lanes_sb_str(struct lanes_sb *b, const char *s)
-{
-	lanes_sb_mem(b, s, strlen(s));
-}
-
 void lanes_sb_dec(struct lanes_sb *b, uint64_t v)
 {
 	char d[20];

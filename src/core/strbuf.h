@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct lanes_sb {
 	char *buf;
@@ -31,9 +32,23 @@ struct lanes_sb {
 /* Start an empty string in buf[0..size), size >= 1. */
 void lanes_sb_init(struct lanes_sb *b, char *buf, size_t size);
 /* Append n bytes of s ("%.*s"). */
-void lanes_sb_mem(struct lanes_sb *b, const char *s, size_t n);
-/* Append s ("%s"). */
-void lanes_sb_str(struct lanes_sb *b, const char *s);
+static inline void lanes_sb_mem(struct lanes_sb *b, const char *s, size_t n)
+{
+	size_t room = b->size - 1 - b->len;
+
+	if (n > room)
+		n = room;
+	memcpy(b->buf + b->len, s, n);
+	b->len += n;
+	b->buf[b->len] = '\0';
+}
+
+/* Append s ("%s"). Inline: for a literal, strlen and memcpy fold to a few moves. */
+static inline void lanes_sb_str(struct lanes_sb *b, const char *s)
+{
+	lanes_sb_mem(b, s, strlen(s));
+}
+
 /* Append v in decimal ("%u", "%llu"). */
 void lanes_sb_dec(struct lanes_sb *b, uint64_t v);
 /* Append v in lower-case hex, zero-padded to width digits ("%0*llx"). */

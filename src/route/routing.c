@@ -3,8 +3,8 @@
  * SL2VL maps (the data model of lanes/routing.h).
  *
  * Invariants: map 0 of the pool is all VL 0; a routing without SL2VL index
- * arrays means map 0 everywhere; the SL array, when present, is sized for
- * its mode.
+ * arrays means map 0 everywhere; the SL2VL index arrays share one block,
+ * headed by sl2vl_sw_off; the SL array, when present, is sized for its mode.
  */
 #include "lanes/routing.h"
 
@@ -48,9 +48,7 @@ void lanes_routing_free(struct lanes_routing *r)
 	free(r->lft);
 	free(r->sl);
 	free(r->sl2vl_maps);
-	free(r->sl2vl_sw_off);
-	free(r->sl2vl_sw);
-	free(r->sl2vl_port);
+	free(r->sl2vl_sw_off); /* and sl2vl_port and sl2vl_sw, in its block */
 	free(r->notes);
 	free(r);
 }
@@ -203,34 +201,38 @@ int lanes_routing_add_map(struct lanes_routing *r, const uint8_t map[LANES_NUM_S
 	return 0;
 }
 
+/* One block: sl2vl_sw_off, sl2vl_port (zeroed), then sl2vl_sw (lanes_routing_free frees the first). */
 int route_sl2vl_alloc(struct lanes_routing *r, const struct lanes_fabric *f,
 		      struct lanes_error *err)
 {
-	size_t total = 0;
+	size_t total = 0, ns = f->num_switches, slots = (size_t)f->num_port_slots + 1;
+	char *block;
 
 	if (r->sl2vl_sw)
 		return 0;
-	r->sl2vl_sw_off = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
-	r->sl2vl_port = calloc((size_t)f->num_port_slots + 1, sizeof(uint16_t));
-	if (!r->sl2vl_sw_off || !r->sl2vl_port)
-		goto oom;
-	for (uint32_t s = 0; s < f->num_switches; s++) {
+	for (uint32_t s = 0; s < ns; s++) {
+		size_t n = (size_t)f->nodes[f->switches[s]].nports + 1;
+
+		total += n * n;
+	}
+	/* the uint16_t arrays after the uint32_t one: aligned */
+	block = malloc(sizeof(uint32_t) * (ns + 1) + sizeof(uint16_t) * (slots + total + 1));
+	if (!block)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory for SL2VL tables");
+	r->sl2vl_sw_off = (uint32_t *)block;
+	r->sl2vl_port = (uint16_t *)(r->sl2vl_sw_off + ns + 1);
+	r->sl2vl_sw = r->sl2vl_port + slots;
+	memset(r->sl2vl_port, 0, sizeof(uint16_t) * slots);
+	total = 0;
+	for (uint32_t s = 0; s < ns; s++) {
 		size_t n = (size_t)f->nodes[f->switches[s]].nports + 1;
 
 		r->sl2vl_sw_off[s] = (uint32_t)total;
 		total += n * n;
 	}
-	r->sl2vl_sw_off[f->num_switches] = (uint32_t)total;
-	if (!(r->sl2vl_sw = malloc(sizeof(uint16_t) * (total + 1))))
-		goto oom;
+	r->sl2vl_sw_off[ns] = (uint32_t)total;
 	r->sl2vl_sw[total] = 0;
 	return 0;
-oom:
-	free(r->sl2vl_sw_off);
-	free(r->sl2vl_port);
-	r->sl2vl_sw_off = NULL;
-	r->sl2vl_port = NULL;
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory for SL2VL tables");
 }
 
 int lanes_routing_enable_sl2vl(struct lanes_routing *r, const struct lanes_fabric *f,

@@ -248,20 +248,12 @@ static char *put_vls(char *p, uint32_t n)
 	return lanes_fmt_str(p, n == 1 ? " VL" : " VLs");
 }
 
-/* The notes, without printf (they are made on every call): at most ~200 bytes. */
-static int set_notes(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
+/* The notes when first fit needed fewer VLs than OpenSM's layering: at most ~200 bytes. */
+static char *first_fit_notes(const struct dfsssp *d, uint32_t budget)
 {
-	char buf[256], count[32], *p = buf;
+	char buf[256], count[32];
 	struct lanes_sb b;
 
-	if (d->nlayers == d->greedy) {
-		p = lanes_fmt_str(p, "dfsssp: OpenSM 3.3.23 DFSSSP on CA-to-CA paths; ");
-		p = lanes_fmt_str(put_vls(p, d->nlayers), " needed (OpenSM's layering), paths "
-							  "spread over up to ");
-		p = lanes_fmt_str(put_vls(p, budget), " (SL = VL)");
-		d->r->notes = lanes_strndup(buf, (size_t)(p - buf));
-		return d->r->notes ? 0 : oom(err);
-	}
 	lanes_sb_init(&b, buf, sizeof(buf));
 	lanes_sb_str(&b, "dfsssp: OpenSM 3.3.23 DFSSSP on CA-to-CA paths; ");
 	lanes_sb_dec(&b, d->nlayers);
@@ -270,7 +262,22 @@ static int set_notes(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 	lanes_sb_str(&b, "), paths spread over up to ");
 	lanes_sb_dec(&b, budget);
 	lanes_sb_str(&b, " VLs (SL = VL)");
-	d->r->notes = lanes_sb_dup(&b);
+	return lanes_sb_dup(&b);
+}
+
+/* The notes, without printf (they are made on every call). */
+static int set_notes(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
+{
+	char buf[256], *p = buf;
+
+	if (d->nlayers == d->greedy) {
+		p = lanes_fmt_str(p, "dfsssp: OpenSM 3.3.23 DFSSSP on CA-to-CA paths; ");
+		p = lanes_fmt_str(put_vls(p, d->nlayers), " needed (OpenSM's layering), paths "
+							  "spread over up to ");
+		p = lanes_fmt_str(put_vls(p, budget), " (SL = VL)");
+		d->r->notes = lanes_strndup(buf, (size_t)(p - buf));
+	} else
+		d->r->notes = first_fit_notes(d, budget);
 	return d->r->notes ? 0 : oom(err);
 }
 
