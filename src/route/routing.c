@@ -285,16 +285,39 @@ const uint8_t *lanes_routing_port_map(const struct lanes_routing *r,
 	return r->sl2vl_maps[r->sl2vl_port[f->nodes[node].port_base + port]];
 }
 
+/*
+ * The largest of m and p[0..n). Eight bytes at a time while m < 127: only a
+ * word with a byte over m (Bit Twiddling Hacks' "hasmore": adding 127 - m
+ * to each byte sets its top bit exactly when it is over m; a byte of 128 or
+ * more has it already and may carry into the next, which only causes a
+ * look) is read byte by byte. SLs rise past m a few times at most.
+ */
+static uint8_t max_byte(const uint8_t *p, size_t n, uint8_t m)
+{
+	const uint64_t ones = ~(uint64_t)0 / 255, tops = ones * 128;
+	size_t i = 0;
+
+	for (; i + 8 <= n && m < 127; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, sizeof(w));
+		if (((w + ones * (127u - m)) | w) & tops)
+			for (size_t k = i; k < i + 8; k++)
+				m = p[k] > m ? p[k] : m;
+	}
+	for (; i < n; i++)
+		m = p[i] > m ? p[i] : m;
+	return m;
+}
+
 /* VLs count only for the SLs that paths use, as OpenSM's default maps send
  * SLs 8..15 somewhere even when every path has SL 0. */
 void lanes_routing_count_resources(struct lanes_routing *r)
 {
 	uint8_t vl = 0, sl = r->sl_uniform;
-	size_t n = r->sl ? lanes_routing_sl_cells(r, r->sl_mode) : 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (r->sl[i] > sl)
-			sl = r->sl[i];
+	if (r->sl)
+		sl = max_byte(r->sl, lanes_routing_sl_cells(r, r->sl_mode), sl);
 	for (uint32_t m = 0; m < r->num_sl2vl_maps; m++)
 		for (int s = 0; s <= sl; s++)
 			if (r->sl2vl_maps[m][s] > vl && r->sl2vl_maps[m][s] != 15)

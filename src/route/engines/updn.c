@@ -335,7 +335,11 @@ static int with_centres(struct updn *u, const char *why, struct lanes_error *err
 	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
-static int detected(struct updn *u, const char *rule, struct lanes_error *err)
+/*
+ * Notes for detected roots; hosts: fallback 1's threshold, rule then being
+ * why OpenSM's own rule failed (at most 767 bytes: nothing is cut).
+ */
+static int detected(struct updn *u, const char *rule, uint32_t hosts, struct lanes_error *err)
 {
 	char head[1536];
 	struct lanes_sb b;
@@ -343,23 +347,14 @@ static int detected(struct updn *u, const char *rule, struct lanes_error *err)
 	lanes_sb_init(&b, head, sizeof(head));
 	lanes_sb_str(&b, "updn: ");
 	lanes_sb_str(&b, rule);
+	if (hosts) {
+		lanes_sb_str(&b, "; fallback: OpenSM's rule over the CA ports of the host switches (");
+		lanes_sb_dec(&b, hosts);
+		lanes_sb_str(&b, " or more CA ports, half the busiest switch's)");
+	}
 	lanes_sb_str(&b, "; up*/down* on BFS ranks from them (equal ranks: lower GUID is up); 1 VL; ");
 	u->r->notes = route_notes_with_roots(u->f, head, u->roots, u->nroots, NULL);
 	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
-
-/* Roots of fallback 1, after why OpenSM's own rule failed. */
-static int detected_hosts(struct updn *u, const char *why, uint32_t hosts, struct lanes_error *err)
-{
-	char rule[1024];
-	struct lanes_sb b;
-
-	lanes_sb_init(&b, rule, sizeof(rule));
-	lanes_sb_str(&b, why);
-	lanes_sb_str(&b, "; fallback: OpenSM's rule over the CA ports of the host switches (");
-	lanes_sb_dec(&b, hosts);
-	lanes_sb_str(&b, " or more CA ports, half the busiest switch's)");
-	return detected(u, rule, err);
 }
 
 /* The chain: OpenSM's rule, fallback 1 (host switches), fallback 2 (centres). */
@@ -377,12 +372,12 @@ static int auto_roots(struct updn *u, struct lanes_error *err)
 	if (u->nroots) {
 		if ((rc = attempt(u, err)) != 1)
 			return rc ? rc : detected(u, "roots by OpenSM 3.3.23's auto-detection (one CA "
-						  "hop bar over 90% of the CA ports, none other over 5%)", err);
+						  "hop bar over 90% of the CA ports, none other over 5%)", 0, err);
 		describe_gap(u, "OpenSM's detected roots", &why);
 	}
 	if (hosts && (u->nroots = detect_roots(u, hosts))) {
 		if ((rc = attempt(u, err)) != 1)
-			return rc ? rc : detected_hosts(u, why_buf, hosts, err);
+			return rc ? rc : detected(u, why_buf, hosts, err);
 		describe_gap(u, "the roots of OpenSM's rule over host switches", &why);
 	}
 	return with_centres(u, why_buf, err);
