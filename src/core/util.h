@@ -17,6 +17,28 @@ int lanes_grow(void **ptr, size_t *cap, size_t need, size_t elem);
  */
 void lanes_run_pair(void *(*fn)(void *), void *a, void *b, int threaded);
 
+/*
+ * Several arrays carved out of one malloc'ed block, for the per-call scratch
+ * of an engine (one malloc and one free instead of a dozen, which on a tiny
+ * fabric cost more than the routing). A function lists the arrays once,
+ * each with lanes_carve(); run over a carver with base NULL it only adds up
+ * the bytes (and returns NULLs), then over a block of that many bytes it
+ * hands out the arrays, each aligned for any type. Nothing is zeroed.
+ */
+struct lanes_carver {
+	char *base;  /* the block, or NULL to measure */
+	size_t used; /* bytes handed out so far */
+};
+
+static inline void *lanes_carve(struct lanes_carver *c, size_t bytes)
+{
+	const size_t align = _Alignof(max_align_t);
+	void *p = c->base ? c->base + c->used : NULL;
+
+	c->used += (bytes + align - 1) / align * align;
+	return p;
+}
+
 /* qsort() comparators for ascending uint32_t and uint64_t. */
 int lanes_cmp_u32(const void *a, const void *b);
 int lanes_cmp_u64(const void *a, const void *b);

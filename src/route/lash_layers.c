@@ -54,11 +54,11 @@ int lash_open_layer(struct lash *l, uint32_t k, struct lanes_error *err)
 {
 	struct lash_layer *y = &l->L[k];
 
-	if (!y->cnt) {
-		y->cnt = malloc(sizeof(*y->cnt) * (l->ch.ndeps + 1));
-		y->ord = malloc(sizeof(*y->ord) * ((size_t)l->ch.E + 1));
-		if (!y->cnt || !y->ord)
+	if (!y->cnt) { /* one block: cnt, then ord (release() frees cnt) */
+		y->cnt = malloc(sizeof(uint32_t) * (l->ch.ndeps + 1 + (size_t)l->ch.E + 1));
+		if (!y->cnt)
 			return oom(err);
+		y->ord = y->cnt + l->ch.ndeps + 1;
 	}
 	memset(y->cnt, 0, sizeof(*y->cnt) * (l->ch.ndeps + 1));
 	for (uint32_t c = 0; c < l->ch.E; c++)

@@ -3,8 +3,8 @@
  * SL2VL maps (the data model of lanes/routing.h).
  *
  * Invariants: map 0 of the pool is all VL 0; a routing without SL2VL index
- * arrays means map 0 everywhere; the SL array, when present, is sized for
- * its mode.
+ * arrays means map 0 everywhere; the SL2VL index arrays share one block,
+ * headed by sl2vl_sw_off; the SL array, when present, is sized for its mode.
  */
 #include "lanes/routing.h"
 
@@ -48,9 +48,7 @@ void lanes_routing_free(struct lanes_routing *r)
 	free(r->lft);
 	free(r->sl);
 	free(r->sl2vl_maps);
-	free(r->sl2vl_sw_off);
-	free(r->sl2vl_sw);
-	free(r->sl2vl_port);
+	free(r->sl2vl_sw_off); /* and sl2vl_port and sl2vl_sw, in its block */
 	free(r->notes);
 	free(r);
 }
@@ -203,34 +201,38 @@ int lanes_routing_add_map(struct lanes_routing *r, const uint8_t map[LANES_NUM_S
 	return 0;
 }
 
+/* One block: sl2vl_sw_off, sl2vl_port (zeroed), then sl2vl_sw (lanes_routing_free frees the first). */
 int route_sl2vl_alloc(struct lanes_routing *r, const struct lanes_fabric *f,
 		      struct lanes_error *err)
 {
-	size_t total = 0;
+	size_t total = 0, ns = f->num_switches, slots = (size_t)f->num_port_slots + 1;
+	char *block;
 
 	if (r->sl2vl_sw)
 		return 0;
-	r->sl2vl_sw_off = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
-	r->sl2vl_port = calloc((size_t)f->num_port_slots + 1, sizeof(uint16_t));
-	if (!r->sl2vl_sw_off || !r->sl2vl_port)
-		goto oom;
-	for (uint32_t s = 0; s < f->num_switches; s++) {
+	for (uint32_t s = 0; s < ns; s++) {
+		size_t n = (size_t)f->nodes[f->switches[s]].nports + 1;
+
+		total += n * n;
+	}
+	/* the uint16_t arrays after the uint32_t one: aligned */
+	block = malloc(sizeof(uint32_t) * (ns + 1) + sizeof(uint16_t) * (slots + total + 1));
+	if (!block)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory for SL2VL tables");
+	r->sl2vl_sw_off = (uint32_t *)block;
+	r->sl2vl_port = (uint16_t *)(r->sl2vl_sw_off + ns + 1);
+	r->sl2vl_sw = r->sl2vl_port + slots;
+	memset(r->sl2vl_port, 0, sizeof(uint16_t) * slots);
+	total = 0;
+	for (uint32_t s = 0; s < ns; s++) {
 		size_t n = (size_t)f->nodes[f->switches[s]].nports + 1;
 
 		r->sl2vl_sw_off[s] = (uint32_t)total;
 		total += n * n;
 	}
-	r->sl2vl_sw_off[f->num_switches] = (uint32_t)total;
-	if (!(r->sl2vl_sw = malloc(sizeof(uint16_t) * (total + 1))))
-		goto oom;
+	r->sl2vl_sw_off[ns] = (uint32_t)total;
 	r->sl2vl_sw[total] = 0;
 	return 0;
-oom:
-	free(r->sl2vl_sw_off);
-	free(r->sl2vl_port);
-	r->sl2vl_sw_off = NULL;
-	r->sl2vl_port = NULL;
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory for SL2VL tables");
 }
 
 int lanes_routing_enable_sl2vl(struct lanes_routing *r, const struct lanes_fabric *f,
@@ -283,16 +285,39 @@ const uint8_t *lanes_routing_port_map(const struct lanes_routing *r,
 	return r->sl2vl_maps[r->sl2vl_port[f->nodes[node].port_base + port]];
 }
 
+/*
+ * The largest of m and p[0..n). Eight bytes at a time while m < 127: only a
+ * word with a byte over m (Bit Twiddling Hacks' "hasmore": adding 127 - m
+ * to each byte sets its top bit exactly when it is over m; a byte of 128 or
+ * more has it already and may carry into the next, which only causes a
+ * look) is read byte by byte. SLs rise past m a few times at most.
+ */
+static uint8_t max_byte(const uint8_t *p, size_t n, uint8_t m)
+{
+	const uint64_t ones = ~(uint64_t)0 / 255, tops = ones * 128;
+	size_t i = 0;
+
+	for (; i + 8 <= n && m < 127; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, sizeof(w));
+		if (((w + ones * (127u - m)) | w) & tops)
+			for (size_t k = i; k < i + 8; k++)
+				m = p[k] > m ? p[k] : m;
+	}
+	for (; i < n; i++)
+		m = p[i] > m ? p[i] : m;
+	return m;
+}
+
 /* VLs count only for the SLs that paths use, as OpenSM's default maps send
  * SLs 8..15 somewhere even when every path has SL 0. */
 void lanes_routing_count_resources(struct lanes_routing *r)
 {
 	uint8_t vl = 0, sl = r->sl_uniform;
-	size_t n = r->sl ? lanes_routing_sl_cells(r, r->sl_mode) : 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (r->sl[i] > sl)
-			sl = r->sl[i];
+	if (r->sl)
+		sl = max_byte(r->sl, lanes_routing_sl_cells(r, r->sl_mode), sl);
 	for (uint32_t m = 0; m < r->num_sl2vl_maps; m++)
 		for (int s = 0; s <= sl; s++)
 			if (r->sl2vl_maps[m][s] > vl && r->sl2vl_maps[m][s] != 15)

@@ -13,13 +13,13 @@
  * - The layer budget (the least of the VL and SL limits, since SL = VL) and
  *   the refusal that names it and both limits.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lanes/route.h"
 #include "lanes/routing.h"
 #include "route_internal.h"
+#include "../core/strbuf.h"
 
 uint32_t route_layer_budget(const struct lanes_route_opts *o)
 {
@@ -28,10 +28,12 @@ uint32_t route_layer_budget(const struct lanes_route_opts *o)
 
 const char *route_count_text(uint32_t n, uint32_t max, char *buf, size_t size)
 {
+	struct lanes_sb b;
+
+	lanes_sb_init(&b, buf, size);
 	if (n > max)
-		snprintf(buf, size, "more than %u", max);
-	else
-		snprintf(buf, size, "%u", n);
+		lanes_sb_str(&b, "more than ");
+	lanes_sb_dec(&b, n > max ? max : n);
 	return buf;
 }
 

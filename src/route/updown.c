@@ -192,7 +192,10 @@ static int route_pass(struct updown *u, int offset)
 
 /* ------------------------------------------------------------ setup */
 
-/* The per-switch and per-entry arrays in one zeroed block (u->saved heads it). */
+/*
+ * The per-switch, per-entry and per-end-port arrays in one zeroed block
+ * (u->saved heads it); after route_endports_osm_order, for lids.
+ */
 static int alloc_arrays(struct updown *u, struct lanes_error *err)
 {
 	size_t ns = u->f->num_switches, ne = u->f->adj_off[ns], n = ns + 1;
@@ -204,7 +207,8 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	uint8_t *b;
 
 	u->saved = calloc(1, sizeof(*u->saved) * n + sizeof(uint64_t) * nbits +
-				     sizeof(uint32_t) * (nw * n + 1 + ne + 1) + 2 * (ne + 1) + 2 * n);
+				     sizeof(uint32_t) * (nw * n + 1 + u->eps.n + 1 + ne + 1) +
+				     2 * (ne + 1) + 2 * n);
 	u->save_left = route_hop_ports_save_budget(u->f);
 	if (!u->saved)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
@@ -213,7 +217,8 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	for (size_t i = 0; i < nw; i++)
 		*w32[i] = w + i * n;       /* bucket, the last, gets n + 1 */
 	memset(u->dn, 0xff, sizeof(*u->dn) * ns); /* INF */
-	u->nb = w + nw * n + 1;
+	u->lids = w + nw * n + 1;
+	u->nb = u->lids + u->eps.n + 1;
 	b = (uint8_t *)(u->nb + ne + 1);
 	u->port = b;
 	u->isup = b + ne + 1;
@@ -253,8 +258,8 @@ static int prepare(struct updown *u, const uint32_t *pos, struct lanes_error *er
 	uint32_t ncomp = 0;
 	int rc;
 
-	if ((rc = alloc_arrays(u, err)) || (rc = route_components(f, u->comp, &ncomp, err)) ||
-	    (rc = route_endports_osm_order(f, &u->eps, err)) ||
+	if ((rc = route_endports_osm_order(f, &u->eps, err)) || (rc = alloc_arrays(u, err)) ||
+	    (rc = route_components(f, u->comp, &ncomp, err)) ||
 	    (rc = route_load_init(&u->load, f, err)) ||
 	    (rc = route_hop_ports_init(&u->hops, f, err)) ||
 	    (u->eps.max_lmc && (rc = route_peers_init(&u->peers, f, &u->load, err))))
@@ -264,8 +269,6 @@ static int prepare(struct updown *u, const uint32_t *pos, struct lanes_error *er
 		u->perm[pos[s]] = s;
 	for (uint32_t i = 0; i < u->eps.n; i++)
 		u->has_ca[u->eps.ep[i].sw] = 1;
-	if (!(u->lids = malloc(sizeof(uint32_t) * ((size_t)u->eps.n + 1))))
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -275,7 +278,6 @@ static void release(struct updown *u)
 	route_peers_free(&u->peers);
 	route_load_free(&u->load);
 	route_endports_free(&u->eps);
-	free(u->lids);
 	for (uint32_t s = 0; u->saved && s < u->f->num_switches; s++)
 		free(u->saved[s]);
 	free(u->saved);

@@ -213,12 +213,17 @@ char *route_notes_with_roots(const struct lanes_fabric *f, const char *head,
 		static const char hex[] = "0123456789abcdef";
 		uint64_t g = f->nodes[f->switches[roots[i]]].guid;
 
-		memcpy(s + k, i ? "," : "roots=", i ? 1 : 6);
-		k += i ? 1 : 6;
+		if (i) {
+			s[k++] = ',';
+		} else {
+			memcpy(s + k, "roots=", 6);
+			k += 6;
+		}
 		s[k++] = '0';
 		s[k++] = 'x';
-		for (int b = 60; b >= 0; b -= 4)
-			s[k++] = hex[(g >> b) & 0xf];
+		for (int d = 15; d >= 0; d--, g >>= 4) /* a fixed count: unrolled */
+			s[k + (size_t)d] = hex[g & 0xf];
+		k += 16;
 	}
 	if (tail)
 		memcpy(s + k, tail, tl);

@@ -53,10 +53,10 @@
  *
  * Deterministic: no randomness at all.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/strbuf.h"
 #include "../../core/util.h"
 #include "../../io/fmt.h"
 #include "../dfsssp_internal.h"
@@ -248,6 +248,24 @@ static char *put_vls(char *p, uint32_t n)
 	return lanes_fmt_str(p, n == 1 ? " VL" : " VLs");
 }
 
+/* The notes when first fit needed fewer VLs than OpenSM's layering: at most ~200 bytes. */
+static char *first_fit_notes(const struct dfsssp *d, uint32_t budget)
+{
+	char buf[256], count[32];
+	struct lanes_sb b;
+
+	lanes_sb_init(&b, buf, sizeof(buf));
+	lanes_sb_str(&b, "dfsssp: OpenSM 3.3.23 DFSSSP on CA-to-CA paths; ");
+	lanes_sb_dec(&b, d->nlayers);
+	lanes_sb_str(&b, " VLs needed (first fit; OpenSM's layering needs ");
+	lanes_sb_str(&b, route_count_text(d->greedy, DFSSSP_MAX_LAYERS, count, sizeof(count)));
+	lanes_sb_str(&b, "), paths spread over up to ");
+	lanes_sb_dec(&b, budget);
+	lanes_sb_str(&b, " VLs (SL = VL)");
+	return lanes_sb_dup(&b);
+}
+
+/* The notes, without printf (they are made on every call). */
 static int set_notes(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 {
 	char buf[256], *p = buf;
@@ -259,11 +277,7 @@ static int set_notes(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 		p = lanes_fmt_str(put_vls(p, budget), " (SL = VL)");
 		d->r->notes = lanes_strndup(buf, (size_t)(p - buf));
 	} else
-		d->r->notes = lanes_aprintf("dfsssp: OpenSM 3.3.23 DFSSSP on CA-to-CA paths; "
-					    "%u VLs needed (first fit; OpenSM's layering needs "
-					    "%s), paths spread over up to %u VLs (SL = VL)",
-					    d->nlayers, route_count_text(d->greedy, DFSSSP_MAX_LAYERS, buf, sizeof(buf)),
-					    budget);
+		d->r->notes = first_fit_notes(d, budget);
 	return d->r->notes ? 0 : oom(err);
 }
 

@@ -47,10 +47,10 @@
  * Result: one VL, uniform SL 0, deadlock-free for CA-to-CA traffic; switch
  * pairs without a legal path get a shortest completion (management traffic).
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/strbuf.h"
 #include "../route_internal.h"
 #include "engines.h"
 
@@ -130,6 +130,7 @@ static int fallback(struct dnup *d, const char *why, struct lanes_error *err)
 	uint8_t *dist = NULL;
 	uint32_t *comp = malloc(sizeof(uint32_t) * ((size_t)d->f->num_switches + 1)), ncomp = 0;
 	char head[1024];
+	struct lanes_sb b;
 	int rc;
 
 	if (!comp)
@@ -144,10 +145,14 @@ static int fallback(struct dnup *d, const char *why, struct lanes_error *err)
 		rc = lanes_error_set(err, LANES_EINTERNAL, "dnup: internal: a single root left a gap");
 	if (rc)
 		goto out;
-	snprintf(head, sizeof(head),
-		 "dnup: %s; fallback: updn's order, one root per connected component (the switch "
-		 "of minimum eccentricity, ties to the lowest GUID), BFS ranks from it, lower rank "
-		 "first; 1 VL%s; ", why, ignored(d));
+	lanes_sb_init(&b, head, sizeof(head));
+	lanes_sb_str(&b, "dnup: ");
+	lanes_sb_str(&b, why);
+	lanes_sb_str(&b, "; fallback: updn's order, one root per connected component (the switch "
+		     "of minimum eccentricity, ties to the lowest GUID), BFS ranks from it, lower "
+		     "rank first; 1 VL");
+	lanes_sb_str(&b, ignored(d));
+	lanes_sb_str(&b, "; ");
 	d->r->notes = route_notes_with_roots(d->f, head, d->seeds, ncomp, NULL);
 	rc = d->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
 out:
@@ -221,7 +226,8 @@ static int keep_minhop(struct dnup *d, struct lanes_error *err)
 
 static int route_dnup(struct dnup *d, struct lanes_error *err)
 {
-	char why[512], notes[512];
+	char buf[512];
+	struct lanes_sb b;
 	int rc;
 
 	find_seeds(d);
@@ -233,19 +239,20 @@ static int route_dnup(struct dnup *d, struct lanes_error *err)
 		return rc < 0 ? rc : 0;
 	if ((rc = attempt(d, err)) < 0)
 		return rc;
+	lanes_sb_init(&b, buf, sizeof(buf));
 	if (rc == 1) {
-		snprintf(why, sizeof(why),
-			 "DNUP ranks leave the CAs of switch 0x%016llx without a down*/up* path to "
-			 "those of switch 0x%016llx",
-			 (unsigned long long)d->f->nodes[d->f->switches[d->gap.from_sw]].guid,
-			 (unsigned long long)d->f->nodes[d->f->switches[d->gap.to_sw]].guid);
-		return fallback(d, why, err);
+		lanes_sb_str(&b, "DNUP ranks leave the CAs of switch 0x");
+		lanes_sb_hex0(&b, d->f->nodes[d->f->switches[d->gap.from_sw]].guid, 16);
+		lanes_sb_str(&b, " without a down*/up* path to those of switch 0x");
+		lanes_sb_hex0(&b, d->f->nodes[d->f->switches[d->gap.to_sw]].guid, 16);
+		return fallback(d, buf, err);
 	}
-	snprintf(notes, sizeof(notes),
-		 "dnup: down*/up* on OpenSM DNUP ranks (hops from the nearest of the %u switches "
-		 "with CAs; away from the CAs first, equal ranks ordered by GUID); 1 VL%s",
-		 d->nseeds, ignored(d));
-	if (!(d->r->notes = strdup(notes)))
+	lanes_sb_str(&b, "dnup: down*/up* on OpenSM DNUP ranks (hops from the nearest of the ");
+	lanes_sb_dec(&b, d->nseeds);
+	lanes_sb_str(&b, " switches with CAs; away from the CAs first, equal ranks ordered by "
+		     "GUID); 1 VL");
+	lanes_sb_str(&b, ignored(d));
+	if (!(d->r->notes = lanes_sb_dup(&b)))
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	return 0;
 }

@@ -51,10 +51,10 @@
  * Unreachable switch pairs (a split fabric) stay dropped, SL 0.
  * Deterministic: no randomness; same fabric and options, same bytes.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/strbuf.h"
 #include "../../core/util.h"
 #include "../lash_internal.h"
 #include "engines.h"
@@ -82,16 +82,9 @@ static int by_key(const void *pa, const void *pb)
 	return a->s < b->s ? -1 : a->s > b->s;
 }
 
-/* OpenSM's switch ids: switches by GUID map key (then index). */
-static int osm_ids(struct lash *l, struct lanes_error *err)
+/* OpenSM's switch ids: switches by GUID map key (then index); k: ns scratch keys. */
+static void osm_ids(struct lash *l, struct id_key *k)
 {
-	struct id_key *k = malloc(sizeof(*k) * ((size_t)l->ns + 1));
-
-	l->osm = malloc(sizeof(*l->osm) * ((size_t)l->ns + 1));
-	if (!k || !l->osm) {
-		free(k);
-		return oom(err);
-	}
 	for (uint32_t s = 0; s < l->ns; s++) {
 		k[s].key = route_osm_guid_key(l->f->nodes[l->f->switches[s]].guid);
 		k[s].s = s;
@@ -99,8 +92,6 @@ static int osm_ids(struct lash *l, struct lanes_error *err)
 	qsort(k, l->ns, sizeof(*k), by_key);
 	for (uint32_t i = 0; i < l->ns; i++)
 		l->osm[i] = k[i].s;
-	free(k);
-	return 0;
 }
 
 /* OpenSM's BFS from root: visit order in queue, each switch's parent and its cable from it. */
@@ -221,48 +212,78 @@ static uint32_t layers_used(const struct lash *l)
 	return n;
 }
 
+/* The notes, without printf (they are made on every call): at most ~190 bytes. */
 static int set_notes(struct lash *l, uint32_t osm_needed, uint32_t ff_needed, uint32_t used,
 		     struct lanes_error *err)
 {
-	char ff[64] = "", osm[32];
+	char buf[256], osm[32];
+	struct lanes_sb b;
 
-	if (ff_needed)
-		snprintf(ff, sizeof(ff), "; %u with longest paths first", ff_needed);
-	l->r->notes = lanes_aprintf("lash: OpenSM 3.3.23 LASH on every switch pair; %s VL%s "
-				    "needed in OpenSM's order%s; pairs balanced over %u VL%s "
-				    "(SL = VL)",
-				    route_count_text(osm_needed, LASH_MAX_LAYERS, osm, sizeof(osm)),
-				    osm_needed == 1 ? "" : "s", ff, used, used == 1 ? "" : "s");
+	lanes_sb_init(&b, buf, sizeof(buf));
+	lanes_sb_str(&b, "lash: OpenSM 3.3.23 LASH on every switch pair; ");
+	lanes_sb_str(&b, route_count_text(osm_needed, LASH_MAX_LAYERS, osm, sizeof(osm)));
+	lanes_sb_str(&b, osm_needed == 1 ? " VL" : " VLs");
+	lanes_sb_str(&b, " needed in OpenSM's order");
+	if (ff_needed) {
+		lanes_sb_str(&b, "; ");
+		lanes_sb_dec(&b, ff_needed);
+		lanes_sb_str(&b, " with longest paths first");
+	}
+	lanes_sb_str(&b, "; pairs balanced over ");
+	lanes_sb_dec(&b, used);
+	lanes_sb_str(&b, used == 1 ? " VL (SL = VL)" : " VLs (SL = VL)");
+	l->r->notes = lanes_sb_dup(&b);
 	return l->r->notes ? 0 : oom(err);
 }
 
 /* ---------------------------------------------------------------- engine */
 
+/*
+ * The scratch arrays, from one block (util.h's lanes_carve: measured, then
+ * handed out). osm comes first, so it is the block that release() frees.
+ * @return the id keys for osm_ids
+ */
+static struct id_key *carve(struct lash *l, struct lanes_carver *c)
+{
+	size_t ns = l->ns, cells = ns * ns, E = (size_t)l->ch.E + 1;
+	struct id_key *k;
+
+	l->osm = lanes_carve(c, sizeof(*l->osm) * (ns + 1));
+	k = lanes_carve(c, sizeof(*k) * (ns + 1));
+	l->port = lanes_carve(c, cells + 1);
+	l->lay = lanes_carve(c, cells + 1);
+	l->queue = lanes_carve(c, sizeof(*l->queue) * (ns + 1));
+	l->parent = lanes_carve(c, sizeof(*l->parent) * (ns + 1));
+	l->pport = lanes_carve(c, ns + 1);
+	l->chan = lanes_carve(c, sizeof(*l->chan) * (ns + 1));
+	l->journal = lanes_carve(c, sizeof(*l->journal) * (2 * ns + 1));
+	l->stk = lanes_carve(c, sizeof(*l->stk) * E);
+	l->seen = lanes_carve(c, sizeof(*l->seen) * E);
+	l->fwd = lanes_carve(c, sizeof(*l->fwd) * E);
+	l->bwd = lanes_carve(c, sizeof(*l->bwd) * E);
+	l->pk.tmp = lanes_carve(c, sizeof(*l->pk.tmp) * E);
+	l->pk.slots = lanes_carve(c, sizeof(*l->pk.slots) * E);
+	return k;
+}
+
 static int prepare(struct lash *l, struct lanes_error *err)
 {
-	size_t ns = l->ns, cells = ns * ns, E;
+	struct lanes_carver c = { NULL, 0 };
+	size_t ns = l->ns;
+	struct id_key *k;
 	int rc;
 
-	if ((rc = route_channels_init(&l->ch, l->f, "lash", err)) || (rc = osm_ids(l, err)))
+	if ((rc = route_channels_init(&l->ch, l->f, "lash", err)))
 		return rc;
-	E = (size_t)l->ch.E + 1;
-	l->port = malloc(cells + 1);
-	l->lay = calloc(cells + 1, 1);
-	l->queue = malloc(sizeof(*l->queue) * (ns + 1));
-	l->parent = malloc(sizeof(*l->parent) * (ns + 1));
-	l->pport = malloc(ns + 1);
-	l->chan = malloc(sizeof(*l->chan) * (ns + 1));
-	l->journal = malloc(sizeof(*l->journal) * (2 * ns + 1));
-	l->stk = malloc(sizeof(*l->stk) * E);
-	l->seen = calloc(E, sizeof(*l->seen));
-	l->fwd = malloc(sizeof(*l->fwd) * E);
-	l->bwd = malloc(sizeof(*l->bwd) * E);
-	l->pk.tmp = malloc(sizeof(*l->pk.tmp) * E);
-	l->pk.slots = malloc(sizeof(*l->pk.slots) * E);
-	if (!l->pk.tmp || !l->pk.slots || !l->port || !l->lay || !l->queue || !l->parent ||
-	    !l->pport || !l->chan || !l->journal || !l->stk || !l->seen || !l->fwd || !l->bwd)
+	carve(l, &c);
+	if (!(c.base = malloc(c.used)))
 		return lanes_error_set(err, LANES_ENOMEM, "lash: out of memory (%zu switches)", ns);
-	memset(l->port, LANES_PORT_DROP, cells);
+	c.used = 0;
+	k = carve(l, &c);
+	osm_ids(l, k);
+	memset(l->port, LANES_PORT_DROP, ns * ns);
+	memset(l->lay, 0, ns * ns + 1);
+	memset(l->seen, 0, sizeof(*l->seen) * ((size_t)l->ch.E + 1));
 	for (size_t s = 0; s < ns; s++)
 		l->parent[s] = NONE;
 	return 0;
@@ -290,16 +311,9 @@ static int compute(struct lash *l, struct lanes_error *err)
 
 static void release(struct lash *l)
 {
-	void *p[] = { l->osm,	 l->port,  l->lay,	l->queue, l->parent, l->pport,
-		      l->chan,	 l->journal, l->stk,	l->seen,  l->fwd,    l->bwd,
-		      l->pk.tmp, l->pk.slots };
-
-	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
-		free(p[i]);
-	for (uint32_t k = 0; k < LASH_MAX_LAYERS; k++) {
-		free(l->L[k].cnt);
-		free(l->L[k].ord);
-	}
+	free(l->osm); /* the block of every scratch array (carve) */
+	for (uint32_t k = 0; k < LASH_MAX_LAYERS; k++)
+		free(l->L[k].cnt); /* and ord, in the same block */
 	route_channels_free(&l->ch);
 }
 

@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/strbuf.h"
 #include "../nue_cdg.h"
 #include "../nue_dests.h"
 #include "../nue_escape.h"
@@ -160,14 +161,22 @@ static int set_sls_and_maps(struct nue *n, struct lanes_error *err)
 static int set_notes(struct nue *n, struct lanes_error *err)
 {
 	char head[320];
+	struct lanes_sb b;
 
-	snprintf(head, sizeof(head),
-		 "nue: %u layer%s (%s), %u CA destination LIDs, %llu local backtracking steps, "
-		 "%llu impasses solved by %llu switches on escape paths; switch LIDs on "
-		 "shortest paths outside the CDG (SL 0); escape roots per layer and component: ",
-		 n->k, n->k == 1 ? "" : "s", n->k == 1 ? "no METIS" : "METIS", n->d.nd,
-		 (unsigned long long)n->s.backtracks, (unsigned long long)n->s.fallbacks,
-		 (unsigned long long)n->s.escaped);
+	/* without printf: the notes are made on every call */
+	lanes_sb_init(&b, head, sizeof(head));
+	lanes_sb_str(&b, "nue: ");
+	lanes_sb_dec(&b, n->k);
+	lanes_sb_str(&b, n->k == 1 ? " layer (no METIS), " : " layers (METIS), ");
+	lanes_sb_dec(&b, n->d.nd);
+	lanes_sb_str(&b, " CA destination LIDs, ");
+	lanes_sb_dec(&b, n->s.backtracks);
+	lanes_sb_str(&b, " local backtracking steps, ");
+	lanes_sb_dec(&b, n->s.fallbacks);
+	lanes_sb_str(&b, " impasses solved by ");
+	lanes_sb_dec(&b, n->s.escaped);
+	lanes_sb_str(&b, " switches on escape paths; switch LIDs on shortest paths outside the "
+		     "CDG (SL 0); escape roots per layer and component: ");
 	n->r->notes = route_notes_with_roots(n->f, head, n->roots, n->nroots, NULL);
 	return n->r->notes ? 0 : oom(err);
 }

@@ -45,10 +45,11 @@
  * between switches ... inside spine switch systems") get a shortest
  * completion, used by switch-sourced management traffic only.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/strbuf.h"
+#include "../../core/util.h"
 #include "../route_internal.h"
 #include "engines.h"
 
@@ -57,9 +58,11 @@
 struct updn {
 	const struct lanes_fabric *f;
 	const struct lanes_route_opts *opts;
+	void *block;          /* the arrays below but dist (carve) */
 	uint8_t *dist;        /* all-pairs switch hops (fallback 2 only) */
 	uint64_t *seen;       /* detect_roots: 3 masks per switch (seen, front, next) */
 	uint32_t *list;       /* detect_roots: 2 switch lists */
+	unsigned *hist;       /* detect_roots: hop histograms, HOPS_MAX per switch */
 	uint32_t *comp;       /* connected component per switch */
 	uint32_t ncomp;
 	uint32_t *cas;        /* CA and router ports cabled to each switch */
@@ -179,17 +182,15 @@ static uint32_t sweep(struct updn *u, const uint32_t *src, uint32_t n, unsigned 
 
 /*
  * The roots by OpenSM's histogram rule over the CA ports of switches with at
- * least min_cas of them (1: all, OpenSM's own rule). @return how many, or
- * an error
+ * least min_cas of them (1: all, OpenSM's own rule), into u->roots.
+ * @return how many
  */
-static int detect_roots(struct updn *u, uint32_t min_cas, struct lanes_error *err)
+static uint32_t detect_roots(struct updn *u, uint32_t min_cas)
 {
 	const struct lanes_fabric *f = u->f;
 	uint32_t ns = f->num_switches, n = 0, src[64], nsrc = 0, most = 0, rows = 0;
-	unsigned cas_num = 0, *hist = malloc(sizeof(*hist) * ((size_t)ns * HOPS_MAX + 1));
+	unsigned cas_num = 0, *hist = u->hist;
 
-	if (!hist)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	for (uint32_t t = 0; t < ns; t++) {
 		uint32_t m;
 
@@ -216,8 +217,7 @@ static int detect_roots(struct updn *u, uint32_t min_cas, struct lanes_error *er
 		if (is_root(bars, (int)most + 1, cas_num))
 			u->roots[n++] = s;
 	}
-	free(hist);
-	return (int)n;
+	return n;
 }
 
 /*
@@ -267,20 +267,22 @@ static unsigned long long guid_of(const struct lanes_fabric *f, uint32_t sw)
 	return (unsigned long long)f->nodes[f->switches[sw]].guid;
 }
 
-/* Append why a rule's roots were not used to buf. */
-static void describe_gap(const struct updn *u, const char *what, char *buf, size_t size)
+/* Append to why the reason a rule's roots were not used. */
+static void describe_gap(const struct updn *u, const char *what, struct lanes_sb *why)
 {
-	size_t n = strlen(buf);
-
-	snprintf(buf + n, size - n,
-		 "%s%s leave the CAs of switch 0x%016llx without an up*/down* path to those of "
-		 "switch 0x%016llx",
-		 n ? "; " : "", what, guid_of(u->f, u->gap.from_sw), guid_of(u->f, u->gap.to_sw));
+	if (why->len)
+		lanes_sb_str(why, "; ");
+	lanes_sb_str(why, what);
+	lanes_sb_str(why, " leave the CAs of switch 0x");
+	lanes_sb_hex0(why, guid_of(u->f, u->gap.from_sw), 16);
+	lanes_sb_str(why, " without an up*/down* path to those of switch 0x");
+	lanes_sb_hex0(why, guid_of(u->f, u->gap.to_sw), 16);
 }
 
 static int with_file(struct updn *u, struct lanes_error *err)
 {
 	char head[1024], tail[128] = "";
+	struct lanes_sb b;
 	uint32_t unknown;
 	int rc;
 
@@ -295,13 +297,16 @@ static int with_file(struct updn *u, struct lanes_error *err)
 			guid_of(u->f, u->gap.to_sw), desc_of(u->f, u->gap.to_sw));
 	if (rc)
 		return rc;
-	snprintf(head, sizeof(head),
-		 "updn: up*/down* on BFS ranks from the roots of %s (equal ranks: lower GUID is "
-		 "up); 1 VL; ",
-		 u->opts->roots);
-	if (unknown)
-		snprintf(tail, sizeof(tail), "; %u GUIDs of the file are not in the fabric (skipped)",
-			 unknown);
+	lanes_sb_init(&b, head, sizeof(head));
+	lanes_sb_str(&b, "updn: up*/down* on BFS ranks from the roots of ");
+	lanes_sb_str(&b, u->opts->roots);
+	lanes_sb_str(&b, " (equal ranks: lower GUID is up); 1 VL; ");
+	if (unknown) {
+		lanes_sb_init(&b, tail, sizeof(tail));
+		lanes_sb_str(&b, "; ");
+		lanes_sb_dec(&b, unknown);
+		lanes_sb_str(&b, " GUIDs of the file are not in the fabric (skipped)");
+	}
 	u->r->notes = route_notes_with_roots(u->f, head, u->roots, u->nroots, tail);
 	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
@@ -310,6 +315,7 @@ static int with_file(struct updn *u, struct lanes_error *err)
 static int with_centres(struct updn *u, const char *why, struct lanes_error *err)
 {
 	char head[1536];
+	struct lanes_sb b;
 	int rc;
 
 	if ((!u->dist && (rc = lanes_fabric_switch_distances(u->f, &u->dist, err))) ||
@@ -320,20 +326,33 @@ static int with_centres(struct updn *u, const char *why, struct lanes_error *err
 		return lanes_error_set(err, LANES_EINTERNAL, "updn: internal: a single root left a gap");
 	if (rc)
 		return rc;
-	snprintf(head, sizeof(head),
-		 "updn: %s; fallback: one root per connected component, the switch of minimum "
-		 "eccentricity, ties to the lowest GUID; up*/down* on BFS ranks from it; 1 VL; ",
-		 why);
+	lanes_sb_init(&b, head, sizeof(head));
+	lanes_sb_str(&b, "updn: ");
+	lanes_sb_str(&b, why);
+	lanes_sb_str(&b, "; fallback: one root per connected component, the switch of minimum "
+		     "eccentricity, ties to the lowest GUID; up*/down* on BFS ranks from it; 1 VL; ");
 	u->r->notes = route_notes_with_roots(u->f, head, u->roots, u->nroots, NULL);
 	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
-static int detected(struct updn *u, const char *rule, struct lanes_error *err)
+/*
+ * Notes for detected roots; hosts: fallback 1's threshold, rule then being
+ * why OpenSM's own rule failed (at most 767 bytes: nothing is cut).
+ */
+static int detected(struct updn *u, const char *rule, uint32_t hosts, struct lanes_error *err)
 {
 	char head[1536];
+	struct lanes_sb b;
 
-	snprintf(head, sizeof(head), "updn: %s; up*/down* on BFS ranks from them (equal ranks: "
-		 "lower GUID is up); 1 VL; ", rule);
+	lanes_sb_init(&b, head, sizeof(head));
+	lanes_sb_str(&b, "updn: ");
+	lanes_sb_str(&b, rule);
+	if (hosts) {
+		lanes_sb_str(&b, "; fallback: OpenSM's rule over the CA ports of the host switches (");
+		lanes_sb_dec(&b, hosts);
+		lanes_sb_str(&b, " or more CA ports, half the busiest switch's)");
+	}
+	lanes_sb_str(&b, "; up*/down* on BFS ranks from them (equal ranks: lower GUID is up); 1 VL; ");
 	u->r->notes = route_notes_with_roots(u->f, head, u->roots, u->nroots, NULL);
 	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
@@ -341,57 +360,61 @@ static int detected(struct updn *u, const char *rule, struct lanes_error *err)
 /* The chain: OpenSM's rule, fallback 1 (host switches), fallback 2 (centres). */
 static int auto_roots(struct updn *u, struct lanes_error *err)
 {
-	char why[768] = "";
+	char why_buf[768];
+	struct lanes_sb why;
 	uint32_t hosts = host_threshold(u);
 	int rc;
 
-	if ((rc = detect_roots(u, 1, err)) < 0)
-		return rc;
-	if (!(u->nroots = (uint32_t)rc))
-		snprintf(why, sizeof(why), "OpenSM's root detection finds no root (OpenSM would fall "
-			 "back to minhop, which is not deadlock-free)");
+	lanes_sb_init(&why, why_buf, sizeof(why_buf));
+	if (!(u->nroots = detect_roots(u, 1)))
+		lanes_sb_str(&why, "OpenSM's root detection finds no root (OpenSM would fall back "
+			     "to minhop, which is not deadlock-free)");
 	if (u->nroots) {
 		if ((rc = attempt(u, err)) != 1)
 			return rc ? rc : detected(u, "roots by OpenSM 3.3.23's auto-detection (one CA "
-						  "hop bar over 90% of the CA ports, none other over 5%)", err);
-		describe_gap(u, "OpenSM's detected roots", why, sizeof(why));
+						  "hop bar over 90% of the CA ports, none other over 5%)", 0, err);
+		describe_gap(u, "OpenSM's detected roots", &why);
 	}
-	if (hosts && (rc = detect_roots(u, hosts, err)) < 0)
-		return rc;
-	if (hosts && (u->nroots = (uint32_t)rc)) {
-		if ((rc = attempt(u, err)) != 1) {
-			char rule[1024];
+	if (hosts && (u->nroots = detect_roots(u, hosts))) {
+		if ((rc = attempt(u, err)) != 1)
+			return rc ? rc : detected(u, why_buf, hosts, err);
+		describe_gap(u, "the roots of OpenSM's rule over host switches", &why);
+	}
+	return with_centres(u, why_buf, err);
+}
 
-			snprintf(rule, sizeof(rule), "%s; fallback: OpenSM's rule over the CA ports of the "
-				 "host switches (%u or more CA ports, half the busiest switch's)", why, hosts);
-			return rc ? rc : detected(u, rule, err);
-		}
-		describe_gap(u, "the roots of OpenSM's rule over host switches", why, sizeof(why));
-	}
-	return with_centres(u, why, err);
+/* The per-switch arrays, from one block (util.h's lanes_carve). */
+static void carve(struct updn *u, struct lanes_carver *c)
+{
+	size_t ns = u->f->num_switches;
+
+	u->seen = lanes_carve(c, sizeof(*u->seen) * (3 * ns + 1));
+	u->cas = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
+	u->list = lanes_carve(c, sizeof(uint32_t) * (2 * ns + 1));
+	u->comp = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
+	u->roots = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
+	u->rank = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
+	u->pos = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
+	if (!u->opts->roots)
+		u->hist = lanes_carve(c, sizeof(*u->hist) * (ns * HOPS_MAX + 1));
 }
 
 static int prepare(struct updn *u, struct lanes_error *err)
 {
+	struct lanes_carver c = { NULL, 0 };
 	size_t ns = u->f->num_switches;
 	int rc;
 
-	u->cas = calloc(ns + 1, sizeof(uint32_t));
-	u->comp = malloc(sizeof(uint32_t) * (ns + 1));
-	u->roots = malloc(sizeof(uint32_t) * (ns + 1));
-	u->rank = malloc(sizeof(uint32_t) * (ns + 1));
-	u->pos = malloc(sizeof(uint32_t) * (ns + 1));
-	if (!u->cas || !u->comp || !u->roots || !u->rank || !u->pos)
+	carve(u, &c);
+	if (!(u->block = c.base = malloc(c.used)))
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	c.used = 0;
+	carve(u, &c);
+	memset(u->seen, 0, sizeof(*u->seen) * (3 * ns + 1));
+	memset(u->cas, 0, sizeof(uint32_t) * (ns + 1));
 	if ((rc = route_components(u->f, u->comp, &u->ncomp, err)))
 		return rc;
 	count_cas(u);
-	if (u->opts->roots)
-		return 0;
-	u->seen = calloc(3 * ns + 1, sizeof(*u->seen));
-	u->list = malloc(sizeof(uint32_t) * (2 * ns + 1));
-	if (!u->seen || !u->list)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -413,13 +436,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	}
 	lanes_routing_free(u.r);
 	free(u.dist);
-	free(u.seen);
-	free(u.list);
-	free(u.comp);
-	free(u.cas);
-	free(u.roots);
-	free(u.rank);
-	free(u.pos);
+	free(u.block);
 	return rc;
 }
 
