@@ -121,8 +121,8 @@ static int number_dependencies(struct dfsssp *d, struct part *a, struct part *b,
 	const struct lanes_fabric *f = d->f;
 	size_t nd = d->ch.dense_off[d->ns];
 
-	if (!(d->eid = dfsssp_zalloc(&d->arena, sizeof(*d->eid) * (nd + 1))) ||
-	    !(d->arr_off = dfsssp_alloc(&d->arena, sizeof(*d->arr_off) * ((size_t)d->ch.E + 1))) ||
+	if (!(d->eid = route_zalloc(&d->arena, sizeof(*d->eid) * (nd + 1))) ||
+	    !(d->arr_off = route_alloc(&d->arena, sizeof(*d->arr_off) * ((size_t)d->ch.E + 1))) ||
 	    (b->u0 < b->u1 && !(b->mark = calloc(nd + 1, 1))))
 		return oom(err);
 	run_pass(a, b, 1);
@@ -130,8 +130,8 @@ static int number_dependencies(struct dfsssp *d, struct part *a, struct part *b,
 		d->eid[i] |= b->mark[i];
 	for (size_t i = 0; i < nd; i++)
 		d->ndeps += d->eid[i];
-	d->dep_in = dfsssp_alloc(&d->arena, sizeof(*d->dep_in) * ((size_t)d->ndeps + 1));
-	d->dep_out = dfsssp_alloc(&d->arena, sizeof(*d->dep_out) * ((size_t)d->ndeps + 1));
+	d->dep_in = route_alloc(&d->arena, sizeof(*d->dep_in) * ((size_t)d->ndeps + 1));
+	d->dep_out = route_alloc(&d->arena, sizeof(*d->dep_out) * ((size_t)d->ndeps + 1));
 	if (!d->dep_in || !d->dep_out)
 		return oom(err);
 	for (uint32_t x = 0, k = 0; x < d->ns; x++) {
@@ -173,10 +173,10 @@ static int alloc_lists(struct dfsssp *d, struct part *a, struct part *b, struct 
 {
 	size_t n = (size_t)d->ndeps + 1;
 
-	d->inc_off = dfsssp_zalloc(&d->arena, sizeof(*d->inc_off) * (n + 1));
-	d->inc = dfsssp_alloc(&d->arena, sizeof(*d->inc) * (d->ndep_refs + 1));
-	d->cnt[0] = dfsssp_zalloc(&d->arena, sizeof(uint64_t) * n);
-	d->layer = dfsssp_zalloc(&d->arena, (size_t)d->nunits + 1);
+	d->inc_off = route_zalloc(&d->arena, sizeof(*d->inc_off) * (n + 1));
+	d->inc = route_alloc(&d->arena, sizeof(*d->inc) * (d->ndep_refs + 1));
+	d->cnt[0] = route_zalloc(&d->arena, sizeof(uint64_t) * n);
+	d->layer = route_zalloc(&d->arena, (size_t)d->nunits + 1);
 	a->count = calloc(n, sizeof(*a->count));
 	a->cnt = d->cnt[0];
 	if (!d->inc_off || !d->inc || !d->cnt[0] || !d->layer || !a->count)

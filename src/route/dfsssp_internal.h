@@ -4,7 +4,7 @@
  * while sssp routes), dfsssp_cdg.c (their channel dependency graph),
  * dfsssp_layers.c (cycle breaking and first fit), dfsssp_one.c (one layer
  * without units), dfsssp_split.c (destinations on two threads),
- * dfsssp_arena.c (the per-call arrays).
+ * arena.c (the per-call arrays).
  * Not public API. Follows OpenSM 3.3.23
  * osm_ucast_dfsssp.c (seed 002) and Domke, Hoefler, Nagel, IPDPS 2011;
  * engines/dfsssp.c says how.
@@ -26,6 +26,7 @@
 #include "lanes/fabric.h"
 #include "lanes/route.h"
 #include "lanes/routing.h"
+#include "arena.h"
 #include "route_internal.h"
 
 #define DFSSSP_MAX_LAYERS LANES_NUM_SLS
@@ -34,13 +35,6 @@
 #define DFSSSP_SPLIT_MIN 256      /* switches from which dfsssp takes a second thread */
 #define DFSSSP_FF_ABOVE 8         /* OpenSM's layering needs more: first fit tries too */
 #define DFSSSP_ROOM 2048          /* bytes of the arena's first room, on the stack */
-
-/* Arrays that live until the call (or the view) ends (dfsssp_arena.c). */
-struct dfsssp_arena {
-	struct dfsssp_block *head; /* the shared block in use, then the others */
-	char *next;                /* free room in head */
-	size_t left;
-};
 
 /* A unit's dependencies are u_dep[off .. next unit's off); w: its LID pairs. */
 struct dfsssp_unit {
@@ -51,7 +45,7 @@ struct dfsssp {
 	const struct lanes_fabric *f;
 	const struct lanes_route_opts *opts;
 	struct lanes_routing *r;
-	struct dfsssp_arena arena; /* the arrays below unless they say otherwise */
+	struct route_arena arena; /* the arrays below unless they say otherwise */
 	uint32_t ns;              /* switches */
 	struct route_channels ch; /* channels and dependency numbers */
 	/* destinations and path grouping */
@@ -123,20 +117,6 @@ static inline int dfsssp_has_dependency(const struct dfsssp *d, uint32_t s, uint
 
 	return h != 255 && h >= 2 && dfsssp_lids_at(d, s);
 }
-
-/* dfsssp_arena.c */
-
-/** An empty arena whose first room is size bytes at room (16-byte aligned; not freed). */
-void dfsssp_arena_init(struct dfsssp_arena *a, void *room, size_t size);
-
-/** n bytes from a, aligned for any array; NULL when out of memory. */
-void *dfsssp_alloc(struct dfsssp_arena *a, size_t n);
-
-/** n zero bytes from a. */
-void *dfsssp_zalloc(struct dfsssp_arena *a, size_t n);
-
-/** Free everything a gave; a is empty again. */
-void dfsssp_arena_free(struct dfsssp_arena *a);
 
 /* dfsssp_units.c */
 

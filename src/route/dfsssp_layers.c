@@ -223,18 +223,18 @@ static int break_cycles(struct dfsssp *d, uint32_t l)
 /* OpenSM's layering; d->nlayers = DFSSSP_MAX_LAYERS + 1 when the SLs do not suffice. */
 int dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err)
 {
-	struct dfsssp_arena *a = &d->arena;
+	struct route_arena *a = &d->arena;
 	size_t e = (size_t)d->ch.E + 1;
 
-	d->state = dfsssp_alloc(a, e);
-	d->stk = dfsssp_alloc(a, sizeof(*d->stk) * e);
-	d->stj = dfsssp_alloc(a, sizeof(*d->stj) * e);
-	d->pos = dfsssp_alloc(a, sizeof(*d->pos) * e);
-	d->resume = dfsssp_alloc(a, sizeof(*d->resume) * e);
+	d->state = route_alloc(a, e);
+	d->stk = route_alloc(a, sizeof(*d->stk) * e);
+	d->stj = route_alloc(a, sizeof(*d->stj) * e);
+	d->pos = route_alloc(a, sizeof(*d->pos) * e);
+	d->resume = route_alloc(a, sizeof(*d->resume) * e);
 	if (!d->state || !d->stk || !d->stj || !d->pos || !d->resume)
 		return oom(err);
 	if (dfsssp_two_threads(d) &&
-	    !(d->spare = dfsssp_alloc(a, sizeof(*d->spare) * ((size_t)d->ndeps + 1))))
+	    !(d->spare = route_alloc(a, sizeof(*d->spare) * ((size_t)d->ndeps + 1))))
 		return oom(err);
 	for (uint32_t l = 0; l < d->nlayers; l++) {
 		if (l)
@@ -316,7 +316,7 @@ static int ff_empty(struct dfsssp *d, struct lanes_error *err)
 
 	for (uint32_t l = 0; l < DFSSSP_MAX_LAYERS; l++) {
 		if (!d->cnt[l] &&
-		    !(d->cnt[l] = dfsssp_alloc(&d->arena, sizeof(uint64_t) * ((size_t)d->ndeps + 1))))
+		    !(d->cnt[l] = route_alloc(&d->arena, sizeof(uint64_t) * ((size_t)d->ndeps + 1))))
 			return oom(err);
 		memset(d->cnt[l], 0, sizeof(uint64_t) * ((size_t)d->ndeps + 1));
 		all += d->paths[l];
@@ -372,8 +372,8 @@ int dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_error *err
 	uint32_t *order = malloc(sizeof(*order) * ((size_t)d->nunits + 1));
 	int rc = 0;
 
-	d->seen = dfsssp_zalloc(&d->arena, sizeof(*d->seen) * ((size_t)d->ch.E + 1));
-	d->at = dfsssp_zalloc(&d->arena, sizeof(*d->at) * ((size_t)d->ch.E + 1));
+	d->seen = route_zalloc(&d->arena, sizeof(*d->seen) * ((size_t)d->ch.E + 1));
+	d->at = route_zalloc(&d->arena, sizeof(*d->at) * ((size_t)d->ch.E + 1));
 	if (!order || !d->seen || !d->at)
 		rc = oom(err);
 	else if (!(rc = ff_empty(d, err)))

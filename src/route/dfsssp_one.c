@@ -144,7 +144,7 @@ static int has_cycle(const struct dfsssp *d, const uint8_t *used, uint32_t *stk,
 /* o's arrays from d's arena; 0 or LANES_ENOMEM. */
 static int one_alloc(struct dfsssp *d, struct one *o, struct lanes_error *err)
 {
-	struct dfsssp_arena *a = &d->arena;
+	struct route_arena *a = &d->arena;
 	size_t sz = sizeof(uint32_t) * ((size_t)d->ns + 1);
 
 	o->w = 1;
@@ -153,10 +153,10 @@ static int one_alloc(struct dfsssp *d, struct one *o, struct lanes_error *err)
 
 		o->w = np + 1 > o->w ? np + 1 : o->w;
 	}
-	o->chan = dfsssp_alloc(a, sizeof(*o->chan) * o->w * ((size_t)d->ns + 1));
-	o->src = dfsssp_alloc(a, sz);
-	o->stamp = dfsssp_alloc(a, sz);
-	o->used = dfsssp_zalloc(a, d->ch.ndeps + 1);
+	o->chan = route_alloc(a, sizeof(*o->chan) * o->w * ((size_t)d->ns + 1));
+	o->src = route_alloc(a, sz);
+	o->stamp = route_alloc(a, sz);
+	o->used = route_zalloc(a, d->ch.ndeps + 1);
 	if (!o->chan || !o->src || !o->stamp || !o->used)
 		return oom(err);
 	for (uint32_t s = 0; s < d->ns; s++) {
@@ -194,11 +194,11 @@ static uint32_t spread_step(uint32_t n)
 
 int dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err)
 {
-	struct dfsssp_arena *a = &d->arena;
+	struct route_arena *a = &d->arena;
 	size_t e = (size_t)d->ch.E + 1;
 	struct one o;
-	uint8_t *state = dfsssp_alloc(a, e);
-	uint32_t *stk = dfsssp_alloc(a, sizeof(*stk) * e), *stj = dfsssp_alloc(a, sizeof(*stj) * e);
+	uint8_t *state = route_alloc(a, e);
+	uint32_t *stk = route_alloc(a, sizeof(*stk) * e), *stj = route_alloc(a, sizeof(*stj) * e);
 	uint32_t mark = 0;
 
 	d->one_layer = 0;

@@ -138,7 +138,7 @@ int dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struct lane
 {
 	int rc;
 
-	if (!(d->t_order = dfsssp_alloc(&d->arena, sizeof(*d->t_order) * ((size_t)d->ns + 1))))
+	if (!(d->t_order = route_alloc(&d->arena, sizeof(*d->t_order) * ((size_t)d->ns + 1))))
 		return oom(err);
 	*prog = (struct sssp_progress){ routed_here, d };
 	if (!dfsssp_two_threads(d))

@@ -50,7 +50,7 @@ static uint32_t middle(const struct dfsssp *d)
 int dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_error *err)
 {
 	*w = *d;
-	w->arena = (struct dfsssp_arena){ NULL, NULL, 0 };
+	route_arena_init(&w->arena, NULL, 0);
 	w->q = NULL;
 	w->unit = NULL;
 	w->u_dep = NULL;
@@ -64,7 +64,7 @@ void dfsssp_view_free(struct dfsssp *w)
 {
 	free(w->unit);
 	free(w->u_dep);
-	dfsssp_arena_free(&w->arena);
+	route_arena_free(&w->arena);
 	memset(w, 0, sizeof(*w));
 }
 

@@ -43,8 +43,8 @@ static int list_destinations(struct dfsssp *d, struct lanes_error *err)
 		return rc;
 	for (uint32_t i = 0; i < d->eps.n; i++)
 		total += 1u << d->eps.ep[i].lmc;
-	d->dst_off = dfsssp_zalloc(&d->arena, sizeof(*d->dst_off) * ((size_t)d->ns + 2));
-	d->dst = dfsssp_alloc(&d->arena, sizeof(*d->dst) * ((size_t)total + 1));
+	d->dst_off = route_zalloc(&d->arena, sizeof(*d->dst_off) * ((size_t)d->ns + 2));
+	d->dst = route_alloc(&d->arena, sizeof(*d->dst) * ((size_t)total + 1));
 	if (!d->dst_off || !d->dst)
 		return oom(err);
 	for (uint32_t i = 0; i < d->eps.n; i++)
@@ -64,17 +64,17 @@ static int list_destinations(struct dfsssp *d, struct lanes_error *err)
 /* A thread's scratch for grouping paths and numbering units, from its arena. */
 int dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err)
 {
-	struct dfsssp_arena *a = &d->arena;
+	struct route_arena *a = &d->arena;
 	size_t k = (size_t)d->maxk + 1, ns = (size_t)d->ns + 1;
 
-	d->order = dfsssp_alloc(a, sizeof(*d->order) * ns);
-	d->canon = dfsssp_alloc(a, sizeof(*d->canon) * k * d->ns);
-	d->pu = dfsssp_alloc(a, sizeof(*d->pu) * k * d->ns);
-	d->varies = dfsssp_alloc(a, ns);
-	d->key_e = dfsssp_alloc(a, sizeof(*d->key_e) * k);
-	d->key_c = dfsssp_alloc(a, sizeof(*d->key_c) * k);
-	d->uid = dfsssp_alloc(a, sizeof(*d->uid) * k);
-	d->chan = dfsssp_alloc(a, sizeof(*d->chan) * ns);
+	d->order = route_alloc(a, sizeof(*d->order) * ns);
+	d->canon = route_alloc(a, sizeof(*d->canon) * k * d->ns);
+	d->pu = route_alloc(a, sizeof(*d->pu) * k * d->ns);
+	d->varies = route_alloc(a, ns);
+	d->key_e = route_alloc(a, sizeof(*d->key_e) * k);
+	d->key_c = route_alloc(a, sizeof(*d->key_c) * k);
+	d->uid = route_alloc(a, sizeof(*d->uid) * k);
+	d->chan = route_alloc(a, sizeof(*d->chan) * ns);
 	if (!d->order || !d->canon || !d->pu || !d->varies || !d->key_e || !d->key_c || !d->uid ||
 	    !d->chan)
 		return oom(err);
@@ -319,7 +319,7 @@ int dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err)
 	    (rc = lanes_fabric_switch_distances(d->f, &d->dist, err)) ||
 	    (rc = dfsssp_alloc_scratch(d, err)))
 		return rc;
-	if (!(d->t_unit = dfsssp_zalloc(&d->arena, sizeof(*d->t_unit) * ((size_t)d->ns + 1))))
+	if (!(d->t_unit = route_zalloc(&d->arena, sizeof(*d->t_unit) * ((size_t)d->ns + 1))))
 		return oom(err);
 	d->keep_canon = d->maxk <= 256;
 	return 0;

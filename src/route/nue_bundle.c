@@ -71,12 +71,12 @@ static void fill(struct nue_level *v, const struct lanes_fabric *f, const uint32
 }
 
 int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
-		     struct nue_arena *a)
+		     struct route_arena *a)
 {
 	uint32_t ns = f->num_switches, E = f->adj_off[ns], k = 0;
 	size_t e1 = (size_t)E + 1, n1 = (size_t)ns + 1;
 	/* one block of 4-byte words: bun, bm, mem, mjd, cbun, boff; scratch ebun, mark, idx */
-	uint32_t *w = nue_alloc(a, sizeof(*w) * (10 * e1 + 3 * n1)), *ebun, *mark, *idx;
+	uint32_t *w = route_alloc(a, sizeof(*w) * (10 * e1 + 3 * n1)), *ebun, *mark, *idx;
 
 	if (!w)
 		return -1;

@@ -34,7 +34,7 @@ static int oom(struct lanes_error *err)
 	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
-int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct nue_arena *a,
+int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct route_arena *a,
 		 const char *who, struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches, maxdeg = 1;
@@ -49,25 +49,25 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct nue_are
 	for (uint32_t s = 0; s < ns; s++)
 		maxdeg = f->adj_off[s + 1] - f->adj_off[s] > maxdeg ? f->adj_off[s + 1] - f->adj_off[s] : maxdeg;
 	g->W = (maxdeg + 63) / 64;
-	g->tail = nue_alloc(a, sizeof(*g->tail) * E1);
-	g->drow = nue_alloc(a, sizeof(*g->drow) * E1);
-	g->lab = nue_alloc(a, sizeof(*g->lab) * E1);
-	g->nxt = nue_alloc(a, sizeof(*g->nxt) * E1);
-	g->prv = nue_alloc(a, sizeof(*g->prv) * E1);
-	g->mark = nue_zalloc(a, sizeof(*g->mark) * E1);
-	g->setf = nue_alloc(a, sizeof(*g->setf) * E1);
-	g->setb = nue_alloc(a, sizeof(*g->setb) * E1);
-	g->sorted = nue_alloc(a, sizeof(*g->sorted) * E1);
-	g->dep = nue_alloc(a, g->ch.ndeps + 1);
-	g->succ = nue_alloc(a, sizeof(*g->succ) * E1 * g->W);
-	g->pred = nue_alloc(a, sizeof(*g->pred) * E1 * g->W);
-	g->head = nue_alloc(a, sizeof(*g->head) * E1);
-	g->tailf = nue_alloc(a, sizeof(*g->tailf) * E1);
+	g->tail = route_alloc(a, sizeof(*g->tail) * E1);
+	g->drow = route_alloc(a, sizeof(*g->drow) * E1);
+	g->lab = route_alloc(a, sizeof(*g->lab) * E1);
+	g->nxt = route_alloc(a, sizeof(*g->nxt) * E1);
+	g->prv = route_alloc(a, sizeof(*g->prv) * E1);
+	g->mark = route_zalloc(a, sizeof(*g->mark) * E1);
+	g->setf = route_alloc(a, sizeof(*g->setf) * E1);
+	g->setb = route_alloc(a, sizeof(*g->setb) * E1);
+	g->sorted = route_alloc(a, sizeof(*g->sorted) * E1);
+	g->dep = route_alloc(a, g->ch.ndeps + 1);
+	g->succ = route_alloc(a, sizeof(*g->succ) * E1 * g->W);
+	g->pred = route_alloc(a, sizeof(*g->pred) * E1 * g->W);
+	g->head = route_alloc(a, sizeof(*g->head) * E1);
+	g->tailf = route_alloc(a, sizeof(*g->tailf) * E1);
 	/* the order's scratch (nue_cdg_order_from); a bucket count stays below 3 * ns + 1 */
-	g->lv = nue_alloc(a, sizeof(*g->lv) * 2 * n1);
-	g->q = nue_alloc(a, sizeof(*g->q) * n1);
-	g->key = nue_alloc(a, sizeof(*g->key) * 2 * E1);
-	g->cnt = nue_alloc(a, sizeof(*g->cnt) * (3 * n1 + 2));
+	g->lv = route_alloc(a, sizeof(*g->lv) * 2 * n1);
+	g->q = route_alloc(a, sizeof(*g->q) * n1);
+	g->key = route_alloc(a, sizeof(*g->key) * 2 * E1);
+	g->cnt = route_alloc(a, sizeof(*g->cnt) * (3 * n1 + 2));
 	if (!g->tail || !g->drow || !g->lab || !g->nxt || !g->prv || !g->mark || !g->setf || !g->setb ||
 	    !g->sorted || !g->dep || !g->succ || !g->pred || !g->head || !g->tailf || !g->lv || !g->q ||
 	    !g->key || !g->cnt)

@@ -29,7 +29,7 @@
 
 #include "lanes/error.h"
 #include "lanes/fabric.h"
-#include "nue_arena.h"
+#include "arena.h"
 #include "route_internal.h"
 
 enum { NUE_DEP_UNUSED = 0, NUE_DEP_USED = 1, NUE_DEP_BLOCKED = 2 };
@@ -64,7 +64,7 @@ struct nue_cdg {
 };
 
 /** Map the channels of f and allocate an empty layer (the arrays from a). */
-int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct nue_arena *a,
+int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct route_arena *a,
 		 const char *who, struct lanes_error *err);
 
 /** Free the channel map (the arrays are the arena's; the struct the caller's). */

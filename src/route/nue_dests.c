@@ -41,15 +41,15 @@ static int oom(struct lanes_error *err)
  * LID within a round). Scratch from a.
  */
 static int sort_dests(struct nue_dests *d, const uint32_t *ulid, const uint32_t *usw,
-		      const uint8_t *uport, struct nue_arena *a, struct lanes_error *err)
+		      const uint8_t *uport, struct route_arena *a, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = d->f;
 	size_t nd1 = (size_t)d->nd + 1;
-	uint32_t *at = nue_alloc(a, sizeof(*at) * ((size_t)f->max_lid + 1));
-	uint32_t *cnt = nue_zalloc(a, sizeof(*cnt) * ((size_t)f->num_switches + 1));
-	uint32_t *by = nue_alloc(a, sizeof(*by) * nd1);  /* the listed indices by LID */
-	uint32_t *rd = nue_alloc(a, sizeof(*rd) * nd1);  /* and their rounds */
-	uint32_t *off = nue_zalloc(a, sizeof(*off) * (nd1 + 1)); /* per round: where it starts */
+	uint32_t *at = route_alloc(a, sizeof(*at) * ((size_t)f->max_lid + 1));
+	uint32_t *cnt = route_zalloc(a, sizeof(*cnt) * ((size_t)f->num_switches + 1));
+	uint32_t *by = route_alloc(a, sizeof(*by) * nd1);  /* the listed indices by LID */
+	uint32_t *rd = route_alloc(a, sizeof(*rd) * nd1);  /* and their rounds */
+	uint32_t *off = route_zalloc(a, sizeof(*off) * (nd1 + 1)); /* per round: where it starts */
 	uint32_t m = 0, rounds = 0;
 
 	if (!at || !cnt || !by || !rd || !off)
@@ -78,10 +78,10 @@ static int sort_dests(struct nue_dests *d, const uint32_t *ulid, const uint32_t 
 }
 
 /* Every end-port LID, in order (its arrays from a, the listing's scratch given back); source weights. */
-static int list_dests(struct nue_dests *d, const struct route_endports *eps, struct nue_arena *a,
+static int list_dests(struct nue_dests *d, const struct route_endports *eps, struct route_arena *a,
 		      struct lanes_error *err)
 {
-	struct nue_arena_mark mark;
+	struct route_arena_mark mark;
 	uint32_t *ulid, *usw;
 	uint8_t *uport;
 	size_t n = 0;
@@ -89,13 +89,13 @@ static int list_dests(struct nue_dests *d, const struct route_endports *eps, str
 
 	for (uint32_t i = 0; i < eps->n; i++)
 		n += (size_t)1 << eps->ep[i].lmc;
-	d->lid = nue_alloc(a, sizeof(*d->lid) * (n + 1));
-	d->sw = nue_alloc(a, sizeof(*d->sw) * (n + 1));
-	d->port = nue_alloc(a, n + 1);
-	mark = nue_arena_mark(a);
-	ulid = nue_alloc(a, sizeof(*ulid) * (n + 1));
-	usw = nue_alloc(a, sizeof(*usw) * (n + 1));
-	uport = nue_alloc(a, n + 1);
+	d->lid = route_alloc(a, sizeof(*d->lid) * (n + 1));
+	d->sw = route_alloc(a, sizeof(*d->sw) * (n + 1));
+	d->port = route_alloc(a, n + 1);
+	mark = route_arena_mark(a);
+	ulid = route_alloc(a, sizeof(*ulid) * (n + 1));
+	usw = route_alloc(a, sizeof(*usw) * (n + 1));
+	uport = route_alloc(a, n + 1);
 	if (!d->lid || !d->sw || !d->port || !ulid || !usw || !uport)
 		return oom(err);
 	for (uint32_t i = 0; i < eps->n; i++)
@@ -106,7 +106,7 @@ static int list_dests(struct nue_dests *d, const struct route_endports *eps, str
 			d->hca[eps->ep[i].sw]++;
 		}
 	rc = sort_dests(d, ulid, usw, uport, a, err);
-	nue_arena_release(a, mark);
+	route_arena_release(a, mark);
 	return rc;
 }
 
@@ -117,15 +117,15 @@ static int list_dests(struct nue_dests *d, const struct route_endports *eps, str
  * cables (parallel cables once). part[] receives each vertex's part.
  */
 static int metis_parts(struct nue_dests *d, const struct route_endports *eps, idx_t *part,
-		       struct nue_arena *a, struct lanes_error *err)
+		       struct route_arena *a, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = d->f;
 	idx_t nv = (idx_t)(f->num_switches + eps->n), ncon = 1, nparts = (idx_t)d->k, objval = 0;
-	idx_t *xadj = nue_zalloc(a, sizeof(*xadj) * ((size_t)nv + 1));
-	idx_t *adj = nue_alloc(a, sizeof(*adj) * ((size_t)f->adj_off[f->num_switches] + 2 * (size_t)eps->n + 1));
-	uint32_t *last = nue_alloc(a, sizeof(*last) * ((size_t)f->num_switches + 1));
-	uint32_t *epoff = nue_zalloc(a, sizeof(*epoff) * ((size_t)f->num_switches + 2));
-	uint32_t *eplist = nue_alloc(a, sizeof(*eplist) * ((size_t)eps->n + 1));
+	idx_t *xadj = route_zalloc(a, sizeof(*xadj) * ((size_t)nv + 1));
+	idx_t *adj = route_alloc(a, sizeof(*adj) * ((size_t)f->adj_off[f->num_switches] + 2 * (size_t)eps->n + 1));
+	uint32_t *last = route_alloc(a, sizeof(*last) * ((size_t)f->num_switches + 1));
+	uint32_t *epoff = route_zalloc(a, sizeof(*epoff) * ((size_t)f->num_switches + 2));
+	uint32_t *eplist = route_alloc(a, sizeof(*eplist) * ((size_t)eps->n + 1));
 	idx_t options[METIS_NOPTIONS], m = 0;
 	int ret;
 
@@ -169,15 +169,15 @@ static int metis_parts(struct nue_dests *d, const struct route_endports *eps, id
 
 /* Each destination LID's layer. */
 static int assign_layers(struct nue_dests *d, const struct route_endports *eps,
-			 struct nue_arena *a, struct lanes_error *err)
+			 struct route_arena *a, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = d->f;
 	uint32_t nv = f->num_switches + eps->n, *lid_part;
-	struct nue_arena_mark mark;
+	struct route_arena_mark mark;
 	idx_t *part;
 	int rc;
 
-	d->layer = nue_zalloc(a, (size_t)d->nd + 1);
+	d->layer = route_zalloc(a, (size_t)d->nd + 1);
 	if (!d->layer)
 		return oom(err);
 	if (d->k > nv)
@@ -186,9 +186,9 @@ static int assign_layers(struct nue_dests *d, const struct route_endports *eps,
 		d->k = 1;
 		return 0;
 	}
-	mark = nue_arena_mark(a); /* the rest is scratch */
-	part = nue_zalloc(a, sizeof(*part) * ((size_t)nv + 1));
-	lid_part = nue_alloc(a, sizeof(*lid_part) * ((size_t)f->max_lid + 1));
+	mark = route_arena_mark(a); /* the rest is scratch */
+	part = route_zalloc(a, sizeof(*part) * ((size_t)nv + 1));
+	lid_part = route_alloc(a, sizeof(*lid_part) * ((size_t)f->max_lid + 1));
 	if (!part || !lid_part)
 		rc = oom(err);
 	else if (!(rc = metis_parts(d, eps, part, a, err))) {
@@ -198,12 +198,12 @@ static int assign_layers(struct nue_dests *d, const struct route_endports *eps,
 		for (uint32_t i = 0; i < d->nd; i++)
 			d->layer[i] = (uint8_t)lid_part[d->lid[i]];
 	}
-	nue_arena_release(a, mark);
+	route_arena_release(a, mark);
 	return rc;
 }
 
 int nue_dests_build(struct nue_dests *d, const struct lanes_fabric *f,
-		    const struct route_endports *eps, uint32_t k, struct nue_arena *a,
+		    const struct route_endports *eps, uint32_t k, struct route_arena *a,
 		    struct lanes_error *err)
 {
 	int rc;
@@ -211,7 +211,7 @@ int nue_dests_build(struct nue_dests *d, const struct lanes_fabric *f,
 	memset(d, 0, sizeof(*d));
 	d->f = f;
 	d->k = k;
-	d->hca = nue_zalloc(a, sizeof(*d->hca) * ((size_t)f->num_switches + 1));
+	d->hca = route_zalloc(a, sizeof(*d->hca) * ((size_t)f->num_switches + 1));
 	if (!d->hca)
 		return oom(err);
 	if ((rc = list_dests(d, eps, a, err)))

@@ -10,7 +10,7 @@
 
 #include "lanes/error.h"
 #include "lanes/fabric.h"
-#include "nue_arena.h"
+#include "arena.h"
 #include "route_internal.h"
 
 struct nue_dests {
@@ -25,7 +25,7 @@ struct nue_dests {
 
 /** List, order and layer the destinations of f (eps: its end ports); the arrays from a. */
 int nue_dests_build(struct nue_dests *d, const struct lanes_fabric *f,
-		    const struct route_endports *eps, uint32_t k, struct nue_arena *a,
+		    const struct route_endports *eps, uint32_t k, struct route_arena *a,
 		    struct lanes_error *err);
 
 #endif

@@ -25,7 +25,7 @@
 #define HULL_WORK 100000000ull
 #define BC_WORK 100000000ull
 
-int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct nue_arena *a,
+int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct route_arena *a,
 		    struct lanes_error *err)
 {
 	size_t ns = (size_t)f->num_switches + 1, E = (size_t)f->adj_off[f->num_switches] + 1;
@@ -33,17 +33,17 @@ int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct n
 	memset(x, 0, sizeof(*x));
 	x->f = f;
 	x->ns = f->num_switches;
-	x->down = nue_alloc(a, sizeof(*x->down) * ns);
-	x->onchain = nue_zalloc(a, ns);
-	x->q = nue_alloc(a, sizeof(*x->q) * ns);
-	x->dist = nue_alloc(a, sizeof(*x->dist) * ns);
-	x->seen = nue_zalloc(a, sizeof(*x->seen) * ns);
-	x->hull = nue_zalloc(a, ns);
-	x->sigma = nue_alloc(a, sizeof(double) * ns);
-	x->delta = nue_alloc(a, sizeof(double) * ns);
-	x->bc = nue_alloc(a, sizeof(double) * ns);
-	x->heap.h = nue_alloc(a, sizeof(*x->heap.h) * (E + ns));
-	x->nb = nue_alloc(a, sizeof(*x->nb) * E);
+	x->down = route_alloc(a, sizeof(*x->down) * ns);
+	x->onchain = route_zalloc(a, ns);
+	x->q = route_alloc(a, sizeof(*x->q) * ns);
+	x->dist = route_alloc(a, sizeof(*x->dist) * ns);
+	x->seen = route_zalloc(a, sizeof(*x->seen) * ns);
+	x->hull = route_zalloc(a, ns);
+	x->sigma = route_alloc(a, sizeof(double) * ns);
+	x->delta = route_alloc(a, sizeof(double) * ns);
+	x->bc = route_alloc(a, sizeof(double) * ns);
+	x->heap.h = route_alloc(a, sizeof(*x->heap.h) * (E + ns));
+	x->nb = route_alloc(a, sizeof(*x->nb) * E);
 	if (!x->down || !x->onchain || !x->q || !x->dist || !x->seen || !x->hull || !x->sigma ||
 	    !x->delta || !x->bc || !x->heap.h || !x->nb)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");

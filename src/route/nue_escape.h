@@ -33,7 +33,7 @@ struct nue_escape {
 };
 
 /** Make the arrays (from a). */
-int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct nue_arena *a,
+int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct route_arena *a,
 		    struct lanes_error *err);
 
 /** Forget the trees: every switch its own root. */

@@ -37,16 +37,16 @@
 #include "nue_search.h"
 
 int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g,
-		   struct nue_arena *a)
+		   struct route_arena *a)
 {
 	uint32_t ns = f->num_switches;
 
 	memset(v, 0, sizeof(*v));
-	v->node = nue_zalloc(a, sizeof(*v->node) * ((size_t)ns + 1));
-	v->keys = nue_alloc(a, sizeof(*v->keys) * ((size_t)ns + 1));
-	v->packed = nue_alloc(a, sizeof(*v->packed) * 2 * ((size_t)ns + 1));
-	v->need = nue_alloc(a, sizeof(*v->need) * ((size_t)ns + 1));
-	v->nb = nue_alloc(a, sizeof(*v->nb) * ((size_t)f->adj_off[ns] + 1));
+	v->node = route_zalloc(a, sizeof(*v->node) * ((size_t)ns + 1));
+	v->keys = route_alloc(a, sizeof(*v->keys) * ((size_t)ns + 1));
+	v->packed = route_alloc(a, sizeof(*v->packed) * 2 * ((size_t)ns + 1));
+	v->need = route_alloc(a, sizeof(*v->need) * ((size_t)ns + 1));
+	v->nb = route_alloc(a, sizeof(*v->nb) * ((size_t)f->adj_off[ns] + 1));
 	if (!v->node || !v->keys || !v->packed || !v->need || !v->nb)
 		return -1;
 	for (uint32_t e = 0; e < f->adj_off[ns]; e++) {

@@ -48,7 +48,7 @@ static int oom(struct lanes_error *err)
 }
 
 int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
-		    const struct nue_escape *x, struct nue_arena *a, struct lanes_error *err)
+		    const struct nue_escape *x, struct route_arena *a, struct lanes_error *err)
 {
 	size_t ns = (size_t)f->num_switches + 1;
 
@@ -57,18 +57,18 @@ int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct n
 	s->g = g;
 	s->x = x;
 	s->ns = f->num_switches;
-	s->heap.h = nue_alloc(a, sizeof(*s->heap.h) * ns);
-	s->heap.pos = nue_alloc(a, sizeof(*s->heap.pos) * ns);
-	s->via = nue_alloc(a, sizeof(*s->via) * ns);
-	s->seen = nue_zalloc(a, sizeof(*s->seen) * ns);
-	s->order = nue_alloc(a, sizeof(*s->order) * ns);
-	s->sub = nue_alloc(a, sizeof(*s->sub) * ns);
-	s->dd = nue_alloc(a, sizeof(*s->dd) * ns);
-	s->anc = nue_zalloc(a, sizeof(*s->anc) * ns);
-	s->esc = nue_zalloc(a, sizeof(*s->esc) * ns);
-	s->toward = nue_alloc(a, sizeof(*s->toward) * ns);
-	s->q = nue_alloc(a, sizeof(*s->q) * ns);
-	s->pend = nue_alloc(a, sizeof(*s->pend) * ns);
+	s->heap.h = route_alloc(a, sizeof(*s->heap.h) * ns);
+	s->heap.pos = route_alloc(a, sizeof(*s->heap.pos) * ns);
+	s->via = route_alloc(a, sizeof(*s->via) * ns);
+	s->seen = route_zalloc(a, sizeof(*s->seen) * ns);
+	s->order = route_alloc(a, sizeof(*s->order) * ns);
+	s->sub = route_alloc(a, sizeof(*s->sub) * ns);
+	s->dd = route_alloc(a, sizeof(*s->dd) * ns);
+	s->anc = route_zalloc(a, sizeof(*s->anc) * ns);
+	s->esc = route_zalloc(a, sizeof(*s->esc) * ns);
+	s->toward = route_alloc(a, sizeof(*s->toward) * ns);
+	s->q = route_alloc(a, sizeof(*s->q) * ns);
+	s->pend = route_alloc(a, sizeof(*s->pend) * ns);
 	/* added[]: room for one dependency per switch, a search's usual most; it grows past that */
 	s->added_cap = 2 * ns;
 	s->added = malloc(sizeof(*s->added) * s->added_cap);

@@ -96,7 +96,7 @@ struct nue_search {
 
 /** Make the arrays (from a), the shortcut's and the bundles' too. */
 int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
-		    const struct nue_escape *x, struct nue_arena *a, struct lanes_error *err);
+		    const struct nue_escape *x, struct route_arena *a, struct lanes_error *err);
 /** Free what is not the arena's (added[]). */
 void nue_search_free(struct nue_search *s);
 
@@ -153,14 +153,14 @@ static inline int nue_search_remember(struct nue_search *s, uint32_t in, uint32_
 
 /** Make the arrays of the BFS shortcut and the bundles (from a). @return 0, or -1 out of memory */
 int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g,
-		   struct nue_arena *a);
+		   struct route_arena *a);
 
 /**
  * Group each switch's entries into bundles (nue_bundle.c), their best
  * channels as for zero loads. @return 0, or -1 out of memory
  */
 int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
-		     struct nue_arena *a);
+		     struct route_arena *a);
 
 /** Let the bundles follow load (per channel), and pick every best channel from it. */
 void nue_bundles_sync(struct nue_level *v, const uint64_t *load);

@@ -36,14 +36,14 @@ struct hops {
 	uint8_t *row;            /* row[s * cnt + t - t0] */
 };
 
-static int hops_init(struct hops *h, uint32_t ns, struct nue_arena *a)
+static int hops_init(struct hops *h, uint32_t ns, struct route_arena *a)
 {
 	h->W = (ns + 63) / 64 < 8 ? (ns + 63) / 64 : 8;
 	h->W = h->W ? h->W : 1;
-	h->cur = nue_alloc(a, sizeof(*h->cur) * ((size_t)ns + 1) * h->W);
-	h->nxt = nue_alloc(a, sizeof(*h->nxt) * ((size_t)ns + 1) * h->W);
-	h->seen = nue_alloc(a, sizeof(*h->seen) * ((size_t)ns + 1) * h->W);
-	h->row = nue_alloc(a, ((size_t)ns + 1) * 64 * h->W);
+	h->cur = route_alloc(a, sizeof(*h->cur) * ((size_t)ns + 1) * h->W);
+	h->nxt = route_alloc(a, sizeof(*h->nxt) * ((size_t)ns + 1) * h->W);
+	h->seen = route_alloc(a, sizeof(*h->seen) * ((size_t)ns + 1) * h->W);
+	h->row = route_alloc(a, ((size_t)ns + 1) * 64 * h->W);
 	return h->cur && h->nxt && h->seen && h->row ? 0 : -1;
 }
 
@@ -204,7 +204,7 @@ static void route_lmc(struct work *w, uint32_t t, uint32_t i, uint32_t cnt)
 /* ------------------------------------------------------------- routing */
 
 static int work_init(struct work *w, const struct lanes_fabric *f, struct lanes_routing *r,
-		     struct nue_arena *a, struct lanes_error *err)
+		     struct route_arena *a, struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches, maxdeg = 1;
 	int rc;
@@ -215,10 +215,10 @@ static int work_init(struct work *w, const struct lanes_fabric *f, struct lanes_
 	for (uint32_t s = 0; s < ns; s++)
 		if (f->adj_off[s + 1] - f->adj_off[s] > maxdeg)
 			maxdeg = f->adj_off[s + 1] - f->adj_off[s];
-	if (hops_init(&w->h, ns, a) || !(w->rank = nue_alloc(a, maxdeg)) ||
-	    !(w->by_rank = nue_alloc(a, maxdeg)) || !(w->best = nue_alloc(a, 64 * (size_t)w->h.W)) ||
-	    !(w->dist = nue_alloc(a, (size_t)ns + 1)) ||
-	    !(w->col = nue_alloc(a, sizeof(*w->col) * 64 * w->h.W)))
+	if (hops_init(&w->h, ns, a) || !(w->rank = route_alloc(a, maxdeg)) ||
+	    !(w->by_rank = route_alloc(a, maxdeg)) || !(w->best = route_alloc(a, 64 * (size_t)w->h.W)) ||
+	    !(w->dist = route_alloc(a, (size_t)ns + 1)) ||
+	    !(w->col = route_alloc(a, sizeof(*w->col) * 64 * w->h.W)))
 		return oom(err);
 	if ((rc = route_load_init(&w->ld, f, err)))
 		return rc;
@@ -252,10 +252,10 @@ static void count_loads(struct work *w, const uint32_t *lids, uint32_t nd)
 }
 
 int nue_switch_lids(const struct lanes_fabric *f, struct lanes_routing *r, const uint32_t *lids,
-		    uint32_t nd, struct nue_arena *a, struct lanes_error *err)
+		    uint32_t nd, struct route_arena *a, struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches, chunk;
-	struct nue_arena_mark mark = nue_arena_mark(a); /* all of this is scratch */
+	struct route_arena_mark mark = route_arena_mark(a); /* all of this is scratch */
 	struct work w;
 	int rc;
 
@@ -285,6 +285,6 @@ int nue_switch_lids(const struct lanes_fabric *f, struct lanes_routing *r, const
 	}
 out:
 	work_free(&w);
-	nue_arena_release(a, mark);
+	route_arena_release(a, mark);
 	return rc;
 }

@@ -12,13 +12,13 @@
 #include "lanes/error.h"
 #include "lanes/fabric.h"
 #include "lanes/routing.h"
-#include "nue_arena.h"
+#include "arena.h"
 
 /**
  * Route every switch LID of f into r's LFT, the loads counted from the
  * columns of the nd CA LIDs lids[]; scratch from a. @return 0, or LANES_ENOMEM
  */
 int nue_switch_lids(const struct lanes_fabric *f, struct lanes_routing *r, const uint32_t *lids,
-		    uint32_t nd, struct nue_arena *a, struct lanes_error *err);
+		    uint32_t nd, struct route_arena *a, struct lanes_error *err);
 
 #endif

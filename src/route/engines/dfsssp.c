@@ -301,7 +301,7 @@ static void release(struct dfsssp *d)
 	free(d->dist);
 	free(d->unit);
 	free(d->u_dep);
-	dfsssp_arena_free(&d->arena);
+	route_arena_free(&d->arena);
 	route_endports_free(&d->eps);
 	route_channels_free(&d->ch);
 }
@@ -315,7 +315,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	int rc;
 
 	memset(&d, 0, sizeof(d));
-	dfsssp_arena_init(&d.arena, room, sizeof(room));
+	route_arena_init(&d.arena, room, sizeof(room));
 	d.f = f;
 	d.opts = opts;
 	d.ns = f->num_switches;

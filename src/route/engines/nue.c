@@ -46,7 +46,7 @@
  * METIS version, or another compiler rounding the betweenness sums that pick
  * the escape root differently, may give other (equally valid) tables.
  *
- * Memory: the arrays of a call come from one arena (nue_arena.c), its first
+ * Memory: the arrays of a call come from one arena (arena.c), its first
  * room on this function's stack, freed together at the end.
  */
 #include <stdio.h>
@@ -78,7 +78,7 @@ struct nue {
 	double *tw;          /* per switch: destination LIDs of the layer there */
 	uint8_t *want;       /* per switch: destinations of the layer there */
 	uint32_t *roots, nroots;
-	struct nue_arena a;  /* the arrays of the call (nue_arena.c) */
+	struct route_arena a;  /* the arrays of the call (arena.c) */
 };
 
 static int oom(struct lanes_error *err)
@@ -188,12 +188,12 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 	size_t ns = (size_t)n->ns + 1, E = (size_t)n->E + 1;
 	int rc;
 
-	n->load = nue_zalloc(&n->a, sizeof(*n->load) * E);
-	n->comp = nue_alloc(&n->a, sizeof(*n->comp) * ns);
-	n->csize = nue_zalloc(&n->a, sizeof(*n->csize) * ns);
-	n->tw = nue_alloc(&n->a, sizeof(*n->tw) * ns);
-	n->want = nue_zalloc(&n->a, ns);
-	n->roots = nue_alloc(&n->a, sizeof(*n->roots) * ns * LANES_NUM_SLS);
+	n->load = route_zalloc(&n->a, sizeof(*n->load) * E);
+	n->comp = route_alloc(&n->a, sizeof(*n->comp) * ns);
+	n->csize = route_zalloc(&n->a, sizeof(*n->csize) * ns);
+	n->tw = route_alloc(&n->a, sizeof(*n->tw) * ns);
+	n->want = route_zalloc(&n->a, ns);
+	n->roots = route_alloc(&n->a, sizeof(*n->roots) * ns * LANES_NUM_SLS);
 	if (!n->load || !n->comp || !n->csize || !n->tw || !n->want || !n->roots)
 		return oom(err);
 	if ((rc = nue_cdg_init(&n->g, n->f, &n->a, "nue", err)) ||
@@ -207,7 +207,7 @@ static void release(struct nue *n)
 {
 	nue_search_free(&n->s);
 	nue_cdg_free(&n->g);
-	nue_arena_free(&n->a);
+	route_arena_free(&n->a);
 }
 
 static int route_all(struct nue *n, struct lanes_error *err)
@@ -254,7 +254,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	int rc;
 
 	memset(&n, 0, sizeof(n));
-	nue_arena_init(&n.a, room, sizeof(room));
+	route_arena_init(&n.a, room, sizeof(room));
 	n.f = f;
 	n.opts = opts;
 	n.ns = f->num_switches;
