@@ -27,10 +27,7 @@ int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
 	if (!(d->order = w))
 		return -1;
 	d->pick = w + n;
-	d->multi = w + 2 * n;
-	d->moff = w + 3 * n;
-	d->single = w + 4 * n;
-	d->mcand = w + 5 * n;
+	d->prog = w + 2 * n; /* at most 3 words per switch and its candidates */
 	d->row = (uint8_t *)(w + 5 * n + ne + 1);
 	d->col = d->row + n;
 	return 0;
@@ -57,17 +54,16 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 	const uint32_t ns = f->num_switches, *nb = m->nb, *aoff = f->adj_off;
 	const struct lanes_adj *adj = f->adj;
 	uint8_t *row = d->row, *col = d->col;
-	uint32_t *order = d->order, *cand = d->mcand, *pick = d->pick, *multi = d->multi;
-	uint32_t *moff = d->moff, *single = d->single, n = 1, nc = 0, nmulti = 0, nsingle = 0;
+	uint32_t *order = d->order, *pick = d->pick, *prog = d->prog;
+	uint32_t n = 1, np = 0, last = 0, nmulti = 0;
 
 	memset(row, 255, ns);
 	memset(col, LANES_PORT_DROP, ns);
 	row[t] = 0;
 	order[0] = t;
 	pick[t] = LANES_NONE;
-	moff[0] = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t s = order[i], k0 = nc, e1 = aoff[s + 1];
+		uint32_t s = order[i], e1 = aoff[s + 1], *cand = prog + np + 3, nc = 0;
 		uint8_t want = (uint8_t)(row[s] - 1), next = (uint8_t)(row[s] + 1);
 
 		for (uint32_t e = aoff[s]; e < e1; e++) {
@@ -85,21 +81,24 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 		}
 		if (!i)
 			continue;
-		pick[s] = cand[k0];
-		if (nc - k0 == 1) {
-			col[s] = adj[cand[k0]].port;
-			single[nsingle++] = s;
-			nc = k0;
+		pick[s] = cand[0];
+		if (nc == 1) {
+			col[s] = adj[cand[0]].port;
+			prog[np++] = s | SSSP_SINGLE;
+			prog[np++] = cand[0];
 		} else {
 			col[s] = 0;
-			multi[nmulti++] = s;
-			moff[nmulti] = nc;
+			prog[np] = s;
+			prog[np + 1] = aoff[s];
+			prog[np + 2] = nc;
+			last = np += 3 + nc;
+			nmulti++;
 		}
 	}
 	d->t = t;
 	d->norder = n;
+	d->nprog = last;
 	d->nmulti = nmulti;
-	d->nsingle = nsingle;
 }
 
 /* prep_pipe's callback: destination j of seq into buf[j % 2]. */
@@ -120,8 +119,12 @@ int sssp_thread_min = 512;
 
 void sssp_dests_start(struct sssp *m)
 {
-	prep_pipe_start(&m->pipe, m->nseq, m->f->num_switches >= (uint32_t)sssp_thread_min,
-			prepare_dest, m);
+	int threaded = m->f->num_switches >= (uint32_t)sssp_thread_min;
+
+	/* without the thread, every destination's candidates at once if possible */
+	if (!threaded)
+		sssp_masks_build(m);
+	prep_pipe_start(&m->pipe, m->nseq, threaded, prepare_dest, m);
 }
 
 /* Make a kept copy current for t, if the budget and memory allow. */
@@ -162,7 +165,10 @@ void sssp_dests_next(struct sssp *m, uint32_t j)
 	}
 	if (j < m->ngroups && m->opts->switch_lids && sssp_switch_lids(m->f, t))
 		keep(m, t);
-	set_destination(m, m->cur, t);
+	if (m->cmask)
+		sssp_masks_fill(m, m->cur, t);
+	else
+		set_destination(m, m->cur, t);
 }
 
 void sssp_dests_done(struct sssp *m, uint32_t j)
@@ -173,4 +179,5 @@ void sssp_dests_done(struct sssp *m, uint32_t j)
 void sssp_dests_stop(struct sssp *m)
 {
 	prep_pipe_stop(&m->pipe);
+	sssp_masks_free(m);
 }

@@ -95,6 +95,7 @@ static void release(struct sssp *m)
 		free(p[i]);
 	sssp_dest_free(&m->buf[0]);
 	sssp_dest_free(&m->buf[1]);
+	sssp_masks_free(m);
 	route_endports_free(&m->eps);
 }
 
