@@ -1,12 +1,16 @@
 /*
  * sssp_cands.c - the candidates of the sssp paths' own rule (sssp_paths.c)
  * toward one destination switch t: each switch's min-hop ports toward t,
- * found once per t by a BFS from t (no distance matrix), after OpenSM
- * 3.3.23's SSSP (seed 002; osm_ucast_dfsssp.c routes on shortest paths,
- * "to force shortest paths"; no code taken from it).
+ * found once per t by a BFS from t, after OpenSM 3.3.23's SSSP (seed 002;
+ * osm_ucast_dfsssp.c routes on shortest paths, "to force shortest paths";
+ * no code taken from it). Without the helper thread, fabrics whose switches
+ * have six adjacency entries or more on average take them from the
+ * distance matrix instead, every t at once (sssp_masks.c); same result.
  *
  * A switch with one candidate has its LFT entry toward t fixed whatever
- * the loads (col); the others (multi) are left to choose() in sssp_tree.c.
+ * the loads (col); the others (multi) are left to choose() in sssp_tree.c,
+ * which runs the program of struct dest (sssp_paths.h): the switches in
+ * hop order up to the farthest multi switch.
  * The candidates do not depend on the loads, so a helper thread finds them
  * for the next destination switch while this one is routed (prep_pipe.c,
  * two buffers, from sssp_thread_min switches). Without the thread
@@ -86,18 +90,18 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 			col[s] = adj[cand[0]].port;
 			prog[np++] = s | SSSP_SINGLE;
 			prog[np++] = cand[0];
-		} else {
-			col[s] = 0;
-			prog[np] = s;
-			prog[np + 1] = aoff[s];
-			prog[np + 2] = nc;
-			last = np += 3 + nc;
-			nmulti++;
+			continue;
 		}
+		col[s] = 0;
+		prog[np] = s;
+		prog[np + 1] = aoff[s];
+		prog[np + 2] = nc;
+		last = np += 3 + nc;
+		nmulti++;
 	}
 	d->t = t;
 	d->norder = n;
-	d->nprog = last;
+	d->nprog = last; /* the singles after the last multi switch are not read */
 	d->nmulti = nmulti;
 }
 

@@ -21,6 +21,8 @@
  * the order does not matter, see sssp_cands.c), each one's candidates in
  * adjacency order (ascending bits). t itself (0 hops) and unreachable
  * switches (255, also beyond 254 hops, as the BFS) take no candidates.
+ * Memory: 8 S^2 bytes of masks and 2 S^2 of hops (2.6 MB at 511 switches),
+ * freed when the routing ends.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,13 +50,16 @@ static int masks_pay(const struct lanes_fabric *f)
 
 /*
  * m->hops: the distance matrix with rows padded to whole words (255), then
- * the same rows plus one per byte (255 wraps to 0), for the tests.
+ * the same rows plus one per byte (255 wraps to 0), for the tests; and
+ * m->maxhop, a bound on the hops between switches that reach each other
+ * (the bits of every hop plus one: at most twice the most hops, plus one).
  */
 static int padded_hops(struct sssp *m)
 {
 	size_t ns = m->f->num_switches, st = (ns + 7) / 8 * 8;
 	struct lanes_error err;
-	uint8_t *dist, mx = 0;
+	uint8_t *dist, by[8];
+	uint64_t any = 0;
 
 	if (lanes_fabric_switch_distances(m->f, &dist, &err))
 		return -1;
@@ -66,14 +71,19 @@ static int padded_hops(struct sssp *m)
 		memset(m->hops, 255, st * ns);
 		for (size_t s = 0; s < ns; s++)
 			memcpy(m->hops + s * st, dist + s * ns, ns);
-		for (size_t i = 0; i < st * ns; i++)
-			inc[i] = (uint8_t)(m->hops[i] + 1);
-		/* the most hops: 255 (unreachable) + 1 wraps to 0 */
-		for (size_t i = 0; i < ns * ns; i++)
-			mx = (uint8_t)(dist[i] + 1) > mx ? (uint8_t)(dist[i] + 1) : mx;
+		for (size_t i = 0; i < st * ns; i += 8) {
+			uint64_t x = swar_inc_bytes(swar_word(m->hops + i));
+
+			memcpy(inc + i, &x, 8);
+			any |= x;
+		}
 	}
 	free(dist);
-	m->maxhop = mx ? (uint8_t)(mx - 1) : 0;
+	memcpy(by, &any, 8);
+	m->maxhop = 0;
+	for (int b = 0; b < 8; b++)
+		m->maxhop |= by[b];
+	m->maxhop = m->maxhop > 254 ? 254 : m->maxhop;
 	return m->hops ? 0 : -1;
 }
 
@@ -165,42 +175,56 @@ static uint32_t by_hops(const struct sssp *m, const uint8_t *row, uint32_t *orde
 	return n;
 }
 
-/* Fill d for destination switch t, as set_destination in sssp_cands.c does. */
+/*
+ * Fill d for destination switch t, as set_destination in sssp_cands.c does;
+ * but a single switch goes into the program only before a multi switch
+ * farther away (q: the switches of order looked at so far), so the ones no
+ * multi switch reads stay out.
+ */
 void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t)
 {
 	const uint32_t ns = m->f->num_switches, *aoff = m->f->adj_off;
 	const uint64_t *mask = m->cmask + (size_t)t * ns;
+	const uint8_t *row = m->hops + (size_t)t * m->hstride;
 	const struct lanes_adj *adj = m->f->adj;
 	uint8_t *col = d->col;
 	uint32_t *order = d->order, *pick = d->pick, *prog = d->prog;
-	uint32_t n, np = 0, last = 0, nmulti = 0;
+	uint32_t n, np = 0, nmulti = 0, q = 1;
 
-	memcpy(d->row, m->hops + (size_t)t * m->hstride, ns);
+	memcpy(d->row, row, ns);
 	memset(col, LANES_PORT_DROP, ns);
-	n = by_hops(m, d->row, order);
+	n = by_hops(m, row, order);
 	pick[t] = LANES_NONE;
 	for (uint32_t i = 1; i < n; i++) {
-		uint32_t s = order[i], e0 = aoff[s], nc = 0;
+		uint32_t s = order[i], e0 = aoff[s], *c;
 		uint64_t b = mask[s];
+		uint8_t h = row[s];
 
 		pick[s] = e0 + (uint32_t)__builtin_ctzll(b);
 		if (!(b & (b - 1))) {
 			col[s] = adj[pick[s]].port;
-			prog[np++] = s | SSSP_SINGLE;
-			prog[np++] = pick[s];
 			continue;
 		}
 		col[s] = 0;
-		for (; b; b &= b - 1)
-			prog[np + 3 + nc++] = e0 + (uint32_t)__builtin_ctzll(b);
+		for (; row[order[q]] < h; q++) { /* the singles closer than s */
+			uint32_t v = order[q];
+
+			if (col[v]) {
+				prog[np++] = v | SSSP_SINGLE;
+				prog[np++] = pick[v];
+			}
+		}
 		prog[np] = s;
 		prog[np + 1] = e0;
-		prog[np + 2] = nc;
-		last = np += 3 + nc;
+		c = prog + np + 3;
+		for (; b; b &= b - 1)
+			*c++ = e0 + (uint32_t)__builtin_ctzll(b);
+		prog[np + 2] = (uint32_t)(c - prog) - np - 3;
+		np = (uint32_t)(c - prog);
 		nmulti++;
 	}
 	d->t = t;
 	d->norder = n;
-	d->nprog = last;
+	d->nprog = np;
 	d->nmulti = nmulti;
 }

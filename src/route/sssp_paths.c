@@ -42,7 +42,8 @@
  * declined) to the lowest port (sssp_tree.c). A switch's candidates are
  * its min-hop ports toward the destination switch, found once per
  * destination switch by a BFS, on a helper thread ahead of the routing on
- * large fabrics (sssp_cands.c).
+ * large fabrics (sssp_cands.c), or for every destination switch at once
+ * from the distance matrix, bit-parallel (sssp_masks.c).
  *
  * Differences from OpenSM: router ports are routed like CA ports (OpenSM
  * skips them, but they are destinations); no compute/I-O node GUID files.

@@ -68,7 +68,7 @@ struct sssp {
 	/* without the thread (sssp_masks.c; NULL: each destination by a BFS) */
 	uint8_t *hops;              /* the switch hops, rows hstride bytes (255 padded) */
 	size_t hstride;
-	uint8_t maxhop;             /* the most hops between two switches that reach */
+	uint8_t maxhop;             /* at least the most hops between two switches, < 255 */
 	uint64_t *cmask;            /* per (t, s): s's candidate entries toward t */
 };
 
