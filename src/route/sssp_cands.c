@@ -43,13 +43,33 @@ void sssp_dest_free(struct dest *d)
 }
 
 /*
+ * The program without the singles of the farthest multi switch's hops
+ * (from word from to end), which no one reads; returns its new length.
+ */
+uint32_t sssp_prog_cut(uint32_t *prog, uint32_t from, uint32_t end)
+{
+	uint32_t w = from;
+
+	for (uint32_t p = from; p < end;) {
+		uint32_t len = prog[p] & SSSP_SINGLE ? 2 : 3 + prog[p + 2];
+
+		if (!(prog[p] & SSSP_SINGLE))
+			for (uint32_t k = 0; k < len; k++)
+				prog[w++] = prog[p + k];
+		p += len;
+	}
+	return w;
+}
+
+/*
  * Fill d for destination switch t (reads only the fabric): a BFS from t
  * gives the hops and the order, and as each switch is taken from the queue
  * every switch one hop closer is known, so its candidates come in the same
  * scan: the entries whose neighbour is one hop closer, in adjacency order.
  * (The order within one hop count does not matter: a switch's load sum
  * reads only switches one hop closer.) Hops stop at 254, as in the distance
- * matrix.
+ * matrix. The program takes every switch as it comes; then the singles of
+ * the last multi switch's hops are cut from it (sssp_prog_cut).
  */
 static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 {
@@ -57,9 +77,9 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 	/* locals: the byte stores to row and col may alias anything d points to */
 	const uint32_t ns = f->num_switches, *nb = m->nb, *aoff = f->adj_off;
 	const struct lanes_adj *adj = f->adj;
-	uint8_t *row = d->row, *col = d->col;
+	uint8_t *row = d->row, *col = d->col, hcur = 0;
 	uint32_t *order = d->order, *pick = d->pick, *prog = d->prog;
-	uint32_t n = 1, np = 0, last = 0, nmulti = 0;
+	uint32_t n = 1, np = 0, last = 0, nmulti = 0, lstart = 0, mstart = 0;
 
 	memset(row, 255, ns);
 	memset(col, LANES_PORT_DROP, ns);
@@ -68,7 +88,7 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 	pick[t] = LANES_NONE;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t s = order[i], e1 = aoff[s + 1], *cand = prog + np + 3, nc = 0;
-		uint8_t want = (uint8_t)(row[s] - 1), next = (uint8_t)(row[s] + 1);
+		uint8_t h = row[s], want = (uint8_t)(h - 1), next = (uint8_t)(h + 1);
 
 		for (uint32_t e = aoff[s]; e < e1; e++) {
 			uint32_t v = nb[e];
@@ -85,23 +105,28 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 		}
 		if (!i)
 			continue;
+		if (h != hcur) { /* the program of hop h starts here */
+			hcur = h;
+			lstart = np;
+		}
 		pick[s] = cand[0];
 		if (nc == 1) {
 			col[s] = adj[cand[0]].port;
 			prog[np++] = s | SSSP_SINGLE;
 			prog[np++] = cand[0];
-			continue;
+		} else {
+			col[s] = 0;
+			prog[np] = s;
+			prog[np + 1] = aoff[s];
+			prog[np + 2] = nc;
+			last = np += 3 + nc;
+			mstart = lstart;
+			nmulti++;
 		}
-		col[s] = 0;
-		prog[np] = s;
-		prog[np + 1] = aoff[s];
-		prog[np + 2] = nc;
-		last = np += 3 + nc;
-		nmulti++;
 	}
 	d->t = t;
 	d->norder = n;
-	d->nprog = last; /* the singles after the last multi switch are not read */
+	d->nprog = sssp_prog_cut(prog, mstart, last);
 	d->nmulti = nmulti;
 }
 

@@ -22,7 +22,8 @@
  * sssp_tree.c in hop order, up to the farthest switch with several
  * candidates (multi): a switch s with one candidate e as the two words
  * (s | SSSP_SINGLE, e); a multi switch as (s, adj_off[s], n, then its n
- * candidate entries in adjacency order).
+ * candidate entries in adjacency order). Single switches at or beyond the
+ * farthest multi switch's hops are left out (no one reads their load sums).
  */
 #define SSSP_SINGLE 0x80000000u
 
@@ -92,6 +93,8 @@ int sssp_order(struct sssp *m, struct lanes_error *err);
 /* The arrays of d, in one block (d->order heads it). */
 int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne);
 void sssp_dest_free(struct dest *d);
+/* d->prog without the singles of its last hops (from word from to end); its new length. */
+uint32_t sssp_prog_cut(uint32_t *prog, uint32_t from, uint32_t end);
 /* Start preparing the destinations of seq (on a helper thread on large fabrics). */
 void sssp_dests_start(struct sssp *m);
 /* Make destination j of seq current in m->cur (sssp_dests_done frees its buffer). */
