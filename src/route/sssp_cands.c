@@ -1,12 +1,16 @@
 /*
  * sssp_cands.c - the candidates of the sssp paths' own rule (sssp_paths.c)
  * toward one destination switch t: each switch's min-hop ports toward t,
- * found once per t by a BFS from t (no distance matrix), after OpenSM
- * 3.3.23's SSSP (seed 002; osm_ucast_dfsssp.c routes on shortest paths,
- * "to force shortest paths"; no code taken from it).
+ * found once per t by a BFS from t, after OpenSM 3.3.23's SSSP (seed 002;
+ * osm_ucast_dfsssp.c routes on shortest paths, "to force shortest paths";
+ * no code taken from it). Without the helper thread, fabrics whose switches
+ * have six adjacency entries or more on average take them from the
+ * distance matrix instead, every t at once (sssp_masks.c); same result.
  *
  * A switch with one candidate has its LFT entry toward t fixed whatever
- * the loads (col); the others (multi) are left to choose() in sssp_tree.c.
+ * the loads (col); the others (multi) are left to choose() in sssp_tree.c,
+ * which runs the program of struct dest (sssp_paths.h): the switches in
+ * hop order up to the farthest multi switch.
  * The candidates do not depend on the loads, so a helper thread finds them
  * for the next destination switch while this one is routed (prep_pipe.c,
  * two buffers, from sssp_thread_min switches). Without the thread
@@ -27,10 +31,7 @@ int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
 	if (!(d->order = w))
 		return -1;
 	d->pick = w + n;
-	d->multi = w + 2 * n;
-	d->moff = w + 3 * n;
-	d->single = w + 4 * n;
-	d->mcand = w + 5 * n;
+	d->prog = w + 2 * n; /* at most 3 words per switch and its candidates */
 	d->row = (uint8_t *)(w + 5 * n + ne + 1);
 	d->col = d->row + n;
 	return 0;
@@ -42,13 +43,33 @@ void sssp_dest_free(struct dest *d)
 }
 
 /*
+ * The program without the singles of the farthest multi switch's hops
+ * (from word from to end), which no one reads; returns its new length.
+ */
+uint32_t sssp_prog_cut(uint32_t *prog, uint32_t from, uint32_t end)
+{
+	uint32_t w = from;
+
+	for (uint32_t p = from; p < end;) {
+		uint32_t len = prog[p] & SSSP_SINGLE ? 2 : 3 + prog[p + 2];
+
+		if (!(prog[p] & SSSP_SINGLE))
+			for (uint32_t k = 0; k < len; k++)
+				prog[w++] = prog[p + k];
+		p += len;
+	}
+	return w;
+}
+
+/*
  * Fill d for destination switch t (reads only the fabric): a BFS from t
  * gives the hops and the order, and as each switch is taken from the queue
  * every switch one hop closer is known, so its candidates come in the same
  * scan: the entries whose neighbour is one hop closer, in adjacency order.
  * (The order within one hop count does not matter: a switch's load sum
  * reads only switches one hop closer.) Hops stop at 254, as in the distance
- * matrix.
+ * matrix. The program takes every switch as it comes; then the singles of
+ * the last multi switch's hops are cut from it (sssp_prog_cut).
  */
 static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 {
@@ -56,19 +77,18 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 	/* locals: the byte stores to row and col may alias anything d points to */
 	const uint32_t ns = f->num_switches, *nb = m->nb, *aoff = f->adj_off;
 	const struct lanes_adj *adj = f->adj;
-	uint8_t *row = d->row, *col = d->col;
-	uint32_t *order = d->order, *cand = d->mcand, *pick = d->pick, *multi = d->multi;
-	uint32_t *moff = d->moff, *single = d->single, n = 1, nc = 0, nmulti = 0, nsingle = 0;
+	uint8_t *row = d->row, *col = d->col, hcur = 0;
+	uint32_t *order = d->order, *pick = d->pick, *prog = d->prog;
+	uint32_t n = 1, np = 0, last = 0, nmulti = 0, lstart = 0, mstart = 0;
 
 	memset(row, 255, ns);
 	memset(col, LANES_PORT_DROP, ns);
 	row[t] = 0;
 	order[0] = t;
 	pick[t] = LANES_NONE;
-	moff[0] = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t s = order[i], k0 = nc, e1 = aoff[s + 1];
-		uint8_t want = (uint8_t)(row[s] - 1), next = (uint8_t)(row[s] + 1);
+		uint32_t s = order[i], e1 = aoff[s + 1], *cand = prog + np + 3, nc = 0;
+		uint8_t h = row[s], want = (uint8_t)(h - 1), next = (uint8_t)(h + 1);
 
 		for (uint32_t e = aoff[s]; e < e1; e++) {
 			uint32_t v = nb[e];
@@ -85,21 +105,29 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 		}
 		if (!i)
 			continue;
-		pick[s] = cand[k0];
-		if (nc - k0 == 1) {
-			col[s] = adj[cand[k0]].port;
-			single[nsingle++] = s;
-			nc = k0;
+		if (h != hcur) { /* the program of hop h starts here */
+			hcur = h;
+			lstart = np;
+		}
+		pick[s] = cand[0];
+		if (nc == 1) {
+			col[s] = adj[cand[0]].port;
+			prog[np++] = s | SSSP_SINGLE;
+			prog[np++] = cand[0];
 		} else {
 			col[s] = 0;
-			multi[nmulti++] = s;
-			moff[nmulti] = nc;
+			prog[np] = s;
+			prog[np + 1] = aoff[s];
+			prog[np + 2] = nc;
+			last = np += 3 + nc;
+			mstart = lstart;
+			nmulti++;
 		}
 	}
 	d->t = t;
 	d->norder = n;
+	d->nprog = sssp_prog_cut(prog, mstart, last);
 	d->nmulti = nmulti;
-	d->nsingle = nsingle;
 }
 
 /* prep_pipe's callback: destination j of seq into buf[j % 2]. */
@@ -120,8 +148,12 @@ int sssp_thread_min = 512;
 
 void sssp_dests_start(struct sssp *m)
 {
-	prep_pipe_start(&m->pipe, m->nseq, m->f->num_switches >= (uint32_t)sssp_thread_min,
-			prepare_dest, m);
+	int threaded = m->f->num_switches >= (uint32_t)sssp_thread_min;
+
+	/* without the thread, every destination's candidates at once if possible */
+	if (!threaded)
+		sssp_masks_build(m);
+	prep_pipe_start(&m->pipe, m->nseq, threaded, prepare_dest, m);
 }
 
 /* Make a kept copy current for t, if the budget and memory allow. */
@@ -162,7 +194,10 @@ void sssp_dests_next(struct sssp *m, uint32_t j)
 	}
 	if (j < m->ngroups && m->opts->switch_lids && sssp_switch_lids(m->f, t))
 		keep(m, t);
-	set_destination(m, m->cur, t);
+	if (m->cmask)
+		sssp_masks_fill(m, m->cur, t);
+	else
+		set_destination(m, m->cur, t);
 }
 
 void sssp_dests_done(struct sssp *m, uint32_t j)
@@ -173,4 +208,5 @@ void sssp_dests_done(struct sssp *m, uint32_t j)
 void sssp_dests_stop(struct sssp *m)
 {
 	prep_pipe_stop(&m->pipe);
+	sssp_masks_free(m);
 }

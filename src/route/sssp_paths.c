@@ -42,7 +42,8 @@
  * declined) to the lowest port (sssp_tree.c). A switch's candidates are
  * its min-hop ports toward the destination switch, found once per
  * destination switch by a BFS, on a helper thread ahead of the routing on
- * large fabrics (sssp_cands.c).
+ * large fabrics (sssp_cands.c), or for every destination switch at once
+ * from the distance matrix, bit-parallel (sssp_masks.c).
  *
  * Differences from OpenSM: router ports are routed like CA ports (OpenSM
  * skips them, but they are destinations); no compute/I-O node GUID files.
@@ -95,6 +96,7 @@ static void release(struct sssp *m)
 		free(p[i]);
 	sssp_dest_free(&m->buf[0]);
 	sssp_dest_free(&m->buf[1]);
+	sssp_masks_free(m);
 	route_endports_free(&m->eps);
 }
 

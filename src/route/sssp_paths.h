@@ -2,7 +2,8 @@
  * sssp_paths.h - the state of the sssp paths' own rule (route_sssp, see
  * sssp_paths.c for the rules) shared by sssp_paths.c (the driver),
  * sssp_order.c (OpenSM's destination order), sssp_cands.c (the candidates
- * toward one destination switch, prepared ahead on a helper thread) and
+ * toward one destination switch, prepared ahead on a helper thread),
+ * sssp_masks.c (the candidates of every destination, without the thread) and
  * sssp_tree.c (the trees, LFT columns and loads). Not public API.
  */
 #ifndef LANES_SSSP_PATHS_H
@@ -16,17 +17,25 @@
 #include "prep_pipe.h"
 #include "route_internal.h"
 
-/* The candidates toward one destination switch t. */
+/*
+ * The candidates toward one destination switch t. prog is the tree pass of
+ * sssp_tree.c in hop order, up to the farthest switch with several
+ * candidates (multi): a switch s with one candidate e as the two words
+ * (s | SSSP_SINGLE, e); a multi switch as (s, adj_off[s], n, then its n
+ * candidate entries in adjacency order). Single switches at or beyond the
+ * farthest multi switch's hops are left out (no one reads their load sums).
+ */
+#define SSSP_SINGLE 0x80000000u
+
 struct dest {
 	uint32_t t;
 	uint8_t *row;               /* per switch: hops to t (255: unreachable or too far) */
-	uint32_t *order, norder;    /* switches that reach t, by hops (BFS order), t first */
+	uint32_t *order, norder;    /* switches that reach t, by hops, t first */
 	uint32_t *pick;             /* per switch: adjacency entry toward t */
 	uint8_t *col;               /* per switch: its port if it has one candidate,
 				       0 if several, LANES_PORT_DROP if none */
-	uint32_t *multi, nmulti;    /* switches with several candidates, in hop order */
-	uint32_t *moff, *mcand;     /* their candidates (adjacency entries) */
-	uint32_t *single, nsingle;  /* the switches with one candidate, in hop order */
+	uint32_t *prog, nprog;      /* the tree pass (above) */
+	uint32_t nmulti;            /* the multi switches */
 };
 
 struct sssp {
@@ -57,6 +66,11 @@ struct sssp {
 				       kept from its end ports for its switch LIDs */
 	size_t keep_left;           /* bytes kept copies may still take */
 	struct prep_pipe pipe;      /* the helper thread that fills buf ahead */
+	/* without the thread (sssp_masks.c; NULL: each destination by a BFS) */
+	uint8_t *hops;              /* the switch hops, rows hstride bytes (255 padded) */
+	size_t hstride;
+	uint8_t maxhop;             /* at least the most hops between two switches, < 255 */
+	uint64_t *cmask;            /* per (t, s): s's candidate entries toward t */
 };
 
 static inline int sssp_oom(struct lanes_error *err)
@@ -79,12 +93,21 @@ int sssp_order(struct sssp *m, struct lanes_error *err);
 /* The arrays of d, in one block (d->order heads it). */
 int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne);
 void sssp_dest_free(struct dest *d);
+/* d->prog without the singles of its last hops (from word from to end); its new length. */
+uint32_t sssp_prog_cut(uint32_t *prog, uint32_t from, uint32_t end);
 /* Start preparing the destinations of seq (on a helper thread on large fabrics). */
 void sssp_dests_start(struct sssp *m);
 /* Make destination j of seq current in m->cur (sssp_dests_done frees its buffer). */
 void sssp_dests_next(struct sssp *m, uint32_t j);
 void sssp_dests_done(struct sssp *m, uint32_t j);
 void sssp_dests_stop(struct sssp *m);
+
+/* sssp_masks.c: every destination's candidates at once (0), or -1 (not
+ * possible: more than 64 entries at a switch, or no memory; m unchanged). */
+int sssp_masks_build(struct sssp *m);
+void sssp_masks_free(struct sssp *m);
+/* Fill d for destination switch t from the masks. */
+void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t);
 
 /* sssp_tree.c */
 /* choose()'s key layout (m->key_shift), from num_hca and m->less_loaded. */

@@ -99,19 +99,18 @@ void sssp_set_key_shift(struct sssp *m)
 __extension__ typedef unsigned __int128 u128;
 
 /*
- * The pick of candidates c0 .. c1 (adjacency order: the first is the lowest
+ * The pick of the n candidates c[] (adjacency order: the first is the lowest
  * port) by the least packed key (scaled: wd + load); *best gets its load
  * sum part (key & hi).
  */
 static inline uint32_t least_packed(const uint64_t *wd, const uint64_t *load, const uint32_t *nb,
-				    const uint32_t *mcand, uint32_t c0, uint32_t c1, uint64_t hi,
-				    uint64_t *best)
+				    const uint32_t *cand, uint32_t n, uint64_t hi, uint64_t *best)
 {
 	uint64_t bk = UINT64_MAX;
 	uint32_t be = 0;
 
-	for (uint32_t c = c0; c < c1; c++) {
-		uint32_t e = mcand[c];
+	for (uint32_t c = 0; c < n; c++) {
+		uint32_t e = cand[c];
 		uint64_t k = wd[nb[e]] + load[e];
 		int lt = k < bk; /* branch-free: the outcome is a coin toss */
 
@@ -122,40 +121,44 @@ static inline uint32_t least_packed(const uint64_t *wd, const uint64_t *load, co
 	return be;
 }
 
+/* A candidate's key: its neighbour's load sum plus its own load (scaled). */
+static inline uint64_t key_of(const uint64_t *wd, const uint64_t *load, const uint32_t *nb,
+			      uint32_t e)
+{
+	return wd[nb[e]] + load[e];
+}
+
+static inline uint64_t min64(uint64_t a, uint64_t b)
+{
+	return b < a ? b : a;
+}
+
 /*
- * The least indexed key of the candidates from *cp to end (it names its
- * entry); *cp moves to end. The keys of one switch differ, so their order
- * does not matter: the first alone if they are odd, then two at a time.
+ * The least indexed key of the n >= 2 candidates c[] (it names its entry).
+ * The keys of one switch differ, so their order does not matter: two at a
+ * time, then the last one if they are odd.
  */
 static inline uint64_t least_indexed(const uint64_t *wd, const uint64_t *load, const uint32_t *nb,
-				     const uint32_t **cp, const uint32_t *end)
+				     const uint32_t *c, uint32_t n)
 {
-	const uint32_t *c = *cp;
-	uint64_t bk = UINT64_MAX;
+	uint64_t bk = min64(key_of(wd, load, nb, c[0]), key_of(wd, load, nb, c[1]));
 
-	if ((end - c) & 1) {
-		bk = wd[nb[*c]] + load[*c];
-		c++;
-	}
-	for (; c < end; c += 2) {
-		uint64_t k0 = wd[nb[c[0]]] + load[c[0]], k1 = wd[nb[c[1]]] + load[c[1]];
-
-		k0 = k1 < k0 ? k1 : k0;
-		bk = k0 < bk ? k0 : bk;
-	}
-	*cp = end;
+	for (uint32_t i = 2; i + 1 < n; i += 2)
+		bk = min64(bk, min64(key_of(wd, load, nb, c[i]), key_of(wd, load, nb, c[i + 1])));
+	if (n & 1)
+		bk = min64(bk, key_of(wd, load, nb, c[n - 1]));
 	return bk;
 }
 
 /* The same where the key needs more than 64 bits (unscaled: load sum, channel load). */
 static inline uint32_t least_wide(const uint64_t *wd, const uint64_t *load, const uint32_t *nb,
-				  const uint32_t *mcand, uint32_t c0, uint32_t c1, uint64_t *best)
+				  const uint32_t *cand, uint32_t n, uint64_t *best)
 {
 	u128 bk = ~(u128)0;
 	uint32_t be = 0;
 
-	for (uint32_t c = c0; c < c1; c++) {
-		uint32_t e = mcand[c];
+	for (uint32_t c = 0; c < n; c++) {
+		uint32_t e = cand[c];
 		u128 k = (u128)(wd[nb[e]] + load[e]) << 64 | load[e];
 		int lt = k < bk;
 
@@ -166,44 +169,48 @@ static inline uint32_t least_wide(const uint64_t *wd, const uint64_t *load, cons
 	return be;
 }
 
+/* A single switch of the program p: its load sum through its one entry. */
+static inline void single_sum(uint64_t *wd, const uint64_t *load, const uint32_t *nb,
+			      const uint32_t *p, uint64_t hi)
+{
+	wd[p[0] & ~SSSP_SINGLE] = wd[nb[p[1]]] + (load[p[1]] & hi);
+}
+
 /*
  * The picks of the multi switches, straight into the LFT column col: least
  * load sum to t; of equal sums the less loaded channel (m->less_loaded),
- * then the lowest port. A multi switch reads the load sums one hop closer:
- * the multi switches before it, and the single ones closer than it, taken
- * from their list as they come in (the load sums are needed only below the
- * farthest multi switch's hops).
+ * then the lowest port. A switch reads the load sums one hop closer, which
+ * the program (struct dest) has set before it; its single switches only
+ * pass their load sums on (the load sums are needed only below the
+ * farthest multi switch's hops, where the program ends).
  */
 static void choose(struct sssp *m, uint8_t *col)
 {
 	const struct dest *d = m->cur;
 	/* locals: the stores to wd, pick and col may alias anything the structs point to */
-	const uint8_t *row = d->row;
 	uint64_t *wd = m->wd;
-	const uint64_t *load = m->load;
-	const uint32_t *nb = m->nb, *multi = d->multi, *single = d->single, *moff = d->moff;
-	const uint32_t *mcand = d->mcand, nmulti = d->nmulti, nsingle = d->nsingle;
+	const uint64_t *load = m->load, hi = m->hi;
+	const uint32_t *nb = m->nb, *p = d->prog, *end = p + d->nprog;
 	const struct lanes_adj *adj = m->f->adj;
-	uint32_t *pick = d->pick, j = 0;
-	uint64_t hi = m->hi;
+	uint32_t *pick = d->pick;
 	int wide = m->key_shift >= 64;
 
 	wd[d->t] = 0;
-	for (uint32_t k = 0; k < nmulti; k++) {
-		uint32_t s = multi[k], e;
-		uint8_t h = row[s];
+	while (p < end) {
+		uint32_t s = p[0], e;
 
-		for (; j < nsingle && row[single[j]] < h; j++) {
-			uint32_t v = single[j], pe = pick[v];
-
-			wd[v] = wd[nb[pe]] + (load[pe] & hi);
+		if (s & SSSP_SINGLE) {
+			single_sum(wd, load, nb, p, hi);
+			p += 2;
+			continue;
 		}
 		if (!wide)
-			e = least_packed(wd, load, nb, mcand, moff[k], moff[k + 1], hi, &wd[s]);
+			e = least_packed(wd, load, nb, p + 3, p[2], hi, &wd[s]);
 		else
-			e = least_wide(wd, load, nb, mcand, moff[k], moff[k + 1], &wd[s]);
+			e = least_wide(wd, load, nb, p + 3, p[2], &wd[s]);
 		pick[s] = e;
 		col[s] = adj[e].port;
+		p += 3 + p[2];
 	}
 }
 
@@ -215,30 +222,28 @@ static void choose_indexed(struct sssp *m, uint8_t *col)
 {
 	const struct dest *d = m->cur;
 	/* locals, as in choose() */
-	const uint8_t *row = d->row;
 	uint64_t *wd = m->wd;
 	const uint64_t *load = m->load, hi = m->hi, ix = ((uint64_t)1 << m->ib) - 1;
-	const uint32_t *nb = m->nb, *multi = d->multi, *single = d->single, *moff = d->moff;
-	const uint32_t *mcand = d->mcand, nmulti = d->nmulti, nsingle = d->nsingle;
-	const uint32_t *aoff = m->f->adj_off, *c = mcand;
+	const uint32_t *nb = m->nb, *p = d->prog, *end = p + d->nprog;
 	const struct lanes_adj *adj = m->f->adj;
-	uint32_t *pick = d->pick, j = 0;
+	uint32_t *pick = d->pick;
 
 	wd[d->t] = 0;
-	for (uint32_t k = 0; k < nmulti; k++) {
-		uint32_t s = multi[k], e;
+	while (p < end) {
+		uint32_t s = p[0], e;
 		uint64_t key;
 
-		for (; j < nsingle && row[single[j]] < row[s]; j++) {
-			uint32_t v = single[j], pe = pick[v];
-
-			wd[v] = wd[nb[pe]] + (load[pe] & hi);
+		if (s & SSSP_SINGLE) {
+			single_sum(wd, load, nb, p, hi);
+			p += 2;
+			continue;
 		}
-		key = least_indexed(wd, load, nb, &c, mcand + moff[k + 1]);
-		e = aoff[s] + (uint32_t)(key & ix);
+		key = least_indexed(wd, load, nb, p + 3, p[2]);
+		e = p[1] + (uint32_t)(key & ix);
 		wd[s] = key & hi;
 		pick[s] = e;
 		col[s] = adj[e].port;
+		p += 3 + p[2];
 	}
 }
 
