@@ -712,6 +712,50 @@ static void test_prep_thread_same(void **state)
 	}
 }
 
+/*
+ * The candidates from the hop matrix (sssp_masks.c: without the thread, 32
+ * switches or more, six adjacency entries or more on average) and from a
+ * BFS per destination (with the thread, forced from 0 switches) give the
+ * same routing: fat trees of 80 switches whole and with 5% of their links
+ * failed, a dragonfly of 8-entry switches, and the 80-switch real file.
+ */
+static void test_masks_same_as_bfs(void **state)
+{
+	const char *specs[] = { "fattree k=8 n=3", "fattree k=8 n=3", "dragonfly a=6 p=3 h=3" };
+	const struct lanes_engine *engines[] = { &lanes_engine_sssp, &lanes_engine_dfsssp };
+	int saved = sssp_thread_min;
+
+	(void)state;
+	for (size_t i = 0; i <= N(specs); i++) {
+		struct lanes_fabric *f = i < N(specs) ? gen(specs[i])
+			: read_fabric(LANES_DATA_DIR, "gen_4ary3tree_k-4-n-3-Full_ibnetdiscover.topo", NULL);
+
+		if (i == 1) { /* the second fat tree with 5% of its links failed */
+			const struct lanes_fault_spec fs = { 0.05, 0, 7 };
+			struct lanes_fabric *g = NULL;
+			struct lanes_error err;
+
+			assert_int_equal(lanes_fabric_inject_faults(f, &fs, &g, NULL, &err), 0);
+			lanes_fabric_free(f);
+			f = g;
+		}
+		assert_true(f->num_switches >= 32 && f->adj_off[f->num_switches] >= 6 * f->num_switches);
+		for (size_t e = 0; e < N(engines); e++) {
+			struct lanes_routing *a, *b;
+
+			sssp_thread_min = 1 << 30;
+			a = route(engines[e], f);
+			sssp_thread_min = 0;
+			b = route(engines[e], f);
+			sssp_thread_min = saved;
+			assert_same_routing(a, b);
+			lanes_routing_free(a);
+			lanes_routing_free(b);
+		}
+		lanes_fabric_free(f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -733,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_wide_keys_same),
 		cmocka_unit_test(test_split_same),
 		cmocka_unit_test(test_prep_thread_same),
+		cmocka_unit_test(test_masks_same_as_bfs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
