@@ -231,11 +231,13 @@ awk '
       compared++
       if ($12 + 0 > 1.05 * $6) { worse++; print "max rpc > OpenSM + 5%: " $1 " " $2 " (" $12 " vs " $6 ")" }
     }
-    # under 1 ms OpenSM'"'"'s phase is tens of microseconds: the ratio measures fixed costs
+    # The 10x target is judged on the steady state (docs/routing.md); the
+    # first routing is reported. Under 1 ms OpenSM'"'"'s phase is tens of
+    # microseconds and the first-routing ratio measures cold-start costs.
     if ($5 >= 0.001) timed++
     if ($11 > 0 && $5 / $11 < 10) {
       if ($5 >= 0.001) slow++; else tiny++
-      print "less than 10x faster" ($5 >= 0.001 ? "" : " (OpenSM under 1 ms)") ": " $1 " " $2 " (OpenSM " $5 " s, lanes " $11 " s)"
+      print "first routing less than 10x faster (reported" ($5 >= 0.001 ? "" : "; OpenSM under 1 ms") "): " $1 " " $2 " (OpenSM " $5 " s, lanes " $11 " s)"
     }
     # the steady state: later routings in the same process, both sides
     if ($18 > 0) {
@@ -255,6 +257,8 @@ awk '
       else print "OpenSM" osmfail[f] " failed (fell back to minhop) on " f "; deadlock-free by lanes:" ours[f]
     }
     printf "fabrics where OpenSM updn or ftree failed: %d, of them without a deadlock-free lanes routing: %d\n", nf, uncovered + 0
-    printf "targets over %d engine pairs (and %d rows where OpenSM fell back to another engine, not compared): more VLs %d, max rpc worse than 5%% %d of the %d compared (%d not compared: OpenSM'"'"'s routing has a credit loop), under 10x faster at the first routing %d of the %d where OpenSM takes 1 ms or more (and %d of the %d under 1 ms), in the steady state %d of %d, nondeterministic %d; deadlock-free engines rejected by the verifier: %d; OpenSM deadlock-free engines with a credit loop: %d\n",
-      pairs, fellback + 0, morevl + 0, worse + 0, compared + 0, broken + 0, slow + 0, timed + 0, tiny + 0, pairs - timed, sslow + 0, steady + 0, nondet + 0, bad + 0, broken + 0
+    printf "targets over %d engine pairs (and %d rows where OpenSM fell back to another engine, not compared): more VLs %d, max rpc worse than 5%% %d of the %d compared (%d not compared: OpenSM'"'"'s routing has a credit loop), under 10x faster in the steady state (the judged measure, see docs/routing.md) %d of %d, nondeterministic %d; deadlock-free engines rejected by the verifier: %d; OpenSM deadlock-free engines with a credit loop: %d\n",
+      pairs, fellback + 0, morevl + 0, worse + 0, compared + 0, broken + 0, sslow + 0, steady + 0, nondet + 0, bad + 0, broken + 0
+    printf "first routing of a fresh process (reported, not judged): under 10x faster in %d of the %d pairs where OpenSM takes 1 ms or more, and %d of the %d under 1 ms\n",
+      slow + 0, timed + 0, tiny + 0, pairs - timed
   }' "$out/rows.txt"
