@@ -40,6 +40,7 @@ struct lash {
 	uint8_t *lay;        /* lay[t * ns + s]: the layer of the pair {s, t} */
 	struct lash_layer L[LASH_MAX_LAYERS];
 	uint32_t nlayers;
+	void *block;         /* osm, port, lay and the scratch below, one malloc (engines/lash.c) */
 	/* scratch */
 	uint32_t *queue, *parent;
 	uint8_t *pport;

@@ -240,7 +240,7 @@ static int set_notes(struct lash *l, uint32_t osm_needed, uint32_t ff_needed, ui
 
 /*
  * The scratch arrays, from one block (util.h's lanes_carve: measured, then
- * handed out). osm comes first, so it is the block that release() frees.
+ * handed out), l->block.
  * @return the id keys for osm_ids
  */
 static struct id_key *carve(struct lash *l, struct lanes_carver *c)
@@ -276,7 +276,7 @@ static int prepare(struct lash *l, struct lanes_error *err)
 	if ((rc = route_channels_init(&l->ch, l->f, "lash", err)))
 		return rc;
 	carve(l, &c);
-	if (!(c.base = malloc(c.used)))
+	if (!(l->block = c.base = malloc(c.used)))
 		return lanes_error_set(err, LANES_ENOMEM, "lash: out of memory (%zu switches)", ns);
 	c.used = 0;
 	k = carve(l, &c);
@@ -311,7 +311,7 @@ static int compute(struct lash *l, struct lanes_error *err)
 
 static void release(struct lash *l)
 {
-	free(l->osm); /* the block of every scratch array (carve) */
+	free(l->block);
 	for (uint32_t k = 0; k < LASH_MAX_LAYERS; k++)
 		free(l->L[k].cnt); /* and ord, in the same block */
 	route_channels_free(&l->ch);
