@@ -678,6 +678,26 @@ static void test_split_same(void **state)
 	}
 }
 
+/* sssp and dfsssp route f alike without the helper thread and with it (forced from 0 switches). */
+static void assert_thread_same(const struct lanes_fabric *f)
+{
+	const struct lanes_engine *engines[] = { &lanes_engine_sssp, &lanes_engine_dfsssp };
+	int saved = sssp_thread_min;
+
+	for (size_t e = 0; e < N(engines); e++) {
+		struct lanes_routing *a, *b;
+
+		sssp_thread_min = 1 << 30;
+		a = route(engines[e], f);
+		sssp_thread_min = 0;
+		b = route(engines[e], f);
+		sssp_thread_min = saved;
+		assert_same_routing(a, b);
+		lanes_routing_free(a);
+		lanes_routing_free(b);
+	}
+}
+
 /*
  * route_sssp prepares the next destination on a second thread from
  * sssp_thread_min switches (512): forced on small fabrics, sssp (its own
@@ -687,8 +707,6 @@ static void test_split_same(void **state)
 static void test_prep_thread_same(void **state)
 {
 	const char *specs[] = { "torus k=10x10 p=4", "dragonfly a=4 p=2 h=2", "fattree k=4 n=3" };
-	const struct lanes_engine *engines[] = { &lanes_engine_sssp, &lanes_engine_dfsssp };
-	int saved = sssp_thread_min;
 
 	(void)state;
 	for (size_t i = 0; i < N(specs) + 2; i++) {
@@ -696,18 +714,7 @@ static void test_prep_thread_same(void **state)
 					 : i == N(specs) ? lmc_ring()
 							 : read_fabric(LANES_DATA_DIR, real_fabric_file(0), NULL);
 
-		for (size_t e = 0; e < N(engines); e++) {
-			struct lanes_routing *a, *b;
-
-			sssp_thread_min = 1 << 30;
-			a = route(engines[e], f);
-			sssp_thread_min = 0;
-			b = route(engines[e], f);
-			sssp_thread_min = saved;
-			assert_same_routing(a, b);
-			lanes_routing_free(a);
-			lanes_routing_free(b);
-		}
+		assert_thread_same(f);
 		lanes_fabric_free(f);
 	}
 }
@@ -722,8 +729,6 @@ static void test_prep_thread_same(void **state)
 static void test_masks_same_as_bfs(void **state)
 {
 	const char *specs[] = { "fattree k=8 n=3", "fattree k=8 n=3", "dragonfly a=6 p=3 h=3" };
-	const struct lanes_engine *engines[] = { &lanes_engine_sssp, &lanes_engine_dfsssp };
-	int saved = sssp_thread_min;
 
 	(void)state;
 	for (size_t i = 0; i <= N(specs); i++) {
@@ -740,18 +745,7 @@ static void test_masks_same_as_bfs(void **state)
 			f = g;
 		}
 		assert_true(f->num_switches >= 32 && f->adj_off[f->num_switches] >= 6 * f->num_switches);
-		for (size_t e = 0; e < N(engines); e++) {
-			struct lanes_routing *a, *b;
-
-			sssp_thread_min = 1 << 30;
-			a = route(engines[e], f);
-			sssp_thread_min = 0;
-			b = route(engines[e], f);
-			sssp_thread_min = saved;
-			assert_same_routing(a, b);
-			lanes_routing_free(a);
-			lanes_routing_free(b);
-		}
+		assert_thread_same(f);
 		lanes_fabric_free(f);
 	}
 }
