@@ -33,6 +33,35 @@ all_path_records() {
       'IBSIM_SOCKNAME=$OSM_D_SOCK timeout 60 ibsim-run saquery -p --slid $0 --dlid $1 2>/dev/null'
 }
 
+# missing_pairs FILE: the ordered LID pairs ("S D") without a path record in
+# FILE (a query can time out when the machine is busy; they are asked again)
+missing_pairs() {
+  awk -v n="$lids" '
+    function num(v,   i, x) {
+      if (v !~ /^0x/) return v + 0
+      for (i = 3; i <= length(v); i++) x = x * 16 + index("0123456789abcdef", tolower(substr(v, i, 1))) - 1
+      return x
+    }
+    /PathRecord dump/ { s = ""; d = "" }
+    /^[ \t]*slid\./ { v = $0; sub(/^[^.]*\.+/, "", v); s = num(v) }
+    /^[ \t]*dlid\./ { v = $0; sub(/^[^.]*\.+/, "", v); d = num(v) }
+    s != "" && d != "" { seen[s " " d] = 1 }
+    END { for (i = 1; i <= n; i++) for (j = 1; j <= n; j++) if (i != j && !((i " " j) in seen)) print i, j }' "$1"
+}
+
+# all_path_records FILE: every pair's record into FILE, the missing ones
+# asked again one at a time (up to three more rounds)
+all_path_records_into() {
+  all_path_records >"$1"
+  for try in 1 2 3; do
+    missing_pairs "$1" >"$1.missing"
+    [ -s "$1.missing" ] || break
+    while read -r s t; do
+      IBSIM_SOCKNAME=$OSM_D_SOCK timeout 60 ibsim-run saquery -p --slid "$s" --dlid "$t" 2>/dev/null
+    done <"$1.missing" >>"$1"
+  done
+}
+
 # minhop: a torus with shortest paths wraps round its rings
 d=$work/minhop
 osm_run "$fabric" "$d" -R minhop -D 0x43 || fail "OpenSM minhop"
@@ -86,7 +115,7 @@ else bad "OpenSM dfsssp (exit $rc): needed '$needed', OpenSM's table $osm_vls, w
 for eng in lash nue; do
   d=$work/$eng
   if ! osm_daemon_start "$fabric" "$d" -R $eng -Q -D 0x43; then bad "OpenSM $eng did not start"; continue; fi
-  all_path_records >"$d/pr.txt"
+  all_path_records_into "$d/pr.txt"
   osm_daemon_stop
   n=$(grep -c 'PathRecord dump' "$d/pr.txt")
   [ "$n" = $((lids * (lids - 1))) ] || { bad "$eng: $n path records, expected $((lids * (lids - 1)))"; continue; }
