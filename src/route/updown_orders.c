@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lanes/fabric.h"
+#include "../core/numfmt.h"
 #include "../core/util.h"
 #include "route_internal.h"
 
@@ -210,7 +211,6 @@ char *route_notes_with_roots(const struct lanes_fabric *f, const char *head,
 	memcpy(s, head, hl);
 	k = hl;
 	for (uint32_t i = 0; i < n; i++) {
-		static const char hex[] = "0123456789abcdef";
 		uint64_t g = f->nodes[f->switches[roots[i]]].guid;
 
 		if (i) {
@@ -221,9 +221,7 @@ char *route_notes_with_roots(const struct lanes_fabric *f, const char *head,
 		}
 		s[k++] = '0';
 		s[k++] = 'x';
-		for (int d = 15; d >= 0; d--, g >>= 4) /* a fixed count: unrolled */
-			s[k + (size_t)d] = hex[g & 0xf];
-		k += 16;
+		k = (size_t)(lanes_fmt_hex_field(s + k, g, 16) - s); /* "%016llx" */
 	}
 	if (tail)
 		memcpy(s + k, tail, tl);
