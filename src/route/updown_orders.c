@@ -7,7 +7,6 @@
  * and the notes that name the roots. Seed 002 (OpenSM's updn and dnup
  * ranking), seed 004 section 3.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -49,8 +49,6 @@
  * Memory: the arrays of a call come from one arena (arena.c), its first
  * room on this function's stack, freed together at the end.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../../core/strbuf.h"
