@@ -26,13 +26,13 @@
 int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
 {
 	size_t n = ns + 1;
-	uint32_t *w = malloc(sizeof(uint32_t) * (5 * n + ne + 1) + 2 * n);
+	uint32_t *w = malloc(sizeof(uint32_t) * (6 * n + ne + 1) + 2 * n);
 
 	if (!(d->order = w))
 		return -1;
 	d->pick = w + n;
-	d->prog = w + 2 * n; /* at most 3 words per switch and its candidates */
-	d->row = (uint8_t *)(w + 5 * n + ne + 1);
+	d->prog = w + 2 * n; /* at most 4 words per switch and its candidates */
+	d->row = (uint8_t *)(w + 6 * n + ne + 1);
 	d->col = d->row + n;
 	return 0;
 }
@@ -61,6 +61,17 @@ uint32_t sssp_prog_cut(uint32_t *prog, uint32_t from, uint32_t end)
 	return w;
 }
 
+/* Keep the n candidates c[] that lead their groups (sssp_groups.c); how many. */
+static uint32_t leaders(const uint32_t *gfirst, uint32_t *c, uint32_t n)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (gfirst[c[i]] == c[i])
+			c[k++] = c[i];
+	return k;
+}
+
 /*
  * Fill d for destination switch t (reads only the fabric): a BFS from t
  * gives the hops and the order, and as each switch is taken from the queue
@@ -68,7 +79,8 @@ uint32_t sssp_prog_cut(uint32_t *prog, uint32_t from, uint32_t end)
  * scan: the entries whose neighbour is one hop closer, in adjacency order.
  * (The order within one hop count does not matter: a switch's load sum
  * reads only switches one hop closer.) Hops stop at 254, as in the distance
- * matrix. The program takes every switch as it comes; then the singles of
+ * matrix. The program takes every switch as it comes (a multi switch with
+ * one entry per candidate group of parallel cables); then the singles of
  * the last multi switch's hops are cut from it (sssp_prog_cut).
  */
 static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
@@ -87,7 +99,7 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 	order[0] = t;
 	pick[t] = LANES_NONE;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t s = order[i], e1 = aoff[s + 1], *cand = prog + np + 3, nc = 0;
+		uint32_t s = order[i], e1 = aoff[s + 1], *cand = prog + np + 3, nc = 0, nl;
 		uint8_t h = row[s], want = (uint8_t)(h - 1), next = (uint8_t)(h + 1);
 
 		for (uint32_t e = aoff[s]; e < e1; e++) {
@@ -103,8 +115,15 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 				cand[nc++] = e;
 			}
 		}
+		nl = nc;
 		if (!i)
 			continue;
+		if (nc > 1 && m->gfirst) /* parallel cables: their groups' first entries */
+			nl = leaders(m->gfirst, cand, nc);
+		if (nc > 1 && (nl & 1)) { /* an even count (struct dest) */
+			cand[nl] = cand[nl - 1];
+			nl++;
+		}
 		if (h != hcur) { /* the program of hop h starts here */
 			hcur = h;
 			lstart = np;
@@ -118,8 +137,8 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 			col[s] = 0;
 			prog[np] = s;
 			prog[np + 1] = aoff[s];
-			prog[np + 2] = nc;
-			last = np += 3 + nc;
+			prog[np + 2] = nl;
+			last = np += 3 + nl;
 			mstart = lstart;
 			nmulti++;
 		}
@@ -160,7 +179,7 @@ void sssp_dests_start(struct sssp *m)
 static void keep(struct sssp *m, uint32_t t)
 {
 	size_t ns = m->f->num_switches, ne = m->f->adj_off[ns];
-	size_t bytes = sizeof(struct dest) + 22 * (ns + 1) + 4 * (ne + 1);
+	size_t bytes = sizeof(struct dest) + 26 * (ns + 1) + 4 * (ne + 1);
 	struct dest *d;
 
 	if (bytes > m->keep_left || !(d = calloc(1, sizeof(*d))))

@@ -127,6 +127,24 @@ static void masks_of(struct sssp *m, uint32_t s)
 	}
 }
 
+/* m->glead where parallel cables are grouped (sssp_groups.c): 0, or -1 (no memory). */
+static int lead_masks(struct sssp *m)
+{
+	const uint32_t ns = m->f->num_switches, *aoff = m->f->adj_off;
+
+	if (!m->gfirst)
+		return 0;
+	if (!(m->glead = calloc(ns + 1, sizeof(uint64_t)))) {
+		sssp_masks_free(m);
+		return -1;
+	}
+	for (uint32_t s = 0; s < ns; s++)
+		for (uint32_t e = aoff[s]; e < aoff[s + 1]; e++)
+			if (m->gfirst[e] == e)
+				m->glead[s] |= (uint64_t)1 << (e - aoff[s]);
+	return 0;
+}
+
 int sssp_masks_build(struct sssp *m)
 {
 	size_t ns = m->f->num_switches;
@@ -140,15 +158,17 @@ int sssp_masks_build(struct sssp *m)
 	}
 	for (uint32_t s = 0; s < ns; s++)
 		masks_of(m, s);
-	return 0;
+	return lead_masks(m);
 }
 
 void sssp_masks_free(struct sssp *m)
 {
 	free(m->hops);
 	free(m->cmask);
+	free(m->glead);
 	m->hops = NULL;
 	m->cmask = NULL;
+	m->glead = NULL;
 }
 
 /*
@@ -179,7 +199,9 @@ static uint32_t by_hops(const struct sssp *m, const uint8_t *row, uint32_t *orde
  * Fill d for destination switch t, as set_destination in sssp_cands.c does;
  * but a single switch goes into the program only before a multi switch
  * farther away (q: the switches of order looked at so far), so the ones no
- * multi switch reads stay out.
+ * multi switch reads stay out; a candidate group of parallel cables goes in
+ * once, by its first entry (m->glead), and the count is made even (struct
+ * dest).
  */
 void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t)
 {
@@ -217,8 +239,14 @@ void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t)
 		prog[np] = s;
 		prog[np + 1] = e0;
 		c = prog + np + 3;
+		if (m->glead) /* parallel cables: their groups' first entries */
+			b &= m->glead[s];
 		for (; b; b &= b - 1)
 			*c++ = e0 + (uint32_t)__builtin_ctzll(b);
+		if ((c - prog - np - 3) & 1) { /* an even count (struct dest) */
+			c[0] = c[-1];
+			c++;
+		}
 		prog[np + 2] = (uint32_t)(c - prog) - np - 3;
 		np = (uint32_t)(c - prog);
 		nmulti++;

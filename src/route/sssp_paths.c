@@ -79,6 +79,9 @@ static int alloc_rule(struct sssp *m, struct lanes_error *err)
 	for (uint32_t s = 0; m->indexed && s < ns; s++)
 		for (uint32_t e = m->f->adj_off[s]; e < m->f->adj_off[s + 1]; e++)
 			m->load[e] = e - m->f->adj_off[s];
+	/* parallel cables, compared as one candidate (sssp_groups.c) */
+	if (sssp_groups_build(m))
+		return sssp_oom(err);
 	return 0;
 }
 
@@ -97,6 +100,7 @@ static void release(struct sssp *m)
 	sssp_dest_free(&m->buf[0]);
 	sssp_dest_free(&m->buf[1]);
 	sssp_masks_free(m);
+	sssp_groups_free(m);
 	route_endports_free(&m->eps);
 }
 

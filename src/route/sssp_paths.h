@@ -22,8 +22,12 @@
  * sssp_tree.c in hop order, up to the farthest switch with several
  * candidates (multi): a switch s with one candidate e as the two words
  * (s | SSSP_SINGLE, e); a multi switch as (s, adj_off[s], n, then its n
- * candidate entries in adjacency order). Single switches at or beyond the
- * farthest multi switch's hops are left out (no one reads their load sums).
+ * candidate entries in adjacency order; where parallel cables are grouped,
+ * sssp_groups.c, only the first entry of each candidate group; then the
+ * last one again if they are odd, so that n is even: choose() takes two at
+ * a time, and a candidate twice does not change the least key). Single
+ * switches at or beyond the farthest multi switch's hops are left out (no
+ * one reads their load sums).
  */
 #define SSSP_SINGLE 0x80000000u
 
@@ -71,6 +75,12 @@ struct sssp {
 	size_t hstride;
 	uint8_t maxhop;             /* at least the most hops between two switches, < 255 */
 	uint64_t *cmask;            /* per (t, s): s's candidate entries toward t */
+	uint64_t *glead;            /* per switch: its entries that lead a group (NULL: all) */
+	/* parallel cables (sssp_groups.c; NULL: none, or keys not indexed) */
+	uint32_t *gfirst;           /* per entry: the first entry of its group */
+	uint32_t *gnext;            /* per entry: the next entry of its group, or LANES_NONE */
+	uint64_t *gmin;             /* per group's first entry: the group's least load
+				       (m->load itself where there are no groups) */
 };
 
 static inline int sssp_oom(struct lanes_error *err)
@@ -108,6 +118,11 @@ int sssp_masks_build(struct sssp *m);
 void sssp_masks_free(struct sssp *m);
 /* Fill d for destination switch t from the masks. */
 void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t);
+
+/* sssp_groups.c: m->gfirst, gnext and gmin where keys are indexed and some
+ * switch has parallel cables (0), or m->gmin = m->load (0); -1 no memory. */
+int sssp_groups_build(struct sssp *m);
+void sssp_groups_free(struct sssp *m);
 
 /* sssp_tree.c */
 /* choose()'s key layout (m->key_shift), from num_hca and m->less_loaded. */

@@ -134,20 +134,20 @@ static inline uint64_t min64(uint64_t a, uint64_t b)
 }
 
 /*
- * The least indexed key of the n >= 2 candidates c[] (it names its entry).
- * The keys of one switch differ, so their order does not matter: two at a
- * time, then the last one if they are odd.
+ * The least indexed key of the candidates c[] up to end (an even count, at
+ * least 2: struct dest; load: the groups' least loads, m->gmin); it names its entry. The
+ * keys of one switch differ, so their order does not matter: two at a time.
  */
 static inline uint64_t least_indexed(const uint64_t *wd, const uint64_t *load, const uint32_t *nb,
-				     const uint32_t *c, uint32_t n)
+				     const uint32_t *c, const uint32_t *end)
 {
-	uint64_t bk = min64(key_of(wd, load, nb, c[0]), key_of(wd, load, nb, c[1]));
+	uint64_t a = key_of(wd, load, nb, c[0]), b = key_of(wd, load, nb, c[1]);
 
-	for (uint32_t i = 2; i + 1 < n; i += 2)
-		bk = min64(bk, min64(key_of(wd, load, nb, c[i]), key_of(wd, load, nb, c[i + 1])));
-	if (n & 1)
-		bk = min64(bk, key_of(wd, load, nb, c[n - 1]));
-	return bk;
+	for (c += 2; c < end; c += 2) {
+		a = min64(a, key_of(wd, load, nb, c[0]));
+		b = min64(b, key_of(wd, load, nb, c[1]));
+	}
+	return min64(a, b);
 }
 
 /* The same where the key needs more than 64 bits (unscaled: load sum, channel load). */
@@ -216,14 +216,16 @@ static void choose(struct sssp *m, uint8_t *col)
 
 /*
  * choose() with indexed keys: the least key names the pick (its place in
- * the switch's adjacency), so a candidate is an addition and a minimum.
+ * the switch's adjacency), so a candidate is an addition and a minimum;
+ * a candidate group of parallel cables is one (its least load, m->gmin).
  */
 static void choose_indexed(struct sssp *m, uint8_t *col)
 {
 	const struct dest *d = m->cur;
 	/* locals, as in choose() */
 	uint64_t *wd = m->wd;
-	const uint64_t *load = m->load, hi = m->hi, ix = ((uint64_t)1 << m->ib) - 1;
+	const uint64_t *load = m->load, *gmin = m->gmin, hi = m->hi;
+	const uint64_t ix = ((uint64_t)1 << m->ib) - 1;
 	const uint32_t *nb = m->nb, *p = d->prog, *end = p + d->nprog;
 	const struct lanes_adj *adj = m->f->adj;
 	uint32_t *pick = d->pick;
@@ -231,6 +233,7 @@ static void choose_indexed(struct sssp *m, uint8_t *col)
 	wd[d->t] = 0;
 	while (p < end) {
 		uint32_t s = p[0], e;
+		const uint32_t *c = p + 3, *ce;
 		uint64_t key;
 
 		if (s & SSSP_SINGLE) {
@@ -238,27 +241,41 @@ static void choose_indexed(struct sssp *m, uint8_t *col)
 			p += 2;
 			continue;
 		}
-		key = least_indexed(wd, load, nb, p + 3, p[2]);
+		ce = c + p[2];
+		key = least_indexed(wd, gmin, nb, c, ce);
 		e = p[1] + (uint32_t)(key & ix);
 		wd[s] = key & hi;
 		pick[s] = e;
 		col[s] = adj[e].port;
-		p += 3 + p[2];
+		p = ce;
 	}
+}
+
+/* The least load of e's group again (sssp_groups.c), after e's grew. */
+static inline void regroup(const uint32_t *gfirst, const uint32_t *gnext, const uint64_t *load,
+			   uint64_t *gmin, uint32_t e)
+{
+	uint32_t g = gfirst[e];
+	uint64_t k = load[g];
+
+	for (uint32_t u = gnext[g]; u != LANES_NONE; u = gnext[u])
+		k = min64(k, load[u]);
+	gmin[g] = k;
 }
 
 /*
  * Every switch adds k times its LIDs to each channel on its path to t (times
  * m->scale, see the keys). In
  * reverse hop order each switch's sum is complete when it is read, and is
- * reset then: sub is all 0 between calls.
+ * reset then: sub is all 0 between calls. grouped: keep m->gmin up too.
  */
-static void add_load(struct sssp *m, uint64_t k)
+static inline void add_load_to(struct sssp *m, uint64_t k, int grouped)
 {
 	const struct dest *d = m->cur;
 	const uint32_t *order = d->order, *pick = d->pick, *nb = m->nb;
+	const uint32_t *gfirst = m->gfirst, *gnext = m->gnext;
 	const uint64_t *hca = m->hca;
-	uint64_t *load = m->load, *sub = m->sub, ks = k * m->scale;
+	uint64_t *load = m->load, *sub = m->sub, *gmin = m->gmin, ks = k * m->scale;
 
 	for (uint32_t i = d->norder; i-- > 1;) {
 		uint32_t s = order[i], e = pick[s];
@@ -267,8 +284,18 @@ static void add_load(struct sssp *m, uint64_t k)
 		sub[s] = 0;
 		load[e] += ks * x;
 		sub[nb[e]] += x;
+		if (grouped)
+			regroup(gfirst, gnext, load, gmin, e);
 	}
 	sub[d->t] = 0;
+}
+
+static void add_load(struct sssp *m, uint64_t k)
+{
+	if (m->gfirst)
+		add_load_to(m, k, 1);
+	else
+		add_load_to(m, k, 0);
 }
 
 /* One destination LID: its LFT column, its tree, its weights (unless deferred). */
