@@ -43,7 +43,9 @@
  * its min-hop ports toward the destination switch, found once per
  * destination switch by a BFS, on a helper thread ahead of the routing on
  * large fabrics (sssp_cands.c), or for every destination switch at once
- * from the distance matrix, bit-parallel (sssp_masks.c).
+ * from the distance matrix, bit-parallel (sssp_masks.c); a switch's
+ * parallel cables to one neighbour are compared as one candidate
+ * (sssp_groups.c).
  *
  * Differences from OpenSM: router ports are routed like CA ports (OpenSM
  * skips them, but they are destinations); no compute/I-O node GUID files.
