@@ -724,11 +724,15 @@ static void test_prep_thread_same(void **state)
  * switches or more, six adjacency entries or more on average) and from a
  * BFS per destination (with the thread, forced from 0 switches) give the
  * same routing: fat trees of 80 switches whole and with 5% of their links
- * failed, a dragonfly of 8-entry switches, and the 80-switch real file.
+ * failed, a dragonfly of 8-entry switches, a hyperx whose neighbours are
+ * two parallel cables each (one candidate group: sssp_groups.c), and the
+ * 80-switch real file.
  */
 static void test_masks_same_as_bfs(void **state)
 {
-	const char *specs[] = { "fattree k=8 n=3", "fattree k=8 n=3", "dragonfly a=6 p=3 h=3" };
+	/* the hyperx has two parallel cables per neighbour (candidate groups) */
+	const char *specs[] = { "fattree k=8 n=3", "fattree k=8 n=3", "dragonfly a=6 p=3 h=3",
+				"hyperx K=6x6 p=2 L=2" };
 
 	(void)state;
 	for (size_t i = 0; i <= N(specs); i++) {
