@@ -39,21 +39,25 @@ struct nue_bmem {
 	uint32_t m, n;
 };
 
-/* An adjacency entry e for the BFS: its switch, and the channel back (rev[e]). */
+/*
+ * An adjacency entry e of switch x for the BFS: its switch, the channel
+ * back (rev[e]), and (e - x's first) * x's degree: the dependency from it
+ * onto x's channel c is at that offset from c's (nue_level.c).
+ */
 struct nue_nb {
-	uint32_t y, in;
+	uint32_t y, in, jd;
 };
 
-/* A switch in the BFS shortcut: discovered when lv is at least the search's base. */
+/* A switch in the BFS shortcut, once discovered (struct nue_level: lv). */
 struct nue_lnode {
 	uint64_t bd;                  /* best distance so far */
 	uint32_t bc;                  /* its channel */
-	uint32_t lv;                  /* base + hops from t once discovered, else below base */
 };
 
 /* The BFS shortcut of the search (nue_level.c). */
 struct nue_level {
 	struct nue_lnode *node;       /* per switch */
+	uint32_t *lv;                 /* per switch: base + hops from t once discovered, else above */
 	uint32_t base;
 	struct nue_nb *nb;            /* per adjacency entry */
 	struct nue_bundle *bun;       /* per switch x: bun[boff[x] .. boff[x + 1]) */
@@ -83,7 +87,7 @@ struct nue_search {
 	uint32_t *via;                /* per routed switch: its channel toward t */
 	uint32_t *seen, stamp;        /* seen[s] == stamp: s is routed */
 	uint32_t *order, norder;      /* routed switches, in settle order */
-	uint64_t *sub, *dd;           /* per routed switch: sources behind it (hca when routed); distance */
+	uint64_t *sub, *dd;           /* per switch: sources behind it (hca from the start); distance */
 	uint32_t *added, nadded;      /* dependencies this search used: (in, out) pairs */
 	size_t added_cap;
 	int walked;                   /* order is no settle order (backtracking, escape) */
