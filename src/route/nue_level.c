@@ -156,7 +156,7 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 			order[n++] = y;
 			continue;
 		}
-		better = (d < p->bd) | ((d == p->bd) & (in < p->bc));
+		better = ((nue_u128)d << 64 | in) < ((nue_u128)p->bd << 64 | p->bc); /* nue_heap.h */
 		p->bd = better ? d : p->bd;
 		p->bc = better ? in : p->bc;
 	}
@@ -191,7 +191,7 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
 			*p = (struct nue_lnode){ d, in };
 			lv[y] = next;
 			b->order[n++] = y;
-		} else if (d < p->bd || (d == p->bd && in < p->bc)) {
+		} else if (((nue_u128)d << 64 | in) < ((nue_u128)p->bd << 64 | p->bc)) {
 			p->bd = d;
 			p->bc = in;
 		}

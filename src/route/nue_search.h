@@ -125,17 +125,15 @@ static inline __attribute__((always_inline)) void nue_search_offer(struct nue_se
 	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->ch.dense_off[x] + (c - a);
 
 	/* locals: the heap's stores could alias the fields, forcing reloads */
-	const struct lanes_adj *adj = f->adj + a;
-	const uint32_t *rev = s->g->ch.rev + a, *seen = s->seen, stamp = s->stamp;
+	const struct nue_nb *nb = s->level.nb + a; /* switch, channel back, dependency offset */
+	const uint32_t *seen = s->seen, stamp = s->stamp;
 	const uint64_t *load = s->load, dw = s->dd[x] + s->w0;
 	struct nue_iheap *hp = &s->heap;
 
-	for (uint32_t j = 0; j < deg; j++) {
-		uint32_t y = adj[j].sw, in = rev[j];
-
-		if (seen[y] == stamp || (col && col[(size_t)j * deg] == NUE_DEP_BLOCKED))
+	for (const struct nue_nb *q = nb; q < nb + deg; q++) {
+		if (seen[q->y] == stamp || (col && col[q->jd] == NUE_DEP_BLOCKED))
 			continue;
-		nue_iheap_offer(hp, dw + load[in], in, y);
+		nue_iheap_offer(hp, dw + load[q->in], q->in, q->y);
 	}
 }
 
