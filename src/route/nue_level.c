@@ -276,7 +276,9 @@ static __attribute__((noinline)) uint32_t take_plain(const struct bfs *b, uint32
 static __attribute__((noinline)) uint32_t take_multi(const struct bfs *b, uint32_t *i, uint32_t *j,
 						      uint32_t *lvl, uint32_t *n)
 {
-	return take_levels(b, i, j, lvl, n, 1);
+	const struct bfs c = *b; /* as in take_plain() */
+
+	return take_levels(&c, i, j, lvl, n, 1);
 }
 
 /*
@@ -383,14 +385,19 @@ static uint32_t add_level(struct nue_search *s, struct nue_level *v, uint32_t i,
 	return j;
 }
 
-/* order[0..i) are routed: seen, and at their distances for the heap (order[0] is t, at 0). */
+/* order[0..i) are routed: seen, and at their distances for the heap (t's node at 0). */
 static void routed(struct nue_search *s, const struct nue_level *v, uint32_t i)
 {
+	const uint32_t *order = s->order, stamp = s->stamp;
+	const struct nue_lnode *node = v->node;
+	uint32_t *seen = s->seen;
+	uint64_t *dd = s->dd;
+
 	s->norder = i;
-	for (uint32_t j = 0; j < i; j++)
-		s->seen[s->order[j]] = s->stamp;
-	for (uint32_t j = 1; j < i; j++)
-		s->dd[s->order[j]] = v->node[s->order[j]].bd;
+	for (uint32_t j = 0; j < i; j++) {
+		seen[order[j]] = stamp;
+		dd[order[j]] = node[order[j]].bd;
+	}
 }
 
 /*
@@ -430,6 +437,7 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 	uint32_t a = b.off[t], n, i = 1;
 
 	b.lv[t] = b.base;
+	b.node[t].bd = 0; /* for routed() */
 	b.order[0] = t;
 	b.via[t] = LANES_NONE;
 	s->dd[t] = 0;
