@@ -90,6 +90,7 @@ static inline int nue_ient_less(const struct nue_ient *a, const struct nue_ient 
 
 /* 4-ary: half the depth of a binary heap; sift with the arrays in locals. */
 #define NUE_IHEAP_ARITY 4u
+_Static_assert(NUE_IHEAP_ARITY == 4, "nue_iheap_pop() compares four children at once");
 
 static inline void nue_iheap_up(struct nue_iheap *hp, uint32_t i, struct nue_ient e)
 {

@@ -27,11 +27,13 @@
  * gets the offers their settling would have made (hand_over()), and the
  * search goes on from there; a level's dependencies are only added once
  * the levels before it are in, so no work past that level is lost.
+ * (The adds of a level: nue_level_add.c.) A level whose dependencies are
+ * all used already needs no adds, so the BFS takes the next at once
+ * (take_levels()).
  * Parallel cables: a switch that has some offers one channel per neighbour,
  * its bundle's best open one (nue_bundle.c), the one the entries' minimum
  * would pick; a fabric without any never looks at bundles.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "nue_search.h"
@@ -281,110 +283,6 @@ static __attribute__((noinline)) uint32_t take_multi(const struct bfs *b, uint32
 	return take_levels(&c, i, j, lvl, n, 1);
 }
 
-/*
- * Add the dependencies of order[i..n) in turn up to the first the CDG
- * refuses (left blocked). @return its index, or n
- */
-static uint32_t add_upto(struct nue_search *s, uint32_t i, uint32_t n, struct lanes_error *err,
-			 int *rc)
-{
-	const struct lanes_adj *adj = s->f->adj;
-
-	for (; i < n; i++) {
-		uint32_t c = s->via[s->order[i]], par = s->via[adj[c].sw];
-
-		if (par == LANES_NONE || nue_cdg_used(s->g, c, par))
-			continue;
-		if (nue_cdg_add(s->g, c, par))
-			break;
-		if ((*rc = nue_search_remember(s, c, par, err)))
-			break;
-	}
-	return i;
-}
-
-/* Take back what the search added since mark, and unblock the refused dependency of order[i]. */
-static void take_back(struct nue_search *s, uint32_t i, uint32_t mark)
-{
-	uint32_t c = s->via[s->order[i]];
-
-	nue_cdg_unblock(s->g, c, s->via[s->f->adj[c].sw]);
-	while (s->nadded > mark) {
-		s->nadded -= 2;
-		nue_cdg_remove(s->g, s->added[s->nadded], s->added[s->nadded + 1]);
-	}
-}
-
-static int by_key(const void *pa, const void *pb)
-{
-	const struct nue_lkey *a = pa, *b = pb;
-
-	if (a->d != b->d)
-		return a->d < b->d ? -1 : 1;
-	return a->c < b->c ? -1 : a->c > b->c;
-}
-
-static unsigned bit_length(uint64_t x)
-{
-	return x ? 64u - (unsigned)__builtin_clzll(x) : 0u;
-}
-
-/*
- * Level lvl, order[i..j), by (distance, channel). A short switch at level
- * h has h w0 <= d < (h + 1) w0, so (d - h w0, channel) packs into one
- * number when w0 and the channel numbers leave room; else qsort.
- */
-static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j, uint32_t lvl)
-{
-	unsigned cb = bit_length(s->g->ch.E), bits = bit_length(s->w0 - 1) + cb;
-	uint64_t base = (uint64_t)lvl * s->w0, *a = v->packed;
-
-	if (bits > 64) {
-		for (uint32_t k = i; k < j; k++)
-			v->keys[k] = (struct nue_lkey){ v->node[s->order[k]].bd, s->via[s->order[k]], s->order[k] };
-		qsort(v->keys + i, j - i, sizeof(*v->keys), by_key);
-		for (uint32_t k = i; k < j; k++)
-			s->order[k] = v->keys[k].y;
-		return;
-	}
-	for (uint32_t k = i; k < j; k++)
-		a[k - i] = (v->node[s->order[k]].bd - base) << cb | s->via[s->order[k]];
-	route_sort_u64(a, j - i, v->packed + (j - i), 0, bits);
-	for (uint32_t k = i; k < j; k++)
-		s->order[k] = s->g->tail[(uint32_t)(a[k - i] & ((1ull << cb) - 1))];
-}
-
-/*
- * The heap's adds for level lvl, order[i..j), in its pop order (by
- * (distance, channel)), up to the first refusal. The CDG takes a set of
- * dependencies in any order or in none, so the level goes in BFS order
- * (only the nneed in need[] not used yet) and is sorted only when one is
- * refused: then its adds are taken back and made again in pop order.
- * @return the index of the first refusal (left blocked), or j
- */
-static uint32_t add_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j,
-			  uint32_t nneed, uint32_t lvl, struct lanes_error *err, int *rc)
-{
-	const struct lanes_adj *adj = s->f->adj;
-	uint32_t mark = s->nadded;
-
-	for (uint32_t q = 0; q < nneed; q++) {
-		uint32_t k = v->need[q], c = s->via[s->order[k]], par = s->via[adj[c].sw];
-
-		if (!nue_cdg_add(s->g, c, par)) {
-			if ((*rc = nue_search_remember(s, c, par, err)))
-				return k;
-			continue;
-		}
-		if (j - i < 2)
-			return k;
-		take_back(s, k, mark);
-		sort_level(s, v, i, j, lvl);
-		return add_upto(s, i, j, err, rc);
-	}
-	return j;
-}
-
 /* order[0..i) are routed: seen, and at their distances for the heap (t's node at 0). */
 static void routed(struct nue_search *s, const struct nue_level *v, uint32_t i)
 {
@@ -453,7 +351,7 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 			return hand_over(s, v, i, lvl);
 		if (!nneed)
 			break; /* every level taken */
-		k = add_level(s, v, i, j, nneed, lvl, err, rc);
+		k = nue_level_add(s, i, j, nneed, lvl, err, rc);
 		if (*rc)
 			return 0;
 		if (k < j)

@@ -206,6 +206,15 @@ static inline void nue_bundle_loaded(struct nue_level *v, uint32_t c)
  */
 int nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, int *rc);
 
+/**
+ * The dependencies of the BFS's level lvl, order[i..j) (nneed of them in
+ * level.need[] not used yet), in the heap's pop order up to the first
+ * refusal (nue_level_add.c). @return the index of that refusal (left
+ * blocked), or j; *rc set on an error
+ */
+uint32_t nue_level_add(struct nue_search *s, uint32_t i, uint32_t j, uint32_t nneed, uint32_t lvl,
+		       struct lanes_error *err, int *rc);
+
 /** Nonzero: never take the shortcut (tests compare the two ways). */
 extern int nue_level_off;
 
