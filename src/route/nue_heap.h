@@ -136,7 +136,7 @@ static inline int nue_iheap_pop(struct nue_iheap *hp, struct nue_ient *out)
 		return 1;
 	last = h[n];
 	for (;;) {
-		uint32_t l = NUE_IHEAP_ARITY * i + 1, m = l, end;
+		uint32_t l = NUE_IHEAP_ARITY * i + 1, m = l;
 
 		if (l >= n)
 			break;
@@ -146,8 +146,7 @@ static inline int nue_iheap_pop(struct nue_iheap *hp, struct nue_ient *out)
 			m = nue_ient_less(&h[l + 1], &h[l]) ? l + 1 : l;
 			m = nue_ient_less(&h[m2], &h[m]) ? m2 : m;
 		} else {
-			end = n;
-			for (uint32_t k = l + 1; k < end; k++)
+			for (uint32_t k = l + 1; k < n; k++)
 				m = nue_ient_less(&h[k], &h[m]) ? k : m;
 		}
 		if (!nue_ient_less(&h[m], &last))

@@ -27,9 +27,9 @@
  * gets the offers their settling would have made (hand_over()), and the
  * search goes on from there; a level's dependencies are only added once
  * the levels before it are in, so no work past that level is lost.
- * (The adds of a level: nue_level_add.c.) A level whose dependencies are
- * all used already needs no adds, so the BFS takes the next at once
- * (take_levels()).
+ * (A level sorted after a refusal: nue_level_add.c.) A level whose
+ * dependencies are all used already needs no adds, so the BFS takes the
+ * next at once (take_levels()).
  * Parallel cables: a switch that has some offers one channel per neighbour,
  * its bundle's best open one (nue_bundle.c), the one the entries' minimum
  * would pick; a fabric without any never looks at bundles.
@@ -283,6 +283,36 @@ static __attribute__((noinline)) uint32_t take_multi(const struct bfs *b, uint32
 	return take_levels(&c, i, j, lvl, n, 1);
 }
 
+/*
+ * The heap's adds for level lvl, order[i..j), in its pop order (by
+ * (distance, channel)), up to the first refusal. The CDG takes a set of
+ * dependencies in any order or in none, so the level goes in BFS order
+ * (only the nneed in need[] not used yet) and is sorted only when one is
+ * refused: then its adds are taken back and made again in pop order
+ * (nue_level_resort()). @return the index of the first refusal (left
+ * blocked), or j
+ */
+static uint32_t add_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j,
+			  uint32_t nneed, uint32_t lvl, struct lanes_error *err, int *rc)
+{
+	const struct lanes_adj *adj = s->f->adj;
+	uint32_t mark = s->nadded;
+
+	for (uint32_t q = 0; q < nneed; q++) {
+		uint32_t k = v->need[q], c = s->via[s->order[k]], par = s->via[adj[c].sw];
+
+		if (!nue_cdg_add(s->g, c, par)) {
+			if ((*rc = nue_search_remember(s, c, par, err)))
+				return k;
+			continue;
+		}
+		if (j - i < 2)
+			return k;
+		return nue_level_resort(s, i, j, k, mark, lvl, err, rc);
+	}
+	return j;
+}
+
 /* order[0..i) are routed: seen, and at their distances for the heap (t's node at 0). */
 static void routed(struct nue_search *s, const struct nue_level *v, uint32_t i)
 {
@@ -351,7 +381,7 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 			return hand_over(s, v, i, lvl);
 		if (!nneed)
 			break; /* every level taken */
-		k = nue_level_add(s, i, j, nneed, lvl, err, rc);
+		k = add_level(s, v, i, j, nneed, lvl, err, rc);
 		if (*rc)
 			return 0;
 		if (k < j)

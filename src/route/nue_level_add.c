@@ -1,10 +1,11 @@
 /*
- * nue_level_add.c - the dependencies of one level of nue's BFS shortcut
- * (nue_level.c), added as the heap search (nue_search.c) would add them:
- * in its pop order, by (distance, channel), up to its first refusal. No
- * paper: a speed-up that keeps the same tables; nue_level.c's header
- * explains why a level may go in BFS order first and is sorted only when
- * the CDG refuses one of its dependencies.
+ * nue_level_add.c - a level of nue's BFS shortcut (nue_level.c) whose
+ * dependencies the CDG refused in BFS order: they go in again as the heap
+ * search (nue_search.c) would add them, in its pop order, by (distance,
+ * channel), up to its first refusal. No paper: a speed-up that keeps the
+ * same tables; nue_level.c's header explains why a level may go in BFS
+ * order first and is sorted only when the CDG refuses one of its
+ * dependencies.
  */
 #include <stdlib.h>
 
@@ -83,34 +84,10 @@ static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, ui
 		s->order[k] = s->g->tail[(uint32_t)(a[k - i] & ((1ull << cb) - 1))];
 }
 
-/*
- * The heap's adds for level lvl, order[i..j), in its pop order (by
- * (distance, channel)), up to the first refusal. The CDG takes a set of
- * dependencies in any order or in none, so the level goes in BFS order
- * (only the nneed in need[] not used yet) and is sorted only when one is
- * refused: then its adds are taken back and made again in pop order.
- * @return the index of the first refusal (left blocked), or j
- */
-uint32_t nue_level_add(struct nue_search *s, uint32_t i, uint32_t j, uint32_t nneed, uint32_t lvl,
-		       struct lanes_error *err, int *rc)
+uint32_t nue_level_resort(struct nue_search *s, uint32_t i, uint32_t j, uint32_t k, uint32_t mark,
+			  uint32_t lvl, struct lanes_error *err, int *rc)
 {
-	struct nue_level *v = &s->level;
-	const struct lanes_adj *adj = s->f->adj;
-	uint32_t mark = s->nadded;
-
-	for (uint32_t q = 0; q < nneed; q++) {
-		uint32_t k = v->need[q], c = s->via[s->order[k]], par = s->via[adj[c].sw];
-
-		if (!nue_cdg_add(s->g, c, par)) {
-			if ((*rc = nue_search_remember(s, c, par, err)))
-				return k;
-			continue;
-		}
-		if (j - i < 2)
-			return k;
-		take_back(s, k, mark);
-		sort_level(s, v, i, j, lvl);
-		return add_upto(s, i, j, err, rc);
-	}
-	return j;
+	take_back(s, k, mark);
+	sort_level(s, &s->level, i, j, lvl);
+	return add_upto(s, i, j, err, rc);
 }

@@ -207,13 +207,14 @@ static inline void nue_bundle_loaded(struct nue_level *v, uint32_t c)
 int nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, int *rc);
 
 /**
- * The dependencies of the BFS's level lvl, order[i..j) (nneed of them in
- * level.need[] not used yet), in the heap's pop order up to the first
- * refusal (nue_level_add.c). @return the index of that refusal (left
- * blocked), or j; *rc set on an error
+ * The CDG refused the dependency of order[k] in the BFS's level lvl,
+ * order[i..j), after the adds made since mark: they go back, and the
+ * level's go in again in the heap's pop order up to the first refusal
+ * (nue_level_add.c). @return the index of that refusal (left blocked), or
+ * j; *rc set on an error
  */
-uint32_t nue_level_add(struct nue_search *s, uint32_t i, uint32_t j, uint32_t nneed, uint32_t lvl,
-		       struct lanes_error *err, int *rc);
+uint32_t nue_level_resort(struct nue_search *s, uint32_t i, uint32_t j, uint32_t k, uint32_t mark,
+			  uint32_t lvl, struct lanes_error *err, int *rc);
 
 /** Nonzero: never take the shortcut (tests compare the two ways). */
 extern int nue_level_off;
