@@ -111,14 +111,16 @@ static uint32_t bfs_sigma(struct nue_escape *x, uint32_t s)
 		for (uint32_t e = off[v]; e < end; e++) {
 			uint32_t y = nb[e], dy = dist[y];
 
-			if (dy == UINT32_MAX) {
-				dist[y] = dy = dv;
-				sigma[y] = 0.0;
-				delta[y] = 0.0;
-				q[tail++] = y;
-			}
-			if (dy == dv)
+			if (dy < dv || dy == OUTSIDE) /* nearer (one compare for most entries), or outside */
+				continue;
+			if (dy == dv) {
 				sigma[y] += sv;
+				continue;
+			}
+			dist[y] = dv; /* new: 0.0 + sv is sv, exactly */
+			sigma[y] = sv;
+			delta[y] = 0.0;
+			q[tail++] = y;
 		}
 	}
 	return tail;

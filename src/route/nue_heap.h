@@ -22,9 +22,12 @@ struct nue_heap {
 	uint32_t n;
 };
 
+__extension__ typedef unsigned __int128 nue_u128;
+
+/* (d, c) as one 128-bit number: a compare and a subtract with borrow, no branch on equal d. */
 static inline int nue_hent_less(const struct nue_hent *a, const struct nue_hent *b)
 {
-	return a->d < b->d || (a->d == b->d && a->c < b->c);
+	return ((nue_u128)a->d << 64 | a->c) < ((nue_u128)b->d << 64 | b->c);
 }
 
 static inline void nue_heap_push(struct nue_heap *hp, uint64_t d, uint32_t c, uint32_t par)
@@ -79,14 +82,15 @@ struct nue_iheap {
 	uint32_t n;
 };
 
-/* Bitwise, not short-circuit: equal d is common, and its branch mispredicts. */
+/* The same for the search's entries (equal d is common there, and a branch on it mispredicts). */
 static inline int nue_ient_less(const struct nue_ient *a, const struct nue_ient *b)
 {
-	return (a->d < b->d) | ((a->d == b->d) & (a->c < b->c));
+	return ((nue_u128)a->d << 64 | a->c) < ((nue_u128)b->d << 64 | b->c);
 }
 
 /* 4-ary: half the depth of a binary heap; sift with the arrays in locals. */
 #define NUE_IHEAP_ARITY 4u
+_Static_assert(NUE_IHEAP_ARITY == 4, "nue_iheap_pop() compares four children at once");
 
 static inline void nue_iheap_up(struct nue_iheap *hp, uint32_t i, struct nue_ient e)
 {
@@ -132,13 +136,19 @@ static inline int nue_iheap_pop(struct nue_iheap *hp, struct nue_ient *out)
 		return 1;
 	last = h[n];
 	for (;;) {
-		uint32_t l = NUE_IHEAP_ARITY * i + 1, m = l, end;
+		uint32_t l = NUE_IHEAP_ARITY * i + 1, m = l;
 
 		if (l >= n)
 			break;
-		end = l + NUE_IHEAP_ARITY < n ? l + NUE_IHEAP_ARITY : n;
-		for (uint32_t k = l + 1; k < end; k++)
-			m = nue_ient_less(&h[k], &h[m]) ? k : m;
+		if (l + NUE_IHEAP_ARITY <= n) { /* all four children: no loop */
+			uint32_t m2 = nue_ient_less(&h[l + 3], &h[l + 2]) ? l + 3 : l + 2;
+
+			m = nue_ient_less(&h[l + 1], &h[l]) ? l + 1 : l;
+			m = nue_ient_less(&h[m2], &h[m]) ? m2 : m;
+		} else {
+			for (uint32_t k = l + 1; k < n; k++)
+				m = nue_ient_less(&h[k], &h[m]) ? k : m;
+		}
 		if (!nue_ient_less(&h[m], &last))
 			break;
 		pos[h[m].y] = i;

@@ -27,11 +27,13 @@
  * gets the offers their settling would have made (hand_over()), and the
  * search goes on from there; a level's dependencies are only added once
  * the levels before it are in, so no work past that level is lost.
+ * (A level sorted after a refusal: nue_level_add.c.) A level whose
+ * dependencies are all used already needs no adds, so the BFS takes the
+ * next at once (take_levels()).
  * Parallel cables: a switch that has some offers one channel per neighbour,
  * its bundle's best open one (nue_bundle.c), the one the entries' minimum
  * would pick; a fabric without any never looks at bundles.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "nue_search.h"
@@ -42,34 +44,42 @@ int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const stru
 	uint32_t ns = f->num_switches;
 
 	memset(v, 0, sizeof(*v));
-	v->node = route_zalloc(a, sizeof(*v->node) * ((size_t)ns + 1));
+	v->node = route_alloc(a, sizeof(*v->node) * ((size_t)ns + 1));
+	v->lv = route_alloc(a, sizeof(*v->lv) * ((size_t)ns + 1)); /* set by next_base() */
 	v->keys = route_alloc(a, sizeof(*v->keys) * ((size_t)ns + 1));
 	v->packed = route_alloc(a, sizeof(*v->packed) * 2 * ((size_t)ns + 1));
 	v->need = route_alloc(a, sizeof(*v->need) * ((size_t)ns + 1));
 	v->nb = route_alloc(a, sizeof(*v->nb) * ((size_t)f->adj_off[ns] + 1));
-	if (!v->node || !v->keys || !v->packed || !v->need || !v->nb)
+	if (!v->node || !v->lv || !v->keys || !v->packed || !v->need || !v->nb)
 		return -1;
-	for (uint32_t e = 0; e < f->adj_off[ns]; e++) {
-		v->nb[e].y = f->adj[e].sw;
-		v->nb[e].in = g->ch.rev[e];
+	for (uint32_t x = 0; x < ns; x++) {
+		uint32_t e0 = f->adj_off[x], deg = f->adj_off[x + 1] - e0;
+
+		for (uint32_t e = e0; e < e0 + deg; e++)
+			v->nb[e] = (struct nue_nb){ f->adj[e].sw, g->ch.rev[e], (e - e0) * deg };
 	}
 	return nue_bundles_init(v, f, g->ch.rev, a);
 }
 
 static uint32_t level_of(const struct nue_level *v, uint32_t y)
 {
-	return v->node[y].lv - v->base;
+	return v->lv[y] - v->base;
 }
 
-/* A fresh base above every level of the last search. */
+/*
+ * A fresh base below every level of the searches before (the bases go
+ * down): a switch is done when its lv is below the level being discovered,
+ * and not yet discovered when above it (one comparison in scan()). At the
+ * bottom every lv goes back to the top (the first search starts there).
+ */
 static uint32_t next_base(struct nue_search *s, struct nue_level *v)
 {
-	if (v->base > UINT32_MAX - 2 * (s->ns + 1)) {
+	if (v->base < 2 * (s->ns + 1)) {
 		for (uint32_t y = 0; y < s->ns; y++)
-			v->node[y].lv = 0;
-		v->base = 0;
+			v->lv[y] = UINT32_MAX;
+		v->base = UINT32_MAX;
 	}
-	v->base += s->ns + 1;
+	v->base -= s->ns + 1;
 	return v->base;
 }
 
@@ -86,9 +96,8 @@ struct bfs {
 	const uint64_t *load;
 	uint64_t w0;
 	struct nue_lnode *node;
+	uint32_t *lv;
 	uint32_t *order, *via, base;
-	uint64_t *dd, *sub;
-	const uint64_t *hca;
 	uint32_t *need;               /* the indices in order of the switches whose dependency is not used */
 };
 
@@ -115,40 +124,41 @@ static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_
 }
 
 /*
- * Offer the deg entries of a switch (nb, col: their neighbour and
- * dependency onto the switch's channel, every stride bytes) at distance dw
+ * Offer the deg entries of a switch (nb, and col: the dependencies onto
+ * the switch's channel, each at its jd; all open at t) at distance dw
  * - w0, level next - 1: a neighbour not yet discovered takes the channel
  * (and level next), one already at level next keeps the better of the two;
  * the others (the switch's own next hop among them) are at levels next - 2
  * and next - 1. @return n, plus the switches discovered (appended to order)
  */
 static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, const struct nue_nb *nb,
-							   const uint8_t *col, size_t stride,
+							   const uint8_t *col, int open,
 							   uint64_t dw, uint32_t next, uint32_t n,
 							   uint32_t deg)
 {
 	const uint64_t *load = b->load;
-	const uint32_t base = b->base;
 	uint32_t *order = b->order;
 	struct nue_lnode *node = b->node;
+	uint32_t *lv = b->lv;
 
-	for (uint32_t j = 0; j < deg; j++) {
-		uint32_t y = nb[j].y, in = nb[j].in, ly = node[y].lv;
+	for (const struct nue_nb *q = nb, *end = nb + deg; q < end; q++) {
+		uint32_t y = q->y, in, ly = lv[y];
 		struct nue_lnode *p = &node[y];
 		uint64_t d;
 		int better;
 
-		if ((ly >= base && ly != next) || col[j * stride] == NUE_DEP_BLOCKED)
+		/* below next: done; above: not discovered (an older base) */
+		if (ly < next || (!open && col[q->jd] == NUE_DEP_BLOCKED))
 			continue;
+		in = q->in;
 		d = dw + load[in];
-		if (ly < base) {
-			p->lv = next;
-			p->bd = d;
-			p->bc = in;
+		if (ly != next) {
+			*p = (struct nue_lnode){ d, in };
+			lv[y] = next;
 			order[n++] = y;
 			continue;
 		}
-		better = (d < p->bd) | ((d == p->bd) & (in < p->bc));
+		better = ((nue_u128)d << 64 | in) < ((nue_u128)p->bd << 64 | p->bc); /* nue_heap.h */
 		p->bd = better ? d : p->bd;
 		p->bc = better ? in : p->bc;
 	}
@@ -166,25 +176,24 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
 							uint32_t n)
 {
 	const uint64_t *load = b->load;
-	const uint32_t base = b->base;
 	struct nue_lnode *node = b->node;
+	uint32_t *lv = b->lv;
 
 	for (; k < kend; k++) {
 		const struct nue_bundle *q = &b->bun[k];
-		uint32_t y = q->y, in = q->in, ly = node[y].lv;
+		uint32_t y = q->y, in = q->in, ly = lv[y];
 		struct nue_lnode *p = &node[y];
 		uint64_t d;
 
-		if ((ly >= base && ly != next) ||
+		if (ly < next ||
 		    (col && col[q->jd] == NUE_DEP_BLOCKED && (in = open_best(b, k, col)) == LANES_NONE))
 			continue;
 		d = dw + load[in];
-		if (ly < base) {
-			p->lv = next;
-			p->bd = d;
-			p->bc = in;
+		if (ly != next) {
+			*p = (struct nue_lnode){ d, in };
+			lv[y] = next;
 			b->order[n++] = y;
-		} else if (d < p->bd || (d == p->bd && in < p->bc)) {
+		} else if (((nue_u128)d << 64 | in) < ((nue_u128)p->bd << 64 | p->bc)) {
 			p->bd = d;
 			p->bc = in;
 		}
@@ -208,112 +217,70 @@ static inline __attribute__((always_inline)) uint32_t take_level(const struct bf
 	uint32_t nneed = 0, m = *n;
 
 	for (uint32_t k = i; k < j; k++) {
-		uint32_t x = b->order[k], c = b->node[x].bc, par = b->via[b->nb[c].y];
+		uint32_t x = b->order[k], c = b->node[x].bc;
 		uint32_t a = b->off[x], deg = b->off[x + 1] - a;
 		uint64_t d = b->node[x].bd;
 
 		if (d - lo >= w0)
 			return LANES_NONE;
-		b->via[x] = c;
-		b->dd[x] = d;
-		b->sub[x] = b->hca[x]; /* for place() */
-		b->need[nneed] = k;
-		nneed += par != LANES_NONE && b->dep[(uint32_t)(b->drow[c] + par)] != NUE_DEP_USED;
+		b->via[x] = c; /* dd[x] only at a hand-over: routed() */
 		if (!multi || b->boff[x + 1] - b->boff[x] == deg)
-			m = scan(b, b->nb + a, b->dep + b->dense[x] + (c - a), deg, d + w0, next, m, deg);
+			m = scan(b, b->nb + a, b->dep + b->dense[x] + (c - a), 0, d + w0, next, m, deg);
 		else
 			m = scan_bundles(b, b->boff[x], b->boff[x + 1], b->dep + b->dense[x] + (c - a),
 					 d + w0, next, m);
+	}
+	for (uint32_t k = i; k < j; k++) { /* a loop of its own: fewer values live in the one above */
+		uint32_t c = b->via[b->order[k]], par = b->via[b->nb[c].y];
+
+		b->need[nneed] = k;
+		nneed += par != LANES_NONE && b->dep[(uint32_t)(b->drow[c] + par)] != NUE_DEP_USED;
 	}
 	*n = m;
 	return nneed;
 }
 
-/* take_level() on a fabric without parallel cables: the entries' loop alone. */
-static __attribute__((noinline)) uint32_t take_plain(const struct bfs *b, uint32_t i, uint32_t j,
-						      uint32_t lvl, uint32_t *n)
-{
-	return take_level(b, i, j, lvl, n, 0);
-}
-
-/* take_level() on a fabric with parallel cables: by bundles where a switch has some. */
-static __attribute__((noinline)) uint32_t take_multi(const struct bfs *b, uint32_t i, uint32_t j,
-						      uint32_t lvl, uint32_t *n)
-{
-	return take_level(b, i, j, lvl, n, 1);
-}
-
 /*
- * Add the dependencies of order[i..n) in turn up to the first the CDG
- * refuses (left blocked). @return its index, or n
+ * take_level() for the levels from *lvl on, order[*i..*n), in one call:
+ * on while a level's dependencies are all used already (nothing to add).
+ * @return 0 when none is left; else what take_level() returned for level
+ * *lvl, order[*i..*j)
  */
-static uint32_t add_upto(struct nue_search *s, uint32_t i, uint32_t n, struct lanes_error *err,
-			 int *rc)
+static inline __attribute__((always_inline)) uint32_t take_levels(const struct bfs *b, uint32_t *i,
+								  uint32_t *j, uint32_t *lvl,
+								  uint32_t *n, int multi)
 {
-	const struct lanes_adj *adj = s->f->adj;
+	uint32_t a = *i, e = a, m = *n, l = *lvl, nneed = 0;
 
-	for (; i < n; i++) {
-		uint32_t c = s->via[s->order[i]], par = s->via[adj[c].sw];
-
-		if (par == LANES_NONE || nue_cdg_used(s->g, c, par))
-			continue;
-		if (nue_cdg_add(s->g, c, par))
-			break;
-		if ((*rc = nue_search_remember(s, c, par, err)))
+	for (; a < m; a = e, l++) {
+		e = m;
+		nneed = take_level(b, a, e, l, &m, multi);
+		if (nneed)
 			break;
 	}
-	return i;
+	*i = a;
+	*j = e;
+	*lvl = l;
+	*n = m;
+	return nneed;
 }
 
-/* Take back what the search added since mark, and unblock the refused dependency of order[i]. */
-static void take_back(struct nue_search *s, uint32_t i, uint32_t mark)
+/* take_levels() on a fabric without parallel cables: the entries' loop alone. */
+static __attribute__((noinline)) uint32_t take_plain(const struct bfs *b, uint32_t *i, uint32_t *j,
+						      uint32_t *lvl, uint32_t *n)
 {
-	uint32_t c = s->via[s->order[i]];
+	const struct bfs c = *b; /* a copy the compiler can keep in registers: no store aliases it */
 
-	nue_cdg_unblock(s->g, c, s->via[s->f->adj[c].sw]);
-	while (s->nadded > mark) {
-		s->nadded -= 2;
-		nue_cdg_remove(s->g, s->added[s->nadded], s->added[s->nadded + 1]);
-	}
+	return take_levels(&c, i, j, lvl, n, 0);
 }
 
-static int by_key(const void *pa, const void *pb)
+/* take_levels() on a fabric with parallel cables: by bundles where a switch has some. */
+static __attribute__((noinline)) uint32_t take_multi(const struct bfs *b, uint32_t *i, uint32_t *j,
+						      uint32_t *lvl, uint32_t *n)
 {
-	const struct nue_lkey *a = pa, *b = pb;
+	const struct bfs c = *b; /* as in take_plain() */
 
-	if (a->d != b->d)
-		return a->d < b->d ? -1 : 1;
-	return a->c < b->c ? -1 : a->c > b->c;
-}
-
-static unsigned bit_length(uint64_t x)
-{
-	return x ? 64u - (unsigned)__builtin_clzll(x) : 0u;
-}
-
-/*
- * Level lvl, order[i..j), by (distance, channel). A short switch at level
- * h has h w0 <= d < (h + 1) w0, so (d - h w0, channel) packs into one
- * number when w0 and the channel numbers leave room; else qsort.
- */
-static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j, uint32_t lvl)
-{
-	unsigned cb = bit_length(s->g->ch.E), bits = bit_length(s->w0 - 1) + cb;
-	uint64_t base = (uint64_t)lvl * s->w0, *a = v->packed;
-
-	if (bits > 64) {
-		for (uint32_t k = i; k < j; k++)
-			v->keys[k] = (struct nue_lkey){ s->dd[s->order[k]], s->via[s->order[k]], s->order[k] };
-		qsort(v->keys + i, j - i, sizeof(*v->keys), by_key);
-		for (uint32_t k = i; k < j; k++)
-			s->order[k] = v->keys[k].y;
-		return;
-	}
-	for (uint32_t k = i; k < j; k++)
-		a[k - i] = (s->dd[s->order[k]] - base) << cb | s->via[s->order[k]];
-	route_sort_u64(a, j - i, v->packed + (j - i), 0, bits);
-	for (uint32_t k = i; k < j; k++)
-		s->order[k] = s->g->tail[(uint32_t)(a[k - i] & ((1ull << cb) - 1))];
+	return take_levels(&c, i, j, lvl, n, 1);
 }
 
 /*
@@ -321,8 +288,9 @@ static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, ui
  * (distance, channel)), up to the first refusal. The CDG takes a set of
  * dependencies in any order or in none, so the level goes in BFS order
  * (only the nneed in need[] not used yet) and is sorted only when one is
- * refused: then its adds are taken back and made again in pop order.
- * @return the index of the first refusal (left blocked), or j
+ * refused: then its adds are taken back and made again in pop order
+ * (nue_level_resort()). @return the index of the first refusal (left
+ * blocked), or j
  */
 static uint32_t add_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j,
 			  uint32_t nneed, uint32_t lvl, struct lanes_error *err, int *rc)
@@ -340,11 +308,24 @@ static uint32_t add_level(struct nue_search *s, struct nue_level *v, uint32_t i,
 		}
 		if (j - i < 2)
 			return k;
-		take_back(s, k, mark);
-		sort_level(s, v, i, j, lvl);
-		return add_upto(s, i, j, err, rc);
+		return nue_level_resort(s, i, j, k, mark, lvl, err, rc);
 	}
 	return j;
+}
+
+/* order[0..i) are routed: seen, and at their distances for the heap (t's node at 0). */
+static void routed(struct nue_search *s, const struct nue_level *v, uint32_t i)
+{
+	const uint32_t *order = s->order, stamp = s->stamp;
+	const struct nue_lnode *node = v->node;
+	uint32_t *seen = s->seen;
+	uint64_t *dd = s->dd;
+
+	s->norder = i;
+	for (uint32_t j = 0; j < i; j++) {
+		seen[order[j]] = stamp;
+		dd[order[j]] = node[order[j]].bd;
+	}
 }
 
 /*
@@ -356,9 +337,7 @@ static uint32_t add_level(struct nue_search *s, struct nue_level *v, uint32_t i,
  */
 static int hand_over(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t h)
 {
-	s->norder = i;
-	for (uint32_t j = 0; j < i; j++)
-		s->seen[s->order[j]] = s->stamp;
+	routed(s, v, i);
 	for (uint32_t j = i; j-- > 0;) {
 		if (level_of(v, s->order[j]) + 1 < h)
 			break;
@@ -380,27 +359,28 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .bun = v->bun, .bm = v->bm,
 			       .boff = v->boff, .mem = v->mem, .mjd = v->mjd, .dep = s->g->dep,
 			       .drow = s->g->drow, .dense = s->g->ch.dense_off, .load = s->load,
-			       .w0 = s->w0, .node = v->node, .order = s->order,
-			       .via = s->via, .base = next_base(s, v), .dd = s->dd,
-			       .sub = s->sub, .hca = s->hca, .need = v->need };
-	static const uint8_t none = NUE_DEP_UNUSED; /* t: no dependency to block (all entries) */
+			       .w0 = s->w0, .node = v->node, .lv = v->lv, .order = s->order,
+			       .via = s->via, .base = next_base(s, v),
+			       .need = v->need };
 	uint32_t a = b.off[t], n, i = 1;
 
-	b.node[t].lv = b.base;
+	b.lv[t] = b.base;
+	b.node[t].bd = 0; /* for routed() */
 	b.order[0] = t;
 	b.via[t] = LANES_NONE;
-	b.dd[t] = 0;
-	b.sub[t] = b.hca[t];
+	s->dd[t] = 0;
 	if (v->multi)
 		n = scan_bundles(&b, b.boff[t], b.boff[t + 1], NULL, b.w0, b.base + 1, 1);
 	else
-		n = scan(&b, b.nb + a, &none, 0, b.w0, b.base + 1, 1, b.off[t + 1] - a);
+		n = scan(&b, b.nb + a, NULL, 1, b.w0, b.base + 1, 1, b.off[t + 1] - a);
 	for (uint32_t lvl = 1; i < n; lvl++) {
-		uint32_t j = n, k, nneed = v->multi ? take_multi(&b, i, j, lvl, &n)
-						   : take_plain(&b, i, j, lvl, &n);
+		uint32_t j, k, nneed = v->multi ? take_multi(&b, &i, &j, &lvl, &n)
+						 : take_plain(&b, &i, &j, &lvl, &n);
 
 		if (nneed == LANES_NONE)
 			return hand_over(s, v, i, lvl);
+		if (!nneed)
+			break; /* every level taken */
 		k = add_level(s, v, i, j, nneed, lvl, err, rc);
 		if (*rc)
 			return 0;
@@ -410,9 +390,8 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 	}
 	s->norder = n;
 	if (n == s->csize[s->comp[t]])
-		return 1; /* done: nothing reads seen[] any more */
-	for (uint32_t j = 0; j < n; j++) /* the others cannot enter: nothing to offer */
-		s->seen[s->order[j]] = s->stamp;
+		return 1; /* done: nothing reads seen[] or dd[] any more */
+	routed(s, v, n); /* the others cannot enter: nothing to offer */
 	return 0;
 }
 

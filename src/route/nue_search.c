@@ -104,7 +104,6 @@ static inline __attribute__((always_inline)) void settle(struct nue_search *s, u
 	s->seen[x] = s->stamp;
 	s->via[x] = c;
 	s->dd[x] = d;
-	s->sub[x] = s->hca[x]; /* for place() */
 	s->order[s->norder++] = x;
 	nue_search_offer(s, x);
 }
@@ -313,7 +312,6 @@ static int escape_impasse(struct nue_search *s, uint32_t t, struct lanes_error *
 
 		if (s->seen[x] != s->stamp) {
 			s->seen[x] = s->stamp;
-			s->sub[x] = s->hca[x];
 			s->order[s->norder++] = x;
 		}
 		s->via[x] = escape_channel(s, x);
@@ -353,6 +351,7 @@ int nue_search_route(struct nue_search *s, uint32_t t, struct lanes_error *err)
 	s->norder = 0;
 	s->nadded = 0;
 	s->walked = 0;
+	memcpy(s->sub, s->hca, sizeof(*s->sub) * s->ns); /* for place(): the sources at each switch */
 	ok = search(s, t, err, &rc);
 	if (rc)
 		return rc;

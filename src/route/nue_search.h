@@ -39,21 +39,25 @@ struct nue_bmem {
 	uint32_t m, n;
 };
 
-/* An adjacency entry e for the BFS: its switch, and the channel back (rev[e]). */
+/*
+ * An adjacency entry e of switch x for the BFS: its switch, the channel
+ * back (rev[e]), and (e - x's first) * x's degree: the dependency from it
+ * onto x's channel c is at that offset from c's (nue_level.c).
+ */
 struct nue_nb {
-	uint32_t y, in;
+	uint32_t y, in, jd;
 };
 
-/* A switch in the BFS shortcut: discovered when lv is at least the search's base. */
+/* A switch in the BFS shortcut, once discovered (struct nue_level: lv). */
 struct nue_lnode {
 	uint64_t bd;                  /* best distance so far */
 	uint32_t bc;                  /* its channel */
-	uint32_t lv;                  /* base + hops from t once discovered, else below base */
 };
 
 /* The BFS shortcut of the search (nue_level.c). */
 struct nue_level {
 	struct nue_lnode *node;       /* per switch */
+	uint32_t *lv;                 /* per switch: base + hops from t once discovered, else above */
 	uint32_t base;
 	struct nue_nb *nb;            /* per adjacency entry */
 	struct nue_bundle *bun;       /* per switch x: bun[boff[x] .. boff[x + 1]) */
@@ -83,7 +87,7 @@ struct nue_search {
 	uint32_t *via;                /* per routed switch: its channel toward t */
 	uint32_t *seen, stamp;        /* seen[s] == stamp: s is routed */
 	uint32_t *order, norder;      /* routed switches, in settle order */
-	uint64_t *sub, *dd;           /* per routed switch: sources behind it (hca when routed); distance */
+	uint64_t *sub, *dd;           /* per switch: sources behind it (hca from the start); distance */
 	uint32_t *added, nadded;      /* dependencies this search used: (in, out) pairs */
 	size_t added_cap;
 	int walked;                   /* order is no settle order (backtracking, escape) */
@@ -121,17 +125,15 @@ static inline __attribute__((always_inline)) void nue_search_offer(struct nue_se
 	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->ch.dense_off[x] + (c - a);
 
 	/* locals: the heap's stores could alias the fields, forcing reloads */
-	const struct lanes_adj *adj = f->adj + a;
-	const uint32_t *rev = s->g->ch.rev + a, *seen = s->seen, stamp = s->stamp;
+	const struct nue_nb *nb = s->level.nb + a; /* switch, channel back, dependency offset */
+	const uint32_t *seen = s->seen, stamp = s->stamp;
 	const uint64_t *load = s->load, dw = s->dd[x] + s->w0;
 	struct nue_iheap *hp = &s->heap;
 
-	for (uint32_t j = 0; j < deg; j++) {
-		uint32_t y = adj[j].sw, in = rev[j];
-
-		if (seen[y] == stamp || (col && col[(size_t)j * deg] == NUE_DEP_BLOCKED))
+	for (const struct nue_nb *q = nb; q < nb + deg; q++) {
+		if (seen[q->y] == stamp || (col && col[q->jd] == NUE_DEP_BLOCKED))
 			continue;
-		nue_iheap_offer(hp, dw + load[in], in, y);
+		nue_iheap_offer(hp, dw + load[q->in], q->in, q->y);
 	}
 }
 
@@ -203,6 +205,16 @@ static inline void nue_bundle_loaded(struct nue_level *v, uint32_t c)
  * as the heap search would have it at that point (*rc set on an error)
  */
 int nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, int *rc);
+
+/**
+ * The CDG refused the dependency of order[k] in the BFS's level lvl,
+ * order[i..j), after the adds made since mark: they go back, and the
+ * level's go in again in the heap's pop order up to the first refusal
+ * (nue_level_add.c). @return the index of that refusal (left blocked), or
+ * j; *rc set on an error
+ */
+uint32_t nue_level_resort(struct nue_search *s, uint32_t i, uint32_t j, uint32_t k, uint32_t mark,
+			  uint32_t lvl, struct lanes_error *err, int *rc);
 
 /** Nonzero: never take the shortcut (tests compare the two ways). */
 extern int nue_level_off;
