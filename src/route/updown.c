@@ -149,12 +149,11 @@ static int route_group(struct updown *u, uint32_t i, uint32_t j, int offset)
 
 /*
  * Column mode's keys, load << 8 | port per entry of the split adjacency
- * (u->ukey; a port carries fewer than 2^16 LIDs, so a load fits in 24
- * bits). The switch LIDs of a pass are not counted, so the loads stay as
- * they are while they are routed, and the keys are made once per pass, at
- * its first column (allocated then: small fabrics often need none).
- * @return 0 when out of memory (the caller then routes the LID from its
- * candidate list, to the same ports), else 1
+ * (u->ukey; a load is below 2^16 LIDs): the switch LIDs of a pass are not
+ * counted, so the loads stay as they are while they are routed, and the
+ * keys are made once per pass, at its first column (allocated then: most
+ * small fabrics never need them). @return 0 when out of memory (the caller
+ * then routes without column mode, to the same ports), else 1
  */
 static int column_keys(struct updown *u, int offset)
 {
