@@ -147,29 +147,6 @@ static int route_group(struct updown *u, uint32_t i, uint32_t j, int offset)
 	return 0;
 }
 
-/*
- * Column mode's keys, load << 8 | port per entry of the split adjacency
- * (u->ukey; a load is below 2^16 LIDs): the switch LIDs of a pass are not
- * counted, so the loads stay as they are while they are routed, and the
- * keys are made once per pass, at its first column.
- */
-static void column_keys(struct updown *u, int offset)
-{
-	const uint32_t *off = u->off, *count = u->load.count, *loff = u->load.off;
-	const uint8_t *port = u->port;
-	uint32_t *ukey = u->ukey;
-
-	if (u->keys_pass == offset + 1)
-		return;
-	for (uint32_t s = 0; s < u->f->num_switches; s++) {
-		const uint32_t *load = count + loff[s];
-
-		for (uint32_t e = off[s]; e < off[s + 1]; e++)
-			ukey[e] = load[port[e]] << 8 | port[e];
-	}
-	u->keys_pass = offset + 1;
-}
-
 static void route_switch(struct updown *u, uint32_t t, int offset)
 {
 	const struct lanes_port *p0 = lanes_fabric_port(u->f, u->f->switches[t], 0);
@@ -181,7 +158,6 @@ static void route_switch(struct updown *u, uint32_t t, int offset)
 		u->save_next = offset + 1 < (1 << u->eps.max_lmc);
 		if (!offset && !u->save_next && !u->saved[t] && u->hops.dst != t) {
 			/* column mode: the phases pick what route_fill_lids would */
-			column_keys(u, offset);
 			u->col = u->r->lft + (size_t)lid * u->f->num_switches;
 			u->hops.dst = LANES_NONE;
 			updown_legal_paths(u, t);
@@ -231,7 +207,7 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	uint8_t *b;
 
 	u->saved = calloc(1, sizeof(*u->saved) * n + sizeof(uint64_t) * nbits +
-				     sizeof(uint32_t) * (nw * n + 1 + u->eps.n + 1 + 2 * (ne + 1)) +
+				     sizeof(uint32_t) * (nw * n + 1 + u->eps.n + 1 + ne + 1) +
 				     2 * (ne + 1) + 2 * n);
 	u->save_left = route_hop_ports_save_budget(u->f);
 	if (!u->saved)
@@ -243,8 +219,7 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	memset(u->dn, 0xff, sizeof(*u->dn) * ns); /* INF */
 	u->lids = w + nw * n + 1;
 	u->nb = u->lids + u->eps.n + 1;
-	u->ukey = u->nb + ne + 1;
-	b = (uint8_t *)(u->ukey + ne + 1);
+	b = (uint8_t *)(u->nb + ne + 1);
 	u->port = b;
 	u->isup = b + ne + 1;
 	u->has_ca = b + 2 * (ne + 1);

@@ -125,30 +125,33 @@ scan_completed(const struct lanes_adj *a, const struct lanes_adj *a1, uint32_t *
 }
 
 /*
- * scan_completed in column mode, over the split adjacency (v..v1, keys
- * alongside): no candidate list, but the first of them with the fewest
- * LIDs, as route_least_loaded from port 1 picks among them: the least key
- * (load << 8 | port, u->ukey), whatever the order of the scan. @return its
- * port, or LANES_PORT_DROP
+ * scan_completed in column mode: no candidate list, but the first of them
+ * with the fewest LIDs (load, by port), as route_least_loaded from port 1
+ * picks among them. @return it, or LANES_PORT_DROP
  */
-static inline __attribute__((always_inline)) uint8_t
-pick_completed(const uint32_t *v, const uint32_t *v1, const uint32_t *key, uint32_t *len,
-	       const uint8_t *state, uint32_t lx, uint32_t *queue, uint32_t *tail)
+__attribute__((noinline)) static uint8_t
+pick_completed(const struct lanes_adj *a, const struct lanes_adj *a1, uint32_t *len,
+	       const uint8_t *state, uint32_t lx, const uint32_t *load, uint32_t *queue,
+	       uint32_t *tail)
 {
 	uint32_t want = lx - 1, t = *tail, least = UINT32_MAX;
+	uint8_t pick = LANES_PORT_DROP;
 
-	for (; v < v1; v++, key++) {
-		uint32_t s = *v, l = len[s];
+	for (; a < a1; a++) {
+		uint32_t s = a->sw, l = len[s];
 
 		if (l == want) {
-			least = *key < least ? *key : least;
+			if (load[a->port] < least) {
+				least = load[a->port];
+				pick = a->port;
+			}
 		} else if (l > lx + 1 && state[s] == ST_COMPLETED) {
 			len[s] = lx + 1;
 			queue[t++] = s;
 		}
 	}
 	*tail = t;
-	return least == UINT32_MAX ? LANES_PORT_DROP : (uint8_t)least;
+	return pick;
 }
 
 /*
@@ -177,7 +180,7 @@ static void complete_few(struct updown *u, uint32_t n)
 	uint32_t *len = u->len, *next = u->best, *head = u->bucket, *queue = u->queue;
 	uint32_t *multi = u->hops.multi, *moff = u->hops.moff;
 	uint32_t lo = INF, hi = 0, qh = 0, qt = 0, np = u->nports, nmulti = u->hops.nmulti;
-	const uint32_t *ukey = u->ukey;
+	const uint32_t *loff = u->load.off, *count = u->load.count;
 	uint8_t *state = u->state, *port = u->hops.port, *one = u->hops.one, *col = u->col;
 
 	for (uint32_t q = 0; q < n; q++) {
@@ -212,8 +215,8 @@ static void complete_few(struct updown *u, uint32_t n)
 			uint8_t *out = port + np;
 
 			if (col) {
-				col[x] = pick_completed(nb + off[x], nb + off[x + 1], ukey + off[x], len,
-							state, l, queue, &qt);
+				col[x] = pick_completed(adj + aoff[x], adj + aoff[x + 1], len, state, l,
+							count + loff[x], queue, &qt);
 				continue;
 			}
 			k = scan_completed(adj + aoff[x], adj + aoff[x + 1], len, state, l, out, queue,

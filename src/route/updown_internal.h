@@ -74,9 +74,6 @@ struct updown {
 	uint8_t *col;              /* column mode: the LFT column of a switch LID the routes go
 				      into, each switch's least-loaded candidate (u->hops is
 				      not filled), or NULL */
-	uint32_t *ukey;            /* column mode: load << 8 | port per entry of nb (the split
-				      adjacency); made once per pass (updown.c column_keys) */
-	int keys_pass;             /* the pass + 1 they were made for, 0: none */
 	uint32_t *unrouted;        /* phase C: switches without a legal path */
 	uint32_t nunrouted;        /* of t's component */
 	uint8_t unrouted_ca;       /* one of them has CAs */

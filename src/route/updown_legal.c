@@ -261,15 +261,14 @@ __attribute__((noinline)) static void legal_paths(struct updown *u, uint32_t t)
  * least-loaded candidate goes straight into the column. An up-only switch
  * keeps the first port with the fewest LIDs among its up moves with the
  * least len (the ports ascend), as route_least_loaded from port 1 picks
- * among the candidates legal_paths would list: the least of len << 32 |
- * load << 8 | port over its up moves (u->ukey holds the low half).
+ * among the candidates legal_paths would list.
  */
 __attribute__((noinline)) static void column_paths(struct updown *u, uint32_t t)
 {
 	const uint32_t *perm = u->perm, *comp = u->comp, c = u->comp[t], *queue = u->queue;
 	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, ns = u->f->num_switches;
-	const uint32_t *ukey = u->ukey;
-	const uint8_t *has_ca = u->has_ca;
+	const uint32_t *loff = u->load.off, *count = u->load.count;
+	const uint8_t *uport = u->port, *has_ca = u->has_ca;
 	uint32_t *len = u->len, *dn = u->dn, *unrouted = u->unrouted, nun = 0;
 	uint8_t *state = u->state, *col = u->col, gap = 0;
 
@@ -277,18 +276,27 @@ __attribute__((noinline)) static void column_paths(struct updown *u, uint32_t t)
 		uint32_t s = perm[i], k;
 
 		if (dn[s] == INF) {
-			uint32_t e0 = off[s], n = mid[s] - e0;
-			const uint32_t *v = nb + e0, *key = ukey + e0;
-			uint64_t b = UINT64_MAX;
+			uint32_t m = INF - 1, least = INF, e0 = off[s], n = mid[s] - e0;
+			const uint32_t *v = nb + e0, *load = count + loff[s];
+			const uint8_t *p = uport + e0;
+			uint8_t pick = LANES_PORT_DROP;
 
 			for (uint32_t j = 0; j < n; j++) {
-				uint64_t x = (uint64_t)len[v[j]] << 32 | key[j];
+				uint32_t l = len[v[j]];
 
-				b = x < b ? x : b;
+				if (l <= m) {
+					uint32_t x = load[p[j]];
+
+					if (l < m || x < least) {
+						m = l;
+						least = x;
+						pick = p[j];
+					}
+				}
 			}
-			k = (uint32_t)(b >> 32) != INF;
-			col[s] = k ? (uint8_t)b : LANES_PORT_DROP;
-			len[s] = k ? (uint32_t)(b >> 32) + 1 : INF;
+			k = m != INF - 1;
+			col[s] = pick;
+			len[s] = k ? m + 1 : INF;
 			state[s] = k ? ST_UP : ST_NONE;
 		} else if (len[s] != INF) {
 			continue; /* routed by down_states */
