@@ -26,13 +26,14 @@
 int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
 {
 	size_t n = ns + 1;
-	uint32_t *w = malloc(sizeof(uint32_t) * (6 * n + ne + 1) + 2 * n);
+	/* 8 words of slack after prog: sssp_masks.c writes candidates 8 at a time */
+	uint32_t *w = malloc(sizeof(uint32_t) * (6 * n + ne + 9) + 2 * n);
 
 	if (!(d->order = w))
 		return -1;
 	d->pick = w + n;
 	d->prog = w + 2 * n; /* at most 4 words per switch and its candidates */
-	d->row = (uint8_t *)(w + 6 * n + ne + 1);
+	d->row = (uint8_t *)(w + 6 * n + ne + 9);
 	d->col = d->row + n;
 	return 0;
 }

@@ -19,8 +19,10 @@
  * A destination t is then filled from row t and its masks in O(switches +
  * candidates): the switches by hops (a counting sort; within one hop count
  * the order does not matter, see sssp_cands.c), each one's candidates in
- * adjacency order (ascending bits). t itself (0 hops) and unreachable
- * switches (255, also beyond 254 hops, as the BFS) take no candidates.
+ * adjacency order (ascending bits), a byte of its mask at a time from a
+ * table of each byte value's bit places (m->bitpos, 9 KB per routing).
+ * t itself (0 hops) and unreachable switches (255, also beyond 254 hops,
+ * as the BFS) take no candidates.
  * Memory: 8 S^2 bytes of masks and 2 S^2 of hops (2.6 MB at 511 switches),
  * freed when the routing ends.
  */
@@ -105,6 +107,7 @@ static void masks_of(struct sssp *m, uint32_t s)
 {
 	const size_t ns = m->f->num_switches, st = m->hstride;
 	const uint32_t e0 = m->f->adj_off[s], deg = m->f->adj_off[s + 1] - e0;
+	const uint32_t nc = (deg + 7) / 8; /* chunks of eight entries */
 	const uint8_t *rs = m->hops + s * st, *inc = m->hops + st * ns, *rv[64];
 	uint64_t *mask = m->cmask;
 	uint8_t by[8][8];
@@ -112,19 +115,40 @@ static void masks_of(struct sssp *m, uint32_t s)
 	for (uint32_t i = 0; i < deg; i++)
 		rv[i] = inc + (size_t)m->nb[e0 + i] * st;
 	for (size_t w = 0; w < st; w += 8) {
-		uint64_t hs = swar_word(rs + w);
+		uint64_t hs = swar_word(rs + w), *out = mask + w * ns + s;
+		size_t nt = ns - w < 8 ? ns - w : 8; /* destinations in this word */
 
-		for (uint32_t c = 0; c * 8 < deg; c++) {
+		for (uint32_t c = 0; c < nc; c++) {
+			uint32_t i1 = deg < 8 * c + 8 ? deg : 8 * c + 8;
 			uint64_t acc = 0;
 
 			/* high bits where hops(v) + 1 == hops(s) */
-			for (uint32_t i = c * 8; i < deg && i < c * 8 + 8; i++)
-				acc |= (swar_zero_bytes(swar_word(rv[i] + w) ^ hs) >> 7) << (i - c * 8);
+			for (uint32_t i = 8 * c; i < i1; i++)
+				acc |= (swar_zero_bytes(swar_word(rv[i] + w) ^ hs) >> 7) << (i - 8 * c);
 			memcpy(by[c], &acc, 8); /* byte b: destination w + b */
 		}
-		for (size_t b = 0; b < 8 && w + b < ns; b++)
-			mask[(w + b) * ns + s] = deg <= 8 ? by[0][b] : gather_bytes(by, deg, b);
+		if (nc == 1)
+			for (size_t b = 0; b < nt; b++)
+				out[b * ns] = by[0][b];
+		else if (nc == 2)
+			for (size_t b = 0; b < nt; b++)
+				out[b * ns] = by[0][b] | (uint64_t)by[1][b] << 8;
+		else
+			for (size_t b = 0; b < nt; b++)
+				out[b * ns] = gather_bytes(by, deg, b);
 	}
+}
+
+/* m->bitpos (struct sssp): 0, or -1 (no memory). */
+static int bit_places(struct sssp *m)
+{
+	if (!(m->bitpos = calloc(9 * 256, sizeof(uint32_t))))
+		return -1;
+	for (uint32_t v = 0; v < 256; v++)
+		for (uint32_t j = 0; j < 8; j++)
+			if (v >> j & 1)
+				m->bitpos[8 * v + m->bitpos[2048 + v]++] = j;
+	return 0;
 }
 
 /* m->glead where parallel cables are grouped (sssp_groups.c): 0, or -1 (no memory). */
@@ -152,7 +176,7 @@ int sssp_masks_build(struct sssp *m)
 	if (!masks_pay(m->f) || padded_hops(m))
 		return -1;
 	m->cmask = malloc(sizeof(uint64_t) * (ns * ns + 1));
-	if (!m->cmask) {
+	if (!m->cmask || bit_places(m)) {
 		sssp_masks_free(m);
 		return -1;
 	}
@@ -166,6 +190,8 @@ void sssp_masks_free(struct sssp *m)
 	free(m->hops);
 	free(m->cmask);
 	free(m->glead);
+	free(m->bitpos);
+	m->bitpos = NULL;
 	m->hops = NULL;
 	m->cmask = NULL;
 	m->glead = NULL;
@@ -177,12 +203,17 @@ void sssp_masks_free(struct sssp *m)
  */
 static uint32_t by_hops(const struct sssp *m, const uint8_t *row, uint32_t *order)
 {
-	uint32_t ns = m->f->num_switches, cnt[256], n = 0;
+	uint32_t ns = m->f->num_switches, cnt[256], n = 0, s;
 
 	memset(cnt, 0, sizeof(uint32_t) * ((size_t)m->maxhop + 1));
 	cnt[255] = 0;
-	for (uint32_t s = 0; s < ns; s++)
+	/* four at a time, into the padding of the row (255, not counted) */
+	for (s = 0; s < ns; s += 4) {
 		cnt[row[s]]++;
+		cnt[row[s + 1]]++;
+		cnt[row[s + 2]]++;
+		cnt[row[s + 3]]++;
+	}
 	for (uint32_t h = 0; h <= m->maxhop; h++) {
 		uint32_t c = cnt[h];
 
@@ -190,8 +221,47 @@ static uint32_t by_hops(const struct sssp *m, const uint8_t *row, uint32_t *orde
 		n += c;
 	}
 	cnt[255] = n;
-	for (uint32_t s = 0; s < ns; s++)
+	for (s = 0; s + 4 <= ns; s += 4) {
 		order[cnt[row[s]]++] = s;
+		order[cnt[row[s + 1]]++] = s + 1;
+		order[cnt[row[s + 2]]++] = s + 2;
+		order[cnt[row[s + 3]]++] = s + 3;
+	}
+	for (; s < ns; s++)
+		order[cnt[row[s]]++] = s;
+	return n;
+}
+
+/* Four words at once (a GCC and Clang vector extension, as the builtins here). */
+typedef uint32_t v4u __attribute__((vector_size(16)));
+
+/*
+ * A multi switch's candidate entries, e0 plus the places of b's bits in
+ * ascending order, into c, an even count (struct dest); how many. Byte by
+ * byte from the table bitpos (eight words a byte, whatever its bits, so
+ * that the copy has no branches): it may write up to 8 words past the
+ * list, and struct dest's prog has that slack (sssp_cands.c).
+ */
+static uint32_t cands_of(const uint32_t *bitpos, uint32_t e0, uint64_t b, uint32_t *c)
+{
+	uint32_t n = 0;
+
+	for (; b; b >>= 8, e0 += 8) {
+		const uint32_t *pos = bitpos + 8 * (b & 255);
+		v4u lo, hi;
+
+		memcpy(&lo, pos, sizeof(lo));
+		memcpy(&hi, pos + 4, sizeof(hi));
+		lo += e0;
+		hi += e0;
+		memcpy(c + n, &lo, sizeof(lo));
+		memcpy(c + n + 4, &hi, sizeof(hi));
+		n += bitpos[2048 + (b & 255)];
+	}
+	if (n & 1) { /* an even count (struct dest) */
+		c[n] = c[n - 1];
+		n++;
+	}
 	return n;
 }
 
@@ -209,6 +279,8 @@ void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t)
 	const uint64_t *mask = m->cmask + (size_t)t * ns;
 	const uint8_t *row = m->hops + (size_t)t * m->hstride;
 	const struct lanes_adj *adj = m->f->adj;
+	const uint64_t *glead = m->glead;
+	const uint32_t *bitpos = m->bitpos;
 	uint8_t *col = d->col;
 	uint32_t *order = d->order, *pick = d->pick, *prog = d->prog;
 	uint32_t n, np = 0, nmulti = 0, q = 1;
@@ -218,7 +290,7 @@ void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t)
 	n = by_hops(m, row, order);
 	pick[t] = LANES_NONE;
 	for (uint32_t i = 1; i < n; i++) {
-		uint32_t s = order[i], e0 = aoff[s], *c;
+		uint32_t s = order[i], e0 = aoff[s];
 		uint64_t b = mask[s];
 		uint8_t h = row[s];
 
@@ -238,17 +310,10 @@ void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t)
 		}
 		prog[np] = s;
 		prog[np + 1] = e0;
-		c = prog + np + 3;
-		if (m->glead) /* parallel cables: their groups' first entries */
-			b &= m->glead[s];
-		for (; b; b &= b - 1)
-			*c++ = e0 + (uint32_t)__builtin_ctzll(b);
-		if ((c - prog - np - 3) & 1) { /* an even count (struct dest) */
-			c[0] = c[-1];
-			c++;
-		}
-		prog[np + 2] = (uint32_t)(c - prog) - np - 3;
-		np = (uint32_t)(c - prog);
+		if (glead) /* parallel cables: their groups' first entries */
+			b &= glead[s];
+		prog[np + 2] = cands_of(bitpos, e0, b, prog + np + 3);
+		np += 3 + prog[np + 2];
 		nmulti++;
 	}
 	d->t = t;

@@ -76,6 +76,8 @@ struct sssp {
 	uint8_t maxhop;             /* at least the most hops between two switches, < 255 */
 	uint64_t *cmask;            /* per (t, s): s's candidate entries toward t */
 	uint64_t *glead;            /* per switch: its entries that lead a group (NULL: all) */
+	uint32_t *bitpos;           /* per byte value v: its set bits' places (8 words,
+				       ascending), then at 2048 + v their count */
 	/* parallel cables (sssp_groups.c; NULL: none, or keys not indexed) */
 	uint32_t *gfirst;           /* per entry: the first entry of its group */
 	uint32_t *gnext;            /* per entry: the next entry of its group, or LANES_NONE */
