@@ -22,8 +22,11 @@
 #    is the median of RUNS processes), the VLs its notes say it needs, and
 #    `lanes verify` of what it wrote (deadlock freedom by the verifier, max
 #    routes per channel, EBB). The path-SL files and LFTs of the RUNS routings
-#    must be byte-identical. "steady": RUNS bench_route_repeat processes
-#    route the same file 11 times each; the median of all but their first.
+#    must be byte-identical. "steady": in each round, SWEEPS - 1
+#    bench_route_repeat processes, one a second (as OpenSM's sweeps), route
+#    the same file 11 times each; the median of all but their first calls.
+#    Both steady states then sample the machine in RUNS x (SWEEPS - 1)
+#    moments a second apart (until commit 2a02f8d: one process a round).
 #  - The sides take turns: RUNS rounds of one OpenSM daemon, then one `lanes
 #    route` and one bench_route_repeat (since commit 6f5751d; before, all of
 #    OpenSM's runs came first), so both sample the machine at the same times.
@@ -141,8 +144,9 @@ osm_side() {
 
 # lanes_round NET DIR ENGINE I: `lanes route` into DIR/rI (the engine's own
 # time_s from report.json to DIR/times: a first routing in a fresh process),
-# then a bench_route_repeat process routing 11 times (all but its first call
-# to DIR/repeat: the steady state). Our nue runs with --vls 1, as OpenSM's.
+# then SWEEPS - 1 bench_route_repeat processes a second apart, as OpenSM's
+# later sweeps, each routing 11 times (all but its first call to DIR/repeat:
+# the steady state). Our nue runs with --vls 1, as OpenSM's.
 # @return 1 if lanes refused (DIR/refused).
 lanes_round() {
   local net=$1 dir=$2 eng=$3 i=$4 opts=() vls=8
@@ -153,7 +157,11 @@ lanes_round() {
     touch "$dir/refused"; return 1
   fi
   jget time_s "$dir/r$i/report.json" >>"$dir/times"
-  "$repeat" "$eng" "$net" 11 "$vls" 2>>"$dir/repeat.err" | tail -n +2 >>"$dir/repeat"
+  local w
+  for w in $(seq 2 "$sweeps"); do
+    [ "$w" = 2 ] || sleep 1
+    "$repeat" "$eng" "$net" 11 "$vls" 2>>"$dir/repeat.err" | tail -n +2 >>"$dir/repeat"
+  done
 }
 
 # lanes_side NET DIR ENGINE (after the rounds): prints "status vls_needed
