@@ -45,25 +45,26 @@ int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const stru
 
 	memset(v, 0, sizeof(*v));
 	v->node = route_alloc(a, sizeof(*v->node) * ((size_t)ns + 1));
-	v->lv = route_alloc(a, sizeof(*v->lv) * ((size_t)ns + 1)); /* set by next_base() */
+	v->st = route_alloc(a, (size_t)ns + 1);
 	v->keys = route_alloc(a, sizeof(*v->keys) * ((size_t)ns + 1));
 	v->packed = route_alloc(a, sizeof(*v->packed) * 2 * ((size_t)ns + 1));
 	v->need = route_alloc(a, sizeof(*v->need) * ((size_t)ns + 1));
 	v->nb = route_alloc(a, sizeof(*v->nb) * ((size_t)f->adj_off[ns] + 1));
-	if (!v->node || !v->lv || !v->keys || !v->packed || !v->need || !v->nb)
+	if (!v->node || !v->st || !v->keys || !v->packed || !v->need || !v->nb)
 		return -1;
 	for (uint32_t x = 0; x < ns; x++) {
 		uint32_t e0 = f->adj_off[x], deg = f->adj_off[x + 1] - e0;
 
 		for (uint32_t e = e0; e < e0 + deg; e++)
-			v->nb[e] = (struct nue_nb){ f->adj[e].sw, g->ch.rev[e], (e - e0) * deg };
+			v->nb[e] = (struct nue_nb){ f->adj[e].sw, g->ch.rev[e], (e - e0) * deg,
+						    f->adj[e].sw * (uint32_t)sizeof(*v->node) };
 	}
 	return nue_bundles_init(v, f, g->ch.rev, a);
 }
 
 static uint32_t level_of(const struct nue_level *v, uint32_t y)
 {
-	return v->lv[y] - v->base;
+	return v->node[y].lv - v->base;
 }
 
 /*
@@ -76,7 +77,7 @@ static uint32_t next_base(struct nue_search *s, struct nue_level *v)
 {
 	if (v->base < 2 * (s->ns + 1)) {
 		for (uint32_t y = 0; y < s->ns; y++)
-			v->lv[y] = UINT32_MAX;
+			v->node[y].lv = UINT32_MAX;
 		v->base = UINT32_MAX;
 	}
 	v->base -= s->ns + 1;
@@ -91,12 +92,11 @@ struct bfs {
 	const struct nue_bmem *bm;
 	const uint32_t *boff, *mem, *mjd;
 	const uint8_t *dep;
-	const uint32_t *drow;         /* per channel: nue_cdg_dep() less the out channel */
 	const size_t *dense;          /* per switch: its first dependency number */
 	const uint64_t *load;
 	uint64_t w0;
-	struct nue_lnode *node;
-	uint32_t *lv;
+	struct nue_lnode *node;       /* lv: set by next_base() */
+	uint8_t *st;
 	uint32_t *order, *via, base;
 	uint32_t *need;               /* the indices in order of the switches whose dependency is not used */
 };
@@ -104,9 +104,10 @@ struct bfs {
 /*
  * The best open channel of bundle k whose best one is blocked: least (load,
  * number) among its channels whose dependency (col[jd]) is not blocked.
- * @return it, or LANES_NONE
+ * @return it (*cs: its dependency's state), or LANES_NONE
  */
-static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_t k, const uint8_t *col)
+static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_t k, const uint8_t *col,
+						     uint8_t *cs)
 {
 	const struct nue_bmem q = b->bm[k];
 	uint32_t best = LANES_NONE;
@@ -118,7 +119,7 @@ static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_
 			continue;
 		if (best == LANES_NONE || b->load[in] < b->load[best] ||
 		    (b->load[in] == b->load[best] && in < best))
-			best = in;
+			best = in, *cs = col[b->mjd[i]];
 	}
 	return best;
 }
@@ -129,7 +130,12 @@ static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_
  * - w0, level next - 1: a neighbour not yet discovered takes the channel
  * (and level next), one already at level next keeps the better of the two;
  * the others (the switch's own next hop among them) are at levels next - 2
- * and next - 1. @return n, plus the switches discovered (appended to order)
+ * and next - 1. A neighbour's st[] follows its channel: the state of the
+ * dependency it needs (col's, read for the blocked test anyway; USED at t,
+ * which has no channel), so take_level() need not look it up again: the
+ * CDG changes between the two only by the adds of this switch's level,
+ * which are other dependencies. @return n, plus the switches discovered
+ * (appended to order)
  */
 static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, const struct nue_nb *nb,
 							   const uint8_t *col, int open,
@@ -139,28 +145,30 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 	const uint64_t *load = b->load;
 	uint32_t *order = b->order;
 	struct nue_lnode *node = b->node;
-	uint32_t *lv = b->lv;
+	uint8_t *st = b->st;
 
 	for (const struct nue_nb *q = nb, *end = nb + deg; q < end; q++) {
-		uint32_t y = q->y, in, ly = lv[y];
-		struct nue_lnode *p = &node[y];
+		struct nue_lnode *p = (struct nue_lnode *)((char *)node + q->yo); /* node[q->y] */
+		uint32_t ly = p->lv, in;
+		uint8_t cs = NUE_DEP_USED;
 		uint64_t d;
 		int better;
 
 		/* below next: done; above: not discovered (an older base) */
-		if (ly < next || (!open && col[q->jd] == NUE_DEP_BLOCKED))
+		if (ly < next || (!open && (cs = col[q->jd]) == NUE_DEP_BLOCKED))
 			continue;
 		in = q->in;
 		d = dw + load[in];
 		if (ly != next) {
-			*p = (struct nue_lnode){ d, in };
-			lv[y] = next;
-			order[n++] = y;
+			*p = (struct nue_lnode){ d, in, next };
+			st[q->y] = cs;
+			order[n++] = q->y;
 			continue;
 		}
 		better = ((nue_u128)d << 64 | in) < ((nue_u128)p->bd << 64 | p->bc); /* nue_heap.h */
 		p->bd = better ? d : p->bd;
 		p->bc = better ? in : p->bc;
+		st[q->y] = better ? cs : st[q->y];
 	}
 	return n;
 }
@@ -168,7 +176,7 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 /*
  * The same for a switch with parallel cables, by its bundles [k, kend):
  * each neighbour by its bundle's best open channel (col NULL at t: all
- * open). Inlined into take_multi() only (fabrics with parallel cables,
+ * open), st[] as in scan(). Inlined into take_multi() only (fabrics with parallel cables,
  * where most switches have some); take_plain()'s loop stays lean.
  */
 static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct bfs *b, uint32_t k, uint32_t kend,
@@ -177,25 +185,27 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
 {
 	const uint64_t *load = b->load;
 	struct nue_lnode *node = b->node;
-	uint32_t *lv = b->lv;
 
 	for (; k < kend; k++) {
 		const struct nue_bundle *q = &b->bun[k];
-		uint32_t y = q->y, in = q->in, ly = lv[y];
+		uint32_t y = q->y, in = q->in;
 		struct nue_lnode *p = &node[y];
+		uint32_t ly = p->lv;
+		uint8_t cs = NUE_DEP_USED;
 		uint64_t d;
 
 		if (ly < next ||
-		    (col && col[q->jd] == NUE_DEP_BLOCKED && (in = open_best(b, k, col)) == LANES_NONE))
+		    (col && (cs = col[q->jd]) == NUE_DEP_BLOCKED && (in = open_best(b, k, col, &cs)) == LANES_NONE))
 			continue;
 		d = dw + load[in];
 		if (ly != next) {
-			*p = (struct nue_lnode){ d, in };
-			lv[y] = next;
+			*p = (struct nue_lnode){ d, in, next };
+			b->st[y] = cs;
 			b->order[n++] = y;
 		} else if (((nue_u128)d << 64 | in) < ((nue_u128)p->bd << 64 | p->bc)) {
 			p->bd = d;
 			p->bc = in;
+			b->st[y] = cs;
 		}
 	}
 	return n;
@@ -206,8 +216,9 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
  * every switch of the level above has offered its entries) and offers its
  * own entries, which discovers the next level (appended to order, *n
  * counts them); need[] gets the indices whose dependency is not used yet
- * (none is blocked, else it would not have been offered). @return how
- * many, or LANES_NONE when a switch is not short
+ * (st[], from the scans of the level above; none is blocked, else it
+ * would not have been offered). @return how many, or LANES_NONE when a
+ * switch is not short
  */
 static inline __attribute__((always_inline)) uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j,
 								 uint32_t lvl, uint32_t *n, int multi)
@@ -224,17 +235,13 @@ static inline __attribute__((always_inline)) uint32_t take_level(const struct bf
 		if (d - lo >= w0)
 			return LANES_NONE;
 		b->via[x] = c; /* dd[x] only at a hand-over: routed() */
+		b->need[nneed] = k;
+		nneed += b->st[x] != NUE_DEP_USED;
 		if (!multi || b->boff[x + 1] - b->boff[x] == deg)
 			m = scan(b, b->nb + a, b->dep + b->dense[x] + (c - a), 0, d + w0, next, m, deg);
 		else
 			m = scan_bundles(b, b->boff[x], b->boff[x + 1], b->dep + b->dense[x] + (c - a),
 					 d + w0, next, m);
-	}
-	for (uint32_t k = i; k < j; k++) { /* a loop of its own: fewer values live in the one above */
-		uint32_t c = b->via[b->order[k]], par = b->via[b->nb[c].y];
-
-		b->need[nneed] = k;
-		nneed += par != LANES_NONE && b->dep[(uint32_t)(b->drow[c] + par)] != NUE_DEP_USED;
 	}
 	*n = m;
 	return nneed;
@@ -358,13 +365,13 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 {
 	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .bun = v->bun, .bm = v->bm,
 			       .boff = v->boff, .mem = v->mem, .mjd = v->mjd, .dep = s->g->dep,
-			       .drow = s->g->drow, .dense = s->g->ch.dense_off, .load = s->load,
-			       .w0 = s->w0, .node = v->node, .lv = v->lv, .order = s->order,
+			       .dense = s->g->ch.dense_off, .load = s->load,
+			       .w0 = s->w0, .node = v->node, .st = v->st, .order = s->order,
 			       .via = s->via, .base = next_base(s, v),
 			       .need = v->need };
 	uint32_t a = b.off[t], n, i = 1;
 
-	b.lv[t] = b.base;
+	b.node[t].lv = b.base;
 	b.node[t].bd = 0; /* for routed() */
 	b.order[0] = t;
 	b.via[t] = LANES_NONE;

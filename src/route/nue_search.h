@@ -42,22 +42,27 @@ struct nue_bmem {
 /*
  * An adjacency entry e of switch x for the BFS: its switch, the channel
  * back (rev[e]), and (e - x's first) * x's degree: the dependency from it
- * onto x's channel c is at that offset from c's (nue_level.c).
+ * onto x's channel c is at that offset from c's (nue_level.c); and y's
+ * byte offset in the BFS's node[] (x86 scales an index by 8 at most).
  */
 struct nue_nb {
-	uint32_t y, in, jd;
+	uint32_t y, in, jd, yo;
 };
 
-/* A switch in the BFS shortcut, once discovered (struct nue_level: lv). */
+/*
+ * A switch in the BFS shortcut: its level, and once discovered its best
+ * channel so far (together: one cache line for the BFS's test and update).
+ */
 struct nue_lnode {
 	uint64_t bd;                  /* best distance so far */
 	uint32_t bc;                  /* its channel */
+	uint32_t lv;                  /* base + hops from t once discovered, else above (nue_level.c) */
 };
 
 /* The BFS shortcut of the search (nue_level.c). */
 struct nue_level {
 	struct nue_lnode *node;       /* per switch */
-	uint32_t *lv;                 /* per switch: base + hops from t once discovered, else above */
+	uint8_t *st;                  /* per switch: NUE_DEP_* of the dependency its bc needs (USED: none) */
 	uint32_t base;
 	struct nue_nb *nb;            /* per adjacency entry */
 	struct nue_bundle *bun;       /* per switch x: bun[boff[x] .. boff[x + 1]) */
