@@ -48,16 +48,18 @@ int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const stru
 	v->st = route_alloc(a, (size_t)ns + 1);
 	v->keys = route_alloc(a, sizeof(*v->keys) * ((size_t)ns + 1));
 	v->packed = route_alloc(a, sizeof(*v->packed) * 2 * ((size_t)ns + 1));
-	v->need = route_alloc(a, sizeof(*v->need) * ((size_t)ns + 1));
 	v->nb = route_alloc(a, sizeof(*v->nb) * ((size_t)f->adj_off[ns] + 1));
-	if (!v->node || !v->st || !v->keys || !v->packed || !v->need || !v->nb)
+	v->ccol = route_alloc(a, sizeof(*v->ccol) * ((size_t)f->adj_off[ns] + 1));
+	if (!v->node || !v->st || !v->keys || !v->packed || !v->nb || !v->ccol)
 		return -1;
 	for (uint32_t x = 0; x < ns; x++) {
 		uint32_t e0 = f->adj_off[x], deg = f->adj_off[x + 1] - e0;
 
-		for (uint32_t e = e0; e < e0 + deg; e++)
+		for (uint32_t e = e0; e < e0 + deg; e++) {
 			v->nb[e] = (struct nue_nb){ f->adj[e].sw, g->ch.rev[e], (e - e0) * deg,
 						    f->adj[e].sw * (uint32_t)sizeof(*v->node) };
+			v->ccol[e] = (uint32_t)(g->ch.dense_off[x] + (e - e0)); /* as nue_cdg_dep(), mod 2^32 */
+		}
 	}
 	return nue_bundles_init(v, f, g->ch.rev, a);
 }
@@ -92,13 +94,12 @@ struct bfs {
 	const struct nue_bmem *bm;
 	const uint32_t *boff, *mem, *mjd;
 	const uint8_t *dep;
-	const size_t *dense;          /* per switch: its first dependency number */
+	const uint32_t *ccol;         /* per channel c: nue_cdg_dep(in, c) for in's jd 0 */
 	const uint64_t *load;
 	uint64_t w0;
 	struct nue_lnode *node;       /* lv: set by next_base() */
 	uint8_t *st;
 	uint32_t *order, *via, base;
-	uint32_t *need;               /* the indices in order of the switches whose dependency is not used */
 };
 
 /*
@@ -138,16 +139,15 @@ static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_
  * (appended to order)
  */
 static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, const struct nue_nb *nb,
-							   const uint8_t *col, int open,
-							   uint64_t dw, uint32_t next, uint32_t n,
-							   uint32_t deg)
+							   const struct nue_nb *end, const uint8_t *col,
+							   int open, uint64_t dw, uint32_t next, uint32_t n)
 {
 	const uint64_t *load = b->load;
 	uint32_t *order = b->order;
 	struct nue_lnode *node = b->node;
 	uint8_t *st = b->st;
 
-	for (const struct nue_nb *q = nb, *end = nb + deg; q < end; q++) {
+	for (const struct nue_nb *q = nb; q < end; q++) {
 		struct nue_lnode *p = (struct nue_lnode *)((char *)node + q->yo); /* node[q->y] */
 		uint32_t ly = p->lv, in;
 		uint8_t cs = NUE_DEP_USED;
@@ -215,10 +215,10 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
  * The level lvl, order[i..j): each switch takes its best channel (final:
  * every switch of the level above has offered its entries) and offers its
  * own entries, which discovers the next level (appended to order, *n
- * counts them); need[] gets the indices whose dependency is not used yet
- * (st[], from the scans of the level above; none is blocked, else it
- * would not have been offered). @return how many, or LANES_NONE when a
- * switch is not short
+ * counts them). @return how many of its switches need a dependency not
+ * used yet (st[], from the scans of the level above; none is blocked,
+ * else it would not have been offered), or LANES_NONE when a switch is
+ * not short
  */
 static inline __attribute__((always_inline)) uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j,
 								 uint32_t lvl, uint32_t *n, int multi)
@@ -228,20 +228,18 @@ static inline __attribute__((always_inline)) uint32_t take_level(const struct bf
 	uint32_t nneed = 0, m = *n;
 
 	for (uint32_t k = i; k < j; k++) {
-		uint32_t x = b->order[k], c = b->node[x].bc;
-		uint32_t a = b->off[x], deg = b->off[x + 1] - a;
+		uint32_t x = b->order[k], c = b->node[x].bc, a = b->off[x], e = b->off[x + 1];
 		uint64_t d = b->node[x].bd;
+		const uint8_t *col = b->dep + b->ccol[c];
 
 		if (d - lo >= w0)
 			return LANES_NONE;
 		b->via[x] = c; /* dd[x] only at a hand-over: routed() */
-		b->need[nneed] = k;
 		nneed += b->st[x] != NUE_DEP_USED;
-		if (!multi || b->boff[x + 1] - b->boff[x] == deg)
-			m = scan(b, b->nb + a, b->dep + b->dense[x] + (c - a), 0, d + w0, next, m, deg);
+		if (!multi || b->boff[x + 1] - b->boff[x] == e - a)
+			m = scan(b, b->nb + a, b->nb + e, col, 0, d + w0, next, m);
 		else
-			m = scan_bundles(b, b->boff[x], b->boff[x + 1], b->dep + b->dense[x] + (c - a),
-					 d + w0, next, m);
+			m = scan_bundles(b, b->boff[x], b->boff[x + 1], col, d + w0, next, m);
 	}
 	*n = m;
 	return nneed;
@@ -294,20 +292,22 @@ static __attribute__((noinline)) uint32_t take_multi(const struct bfs *b, uint32
  * The heap's adds for level lvl, order[i..j), in its pop order (by
  * (distance, channel)), up to the first refusal. The CDG takes a set of
  * dependencies in any order or in none, so the level goes in BFS order
- * (only the nneed in need[] not used yet) and is sorted only when one is
+ * (only the switches whose st[] is not used) and is sorted only when one is
  * refused: then its adds are taken back and made again in pop order
  * (nue_level_resort()). @return the index of the first refusal (left
  * blocked), or j
  */
 static uint32_t add_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j,
-			  uint32_t nneed, uint32_t lvl, struct lanes_error *err, int *rc)
+			  uint32_t lvl, struct lanes_error *err, int *rc)
 {
 	const struct lanes_adj *adj = s->f->adj;
 	uint32_t mark = s->nadded;
 
-	for (uint32_t q = 0; q < nneed; q++) {
-		uint32_t k = v->need[q], c = s->via[s->order[k]], par = s->via[adj[c].sw];
+	for (uint32_t k = i; k < j; k++) {
+		uint32_t c = s->via[s->order[k]], par = s->via[adj[c].sw];
 
+		if (v->st[s->order[k]] == NUE_DEP_USED)
+			continue;
 		if (!nue_cdg_add(s->g, c, par)) {
 			if ((*rc = nue_search_remember(s, c, par, err)))
 				return k;
@@ -365,10 +365,10 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 {
 	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .bun = v->bun, .bm = v->bm,
 			       .boff = v->boff, .mem = v->mem, .mjd = v->mjd, .dep = s->g->dep,
-			       .dense = s->g->ch.dense_off, .load = s->load,
+			       .ccol = v->ccol, .load = s->load,
 			       .w0 = s->w0, .node = v->node, .st = v->st, .order = s->order,
 			       .via = s->via, .base = next_base(s, v),
-			       .need = v->need };
+			       };
 	uint32_t a = b.off[t], n, i = 1;
 
 	b.node[t].lv = b.base;
@@ -379,7 +379,7 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 	if (v->multi)
 		n = scan_bundles(&b, b.boff[t], b.boff[t + 1], NULL, b.w0, b.base + 1, 1);
 	else
-		n = scan(&b, b.nb + a, NULL, 1, b.w0, b.base + 1, 1, b.off[t + 1] - a);
+		n = scan(&b, b.nb + a, b.nb + b.off[t + 1], NULL, 1, b.w0, b.base + 1, 1);
 	for (uint32_t lvl = 1; i < n; lvl++) {
 		uint32_t j, k, nneed = v->multi ? take_multi(&b, &i, &j, &lvl, &n)
 						 : take_plain(&b, &i, &j, &lvl, &n);
@@ -388,7 +388,7 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 			return hand_over(s, v, i, lvl);
 		if (!nneed)
 			break; /* every level taken */
-		k = add_level(s, v, i, j, nneed, lvl, err, rc);
+		k = add_level(s, v, i, j, lvl, err, rc);
 		if (*rc)
 			return 0;
 		if (k < j)

@@ -65,6 +65,7 @@ struct nue_level {
 	uint8_t *st;                  /* per switch: NUE_DEP_* of the dependency its bc needs (USED: none) */
 	uint32_t base;
 	struct nue_nb *nb;            /* per adjacency entry */
+	uint32_t *ccol;               /* per channel c: the dependency (in, c) of in's jd 0 (nue_level.c) */
 	struct nue_bundle *bun;       /* per switch x: bun[boff[x] .. boff[x + 1]) */
 	struct nue_bmem *bm;          /* per bundle */
 	uint32_t *boff;
@@ -76,7 +77,6 @@ struct nue_level {
 	int multi;                    /* some bundle has 2+ entries */
 	struct nue_lkey *keys;        /* hand-over scratch: a level's switches */
 	uint64_t *packed;             /* the same as one number each, and radix scratch: 2 (ns + 1) */
-	uint32_t *need;               /* a level's indices in order whose dependency is not used yet */
 };
 
 struct nue_search {
