@@ -45,12 +45,11 @@ int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const stru
 
 	memset(v, 0, sizeof(*v));
 	v->node = route_alloc(a, sizeof(*v->node) * ((size_t)ns + 1));
-	v->st = route_alloc(a, (size_t)ns + 1);
 	v->keys = route_alloc(a, sizeof(*v->keys) * ((size_t)ns + 1));
 	v->packed = route_alloc(a, sizeof(*v->packed) * 2 * ((size_t)ns + 1));
 	v->nb = route_alloc(a, sizeof(*v->nb) * ((size_t)f->adj_off[ns] + 1));
 	v->ccol = route_alloc(a, sizeof(*v->ccol) * ((size_t)f->adj_off[ns] + 1));
-	if (!v->node || !v->st || !v->keys || !v->packed || !v->nb || !v->ccol)
+	if (!v->node || !v->keys || !v->packed || !v->nb || !v->ccol)
 		return -1;
 	for (uint32_t x = 0; x < ns; x++) {
 		uint32_t e0 = f->adj_off[x], deg = f->adj_off[x + 1] - e0;
@@ -98,7 +97,6 @@ struct bfs {
 	const uint64_t *load;
 	uint64_t w0;
 	struct nue_lnode *node;       /* lv: set by next_base() */
-	uint8_t *st;
 	uint32_t *order, *via, base;
 };
 
@@ -131,7 +129,7 @@ static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_
  * - w0, level next - 1: a neighbour not yet discovered takes the channel
  * (and level next), one already at level next keeps the better of the two;
  * the others (the switch's own next hop among them) are at levels next - 2
- * and next - 1. A neighbour's st[] follows its channel: the state of the
+ * and next - 1. A neighbour's st follows its channel: the state of the
  * dependency it needs (col's, read for the blocked test anyway; USED at t,
  * which has no channel), so take_level() need not look it up again: the
  * CDG changes between the two only by the adds of this switch's level,
@@ -145,7 +143,6 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 	const uint64_t *load = b->load;
 	uint32_t *order = b->order;
 	struct nue_lnode *node = b->node;
-	uint8_t *st = b->st;
 
 	for (const struct nue_nb *q = nb; q < end; q++) {
 		struct nue_lnode *p = (struct nue_lnode *)((char *)node + q->yo); /* node[q->y] */
@@ -160,15 +157,14 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 		in = q->in;
 		d = dw + load[in];
 		if (ly != next) {
-			*p = (struct nue_lnode){ d, in, next };
-			st[q->y] = cs;
+			*p = (struct nue_lnode){ d, in, next, cs };
 			order[n++] = q->y;
 			continue;
 		}
 		better = ((nue_u128)d << 64 | in) < ((nue_u128)p->bd << 64 | p->bc); /* nue_heap.h */
 		p->bd = better ? d : p->bd;
 		p->bc = better ? in : p->bc;
-		st[q->y] = better ? cs : st[q->y];
+		p->st = better ? cs : p->st;
 	}
 	return n;
 }
@@ -176,7 +172,7 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 /*
  * The same for a switch with parallel cables, by its bundles [k, kend):
  * each neighbour by its bundle's best open channel (col NULL at t: all
- * open), st[] as in scan(). Inlined into take_multi() only (fabrics with parallel cables,
+ * open), st as in scan(). Inlined into take_multi() only (fabrics with parallel cables,
  * where most switches have some); take_plain()'s loop stays lean.
  */
 static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct bfs *b, uint32_t k, uint32_t kend,
@@ -199,13 +195,12 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
 			continue;
 		d = dw + load[in];
 		if (ly != next) {
-			*p = (struct nue_lnode){ d, in, next };
-			b->st[y] = cs;
+			*p = (struct nue_lnode){ d, in, next, cs };
 			b->order[n++] = y;
 		} else if (((nue_u128)d << 64 | in) < ((nue_u128)p->bd << 64 | p->bc)) {
 			p->bd = d;
 			p->bc = in;
-			b->st[y] = cs;
+			p->st = cs;
 		}
 	}
 	return n;
@@ -216,7 +211,7 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
  * every switch of the level above has offered its entries) and offers its
  * own entries, which discovers the next level (appended to order, *n
  * counts them). @return how many of its switches need a dependency not
- * used yet (st[], from the scans of the level above; none is blocked,
+ * used yet (st, from the scans of the level above; none is blocked,
  * else it would not have been offered), or LANES_NONE when a switch is
  * not short
  */
@@ -235,7 +230,7 @@ static inline __attribute__((always_inline)) uint32_t take_level(const struct bf
 		if (d - lo >= w0)
 			return LANES_NONE;
 		b->via[x] = c; /* dd[x] only at a hand-over: routed() */
-		nneed += b->st[x] != NUE_DEP_USED;
+		nneed += b->node[x].st != NUE_DEP_USED;
 		if (!multi || b->boff[x + 1] - b->boff[x] == e - a)
 			m = scan(b, b->nb + a, b->nb + e, col, 0, d + w0, next, m);
 		else
@@ -292,7 +287,7 @@ static __attribute__((noinline)) uint32_t take_multi(const struct bfs *b, uint32
  * The heap's adds for level lvl, order[i..j), in its pop order (by
  * (distance, channel)), up to the first refusal. The CDG takes a set of
  * dependencies in any order or in none, so the level goes in BFS order
- * (only the switches whose st[] is not used) and is sorted only when one is
+ * (only the switches whose st is not used) and is sorted only when one is
  * refused: then its adds are taken back and made again in pop order
  * (nue_level_resort()). @return the index of the first refusal (left
  * blocked), or j
@@ -306,7 +301,7 @@ static uint32_t add_level(struct nue_search *s, struct nue_level *v, uint32_t i,
 	for (uint32_t k = i; k < j; k++) {
 		uint32_t c = s->via[s->order[k]], par = s->via[adj[c].sw];
 
-		if (v->st[s->order[k]] == NUE_DEP_USED)
+		if (v->node[s->order[k]].st == NUE_DEP_USED)
 			continue;
 		if (!nue_cdg_add(s->g, c, par)) {
 			if ((*rc = nue_search_remember(s, c, par, err)))
@@ -366,7 +361,7 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .bun = v->bun, .bm = v->bm,
 			       .boff = v->boff, .mem = v->mem, .mjd = v->mjd, .dep = s->g->dep,
 			       .ccol = v->ccol, .load = s->load,
-			       .w0 = s->w0, .node = v->node, .st = v->st, .order = s->order,
+			       .w0 = s->w0, .node = v->node, .order = s->order,
 			       .via = s->via, .base = next_base(s, v),
 			       };
 	uint32_t a = b.off[t], n, i = 1;

@@ -51,18 +51,19 @@ struct nue_nb {
 
 /*
  * A switch in the BFS shortcut: its level, and once discovered its best
- * channel so far (together: one cache line for the BFS's test and update).
+ * channel so far and the state of the dependency that channel needs
+ * (together: one place for the BFS's test and updates, one base register).
  */
 struct nue_lnode {
 	uint64_t bd;                  /* best distance so far */
 	uint32_t bc;                  /* its channel */
 	uint32_t lv;                  /* base + hops from t once discovered, else above (nue_level.c) */
+	uint32_t st;                  /* NUE_DEP_* of the dependency bc needs (USED: none) */
 };
 
 /* The BFS shortcut of the search (nue_level.c). */
 struct nue_level {
 	struct nue_lnode *node;       /* per switch */
-	uint8_t *st;                  /* per switch: NUE_DEP_* of the dependency its bc needs (USED: none) */
 	uint32_t base;
 	struct nue_nb *nb;            /* per adjacency entry */
 	uint32_t *ccol;               /* per channel c: the dependency (in, c) of in's jd 0 (nue_level.c) */
