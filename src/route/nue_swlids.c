@@ -22,6 +22,7 @@
 
 #include "nue_swlids.h"
 #include "route_internal.h"
+#include "swar.h"
 
 static int oom(struct lanes_error *err)
 {
@@ -237,17 +238,33 @@ static void work_free(struct work *w)
 	route_hop_ports_free(&w->hp);
 }
 
-/* The loads: the CA LIDs routed per switch port. */
+/*
+ * The loads: the CA LIDs routed per switch port. Eight switches at a time
+ * where none of them drops the LID (swar.h), which is most of them.
+ */
 static void count_loads(struct work *w, const uint32_t *lids, uint32_t nd)
 {
-	uint32_t ns = w->f->num_switches;
+	const uint32_t ns = w->f->num_switches, *off = w->ld.off;
+	uint32_t *count = w->ld.count; /* locals: the counts' stores could alias the fields */
 
 	for (uint32_t i = 0; i < nd; i++) {
 		const uint8_t *col = w->r->lft + (size_t)lids[i] * ns;
+		uint32_t s = 0;
 
-		for (uint32_t s = 0; s < ns; s++)
+		for (; s + 8 <= ns; s += 8) {
+			if (swar_zero_bytes(~swar_word(col + s))) { /* some LANES_PORT_DROP (255) */
+				for (uint32_t k = s; k < s + 8; k++)
+					if (col[k] != LANES_PORT_DROP)
+						count[off[k] + col[k]]++;
+				continue;
+			}
+#pragma GCC unroll 8
+			for (uint32_t k = s; k < s + 8; k++)
+				count[off[k] + col[k]]++;
+		}
+		for (; s < ns; s++)
 			if (col[s] != LANES_PORT_DROP)
-				route_load_of(&w->ld, s)[col[s]]++;
+				count[off[s] + col[s]]++;
 	}
 }
 
