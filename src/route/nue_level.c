@@ -54,6 +54,8 @@ int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const stru
 	for (uint32_t x = 0; x < ns; x++) {
 		uint32_t e0 = f->adj_off[x], deg = f->adj_off[x + 1] - e0;
 
+		v->node[x].a = e0;
+		v->node[x].e = e0 + deg;
 		for (uint32_t e = e0; e < e0 + deg; e++) {
 			v->nb[e] = (struct nue_nb){ f->adj[e].sw, g->ch.rev[e], (e - e0) * deg,
 						    f->adj[e].sw * (uint32_t)sizeof(*v->node) };
@@ -157,7 +159,10 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 		in = q->in;
 		d = dw + load[in];
 		if (ly != next) {
-			*p = (struct nue_lnode){ d, in, next, cs };
+			p->bd = d; /* not a, e */
+			p->bc = in;
+			p->lv = next;
+			p->st = cs;
 			order[n++] = q->y;
 			continue;
 		}
@@ -195,7 +200,10 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
 			continue;
 		d = dw + load[in];
 		if (ly != next) {
-			*p = (struct nue_lnode){ d, in, next, cs };
+			p->bd = d; /* not a, e */
+			p->bc = in;
+			p->lv = next;
+			p->st = cs;
 			b->order[n++] = y;
 		} else if (((nue_u128)d << 64 | in) < ((nue_u128)p->bd << 64 | p->bc)) {
 			p->bd = d;
@@ -223,14 +231,15 @@ static inline __attribute__((always_inline)) uint32_t take_level(const struct bf
 	uint32_t nneed = 0, m = *n;
 
 	for (uint32_t k = i; k < j; k++) {
-		uint32_t x = b->order[k], c = b->node[x].bc, a = b->off[x], e = b->off[x + 1];
-		uint64_t d = b->node[x].bd;
+		const struct nue_lnode *p = &b->node[b->order[k]];
+		uint32_t x = b->order[k], c = p->bc, a = p->a, e = p->e;
+		uint64_t d = p->bd;
 		const uint8_t *col = b->dep + b->ccol[c];
 
 		if (d - lo >= w0)
 			return LANES_NONE;
 		b->via[x] = c; /* dd[x] only at a hand-over: routed() */
-		nneed += b->node[x].st != NUE_DEP_USED;
+		nneed += p->st != NUE_DEP_USED;
 		if (!multi || b->boff[x + 1] - b->boff[x] == e - a)
 			m = scan(b, b->nb + a, b->nb + e, col, 0, d + w0, next, m);
 		else

@@ -51,14 +51,16 @@ struct nue_nb {
 
 /*
  * A switch in the BFS shortcut: its level, and once discovered its best
- * channel so far and the state of the dependency that channel needs
- * (together: one place for the BFS's test and updates, one base register).
+ * channel so far and the state of the dependency that channel needs; and
+ * where its entries are (together: one place for the BFS's test, updates
+ * and the taking of a switch, one base register).
  */
 struct nue_lnode {
 	uint64_t bd;                  /* best distance so far */
 	uint32_t bc;                  /* its channel */
 	uint32_t lv;                  /* base + hops from t once discovered, else above (nue_level.c) */
 	uint32_t st;                  /* NUE_DEP_* of the dependency bc needs (USED: none) */
+	uint32_t a, e;                /* its adjacency entries, [a, e) (fixed) */
 };
 
 /* The BFS shortcut of the search (nue_level.c). */
