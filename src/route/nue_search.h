@@ -130,7 +130,7 @@ static inline __attribute__((always_inline)) void nue_search_offer(struct nue_se
 	const struct lanes_fabric *f = s->f;
 	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a, c = s->via[x];
 	/* dependency (rev[e], c) for the entries e of x: column c of x's square */
-	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->ch.dense_off[x] + (c - a);
+	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->level.ccol[c];
 
 	/* locals: the heap's stores could alias the fields, forcing reloads */
 	const struct nue_nb *nb = s->level.nb + a; /* switch, channel back, dependency offset */
