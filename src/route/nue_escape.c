@@ -126,10 +126,17 @@ static uint32_t bfs_sigma(struct nue_escape *x, uint32_t s)
 	return tail;
 }
 
-/* Brandes' second phase: delta back from the farthest, and each switch's share into bc. */
+/*
+ * Brandes' second phase: delta back from the farthest, and each switch's
+ * share into bc. A switch's dist goes back to UINT32_MAX once it is done
+ * (clear_dist() in the same pass): the switches after it look only for
+ * dist one below their own, which a done switch (as far or farther) never
+ * had either. s's too.
+ */
 static void back_delta(struct nue_escape *x, uint32_t s, const double *tw, uint32_t cnt)
 {
-	const uint32_t *off = x->f->adj_off, *nb = x->nb, *dist = x->dist, *q = x->q;
+	const uint32_t *off = x->f->adj_off, *nb = x->nb, *q = x->q;
+	uint32_t *dist = x->dist;
 	const double *sigma = x->sigma;
 	double *delta = x->delta, *bc = x->bc;
 
@@ -144,7 +151,9 @@ static void back_delta(struct nue_escape *x, uint32_t s, const double *tw, uint3
 				delta[v] += sigma[v] * pass;
 		}
 		bc[w] += (1.0 + tw[s]) * delta[w];
+		dist[w] = UINT32_MAX;
 	}
+	dist[s] = UINT32_MAX;
 }
 
 static void clear_dist(struct nue_escape *x, uint32_t cnt)
@@ -211,7 +220,6 @@ static uint32_t central_switch(struct nue_escape *x, const double *tw, uint64_t 
 			continue;
 		cnt = bfs_sigma(x, s);
 		back_delta(x, s, tw, cnt);
-		clear_dist(x, cnt);
 	}
 	for (uint32_t s = 0; s < x->ns; s++)
 		x->dist[s] = UINT32_MAX;
