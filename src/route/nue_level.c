@@ -33,6 +33,10 @@
  * Parallel cables: a switch that has some offers one channel per neighbour,
  * its bundle's best open one (nue_bundle.c), the one the entries' minimum
  * would pick; a fabric without any never looks at bundles.
+ * Layout, for fewer instructions per entry and per switch: a switch's
+ * level, best channel, the state of the dependency that channel needs and
+ * its entry range share one node (struct nue_lnode); the entries carry
+ * their switch's node offset and each channel its dependency column.
  */
 #include <string.h>
 
@@ -177,8 +181,9 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 /*
  * The same for a switch with parallel cables, by its bundles [k, kend):
  * each neighbour by its bundle's best open channel (col NULL at t: all
- * open), st as in scan(). Inlined into take_multi() only (fabrics with parallel cables,
- * where most switches have some); take_plain()'s loop stays lean.
+ * open), st as in scan(). Inlined into take_multi() only (fabrics with
+ * parallel cables, where most switches have some); take_plain()'s loop
+ * stays lean.
  */
 static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct bfs *b, uint32_t k, uint32_t kend,
 							const uint8_t *col, uint64_t dw, uint32_t next,
@@ -196,7 +201,8 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
 		uint64_t d;
 
 		if (ly < next ||
-		    (col && (cs = col[q->jd]) == NUE_DEP_BLOCKED && (in = open_best(b, k, col, &cs)) == LANES_NONE))
+		    (col && (cs = col[q->jd]) == NUE_DEP_BLOCKED &&
+		     (in = open_best(b, k, col, &cs)) == LANES_NONE))
 			continue;
 		d = dw + load[in];
 		if (ly != next) {

@@ -212,7 +212,8 @@ static int work_init(struct work *w, const struct lanes_fabric *f, struct lanes_
 		if (f->adj_off[s + 1] - f->adj_off[s] > maxdeg)
 			maxdeg = f->adj_off[s + 1] - f->adj_off[s];
 	if (hops_init(&w->h, ns, a) || !(w->rank = route_alloc(a, maxdeg)) ||
-	    !(w->by_rank = route_alloc(a, maxdeg > 256 ? maxdeg : 256)) || !(w->best = route_alloc(a, 64 * (size_t)w->h.W)) ||
+	    !(w->by_rank = route_alloc(a, maxdeg > 256 ? maxdeg : 256)) ||
+	    !(w->best = route_alloc(a, 64 * (size_t)w->h.W)) ||
 	    !(w->dist = route_alloc(a, (size_t)ns + 1)) ||
 	    !(w->col = route_alloc(a, sizeof(*w->col) * 64 * w->h.W)))
 		return oom(err);
