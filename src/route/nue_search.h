@@ -58,9 +58,10 @@ struct nue_nb {
 struct nue_lnode {
 	uint64_t bd;                  /* best distance so far */
 	uint32_t bc;                  /* its channel */
+	uint32_t a;                   /* its adjacency entries, [a, e) (fixed) */
 	uint32_t lv;                  /* base + hops from t once discovered, else above (nue_level.c) */
+	uint32_t e;
 	uint32_t st;                  /* NUE_DEP_* of the dependency bc needs (USED: none) */
-	uint32_t a, e;                /* its adjacency entries, [a, e) (fixed) */
 };
 
 /* The BFS shortcut of the search (nue_level.c). */
