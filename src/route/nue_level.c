@@ -58,8 +58,8 @@ int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const stru
 	for (uint32_t x = 0; x < ns; x++) {
 		uint32_t e0 = f->adj_off[x], deg = f->adj_off[x + 1] - e0;
 
-		v->node[x].a = e0;
-		v->node[x].e = e0 + deg;
+		v->node[x].nb = v->nb + e0;
+		v->node[x].deg = deg;
 		for (uint32_t e = e0; e < e0 + deg; e++) {
 			v->nb[e] = (struct nue_nb){ f->adj[e].sw, g->ch.rev[e], (e - e0) * deg,
 						    f->adj[e].sw * (uint32_t)sizeof(*v->node) };
@@ -238,7 +238,7 @@ static inline __attribute__((always_inline)) uint32_t take_level(const struct bf
 
 	for (uint32_t k = i; k < j; k++) {
 		const struct nue_lnode *p = &b->node[b->order[k]];
-		uint32_t x = b->order[k], c = p->bc, a = p->a, e = p->e;
+		uint32_t x = b->order[k], c = p->bc, deg = p->deg;
 		uint64_t d = p->bd;
 		const uint8_t *col = b->dep + b->ccol[c];
 
@@ -246,8 +246,8 @@ static inline __attribute__((always_inline)) uint32_t take_level(const struct bf
 			return LANES_NONE;
 		b->via[x] = c; /* dd[x] only at a hand-over: routed() */
 		nneed += p->st != NUE_DEP_USED;
-		if (!multi || b->boff[x + 1] - b->boff[x] == e - a)
-			m = scan(b, b->nb + a, b->nb + e, col, 0, d + w0, next, m);
+		if (!multi || b->boff[x + 1] - b->boff[x] == deg)
+			m = scan(b, p->nb, p->nb + deg, col, 0, d + w0, next, m);
 		else
 			m = scan_bundles(b, b->boff[x], b->boff[x + 1], col, d + w0, next, m);
 	}

@@ -53,14 +53,16 @@ struct nue_nb {
  * A switch in the BFS shortcut: its level, and once discovered its best
  * channel so far and the state of the dependency that channel needs; and
  * where its entries are (together: one place for the BFS's test, updates
- * and the taking of a switch, one base register).
+ * and the taking of a switch, one base register). 32 bytes; the fields a
+ * discovery stores lie apart, which keeps GCC from joining two of them
+ * into a vector store.
  */
 struct nue_lnode {
 	uint64_t bd;                  /* best distance so far */
 	uint32_t bc;                  /* its channel */
-	uint32_t a;                   /* its adjacency entries, [a, e) (fixed) */
+	uint32_t deg;                 /* its entries, nb[0 .. deg) (fixed; struct nue_level's nb) */
+	const struct nue_nb *nb;
 	uint32_t lv;                  /* base + hops from t once discovered, else above (nue_level.c) */
-	uint32_t e;
 	uint32_t st;                  /* NUE_DEP_* of the dependency bc needs (USED: none) */
 };
 
