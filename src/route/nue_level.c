@@ -63,7 +63,8 @@ int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const stru
 		for (uint32_t e = e0; e < e0 + deg; e++) {
 			v->nb[e] = (struct nue_nb){ f->adj[e].sw, g->ch.rev[e], (e - e0) * deg,
 						    f->adj[e].sw * (uint32_t)sizeof(*v->node) };
-			v->ccol[e] = (uint32_t)(g->ch.dense_off[x] + (e - e0)); /* as nue_cdg_dep(), mod 2^32 */
+			/* as nue_cdg_dep(), mod 2^32 */
+			v->ccol[e] = g->dep + (uint32_t)(g->ch.dense_off[x] + (e - e0));
 		}
 	}
 	return nue_bundles_init(v, f, g->ch.rev, a);
@@ -98,8 +99,7 @@ struct bfs {
 	const struct nue_bundle *bun; /* the bundles of parallel cables (nue_bundle.c) */
 	const struct nue_bmem *bm;
 	const uint32_t *boff, *mem, *mjd;
-	const uint8_t *dep;
-	const uint32_t *ccol;         /* per channel c: nue_cdg_dep(in, c) for in's jd 0 */
+	uint8_t *const *ccol;         /* per channel c: its dependency column (struct nue_level) */
 	const uint64_t *load;
 	uint64_t w0;
 	struct nue_lnode *node;       /* lv: set by next_base() */
@@ -240,7 +240,7 @@ static inline __attribute__((always_inline)) uint32_t take_level(const struct bf
 		const struct nue_lnode *p = &b->node[b->order[k]];
 		uint32_t x = b->order[k], c = p->bc, deg = p->deg;
 		uint64_t d = p->bd;
-		const uint8_t *col = b->dep + b->ccol[c];
+		const uint8_t *col = b->ccol[c];
 
 		if (d - lo >= w0)
 			return LANES_NONE;
@@ -374,7 +374,7 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 		  int *rc)
 {
 	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .bun = v->bun, .bm = v->bm,
-			       .boff = v->boff, .mem = v->mem, .mjd = v->mjd, .dep = s->g->dep,
+			       .boff = v->boff, .mem = v->mem, .mjd = v->mjd,
 			       .ccol = v->ccol, .load = s->load,
 			       .w0 = s->w0, .node = v->node, .order = s->order,
 			       .via = s->via, .base = next_base(s, v),

@@ -71,7 +71,8 @@ struct nue_level {
 	struct nue_lnode *node;       /* per switch */
 	uint32_t base;
 	struct nue_nb *nb;            /* per adjacency entry */
-	uint32_t *ccol;               /* per channel c: the dependency (in, c) of in's jd 0 (nue_level.c) */
+	uint8_t **ccol;               /* per channel c: the CDG's dep + the dependency (in, c) of in's
+				       * jd 0, the column nue_nb.jd indexes (nue_level.c) */
 	struct nue_bundle *bun;       /* per switch x: bun[boff[x] .. boff[x + 1]) */
 	struct nue_bmem *bm;          /* per bundle */
 	uint32_t *boff;
@@ -133,7 +134,7 @@ static inline __attribute__((always_inline)) void nue_search_offer(struct nue_se
 	const struct lanes_fabric *f = s->f;
 	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a, c = s->via[x];
 	/* dependency (rev[e], c) for the entries e of x: column c of x's square */
-	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->level.ccol[c];
+	const uint8_t *col = c == LANES_NONE ? NULL : s->level.ccol[c];
 
 	/* locals: the heap's stores could alias the fields, forcing reloads */
 	const struct nue_nb *nb = s->level.nb + a; /* switch, channel back, dependency offset */
