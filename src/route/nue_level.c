@@ -163,7 +163,7 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 		in = q->in;
 		d = dw + load[in];
 		if (ly != next) {
-			p->bd = d; /* not a, e */
+			p->bd = d; /* not nb, deg */
 			p->bc = in;
 			p->lv = next;
 			p->st = cs;
@@ -206,7 +206,7 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
 			continue;
 		d = dw + load[in];
 		if (ly != next) {
-			p->bd = d; /* not a, e */
+			p->bd = d; /* not nb, deg */
 			p->bc = in;
 			p->lv = next;
 			p->st = cs;

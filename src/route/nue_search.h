@@ -131,13 +131,12 @@ int nue_search_route(struct nue_search *s, uint32_t t, struct lanes_error *err);
  */
 static inline __attribute__((always_inline)) void nue_search_offer(struct nue_search *s, uint32_t x)
 {
-	const struct lanes_fabric *f = s->f;
-	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a, c = s->via[x];
+	uint32_t c = s->via[x], deg = s->level.node[x].deg;
 	/* dependency (rev[e], c) for the entries e of x: column c of x's square */
 	const uint8_t *col = c == LANES_NONE ? NULL : s->level.ccol[c];
 
 	/* locals: the heap's stores could alias the fields, forcing reloads */
-	const struct nue_nb *nb = s->level.nb + a; /* switch, channel back, dependency offset */
+	const struct nue_nb *nb = s->level.node[x].nb; /* switch, channel back, dependency offset */
 	const uint32_t *seen = s->seen, stamp = s->stamp;
 	const uint64_t *load = s->load, dw = s->dd[x] + s->w0;
 	struct nue_iheap *hp = &s->heap;
