@@ -224,10 +224,10 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
  * The level lvl, order[i..j): each switch takes its best channel (final:
  * every switch of the level above has offered its entries) and offers its
  * own entries, which discovers the next level (appended to order, *n
- * counts them). @return how many of its switches need a dependency not
- * used yet (st, from the scans of the level above; none is blocked,
- * else it would not have been offered), or LANES_NONE when a switch is
- * not short
+ * counts them). @return 1 when some of its switches need a dependency
+ * not used yet (st, from the scans of the level above: unused, as none is
+ * blocked, else it would not have been offered), 0 when none does, or
+ * LANES_NONE when a switch is not short
  */
 static inline __attribute__((always_inline)) uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j,
 								 uint32_t lvl, uint32_t *n, int multi)
@@ -245,7 +245,7 @@ static inline __attribute__((always_inline)) uint32_t take_level(const struct bf
 		if (d - lo >= w0)
 			return LANES_NONE;
 		b->via[x] = c; /* dd[x] only at a hand-over: routed() */
-		nneed += p->st != NUE_DEP_USED;
+		nneed |= p->st ^ NUE_DEP_USED; /* 1 unused, 0 used */
 		if (!multi || b->boff[x + 1] - b->boff[x] == deg)
 			m = scan(b, p->nb, p->nb + deg, col, 0, d + w0, next, m);
 		else
