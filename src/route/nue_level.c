@@ -232,7 +232,8 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
 static inline __attribute__((always_inline)) uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j,
 								 uint32_t lvl, uint32_t *n, int multi)
 {
-	const uint64_t lo = (uint64_t)lvl * b->w0, w0 = b->w0;
+	/* d >= lvl w0 at level lvl (a hop weighs w0 at least): short is d < hi */
+	const uint64_t w0 = b->w0, hi = (uint64_t)(lvl + 1) * w0;
 	const uint32_t next = b->base + lvl + 1;
 	uint32_t nneed = 0, m = *n;
 
@@ -242,7 +243,7 @@ static inline __attribute__((always_inline)) uint32_t take_level(const struct bf
 		uint64_t d = p->bd;
 		const uint8_t *col = b->ccol[c];
 
-		if (d - lo >= w0)
+		if (d >= hi)
 			return LANES_NONE;
 		b->via[x] = c; /* dd[x] only at a hand-over: routed() */
 		nneed |= p->st ^ NUE_DEP_USED; /* 1 unused, 0 used */
