@@ -212,7 +212,7 @@ static inline unsigned ctz64(uint64_t m)
 }
 
 /*
- * Does out reach in over used dependencies? Every channel on such a path
+ * Does out reach in over used dependencies (W: g->W)? Every channel on such a path
  * lies in the window lab[out] .. lab[in]. A forward search from out (the
  * succ bits) and a backward one from in (the pred bits) take turns, one
  * channel each; meeting is a cycle. The side that runs out first has found
@@ -221,10 +221,11 @@ static inline unsigned ctz64(uint64_t m)
  * g->setb) ran out first, else the forward one (F: what out reaches, in
  * g->setf); g->nset: its size
  */
-static int two_way(struct nue_cdg *g, uint32_t in, uint32_t out, int *back)
+static inline __attribute__((always_inline)) int two_way_w(struct nue_cdg *g, uint32_t in, uint32_t out,
+							   int *back, const uint32_t W)
 {
 	const uint64_t *succ = g->succ, *pred = g->pred, *lab = g->lab, lb = lab[out], ub = lab[in];
-	const uint32_t *head = g->head, *tailf = g->tailf, *rev = g->ch.rev, W = g->W;
+	const uint32_t *head = g->head, *tailf = g->tailf, *rev = g->ch.rev;
 	uint32_t *mark = g->mark, *fs = g->setf, *bs = g->setb, nf = 0, nb = 0, tf, tb;
 	uint32_t sf = next_stamp(g), sb = next_stamp(g);
 
@@ -260,6 +261,12 @@ static int two_way(struct nue_cdg *g, uint32_t in, uint32_t out, int *back)
 					mark[y] = sb, bs[nb++] = y;
 			}
 	}
+}
+
+/* two_way_w() with W a constant 1 (switches of up to 64 ports: the loops over words go) or not. */
+static int two_way(struct nue_cdg *g, uint32_t in, uint32_t out, int *back)
+{
+	return g->W == 1 ? two_way_w(g, in, out, back, 1) : two_way_w(g, in, out, back, g->W);
 }
 
 static int by_label(const void *pa, const void *pb)

@@ -84,8 +84,13 @@ static uint32_t bfs(struct nue_escape *x, uint32_t s, const uint8_t *allow)
 	return tail;
 }
 
-/* dist[] of the switches outside the hull during central_switch(): never reached, never one closer */
-#define OUTSIDE (UINT32_MAX - 1)
+/*
+ * dist[] of the switches outside the hull during central_switch(): 0, as
+ * near as the source, so that bfs_sigma() skips them with the nearer ones
+ * (one compare), and back_delta() never looks for level 0 (the source's
+ * delta is never read).
+ */
+#define OUTSIDE 0u
 
 /*
  * Brandes' first phase from s inside the hull (the switches outside it at
@@ -111,7 +116,7 @@ static uint32_t bfs_sigma(struct nue_escape *x, uint32_t s)
 		for (uint32_t e = off[v]; e < end; e++) {
 			uint32_t y = nb[e], dy = dist[y];
 
-			if (dy < dv || dy == OUTSIDE) /* nearer (one compare for most entries), or outside */
+			if (dy < dv) /* nearer, or outside (OUTSIDE) */
 				continue;
 			if (dy == dv) {
 				sigma[y] += sv;
@@ -126,15 +131,22 @@ static uint32_t bfs_sigma(struct nue_escape *x, uint32_t s)
 	return tail;
 }
 
-/* Brandes' second phase: delta back from the farthest, and each switch's share into bc. */
+/*
+ * Brandes' second phase: delta back from the farthest, and each switch's
+ * share into bc. A switch's dist goes back to UINT32_MAX once it is done
+ * (clear_dist() in the same pass): the switches after it look only for
+ * dist one below their own, which a done switch (as far or farther) never
+ * had either. s's too.
+ */
 static void back_delta(struct nue_escape *x, uint32_t s, const double *tw, uint32_t cnt)
 {
-	const uint32_t *off = x->f->adj_off, *nb = x->nb, *dist = x->dist, *q = x->q;
+	const uint32_t *off = x->f->adj_off, *nb = x->nb, *q = x->q;
+	uint32_t *dist = x->dist;
 	const double *sigma = x->sigma;
 	double *delta = x->delta, *bc = x->bc;
 
-	for (uint32_t i = cnt; i-- > 1;) {
-		uint32_t w = q[i], dw = dist[w] - 1, end = off[w + 1];
+	for (uint32_t i = cnt; i-- > 1;) { /* level 1 passes nothing: to s alone, whose delta is unused */
+		uint32_t w = q[i], dw = dist[w] - 1, end = dw ? off[w + 1] : off[w];
 		double pass = (tw[w] + delta[w]) / sigma[w];
 
 		for (uint32_t e = off[w]; e < end; e++) {
@@ -144,7 +156,9 @@ static void back_delta(struct nue_escape *x, uint32_t s, const double *tw, uint3
 				delta[v] += sigma[v] * pass;
 		}
 		bc[w] += (1.0 + tw[s]) * delta[w];
+		dist[w] = UINT32_MAX;
 	}
+	dist[s] = UINT32_MAX;
 }
 
 static void clear_dist(struct nue_escape *x, uint32_t cnt)
@@ -211,7 +225,6 @@ static uint32_t central_switch(struct nue_escape *x, const double *tw, uint64_t 
 			continue;
 		cnt = bfs_sigma(x, s);
 		back_delta(x, s, tw, cnt);
-		clear_dist(x, cnt);
 	}
 	for (uint32_t s = 0; s < x->ns; s++)
 		x->dist[s] = UINT32_MAX;

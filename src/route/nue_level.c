@@ -33,6 +33,10 @@
  * Parallel cables: a switch that has some offers one channel per neighbour,
  * its bundle's best open one (nue_bundle.c), the one the entries' minimum
  * would pick; a fabric without any never looks at bundles.
+ * Layout, for fewer instructions per entry and per switch: a switch's
+ * level, best channel, the state of the dependency that channel needs and
+ * its entry range share one node (struct nue_lnode); the entries carry
+ * their switch's node offset and each channel its dependency column.
  */
 #include <string.h>
 
@@ -45,25 +49,30 @@ int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const stru
 
 	memset(v, 0, sizeof(*v));
 	v->node = route_alloc(a, sizeof(*v->node) * ((size_t)ns + 1));
-	v->lv = route_alloc(a, sizeof(*v->lv) * ((size_t)ns + 1)); /* set by next_base() */
 	v->keys = route_alloc(a, sizeof(*v->keys) * ((size_t)ns + 1));
 	v->packed = route_alloc(a, sizeof(*v->packed) * 2 * ((size_t)ns + 1));
-	v->need = route_alloc(a, sizeof(*v->need) * ((size_t)ns + 1));
 	v->nb = route_alloc(a, sizeof(*v->nb) * ((size_t)f->adj_off[ns] + 1));
-	if (!v->node || !v->lv || !v->keys || !v->packed || !v->need || !v->nb)
+	v->ccol = route_alloc(a, sizeof(*v->ccol) * ((size_t)f->adj_off[ns] + 1));
+	if (!v->node || !v->keys || !v->packed || !v->nb || !v->ccol)
 		return -1;
 	for (uint32_t x = 0; x < ns; x++) {
 		uint32_t e0 = f->adj_off[x], deg = f->adj_off[x + 1] - e0;
 
-		for (uint32_t e = e0; e < e0 + deg; e++)
-			v->nb[e] = (struct nue_nb){ f->adj[e].sw, g->ch.rev[e], (e - e0) * deg };
+		v->node[x].nb = v->nb + e0;
+		v->node[x].deg = deg;
+		for (uint32_t e = e0; e < e0 + deg; e++) {
+			v->nb[e] = (struct nue_nb){ f->adj[e].sw, g->ch.rev[e], (e - e0) * deg,
+						    f->adj[e].sw * (uint32_t)sizeof(*v->node) };
+			/* as nue_cdg_dep(), mod 2^32 */
+			v->ccol[e] = g->dep + (uint32_t)(g->ch.dense_off[x] + (e - e0));
+		}
 	}
 	return nue_bundles_init(v, f, g->ch.rev, a);
 }
 
 static uint32_t level_of(const struct nue_level *v, uint32_t y)
 {
-	return v->lv[y] - v->base;
+	return v->node[y].lv - v->base;
 }
 
 /*
@@ -76,7 +85,7 @@ static uint32_t next_base(struct nue_search *s, struct nue_level *v)
 {
 	if (v->base < 2 * (s->ns + 1)) {
 		for (uint32_t y = 0; y < s->ns; y++)
-			v->lv[y] = UINT32_MAX;
+			v->node[y].lv = UINT32_MAX;
 		v->base = UINT32_MAX;
 	}
 	v->base -= s->ns + 1;
@@ -90,23 +99,20 @@ struct bfs {
 	const struct nue_bundle *bun; /* the bundles of parallel cables (nue_bundle.c) */
 	const struct nue_bmem *bm;
 	const uint32_t *boff, *mem, *mjd;
-	const uint8_t *dep;
-	const uint32_t *drow;         /* per channel: nue_cdg_dep() less the out channel */
-	const size_t *dense;          /* per switch: its first dependency number */
+	uint8_t *const *ccol;         /* per channel c: its dependency column (struct nue_level) */
 	const uint64_t *load;
 	uint64_t w0;
-	struct nue_lnode *node;
-	uint32_t *lv;
+	struct nue_lnode *node;       /* lv: set by next_base() */
 	uint32_t *order, *via, base;
-	uint32_t *need;               /* the indices in order of the switches whose dependency is not used */
 };
 
 /*
  * The best open channel of bundle k whose best one is blocked: least (load,
  * number) among its channels whose dependency (col[jd]) is not blocked.
- * @return it, or LANES_NONE
+ * @return it (*cs: its dependency's state), or LANES_NONE
  */
-static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_t k, const uint8_t *col)
+static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_t k, const uint8_t *col,
+						     uint8_t *cs)
 {
 	const struct nue_bmem q = b->bm[k];
 	uint32_t best = LANES_NONE;
@@ -118,7 +124,7 @@ static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_
 			continue;
 		if (best == LANES_NONE || b->load[in] < b->load[best] ||
 		    (b->load[in] == b->load[best] && in < best))
-			best = in;
+			best = in, *cs = col[b->mjd[i]];
 	}
 	return best;
 }
@@ -129,38 +135,45 @@ static __attribute__((noinline)) uint32_t open_best(const struct bfs *b, uint32_
  * - w0, level next - 1: a neighbour not yet discovered takes the channel
  * (and level next), one already at level next keeps the better of the two;
  * the others (the switch's own next hop among them) are at levels next - 2
- * and next - 1. @return n, plus the switches discovered (appended to order)
+ * and next - 1. A neighbour's st follows its channel: the state of the
+ * dependency it needs (col's, read for the blocked test anyway; USED at t,
+ * which has no channel), so take_level() need not look it up again: the
+ * CDG changes between the two only by the adds of this switch's level,
+ * which are other dependencies. @return n, plus the switches discovered
+ * (appended to order)
  */
 static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, const struct nue_nb *nb,
-							   const uint8_t *col, int open,
-							   uint64_t dw, uint32_t next, uint32_t n,
-							   uint32_t deg)
+							   const struct nue_nb *end, const uint8_t *col,
+							   int open, uint64_t dw, uint32_t next, uint32_t n)
 {
 	const uint64_t *load = b->load;
 	uint32_t *order = b->order;
 	struct nue_lnode *node = b->node;
-	uint32_t *lv = b->lv;
 
-	for (const struct nue_nb *q = nb, *end = nb + deg; q < end; q++) {
-		uint32_t y = q->y, in, ly = lv[y];
-		struct nue_lnode *p = &node[y];
+	for (const struct nue_nb *q = nb; q < end; q++) {
+		struct nue_lnode *p = (struct nue_lnode *)((char *)node + q->yo); /* node[q->y] */
+		uint32_t ly = p->lv, in;
+		uint8_t cs = NUE_DEP_USED;
 		uint64_t d;
 		int better;
 
 		/* below next: done; above: not discovered (an older base) */
-		if (ly < next || (!open && col[q->jd] == NUE_DEP_BLOCKED))
+		if (ly < next || (!open && (cs = col[q->jd]) == NUE_DEP_BLOCKED))
 			continue;
 		in = q->in;
 		d = dw + load[in];
 		if (ly != next) {
-			*p = (struct nue_lnode){ d, in };
-			lv[y] = next;
-			order[n++] = y;
+			p->bd = d; /* not nb, deg */
+			p->bc = in;
+			p->lv = next;
+			p->st = cs;
+			order[n++] = q->y;
 			continue;
 		}
 		better = ((nue_u128)d << 64 | in) < ((nue_u128)p->bd << 64 | p->bc); /* nue_heap.h */
 		p->bd = better ? d : p->bd;
 		p->bc = better ? in : p->bc;
+		p->st = better ? cs : p->st;
 	}
 	return n;
 }
@@ -168,8 +181,9 @@ static inline __attribute__((always_inline)) uint32_t scan(const struct bfs *b, 
 /*
  * The same for a switch with parallel cables, by its bundles [k, kend):
  * each neighbour by its bundle's best open channel (col NULL at t: all
- * open). Inlined into take_multi() only (fabrics with parallel cables,
- * where most switches have some); take_plain()'s loop stays lean.
+ * open), st as in scan(). Inlined into take_multi() only (fabrics with
+ * parallel cables, where most switches have some); take_plain()'s loop
+ * stays lean.
  */
 static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct bfs *b, uint32_t k, uint32_t kend,
 							const uint8_t *col, uint64_t dw, uint32_t next,
@@ -177,25 +191,30 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
 {
 	const uint64_t *load = b->load;
 	struct nue_lnode *node = b->node;
-	uint32_t *lv = b->lv;
 
 	for (; k < kend; k++) {
 		const struct nue_bundle *q = &b->bun[k];
-		uint32_t y = q->y, in = q->in, ly = lv[y];
+		uint32_t y = q->y, in = q->in;
 		struct nue_lnode *p = &node[y];
+		uint32_t ly = p->lv;
+		uint8_t cs = NUE_DEP_USED;
 		uint64_t d;
 
 		if (ly < next ||
-		    (col && col[q->jd] == NUE_DEP_BLOCKED && (in = open_best(b, k, col)) == LANES_NONE))
+		    (col && (cs = col[q->jd]) == NUE_DEP_BLOCKED &&
+		     (in = open_best(b, k, col, &cs)) == LANES_NONE))
 			continue;
 		d = dw + load[in];
 		if (ly != next) {
-			*p = (struct nue_lnode){ d, in };
-			lv[y] = next;
+			p->bd = d; /* not nb, deg */
+			p->bc = in;
+			p->lv = next;
+			p->st = cs;
 			b->order[n++] = y;
 		} else if (((nue_u128)d << 64 | in) < ((nue_u128)p->bd << 64 | p->bc)) {
 			p->bd = d;
 			p->bc = in;
+			p->st = cs;
 		}
 	}
 	return n;
@@ -205,36 +224,33 @@ static inline __attribute__((always_inline)) uint32_t scan_bundles(const struct 
  * The level lvl, order[i..j): each switch takes its best channel (final:
  * every switch of the level above has offered its entries) and offers its
  * own entries, which discovers the next level (appended to order, *n
- * counts them); need[] gets the indices whose dependency is not used yet
- * (none is blocked, else it would not have been offered). @return how
- * many, or LANES_NONE when a switch is not short
+ * counts them). @return 1 when some of its switches need a dependency
+ * not used yet (st, from the scans of the level above: unused, as none is
+ * blocked, else it would not have been offered), 0 when none does, or
+ * LANES_NONE when a switch is not short
  */
 static inline __attribute__((always_inline)) uint32_t take_level(const struct bfs *b, uint32_t i, uint32_t j,
 								 uint32_t lvl, uint32_t *n, int multi)
 {
-	const uint64_t lo = (uint64_t)lvl * b->w0, w0 = b->w0;
+	/* d >= lvl w0 at level lvl (a hop weighs w0 at least): short is d < hi */
+	const uint64_t w0 = b->w0, hi = (uint64_t)(lvl + 1) * w0;
 	const uint32_t next = b->base + lvl + 1;
 	uint32_t nneed = 0, m = *n;
 
 	for (uint32_t k = i; k < j; k++) {
-		uint32_t x = b->order[k], c = b->node[x].bc;
-		uint32_t a = b->off[x], deg = b->off[x + 1] - a;
-		uint64_t d = b->node[x].bd;
+		const struct nue_lnode *p = &b->node[b->order[k]];
+		uint32_t x = b->order[k], c = p->bc, deg = p->deg;
+		uint64_t d = p->bd;
+		const uint8_t *col = b->ccol[c];
 
-		if (d - lo >= w0)
+		if (d >= hi)
 			return LANES_NONE;
 		b->via[x] = c; /* dd[x] only at a hand-over: routed() */
+		nneed |= p->st ^ NUE_DEP_USED; /* 1 unused, 0 used */
 		if (!multi || b->boff[x + 1] - b->boff[x] == deg)
-			m = scan(b, b->nb + a, b->dep + b->dense[x] + (c - a), 0, d + w0, next, m, deg);
+			m = scan(b, p->nb, p->nb + deg, col, 0, d + w0, next, m);
 		else
-			m = scan_bundles(b, b->boff[x], b->boff[x + 1], b->dep + b->dense[x] + (c - a),
-					 d + w0, next, m);
-	}
-	for (uint32_t k = i; k < j; k++) { /* a loop of its own: fewer values live in the one above */
-		uint32_t c = b->via[b->order[k]], par = b->via[b->nb[c].y];
-
-		b->need[nneed] = k;
-		nneed += par != LANES_NONE && b->dep[(uint32_t)(b->drow[c] + par)] != NUE_DEP_USED;
+			m = scan_bundles(b, b->boff[x], b->boff[x + 1], col, d + w0, next, m);
 	}
 	*n = m;
 	return nneed;
@@ -287,20 +303,22 @@ static __attribute__((noinline)) uint32_t take_multi(const struct bfs *b, uint32
  * The heap's adds for level lvl, order[i..j), in its pop order (by
  * (distance, channel)), up to the first refusal. The CDG takes a set of
  * dependencies in any order or in none, so the level goes in BFS order
- * (only the nneed in need[] not used yet) and is sorted only when one is
+ * (only the switches whose st is not used) and is sorted only when one is
  * refused: then its adds are taken back and made again in pop order
  * (nue_level_resort()). @return the index of the first refusal (left
  * blocked), or j
  */
 static uint32_t add_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j,
-			  uint32_t nneed, uint32_t lvl, struct lanes_error *err, int *rc)
+			  uint32_t lvl, struct lanes_error *err, int *rc)
 {
 	const struct lanes_adj *adj = s->f->adj;
 	uint32_t mark = s->nadded;
 
-	for (uint32_t q = 0; q < nneed; q++) {
-		uint32_t k = v->need[q], c = s->via[s->order[k]], par = s->via[adj[c].sw];
+	for (uint32_t k = i; k < j; k++) {
+		uint32_t c = s->via[s->order[k]], par = s->via[adj[c].sw];
 
+		if (v->node[s->order[k]].st == NUE_DEP_USED)
+			continue;
 		if (!nue_cdg_add(s->g, c, par)) {
 			if ((*rc = nue_search_remember(s, c, par, err)))
 				return k;
@@ -357,14 +375,14 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 		  int *rc)
 {
 	const struct bfs b = { .off = s->f->adj_off, .nb = v->nb, .bun = v->bun, .bm = v->bm,
-			       .boff = v->boff, .mem = v->mem, .mjd = v->mjd, .dep = s->g->dep,
-			       .drow = s->g->drow, .dense = s->g->ch.dense_off, .load = s->load,
-			       .w0 = s->w0, .node = v->node, .lv = v->lv, .order = s->order,
+			       .boff = v->boff, .mem = v->mem, .mjd = v->mjd,
+			       .ccol = v->ccol, .load = s->load,
+			       .w0 = s->w0, .node = v->node, .order = s->order,
 			       .via = s->via, .base = next_base(s, v),
-			       .need = v->need };
+			       };
 	uint32_t a = b.off[t], n, i = 1;
 
-	b.lv[t] = b.base;
+	b.node[t].lv = b.base;
 	b.node[t].bd = 0; /* for routed() */
 	b.order[0] = t;
 	b.via[t] = LANES_NONE;
@@ -372,7 +390,7 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 	if (v->multi)
 		n = scan_bundles(&b, b.boff[t], b.boff[t + 1], NULL, b.w0, b.base + 1, 1);
 	else
-		n = scan(&b, b.nb + a, NULL, 1, b.w0, b.base + 1, 1, b.off[t + 1] - a);
+		n = scan(&b, b.nb + a, b.nb + b.off[t + 1], NULL, 1, b.w0, b.base + 1, 1);
 	for (uint32_t lvl = 1; i < n; lvl++) {
 		uint32_t j, k, nneed = v->multi ? take_multi(&b, &i, &j, &lvl, &n)
 						 : take_plain(&b, &i, &j, &lvl, &n);
@@ -381,7 +399,7 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 			return hand_over(s, v, i, lvl);
 		if (!nneed)
 			break; /* every level taken */
-		k = add_level(s, v, i, j, nneed, lvl, err, rc);
+		k = add_level(s, v, i, j, lvl, err, rc);
 		if (*rc)
 			return 0;
 		if (k < j)

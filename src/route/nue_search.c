@@ -404,10 +404,12 @@ void nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t,
 	} else {
 		for (uint32_t j = n; j-- > 1;) { /* next hops were settled earlier */
 			uint32_t x = order[j], c = via[x];
+			uint64_t sx = sub[x];
+			struct lanes_adj e = adj[c];
 
-			col[x] = adj[c].port;
-			load[c] += sub[x];
-			sub[adj[c].sw] += sub[x];
+			load[c] += sx;
+			sub[e.sw] += sx;
+			col[x] = e.port; /* last: a byte store could alias what the others read */
 		}
 	}
 	/* the BFS's bundles (nue_bundle.c): one channel of each at most grew */

@@ -42,24 +42,37 @@ struct nue_bmem {
 /*
  * An adjacency entry e of switch x for the BFS: its switch, the channel
  * back (rev[e]), and (e - x's first) * x's degree: the dependency from it
- * onto x's channel c is at that offset from c's (nue_level.c).
+ * onto x's channel c is at that offset from c's (nue_level.c); and y's
+ * byte offset in the BFS's node[] (x86 scales an index by 8 at most).
  */
 struct nue_nb {
-	uint32_t y, in, jd;
+	uint32_t y, in, jd, yo;
 };
 
-/* A switch in the BFS shortcut, once discovered (struct nue_level: lv). */
+/*
+ * A switch in the BFS shortcut: its level, and once discovered its best
+ * channel so far and the state of the dependency that channel needs; and
+ * where its entries are (together: one place for the BFS's test, updates
+ * and the taking of a switch, one base register). 32 bytes; the fields a
+ * discovery stores lie apart, which keeps GCC from joining two of them
+ * into a vector store.
+ */
 struct nue_lnode {
 	uint64_t bd;                  /* best distance so far */
 	uint32_t bc;                  /* its channel */
+	uint32_t deg;                 /* its entries, nb[0 .. deg) (fixed; struct nue_level's nb) */
+	const struct nue_nb *nb;
+	uint32_t lv;                  /* base + hops from t once discovered, else above (nue_level.c) */
+	uint32_t st;                  /* NUE_DEP_* of the dependency bc needs (USED: none) */
 };
 
 /* The BFS shortcut of the search (nue_level.c). */
 struct nue_level {
 	struct nue_lnode *node;       /* per switch */
-	uint32_t *lv;                 /* per switch: base + hops from t once discovered, else above */
 	uint32_t base;
 	struct nue_nb *nb;            /* per adjacency entry */
+	uint8_t **ccol;               /* per channel c: the CDG's dep + the dependency (in, c) of in's
+				       * jd 0, the column nue_nb.jd indexes (nue_level.c) */
 	struct nue_bundle *bun;       /* per switch x: bun[boff[x] .. boff[x + 1]) */
 	struct nue_bmem *bm;          /* per bundle */
 	uint32_t *boff;
@@ -71,7 +84,6 @@ struct nue_level {
 	int multi;                    /* some bundle has 2+ entries */
 	struct nue_lkey *keys;        /* hand-over scratch: a level's switches */
 	uint64_t *packed;             /* the same as one number each, and radix scratch: 2 (ns + 1) */
-	uint32_t *need;               /* a level's indices in order whose dependency is not used yet */
 };
 
 struct nue_search {
@@ -119,13 +131,12 @@ int nue_search_route(struct nue_search *s, uint32_t t, struct lanes_error *err);
  */
 static inline __attribute__((always_inline)) void nue_search_offer(struct nue_search *s, uint32_t x)
 {
-	const struct lanes_fabric *f = s->f;
-	uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a, c = s->via[x];
+	uint32_t c = s->via[x], deg = s->level.node[x].deg;
 	/* dependency (rev[e], c) for the entries e of x: column c of x's square */
-	const uint8_t *col = c == LANES_NONE ? NULL : s->g->dep + s->g->ch.dense_off[x] + (c - a);
+	const uint8_t *col = c == LANES_NONE ? NULL : s->level.ccol[c];
 
 	/* locals: the heap's stores could alias the fields, forcing reloads */
-	const struct nue_nb *nb = s->level.nb + a; /* switch, channel back, dependency offset */
+	const struct nue_nb *nb = s->level.node[x].nb; /* switch, channel back, dependency offset */
 	const uint32_t *seen = s->seen, stamp = s->stamp;
 	const uint64_t *load = s->load, dw = s->dd[x] + s->w0;
 	struct nue_iheap *hp = &s->heap;

@@ -22,6 +22,7 @@
 
 #include "nue_swlids.h"
 #include "route_internal.h"
+#include "swar.h"
 
 static int oom(struct lanes_error *err)
 {
@@ -70,16 +71,12 @@ static void hops_from(struct hops *h, const struct lanes_fabric *f, uint32_t t0,
 		for (uint32_t y = 0; y < ns; y++) {
 			uint64_t *ny = nxt + (size_t)y * W, *sy = seen + (size_t)y * W;
 
-			memset(ny, 0, sizeof(*ny) * W);
-			for (uint32_t e = off[y]; e < off[y + 1]; e++) {
-				const uint64_t *cx = cur + (size_t)adj[e].sw * W;
-
-				for (uint32_t w = 0; w < W; w++)
-					ny[w] |= cx[w];
-			}
 			for (uint32_t w = 0; w < W; w++) {
-				uint64_t m = ny[w] & ~sy[w];
+				uint64_t m = 0;
 
+				for (uint32_t e = off[y]; e < off[y + 1]; e++)
+					m |= cur[(size_t)adj[e].sw * W + w];
+				m &= ~sy[w];
 				ny[w] = m;
 				sy[w] |= m;
 				any |= m != 0;
@@ -99,7 +96,7 @@ struct work {
 	struct lanes_routing *r;
 	struct route_load ld;
 	struct hops h;
-	uint8_t *rank, *by_rank;  /* per entry of a switch: its rank; per rank: the port */
+	uint8_t *rank, *by_rank;  /* per entry of a switch: its rank; per rank: the port (255: drop) */
 	uint8_t *best;            /* per destination of the chunk: the best rank found */
 	uint8_t **col;            /* per destination of the chunk: its LFT column, NULL none (LMC > 0) */
 	struct route_hop_ports hp; /* LMC > 0 (else left empty) */
@@ -171,10 +168,9 @@ static void ports_of(struct work *w, uint32_t s, uint32_t cnt)
 	memset(best, 255, cnt);
 	for (uint32_t j = 0; j < deg; j++)
 		best_rank(best, row + (size_t)f->adj[a + j].sw * cnt, rs, w->rank[j], cnt);
-	for (uint32_t i = 0; i < cnt; i++)
+	for (uint32_t i = 0; i < cnt; i++) /* hops 1 .. 254, and a best rank (by_rank[255]: drop) */
 		if (col[i])
-			col[i][s] = rs[i] == 0 || rs[i] == 255 || best[i] == 255 ? LANES_PORT_DROP
-										: by_rank[best[i]];
+			col[i][s] = (uint8_t)(rs[i] - 1) < 254 ? by_rank[best[i]] : LANES_PORT_DROP;
 }
 
 /* A destination t with LMC > 0 (its hops in the chunk's rows at i): minhop's way, LID by LID. */
@@ -216,10 +212,12 @@ static int work_init(struct work *w, const struct lanes_fabric *f, struct lanes_
 		if (f->adj_off[s + 1] - f->adj_off[s] > maxdeg)
 			maxdeg = f->adj_off[s + 1] - f->adj_off[s];
 	if (hops_init(&w->h, ns, a) || !(w->rank = route_alloc(a, maxdeg)) ||
-	    !(w->by_rank = route_alloc(a, maxdeg)) || !(w->best = route_alloc(a, 64 * (size_t)w->h.W)) ||
+	    !(w->by_rank = route_alloc(a, maxdeg > 256 ? maxdeg : 256)) ||
+	    !(w->best = route_alloc(a, 64 * (size_t)w->h.W)) ||
 	    !(w->dist = route_alloc(a, (size_t)ns + 1)) ||
 	    !(w->col = route_alloc(a, sizeof(*w->col) * 64 * w->h.W)))
 		return oom(err);
+	w->by_rank[255] = LANES_PORT_DROP; /* best rank 255: none (ranks stay below, as the ports) */
 	if ((rc = route_load_init(&w->ld, f, err)))
 		return rc;
 	for (uint32_t s = 0; s < ns; s++) { /* hp: only for a switch LID with LMC > 0 */
@@ -237,17 +235,33 @@ static void work_free(struct work *w)
 	route_hop_ports_free(&w->hp);
 }
 
-/* The loads: the CA LIDs routed per switch port. */
+/*
+ * The loads: the CA LIDs routed per switch port. Eight switches at a time
+ * where none of them drops the LID (swar.h), which is most of them.
+ */
 static void count_loads(struct work *w, const uint32_t *lids, uint32_t nd)
 {
-	uint32_t ns = w->f->num_switches;
+	const uint32_t ns = w->f->num_switches, *off = w->ld.off;
+	uint32_t *count = w->ld.count; /* locals: the counts' stores could alias the fields */
 
 	for (uint32_t i = 0; i < nd; i++) {
 		const uint8_t *col = w->r->lft + (size_t)lids[i] * ns;
+		uint32_t s = 0;
 
-		for (uint32_t s = 0; s < ns; s++)
+		for (; s + 8 <= ns; s += 8) {
+			if (swar_zero_bytes(~swar_word(col + s))) { /* some LANES_PORT_DROP (255) */
+				for (uint32_t k = s; k < s + 8; k++)
+					if (col[k] != LANES_PORT_DROP)
+						count[off[k] + col[k]]++;
+				continue;
+			}
+#pragma GCC unroll 8
+			for (uint32_t k = s; k < s + 8; k++)
+				count[off[k] + col[k]]++;
+		}
+		for (; s < ns; s++)
 			if (col[s] != LANES_PORT_DROP)
-				route_load_of(&w->ld, s)[col[s]]++;
+				count[off[s] + col[s]]++;
 	}
 }
 
