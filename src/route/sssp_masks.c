@@ -112,6 +112,7 @@ static void masks_of(struct sssp *m, uint32_t s)
 	uint64_t *mask = m->cmask;
 	uint8_t by[8][8];
 
+	memset(by, 0, sizeof(by)); /* chunks past nc stay 0 (nc == 3 reads a fourth) */
 	for (uint32_t i = 0; i < deg; i++)
 		rv[i] = inc + (size_t)m->nb[e0 + i] * st;
 	for (size_t w = 0; w < st; w += 8) {
@@ -133,6 +134,10 @@ static void masks_of(struct sssp *m, uint32_t s)
 		else if (nc == 2)
 			for (size_t b = 0; b < nt; b++)
 				out[b * ns] = by[0][b] | (uint64_t)by[1][b] << 8;
+		else if (nc <= 4)
+			for (size_t b = 0; b < nt; b++)
+				out[b * ns] = by[0][b] | (uint64_t)by[1][b] << 8 |
+					      (uint64_t)by[2][b] << 16 | (uint64_t)by[3][b] << 24;
 		else
 			for (size_t b = 0; b < nt; b++)
 				out[b * ns] = gather_bytes(by, deg, b);
