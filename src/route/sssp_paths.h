@@ -54,7 +54,8 @@ struct sssp {
 	uint32_t ngroups;           /* seq[0..ngroups): end-port groups */
 	uint64_t *load;             /* per adjacency entry: routes on that channel (scaled) */
 	uint32_t *nb;               /* per adjacency entry: the neighbour (a compact copy) */
-	uint64_t *wd, *sub;         /* per switch: load sum to t; LIDs below it (0 between trees) */
+	uint64_t *wd, *sub;         /* per switch: load sum to t; LIDs at or below it
+				       (num_hca, m->hca, between trees) */
 	int less_loaded;            /* 1: ties go to the less loaded channel; 0: to the lowest port */
 	const struct sssp_progress *prog; /* told of each end-port group routed, or NULL */
 	unsigned key_shift;         /* choose()'s key: load sum << key_shift | channel load

@@ -268,9 +268,11 @@ static inline void regroup(const uint32_t *gfirst, const uint32_t *gnext, const 
 
 /*
  * Every switch adds k times its LIDs to each channel on its path to t (times
- * m->scale, see the keys). In
- * reverse hop order each switch's sum is complete when it is read, and is
- * reset then: sub is all 0 between calls. grouped: keep m->gmin up too.
+ * m->scale, see the keys). In reverse hop order each switch's sum is
+ * complete when it is read: sub starts as num_hca (m->hca) and gathers the
+ * sums of the switches whose picks lead to it; it is num_hca again after
+ * the pass (one copy instead of a reset per switch). grouped: keep m->gmin
+ * up too.
  */
 static inline void add_load_to(struct sssp *m, uint64_t k, int grouped)
 {
@@ -282,15 +284,14 @@ static inline void add_load_to(struct sssp *m, uint64_t k, int grouped)
 
 	for (uint32_t i = d->norder; i-- > 1;) {
 		uint32_t s = order[i], e = pick[s];
-		uint64_t x = sub[s] + hca[s];
+		uint64_t x = sub[s];
 
-		sub[s] = 0;
 		load[e] += ks * x;
 		sub[nb[e]] += x;
 		if (grouped)
 			regroup(gfirst, gnext, load, gmin, e);
 	}
-	sub[d->t] = 0;
+	memcpy(sub, hca, sizeof(*sub) * m->f->num_switches);
 }
 
 static void add_load(struct sssp *m, uint64_t k)
