@@ -333,6 +333,7 @@ void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t)
 		np += 3 + prog[np + 2];
 		nmulti++;
 	}
+	prog[np] = SSSP_END;
 	d->t = t;
 	d->norder = n;
 	d->nprog = np;

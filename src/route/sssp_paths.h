@@ -27,9 +27,10 @@
  * last one again if they are odd, so that n is even: choose() takes two at
  * a time, and a candidate twice does not change the least key). Single
  * switches at or beyond the farthest multi switch's hops are left out (no
- * one reads their load sums).
+ * one reads their load sums). The word after the program is SSSP_END.
  */
 #define SSSP_SINGLE 0x80000000u
+#define SSSP_END 0x7fffffffu /* the word after the program (not a switch) */
 
 struct dest {
 	uint32_t t;

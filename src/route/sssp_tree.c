@@ -229,12 +229,12 @@ static void choose_indexed(struct sssp *m, uint8_t *col)
 	uint64_t *wd = m->wd;
 	const uint64_t *load = m->load, *gmin = m->gmin, hi = m->hi;
 	const uint64_t ix = ((uint64_t)1 << m->ib) - 1;
-	const uint32_t *nb = m->nb, *p = d->prog, *end = p + d->nprog;
+	const uint32_t *nb = m->nb, *p = d->prog;
 	const struct lanes_adj *adj = m->f->adj;
 	uint32_t *pick = d->pick;
 
 	wd[d->t] = 0;
-	while (p < end) {
+	for (;;) { /* up to the word SSSP_END after the program (struct dest) */
 		uint32_t s = p[0], e;
 		const uint32_t *c = p + 3, *ce;
 		uint64_t key;
@@ -244,6 +244,8 @@ static void choose_indexed(struct sssp *m, uint8_t *col)
 			p += 2;
 			continue;
 		}
+		if (s == SSSP_END)
+			break;
 		ce = c + p[2];
 		key = least_indexed(wd, gmin, nb, c, ce);
 		e = p[1] + (uint32_t)(key & ix);
