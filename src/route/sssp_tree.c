@@ -227,7 +227,7 @@ static void choose_indexed(struct sssp *m, uint8_t *col)
 	const struct dest *d = m->cur;
 	/* locals, as in choose() */
 	uint64_t *wd = m->wd;
-	const uint64_t *load = m->load, *gmin = m->gmin, hi = m->hi;
+	const uint64_t *gmin = m->gmin, hi = m->hi;
 	const uint64_t ix = ((uint64_t)1 << m->ib) - 1;
 	const uint32_t *nb = m->nb, *p = d->prog;
 	const struct lanes_adj *adj = m->f->adj;
@@ -240,7 +240,9 @@ static void choose_indexed(struct sssp *m, uint8_t *col)
 		uint64_t key;
 
 		if (s & SSSP_SINGLE) {
-			single_sum(wd, load, nb, p, hi);
+			/* its one entry has no parallel cable (or it would have two
+			 * candidates): its group's least load is its own */
+			single_sum(wd, gmin, nb, p, hi);
 			p += 2;
 			continue;
 		}
