@@ -73,7 +73,8 @@ static int alloc_rule(struct sssp *m, struct lanes_error *err)
 	m->wd = m->load + ne + 1;
 	m->sub = m->wd + ns + 1;
 	m->nb = (uint32_t *)(m->sub + ns + 1);
-	memcpy(m->sub, m->hca, sizeof(uint64_t) * ns); /* as between trees (sssp_tree.c) */
+	if (ns) /* sub as between trees (sssp_tree.c) */
+		memcpy(m->sub, m->hca, sizeof(uint64_t) * ns);
 	if (sssp_dest_alloc(&m->buf[0], ns, ne) || sssp_dest_alloc(&m->buf[1], ns, ne))
 		return sssp_oom(err);
 	for (size_t e = 0; e < ne; e++)
