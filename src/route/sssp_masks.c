@@ -315,8 +315,8 @@ void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t)
 		uint32_t s = order[i], e0 = aoff[s];
 		uint64_t b = mask[s];
 
-		pick[s] = e0 + (uint32_t)__builtin_ctzll(b);
-		if (!(b & (b - 1))) {
+		if (!(b & (b - 1))) { /* (a multi switch's pick: choose() in sssp_tree.c) */
+			pick[s] = e0 + (uint32_t)__builtin_ctzll(b);
 			col[s] = adj[pick[s]].port;
 			if (row[s] < lm) { /* a multi switch farther away reads it */
 				prog[np++] = s | SSSP_SINGLE;
