@@ -147,6 +147,7 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 	d->t = t;
 	d->norder = n;
 	d->nprog = sssp_prog_cut(prog, mstart, last);
+	prog[d->nprog] = SSSP_END;
 	d->nmulti = nmulti;
 }
 

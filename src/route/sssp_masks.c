@@ -112,6 +112,8 @@ static void masks_of(struct sssp *m, uint32_t s)
 	uint64_t *mask = m->cmask;
 	uint8_t by[8][8];
 
+	if (nc == 3)
+		memset(by[3], 0, sizeof(by[3])); /* the fourth chunk, read below, stays 0 */
 	for (uint32_t i = 0; i < deg; i++)
 		rv[i] = inc + (size_t)m->nb[e0 + i] * st;
 	for (size_t w = 0; w < st; w += 8) {
@@ -133,6 +135,10 @@ static void masks_of(struct sssp *m, uint32_t s)
 		else if (nc == 2)
 			for (size_t b = 0; b < nt; b++)
 				out[b * ns] = by[0][b] | (uint64_t)by[1][b] << 8;
+		else if (nc <= 4)
+			for (size_t b = 0; b < nt; b++)
+				out[b * ns] = by[0][b] | (uint64_t)by[1][b] << 8 |
+					      (uint64_t)by[2][b] << 16 | (uint64_t)by[3][b] << 24;
 		else
 			for (size_t b = 0; b < nt; b++)
 				out[b * ns] = gather_bytes(by, deg, b);
@@ -266,12 +272,27 @@ static uint32_t cands_of(const uint32_t *bitpos, uint32_t e0, uint64_t b, uint32
 }
 
 /*
+ * The hops of the farthest multi switch (two candidates or more) of order
+ * (n switches, t first), 0 if none: from the end of order, past the singles.
+ */
+static uint8_t farthest_multi(const uint64_t *mask, const uint8_t *row, const uint32_t *order,
+			      uint32_t n)
+{
+	uint32_t i = n - 1;
+
+	while (i > 0 && !(mask[order[i]] & (mask[order[i]] - 1)))
+		i--;
+	return i ? row[order[i]] : 0;
+}
+
+/*
  * Fill d for destination switch t, as set_destination in sssp_cands.c does;
- * but a single switch goes into the program only before a multi switch
- * farther away (q: the switches of order looked at so far), so the ones no
- * multi switch reads stay out; a candidate group of parallel cables goes in
- * once, by its first entry (m->glead), and the count is made even (struct
- * dest).
+ * but a single switch goes into the program only if it is closer than the
+ * farthest multi switch (hop lm), so the ones no multi switch reads stay
+ * out (in hop order, a single goes in where it comes: the switches of one
+ * hop count read only closer ones); a candidate group of parallel cables
+ * goes in once, by its first entry (m->glead), and the count is made even
+ * (struct dest).
  */
 void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t)
 {
@@ -281,33 +302,29 @@ void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t)
 	const struct lanes_adj *adj = m->f->adj;
 	const uint64_t *glead = m->glead;
 	const uint32_t *bitpos = m->bitpos;
-	uint8_t *col = d->col;
+	uint8_t *col = d->col, lm;
 	uint32_t *order = d->order, *pick = d->pick, *prog = d->prog;
-	uint32_t n, np = 0, nmulti = 0, q = 1;
+	uint32_t n, np = 0, nmulti = 0;
 
 	memcpy(d->row, row, ns);
 	memset(col, LANES_PORT_DROP, ns);
 	n = by_hops(m, row, order);
+	lm = farthest_multi(mask, row, order, n);
 	pick[t] = LANES_NONE;
 	for (uint32_t i = 1; i < n; i++) {
 		uint32_t s = order[i], e0 = aoff[s];
 		uint64_t b = mask[s];
-		uint8_t h = row[s];
 
-		pick[s] = e0 + (uint32_t)__builtin_ctzll(b);
-		if (!(b & (b - 1))) {
+		if (!(b & (b - 1))) { /* (a multi switch's pick: choose() in sssp_tree.c) */
+			pick[s] = e0 + (uint32_t)__builtin_ctzll(b);
 			col[s] = adj[pick[s]].port;
+			if (row[s] < lm) { /* a multi switch farther away reads it */
+				prog[np++] = s | SSSP_SINGLE;
+				prog[np++] = pick[s];
+			}
 			continue;
 		}
 		col[s] = 0;
-		for (; row[order[q]] < h; q++) { /* the singles closer than s */
-			uint32_t v = order[q];
-
-			if (col[v]) {
-				prog[np++] = v | SSSP_SINGLE;
-				prog[np++] = pick[v];
-			}
-		}
 		prog[np] = s;
 		prog[np + 1] = e0;
 		if (glead) /* parallel cables: their groups' first entries */
@@ -316,6 +333,7 @@ void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t)
 		np += 3 + prog[np + 2];
 		nmulti++;
 	}
+	prog[np] = SSSP_END;
 	d->t = t;
 	d->norder = n;
 	d->nprog = np;

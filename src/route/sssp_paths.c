@@ -63,7 +63,7 @@ static int alloc_rule(struct sssp *m, struct lanes_error *err)
 {
 	size_t ns = m->f->num_switches, ne = m->f->adj_off[ns];
 
-	/* one zeroed block: load, wd, sub (all 0 between trees), then nb */
+	/* one zeroed block: load, wd, sub (set to num_hca below), then nb */
 	m->load = calloc(1, sizeof(uint64_t) * (ne + 2 * ns + 3) + sizeof(uint32_t) * (ne + 1));
 	m->kept = calloc(ns + 1, sizeof(*m->kept));
 	/* kept candidates: at most 4 MB and a quarter of the LFTs' size */
@@ -73,6 +73,8 @@ static int alloc_rule(struct sssp *m, struct lanes_error *err)
 	m->wd = m->load + ne + 1;
 	m->sub = m->wd + ns + 1;
 	m->nb = (uint32_t *)(m->sub + ns + 1);
+	if (ns) /* sub as between trees (sssp_tree.c) */
+		memcpy(m->sub, m->hca, sizeof(uint64_t) * ns);
 	if (sssp_dest_alloc(&m->buf[0], ns, ne) || sssp_dest_alloc(&m->buf[1], ns, ne))
 		return sssp_oom(err);
 	for (size_t e = 0; e < ne; e++)

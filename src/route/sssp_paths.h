@@ -27,9 +27,10 @@
  * last one again if they are odd, so that n is even: choose() takes two at
  * a time, and a candidate twice does not change the least key). Single
  * switches at or beyond the farthest multi switch's hops are left out (no
- * one reads their load sums).
+ * one reads their load sums). The word after the program is SSSP_END.
  */
 #define SSSP_SINGLE 0x80000000u
+#define SSSP_END 0x7fffffffu /* the word after the program (not a switch) */
 
 struct dest {
 	uint32_t t;
@@ -54,7 +55,8 @@ struct sssp {
 	uint32_t ngroups;           /* seq[0..ngroups): end-port groups */
 	uint64_t *load;             /* per adjacency entry: routes on that channel (scaled) */
 	uint32_t *nb;               /* per adjacency entry: the neighbour (a compact copy) */
-	uint64_t *wd, *sub;         /* per switch: load sum to t; LIDs below it (0 between trees) */
+	uint64_t *wd, *sub;         /* per switch: load sum to t; LIDs at or below it
+				       (num_hca, m->hca, between trees) */
 	int less_loaded;            /* 1: ties go to the less loaded channel; 0: to the lowest port */
 	const struct sssp_progress *prog; /* told of each end-port group routed, or NULL */
 	unsigned key_shift;         /* choose()'s key: load sum << key_shift | channel load

@@ -227,23 +227,27 @@ static void choose_indexed(struct sssp *m, uint8_t *col)
 	const struct dest *d = m->cur;
 	/* locals, as in choose() */
 	uint64_t *wd = m->wd;
-	const uint64_t *load = m->load, *gmin = m->gmin, hi = m->hi;
+	const uint64_t *gmin = m->gmin, hi = m->hi;
 	const uint64_t ix = ((uint64_t)1 << m->ib) - 1;
-	const uint32_t *nb = m->nb, *p = d->prog, *end = p + d->nprog;
+	const uint32_t *nb = m->nb, *p = d->prog;
 	const struct lanes_adj *adj = m->f->adj;
 	uint32_t *pick = d->pick;
 
 	wd[d->t] = 0;
-	while (p < end) {
+	for (;;) { /* up to the word SSSP_END after the program (struct dest) */
 		uint32_t s = p[0], e;
 		const uint32_t *c = p + 3, *ce;
 		uint64_t key;
 
 		if (s & SSSP_SINGLE) {
-			single_sum(wd, load, nb, p, hi);
+			/* its one entry has no parallel cable (or it would have two
+			 * candidates): its group's least load is its own */
+			single_sum(wd, gmin, nb, p, hi);
 			p += 2;
 			continue;
 		}
+		if (s == SSSP_END)
+			break;
 		ce = c + p[2];
 		key = least_indexed(wd, gmin, nb, c, ce);
 		e = p[1] + (uint32_t)(key & ix);
@@ -268,9 +272,11 @@ static inline void regroup(const uint32_t *gfirst, const uint32_t *gnext, const 
 
 /*
  * Every switch adds k times its LIDs to each channel on its path to t (times
- * m->scale, see the keys). In
- * reverse hop order each switch's sum is complete when it is read, and is
- * reset then: sub is all 0 between calls. grouped: keep m->gmin up too.
+ * m->scale, see the keys). In reverse hop order each switch's sum is
+ * complete when it is read: sub starts as num_hca (m->hca) and gathers the
+ * sums of the switches whose picks lead to it; it is num_hca again after
+ * the pass (one copy instead of a reset per switch). grouped: keep m->gmin
+ * up too.
  */
 static inline void add_load_to(struct sssp *m, uint64_t k, int grouped)
 {
@@ -282,15 +288,14 @@ static inline void add_load_to(struct sssp *m, uint64_t k, int grouped)
 
 	for (uint32_t i = d->norder; i-- > 1;) {
 		uint32_t s = order[i], e = pick[s];
-		uint64_t x = sub[s] + hca[s];
+		uint64_t x = sub[s];
 
-		sub[s] = 0;
 		load[e] += ks * x;
 		sub[nb[e]] += x;
 		if (grouped)
 			regroup(gfirst, gnext, load, gmin, e);
 	}
-	sub[d->t] = 0;
+	memcpy(sub, hca, sizeof(*sub) * m->f->num_switches);
 }
 
 static void add_load(struct sssp *m, uint64_t k)
