@@ -375,6 +375,95 @@ static void test_disconnected(void **state)
 	lanes_fabric_free(f);
 }
 
+/*
+ * Two rings, of 12 and 6 switches, one CA on each switch: every LID reached
+ * round its own ring (switch LIDs the shortest way), dropped by the other
+ * ring. The
+ * switch-LID pass counts its port loads eight switches at a time where none
+ * of them drops the LID (nue_swlids.c); here the rings' switches fill whole
+ * blocks of eight, of one ring and of both, so both ways are taken (under
+ * ASan in `make test`: a drop counted as a port would write past the loads).
+ */
+static uint32_t ring_dist(uint32_t i, uint32_t j, uint32_t n)
+{
+	uint32_t d = i > j ? i - j : j - i;
+
+	return d < n - d ? d : n - d;
+}
+
+/* Port 1 or 2 of switch i of a ring of n takes one hop nearer to switch j. */
+static int ring_step(uint8_t port, uint32_t i, uint32_t j, uint32_t n)
+{
+	if (port != 1 && port != 2)
+		return 0;
+	return ring_dist(port == 1 ? (i + 1) % n : (i + n - 1) % n, j, n) + 1 == ring_dist(i, j, n);
+}
+
+/*
+ * Follow the LFTs from switch i of a ring (its switches' nodes in sw)
+ * towards lid: @return the switch whose CA port it leaves at, or LANES_NONE
+ */
+static uint32_t ring_walk(const struct lanes_routing *r, const struct lanes_fabric *f,
+			  const uint32_t *sw, uint32_t n, uint32_t i, uint32_t lid)
+{
+	for (uint32_t hops = 0; hops <= n; hops++) {
+		uint8_t p = lanes_routing_port(r, f->nodes[sw[i]].switch_index, lid);
+
+		if (p != 1 && p != 2)
+			return p == 3 ? i : LANES_NONE;
+		i = p == 1 ? (i + 1) % n : (i + n - 1) % n;
+	}
+	return LANES_NONE; /* a loop */
+}
+
+static void test_disconnected_rings(void **state)
+{
+	enum { NA = 12, NB = 6, NS = NA + NB };
+	struct lanes_builder *b = tb_new();
+	uint32_t sw[NS], ca[NS], base[2] = { 0, NA }, len[2] = { NA, NB };
+	struct lanes_fabric *f;
+
+	(void)state;
+	for (uint32_t i = 0; i < NS; i++)
+		sw[i] = tb_add(b, LANES_NODE_SWITCH, 4, 0x10 + i);
+	for (uint32_t i = 0; i < NS; i++)
+		ca[i] = tb_add(b, LANES_NODE_CA, 1, 0x1000 + i);
+	for (uint32_t k = 0; k < 2; k++)
+		for (uint32_t i = 0; i < len[k]; i++) { /* port 1 to the next, port 2 to the one before */
+			tb_cable(b, sw[base[k] + i], 1, sw[base[k] + (i + 1) % len[k]], 2);
+			tb_cable(b, sw[base[k] + i], 3, ca[base[k] + i], 1);
+		}
+	f = tb_finish(b);
+	judge_vls(f, "two rings", 1);
+	for (uint8_t vls = 1; vls <= 2; vls++) {
+		struct lanes_routing *r = route_opts(f, vls, 16, 1);
+
+		for (uint32_t s = 0; s < NS; s++)
+			for (uint32_t t = 0; t < NS; t++) {
+				uint32_t ks = s >= NA, kt = t >= NA, n = len[ks], i = s - base[ks];
+				uint32_t j = t - base[kt], si = f->nodes[sw[s]].switch_index;
+				uint8_t pc = lanes_routing_port(r, si, lanes_fabric_lid(f, ca[t], 1));
+				uint8_t ps = lanes_routing_port(r, si, lanes_fabric_lid(f, sw[t], 0));
+
+				if (ks != kt) {
+					assert_int_equal(pc, LANES_PORT_DROP);
+					assert_int_equal(ps, LANES_PORT_DROP);
+					continue;
+				}
+				if (s == t) {
+					assert_int_equal(pc, 3);
+					assert_int_equal(ps, 0);
+					continue;
+				}
+				assert_true(ring_step(ps, i, j, n)); /* switch LIDs: shortest */
+				assert_true(pc == 1 || pc == 2);     /* CA LIDs: reached */
+				assert_true(ring_walk(r, f, sw + base[ks], n, i, lanes_fabric_lid(f, ca[t], 1)) == j);
+			}
+		lanes_routing_free(r);
+	}
+	lanes_fabric_free(f);
+}
+
 /* Max routes per channel of CA-to-CA paths, judged by the verifier. */
 static uint64_t rpc_max(const struct lanes_fabric *f, const struct lanes_routing *r)
 {
@@ -499,7 +588,8 @@ int main(void)
 		cmocka_unit_test(test_sl_budget),    cmocka_unit_test(test_lmc),
 		cmocka_unit_test(test_ca_lids_only), cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_shortcut_exact),
-		cmocka_unit_test(test_disconnected), cmocka_unit_test(test_fat_tree_balance),
+		cmocka_unit_test(test_disconnected), cmocka_unit_test(test_disconnected_rings),
+		cmocka_unit_test(test_fat_tree_balance),
 		cmocka_unit_test(test_switch_lids_shortest),
 		cmocka_unit_test(test_fat_tree_file_balance),
 	};
