@@ -246,7 +246,7 @@ static inline __attribute__((always_inline)) uint32_t take_level(const struct bf
 		if (d >= hi)
 			return LANES_NONE;
 		b->via[x] = c; /* dd[x] only at a hand-over: routed() */
-		nneed |= p->st ^ NUE_DEP_USED; /* 1 unused, 0 used */
+		nneed |= p->st != NUE_DEP_USED;
 		if (!multi || b->boff[x + 1] - b->boff[x] == deg)
 			m = scan(b, p->nb, p->nb + deg, col, 0, d + w0, next, m);
 		else

@@ -235,6 +235,15 @@ static void work_free(struct work *w)
 	route_hop_ports_free(&w->hp);
 }
 
+/* One LID's port loads of switches [s, end), its LFT column col: the ones that route it. */
+static inline void count_some(uint32_t *count, const uint32_t *off, const uint8_t *col, uint32_t s,
+			      uint32_t end)
+{
+	for (; s < end; s++)
+		if (col[s] != LANES_PORT_DROP)
+			count[off[s] + col[s]]++;
+}
+
 /*
  * The loads: the CA LIDs routed per switch port. Eight switches at a time
  * where none of them drops the LID (swar.h), which is most of them.
@@ -250,18 +259,14 @@ static void count_loads(struct work *w, const uint32_t *lids, uint32_t nd)
 
 		for (; s + 8 <= ns; s += 8) {
 			if (swar_zero_bytes(~swar_word(col + s))) { /* some LANES_PORT_DROP (255) */
-				for (uint32_t k = s; k < s + 8; k++)
-					if (col[k] != LANES_PORT_DROP)
-						count[off[k] + col[k]]++;
+				count_some(count, off, col, s, s + 8);
 				continue;
 			}
 #pragma GCC unroll 8
 			for (uint32_t k = s; k < s + 8; k++)
 				count[off[k] + col[k]]++;
 		}
-		for (; s < ns; s++)
-			if (col[s] != LANES_PORT_DROP)
-				count[off[s] + col[s]]++;
+		count_some(count, off, col, s, ns);
 	}
 }
 
