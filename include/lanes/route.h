@@ -1,7 +1,7 @@
 /*
  * lanes/route.h - routing engines: the descriptor, options and registry.
  *
- * An engine is one file under src/route/engines/ exporting one static
+ * An engine is a folder src/route/<family>/ exporting one static
  * descriptor; the registry (src/route/registry.c) is one array, so adding an
  * engine is one file plus one line. Engines never print or write files and
  * keep no state between calls: route() reads a frozen fabric and options and

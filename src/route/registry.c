@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "engines/engines.h"
+#include "route/engines.h"
 #include "lanes/route.h"
 
 static const struct lanes_engine *const engines[] = {

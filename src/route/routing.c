@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "route_internal.h"
+#include "route/common/layers.h"
 
 static const uint8_t zero_map[LANES_NUM_SLS];
 

@@ -5,7 +5,7 @@
 # where such switches are cabled (CAs on every switch, leaf-to-leaf cables)
 # it routes more paths than up*/down* allows, and its tables may or may not
 # have a credit loop. Ours keeps minhop's tables there when they are free of
-# one (engines/dnup.c). So, per fabric: run OpenSM's dnup on ibsim, judge its
+# one (updown/dnup.c). So, per fabric: run OpenSM's dnup on ibsim, judge its
 # tables with `lanes verify --lfts` (CA-to-CA traffic, one VL), route the
 # same fabric with `lanes route -e dnup`, and
 #  - where OpenSM's tables are deadlock-free, every entry of theirs must be

@@ -28,7 +28,7 @@
 # seed 002's split for minhop as above; updn (the first switch as its one
 # root, given to both) containing every OpenSM entry; dnup judged as in
 # dnup_vs_opensm.sh (OpenSM's dnup is minhop here, with a credit loop, so
-# ours must be free of one, engines/dnup.c); sssp as above, nue within 2 VLs
+# ours must be free of one, updown/dnup.c); sssp as above, nue within 2 VLs
 # free of credit loops. Unlike the fat tree, a torus switch often has
 # min-hop ports to different switches of which the least loaded is not the
 # one after base's port, so minhop's equality needs OpenSM's LMC preference

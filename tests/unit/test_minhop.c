@@ -11,7 +11,7 @@
 
 #include "lanes/route.h"
 #include "lanes/routing.h"
-#include "route/swar.h"
+#include "route/common/swar.h"
 #include "testutil.h"
 
 #define UNREACHED UINT32_MAX

@@ -28,7 +28,7 @@
 #include "lanes/routing.h"
 #include "lanes/verify.h"
 #include "testutil.h"
-#include "route/nue_search.h"
+#include "route/nue/nue_search.h"
 
 extern const struct lanes_engine lanes_engine_nue;
 

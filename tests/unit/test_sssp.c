@@ -17,8 +17,8 @@
 #include "lanes/routing.h"
 #include "lanes/verify.h"
 #include "testutil.h"
-#include "route/dfsssp_internal.h"
-#include "route/route_internal.h"
+#include "route/dfsssp/dfsssp_internal.h"
+#include "route/sssp/sssp.h"
 
 extern const struct lanes_engine lanes_engine_sssp;
 extern const struct lanes_engine lanes_engine_dfsssp;

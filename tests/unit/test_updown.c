@@ -1,5 +1,5 @@
 /*
- * test_updown.c - the updn, dnup and ud-dfs engines (src/route/engines/,
+ * test_updown.c - the updn, dnup and ud-dfs engines (src/route/updown/,
  * src/route/updown*.c) against expectations computed here.
  *
  * On a small instance of every generator and on every real fabric, each
@@ -23,7 +23,7 @@
 #include "lanes/route.h"
 #include "lanes/routing.h"
 #include "lanes/verify.h"
-#include "route/route_internal.h"
+#include "route/updown/updown.h"
 #include "testutil.h"
 
 extern const struct lanes_engine lanes_engine_updn;

@@ -16,8 +16,8 @@
 
 #include "lanes/route.h"
 #include "lanes/routing.h"
-#include "route/route_internal.h"
-#include "route/updown_internal.h"
+#include "route/updown/updown.h"
+#include "route/updown/updown_internal.h"
 #include "testutil.h"
 
 struct ctx {

@@ -1,0 +1,204 @@
+/*
+ * dfsssp_internal.h - the state the dfsssp engine (dfsssp/dfsssp.c) shares
+ * with its helpers: dfsssp_units.c (the path units), dfsssp_overlap.c (made
+ * while sssp routes), dfsssp_cdg.c (their channel dependency graph),
+ * dfsssp_layers.c (cycle breaking and first fit), dfsssp_one.c (one layer
+ * without units), dfsssp_split.c (destinations on two threads),
+ * arena.c (the per-call arrays).
+ * Not public API. Follows OpenSM 3.3.23
+ * osm_ucast_dfsssp.c (seed 002) and Domke, Hoefler, Nagel, IPDPS 2011;
+ * dfsssp/dfsssp.c says how.
+ *
+ * Invariants: unit u's dependencies are u_dep[unit[u].off .. unit[u + 1].off),
+ * in path order, and weigh unit[u].w LID pairs; layer[u] is its layer;
+ * cnt[l][k] is the LID pairs of layer l that make dependency k (rebuilt for
+ * a layer when its turn comes; once the layers are assigned nothing reads
+ * it, and it may be first fit's when OpenSM's layering was restored).
+ * Everything iterates in index order.
+ */
+#ifndef LANES_DFSSSP_INTERNAL_H
+#define LANES_DFSSSP_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lanes/error.h"
+#include "lanes/fabric.h"
+#include "lanes/route.h"
+#include "lanes/routing.h"
+#include "route/common/arena.h"
+#include "route/common/endports.h"
+#include "route/sssp/sssp.h"
+#include "route/cdg/channels.h"
+
+#define DFSSSP_MAX_LAYERS LANES_NUM_SLS
+#define DFSSSP_PREFETCH 8 /* units ahead when moving a dependency's units */
+#define DFSSSP_GAVE_UP UINT32_MAX /* first fit spent its dependency checks */
+#define DFSSSP_SPLIT_MIN 256      /* switches from which dfsssp takes a second thread */
+#define DFSSSP_FF_ABOVE 8         /* OpenSM's layering needs more: first fit tries too */
+#define DFSSSP_ROOM 2048          /* bytes of the arena's first room, on the stack */
+
+/* A unit's dependencies are u_dep[off .. next unit's off); w: its LID pairs. */
+struct dfsssp_unit {
+	uint32_t off, w;
+};
+
+struct dfsssp {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	struct lanes_routing *r;
+	struct route_arena arena; /* the arrays below unless they say otherwise */
+	uint32_t ns;              /* switches */
+	struct route_channels ch; /* channels and dependency numbers */
+	/* destinations and path grouping */
+	struct route_endports eps;
+	uint32_t *dst_off, *dst;  /* per switch: the end-port LIDs behind it */
+	uint32_t maxk;            /* most end-port LIDs behind one switch */
+	uint8_t *dist;            /* all-pairs switch hops (malloc) */
+	uint32_t *order, norder;  /* switches by hops from the current destination switch */
+	uint32_t *canon;          /* per (switch, i): the first i' whose path is LID i's */
+	uint8_t *varies;          /* per switch: the LIDs of t do not all share its path */
+	uint32_t *key_e, *key_c, *uid; /* per LID of t: scratch */
+	uint32_t *pu;             /* per (switch, i): the unit of LID i's path, or LANES_NONE */
+	int keep_canon;           /* the grouping waits in the SL cells */
+	int one_layer;            /* the paths' CDG is acyclic: no units (dfsssp_one.c) */
+	uint32_t longer;          /* a switch whose path is not a shortest one, or LANES_NONE */
+	uint32_t *t_order, nt;    /* destination switches in routing order; nt routed so far
+				     (with the units thread, the queue counts them) */
+	struct dfsssp_queue *q;   /* the units thread, on large fabrics (dfsssp_overlap.c) */
+	/* units: (source switch, one distinct path to a destination switch) */
+	uint32_t nunits;
+	struct dfsssp_unit *unit; /* nunits + 1 (malloc, grows) */
+	uint32_t *t_unit;         /* per destination switch: its first unit */
+	uint32_t *u_dep;          /* each unit's dependencies, in path order (malloc, grows) */
+	uint8_t *layer;
+	size_t u_cap, dep_cap, ndep_refs;
+	/* dependencies */
+	uint32_t *eid;            /* dense dependency -> its number, or LANES_NONE */
+	uint32_t ndeps;
+	uint32_t *dep_in, *dep_out; /* per dependency: its two channels */
+	uint32_t *arr_off;        /* per entry e: the dependencies of channel rev[e] */
+	size_t *inc_off;          /* per dependency: its units in inc */
+	uint32_t *inc;
+	uint64_t *cnt[DFSSSP_MAX_LAYERS]; /* per layer and dependency: LID pairs */
+	uint64_t *spare;          /* a second thread's counts (dfsssp_layers.c), or NULL */
+	uint64_t paths[DFSSSP_MAX_LAYERS];
+	uint32_t nlayers;
+	uint32_t greedy;          /* layers OpenSM's way (DFSSSP_MAX_LAYERS + 1: too many) */
+	/* searches */
+	uint32_t *chan;           /* one path's channels */
+	uint8_t *state;           /* cycle search, per channel: new, on the stack, done */
+	uint32_t *stk, *stj, *pos;
+	uint32_t *resume;         /* per channel: where its scan goes on when pushed again */
+	uint32_t *seen, stamp;    /* first fit: visits per channel */
+	uint32_t *at;             /* first fit: 1 + a channel's place on the path, or 0 */
+	uint64_t ff_work;         /* first fit: dependencies checked */
+	uint8_t split[DFSSSP_MAX_LAYERS], start[DFSSSP_MAX_LAYERS];
+};
+
+/*
+ * Loops over u_dep in order hit scattered counters: ask for them early.
+ * u_dep ends with 2 * DFSSSP_PREFETCH zeros (a valid number), so looking
+ * ahead never leaves it.
+ */
+static inline void dfsssp_ahead(const void *p)
+{
+	__builtin_prefetch(p);
+}
+
+/** @return the end-port LIDs behind switch s */
+static inline uint32_t dfsssp_lids_at(const struct dfsssp *d, uint32_t s)
+{
+	return d->dst_off[s + 1] - d->dst_off[s];
+}
+
+/** Does CA traffic from s to t cross two switch-to-switch links or more? */
+static inline int dfsssp_has_dependency(const struct dfsssp *d, uint32_t s, uint32_t t)
+{
+	uint8_t h = d->dist[(size_t)t * d->ns + s];
+
+	return h != 255 && h >= 2 && dfsssp_lids_at(d, s);
+}
+
+/* dfsssp_units.c */
+
+/** A thread's scratch: order, canon, pu, varies, key_e, key_c, uid, chan. */
+int dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err);
+
+/** What every destination's units need: destinations, distances, scratch, t_unit. */
+int dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err);
+
+/** The units toward t (its end-port LIDs routed), appended to d's; t_unit[t] their first. */
+int dfsssp_units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err);
+
+/** The switches that reach t, by hops, into order and norder. */
+void dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t);
+
+/** Group the LIDs behind t by path (canon, varies), for every switch that reaches t. */
+void dfsssp_group_paths(struct dfsssp *d, uint32_t t);
+
+/** Room for more references in u_dep. */
+int dfsssp_grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err);
+
+/* dfsssp_cdg.c */
+
+/** Dependencies by number in the units; each dependency's units; layer 0's counts. */
+int dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err);
+
+/* dfsssp_split.c */
+
+/** Work toward destination switch t, on d or on a view of it. */
+typedef int (*dfsssp_dest_fn)(struct dfsssp *v, uint32_t t, void *arg, struct lanes_error *err);
+
+/** Switches from which dfsssp takes a second thread (tests lower it). */
+extern int dfsssp_split_min;
+
+/** Does d's fabric take a second thread (dfsssp_split_min switches or more)? */
+static inline int dfsssp_two_threads(const struct dfsssp *d)
+{
+	return d->ns >= (uint32_t)dfsssp_split_min;
+}
+
+/**
+ * fn for every destination switch with end ports, in two ranges: the first
+ * on d, the second on a second thread on a view of d (its own scratch).
+ */
+int dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct lanes_error *err);
+
+/** w: a view of d, with its own scratch and no units. */
+int dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_error *err);
+
+/** Free a view's own scratch and units. */
+void dfsssp_view_free(struct dfsssp *w);
+
+/* dfsssp_overlap.c */
+
+/** Before route_sssp: the units thread on large fabrics; prog gets route_sssp's progress. */
+int dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struct lanes_error *err);
+
+/** After route_sssp (it returned sssp_rc): every unit, numbered in routing order. */
+int dfsssp_units_end(struct dfsssp *d, int sssp_rc, struct lanes_error *err);
+
+/** The queue and the units thread (stopped if it still runs). */
+void dfsssp_units_free(struct dfsssp *d);
+
+/* dfsssp_one.c */
+
+/**
+ * d->one_layer = 1 when the CDG of every CA-to-CA path toward t_order[0 ..
+ * nt) is acyclic and those paths are shortest (after dfsssp_units_setup).
+ */
+int dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err);
+
+/* dfsssp_layers.c */
+
+/** OpenSM's layering; d->nlayers = DFSSSP_MAX_LAYERS + 1 when the SLs do not suffice. */
+int dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err);
+
+/**
+ * LASH's first fit, longest paths first; *needed receives the layers used,
+ * DFSSSP_MAX_LAYERS + 1 when they do not suffice, or DFSSSP_GAVE_UP.
+ */
+int dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_error *err);
+
+#endif

@@ -1,0 +1,396 @@
+/*
+ * dfsssp_layers.c - the virtual layers of the dfsssp engine
+ * (dfsssp/dfsssp.c): OpenSM's cycle breaking (seed 002, "DFSSSP and SSSP
+ * Routing Algorithm", step 2; OpenSM 3.3.23 osm_ucast_dfsssp.c,
+ * dfsssp_remove_deadlocks; Domke, Hoefler, Nagel, IPDPS 2011) and, beyond
+ * OpenSM, LASH's first fit (Skeie, Lysne, Theiss, IPDPS 2002) when that
+ * needs more layers than the budget. Facts only, no code taken. Shared
+ * state: dfsssp_internal.h.
+ *
+ * The cycle search pops the stack back to the tail of the broken edge only,
+ * and a channel pushed again resumes its scan where it stopped: within a
+ * layer, edges only die, so what it passed stays passed. A layer's counts
+ * are rebuilt from its units when its turn comes, so a move only touches the
+ * layer it leaves. (Dropping from a dependency's list, as a move reads it,
+ * the units left below for good made it slower: 23.8 s against 22.2 on the
+ * dragonfly below.) Cost on the 114,582-endpoint dragonfly (8,814 switches):
+ * 97M units, 188M unit-dependency references, 6.3M dependencies; OpenSM's
+ * layering needs 8 layers there.
+ *
+ * Not reproduced: OpenSM's order of the cycle search (its channel IDs in a
+ * binary tree, edges in insertion order); here channels in adjacency order.
+ *
+ * Invariant: a layer is acyclic once its cycles are broken, and at all
+ * times under first fit; taking units out of it keeps it so.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "route/dfsssp/dfsssp_internal.h"
+
+#define FF_WORK 2000000000ull /* dependency checks first fit may spend */
+
+enum { NEW = 0, ON_STACK, DONE };
+enum { OVERFLOW = 1 }; /* the greedy layering ran out of SLs */
+
+static int oom(struct lanes_error *err)
+{
+	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+/* ------------------------------------------------------ moving units */
+
+/* Unit u leaves layer l for l + 1; layer l + 1 counts it when its turn comes. */
+static void lift(struct dfsssp *d, uint32_t u, uint32_t l)
+{
+	uint64_t w = d->unit[u].w;
+
+	d->layer[u] = (uint8_t)(l + 1);
+	d->paths[l] -= w;
+	d->paths[l + 1] += w;
+	for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++)
+		d->cnt[l][d->u_dep[j]] -= w;
+}
+
+/*
+ * Move every unit of layer l that makes dependency k to layer l + 1.
+ * @return 0, or OVERFLOW past the last layer
+ */
+static int move_up(struct dfsssp *d, uint32_t l, uint32_t k)
+{
+	if (l + 1 >= DFSSSP_MAX_LAYERS)
+		return OVERFLOW;
+	if (d->nlayers < l + 2)
+		d->nlayers = l + 2;
+	for (size_t i = d->inc_off[k], end = d->inc_off[k + 1]; i < end; i++) {
+		/* the lists are long and the units scattered */
+		if (i + 2 * DFSSSP_PREFETCH < end) {
+			__builtin_prefetch(&d->layer[d->inc[i + 2 * DFSSSP_PREFETCH]]);
+			__builtin_prefetch(&d->unit[d->inc[i + 2 * DFSSSP_PREFETCH]]);
+		}
+		if (i + DFSSSP_PREFETCH < end)
+			__builtin_prefetch(&d->u_dep[d->unit[d->inc[i + DFSSSP_PREFETCH]].off]);
+		if (d->layer[d->inc[i]] == l)
+			lift(d, d->inc[i], l);
+	}
+	return 0;
+}
+
+/* One thread's part of a layer's counts: units [u0, u1) of layer l into c. */
+struct count_part {
+	const struct dfsssp *d;
+	uint32_t l, u0, u1;
+	uint64_t *c;
+};
+
+static void *count_units(void *arg)
+{
+	const struct count_part *p = arg;
+	const struct dfsssp *d = p->d;
+
+	if (!p->c)
+		return NULL; /* no second part */
+	memset(p->c, 0, sizeof(*p->c) * ((size_t)d->ndeps + 1));
+	for (uint32_t u = p->u0; u < p->u1; u++) {
+		dfsssp_ahead(&p->c[d->u_dep[d->unit[u].off + 2 * DFSSSP_PREFETCH]]);
+		if (d->layer[u] == p->l)
+			for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++)
+				p->c[d->u_dep[j]] += d->unit[u].w;
+	}
+	return NULL;
+}
+
+/*
+ * Layer l's counts, from the units that arrived while layer l - 1 was
+ * broken (one pass in unit order, cheaper than counting at every move; on
+ * large fabrics two halves on two threads, the second into d->spare, then
+ * added); layer l - 1's buffer is reused, the greedy layering is done with it.
+ */
+static void count_layer(struct dfsssp *d, uint32_t l)
+{
+	struct count_part a = { d, l, 0, d->nunits, d->cnt[l - 1] }, b = a;
+
+	d->cnt[l - 1] = NULL;
+	d->cnt[l] = a.c;
+	if (d->spare)
+		a.u1 = b.u0 = d->nunits / 2;
+	b.c = d->spare;
+	lanes_run_pair(count_units, &a, &b, d->spare != NULL);
+	for (uint32_t k = 0; d->spare && k < d->ndeps; k++)
+		a.c[k] += d->spare[k];
+}
+
+/* ---------------------------------------------------- cycle search */
+
+/*
+ * From dependency *k on (within c's run): the first live one of layer l to a
+ * channel not done; *k stays on it, so that the scan comes back to it after
+ * a child is done. @return its out channel, or LANES_NONE
+ */
+static uint32_t next_edge(const struct dfsssp *d, uint32_t l, uint32_t c, uint32_t *k)
+{
+	uint32_t end = d->arr_off[d->ch.rev[c] + 1];
+
+	for (; *k < end; (*k)++)
+		if (d->cnt[l][*k] && d->state[d->dep_out[*k]] != DONE)
+			return d->dep_out[*k];
+	return LANES_NONE;
+}
+
+/* A channel pushed again resumes its scan: what it passed is dead or done for good. */
+static void push(struct dfsssp *d, uint32_t c, uint32_t *sp)
+{
+	d->state[c] = ON_STACK;
+	d->pos[c] = *sp;
+	d->stk[*sp] = c;
+	d->stj[(*sp)++] = d->resume[c];
+}
+
+static void pop_to(struct dfsssp *d, uint32_t keep, uint32_t *sp)
+{
+	for (uint32_t i = keep; i < *sp; i++) {
+		d->state[d->stk[i]] = NEW;
+		d->resume[d->stk[i]] = d->stj[i];
+	}
+	*sp = keep;
+}
+
+/*
+ * The stack from position from up to the top, closed by the top's current
+ * dependency, is a cycle unless a dependency on it died since it was pushed
+ * (then search again from before that one). A real cycle loses its weakest
+ * dependency (the first on ties, from where the cycle closes), and the search
+ * resumes at that dependency's tail: the stack below it is still a path, or
+ * its dead dependencies are found as above.
+ */
+static int on_cycle(struct dfsssp *d, uint32_t l, uint32_t from, uint32_t *sp)
+{
+	uint32_t weakest = from;
+	uint64_t least = UINT64_MAX;
+
+	for (uint32_t i = from; i < *sp; i++) {
+		uint64_t n = d->cnt[l][d->stj[i]];
+
+		if (!n) {
+			pop_to(d, i + 1, sp);
+			return 0;
+		}
+		if (n < least) {
+			least = n;
+			weakest = i;
+		}
+	}
+	pop_to(d, weakest + 1, sp);
+	return move_up(d, l, d->stj[weakest]);
+}
+
+/* Depth-first search from channel root, breaking the cycles it meets; 0 or OVERFLOW. */
+static int search_from(struct dfsssp *d, uint32_t l, uint32_t root)
+{
+	uint32_t sp = 0;
+	int rc;
+
+	push(d, root, &sp);
+	while (sp) {
+		uint32_t c = d->stk[sp - 1], n = next_edge(d, l, c, &d->stj[sp - 1]);
+
+		if (n == LANES_NONE) {
+			d->state[c] = DONE;
+			sp--;
+		} else if (d->state[n] == NEW) {
+			push(d, n, &sp);
+		} else if ((rc = on_cycle(d, l, d->pos[n], &sp))) {
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static int break_cycles(struct dfsssp *d, uint32_t l)
+{
+	int rc;
+
+	memset(d->state, NEW, d->ch.E);
+	for (uint32_t c = 0; c < d->ch.E; c++)
+		d->resume[c] = d->arr_off[d->ch.rev[c]];
+	for (uint32_t c = 0; c < d->ch.E; c++)
+		if (d->state[c] == NEW && (rc = search_from(d, l, c)))
+			return rc;
+	return 0;
+}
+
+/* OpenSM's layering; d->nlayers = DFSSSP_MAX_LAYERS + 1 when the SLs do not suffice. */
+int dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err)
+{
+	struct route_arena *a = &d->arena;
+	size_t e = (size_t)d->ch.E + 1;
+
+	d->state = route_alloc(a, e);
+	d->stk = route_alloc(a, sizeof(*d->stk) * e);
+	d->stj = route_alloc(a, sizeof(*d->stj) * e);
+	d->pos = route_alloc(a, sizeof(*d->pos) * e);
+	d->resume = route_alloc(a, sizeof(*d->resume) * e);
+	if (!d->state || !d->stk || !d->stj || !d->pos || !d->resume)
+		return oom(err);
+	if (dfsssp_two_threads(d) &&
+	    !(d->spare = route_alloc(a, sizeof(*d->spare) * ((size_t)d->ndeps + 1))))
+		return oom(err);
+	for (uint32_t l = 0; l < d->nlayers; l++) {
+		if (l)
+			count_layer(d, l);
+		if (break_cycles(d, l) == OVERFLOW) {
+			d->nlayers = DFSSSP_MAX_LAYERS + 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- first fit */
+
+/* Does layer k reach, from channel c, a channel of the path placed before limit? */
+static int reaches_back(struct dfsssp *d, uint32_t k, uint32_t c, uint32_t limit)
+{
+	uint32_t sp = 0;
+
+	d->seen[c] = d->stamp;
+	d->stk[sp++] = c;
+	while (sp) {
+		uint32_t in = d->stk[--sp];
+
+		for (uint32_t j = d->arr_off[d->ch.rev[in]]; j < d->arr_off[d->ch.rev[in] + 1]; j++) {
+			uint32_t nx = d->dep_out[j];
+
+			d->ff_work++;
+			if (!d->cnt[k][j] || d->seen[nx] == d->stamp)
+				continue;
+			if (d->at[nx] && d->at[nx] <= limit)
+				return 1;
+			d->seen[nx] = d->stamp;
+			d->stk[sp++] = nx;
+		}
+	}
+	return 0;
+}
+
+/* Unit u's channels into chan; @return the last index. */
+static uint32_t unit_channels(struct dfsssp *d, uint32_t u)
+{
+	uint32_t n = 0;
+
+	d->chan[0] = d->dep_in[d->u_dep[d->unit[u].off]];
+	for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++)
+		d->chan[++n] = d->dep_out[d->u_dep[j]];
+	return n;
+}
+
+/*
+ * Can unit u join the acyclic layer k and keep it acyclic? Only if no
+ * channel of its path reaches an earlier one in layer k. Later channels
+ * first, sharing the visits: what a later channel reaches was checked
+ * against more channels.
+ */
+static int fits(struct dfsssp *d, uint32_t k, uint32_t u)
+{
+	uint32_t n = unit_channels(d, u);
+	int found = 0;
+
+	if (++d->stamp == 0) {
+		memset(d->seen, 0, sizeof(*d->seen) * d->ch.E);
+		d->stamp = 1;
+	}
+	for (uint32_t i = 0; i <= n; i++)
+		d->at[d->chan[i]] = i + 1;
+	for (uint32_t j = n + 1; j-- > 1 && !found;)
+		found = d->seen[d->chan[j]] != d->stamp && reaches_back(d, k, d->chan[j], j);
+	for (uint32_t i = 0; i <= n; i++)
+		d->at[d->chan[i]] = 0;
+	return !found;
+}
+
+/* Empty every layer (pairs without a dependency stay in layer 0). */
+static int ff_empty(struct dfsssp *d, struct lanes_error *err)
+{
+	uint64_t all = 0;
+
+	for (uint32_t l = 0; l < DFSSSP_MAX_LAYERS; l++) {
+		if (!d->cnt[l] &&
+		    !(d->cnt[l] = route_alloc(&d->arena, sizeof(uint64_t) * ((size_t)d->ndeps + 1))))
+			return oom(err);
+		memset(d->cnt[l], 0, sizeof(uint64_t) * ((size_t)d->ndeps + 1));
+		all += d->paths[l];
+		d->paths[l] = 0;
+	}
+	for (uint32_t u = 0; u < d->nunits; u++)
+		all -= d->unit[u].w;
+	d->paths[0] = all;
+	d->nlayers = 1;
+	return 0;
+}
+
+/* Units by dependencies, most first, then by number (a counting sort). */
+static int ff_order(struct dfsssp *d, uint32_t *order, struct lanes_error *err)
+{
+	uint32_t maxn = 0, *start;
+
+	for (uint32_t u = 0; u < d->nunits; u++)
+		if (d->unit[u + 1].off - d->unit[u].off > maxn)
+			maxn = d->unit[u + 1].off - d->unit[u].off;
+	if (!(start = calloc((size_t)maxn + 2, sizeof(*start))))
+		return oom(err);
+	for (uint32_t u = 0; u < d->nunits; u++)
+		start[maxn - (d->unit[u + 1].off - d->unit[u].off) + 1]++;
+	for (uint32_t i = 1; i <= maxn + 1; i++)
+		start[i] += start[i - 1];
+	for (uint32_t u = 0; u < d->nunits; u++)
+		order[start[maxn - (d->unit[u + 1].off - d->unit[u].off)]++] = u;
+	free(start);
+	return 0;
+}
+
+/* Count unit u in layer k. */
+static void place(struct dfsssp *d, uint32_t u, uint32_t k)
+{
+	d->layer[u] = (uint8_t)k;
+	d->paths[k] += d->unit[u].w;
+	for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++)
+		d->cnt[k][d->u_dep[j]] += d->unit[u].w;
+	if (d->nlayers < k + 1)
+		d->nlayers = k + 1;
+}
+
+/*
+ * Beyond OpenSM, when its layering needs more than the budget: LASH's first
+ * fit on these paths. Longest paths first, each goes to the lowest layer
+ * that stays acyclic with it. *needed receives the layers used, DFSSSP_MAX_LAYERS
+ * + 1 when they do not suffice, or DFSSSP_GAVE_UP past FF_WORK dependency checks
+ * (a bound on time; it depends only on the input).
+ */
+int dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_error *err)
+{
+	uint32_t *order = malloc(sizeof(*order) * ((size_t)d->nunits + 1));
+	int rc = 0;
+
+	d->seen = route_zalloc(&d->arena, sizeof(*d->seen) * ((size_t)d->ch.E + 1));
+	d->at = route_zalloc(&d->arena, sizeof(*d->at) * ((size_t)d->ch.E + 1));
+	if (!order || !d->seen || !d->at)
+		rc = oom(err);
+	else if (!(rc = ff_empty(d, err)))
+		rc = ff_order(d, order, err);
+	*needed = 0;
+	for (uint32_t i = 0; !rc && i < d->nunits && !*needed; i++) {
+		uint32_t u = order[i], k = 0;
+
+		while (k < DFSSSP_MAX_LAYERS && !fits(d, k, u))
+			k++;
+		if (k == DFSSSP_MAX_LAYERS || d->ff_work > FF_WORK)
+			*needed = k == DFSSSP_MAX_LAYERS ? DFSSSP_MAX_LAYERS + 1 : DFSSSP_GAVE_UP;
+		else
+			place(d, u, k);
+	}
+	if (!*needed)
+		*needed = d->nlayers;
+	free(order);
+	return rc;
+}

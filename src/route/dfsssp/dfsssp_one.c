@@ -1,0 +1,228 @@
+/*
+ * dfsssp_one.c - the dfsssp engine's shortcut (dfsssp/dfsssp.c) for
+ * fabrics whose paths need one layer: when the channel dependency graph of
+ * every CA-to-CA path is acyclic, OpenSM's layering (seed 002, step 2;
+ * OpenSM 3.3.23 osm_ucast_dfsssp.c, dfsssp_remove_deadlocks; Domke,
+ * Hoefler, Nagel, IPDPS 2011) finds no cycle in layer 0 and leaves every
+ * path there. Facts only, no code taken. Shared state: dfsssp_internal.h.
+ *
+ * The graph is the union of the dependencies of the paths, and a path's
+ * dependencies are its consecutive channel pairs, so it is made per
+ * destination LID from the LFT column alone: each switch that a path of the
+ * LID passes adds (its channel, the next switch's channel), and a walk from
+ * a source stops at a switch already passed. That is one pass per LID, not
+ * one per path (dfsssp_units.c makes units, their dependencies and
+ * dfsssp_cdg.c their graph only when some cycle must be broken). Then one
+ * depth-first search looks for a cycle.
+ *
+ * The sources are as dfsssp_units.c takes them (switches with end ports at
+ * two switch hops or more, dfsssp_has_dependency), and every switch that
+ * reaches the destination must take a shortest path, as dfsssp_units_to
+ * requires; otherwise, or on a cycle, d->one_layer stays 0 and the units
+ * are made as usual (which reports such a path). The search also runs
+ * after the first 64, 128, 256, ... LIDs, so that a fabric that needs more
+ * layers does not pay for the whole pass (a cycle stays a cycle as paths
+ * are added); the paths are checked last, once the graph is acyclic.
+ */
+#include <string.h>
+
+#include "route/dfsssp/dfsssp_internal.h"
+#include "route/cdg/channels.h"
+
+enum { NEW = 0, ON_STACK, DONE };
+
+static int oom(struct lanes_error *err)
+{
+	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+/* Scratch: per (switch, port), its channel (chan, w ports a switch); the sources toward t. */
+struct one {
+	uint32_t *chan, w, *src, nsrc;
+	uint32_t *stamp;       /* per switch: the last walk that passed it */
+	uint8_t *used;         /* per dense dependency: some path makes it */
+};
+
+/* The channel out of switch s for the LID of column col, or LANES_NONE. */
+static inline uint32_t chan_of(const struct one *o, uint32_t s, const uint8_t *col)
+{
+	return col[s] < o->w ? o->chan[(size_t)s * o->w + col[s]] : LANES_NONE;
+}
+
+/* Do the switches that reach t (row: hops to t) all go one hop closer for the LID of col? */
+static int lid_shortest(const struct dfsssp *d, const struct one *o, const uint8_t *row,
+			const uint8_t *col)
+{
+	const struct lanes_adj *adj = d->f->adj;
+
+	for (uint32_t s = 0; s < d->ns; s++) {
+		uint32_t e = chan_of(o, s, col);
+
+		if (e != LANES_NONE && row[s] != 255 && row[adj[e].sw] + 1 != row[s])
+			return 0;
+	}
+	return 1;
+}
+
+/* Mark the dependencies of the paths of the LID of col in o->used (mark: the walks' stamp). */
+static void lid_deps(const struct dfsssp *d, const struct one *o, const uint8_t *col,
+		     uint32_t mark)
+{
+	const struct lanes_adj *adj = d->f->adj;
+	uint32_t *stamp = o->stamp;
+
+	for (uint32_t j = 0; j < o->nsrc; j++) {
+		uint32_t x = o->src[j], e = chan_of(o, x, col);
+
+		while (stamp[x] != mark) { /* a switch passed before: the rest is marked */
+			uint32_t y, next;
+
+			stamp[x] = mark;
+			if (e == LANES_NONE)
+				break;
+			y = adj[e].sw;
+			if ((next = chan_of(o, y, col)) == LANES_NONE)
+				break;
+			o->used[route_dependency(&d->ch, e, next)] = 1;
+			x = y;
+			e = next;
+		}
+	}
+}
+
+/* Every path shortest, as dfsssp_units_to requires? */
+static int all_shortest(const struct dfsssp *d, const struct one *o)
+{
+	for (uint32_t p = 0; p < d->nt; p++) {
+		uint32_t t = d->t_order[p];
+
+		for (uint32_t i = d->dst_off[t]; i < d->dst_off[t + 1]; i++)
+			if (!lid_shortest(d, o, d->dist + (size_t)t * d->ns,
+					  lanes_routing_column(d->r, d->dst[i])))
+				return 0;
+	}
+	return 1;
+}
+
+/* Does the graph of the dependencies in used have a cycle? (stk, stj, state: E each) */
+static int has_cycle(const struct dfsssp *d, const uint8_t *used, uint32_t *stk, uint32_t *stj,
+		     uint8_t *state)
+{
+	const struct lanes_fabric *f = d->f;
+
+	memset(state, NEW, d->ch.E);
+	for (uint32_t root = 0; root < d->ch.E; root++) {
+		uint32_t sp = 0;
+
+		if (state[root] != NEW)
+			continue;
+		state[root] = ON_STACK;
+		stk[sp] = root;
+		stj[sp++] = 0;
+		while (sp) {
+			uint32_t c = stk[sp - 1], x = f->adj[c].sw, a = f->adj_off[x];
+			uint32_t deg = f->adj_off[x + 1] - a, o = stj[sp - 1];
+			const uint8_t *row = used + d->ch.dense_off[x] + (size_t)(d->ch.rev[c] - a) * deg;
+
+			while (o < deg && (!row[o] || state[a + o] == DONE))
+				o++;
+			stj[sp - 1] = o + 1;
+			if (o == deg) {
+				state[c] = DONE;
+				sp--;
+			} else if (state[a + o] == ON_STACK) {
+				return 1;
+			} else {
+				state[a + o] = ON_STACK;
+				stk[sp] = a + o;
+				stj[sp++] = 0;
+			}
+		}
+	}
+	return 0;
+}
+
+/* o's arrays from d's arena; 0 or LANES_ENOMEM. */
+static int one_alloc(struct dfsssp *d, struct one *o, struct lanes_error *err)
+{
+	struct route_arena *a = &d->arena;
+	size_t sz = sizeof(uint32_t) * ((size_t)d->ns + 1);
+
+	o->w = 1;
+	for (uint32_t s = 0; s < d->ns; s++) {
+		uint32_t np = d->f->nodes[d->f->switches[s]].nports;
+
+		o->w = np + 1 > o->w ? np + 1 : o->w;
+	}
+	o->chan = route_alloc(a, sizeof(*o->chan) * o->w * ((size_t)d->ns + 1));
+	o->src = route_alloc(a, sz);
+	o->stamp = route_alloc(a, sz);
+	o->used = route_zalloc(a, d->ch.ndeps + 1);
+	if (!o->chan || !o->src || !o->stamp || !o->used)
+		return oom(err);
+	for (uint32_t s = 0; s < d->ns; s++) {
+		for (uint32_t p = 0; p < o->w; p++)
+			o->chan[(size_t)s * o->w + p] = route_channel_at(&d->ch, s, (uint8_t)p);
+		o->stamp[s] = UINT32_MAX;
+	}
+	return 0;
+}
+
+static uint32_t gcd(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/*
+ * A step prime to n near 0.618 n: destinations taken p, p + step, ... (mod
+ * n) each once, spread over the order, so that the early searches see paths
+ * of every kind of destination (the graph does not depend on the order).
+ */
+static uint32_t spread_step(uint32_t n)
+{
+	uint32_t s = (uint32_t)((uint64_t)n * 618 / 1000);
+
+	while (s > 1 && gcd(n, s) != 1)
+		s--;
+	return s ? s : 1;
+}
+
+int dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err)
+{
+	struct route_arena *a = &d->arena;
+	size_t e = (size_t)d->ch.E + 1;
+	struct one o;
+	uint8_t *state = route_alloc(a, e);
+	uint32_t *stk = route_alloc(a, sizeof(*stk) * e), *stj = route_alloc(a, sizeof(*stj) * e);
+	uint32_t mark = 0;
+
+	d->one_layer = 0;
+	if (!state || !stk || !stj || one_alloc(d, &o, err))
+		return oom(err);
+	for (uint32_t q = 0, p = 0, check = 64, step = spread_step(d->nt); q < d->nt; q++) {
+		uint32_t t = d->t_order[p];
+
+		o.nsrc = 0;
+		for (uint32_t s = 0; s < d->ns; s++)
+			if (dfsssp_has_dependency(d, s, t))
+				o.src[o.nsrc++] = s;
+		for (uint32_t i = d->dst_off[t]; i < d->dst_off[t + 1]; i++, mark++)
+			lid_deps(d, &o, lanes_routing_column(d->r, d->dst[i]), mark);
+		/* after 64, 128, 256, ... LIDs: a cycle already there ends it early */
+		if (mark >= check && q + 1 < d->nt) {
+			if (has_cycle(d, o.used, stk, stj, state))
+				return 0;
+			while (check <= mark)
+				check *= 2;
+		}
+		p = (uint32_t)(((uint64_t)p + step) % d->nt);
+	}
+	d->one_layer = !has_cycle(d, o.used, stk, stj, state) && all_shortest(d, &o);
+	return 0;
+}

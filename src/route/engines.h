@@ -1,0 +1,20 @@
+/*
+ * engines.h - the engine descriptors, each defined in its family's main file
+ * (minhop/minhop.c, updown/updn.c, ...). Adding an engine is one folder (or a
+ * file in an existing family) plus one line here and one in registry.c.
+ */
+#ifndef LANES_ROUTE_ENGINES_H
+#define LANES_ROUTE_ENGINES_H
+
+#include "lanes/route.h"
+
+extern const struct lanes_engine lanes_engine_minhop;
+extern const struct lanes_engine lanes_engine_updn;
+extern const struct lanes_engine lanes_engine_dnup;
+extern const struct lanes_engine lanes_engine_ud_dfs;
+extern const struct lanes_engine lanes_engine_sssp;
+extern const struct lanes_engine lanes_engine_dfsssp;
+extern const struct lanes_engine lanes_engine_lash;
+extern const struct lanes_engine lanes_engine_nue;
+
+#endif

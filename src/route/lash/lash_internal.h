@@ -1,0 +1,70 @@
+/*
+ * lash_internal.h - the state the lash engine (lash/lash.c) shares with
+ * lash_layers.c, which puts the switch pairs in virtual layers with acyclic
+ * channel dependencies and balances them. Not public API. Follows OpenSM
+ * 3.3.23 osm_ucast_lash.c (seed 002) and Skeie, Lysne, Theiss, IPDPS 2002;
+ * lash/lash.c says how.
+ *
+ * Invariants: port is fixed once the paths are made; lay is symmetric (the
+ * paths s->t and t->s share a layer); the dependencies counted in an open
+ * layer respect its order ord, so the layer is acyclic.
+ */
+#ifndef LANES_LASH_INTERNAL_H
+#define LANES_LASH_INTERNAL_H
+
+#include <stdint.h>
+
+#include "lanes/error.h"
+#include "lanes/fabric.h"
+#include "lanes/route.h"
+#include "lanes/routing.h"
+#include "route/cdg/channels.h"
+#include "route/cdg/cdg.h"
+
+#define LASH_MAX_LAYERS LANES_NUM_SLS
+
+/* One virtual layer: its channel dependency graph and a topological order. */
+struct lash_layer {
+	uint32_t *cnt; /* per dense dependency: paths of the layer that make it */
+	uint32_t *ord; /* per channel: its place in the order */
+	uint64_t pairs;
+};
+
+struct lash {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	struct lanes_routing *r;
+	uint32_t ns;         /* switches */
+	struct route_channels ch; /* channels and dependency numbers */
+	uint32_t *osm;       /* OpenSM's ids: osm[id] = switch index */
+	uint8_t *port;       /* port[t * ns + x]: x's port toward switch t, 0 at t */
+	uint8_t *lay;        /* lay[t * ns + s]: the layer of the pair {s, t} */
+	struct lash_layer L[LASH_MAX_LAYERS];
+	uint32_t nlayers;
+	void *block;         /* osm, port, lay and the scratch below, one malloc (lash/lash.c) */
+	/* scratch */
+	uint32_t *queue, *parent;
+	uint8_t *pport;
+	uint32_t *chan, *journal, njournal;
+	uint32_t *stk, *seen, stamp;
+	uint64_t *fwd, *bwd;  /* (place << 32 | channel) keys of F and B */
+	uint32_t nfwd, nbwd;
+	struct route_pk_scratch pk;
+};
+
+/** Open layer k: empty, its channels in index order; nlayers covers it. */
+int lash_open_layer(struct lash *l, uint32_t k, struct lanes_error *err);
+
+/**
+ * Layer the joined pairs in OpenSM's order, (0,1), (0,2), ... in id order;
+ * *needed: the layers, or LASH_MAX_LAYERS + 1 when they do not suffice.
+ */
+int lash_layer_osm_order(struct lash *l, uint32_t *needed, struct lanes_error *err);
+
+/** Layer them again by first fit, longest paths first, then OpenSM's order; *needed as above. */
+int lash_layer_longest_first(struct lash *l, uint32_t *needed, struct lanes_error *err);
+
+/** OpenSM's balance_virtual_lanes over the layers needed (lash_layers.c says how). */
+void lash_balance(struct lash *l);
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * minhop.h - OpenSM's Min Hop tables, which dnup falls back on (minhop.c).
+ */
+#ifndef LANES_ROUTE_MINHOP_H
+#define LANES_ROUTE_MINHOP_H
+
+#include "lanes/error.h"
+#include "lanes/fabric.h"
+#include "lanes/route.h"
+#include "lanes/routing.h"
+#include "route/cdg/cdg.h"
+
+/**
+ * OpenSM's Min Hop tables (minhop/minhop.c). With check, every CA LID's
+ * routes go through it as they are made, and the first cycle ends the work:
+ * then 0 and *out NULL.
+ */
+int route_minhop(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct route_cdg_check *check, struct lanes_routing **out, struct lanes_error *err);
+
+#endif

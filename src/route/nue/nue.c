@@ -1,0 +1,286 @@
+/*
+ * nue.c - the Nue routing engine: Domke, Hoefler, Matsuoka, "Routing on the
+ * Dependency Graph: A New Approach to Deadlock-Free High-Performance
+ * Routing", HPDC 2016, as OpenSM 3.3.23 implements it (seed 002, "Nue
+ * Routing Algorithm"; osm_ucast_nue.c). Facts and the algorithm only; no
+ * code taken.
+ *
+ * 1. Destinations and layers (nue_dests.c): the CA and router LIDs, in
+ *    rounds over their switches, split into k = min(max_vls, max_sls)
+ *    virtual layers by METIS_PartGraphKway as in OpenSM (no METIS when
+ *    k = 1). SL = layer (per destination LID), and SL i goes to VL i
+ *    everywhere.
+ * 2. Per layer, a fresh complete CDG (nue_cdg.c): every pair of switch-to-
+ *    switch channels meeting at a switch may become a dependency; the used
+ *    ones are kept acyclic by an incremental topological order.
+ * 3. Escape paths (nue_escape.c): per component, the most central switch of
+ *    the convex subgraph of the layer's destination switches roots a
+ *    spanning tree grown over the current channel weights; the up*-down*
+ *    dependencies of its paths from every switch to every destination switch
+ *    of the layer are used up front (they are acyclic, and a fresh CDG
+ *    always takes them).
+ * 4. Per destination LID (nue_search.c): a Dijkstra-like search on the CDG
+ *    from the destination backward routes every switch of the component
+ *    through dependencies that keep the CDG acyclic, with OpenSM's local
+ *    backtracking, and the escape paths where it still ends at an impasse.
+ *    Weights: w0 = P^2 (P: destination LIDs, OpenSM's base) plus the routes
+ *    placed on the channel; after each destination every channel's weight
+ *    grows by the source LIDs whose path crosses it.
+ * 5. Switch LIDs (opts->switch_lids; nue_swlids.c), after all layers and
+ *    outside the CDG: shortest paths, per switch the least-loaded min-hop
+ *    port by minhop's rule (common/load.h), the loads being the CA LIDs
+ *    routed per port; SL 0 (layer 0's VL 0).
+ *
+ * Which paths: CA-to-CA (end port to end port), the traffic the verifier
+ * checks by default and that OpenSM's engines promise to keep free of
+ * deadlock ("between any two hosts"); OpenSM's nue does the same with its
+ * default nue_include_switches FALSE. Paths from a switch to a CA LID follow
+ * the same trees and stay in the CDG too, but the paths to switch LIDs are
+ * not in it: they carry management traffic only, so `lanes verify
+ * --all-traffic` may find cycles through them (with --ca-lids-only, where
+ * every destination is a CA, it holds). Works on one VL on any connected
+ * fabric; on a disconnected one each component is routed within itself.
+ *
+ * Deterministic: ties go to the lower index everywhere; METIS has a fixed
+ * seed. The same build gives the same bytes for the same input; another
+ * METIS version, or another compiler rounding the betweenness sums that pick
+ * the escape root differently, may give other (equally valid) tables.
+ *
+ * Memory: the arrays of a call come from one arena (arena.c), its first
+ * room on this function's stack, freed together at the end.
+ */
+#include <string.h>
+
+#include "core/strbuf.h"
+#include "route/nue/nue_cdg.h"
+#include "route/nue/nue_dests.h"
+#include "route/nue/nue_escape.h"
+#include "route/nue/nue_search.h"
+#include "route/nue/nue_swlids.h"
+#include "route/common/endports.h"
+#include "route/updown/updown.h"
+#include "route/common/layers.h"
+#include "route/engines.h"
+
+#define NUE_ROOM 4096 /* bytes of the arena's first room, on the stack */
+
+struct nue {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	struct lanes_routing *r;
+	uint32_t ns, E, k;
+	struct nue_cdg g;
+	struct nue_escape x;
+	struct nue_search s;
+	struct nue_dests d;
+	uint64_t *load;      /* per channel: routes placed */
+	uint32_t *comp, ncomp, *csize;
+	double *tw;          /* per switch: destination LIDs of the layer there */
+	uint8_t *want;       /* per switch: destinations of the layer there */
+	uint32_t *roots, nroots;
+	struct route_arena a;  /* the arrays of the call (arena.c) */
+};
+
+static int oom(struct lanes_error *err)
+{
+	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+/* ----------------------------------------------------------------- layers */
+
+/* The escape trees of layer l: one per component with destinations. */
+static void grow_trees(struct nue *n, uint32_t l)
+{
+	const struct lanes_fabric *f = n->f;
+
+	for (uint32_t s = 0; s < n->ns; s++)
+		n->tw[s] = 0.0;
+	for (uint32_t i = 0; i < n->d.nd; i++)
+		if (n->d.layer[i] == l)
+			n->tw[n->d.sw[i]] += 1.0;
+	nue_escape_clear(&n->x);
+	for (uint32_t c = 0; c < n->ncomp; c++) {
+		uint32_t nds = 0, root;
+		uint64_t edges = 0;
+
+		for (uint32_t s = 0; s < n->ns; s++)
+			if (n->comp[s] == c) {
+				nds += n->tw[s] > 0;
+				edges += f->adj_off[s + 1] - f->adj_off[s];
+			}
+		if (!nds)
+			continue;
+		root = nue_escape_root(&n->x, n->comp, c, n->tw, nds, edges);
+		n->roots[n->nroots++] = root;
+		nue_escape_tree(&n->x, root, n->load, n->s.w0);
+	}
+}
+
+/* Route layer l: escape paths up front, then each destination LID of it. */
+static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
+{
+	uint32_t r0 = n->nroots;
+	int rc;
+
+	grow_trees(n, l);
+	nue_cdg_reset(&n->g);
+	for (uint32_t s = 0; s < n->ns; s++)
+		n->want[s] = n->tw[s] > 0;
+	nue_cdg_order_from(&n->g, n->roots + r0, n->nroots - r0, n->want);
+	if (nue_escape_mark(&n->x, &n->g, n->want))
+		return lanes_error_set(err, LANES_EINTERNAL, "nue: internal: escape paths close a cycle");
+	for (uint32_t i = 0; i < n->d.nd; i++) {
+		if (n->d.layer[i] != l)
+			continue;
+		if ((rc = nue_search_route(&n->s, n->d.sw[i], err)))
+			return rc;
+		nue_search_place(&n->s, n->r, n->d.sw[i], n->d.lid[i], n->d.port[i]);
+	}
+	return 0;
+}
+
+/* -------------------------------------------------------- SLs and maps */
+
+/* SL = layer per destination LID; SL i -> VL i on every port pair. */
+static int set_sls_and_maps(struct nue *n, struct lanes_error *err)
+{
+	uint8_t used = 0;
+	int rc;
+
+	for (uint32_t i = 0; i < n->d.nd; i++)
+		used = n->d.layer[i] + 1u > used ? (uint8_t)(n->d.layer[i] + 1) : used;
+	if (used <= 1)
+		return 0;
+	if ((rc = lanes_routing_set_sl_mode(n->r, LANES_SL_PER_DST, err)))
+		return rc;
+	for (uint32_t i = 0; i < n->d.nd; i++)
+		lanes_routing_set_sl(n->r, 0, n->d.lid[i], n->d.layer[i]);
+	return route_sl2vl_identity(n->r, n->f, used, err);
+}
+
+static int set_notes(struct nue *n, struct lanes_error *err)
+{
+	char head[320];
+	struct lanes_sb b;
+
+	/* without printf: the notes are made on every call */
+	lanes_sb_init(&b, head, sizeof(head));
+	lanes_sb_str(&b, "nue: ");
+	lanes_sb_dec(&b, n->k);
+	lanes_sb_str(&b, n->k == 1 ? " layer (no METIS), " : " layers (METIS), ");
+	lanes_sb_dec(&b, n->d.nd);
+	lanes_sb_str(&b, " CA destination LIDs, ");
+	lanes_sb_dec(&b, n->s.backtracks);
+	lanes_sb_str(&b, " local backtracking steps, ");
+	lanes_sb_dec(&b, n->s.fallbacks);
+	lanes_sb_str(&b, " impasses solved by ");
+	lanes_sb_dec(&b, n->s.escaped);
+	lanes_sb_str(&b, " switches on escape paths; switch LIDs on shortest paths outside the "
+		     "CDG (SL 0); escape roots per layer and component: ");
+	n->r->notes = route_notes_with_roots(n->f, head, n->roots, n->nroots, NULL);
+	return n->r->notes ? 0 : oom(err);
+}
+
+/* ------------------------------------------------------------- engine */
+
+static int alloc_all(struct nue *n, struct lanes_error *err)
+{
+	size_t ns = (size_t)n->ns + 1, E = (size_t)n->E + 1;
+	int rc;
+
+	n->load = route_zalloc(&n->a, sizeof(*n->load) * E);
+	n->comp = route_alloc(&n->a, sizeof(*n->comp) * ns);
+	n->csize = route_zalloc(&n->a, sizeof(*n->csize) * ns);
+	n->tw = route_alloc(&n->a, sizeof(*n->tw) * ns);
+	n->want = route_zalloc(&n->a, ns);
+	n->roots = route_alloc(&n->a, sizeof(*n->roots) * ns * LANES_NUM_SLS);
+	if (!n->load || !n->comp || !n->csize || !n->tw || !n->want || !n->roots)
+		return oom(err);
+	if ((rc = nue_cdg_init(&n->g, n->f, &n->a, "nue", err)) ||
+	    (rc = nue_escape_init(&n->x, n->f, &n->a, err)))
+		return rc;
+	return nue_search_init(&n->s, n->f, &n->g, &n->x, &n->a, err);
+}
+
+/* What is not the arena's: the channel map, the search's added[]; then the arena. */
+static void release(struct nue *n)
+{
+	nue_search_free(&n->s);
+	nue_cdg_free(&n->g);
+	route_arena_free(&n->a);
+}
+
+static int route_all(struct nue *n, struct lanes_error *err)
+{
+	struct route_endports eps;
+	int rc;
+
+	memset(&eps, 0, sizeof(eps));
+	if ((rc = alloc_all(n, err)) || (rc = route_components(n->f, n->comp, &n->ncomp, err)) ||
+	    (rc = route_endports_osm_order(n->f, &eps, err)) ||
+	    (rc = nue_dests_build(&n->d, n->f, &eps, n->k, &n->a, err)))
+		goto out;
+	n->k = n->d.k;
+	for (uint32_t s = 0; s < n->ns; s++) { /* each switch answers its own LIDs */
+		const struct lanes_port *p0 = lanes_fabric_port(n->f, n->f->switches[s], 0);
+
+		for (uint32_t l = 0; p0->lid && l < (1u << p0->lmc); l++)
+			lanes_routing_set_port(n->r, s, p0->lid + l, 0);
+	}
+	for (uint32_t s = 0; s < n->ns; s++)
+		n->csize[n->comp[s]]++;
+	n->s.comp = n->comp, n->s.csize = n->csize, n->s.hca = n->d.hca, n->s.load = n->load;
+	n->s.w0 = n->d.nd ? (uint64_t)n->d.nd * n->d.nd : 1;
+	nue_bundles_sync(&n->s.level, n->load);
+	for (uint32_t l = 0; l < n->k; l++)
+		if ((rc = route_layer(n, l, err)))
+			goto out;
+	if (n->opts->switch_lids && (rc = nue_switch_lids(n->f, n->r, n->d.lid, n->d.nd, &n->a, err)))
+		goto out;
+	if ((rc = set_sls_and_maps(n, err)))
+		goto out;
+	lanes_routing_count_resources(n->r);
+	rc = set_notes(n, err);
+out:
+	route_endports_free(&eps);
+	return rc;
+}
+
+static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct lanes_routing **out, struct lanes_error *err)
+{
+	_Alignas(16) unsigned char room[NUE_ROOM]; /* the arena's first arrays */
+	struct nue n;
+	int rc;
+
+	memset(&n, 0, sizeof(n));
+	route_arena_init(&n.a, room, sizeof(room));
+	n.f = f;
+	n.opts = opts;
+	n.ns = f->num_switches;
+	n.E = f->adj_off[n.ns];
+	n.k = route_layer_budget(opts);
+	*out = NULL;
+	if ((rc = lanes_routing_new(f, &n.r, err)) || (rc = route_all(&n, err)))
+		goto out;
+	*out = n.r;
+	n.r = NULL;
+out:
+	lanes_routing_free(n.r);
+	release(&n);
+	return rc;
+}
+
+const struct lanes_engine lanes_engine_nue = {
+	.name = "nue",
+	.summary = "Nue: routes inside the channel dependency graph of each virtual layer, with "
+		   "escape paths; never exceeds the VL budget (SL = layer of the destination)",
+	.scope = "any",
+	.resources = "1..budget VLs (METIS layers of destinations; SL = VL)",
+	.source = "Domke, Hoefler, Matsuoka, HPDC 2016; OpenSM 3.3.23 Nue (seed 002), "
+		  "osm_ucast_nue.c",
+	.flags = LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE | LANES_ENGINE_USES_SLS |
+		 LANES_ENGINE_USES_VLS,
+	.check = NULL,
+	.route = route,
+};

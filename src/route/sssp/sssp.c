@@ -1,0 +1,60 @@
+/*
+ * sssp.c - OpenSM's SSSP routing engine (seed 002, "DFSSSP and SSSP Routing
+ * Algorithm" and "Note on SSSP"; OpenSM 3.3.23 osm_ucast_dfsssp.c with
+ * routing type SSSP): single-source shortest paths per destination LID,
+ * Dijkstra with channel weights that count the routes already placed, so
+ * that routes spread over the fabric globally rather than per switch as Min
+ * Hop does. The paths are route_sssp() (sssp_paths.c); this engine stops
+ * there: OpenSM's SSSP skips the deadlock removal (steps 3-5).
+ *
+ * Invariants: OpenSM's weights and destination order; shortest paths,
+ * hops first, then the load sum, ties to the lowest port (not OpenSM's heap
+ * order: route_sssp() without its replay, for speed; dfsssp replays it);
+ * uniform SL 0 and no SL2VL maps (one VL). Not deadlock-free: rings, tori
+ * and dragonflies get credit loops.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/sssp/sssp.h"
+#include "route/engines.h"
+
+static int set_notes(struct lanes_routing *r, struct lanes_error *err)
+{
+	static const char notes[] =
+		"sssp: OpenSM 3.3.23 SSSP; shortest paths per destination LID, ties broken by "
+		"the routes already placed on each channel; not deadlock-free";
+
+	r->notes = malloc(sizeof(notes));
+	if (!r->notes)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	memcpy(r->notes, notes, sizeof(notes));
+	return 0;
+}
+
+static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct lanes_routing **out, struct lanes_error *err)
+{
+	struct lanes_routing *r = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = lanes_routing_new(f, &r, err)) || (rc = route_sssp(f, opts, 0, NULL, r, err)) ||
+	    (rc = set_notes(r, err))) {
+		lanes_routing_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+const struct lanes_engine lanes_engine_sssp = {
+	.name = "sssp",
+	.summary = "OpenSM's SSSP: shortest paths balanced by the routes placed on each link",
+	.scope = "any",
+	.resources = "1 VL",
+	.source = "OpenSM 3.3.23 SSSP (seed 002); osm_ucast_dfsssp.c",
+	.flags = LANES_ENGINE_ANY_TOPOLOGY,
+	.check = NULL,
+	.route = route,
+};

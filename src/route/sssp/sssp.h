@@ -1,0 +1,75 @@
+/*
+ * sssp.h - the SSSP paths that the sssp and dfsssp engines share (sssp/).
+ */
+#ifndef LANES_ROUTE_SSSP_H
+#define LANES_ROUTE_SSSP_H
+
+#include <stdint.h>
+#include "lanes/error.h"
+#include "lanes/fabric.h"
+#include "route/common/endports.h"
+
+/* ---------------------------------------------------------- SSSP paths */
+
+/*
+ * OpenSM's (DF)SSSP path computation (osm_ucast_dfsssp.c, seed 002 steps 1
+ * and 2), shared by the sssp and dfsssp engines: destination LIDs one at a
+ * time, each a shortest-path tree over the switches whose choices minimise
+ * the routes already placed on the channels, then those routes added to the
+ * channel weights. See sssp_paths.c for the exact rules.
+ */
+
+struct lanes_route_opts;
+struct lanes_routing;
+
+/**
+ * route_sssp's progress: routed(ctx, t) once the LIDs of the end ports
+ * behind switch t are routed (their LFT columns final), for every such
+ * switch, in routing order, on route_sssp's thread.
+ */
+struct sssp_progress {
+	void (*routed)(void *ctx, uint32_t t);
+	void *ctx;
+};
+
+/**
+ * Fill r's LFTs with SSSP paths for every end-port LID and (when
+ * opts->switch_lids) every switch LID; each switch keeps its own LIDs on
+ * port 0. r must be fresh from lanes_routing_new(). replay: break ties as
+ * OpenSM's heap does (its tables entry for entry, slower; the lowest port
+ * where it declines), else by the less loaded channel, then the lowest port
+ * (see sssp_paths.c). prog: NULL, or told of each destination switch routed.
+ */
+int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts, int replay,
+	       const struct sssp_progress *prog, struct lanes_routing *r, struct lanes_error *err);
+
+/** Nonzero: sssp's tie keys always take 128 bits (tests compare the two ways). */
+extern int sssp_wide_keys;
+
+/**
+ * Switches from which route_sssp prepares the next destination on a second
+ * thread, for its own rule and the heap replay (sssp_cands.c sets the
+ * default; tests force it lower).
+ */
+extern int sssp_thread_min;
+
+/** The destinations of route_sssp in OpenSM's order (sssp_order.c makes them). */
+struct sssp_osm_order {
+	const struct route_endports *eps; /**< end ports, grouped by switch */
+	const uint32_t *ep_first;         /**< per switch: its first end port, or LANES_NONE */
+	const uint64_t *hca;              /**< per switch: OpenSM's num_hca */
+	const uint32_t *seq;              /**< destination switches in routing order */
+	uint32_t ngroups;                 /**< seq[0..ngroups): their end ports */
+	uint32_t nseq;                    /**< seq[ngroups..nseq): their own LIDs */
+};
+
+/**
+ * OpenSM's own Dijkstra and heap, step for step (sssp_osm.c): 1 when it
+ * routed every LID of o, 0 when OpenSM's arithmetic would not reach every
+ * switch (the caller then routes the whole fabric itself), <0 on error.
+ */
+int route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		   struct lanes_routing *r, const struct sssp_osm_order *o,
+		   struct lanes_error *err);
+
+#endif

@@ -1,0 +1,234 @@
+/*
+ * sssp_cands.c - the candidates of the sssp paths' own rule (sssp_paths.c)
+ * toward one destination switch t: each switch's min-hop ports toward t,
+ * found once per t by a BFS from t, after OpenSM 3.3.23's SSSP (seed 002;
+ * osm_ucast_dfsssp.c routes on shortest paths, "to force shortest paths";
+ * no code taken from it). Without the helper thread, fabrics whose switches
+ * have six adjacency entries or more on average take them from the
+ * distance matrix instead, every t at once (sssp_masks.c); same result.
+ *
+ * A switch with one candidate has its LFT entry toward t fixed whatever
+ * the loads (col); the others (multi) are left to choose() in sssp_tree.c,
+ * which runs the program of struct dest (sssp_paths.h): the switches in
+ * hop order up to the farthest multi switch.
+ * The candidates do not depend on the loads, so a helper thread finds them
+ * for the next destination switch while this one is routed (prep_pipe.c,
+ * two buffers, from sssp_thread_min switches). Without the thread
+ * the same work is done in turn, and a switch that has end ports keeps its
+ * candidates for its switch LIDs (they come after every end port), within
+ * a memory budget. The result does not depend on the thread.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/sssp/sssp_paths.h"
+#include "route/sssp/sssp.h"
+
+int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
+{
+	size_t n = ns + 1;
+	/* 8 words of slack after prog: sssp_masks.c writes candidates 8 at a time */
+	uint32_t *w = malloc(sizeof(uint32_t) * (6 * n + ne + 9) + 2 * n);
+
+	if (!(d->order = w))
+		return -1;
+	d->pick = w + n;
+	d->prog = w + 2 * n; /* at most 4 words per switch and its candidates */
+	d->row = (uint8_t *)(w + 6 * n + ne + 9);
+	d->col = d->row + n;
+	return 0;
+}
+
+void sssp_dest_free(struct dest *d)
+{
+	free(d->order);
+}
+
+/*
+ * The program without the singles of the farthest multi switch's hops
+ * (from word from to end), which no one reads; returns its new length.
+ */
+uint32_t sssp_prog_cut(uint32_t *prog, uint32_t from, uint32_t end)
+{
+	uint32_t w = from;
+
+	for (uint32_t p = from; p < end;) {
+		uint32_t len = prog[p] & SSSP_SINGLE ? 2 : 3 + prog[p + 2];
+
+		if (!(prog[p] & SSSP_SINGLE))
+			for (uint32_t k = 0; k < len; k++)
+				prog[w++] = prog[p + k];
+		p += len;
+	}
+	return w;
+}
+
+/* Keep the n candidates c[] that lead their groups (sssp_groups.c); how many. */
+static uint32_t leaders(const uint32_t *gfirst, uint32_t *c, uint32_t n)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (gfirst[c[i]] == c[i])
+			c[k++] = c[i];
+	return k;
+}
+
+/*
+ * Fill d for destination switch t (reads only the fabric): a BFS from t
+ * gives the hops and the order, and as each switch is taken from the queue
+ * every switch one hop closer is known, so its candidates come in the same
+ * scan: the entries whose neighbour is one hop closer, in adjacency order.
+ * (The order within one hop count does not matter: a switch's load sum
+ * reads only switches one hop closer.) Hops stop at 254, as in the distance
+ * matrix. The program takes every switch as it comes (a multi switch with
+ * one entry per candidate group of parallel cables); then the singles of
+ * the last multi switch's hops are cut from it (sssp_prog_cut).
+ */
+static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
+{
+	const struct lanes_fabric *f = m->f;
+	/* locals: the byte stores to row and col may alias anything d points to */
+	const uint32_t ns = f->num_switches, *nb = m->nb, *aoff = f->adj_off;
+	const struct lanes_adj *adj = f->adj;
+	uint8_t *row = d->row, *col = d->col, hcur = 0;
+	uint32_t *order = d->order, *pick = d->pick, *prog = d->prog;
+	uint32_t n = 1, np = 0, last = 0, nmulti = 0, lstart = 0, mstart = 0;
+
+	memset(row, 255, ns);
+	memset(col, LANES_PORT_DROP, ns);
+	row[t] = 0;
+	order[0] = t;
+	pick[t] = LANES_NONE;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = order[i], e1 = aoff[s + 1], *cand = prog + np + 3, nc = 0, nl;
+		uint8_t h = row[s], want = (uint8_t)(h - 1), next = (uint8_t)(h + 1);
+
+		for (uint32_t e = aoff[s]; e < e1; e++) {
+			uint32_t v = nb[e];
+			uint8_t rv = row[v];
+
+			if (rv == 255) {
+				if (next != 255) {
+					row[v] = next;
+					order[n++] = v;
+				}
+			} else if (rv == want) {
+				cand[nc++] = e;
+			}
+		}
+		nl = nc;
+		if (!i)
+			continue;
+		if (nc > 1 && m->gfirst) /* parallel cables: their groups' first entries */
+			nl = leaders(m->gfirst, cand, nc);
+		if (nc > 1 && (nl & 1)) { /* an even count (struct dest) */
+			cand[nl] = cand[nl - 1];
+			nl++;
+		}
+		if (h != hcur) { /* the program of hop h starts here */
+			hcur = h;
+			lstart = np;
+		}
+		pick[s] = cand[0];
+		if (nc == 1) {
+			col[s] = adj[cand[0]].port;
+			prog[np++] = s | SSSP_SINGLE;
+			prog[np++] = cand[0];
+		} else {
+			col[s] = 0;
+			prog[np] = s;
+			prog[np + 1] = aoff[s];
+			prog[np + 2] = nl;
+			last = np += 3 + nl;
+			mstart = lstart;
+			nmulti++;
+		}
+	}
+	d->t = t;
+	d->norder = n;
+	d->nprog = sssp_prog_cut(prog, mstart, last);
+	prog[d->nprog] = SSSP_END;
+	d->nmulti = nmulti;
+}
+
+/* prep_pipe's callback: destination j of seq into buf[j % 2]. */
+static void prepare_dest(void *arg, uint32_t j)
+{
+	struct sssp *m = arg;
+
+	set_destination(m, &m->buf[j & 1], m->seq[j]);
+}
+
+/*
+ * Below this many switches a destination's candidates take microseconds and
+ * handing them between threads costs more than it saves (measured on
+ * torus k=10x10 p=4: 3.5 ms with the thread, see bench/RESULTS.md). A
+ * variable so that tests can force the thread on small fabrics.
+ */
+int sssp_thread_min = 512;
+
+void sssp_dests_start(struct sssp *m)
+{
+	int threaded = m->f->num_switches >= (uint32_t)sssp_thread_min;
+
+	/* without the thread, every destination's candidates at once if possible */
+	if (!threaded)
+		sssp_masks_build(m);
+	prep_pipe_start(&m->pipe, m->nseq, threaded, prepare_dest, m);
+}
+
+/* Make a kept copy current for t, if the budget and memory allow. */
+static void keep(struct sssp *m, uint32_t t)
+{
+	size_t ns = m->f->num_switches, ne = m->f->adj_off[ns];
+	size_t bytes = sizeof(struct dest) + 26 * (ns + 1) + 4 * (ne + 1);
+	struct dest *d;
+
+	if (bytes > m->keep_left || !(d = calloc(1, sizeof(*d))))
+		return;
+	if (sssp_dest_alloc(d, ns, ne)) {
+		sssp_dest_free(d);
+		free(d);
+		return;
+	}
+	m->keep_left -= bytes;
+	m->kept[t] = d;
+	m->cur = d;
+}
+
+/*
+ * Destination j current in m->cur: from the helper, else filled here in
+ * turn (not by prep_pipe_next, so that it may go into a kept copy).
+ */
+void sssp_dests_next(struct sssp *m, uint32_t j)
+{
+	uint32_t t = m->seq[j];
+
+	m->cur = &m->buf[j & 1];
+	if (m->pipe.threaded) {
+		prep_pipe_next(&m->pipe, j);
+		return;
+	}
+	if (m->kept[t]) {
+		m->cur = m->kept[t];
+		return;
+	}
+	if (j < m->ngroups && m->opts->switch_lids && sssp_switch_lids(m->f, t))
+		keep(m, t);
+	if (m->cmask)
+		sssp_masks_fill(m, m->cur, t);
+	else
+		set_destination(m, m->cur, t);
+}
+
+void sssp_dests_done(struct sssp *m, uint32_t j)
+{
+	prep_pipe_done(&m->pipe, j);
+}
+
+void sssp_dests_stop(struct sssp *m)
+{
+	prep_pipe_stop(&m->pipe);
+	sssp_masks_free(m);
+}

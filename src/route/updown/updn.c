@@ -1,0 +1,452 @@
+/*
+ * updn.c - OpenSM's Up/Down engine (seed 002, "UPDN Routing Algorithm"),
+ * with the behaviour of OpenSM 3.3.23's osm_ucast_updn.c where it is
+ * deadlock-free, and a root rule of our own where OpenSM gives up.
+ *
+ * 1. Roots. From opts->roots, a file of GUIDs (read by updn_roots.c, which
+ *    gives its format): switch GUIDs, or CA node or port GUIDs for the switch
+ *    the CA is cabled to (seed 002, note 2); GUIDs not in the fabric are
+ *    skipped, as OpenSM skips them, and counted in the notes. Without a
+ *    file, OpenSM's auto-detection (updn_find_root_nodes_by_min_hop): for
+ *    every switch, a histogram of the hop counts to the switches of all CA
+ *    and router ports cabled to a switch; a switch is a root when exactly
+ *    one bar holds more than 90% of those ports and exactly one more than 5%
+ *    (the same bar).
+ * 2. Ranks: BFS hops from the roots (updn_subn_rank). A move towards a lower
+ *    rank is up; between equal ranks, towards the lower node GUID
+ *    (updn_get_dir: "bigger == UP direction" from the moving side).
+ * 3. Min-hop tables under the up* / down* rule, then minhop's balancing:
+ *    route_updown_lfts (updown.c) says how, and updown_legal.c where it
+ *    differs from OpenSM's single-direction BFS.
+ *
+ * Where this is not OpenSM:
+ *  - OpenSM makes every link between two roots "up" in both directions (a
+ *    hack in updn_get_dir); chains of such links can close a credit loop, so
+ *    here roots are ordered by GUID like any other equal ranks. Fat trees
+ *    have no links between roots, so nothing changes there.
+ *  - When auto-detection finds no root, OpenSM falls back to minhop, which is
+ *    not deadlock-free (it happens on tori and on the real DGX A100 SuperPOD
+ *    file, whose every switch carries a SHARP aggregation node). Here:
+ *    fallback 1 applies OpenSM's rule to the CA ports of the host switches
+ *    only (those with at least half as many CA ports as the busiest switch),
+ *    which finds the top of a fat tree that carries stray management or
+ *    aggregation nodes; fallback 2 takes one root per connected component,
+ *    the switch of minimum eccentricity, ties to the lowest GUID (a single
+ *    root reaches every switch up its BFS tree and down again, so every pair
+ *    is routed). A root set is only used if it gives every switch with CAs
+ *    an up* / down* path to every other one; detected roots that do not fall
+ *    through to the next rule, roots from a file are an error naming the
+ *    switches. The notes say which rule chose the roots and list them
+ *    ("roots=0x...,0x...").
+ *
+ * Result: one VL, uniform SL 0, deadlock-free for CA-to-CA traffic. Switch
+ * pairs that up* / down* cannot join (a top switch and a middle switch of
+ * another plane of a fat tree: seed 002's "no LID routing communication
+ * between switches ... inside spine switch systems") get a shortest
+ * completion, used by switch-sourced management traffic only.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+#include "core/util.h"
+#include "route/updown/updown.h"
+#include "route/engines.h"
+
+#define HOPS_MAX 64 /* IB_SUBNET_PATH_HOPS_MAX: OpenSM's histogram length */
+
+struct updn {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	void *block;          /* the arrays below but dist (carve) */
+	uint8_t *dist;        /* all-pairs switch hops (fallback 2 only) */
+	uint64_t *seen;       /* detect_roots: 3 masks per switch (seen, front, next) */
+	uint32_t *list;       /* detect_roots: 2 switch lists */
+	unsigned *hist;       /* detect_roots: hop histograms, HOPS_MAX per switch */
+	uint32_t *comp;       /* connected component per switch */
+	uint32_t ncomp;
+	uint32_t *cas;        /* CA and router ports cabled to each switch */
+	uint32_t *roots;      /* switch indices, ascending */
+	uint32_t nroots;
+	uint32_t *rank, *pos;
+	struct lanes_routing *r;
+	struct route_updown_gap gap;
+};
+
+/* ------------------------------------------------------------ auto-detection */
+
+static void count_cas(struct updn *u)
+{
+	const struct lanes_fabric *f = u->f;
+
+	for (uint32_t n = 0; n < f->num_nodes; n++) {
+		if (f->nodes[n].type == LANES_NODE_SWITCH)
+			continue;
+		for (uint8_t p = 1; p <= f->nodes[n].nports; p++) {
+			uint32_t peer = lanes_fabric_port(f, n, p)->peer_node;
+
+			if (peer != LANES_NONE && f->nodes[peer].type == LANES_NODE_SWITCH)
+				u->cas[f->nodes[peer].switch_index]++;
+		}
+	}
+}
+
+/* OpenSM's test on one switch's histogram (same double arithmetic as OpenSM). */
+static int is_root(const unsigned *hist, int len, unsigned cas_num)
+{
+	double thd1 = cas_num * 0.9, thd2 = cas_num * 0.05;
+	unsigned over1 = 0, over2 = 0;
+
+	for (int i = 0; i < len; i++) { /* the bars past len are 0, over no threshold */
+		over1 += hist[i] > thd1;
+		over2 += hist[i] > thd2;
+	}
+	return over1 == 1 && over2 == 1;
+}
+
+/*
+ * The hop histograms of OpenSM's rule: hist[d * ns + s] += the CA ports of
+ * each switch t among src[0..n) (n <= 64) at d < HOPS_MAX hops from s (hops
+ * are symmetric), by one breadth-first search from all of them at once:
+ * every switch holds a mask of the sources that have reached it, and each
+ * level's new bits are pushed from the switches that gained them (as
+ * fabric/bfs.c's push step). Rows d >= *rows are zeroed first (*rows grows).
+ * @return the most hops counted
+ */
+static uint32_t sweep(struct updn *u, const uint32_t *src, uint32_t n, unsigned *hist,
+		      uint32_t *rows)
+{
+	const struct lanes_fabric *f = u->f;
+	uint64_t *seen = u->seen, *front = u->seen + f->num_switches, *next = front + f->num_switches;
+	uint32_t *list = u->list, *nlist = u->list + f->num_switches, nl = 0, most = 0;
+	unsigned w0 = u->cas[src[0]];
+	int same = 1;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = src[i];
+
+		same &= u->cas[s] == w0;
+		if (!front[s])
+			list[nl++] = s;
+		seen[s] |= (uint64_t)1 << i;
+		front[s] |= (uint64_t)1 << i;
+	}
+	for (uint32_t d = 0; nl; d++) {
+		uint32_t nn = 0;
+
+		if (d == *rows)
+			memset(hist + (size_t)(*rows)++ * f->num_switches, 0,
+			       sizeof(*hist) * f->num_switches);
+		for (uint32_t i = 0; i < nl; i++) { /* the level found: counted */
+			uint64_t m = front[list[i]];
+			unsigned *h = hist + (size_t)d * f->num_switches + list[i];
+
+			if (same) {
+				*h += w0 * (unsigned)__builtin_popcountll(m);
+				continue;
+			}
+			for (; m; m &= m - 1)
+				*h += u->cas[src[__builtin_ctzll(m)]];
+		}
+		most = d;
+		for (uint32_t i = 0; i < nl && d + 1 < HOPS_MAX; i++) { /* push: the next level */
+			uint32_t x = list[i];
+			uint64_t m = front[x];
+
+			for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
+				uint32_t y = f->adj[e].sw;
+				uint64_t b = m & ~seen[y];
+
+				if (!b)
+					continue;
+				if (!next[y])
+					nlist[nn++] = y;
+				next[y] |= b;
+			}
+		}
+		for (uint32_t i = 0; i < nl; i++)
+			front[list[i]] = 0;
+		for (uint32_t i = 0; i < nn; i++) {
+			uint32_t y = nlist[i];
+
+			seen[y] |= next[y];
+			front[y] = next[y];
+			next[y] = 0;
+			list[i] = y;
+		}
+		nl = nn;
+	}
+	memset(seen, 0, sizeof(*seen) * f->num_switches);
+	return most;
+}
+
+/*
+ * The roots by OpenSM's histogram rule over the CA ports of switches with at
+ * least min_cas of them (1: all, OpenSM's own rule), into u->roots.
+ * @return how many
+ */
+static uint32_t detect_roots(struct updn *u, uint32_t min_cas)
+{
+	const struct lanes_fabric *f = u->f;
+	uint32_t ns = f->num_switches, n = 0, src[64], nsrc = 0, most = 0, rows = 0;
+	unsigned cas_num = 0, *hist = u->hist;
+
+	for (uint32_t t = 0; t < ns; t++) {
+		uint32_t m;
+
+		if (!u->cas[t] || u->cas[t] < min_cas)
+			continue;
+		cas_num += u->cas[t];
+		src[nsrc++] = t;
+		if (nsrc == 64) {
+			m = sweep(u, src, nsrc, hist, &rows);
+			most = m > most ? m : most;
+			nsrc = 0;
+		}
+	}
+	if (nsrc) {
+		uint32_t m = sweep(u, src, nsrc, hist, &rows);
+
+		most = m > most ? m : most;
+	}
+	for (uint32_t s = 0; s < ns && rows; s++) { /* bars past the most hops: 0, over no threshold */
+		unsigned bars[HOPS_MAX];
+
+		for (uint32_t d = 0; d <= most; d++)
+			bars[d] = hist[(size_t)d * ns + s];
+		if (is_root(bars, (int)most + 1, cas_num))
+			u->roots[n++] = s;
+	}
+	return n;
+}
+
+/*
+ * Half the CA ports of the busiest switch, rounded up; 0 when no switch has
+ * fewer CA ports than that but some (fallback 1 would repeat OpenSM's rule).
+ */
+static uint32_t host_threshold(const struct updn *u)
+{
+	uint32_t max = 0, half, stray = 0;
+
+	for (uint32_t s = 0; s < u->f->num_switches; s++)
+		max = u->cas[s] > max ? u->cas[s] : max;
+	half = (max + 1) / 2;
+	for (uint32_t s = 0; s < u->f->num_switches; s++)
+		stray += u->cas[s] && u->cas[s] < half;
+	return stray ? half : 0;
+}
+
+/* ------------------------------------------------------------ routing */
+
+/* Route with the current roots. @return 0, 1 on a gap (no routing kept), or an error. */
+static int attempt(struct updn *u, struct lanes_error *err)
+{
+	int rc;
+
+	lanes_routing_free(u->r);
+	u->r = NULL;
+	if ((rc = route_bfs_ranks(u->f, u->roots, u->nroots, u->rank, err)) ||
+	    (rc = route_order_by_key(u->f, u->rank, u->pos, err)) ||
+	    (rc = lanes_routing_new(u->f, &u->r, err)))
+		return rc;
+	rc = route_updown_lfts(u->f, u->opts, u->pos, u->r, &u->gap, err);
+	if (rc == 1) {
+		lanes_routing_free(u->r);
+		u->r = NULL;
+	}
+	return rc;
+}
+
+static const char *desc_of(const struct lanes_fabric *f, uint32_t sw)
+{
+	return f->nodes[f->switches[sw]].desc;
+}
+
+static unsigned long long guid_of(const struct lanes_fabric *f, uint32_t sw)
+{
+	return (unsigned long long)f->nodes[f->switches[sw]].guid;
+}
+
+/* Append to why the reason a rule's roots were not used. */
+static void describe_gap(const struct updn *u, const char *what, struct lanes_sb *why)
+{
+	if (why->len)
+		lanes_sb_str(why, "; ");
+	lanes_sb_str(why, what);
+	lanes_sb_str(why, " leave the CAs of switch 0x");
+	lanes_sb_hex0(why, guid_of(u->f, u->gap.from_sw), 16);
+	lanes_sb_str(why, " without an up*/down* path to those of switch 0x");
+	lanes_sb_hex0(why, guid_of(u->f, u->gap.to_sw), 16);
+}
+
+static int with_file(struct updn *u, struct lanes_error *err)
+{
+	char head[1024], tail[128] = "";
+	struct lanes_sb b;
+	uint32_t unknown;
+	int rc;
+
+	if ((rc = route_read_roots(u->f, u->opts->roots, u->roots, &u->nroots, &unknown, err)))
+		return rc;
+	if ((rc = attempt(u, err)) == 1)
+		return lanes_error_set(
+			err, LANES_EINVAL,
+			"updn: with the roots of %s, switch 0x%016llx (\"%s\") and its CAs have no "
+			"up*/down* path to the CAs of switch 0x%016llx (\"%s\"); add a root both reach",
+			u->opts->roots, guid_of(u->f, u->gap.from_sw), desc_of(u->f, u->gap.from_sw),
+			guid_of(u->f, u->gap.to_sw), desc_of(u->f, u->gap.to_sw));
+	if (rc)
+		return rc;
+	lanes_sb_init(&b, head, sizeof(head));
+	lanes_sb_str(&b, "updn: up*/down* on BFS ranks from the roots of ");
+	lanes_sb_str(&b, u->opts->roots);
+	lanes_sb_str(&b, " (equal ranks: lower GUID is up); 1 VL; ");
+	if (unknown) {
+		lanes_sb_init(&b, tail, sizeof(tail));
+		lanes_sb_str(&b, "; ");
+		lanes_sb_dec(&b, unknown);
+		lanes_sb_str(&b, " GUIDs of the file are not in the fabric (skipped)");
+	}
+	u->r->notes = route_notes_with_roots(u->f, head, u->roots, u->nroots, tail);
+	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+/* Fallback 2: one central root per component; always routes every pair. */
+static int with_centres(struct updn *u, const char *why, struct lanes_error *err)
+{
+	char head[1536];
+	struct lanes_sb b;
+	int rc;
+
+	if ((!u->dist && (rc = lanes_fabric_switch_distances(u->f, &u->dist, err))) ||
+	    (rc = route_center_roots(u->f, u->dist, u->comp, u->ncomp, u->roots, err)))
+		return rc;
+	u->nroots = u->ncomp;
+	if ((rc = attempt(u, err)) == 1)
+		return lanes_error_set(err, LANES_EINTERNAL, "updn: internal: a single root left a gap");
+	if (rc)
+		return rc;
+	lanes_sb_init(&b, head, sizeof(head));
+	lanes_sb_str(&b, "updn: ");
+	lanes_sb_str(&b, why);
+	lanes_sb_str(&b, "; fallback: one root per connected component, the switch of minimum "
+		     "eccentricity, ties to the lowest GUID; up*/down* on BFS ranks from it; 1 VL; ");
+	u->r->notes = route_notes_with_roots(u->f, head, u->roots, u->nroots, NULL);
+	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+/*
+ * Notes for detected roots; hosts: fallback 1's threshold, rule then being
+ * why OpenSM's own rule failed (at most 767 bytes: nothing is cut).
+ */
+static int detected(struct updn *u, const char *rule, uint32_t hosts, struct lanes_error *err)
+{
+	char head[1536];
+	struct lanes_sb b;
+
+	lanes_sb_init(&b, head, sizeof(head));
+	lanes_sb_str(&b, "updn: ");
+	lanes_sb_str(&b, rule);
+	if (hosts) {
+		lanes_sb_str(&b, "; fallback: OpenSM's rule over the CA ports of the host switches (");
+		lanes_sb_dec(&b, hosts);
+		lanes_sb_str(&b, " or more CA ports, half the busiest switch's)");
+	}
+	lanes_sb_str(&b, "; up*/down* on BFS ranks from them (equal ranks: lower GUID is up); 1 VL; ");
+	u->r->notes = route_notes_with_roots(u->f, head, u->roots, u->nroots, NULL);
+	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+/* The chain: OpenSM's rule, fallback 1 (host switches), fallback 2 (centres). */
+static int auto_roots(struct updn *u, struct lanes_error *err)
+{
+	char why_buf[768];
+	struct lanes_sb why;
+	uint32_t hosts = host_threshold(u);
+	int rc;
+
+	lanes_sb_init(&why, why_buf, sizeof(why_buf));
+	if (!(u->nroots = detect_roots(u, 1)))
+		lanes_sb_str(&why, "OpenSM's root detection finds no root (OpenSM would fall back "
+			     "to minhop, which is not deadlock-free)");
+	if (u->nroots) {
+		if ((rc = attempt(u, err)) != 1)
+			return rc ? rc : detected(u, "roots by OpenSM 3.3.23's auto-detection (one CA "
+						  "hop bar over 90% of the CA ports, none other over 5%)", 0, err);
+		describe_gap(u, "OpenSM's detected roots", &why);
+	}
+	if (hosts && (u->nroots = detect_roots(u, hosts))) {
+		if ((rc = attempt(u, err)) != 1)
+			return rc ? rc : detected(u, why_buf, hosts, err);
+		describe_gap(u, "the roots of OpenSM's rule over host switches", &why);
+	}
+	return with_centres(u, why_buf, err);
+}
+
+/* The per-switch arrays, from one block (util.h's lanes_carve). */
+static void carve(struct updn *u, struct lanes_carver *c)
+{
+	size_t ns = u->f->num_switches;
+
+	u->seen = lanes_carve(c, sizeof(*u->seen) * (3 * ns + 1));
+	u->cas = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
+	u->list = lanes_carve(c, sizeof(uint32_t) * (2 * ns + 1));
+	u->comp = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
+	u->roots = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
+	u->rank = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
+	u->pos = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
+	if (!u->opts->roots)
+		u->hist = lanes_carve(c, sizeof(*u->hist) * (ns * HOPS_MAX + 1));
+}
+
+static int prepare(struct updn *u, struct lanes_error *err)
+{
+	struct lanes_carver c = { NULL, 0 };
+	size_t ns = u->f->num_switches;
+	int rc;
+
+	carve(u, &c);
+	if (!(u->block = c.base = malloc(c.used)))
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	c.used = 0;
+	carve(u, &c);
+	memset(u->seen, 0, sizeof(*u->seen) * (3 * ns + 1));
+	memset(u->cas, 0, sizeof(uint32_t) * (ns + 1));
+	if ((rc = route_components(u->f, u->comp, &u->ncomp, err)))
+		return rc;
+	count_cas(u);
+	return 0;
+}
+
+static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct lanes_routing **out, struct lanes_error *err)
+{
+	struct updn u;
+	int rc;
+
+	memset(&u, 0, sizeof(u));
+	u.f = f;
+	u.opts = opts;
+	*out = NULL;
+	if (!(rc = prepare(&u, err)))
+		rc = opts->roots ? with_file(&u, err) : auto_roots(&u, err);
+	if (!rc) {
+		*out = u.r;
+		u.r = NULL;
+	}
+	lanes_routing_free(u.r);
+	free(u.dist);
+	free(u.block);
+	return rc;
+}
+
+const struct lanes_engine lanes_engine_updn = {
+	.name = "updn",
+	.summary = "OpenSM's Up/Down: up*/down* on BFS ranks from roots (auto-detected or a GUID file)",
+	.scope = "any",
+	.resources = "1 VL",
+	.source = "OpenSM 3.3.23 UPDN (seed 002); osm_ucast_updn.c, osm_ucast_mgr.c, osm_switch.c",
+	.flags = LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE,
+	.check = NULL,
+	.route = route,
+};
