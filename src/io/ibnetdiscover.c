@@ -41,7 +41,7 @@ static int is_hexdigit(char c)
 }
 
 /* The type an id's prefix names: S-, H- or R-; 0 when it has none. */
-int ibnd_id_type(struct span id)
+int lanes_ibnd_id_type(struct span id)
 {
 	if (id.len < 2 || id.s[1] != '-')
 		return 0;
@@ -51,11 +51,11 @@ int ibnd_id_type(struct span id)
 }
 
 /* The GUID in an id "X-<1..16 hex digits>", else 0. */
-uint64_t ibnd_id_guid(struct span id)
+uint64_t lanes_ibnd_id_guid(struct span id)
 {
 	uint64_t v = 0;
 
-	if (!ibnd_id_type(id) || id.len < 3 || id.len > 18)
+	if (!lanes_ibnd_id_type(id) || id.len < 3 || id.len > 18)
 		return 0;
 	for (size_t i = 2; i < id.len; i++) {
 		if (!is_hexdigit(id.s[i]))
@@ -190,7 +190,7 @@ static int lmc_value(struct reader *r, struct lanes_scan *sc, uint8_t *lmc)
 	return 0;
 }
 
-int ibnd_grow_recs(struct reader *r)
+int lanes_ibnd_grow_recs(struct reader *r)
 {
 	if (lanes_grow((void **)&r->recs, &r->cap_recs, r->nrecs + 1, sizeof(*r->recs)))
 		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
@@ -241,18 +241,18 @@ static int node_line(struct reader *r, struct lanes_scan *sc, struct lanes_scan 
 		return rc;
 	if (!lanes_scan_at_end(sc))
 		return PERR(r, "unexpected text after the node id");
-	if (ibnd_id_type(id) && ibnd_id_type(id) != type)
+	if (lanes_ibnd_id_type(id) && lanes_ibnd_id_type(id) != type)
 		return PERR(r, "the id \"%.*s\" does not name a %s", SHOW(id), lanes_node_type_name(type));
 	if ((idx = lanes_strmap_get(&r->ids, id.s, id.len)) != LANES_NONE)
 		return repeat_record(r, idx, type, np);
-	if ((rc = ibnd_grow_recs(r)))
+	if ((rc = lanes_ibnd_grow_recs(r)))
 		return rc;
 	n = &r->recs[r->nrecs];
 	n->id = id;
 	n->type = type;
 	n->nports = (uint8_t)np;
 	n->line = r->line;
-	n->guid = ibnd_id_guid(id) ? ibnd_id_guid(id) : r->hdr.guid;
+	n->guid = lanes_ibnd_id_guid(id) ? lanes_ibnd_id_guid(id) : r->hdr.guid;
 	n->port0_guid = r->hdr.guid == n->guid ? r->hdr.port0 : 0;
 	n->sysimg = r->hdr.sysimg;
 	n->vendid = r->hdr.vendid;
@@ -429,8 +429,8 @@ static int ibnd_read(const char *data, size_t len, const char *file, struct lane
 	lanes_strmap_init(&r.ids);
 	if ((rc = lanes_builder_new(&r.b, err)))
 		goto out;
-	if ((rc = parse_lines(&r, data, len)) || (rc = ibnd_add_peers(&r)) ||
-	    (rc = ibnd_check_guids(&r)) || (rc = ibnd_gather(&r)) || (rc = ibnd_build(&r)))
+	if ((rc = parse_lines(&r, data, len)) || (rc = lanes_ibnd_add_peers(&r)) ||
+	    (rc = lanes_ibnd_check_guids(&r)) || (rc = lanes_ibnd_gather(&r)) || (rc = lanes_ibnd_build(&r)))
 		goto out;
 	rc = lanes_builder_finish(r.b, out, err);
 	r.b = NULL;

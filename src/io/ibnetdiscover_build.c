@@ -16,7 +16,7 @@
 #include "ibnetdiscover_internal.h"
 
 /* Step 2: a record for every peer id that has none, from the port lines. */
-int ibnd_add_peers(struct reader *r)
+int lanes_ibnd_add_peers(struct reader *r)
 {
 	for (size_t i = 0; i < r->npl; i++) {
 		struct pline *pl = &r->pl[i];
@@ -32,14 +32,14 @@ int ibnd_add_peers(struct reader *r)
 				n->desc = pl->rdesc;
 			continue;
 		}
-		if (!ibnd_id_type(pl->rid))
+		if (!lanes_ibnd_id_type(pl->rid))
 			return PERR(r, "peer \"%.*s\" has no record and its id does not say S-, H- or R-",
 				    SHOW(pl->rid));
-		if (ibnd_grow_recs(r))
+		if (lanes_ibnd_grow_recs(r))
 			return LANES_ENOMEM;
 		n = &r->recs[r->nrecs];
-		*n = (struct rec){ .id = pl->rid, .desc = pl->rdesc, .guid = ibnd_id_guid(pl->rid),
-				   .line = pl->line, .type = (uint8_t)ibnd_id_type(pl->rid),
+		*n = (struct rec){ .id = pl->rid, .desc = pl->rdesc, .guid = lanes_ibnd_id_guid(pl->rid),
+				   .line = pl->line, .type = (uint8_t)lanes_ibnd_id_type(pl->rid),
 				   .nports = pl->rport, .implicit = 1 };
 		if (lanes_strmap_put(&r->ids, pl->rid.s, pl->rid.len, (uint32_t)r->nrecs++))
 			return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
@@ -50,7 +50,7 @@ int ibnd_add_peers(struct reader *r)
 }
 
 /* No two nodes of one type may share a GUID: the file names nodes by it. */
-int ibnd_check_guids(struct reader *r)
+int lanes_ibnd_check_guids(struct reader *r)
 {
 	struct lanes_strmap seen;
 	char key[24];
@@ -134,7 +134,7 @@ static void port_facts(struct reader *r, const struct pline *pl, uint32_t peer)
 }
 
 /* Step 3: the slot table. */
-int ibnd_gather(struct reader *r)
+int lanes_ibnd_gather(struct reader *r)
 {
 	size_t total = 0;
 	int rc;
@@ -187,7 +187,7 @@ static int add_node(struct reader *r, const struct rec *n)
 }
 
 /* Nodes in file order, then their ports, then each cable once. */
-int ibnd_build(struct reader *r)
+int lanes_ibnd_build(struct reader *r)
 {
 	int rc = 0;
 

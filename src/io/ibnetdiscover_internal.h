@@ -72,18 +72,18 @@ struct reader {
 #define SHOW(sp) (int)((sp).len > 80 ? 80 : (sp).len), (sp).s
 
 /* The type an id's prefix names (S-, H-, R-), else 0; the GUID in "X-<hex>", else 0. */
-int ibnd_id_type(struct span id);
-uint64_t ibnd_id_guid(struct span id);
+int lanes_ibnd_id_type(struct span id);
+uint64_t lanes_ibnd_id_guid(struct span id);
 /* Room for one more (zeroed) record at r->recs[r->nrecs]. */
-int ibnd_grow_recs(struct reader *r);
+int lanes_ibnd_grow_recs(struct reader *r);
 
 /* Step 2: a record for every peer id that has none, built from the port lines. */
-int ibnd_add_peers(struct reader *r);
+int lanes_ibnd_add_peers(struct reader *r);
 /* No two nodes of one type may share a GUID. */
-int ibnd_check_guids(struct reader *r);
+int lanes_ibnd_check_guids(struct reader *r);
 /* Step 3: per-port facts in the slot table; contradictory cabling is refused. */
-int ibnd_gather(struct reader *r);
+int lanes_ibnd_gather(struct reader *r);
 /* Nodes in file order, then their ports, then each cable once. */
-int ibnd_build(struct reader *r);
+int lanes_ibnd_build(struct reader *r);
 
 #endif

@@ -428,7 +428,7 @@ static int ibsim_read(const char *data, size_t len, const char *file, struct lan
 		if (!lanes_builder_num_nodes(ps.b))
 			rc = lanes_error_parse(err, file, ps.lines.lineno,
 					       "no Switch, Hca or Rt record found");
-		else if (!(rc = ibsim_connect_all(&ps))) {
+		else if (!(rc = lanes_ibsim_connect_all(&ps))) {
 			rc = lanes_builder_finish(ps.b, out, err);
 			ps.b = NULL;
 		}

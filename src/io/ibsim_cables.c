@@ -110,7 +110,7 @@ static int check_both_ends(struct ibsim_parse *ps, uint32_t n)
 }
 
 /* Cable every port line; each cable must be listed from both ends. */
-int ibsim_connect_all(struct ibsim_parse *ps)
+int lanes_ibsim_connect_all(struct ibsim_parse *ps)
 {
 	uint32_t n = lanes_builder_num_nodes(ps->b);
 	uint32_t *listed = calloc((size_t)n * 256 / 32 + 1, sizeof(uint32_t));

@@ -39,6 +39,6 @@ struct ibsim_parse {
 };
 
 /* Cable every port line (each must be listed from both ends, as ibsim requires). */
-int ibsim_connect_all(struct ibsim_parse *ps);
+int lanes_ibsim_connect_all(struct ibsim_parse *ps);
 
 #endif

@@ -238,7 +238,7 @@ static void lid_text(const struct lanes_fabric *f, uint32_t lid, struct lid_text
 	if (o->node == LANES_NONE) {
 		p = lanes_fmt_str(p, "unknown node and type\n");
 	} else {
-		osm_print_desc(f->nodes[o->node].desc, desc);
+		lanes_osm_print_desc(f->nodes[o->node].desc, desc);
 		p = lanes_fmt_str(p, type_str(f->nodes[o->node].type));
 		p = lanes_fmt_str(p, " portguid 0x");
 		p = lanes_fmt_hex0(p, lanes_fabric_port(f, o->node, o->port)->guid, 16);
@@ -270,7 +270,7 @@ static void write_header(struct lanes_fmt *o, const struct lanes_fabric *f, uint
 {
 	char desc[64], *p = lanes_fmt_room(o, 3 * LANES_FMT_U64 + 64 + 64);
 
-	osm_print_desc(f->nodes[node].desc, desc);
+	lanes_osm_print_desc(f->nodes[node].desc, desc);
 	p = lanes_fmt_str(p, "Unicast lids [0-");
 	p = lanes_fmt_dec(p, f->max_lid);
 	p = lanes_fmt_str(p, "] of switch Lid ");

@@ -254,7 +254,7 @@ static void write_header(struct lanes_fmt *o, const char *type, uint64_t guid, u
 {
 	char d[64], *p = lanes_fmt_room(o, 64 + 2 * LANES_FMT_U64 + 64 + sizeof(header_line));
 
-	osm_print_desc(desc, d);
+	lanes_osm_print_desc(desc, d);
 	p = lanes_fmt_str(p, type);
 	p = lanes_fmt_str(p, " 0x");
 	p = lanes_fmt_hex0(p, guid, 16);

@@ -4,7 +4,7 @@
  */
 #include "osm_common.h"
 
-void osm_print_desc(const char *in, char out[64])
+void lanes_osm_print_desc(const char *in, char out[64])
 {
 	size_t i = 0;
 

@@ -9,7 +9,7 @@
 #include "../core/util.h"
 
 /* OpenSM's print_desc(): at most 63 bytes, non-printable bytes as spaces. */
-void osm_print_desc(const char *in, char out[64]);
+void lanes_osm_print_desc(const char *in, char out[64]);
 
 /* Map a GUID (as an 8-byte key) to a value; 0 or -1 when out of memory. */
 static inline int osm_put_guid(struct lanes_strmap *m, uint64_t guid, uint32_t value)

@@ -202,7 +202,7 @@ int lanes_routing_add_map(struct lanes_routing *r, const uint8_t map[LANES_NUM_S
 }
 
 /* One block: sl2vl_sw_off, sl2vl_port (zeroed), then sl2vl_sw (lanes_routing_free frees the first). */
-int route_sl2vl_alloc(struct lanes_routing *r, const struct lanes_fabric *f,
+int lanes_route_sl2vl_alloc(struct lanes_routing *r, const struct lanes_fabric *f,
 		      struct lanes_error *err)
 {
 	size_t total = 0, ns = f->num_switches, slots = (size_t)f->num_port_slots + 1;
@@ -242,7 +242,7 @@ int lanes_routing_enable_sl2vl(struct lanes_routing *r, const struct lanes_fabri
 
 	if (r->sl2vl_sw)
 		return 0;
-	if ((rc = route_sl2vl_alloc(r, f, err)))
+	if ((rc = lanes_route_sl2vl_alloc(r, f, err)))
 		return rc;
 	memset(r->sl2vl_sw, 0, sizeof(uint16_t) * r->sl2vl_sw_off[f->num_switches]);
 	return 0;

@@ -69,7 +69,7 @@ static int read_params(struct lanes_params *prm, struct df *d, struct lanes_erro
 	    (rc = lanes_params_uint(prm, "g", a * h + 1, 0, UINT32_MAX, &g, err)) ||
 	    (rc = lanes_params_choice(prm, "wiring", wirings, WIRING_CONSECUTIVE, &d->wiring,
 				      err)) ||
-	    (rc = gen_check_radix(KIND, p + a - 1 + h,
+	    (rc = lanes_gen_check_radix(KIND, p + a - 1 + h,
 				  "'p' hosts + 'a'-1 local + 'h' global ports", err)))
 		return rc;
 	if (g < 2 || g > a * h + 1)
@@ -78,7 +78,7 @@ static int read_params(struct lanes_params *prm, struct df *d, struct lanes_erro
 				       (unsigned long long)(a * h + 1), (unsigned long long)g);
 	snprintf(what, sizeof(what), "parameters 'a', 'p' and 'g' (a=%llu p=%llu g=%llu)",
 		 (unsigned long long)a, (unsigned long long)p, (unsigned long long)g);
-	if ((rc = gen_check_lids(KIND, what, a * g, gen_sat_mul(a * g, p), err)))
+	if ((rc = lanes_gen_check_lids(KIND, what, a * g, lanes_gen_sat_mul(a * g, p), err)))
 		return rc;
 	d->a = (unsigned)a;
 	d->p = (unsigned)p;
@@ -174,7 +174,7 @@ static int global_cable(struct df *d, unsigned i, unsigned m, unsigned k,
 	unsigned ji = link_of(d, i, m, k), jm = link_of(d, m, i, km);
 	unsigned base = d->p + d->a;
 
-	return gen_cable(&d->gen, sw(d, i, ji / d->h), base + ji % d->h, sw(d, m, jm / d->h),
+	return lanes_gen_cable(&d->gen, sw(d, i, ji / d->h), base + ji % d->h, sw(d, m, jm / d->h),
 			 base + jm % d->h, err);
 }
 
@@ -188,7 +188,7 @@ static int add_switches(struct df *d, struct lanes_error *err)
 			uint32_t node;
 
 			snprintf(label, sizeof(label), "g%u-s%u", i, s);
-			if ((rc = gen_switch(&d->gen, d->p + d->a - 1 + d->h, label, &node, err)))
+			if ((rc = lanes_gen_switch(&d->gen, d->p + d->a - 1 + d->h, label, &node, err)))
 				return rc;
 			if (!i && !s)
 				d->first = node;
@@ -203,7 +203,7 @@ static int add_cables(struct df *d, struct lanes_error *err)
 	for (unsigned i = 0; i < d->g; i++)
 		for (unsigned s = 0; s < d->a; s++)
 			for (unsigned s2 = s + 1; s2 < d->a; s2++)
-				if ((rc = gen_cable(&d->gen, sw(d, i, s), d->p + s2, sw(d, i, s2),
+				if ((rc = lanes_gen_cable(&d->gen, sw(d, i, s), d->p + s2, sw(d, i, s2),
 						    d->p + 1 + s, err)))
 					return rc;
 	for (unsigned i = 0; i < d->g; i++)
@@ -222,12 +222,12 @@ static int generate(struct lanes_params *prm, struct lanes_builder *b, struct la
 	struct df d = { 0 };
 	int rc;
 
-	gen_init(&d.gen, b, KIND);
+	lanes_gen_init(&d.gen, b, KIND);
 	if ((rc = read_params(prm, &d, err)) || (rc = list_extras(&d, err)) ||
 	    (rc = add_switches(&d, err)) || (rc = add_cables(&d, err)))
 		goto out;
 	for (unsigned v = 0; v < d.a * d.g; v++)
-		if ((rc = gen_hosts(&d.gen, d.first + v, 1, d.p, err)))
+		if ((rc = lanes_gen_hosts(&d.gen, d.first + v, 1, d.p, err)))
 			goto out;
 out:
 	free(d.xrank);

@@ -64,13 +64,13 @@ static int read_params(struct lanes_params *p, struct ftree *t, struct lanes_err
 	    (rc = lanes_params_uint(p, "n", LANES_PARAM_REQUIRED, 1, 64, &n, err)))
 		return rc;
 	snprintf(what, sizeof(what), "2k with k=%u", (unsigned)k);
-	if ((rc = gen_check_radix("fattree", 2 * k, what, err)))
+	if ((rc = lanes_gen_check_radix("fattree", 2 * k, what, err)))
 		return rc;
 	for (uint64_t i = 1; i < n; i++)
-		per_stage = gen_sat_mul(per_stage, k);
+		per_stage = lanes_gen_sat_mul(per_stage, k);
 	snprintf(what, sizeof(what), "k=%u n=%u", (unsigned)k, (unsigned)n);
-	if ((rc = gen_check_lids("fattree", what, gen_sat_mul(per_stage, n),
-				  gen_sat_mul(per_stage, k), err)))
+	if ((rc = lanes_gen_check_lids("fattree", what, lanes_gen_sat_mul(per_stage, n),
+				  lanes_gen_sat_mul(per_stage, k), err)))
 		return rc;
 	t->k = (uint32_t)k;
 	t->n = (uint32_t)n;
@@ -88,7 +88,7 @@ static int add_switches(struct gen *g, struct ftree *t, struct lanes_error *err)
 			int rc;
 
 			snprintf(label, sizeof(label), "l%u-i%u", level, w);
-			if ((rc = gen_switch(g, 2 * t->k, label, &node, err)))
+			if ((rc = lanes_gen_switch(g, 2 * t->k, label, &node, err)))
 				return rc;
 			if (level == 1 && w == 0)
 				t->first = node;
@@ -104,7 +104,7 @@ static int cable_up(struct gen *g, const struct ftree *t, uint32_t s, uint32_t w
 
 	for (uint32_t j = 0; j < t->k; j++) {
 		uint32_t parent = w - digit * wt + j * wt;
-		int rc = gen_cable(g, node_of(t, s + 1, w), t->k + 1 + j, node_of(t, s, parent),
+		int rc = lanes_gen_cable(g, node_of(t, s + 1, w), t->k + 1 + j, node_of(t, s, parent),
 				   digit + 1, err);
 
 		if (rc)
@@ -121,7 +121,7 @@ static int generate(struct lanes_params *p, struct lanes_builder *b, struct lane
 
 	if ((rc = read_params(p, &t, err)))
 		return rc;
-	gen_init(&g, b, "fattree");
+	lanes_gen_init(&g, b, "fattree");
 	if ((rc = add_switches(&g, &t, err)))
 		return rc;
 	for (uint32_t s = t.n - 1; s-- > 0;)
@@ -129,7 +129,7 @@ static int generate(struct lanes_params *p, struct lanes_builder *b, struct lane
 			if ((rc = cable_up(&g, &t, s, w, err)))
 				return rc;
 	for (uint32_t w = 0; w < t.per_stage; w++)
-		if ((rc = gen_hosts(&g, node_of(&t, t.n - 1, w), 1, t.k, err)))
+		if ((rc = lanes_gen_hosts(&g, node_of(&t, t.n - 1, w), 1, t.k, err)))
 			return rc;
 	return 0;
 }

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-void gen_init(struct gen *g, struct lanes_builder *b, const char *kind)
+void lanes_gen_init(struct gen *g, struct lanes_builder *b, const char *kind)
 {
 	g->b = b;
 	g->kind = kind;
@@ -17,17 +17,17 @@ void gen_init(struct gen *g, struct lanes_builder *b, const char *kind)
 	g->speed = LANES_SPEED_QDR;
 }
 
-uint64_t gen_sat_mul(uint64_t a, uint64_t b)
+uint64_t lanes_gen_sat_mul(uint64_t a, uint64_t b)
 {
 	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
 }
 
-uint64_t gen_sat_add(uint64_t a, uint64_t b)
+uint64_t lanes_gen_sat_add(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-int gen_check_radix(const char *kind, uint64_t radix, const char *what, struct lanes_error *err)
+int lanes_gen_check_radix(const char *kind, uint64_t radix, const char *what, struct lanes_error *err)
 {
 	if (radix < 1 || radix > LANES_PORTS_MAX)
 		return lanes_error_set(err, LANES_EINVAL,
@@ -44,12 +44,12 @@ static void format_count(uint64_t v, char *buf, size_t size)
 		snprintf(buf, size, "%llu", (unsigned long long)v);
 }
 
-int gen_check_lids(const char *kind, const char *what, uint64_t switches, uint64_t host_ports,
+int lanes_gen_check_lids(const char *kind, const char *what, uint64_t switches, uint64_t host_ports,
 		   struct lanes_error *err)
 {
 	char s[32], h[32];
 
-	if (gen_sat_add(switches, host_ports) <= LANES_LID_MAX)
+	if (lanes_gen_sat_add(switches, host_ports) <= LANES_LID_MAX)
 		return 0;
 	format_count(switches, s, sizeof(s));
 	format_count(host_ports, h, sizeof(h));
@@ -67,7 +67,7 @@ static uint64_t switch_guid(uint32_t i)
 	return guid < GEN_HOST_GUID_BASE ? guid : guid + GEN_HOST_GUID_SPAN;
 }
 
-int gen_switch(struct gen *g, unsigned nports, const char *label, uint32_t *out,
+int lanes_gen_switch(struct gen *g, unsigned nports, const char *label, uint32_t *out,
 	       struct lanes_error *err)
 {
 	char desc[128];
@@ -75,7 +75,7 @@ int gen_switch(struct gen *g, unsigned nports, const char *label, uint32_t *out,
 	struct lanes_node_spec spec = { LANES_NODE_SWITCH, 0, guid, guid, 0x02c9, 0xd2f0, desc };
 	int rc;
 
-	if ((rc = gen_check_radix(g->kind, nports, "port count", err)))
+	if ((rc = lanes_gen_check_radix(g->kind, nports, "port count", err)))
 		return rc;
 	spec.nports = (uint8_t)nports;
 	snprintf(desc, sizeof(desc), "MF0;%s-%s:MQM8700/U1", g->kind, label);
@@ -85,7 +85,7 @@ int gen_switch(struct gen *g, unsigned nports, const char *label, uint32_t *out,
 	return 0;
 }
 
-int gen_host(struct gen *g, unsigned nports, uint32_t *out, struct lanes_error *err)
+int lanes_gen_host(struct gen *g, unsigned nports, uint32_t *out, struct lanes_error *err)
 {
 	struct lanes_node_spec spec = { LANES_NODE_CA, (uint8_t)nports, 0, 0, 0x02c9, 0x101b, NULL };
 	uint64_t slot = 4;
@@ -108,21 +108,21 @@ int gen_host(struct gen *g, unsigned nports, uint32_t *out, struct lanes_error *
 	return 0;
 }
 
-int gen_hosts(struct gen *g, uint32_t sw, unsigned first, unsigned count,
+int lanes_gen_hosts(struct gen *g, uint32_t sw, unsigned first, unsigned count,
 	      struct lanes_error *err)
 {
 	for (unsigned i = 0; i < count; i++) {
 		uint32_t node;
 		int rc;
 
-		if ((rc = gen_host(g, 1, &node, err)) ||
-		    (rc = gen_cable(g, sw, first + i, node, 1, err)))
+		if ((rc = lanes_gen_host(g, 1, &node, err)) ||
+		    (rc = lanes_gen_cable(g, sw, first + i, node, 1, err)))
 			return rc;
 	}
 	return 0;
 }
 
-int gen_cable(struct gen *g, uint32_t a, unsigned pa, uint32_t b, unsigned pb,
+int lanes_gen_cable(struct gen *g, uint32_t a, unsigned pa, uint32_t b, unsigned pb,
 	      struct lanes_error *err)
 {
 	return lanes_builder_connect(g->b, a, (uint8_t)pa, b, (uint8_t)pb, g->width, g->speed, err);

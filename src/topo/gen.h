@@ -41,37 +41,37 @@ struct gen {
 	uint8_t speed;
 };
 
-void gen_init(struct gen *g, struct lanes_builder *b, const char *kind);
+void lanes_gen_init(struct gen *g, struct lanes_builder *b, const char *kind);
 
 /* A switch with nports ports; label goes into its description ("g3-s1"). */
-int gen_switch(struct gen *g, unsigned nports, const char *label, uint32_t *out,
+int lanes_gen_switch(struct gen *g, unsigned nports, const char *label, uint32_t *out,
 	       struct lanes_error *err);
 
 /* One uncabled host (a CA) with ports 1..nports; *out is its node index. */
-int gen_host(struct gen *g, unsigned nports, uint32_t *out, struct lanes_error *err);
+int lanes_gen_host(struct gen *g, unsigned nports, uint32_t *out, struct lanes_error *err);
 
 /* count one-port hosts on ports first..first+count-1 of switch node sw. */
-int gen_hosts(struct gen *g, uint32_t sw, unsigned first, unsigned count,
+int lanes_gen_hosts(struct gen *g, uint32_t sw, unsigned first, unsigned count,
 	      struct lanes_error *err);
 
 /* One cable with the generator's width and speed. */
-int gen_cable(struct gen *g, uint32_t a, unsigned pa, uint32_t b, unsigned pb,
+int lanes_gen_cable(struct gen *g, uint32_t a, unsigned pa, uint32_t b, unsigned pb,
 	      struct lanes_error *err);
 
 /* A switch's port count must fit: refuse with a message naming the parameters. */
-int gen_check_radix(const char *kind, uint64_t radix, const char *what, struct lanes_error *err);
+int lanes_gen_check_radix(const char *kind, uint64_t radix, const char *what, struct lanes_error *err);
 
 /*
  * Refuse a fabric whose switches plus host ports need more LIDs than lanes
  * holds (LANES_LID_MAX); what names the parameters ("k=4x4 p=8"). Pass
- * counts computed with gen_sat_mul/gen_sat_add, so huge parameters are
+ * counts computed with lanes_gen_sat_mul/lanes_gen_sat_add, so huge parameters are
  * refused rather than wrapped.
  */
-int gen_check_lids(const char *kind, const char *what, uint64_t switches, uint64_t host_ports,
+int lanes_gen_check_lids(const char *kind, const char *what, uint64_t switches, uint64_t host_ports,
 		   struct lanes_error *err);
 
 /* Saturating arithmetic for size checks: UINT64_MAX instead of wrapping. */
-uint64_t gen_sat_mul(uint64_t a, uint64_t b);
-uint64_t gen_sat_add(uint64_t a, uint64_t b);
+uint64_t lanes_gen_sat_mul(uint64_t a, uint64_t b);
+uint64_t lanes_gen_sat_add(uint64_t a, uint64_t b);
 
 #endif

@@ -44,11 +44,11 @@ struct gf {
 };
 
 /* Is q = p^n for a prime p and n >= 1? Fills p and n when it is. */
-int gf_prime_power(uint64_t q, unsigned *p, unsigned *n);
+int lanes_gf_prime_power(uint64_t q, unsigned *p, unsigned *n);
 
 /* Build GF(q); q must be a prime power <= GF_Q_MAX. 0 or LANES_ENOMEM/EINVAL. */
-int gf_init(struct gf *f, unsigned q, struct lanes_error *err);
-void gf_free(struct gf *f);
+int lanes_gf_init(struct gf *f, unsigned q, struct lanes_error *err);
+void lanes_gf_free(struct gf *f);
 
 static inline unsigned gf_add(const struct gf *f, unsigned a, unsigned b)
 {
@@ -84,14 +84,14 @@ struct mms {
  * Check that q gives an MMS graph (a prime power 4w + delta, |delta| <= 1);
  * otherwise LANES_EINVAL "<kind>: parameter 'q' ...". Fills delta.
  */
-int mms_check_q(const char *kind, uint64_t q, int *delta, struct lanes_error *err);
+int lanes_mms_check_q(const char *kind, uint64_t q, int *delta, struct lanes_error *err);
 
-/* Build the graph for a q that passed mms_check_q. */
-int mms_build(struct mms *m, unsigned q, struct lanes_error *err);
-void mms_free(struct mms *m);
+/* Build the graph for a q that passed lanes_mms_check_q. */
+int lanes_mms_build(struct mms *m, unsigned q, struct lanes_error *err);
+void lanes_mms_free(struct mms *m);
 
 /* Position of u in v's neighbour list, or UINT32_MAX when not adjacent. */
-uint32_t mms_port(const struct mms *m, uint32_t v, uint32_t u);
+uint32_t lanes_mms_port(const struct mms *m, uint32_t v, uint32_t u);
 
 /* Coordinates (t, x, y) of vertex v. */
 static inline void mms_coords(const struct mms *m, uint32_t v, unsigned *t, unsigned *x,

@@ -21,7 +21,7 @@
 /* One letter per dimension, for switch labels. */
 static const char dim_letters[GRID_DIMS_MAX + 1] = "xyzwabcdefghijkl";
 
-void grid_format_dims(const uint32_t *k, size_t n, char *buf, size_t size)
+void lanes_grid_format_dims(const uint32_t *k, size_t n, char *buf, size_t size)
 {
 	size_t len = 0;
 
@@ -35,7 +35,7 @@ void grid_format_dims(const uint32_t *k, size_t n, char *buf, size_t size)
 	}
 }
 
-void grid_coords(const uint32_t *k, size_t n, uint32_t s, uint32_t *c)
+void lanes_grid_coords(const uint32_t *k, size_t n, uint32_t s, uint32_t *c)
 {
 	for (size_t i = 0; i < n; i++) {
 		c[i] = s % k[i];
@@ -43,7 +43,7 @@ void grid_coords(const uint32_t *k, size_t n, uint32_t s, uint32_t *c)
 	}
 }
 
-uint32_t grid_stride(const uint32_t *k, size_t i)
+uint32_t lanes_grid_stride(const uint32_t *k, size_t i)
 {
 	uint32_t stride = 1;
 
@@ -52,7 +52,7 @@ uint32_t grid_stride(const uint32_t *k, size_t i)
 	return stride;
 }
 
-void grid_label(const uint32_t *c, size_t n, char *buf, size_t size)
+void lanes_grid_label(const uint32_t *c, size_t n, char *buf, size_t size)
 {
 	size_t len = 0;
 
@@ -67,7 +67,7 @@ void grid_label(const uint32_t *c, size_t n, char *buf, size_t size)
 	}
 }
 
-int grid_read_L(struct lanes_params *p, size_t n, uint32_t *L, struct lanes_error *err)
+int lanes_grid_read_L(struct lanes_params *p, size_t n, uint32_t *L, struct lanes_error *err)
 {
 	uint32_t v[LANES_PARAM_LIST_MAX];
 	size_t m;
@@ -85,16 +85,16 @@ int grid_read_L(struct lanes_params *p, size_t n, uint32_t *L, struct lanes_erro
 	return 0;
 }
 
-uint64_t grid_product(const uint32_t *k, size_t n)
+uint64_t lanes_grid_product(const uint32_t *k, size_t n)
 {
 	uint64_t prod = 1;
 
 	for (size_t i = 0; i < n; i++)
-		prod = gen_sat_mul(prod, k[i]);
+		prod = lanes_gen_sat_mul(prod, k[i]);
 	return prod;
 }
 
-int grid_add_switches(struct gen *g, const uint32_t *k, size_t n, uint32_t switches,
+int lanes_grid_add_switches(struct gen *g, const uint32_t *k, size_t n, uint32_t switches,
 		      unsigned nports, uint32_t *first, struct lanes_error *err)
 {
 	uint32_t c[GRID_DIMS_MAX];
@@ -104,9 +104,9 @@ int grid_add_switches(struct gen *g, const uint32_t *k, size_t n, uint32_t switc
 		uint32_t node;
 		int rc;
 
-		grid_coords(k, n, s, c);
-		grid_label(c, n, label, sizeof(label));
-		if ((rc = gen_switch(g, nports, label, &node, err)))
+		lanes_grid_coords(k, n, s, c);
+		lanes_grid_label(c, n, label, sizeof(label));
+		if ((rc = lanes_gen_switch(g, nports, label, &node, err)))
 			return rc;
 		if (s == 0)
 			*first = node;
@@ -114,11 +114,11 @@ int grid_add_switches(struct gen *g, const uint32_t *k, size_t n, uint32_t switc
 	return 0;
 }
 
-int grid_add_hosts(struct gen *g, uint32_t first, uint32_t switches, uint32_t p,
+int lanes_grid_add_hosts(struct gen *g, uint32_t first, uint32_t switches, uint32_t p,
 		   struct lanes_error *err)
 {
 	for (uint32_t s = 0; s < switches && p; s++) {
-		int rc = gen_hosts(g, first + s, 1, p, err);
+		int rc = lanes_gen_hosts(g, first + s, 1, p, err);
 
 		if (rc)
 			return rc;
@@ -126,9 +126,9 @@ int grid_add_hosts(struct gen *g, uint32_t first, uint32_t switches, uint32_t p,
 	return 0;
 }
 
-int grid_layout(struct grid *g, const char *what, struct lanes_error *err)
+int lanes_grid_layout(struct grid *g, const char *what, struct lanes_error *err)
 {
-	uint64_t switches = grid_product(g->k, g->n);
+	uint64_t switches = lanes_grid_product(g->k, g->n);
 	uint64_t ports = g->p;
 	char why[96];
 	int rc;
@@ -141,15 +141,15 @@ int grid_layout(struct grid *g, const char *what, struct lanes_error *err)
 	snprintf(why, sizeof(why), "p=%u, plus %s", g->p,
 		 g->wrap ? "2 L_i for each k_i > 2 and L_i for each k_i = 2"
 			 : "2 L_i for each k_i > 1");
-	if ((rc = gen_check_radix(g->kind, ports, why, err)) ||
-	    (rc = gen_check_lids(g->kind, what, switches, gen_sat_mul(switches, g->p), err)))
+	if ((rc = lanes_gen_check_radix(g->kind, ports, why, err)) ||
+	    (rc = lanes_gen_check_lids(g->kind, what, switches, lanes_gen_sat_mul(switches, g->p), err)))
 		return rc;
 	g->switches = (uint32_t)switches;
 	g->nports = (uint32_t)ports;
 	return 0;
 }
 
-int grid_read(struct lanes_params *params, const char *kkey, struct grid *g,
+int lanes_grid_read(struct lanes_params *params, const char *kkey, struct grid *g,
 	      struct lanes_error *err)
 {
 	char dims[128], what[160];
@@ -157,21 +157,21 @@ int grid_read(struct lanes_params *params, const char *kkey, struct grid *g,
 	int rc;
 
 	if ((rc = lanes_params_list(params, kkey, 1, 1, LANES_LID_MAX, g->k, &g->n, err)) ||
-	    (rc = grid_read_L(params, g->n, g->L, err)) ||
+	    (rc = lanes_grid_read_L(params, g->n, g->L, err)) ||
 	    (rc = lanes_params_uint(params, "p", LANES_PARAM_REQUIRED, 0, LANES_PORTS_MAX, &p,
 				    err)))
 		return rc;
 	g->p = (uint32_t)p;
-	grid_format_dims(g->k, g->n, dims, sizeof(dims));
+	lanes_grid_format_dims(g->k, g->n, dims, sizeof(dims));
 	snprintf(what, sizeof(what), "%s=%s p=%u", kkey, dims, g->p);
-	return grid_layout(g, what, err);
+	return lanes_grid_layout(g, what, err);
 }
 
 /* The L cables from switch s towards +1 in dimension i, if it has any. */
 static int cable_dim(struct gen *gen, const struct grid *g, uint32_t first, uint32_t s,
 		     const uint32_t *c, size_t i, struct lanes_error *err)
 {
-	uint32_t k = g->k[i], stride = grid_stride(g->k, i);
+	uint32_t k = g->k[i], stride = lanes_grid_stride(g->k, i);
 	uint32_t t, back;
 
 	if (k == 1 || (c[i] == k - 1 && (!g->wrap || k == 2)))
@@ -180,7 +180,7 @@ static int cable_dim(struct gen *gen, const struct grid *g, uint32_t first, uint
 	/* a radix-2 torus block has L ports, used on both ends alike */
 	back = g->width[i] == g->L[i] ? 0 : g->L[i];
 	for (uint32_t l = 0; l < g->L[i]; l++) {
-		int rc = gen_cable(gen, first + s, g->base[i] + l, first + t, g->base[i] + back + l,
+		int rc = lanes_gen_cable(gen, first + s, g->base[i] + l, first + t, g->base[i] + back + l,
 				   err);
 
 		if (rc)
@@ -189,20 +189,20 @@ static int cable_dim(struct gen *gen, const struct grid *g, uint32_t first, uint
 	return 0;
 }
 
-int grid_build(const struct grid *g, struct lanes_builder *b, struct lanes_error *err)
+int lanes_grid_build(const struct grid *g, struct lanes_builder *b, struct lanes_error *err)
 {
 	struct gen gen;
 	uint32_t first = 0, c[GRID_DIMS_MAX];
 	int rc;
 
-	gen_init(&gen, b, g->kind);
-	if ((rc = grid_add_switches(&gen, g->k, g->n, g->switches, g->nports, &first, err)))
+	lanes_gen_init(&gen, b, g->kind);
+	if ((rc = lanes_grid_add_switches(&gen, g->k, g->n, g->switches, g->nports, &first, err)))
 		return rc;
 	for (uint32_t s = 0; s < g->switches; s++) {
-		grid_coords(g->k, g->n, s, c);
+		lanes_grid_coords(g->k, g->n, s, c);
 		for (size_t i = 0; i < g->n; i++)
 			if ((rc = cable_dim(&gen, g, first, s, c, i, err)))
 				return rc;
 	}
-	return grid_add_hosts(&gen, first, g->switches, g->p, err);
+	return lanes_grid_add_hosts(&gen, first, g->switches, g->p, err);
 }

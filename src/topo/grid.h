@@ -53,43 +53,43 @@ struct grid {
 };
 
 /* "4x8x8" into buf. */
-void grid_format_dims(const uint32_t *k, size_t n, char *buf, size_t size);
+void lanes_grid_format_dims(const uint32_t *k, size_t n, char *buf, size_t size);
 
 /* Coordinates of switch s; and back. */
-void grid_coords(const uint32_t *k, size_t n, uint32_t s, uint32_t *c);
-uint32_t grid_stride(const uint32_t *k, size_t i);
+void lanes_grid_coords(const uint32_t *k, size_t n, uint32_t s, uint32_t *c);
+uint32_t lanes_grid_stride(const uint32_t *k, size_t i);
 
 /* "x1-y2-z0" into buf. */
-void grid_label(const uint32_t *c, size_t n, char *buf, size_t size);
+void lanes_grid_label(const uint32_t *c, size_t n, char *buf, size_t size);
 
 /*
  * Read list parameter "L" for n dimensions: absent means all 1, one value
  * applies to every dimension, else exactly n values.
  */
-int grid_read_L(struct lanes_params *p, size_t n, uint32_t *L, struct lanes_error *err);
+int lanes_grid_read_L(struct lanes_params *p, size_t n, uint32_t *L, struct lanes_error *err);
 
-/* Saturating product of k[0..n) (see gen_sat_mul). */
-uint64_t grid_product(const uint32_t *k, size_t n);
+/* Saturating product of k[0..n) (see lanes_gen_sat_mul). */
+uint64_t lanes_grid_product(const uint32_t *k, size_t n);
 
 /* All switches of a k[0..n) grid, labelled by coordinates; *first is switch 0's node. */
-int grid_add_switches(struct gen *g, const uint32_t *k, size_t n, uint32_t switches,
+int lanes_grid_add_switches(struct gen *g, const uint32_t *k, size_t n, uint32_t switches,
 		      unsigned nports, uint32_t *first, struct lanes_error *err);
 
 /* p hosts on ports 1..p of each of switches first..first+switches-1. */
-int grid_add_hosts(struct gen *g, uint32_t first, uint32_t switches, uint32_t p,
+int lanes_grid_add_hosts(struct gen *g, uint32_t first, uint32_t switches, uint32_t p,
 		   struct lanes_error *err);
 
 /*
  * Read k (under key kkey), L and p for a torus or mesh, and lay out ports.
  * g->kind and g->wrap must be set.
  */
-int grid_read(struct lanes_params *params, const char *kkey, struct grid *g,
+int lanes_grid_read(struct lanes_params *params, const char *kkey, struct grid *g,
 	      struct lanes_error *err);
 
 /* Lay out port blocks and check radix and size; n, k, L, p must be set. */
-int grid_layout(struct grid *g, const char *what, struct lanes_error *err);
+int lanes_grid_layout(struct grid *g, const char *what, struct lanes_error *err);
 
 /* Add the switches, cables and hosts of a laid-out grid. */
-int grid_build(const struct grid *g, struct lanes_builder *b, struct lanes_error *err);
+int lanes_grid_build(const struct grid *g, struct lanes_builder *b, struct lanes_error *err);
 
 #endif

@@ -35,14 +35,14 @@ static int generate(struct lanes_params *p, struct lanes_builder *b, struct lane
 	g.n = (size_t)n;
 	for (size_t i = 0; i < g.n; i++)
 		g.k[i] = 2;
-	if ((rc = grid_read_L(p, g.n, g.L, err)) ||
+	if ((rc = lanes_grid_read_L(p, g.n, g.L, err)) ||
 	    (rc = lanes_params_uint(p, "p", LANES_PARAM_REQUIRED, 0, LANES_PORTS_MAX, &hosts, err)))
 		return rc;
 	g.p = (uint32_t)hosts;
 	snprintf(what, sizeof(what), "n=%u p=%u", (unsigned)n, g.p);
-	if ((rc = grid_layout(&g, what, err)))
+	if ((rc = lanes_grid_layout(&g, what, err)))
 		return rc;
-	return grid_build(&g, b, err);
+	return lanes_grid_build(&g, b, err);
 }
 
 const struct lanes_generator lanes_gen_hypercube = {

@@ -43,7 +43,7 @@ static int read_params(struct lanes_params *params, struct hyperx *h, struct lan
 	int rc;
 
 	if ((rc = lanes_params_list(params, "K", 1, 1, LANES_LID_MAX, h->K, &h->n, err)) ||
-	    (rc = grid_read_L(params, h->n, h->L, err)) ||
+	    (rc = lanes_grid_read_L(params, h->n, h->L, err)) ||
 	    (rc = lanes_params_uint(params, "p", LANES_PARAM_REQUIRED, 0, LANES_PORTS_MAX, &p,
 				    err)))
 		return rc;
@@ -53,7 +53,7 @@ static int read_params(struct lanes_params *params, struct hyperx *h, struct lan
 
 static int layout(struct hyperx *h, struct lanes_error *err)
 {
-	uint64_t switches = grid_product(h->K, h->n), ports = h->p;
+	uint64_t switches = lanes_grid_product(h->K, h->n), ports = h->p;
 	char dims[128], what[160], why[64];
 	int rc;
 
@@ -61,11 +61,11 @@ static int layout(struct hyperx *h, struct lanes_error *err)
 		h->base[i] = ports > LANES_PORTS_MAX ? 0 : (uint32_t)ports + 1;
 		ports += (uint64_t)h->L[i] * (h->K[i] - 1);
 	}
-	grid_format_dims(h->K, h->n, dims, sizeof(dims));
+	lanes_grid_format_dims(h->K, h->n, dims, sizeof(dims));
 	snprintf(what, sizeof(what), "K=%s p=%u", dims, h->p);
 	snprintf(why, sizeof(why), "p=%u, plus L_i * (K_i - 1) per dimension", h->p);
-	if ((rc = gen_check_radix("hyperx", ports, why, err)) ||
-	    (rc = gen_check_lids("hyperx", what, switches, gen_sat_mul(switches, h->p), err)))
+	if ((rc = lanes_gen_check_radix("hyperx", ports, why, err)) ||
+	    (rc = lanes_gen_check_lids("hyperx", what, switches, lanes_gen_sat_mul(switches, h->p), err)))
 		return rc;
 	h->switches = (uint32_t)switches;
 	h->nports = (uint32_t)ports;
@@ -76,13 +76,13 @@ static int layout(struct hyperx *h, struct lanes_error *err)
 static int cable_dim(struct gen *g, const struct hyperx *h, uint32_t first, uint32_t s,
 		     uint32_t ci, size_t i, struct lanes_error *err)
 {
-	uint32_t stride = grid_stride(h->K, i), L = h->L[i];
+	uint32_t stride = lanes_grid_stride(h->K, i), L = h->L[i];
 
 	for (uint32_t j = ci + 1; j < h->K[i]; j++) {
 		uint32_t t = s + (j - ci) * stride;
 
 		for (uint32_t l = 0; l < L; l++) {
-			int rc = gen_cable(g, first + s, h->base[i] + (j - 1) * L + l, first + t,
+			int rc = lanes_gen_cable(g, first + s, h->base[i] + (j - 1) * L + l, first + t,
 					   h->base[i] + ci * L + l, err);
 
 			if (rc)
@@ -102,16 +102,16 @@ static int generate(struct lanes_params *params, struct lanes_builder *b,
 
 	if ((rc = read_params(params, &h, err)) || (rc = layout(&h, err)))
 		return rc;
-	gen_init(&g, b, "hyperx");
-	if ((rc = grid_add_switches(&g, h.K, h.n, h.switches, h.nports, &first, err)))
+	lanes_gen_init(&g, b, "hyperx");
+	if ((rc = lanes_grid_add_switches(&g, h.K, h.n, h.switches, h.nports, &first, err)))
 		return rc;
 	for (uint32_t s = 0; s < h.switches; s++) {
-		grid_coords(h.K, h.n, s, c);
+		lanes_grid_coords(h.K, h.n, s, c);
 		for (size_t i = 0; i < h.n; i++)
 			if ((rc = cable_dim(&g, &h, first, s, c[i], i, err)))
 				return rc;
 	}
-	return grid_add_hosts(&g, first, h.switches, h.p, err);
+	return lanes_grid_add_hosts(&g, first, h.switches, h.p, err);
 }
 
 const struct lanes_generator lanes_gen_hyperx = {

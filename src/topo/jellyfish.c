@@ -263,9 +263,9 @@ static int check_params(uint64_t n, uint64_t r, uint64_t hosts, struct lanes_err
 				       KIND);
 	snprintf(what, sizeof(what), "parameters 'switches' and 'p' (switches=%llu p=%llu)",
 		 (unsigned long long)n, (unsigned long long)hosts);
-	if ((rc = gen_check_lids(KIND, what, n, gen_sat_mul(n, hosts), err)))
+	if ((rc = lanes_gen_check_lids(KIND, what, n, lanes_gen_sat_mul(n, hosts), err)))
 		return rc;
-	return gen_check_radix(KIND, hosts + r, "'p' hosts + 'degree' network ports", err);
+	return lanes_gen_check_radix(KIND, hosts + r, "'p' hosts + 'degree' network ports", err);
 }
 
 static int read_params(struct lanes_params *prm, struct jf *j, unsigned *p, uint64_t *seed,
@@ -337,7 +337,7 @@ static int add_fabric(struct jf *j, struct gen *g, unsigned p, struct lanes_erro
 	for (uint32_t u = 0; u < j->n; u++) {
 		qsort(&j->nbr[(size_t)u * j->r], j->r, sizeof(uint32_t), lanes_cmp_u32);
 		snprintf(label, sizeof(label), "s%u", u);
-		if ((rc = gen_switch(g, p + j->r, label, &node, err)))
+		if ((rc = lanes_gen_switch(g, p + j->r, label, &node, err)))
 			return rc;
 		first = u ? first : node;
 	}
@@ -345,12 +345,12 @@ static int add_fabric(struct jf *j, struct gen *g, unsigned p, struct lanes_erro
 		for (uint32_t i = 0; i < j->r; i++) {
 			uint32_t v = j->nbr[(size_t)u * j->r + i];
 
-			if (v > u && (rc = gen_cable(g, first + u, p + 1 + i, first + v,
+			if (v > u && (rc = lanes_gen_cable(g, first + u, p + 1 + i, first + v,
 						     p + 1 + port_index(j, v, u), err)))
 				return rc;
 		}
 	for (uint32_t u = 0; u < j->n; u++)
-		if ((rc = gen_hosts(g, first + u, 1, p, err)))
+		if ((rc = lanes_gen_hosts(g, first + u, 1, p, err)))
 			return rc;
 	return 0;
 }
@@ -364,7 +364,7 @@ static int generate(struct lanes_params *prm, struct lanes_builder *b, struct la
 	int rc;
 
 	memset(&j, 0, sizeof(j));
-	gen_init(&g, b, KIND);
+	lanes_gen_init(&g, b, KIND);
 	if ((rc = read_params(prm, &j, &p, &seed, err)) || (rc = alloc_graph(&j, err)) ||
 	    (rc = build_graph(&j, seed, err)))
 		goto out;

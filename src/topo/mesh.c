@@ -26,9 +26,9 @@
 static int generate(struct lanes_params *p, struct lanes_builder *b, struct lanes_error *err)
 {
 	struct grid g = { .kind = "mesh", .wrap = 0 };
-	int rc = grid_read(p, "k", &g, err);
+	int rc = lanes_grid_read(p, "k", &g, err);
 
-	return rc ? rc : grid_build(&g, b, err);
+	return rc ? rc : lanes_grid_build(&g, b, err);
 }
 
 const struct lanes_generator lanes_gen_mesh = {

@@ -109,12 +109,12 @@ static int layout(struct sfx *s, struct lanes_error *err)
 		s->stride[d] = (uint32_t)planes; /* only used once the LID check passed */
 		s->base[d] = (uint32_t)(radix + 1);
 		radix += (uint64_t)s->w[d] * (s->k[d] - 1);
-		planes = gen_sat_mul(planes, s->k[d]);
+		planes = lanes_gen_sat_mul(planes, s->k[d]);
 	}
-	sw = gen_sat_mul(2ULL * s->q * s->q, planes);
-	if ((rc = gen_check_radix(KIND, radix,
+	sw = lanes_gen_sat_mul(2ULL * s->q * s->q, planes);
+	if ((rc = lanes_gen_check_radix(KIND, radix,
 				  "'p' + 'Lsf'*(3q-delta)/2 + sum of 'L'*('K'-1)", err)) ||
-	    (rc = gen_check_lids(KIND, "parameters 'q', 'K' and 'p'", sw, gen_sat_mul(sw, s->p),
+	    (rc = lanes_gen_check_lids(KIND, "parameters 'q', 'K' and 'p'", sw, lanes_gen_sat_mul(sw, s->p),
 				 err)))
 		return rc;
 	s->planes = (uint32_t)planes;
@@ -131,7 +131,7 @@ static int read_params(struct lanes_params *prm, struct sfx *s, struct lanes_err
 	pre = read_preset(prm, &rc, err);
 	if (rc || (rc = lanes_params_uint(prm, "q", pre ? pre->q : LANES_PARAM_REQUIRED, 0,
 					  UINT32_MAX, &q, err)) ||
-	    (rc = mms_check_q(KIND, q, &s->delta, err)) ||
+	    (rc = lanes_mms_check_q(KIND, q, &s->delta, err)) ||
 	    (rc = lanes_params_uint(prm, "Lsf", pre ? pre->l : 1, 1, 254, &l, err)) ||
 	    (rc = read_dims(prm, s, pre, err)) ||
 	    (rc = lanes_params_uint(prm, "p", pre ? pre->p : LANES_PARAM_REQUIRED, 0, 254, &p,
@@ -160,7 +160,7 @@ static int add_switches(struct sfx *s, struct lanes_error *err)
 			for (size_t d = 0; d < s->ndims && len > 0 && (size_t)len < sizeof(label); d++)
 				len += snprintf(label + len, sizeof(label) - (size_t)len, "%s%u",
 						d ? "." : "", f / s->stride[d] % s->k[d]);
-			if ((rc = gen_switch(&s->gen, (unsigned)s->radix, label, &node, err)))
+			if ((rc = lanes_gen_switch(&s->gen, (unsigned)s->radix, label, &node, err)))
 				return rc;
 			if (!v && !f)
 				s->first = node;
@@ -178,9 +178,9 @@ static int sf_cables(struct sfx *s, uint32_t v, uint32_t f, struct lanes_error *
 
 		if (u < v)
 			continue;
-		j = mms_port(&s->m, u, v);
+		j = lanes_mms_port(&s->m, u, v);
 		for (unsigned c = 0; c < s->l; c++)
-			if ((rc = gen_cable(&s->gen, s->first + v * s->planes + f,
+			if ((rc = lanes_gen_cable(&s->gen, s->first + v * s->planes + f,
 					    s->p + 1 + i * s->l + c, s->first + u * s->planes + f,
 					    s->p + 1 + j * s->l + c, err)))
 				return rc;
@@ -196,7 +196,7 @@ static int ff_cables(struct sfx *s, uint32_t v, uint32_t f, size_t d, struct lan
 
 	for (uint32_t c2 = c + 1; c2 < s->k[d]; c2++)
 		for (unsigned j = 0; j < s->w[d]; j++)
-			if ((rc = gen_cable(&s->gen, me, s->base[d] + (c2 - 1) * s->w[d] + j,
+			if ((rc = lanes_gen_cable(&s->gen, me, s->base[d] + (c2 - 1) * s->w[d] + j,
 					    me + (c2 - c) * s->stride[d],
 					    s->base[d] + c * s->w[d] + j, err)))
 				return rc;
@@ -224,15 +224,15 @@ static int generate(struct lanes_params *prm, struct lanes_builder *b, struct la
 	int rc;
 
 	memset(&s, 0, sizeof(s));
-	gen_init(&s.gen, b, KIND);
-	if ((rc = read_params(prm, &s, err)) || (rc = mms_build(&s.m, s.q, err)) ||
+	lanes_gen_init(&s.gen, b, KIND);
+	if ((rc = read_params(prm, &s, err)) || (rc = lanes_mms_build(&s.m, s.q, err)) ||
 	    (rc = add_switches(&s, err)) || (rc = add_cables(&s, err)))
 		goto out;
 	for (uint32_t v = 0; v < s.m.vertices * s.planes; v++)
-		if ((rc = gen_hosts(&s.gen, s.first + v, 1, s.p, err)))
+		if ((rc = lanes_gen_hosts(&s.gen, s.first + v, 1, s.p, err)))
 			goto out;
 out:
-	mms_free(&s.m);
+	lanes_mms_free(&s.m);
 	return rc;
 }
 

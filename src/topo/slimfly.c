@@ -39,16 +39,16 @@ static int read_params(struct lanes_params *prm, struct sf *s, struct lanes_erro
 	int rc;
 
 	if ((rc = lanes_params_uint(prm, "q", LANES_PARAM_REQUIRED, 0, UINT32_MAX, &q, err)) ||
-	    (rc = mms_check_q(KIND, q, &s->delta, err)))
+	    (rc = lanes_mms_check_q(KIND, q, &s->delta, err)))
 		return rc;
 	k = (uint64_t)(3 * (int64_t)q - s->delta) / 2;
 	if ((rc = lanes_params_uint(prm, "p", (k + 1) / 2, 0, 254, &p, err)) ||
-	    (rc = gen_check_radix(KIND, p + k, "'p' hosts + (3q-delta)/2 network ports for 'q'",
+	    (rc = lanes_gen_check_radix(KIND, p + k, "'p' hosts + (3q-delta)/2 network ports for 'q'",
 				  err)))
 		return rc;
 	snprintf(what, sizeof(what), "parameters 'q' and 'p' (q=%llu p=%llu)",
 		 (unsigned long long)q, (unsigned long long)p);
-	if ((rc = gen_check_lids(KIND, what, 2 * q * q, gen_sat_mul(2 * q * q, p), err)))
+	if ((rc = lanes_gen_check_lids(KIND, what, 2 * q * q, lanes_gen_sat_mul(2 * q * q, p), err)))
 		return rc;
 	s->q = (unsigned)q;
 	s->p = (unsigned)p;
@@ -66,7 +66,7 @@ static int add_switches(struct sf *s, struct lanes_error *err)
 
 		mms_coords(&s->m, v, &t, &x, &y);
 		snprintf(label, sizeof(label), "t%u-x%u-y%u", t, x, y);
-		if ((rc = gen_switch(&s->gen, s->p + s->m.degree, label, &node, err)))
+		if ((rc = lanes_gen_switch(&s->gen, s->p + s->m.degree, label, &node, err)))
 			return rc;
 		if (!v)
 			s->first = node;
@@ -82,9 +82,9 @@ static int add_cables(struct sf *s, struct lanes_error *err)
 		for (uint32_t i = 0; i < s->m.degree; i++) {
 			uint32_t u = s->m.nbr[(size_t)v * s->m.degree + i];
 
-			if (u > v && (rc = gen_cable(&s->gen, s->first + v, s->p + 1 + i,
+			if (u > v && (rc = lanes_gen_cable(&s->gen, s->first + v, s->p + 1 + i,
 						     s->first + u,
-						     s->p + 1 + mms_port(&s->m, u, v), err)))
+						     s->p + 1 + lanes_mms_port(&s->m, u, v), err)))
 				return rc;
 		}
 	return 0;
@@ -95,15 +95,15 @@ static int generate(struct lanes_params *prm, struct lanes_builder *b, struct la
 	struct sf s = { 0 };
 	int rc;
 
-	gen_init(&s.gen, b, KIND);
-	if ((rc = read_params(prm, &s, err)) || (rc = mms_build(&s.m, s.q, err)) ||
+	lanes_gen_init(&s.gen, b, KIND);
+	if ((rc = read_params(prm, &s, err)) || (rc = lanes_mms_build(&s.m, s.q, err)) ||
 	    (rc = add_switches(&s, err)) || (rc = add_cables(&s, err)))
 		goto out;
 	for (uint32_t v = 0; v < s.m.vertices; v++)
-		if ((rc = gen_hosts(&s.gen, s.first + v, 1, s.p, err)))
+		if ((rc = lanes_gen_hosts(&s.gen, s.first + v, 1, s.p, err)))
 			goto out;
 out:
-	mms_free(&s.m);
+	lanes_mms_free(&s.m);
 	return rc;
 }
 

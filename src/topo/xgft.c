@@ -89,7 +89,7 @@ static int check_radix(const struct xgft *x, struct lanes_error *err)
 
 		snprintf(what, sizeof(what), "m_%u + w_%u = %u + %u at level %u", i, i + 1,
 			 x->m[i], x->w[i + 1], i);
-		if ((rc = gen_check_radix("xgft", ports, what, err)))
+		if ((rc = lanes_gen_check_radix("xgft", ports, what, err)))
 			return rc;
 	}
 	return 0;
@@ -105,14 +105,14 @@ static int sizes(struct xgft *x, struct lanes_error *err)
 	for (uint32_t i = 0; i <= x->h; i++) {
 		count[i] = 1;
 		for (uint32_t j = 1; j <= x->h; j++)
-			count[i] = gen_sat_mul(count[i], j > i ? x->m[j] : x->w[j]);
+			count[i] = lanes_gen_sat_mul(count[i], j > i ? x->m[j] : x->w[j]);
 		if (i > 0)
-			switches = gen_sat_add(switches, count[i]);
+			switches = lanes_gen_sat_add(switches, count[i]);
 	}
-	grid_format_dims(x->m + 1, x->h, ms, sizeof(ms));
-	grid_format_dims(x->w + 1, x->h, ws, sizeof(ws));
+	lanes_grid_format_dims(x->m + 1, x->h, ms, sizeof(ms));
+	lanes_grid_format_dims(x->w + 1, x->h, ws, sizeof(ws));
 	snprintf(what, sizeof(what), "h=%u m=%s w=%s", x->h, ms, ws);
-	rc = gen_check_lids("xgft", what, switches, gen_sat_mul(count[0], x->w[1]), err);
+	rc = lanes_gen_check_lids("xgft", what, switches, lanes_gen_sat_mul(count[0], x->w[1]), err);
 	if (rc)
 		return rc;
 	for (uint32_t i = 0; i <= x->h; i++) {
@@ -146,7 +146,7 @@ static int add_switches(struct gen *g, struct xgft *x, struct lanes_error *err)
 			int rc;
 
 			snprintf(label, sizeof(label), "l%u-i%u", i, s);
-			if ((rc = gen_switch(g, x->m[i] + x->w[i + 1], label, &node, err)))
+			if ((rc = lanes_gen_switch(g, x->m[i] + x->w[i + 1], label, &node, err)))
 				return rc;
 			if (s == 0)
 				x->first[i] = node;
@@ -160,7 +160,7 @@ static int cable_switches(struct gen *g, const struct xgft *x, struct lanes_erro
 		for (uint32_t c = 0; c < x->count[i]; c++)
 			for (uint32_t b = 0; b < x->w[i + 1]; b++) {
 				uint32_t a, parent = parent_of(x, i, c, b, &a);
-				int rc = gen_cable(g, x->first[i] + c, x->m[i] + 1 + b,
+				int rc = lanes_gen_cable(g, x->first[i] + c, x->m[i] + 1 + b,
 						   x->first[i + 1] + parent, a + 1, err);
 
 				if (rc)
@@ -175,19 +175,19 @@ static int add_hosts(struct gen *g, const struct xgft *x, struct lanes_error *er
 
 	if (x->w[1] == 1) {
 		for (uint32_t s = 0; s < x->count[1]; s++)
-			if ((rc = gen_hosts(g, x->first[1] + s, 1, x->m[1], err)))
+			if ((rc = lanes_gen_hosts(g, x->first[1] + s, 1, x->m[1], err)))
 				return rc;
 		return 0;
 	}
 	for (uint32_t t = 0; t < x->count[0]; t++) {
 		uint32_t host;
 
-		if ((rc = gen_host(g, x->w[1], &host, err)))
+		if ((rc = lanes_gen_host(g, x->w[1], &host, err)))
 			return rc;
 		for (uint32_t b = 0; b < x->w[1]; b++) {
 			uint32_t a, leaf = parent_of(x, 0, t, b, &a);
 
-			if ((rc = gen_cable(g, x->first[1] + leaf, a + 1, host, b + 1, err)))
+			if ((rc = lanes_gen_cable(g, x->first[1] + leaf, a + 1, host, b + 1, err)))
 				return rc;
 		}
 	}
@@ -203,7 +203,7 @@ static int generate(struct lanes_params *p, struct lanes_builder *b, struct lane
 	if ((rc = read_params(p, &x, err)) || (rc = check_radix(&x, err)) ||
 	    (rc = sizes(&x, err)))
 		return rc;
-	gen_init(&g, b, "xgft");
+	lanes_gen_init(&g, b, "xgft");
 	if ((rc = add_switches(&g, &x, err)) || (rc = cable_switches(&g, &x, err)))
 		return rc;
 	return add_hosts(&g, &x, err);

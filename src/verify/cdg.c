@@ -34,13 +34,13 @@ static int vmap_put(struct vmap *m, uint64_t key, uint32_t val)
 		n.keys = calloc(n.cap, sizeof(*n.keys));
 		n.vals = malloc(n.cap * sizeof(*n.vals));
 		if (!n.keys || !n.vals) {
-			vmap_free(&n);
+			lanes_vmap_free(&n);
 			return -1;
 		}
 		for (size_t i = 0; i < m->cap; i++)
 			if (m->keys[i])
 				vmap_put(&n, m->keys[i] - 1, m->vals[i]);
-		vmap_free(m);
+		lanes_vmap_free(m);
 		*m = n;
 	}
 	size_t i = mix(key) & (m->cap - 1);
@@ -67,24 +67,24 @@ static uint32_t vmap_get(const struct vmap *m, uint64_t key)
 	return LANES_NONE;
 }
 
-void vmap_free(struct vmap *m)
+void lanes_vmap_free(struct vmap *m)
 {
 	free(m->keys);
 	free(m->vals);
 	memset(m, 0, sizeof(*m));
 }
 
-uint32_t verify_first_dst(const struct vctx *c, uint64_t bit)
+uint32_t lanes_verify_first_dst(const struct vctx *c, uint64_t bit)
 {
 	return vmap_get(&c->first_dst, bit);
 }
 
-int verify_set_first_dst(struct vctx *c, uint64_t bit, uint32_t d)
+int lanes_verify_set_first_dst(struct vctx *c, uint64_t bit, uint32_t d)
 {
 	return vmap_put(&c->first_dst, bit, d);
 }
 
-uint64_t verify_cdg_count(const struct vctx *c)
+uint64_t lanes_verify_cdg_count(const struct vctx *c)
 {
 	uint64_t n = 0;
 
@@ -98,7 +98,7 @@ static uint32_t degree(const struct vctx *c, uint32_t s)
 	return c->f->adj_off[s + 1] - c->f->adj_off[s];
 }
 
-int verify_cdg_alloc(struct vctx *c, struct lanes_error *err)
+int lanes_verify_cdg_alloc(struct vctx *c, struct lanes_error *err)
 {
 	uint64_t total = 0;
 
@@ -129,7 +129,7 @@ static uint64_t edge_bit(const struct vctx *c, uint32_t s, uint32_t j, uint8_t v
 	return c->bit_off[s] + ((j * (uint64_t)c->V + vin) * deg + k) * c->V + vout;
 }
 
-int verify_cdg_add(struct vctx *c, uint32_t s, uint32_t j, uint8_t vin, uint32_t k, uint8_t vout)
+int lanes_verify_cdg_add(struct vctx *c, uint32_t s, uint32_t j, uint8_t vin, uint32_t k, uint8_t vout)
 {
 	uint64_t g = edge_bit(c, s, j, vin, k, vout);
 	uint64_t bit = 1ULL << (g & 63);
@@ -203,11 +203,11 @@ static int source_matches(struct vctx *c, uint32_t y, uint8_t in, uint8_t sl, ui
 
 	for (uint32_t x = y; x != LANES_NONE && x != t; x = c->nxt[x])
 		in = f->adj[c->outent[x]].peer_port;
-	if (verify_vl(c, t, in, lanes_routing_port(c->r, t, c->d), sl) != vin)
+	if (lanes_verify_vl(c, t, in, lanes_routing_port(c->r, t, c->d), sl) != vin)
 		return 0;
 	uint32_t s = f->adj[e1].sw;
 
-	return verify_vl(c, s, f->adj[e1].peer_port, lanes_routing_port(c->r, s, c->d), sl) ==
+	return lanes_verify_vl(c, s, f->adj[e1].peer_port, lanes_routing_port(c->r, s, c->d), sl) ==
 	       vout;
 }
 
@@ -217,9 +217,9 @@ static uint32_t witness_source(struct vctx *c, uint32_t d, uint32_t e1, uint8_t 
 	uint32_t t = c->ent_sw[e1];
 	uint8_t *passes = c->active;
 
-	if (d == LANES_NONE || verify_walk(c, d))
+	if (d == LANES_NONE || lanes_verify_walk(c, d))
 		return LANES_NONE;
-	verify_order(c);
+	lanes_verify_order(c);
 	for (uint32_t i = c->num_order; i--;) { /* root first: nxt[y] is done before y */
 		uint32_t y = c->order[i];
 
@@ -231,10 +231,10 @@ static uint32_t witness_source(struct vctx *c, uint32_t d, uint32_t e1, uint8_t 
 		if (!passes[y])
 			continue;
 		if (c->o->all_traffic && lid != d &&
-		    source_matches(c, y, 0, verify_sl(c, y, lid, d), e1, vin, vout))
+		    source_matches(c, y, 0, lanes_verify_sl(c, y, lid, d), e1, vin, vout))
 			return lid;
 		for (uint32_t k = c->ca_off[y]; k < c->ca_off[y + 1]; k++) {
-			uint8_t sl = verify_sl(c, y, c->cas[k].lid, d);
+			uint8_t sl = lanes_verify_sl(c, y, c->cas[k].lid, d);
 
 			if (c->cas[k].lid != d &&
 			    source_matches(c, y, c->cas[k].sw_port, sl, e1, vin, vout))
@@ -272,7 +272,7 @@ static int record_cycle(struct vctx *c, struct frame *stack, uint64_t from, uint
 	return 0;
 }
 
-int verify_cdg_cycle(struct vctx *c, struct lanes_error *err)
+int lanes_verify_cdg_cycle(struct vctx *c, struct lanes_error *err)
 {
 	uint64_t n = (uint64_t)c->E * c->V, top = 0;
 	uint8_t *color = calloc(n + 1, 1);

@@ -153,9 +153,9 @@ static void *run_patterns(void *arg)
 	return NULL;
 }
 
-int verify_ebb(struct vctx *c, struct lanes_error *err)
+int lanes_verify_ebb(struct vctx *c, struct lanes_error *err)
 {
-	uint32_t n = c->ca_off[c->S], P = c->o->ebb_patterns, T = verify_threads(c->o, P);
+	uint32_t n = c->ca_off[c->S], P = c->o->ebb_patterns, T = lanes_verify_threads(c->o, P);
 	uint32_t *ca_sw = malloc(sizeof(uint32_t) * (n + 1));
 	double *mean = calloc((size_t)P + 1, sizeof(double)), sum = 0;
 	struct ebb_ctx x[8];

@@ -19,7 +19,7 @@
 
 #include <string.h>
 
-uint8_t verify_sl(const struct vctx *c, uint32_t src_sw, uint32_t src_lid, uint32_t dst)
+uint8_t lanes_verify_sl(const struct vctx *c, uint32_t src_sw, uint32_t src_lid, uint32_t dst)
 {
 	const struct lanes_routing *r = c->r;
 
@@ -35,12 +35,12 @@ uint8_t verify_sl(const struct vctx *c, uint32_t src_sw, uint32_t src_lid, uint3
 	}
 }
 
-uint8_t verify_vl(const struct vctx *c, uint32_t sw, uint8_t in, uint8_t out, uint8_t sl)
+uint8_t lanes_verify_vl(const struct vctx *c, uint32_t sw, uint8_t in, uint8_t out, uint8_t sl)
 {
 	return c->has_maps ? lanes_routing_switch_map(c->r, c->f, sw, in, out)[sl] : 0;
 }
 
-void verify_note_vl(struct vctx *c, uint8_t vl)
+void lanes_verify_note_vl(struct vctx *c, uint8_t vl)
 {
 	if (vl + 1u > c->res->vls_used)
 		c->res->vls_used = vl + 1u;
@@ -112,13 +112,13 @@ static uint16_t source_sls(struct vctx *c)
 
 		if (!per_pair) { /* the switch and its CAs share the source switch's SL */
 			if ((c->o->all_traffic && lid != c->d) || own_cas(c, s))
-				m = (uint16_t)(1u << verify_sl(c, s, lid, c->d));
+				m = (uint16_t)(1u << lanes_verify_sl(c, s, lid, c->d));
 		} else {
 			if (c->o->all_traffic && lid != c->d)
-				m |= (uint16_t)(1u << verify_sl(c, s, lid, c->d));
+				m |= (uint16_t)(1u << lanes_verify_sl(c, s, lid, c->d));
 			for (uint32_t k = c->ca_off[s]; k < c->ca_off[s + 1]; k++)
 				if (!is_dst_port(c, &c->cas[k]))
-					m |= (uint16_t)(1u << verify_sl(c, s, c->cas[k].lid, c->d));
+					m |= (uint16_t)(1u << lanes_verify_sl(c, s, c->cas[k].lid, c->d));
 		}
 		c->own_sls[s] = m;
 		all |= m;
@@ -133,12 +133,12 @@ static void own_cas_slow(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, in
 		const struct vca *ca = &c->cas[k];
 		uint8_t vl;
 
-		if (is_dst_port(c, ca) || verify_sl(c, s, ca->lid, c->d) != sl)
+		if (is_dst_port(c, ca) || lanes_verify_sl(c, s, ca->lid, c->d) != sl)
 			continue;
 		if (c->has_maps)
-			verify_note_vl(c, lanes_routing_port_map(c->r, c->f, ca->node, ca->port)[sl]);
-		vl = verify_vl(c, s, ca->sw_port, out, sl);
-		verify_note_vl(c, vl);
+			lanes_verify_note_vl(c, lanes_routing_port_map(c->r, c->f, ca->node, ca->port)[sl]);
+		vl = lanes_verify_vl(c, s, ca->sw_port, out, sl);
+		lanes_verify_note_vl(c, vl);
 		c->vlmask[s] |= (uint16_t)(1u << vl);
 		c->sub_sl[s]++;
 		if (ca_dst)
@@ -160,9 +160,9 @@ static void own_cas_fast(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, in
 			own_cas_slow(c, s, out, sl, ca_dst);
 			return;
 		}
-		verify_note_vl(c, (uint8_t)__builtin_ctz(m));
+		lanes_verify_note_vl(c, (uint8_t)__builtin_ctz(m));
 		for (uint16_t x = c->ca_inj[(size_t)s * 16 + sl]; x; x &= (uint16_t)(x - 1))
-			verify_note_vl(c, (uint8_t)__builtin_ctz(x));
+			lanes_verify_note_vl(c, (uint8_t)__builtin_ctz(x));
 	}
 	c->vlmask[s] |= m;
 	c->sub_sl[s] += own;
@@ -175,10 +175,10 @@ static void own_sources(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int
 {
 	uint32_t lid = c->sw_lid[s];
 
-	if (c->o->all_traffic && lid != c->d && verify_sl(c, s, lid, c->d) == sl) {
-		uint8_t vl = verify_vl(c, s, 0, out, sl);
+	if (c->o->all_traffic && lid != c->d && lanes_verify_sl(c, s, lid, c->d) == sl) {
+		uint8_t vl = lanes_verify_vl(c, s, 0, out, sl);
 
-		verify_note_vl(c, vl);
+		lanes_verify_note_vl(c, vl);
 		c->vlmask[s] |= (uint16_t)(1u << vl);
 	}
 	if (c->r->sl_mode == LANES_SL_PER_PAIR)
@@ -193,9 +193,9 @@ static int feed(struct vctx *c, uint32_t t, uint8_t sl, int ca_dst)
 	const struct lanes_fabric *f = c->f;
 	uint32_t s = c->nxt[t], e = c->outent[t];
 	uint8_t in = f->adj[e].peer_port, out = lanes_routing_port(c->r, s, c->d);
-	uint8_t vout = verify_vl(c, s, in, out, sl);
+	uint8_t vout = lanes_verify_vl(c, s, in, out, sl);
 
-	verify_note_vl(c, vout);
+	lanes_verify_note_vl(c, vout);
 	c->vlmask[s] |= (uint16_t)(1u << vout);
 	c->active[s] = 1;
 	c->sub_sl[s] += c->sub_sl[t];
@@ -204,7 +204,7 @@ static int feed(struct vctx *c, uint32_t t, uint8_t sl, int ca_dst)
 	if (c->nxt[s] == LANES_NONE)
 		return 0; /* s delivers: the last channel is a sink */
 	for (uint16_t m = c->vlmask[t]; m; m &= (uint16_t)(m - 1))
-		if (verify_cdg_add(c, s, c->rev[e], (uint8_t)__builtin_ctz(m),
+		if (lanes_verify_cdg_add(c, s, c->rev[e], (uint8_t)__builtin_ctz(m),
 				   c->outent[s] - f->adj_off[s], vout))
 			return -1;
 	return 0;
@@ -238,12 +238,12 @@ static int flow_sl(struct vctx *c, uint8_t sl, int ca_dst)
 static int flow_plain(struct vctx *c, int ca_dst)
 {
 	const uint32_t *adj_off = c->f->adj_off;
-	uint8_t sl = verify_sl(c, 0, 0, c->d);
+	uint8_t sl = lanes_verify_sl(c, 0, 0, c->d);
 	uint64_t hop_total = 0;
 
 	if (sl + 1u > c->res->sls_used)
 		c->res->sls_used = sl + 1u;
-	verify_note_vl(c, 0);
+	lanes_verify_note_vl(c, 0);
 	for (uint32_t i = 0; i < c->num_order; i++) {
 		uint32_t t = c->order[i], s = c->nxt[t], e;
 		uint64_t own = ca_dst ? own_cas(c, t) : 0, total;
@@ -258,14 +258,14 @@ static int flow_plain(struct vctx *c, int ca_dst)
 		c->sub[s] += total;
 		c->routes[e] += total;
 		if ((total || c->o->all_traffic) && c->nxt[s] != LANES_NONE &&
-		    verify_cdg_add(c, s, c->rev[e], 0, c->outent[s] - adj_off[s], 0))
+		    lanes_verify_cdg_add(c, s, c->rev[e], 0, c->outent[s] - adj_off[s], 0))
 			return -1;
 	}
 	c->res->routes_per_vl[0] += hop_total;
 	return 0;
 }
 
-int verify_flow(struct vctx *c)
+int lanes_verify_flow(struct vctx *c)
 {
 	int ca_dst = c->f->nodes[c->dnode].type != LANES_NODE_SWITCH;
 	uint16_t sls;

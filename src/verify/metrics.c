@@ -56,7 +56,7 @@ static void stretch(struct vctx *c)
 		res->stretch_avg = sum / (double)res->routes;
 }
 
-void verify_channel_metrics(struct vctx *c)
+void lanes_verify_channel_metrics(struct vctx *c)
 {
 	struct lanes_verify_result *res = c->res;
 	double sum = 0, sq = 0;

@@ -215,7 +215,7 @@ static void release_worker(struct vctx *c)
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
-	vmap_free(&c->first_dst);
+	lanes_vmap_free(&c->first_dst);
 }
 
 /* The tables built once from the fabric, shared read-only by the threads. */
@@ -239,7 +239,7 @@ static int setup(struct vctx *c, struct lanes_error *err)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	if (lanes_fabric_switch_distances(c->f, &c->dist, err))
 		return LANES_ENOMEM;
-	return verify_cdg_alloc(c, err);
+	return lanes_verify_cdg_alloc(c, err);
 }
 
 static int each_destination(struct vctx *c, uint32_t lo, uint32_t hi, struct lanes_error *err)
@@ -251,11 +251,11 @@ static int each_destination(struct vctx *c, uint32_t lo, uint32_t hi, struct lan
 
 		if (owner == LANES_NONE || (c->o->ca_only && f->nodes[owner].type == LANES_NODE_SWITCH))
 			continue;
-		if (verify_walk(c, d))
+		if (lanes_verify_walk(c, d))
 			continue;
-		verify_count_failures(c);
-		verify_order(c);
-		if (verify_flow(c))
+		lanes_verify_count_failures(c);
+		lanes_verify_order(c);
+		if (lanes_verify_flow(c))
 			return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	}
 	return 0;
@@ -286,7 +286,7 @@ static int worker_init(struct job *j, const struct vctx *c, struct lanes_error *
 	j->w.bit_off = NULL;
 	if (!j->w.res || scratch(&j->w))
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	return verify_cdg_alloc(&j->w, err);
+	return lanes_verify_cdg_alloc(&j->w, err);
 }
 
 static void merge_examples(struct lanes_verify_result *to, const struct lanes_verify_result *from)
@@ -326,13 +326,13 @@ static int merge(struct vctx *c, const struct vctx *w)
 	for (uint64_t i = 0; i <= c->bit_off[c->S] / 64; i++)
 		c->bits[i] |= w->bits[i];
 	for (size_t i = 0; i < w->first_dst.cap; i++)
-		if (w->first_dst.keys[i] && verify_first_dst(c, w->first_dst.keys[i] - 1) == LANES_NONE &&
-		    verify_set_first_dst(c, w->first_dst.keys[i] - 1, w->first_dst.vals[i]))
+		if (w->first_dst.keys[i] && lanes_verify_first_dst(c, w->first_dst.keys[i] - 1) == LANES_NONE &&
+		    lanes_verify_set_first_dst(c, w->first_dst.keys[i] - 1, w->first_dst.vals[i]))
 			return -1;
 	return 0;
 }
 
-uint32_t verify_threads(const struct lanes_verify_opts *o, uint32_t work)
+uint32_t lanes_verify_threads(const struct lanes_verify_opts *o, uint32_t work)
 {
 	long n = o->threads ? (long)o->threads : sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -345,7 +345,7 @@ uint32_t verify_threads(const struct lanes_verify_opts *o, uint32_t work)
 
 static int run_threads(struct vctx *c, struct lanes_error *err)
 {
-	uint32_t lids = c->f->max_lid, T = lids < 128 ? 1 : verify_threads(c->o, lids);
+	uint32_t lids = c->f->max_lid, T = lids < 128 ? 1 : lanes_verify_threads(c->o, lids);
 	struct job jobs[8];
 	pthread_t tid[8];
 	uint32_t started = 0;
@@ -374,7 +374,7 @@ static int run_threads(struct vctx *c, struct lanes_error *err)
 		lanes_verify_result_free(jobs[k].w.res);
 		release_worker(&jobs[k].w);
 	}
-	c->res->cdg_dependencies = verify_cdg_count(c);
+	c->res->cdg_dependencies = lanes_verify_cdg_count(c);
 	return rc;
 }
 
@@ -395,8 +395,8 @@ int lanes_verify(const struct lanes_fabric *f, const struct lanes_routing *r,
 	if (!(c.res = calloc(1, sizeof(*c.res))))
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	if (!(rc = setup(&c, err)) && !(rc = run_threads(&c, err)) &&
-	    !(rc = verify_cdg_cycle(&c, err)) && !(rc = verify_ebb(&c, err))) {
-		verify_channel_metrics(&c);
+	    !(rc = lanes_verify_cdg_cycle(&c, err)) && !(rc = lanes_verify_ebb(&c, err))) {
+		lanes_verify_channel_metrics(&c);
 		c.res->reachable = c.res->unreachable_pairs == 0;
 		*out = c.res;
 		c.res = NULL;

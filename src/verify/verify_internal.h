@@ -92,34 +92,34 @@ struct vctx {
 #define STRETCH_SIDE 256
 
 /* walk.c */
-int verify_walk(struct vctx *c, uint32_t d);
-void verify_count_failures(struct vctx *c);
-void verify_order(struct vctx *c);
+int lanes_verify_walk(struct vctx *c, uint32_t d);
+void lanes_verify_count_failures(struct vctx *c);
+void lanes_verify_order(struct vctx *c);
 
 /* flow.c */
-int verify_flow(struct vctx *c);
+int lanes_verify_flow(struct vctx *c);
 
 /* cdg.c */
-int verify_cdg_alloc(struct vctx *c, struct lanes_error *err);
-int verify_cdg_add(struct vctx *c, uint32_t s, uint32_t j, uint8_t vin, uint32_t k, uint8_t vout);
-int verify_cdg_cycle(struct vctx *c, struct lanes_error *err);
-void vmap_free(struct vmap *m);
-uint32_t verify_first_dst(const struct vctx *c, uint64_t bit);
-int verify_set_first_dst(struct vctx *c, uint64_t bit, uint32_t d);
-uint64_t verify_cdg_count(const struct vctx *c);
+int lanes_verify_cdg_alloc(struct vctx *c, struct lanes_error *err);
+int lanes_verify_cdg_add(struct vctx *c, uint32_t s, uint32_t j, uint8_t vin, uint32_t k, uint8_t vout);
+int lanes_verify_cdg_cycle(struct vctx *c, struct lanes_error *err);
+void lanes_vmap_free(struct vmap *m);
+uint32_t lanes_verify_first_dst(const struct vctx *c, uint64_t bit);
+int lanes_verify_set_first_dst(struct vctx *c, uint64_t bit, uint32_t d);
+uint64_t lanes_verify_cdg_count(const struct vctx *c);
 
 /* metrics.c */
-void verify_channel_metrics(struct vctx *c);
+void lanes_verify_channel_metrics(struct vctx *c);
 
 /* verify.c: how many threads for `work` independent items */
-uint32_t verify_threads(const struct lanes_verify_opts *o, uint32_t work);
+uint32_t lanes_verify_threads(const struct lanes_verify_opts *o, uint32_t work);
 
 /* ebb.c */
-int verify_ebb(struct vctx *c, struct lanes_error *err);
+int lanes_verify_ebb(struct vctx *c, struct lanes_error *err);
 
 /* helpers shared by the files */
-uint8_t verify_sl(const struct vctx *c, uint32_t src_sw, uint32_t src_lid, uint32_t dst);
-uint8_t verify_vl(const struct vctx *c, uint32_t sw, uint8_t in, uint8_t out, uint8_t sl);
-void verify_note_vl(struct vctx *c, uint8_t vl);
+uint8_t lanes_verify_sl(const struct vctx *c, uint32_t src_sw, uint32_t src_lid, uint32_t dst);
+uint8_t lanes_verify_vl(const struct vctx *c, uint32_t sw, uint8_t in, uint8_t out, uint8_t sl);
+void lanes_verify_note_vl(struct vctx *c, uint8_t vl);
 
 #endif

@@ -137,7 +137,7 @@ static int locate(struct vctx *c, uint32_t d)
 	return 0;
 }
 
-int verify_walk(struct vctx *c, uint32_t d)
+int lanes_verify_walk(struct vctx *c, uint32_t d)
 {
 	if (locate(c, d))
 		return -1;
@@ -179,7 +179,7 @@ static uint64_t sources_at(const struct vctx *c, uint32_t s)
 }
 
 /* Count failed pairs: the switch itself and the CA ports behind it. */
-void verify_count_failures(struct vctx *c)
+void lanes_verify_count_failures(struct vctx *c)
 {
 	struct lanes_verify_result *res = c->res;
 
@@ -197,7 +197,7 @@ void verify_count_failures(struct vctx *c)
 }
 
 /* OK switches leaves first: the reverse of the order they became OK in. */
-void verify_order(struct vctx *c)
+void lanes_verify_order(struct vctx *c)
 {
 	for (uint32_t i = 0; i < c->num_order; i++)
 		c->order[i] = c->seq[c->num_order - 1 - i];

@@ -325,11 +325,11 @@ static void same_without_shortcut(const struct lanes_fabric *f, const char *name
 	for (size_t i = 0; i < N(budgets); i++) {
 		struct lanes_routing *a, *b;
 
-		nue_level_off = 0;
+		lanes_nue_level_off = 0;
 		a = route_opts(f, budgets[i], 16, 1);
-		nue_level_off = 1;
+		lanes_nue_level_off = 1;
 		b = route_opts(f, budgets[i], 16, 1);
-		nue_level_off = 0;
+		lanes_nue_level_off = 0;
 		if (!same(a, b))
 			fail_msg("nue on %s, %u VLs: the shortcut changes the tables", name, budgets[i]);
 		lanes_routing_free(a);

@@ -620,9 +620,9 @@ static void test_wide_keys_same(void **state)
 			f = gen(specs[i - 3]);
 		}
 		a = route(&lanes_engine_sssp, f);
-		sssp_wide_keys = 1;
+		lanes_sssp_wide_keys = 1;
 		b = route(&lanes_engine_sssp, f);
-		sssp_wide_keys = 0;
+		lanes_sssp_wide_keys = 0;
 		assert_memory_equal(a->lft, b->lft, (size_t)(f->max_lid + 1) * f->num_switches);
 		lanes_routing_free(a);
 		lanes_routing_free(b);
@@ -642,7 +642,7 @@ static void test_split_same(void **state)
 {
 	const char *specs[] = { "torus k=10x10 p=4", "dragonfly a=4 p=2 h=2", "fattree k=4 n=3",
 				"hyperx K=4x4 p=2" };
-	int saved = dfsssp_split_min;
+	int saved = lanes_dfsssp_split_min;
 
 	(void)state;
 	for (size_t i = 0; i < N(specs) + 4; i++) {
@@ -665,11 +665,11 @@ static void test_split_same(void **state)
 									: real_fabric_file(2),
 					NULL);
 		}
-		dfsssp_split_min = 1 << 30;
+		lanes_dfsssp_split_min = 1 << 30;
 		a = route(&lanes_engine_dfsssp, f);
-		dfsssp_split_min = 0;
+		lanes_dfsssp_split_min = 0;
 		b = route(&lanes_engine_dfsssp, f);
-		dfsssp_split_min = saved;
+		lanes_dfsssp_split_min = saved;
 		assert_same_routing(a, b);
 		lanes_routing_free(a);
 		lanes_routing_free(b);
@@ -682,16 +682,16 @@ static void test_split_same(void **state)
 static void assert_thread_same(const struct lanes_fabric *f)
 {
 	const struct lanes_engine *engines[] = { &lanes_engine_sssp, &lanes_engine_dfsssp };
-	int saved = sssp_thread_min;
+	int saved = lanes_sssp_thread_min;
 
 	for (size_t e = 0; e < N(engines); e++) {
 		struct lanes_routing *a, *b;
 
-		sssp_thread_min = 1 << 30;
+		lanes_sssp_thread_min = 1 << 30;
 		a = route(engines[e], f);
-		sssp_thread_min = 0;
+		lanes_sssp_thread_min = 0;
 		b = route(engines[e], f);
-		sssp_thread_min = saved;
+		lanes_sssp_thread_min = saved;
 		assert_same_routing(a, b);
 		lanes_routing_free(a);
 		lanes_routing_free(b);
@@ -699,8 +699,8 @@ static void assert_thread_same(const struct lanes_fabric *f)
 }
 
 /*
- * route_sssp prepares the next destination on a second thread from
- * sssp_thread_min switches (512): forced on small fabrics, sssp (its own
+ * lanes_route_sssp prepares the next destination on a second thread from
+ * lanes_sssp_thread_min switches (512): forced on small fabrics, sssp (its own
  * rule) and dfsssp (the heap replay) give byte-identical tables, LMC and a
  * real file included.
  */

@@ -820,17 +820,17 @@ static void test_guid_blocks_never_meet(void **state)
 
 	(void)state;
 	assert_int_equal(lanes_builder_new(&b, &err), 0);
-	gen_init(&g, b, "t");
+	lanes_gen_init(&g, b, "t");
 	g.switches = (uint32_t)(GEN_HOST_GUID_BASE - GEN_SWITCH_GUID_BASE) - 1;
-	assert_int_equal(gen_switch(&g, 4, "a", &node[0], &err), 0);
-	assert_int_equal(gen_switch(&g, 4, "b", &node[1], &err), 0);
-	assert_int_equal(gen_host(&g, 1, &node[2], &err), 0);
+	assert_int_equal(lanes_gen_switch(&g, 4, "a", &node[0], &err), 0);
+	assert_int_equal(lanes_gen_switch(&g, 4, "b", &node[1], &err), 0);
+	assert_int_equal(lanes_gen_host(&g, 1, &node[2], &err), 0);
 	g.host_guid = GEN_HOST_GUID_SPAN - 8; /* the last slots of the host block */
-	assert_int_equal(gen_host(&g, 2, &node[3], &err), 0);
-	assert_int_equal(gen_host(&g, 3, &node[4], &err), 0);
-	assert_int_equal(gen_host(&g, 1, &node[5], &err), LANES_EINVAL);
+	assert_int_equal(lanes_gen_host(&g, 2, &node[3], &err), 0);
+	assert_int_equal(lanes_gen_host(&g, 3, &node[4], &err), 0);
+	assert_int_equal(lanes_gen_host(&g, 1, &node[5], &err), LANES_EINVAL);
 	g.switches = LANES_LID_MAX - 1; /* the last switch a fabric can hold */
-	assert_int_equal(gen_switch(&g, 4, "c", &node[5], &err), 0);
+	assert_int_equal(lanes_gen_switch(&g, 4, "c", &node[5], &err), 0);
 	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
 	assert_true(f->nodes[node[0]].guid == 0x0002c90300ffffffULL);
 	assert_true(f->nodes[node[1]].guid == 0x0002c90305000000ULL);

@@ -441,7 +441,7 @@ static void check_exact(const struct lanes_fabric *f, const struct lanes_routing
 
 	lanes_route_opts_init(&o);
 	assert_int_equal(lanes_routing_new(f, &mine, &err), 0);
-	if (route_updown_lfts(f, &o, pos, mine, &gap, &err))
+	if (lanes_route_updown_lfts(f, &o, pos, mine, &gap, &err))
 		fail_msg("%s: the core refuses the documented order", name);
 	if (memcmp(mine->lft, r->lft, (size_t)r->num_lids * r->num_switches))
 		fail_msg("%s: tables differ from the documented order's", name);
@@ -922,7 +922,7 @@ static void test_sancho_table2(void **state)
 			assert_int_equal(pos[s], s);
 		lanes_route_opts_init(&o);
 		assert_int_equal(lanes_routing_new(f, &paper, &err), 0);
-		assert_int_equal(route_updown_lfts(f, &o, pos, paper, &gap, &err), 0);
+		assert_int_equal(lanes_route_updown_lfts(f, &o, pos, paper, &gap, &err), 0);
 		pres = switch_metrics(f, paper, t->spec, &theirs);
 		assert_int_equal(printed(theirs), t->ud_dfs);
 

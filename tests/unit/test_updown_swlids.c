@@ -1,7 +1,7 @@
 /*
  * test_updown_swlids.c - the switch LIDs of up* / down* routing all at once
  * (src/route/updown_swlids.c) against the same LIDs one destination switch
- * at a time (updown_legal.c, updown_complete.c): updown_lfts with batch 2
+ * at a time (updown_legal.c, updown_complete.c): lanes_updown_lfts with batch 2
  * and batch 0 must write the same tables, byte for byte.
  *
  * The orders: DNUP's (ranks by hops from the switches with CAs, farthest
@@ -57,7 +57,7 @@ static uint32_t random_roots(const struct lanes_fabric *f, uint32_t *seeds, uint
 	uint32_t *comp = malloc(sizeof(uint32_t) * (f->num_switches + 1)), ncomp = 0;
 	struct lanes_error err;
 
-	assert_int_equal(route_components(f, comp, &ncomp, &err), 0);
+	assert_int_equal(lanes_route_components(f, comp, &ncomp, &err), 0);
 	for (uint32_t c = 0; c < ncomp; c++) {
 		uint32_t pick = next_rand(x) % f->num_switches;
 
@@ -80,7 +80,7 @@ static struct lanes_routing *route_on(const struct lanes_fabric *f, const uint32
 
 	lanes_route_opts_init(&o);
 	assert_int_equal(lanes_routing_new(f, &r, &err), 0);
-	rc = updown_lfts(f, &o, pos, r, gap, batch, &err);
+	rc = lanes_updown_lfts(f, &o, pos, r, gap, batch, &err);
 	assert_true(rc == 0 || rc == 1);
 	if (rc == 1) {
 		lanes_routing_free(r);
@@ -99,13 +99,13 @@ static void compare_order(const struct lanes_fabric *f, const char *name, struct
 	struct lanes_routing *r0, *r2;
 	struct lanes_error err;
 
-	assert_int_equal(route_bfs_ranks(f, seeds, nseeds, rank, &err), 0);
+	assert_int_equal(lanes_route_bfs_ranks(f, seeds, nseeds, rank, &err), 0);
 	for (uint32_t s = 0; s < ns; s++) {
 		uint32_t k = rank[s] == UINT32_MAX ? 0xffff : rank[s];
 
 		key[s] = (far_first ? 0xffff - k : k) << 16 | (next_rand(&c->seed) & 0xffff);
 	}
-	assert_int_equal(route_order_by_key(f, key, pos, &err), 0);
+	assert_int_equal(lanes_route_order_by_key(f, key, pos, &err), 0);
 	r0 = route_on(f, pos, 0, &g0);
 	r2 = route_on(f, pos, 2, &g2);
 	if (!r0 || !r2) {

@@ -18,13 +18,13 @@
  * dependencies respect (Pearce and Kelly, JEA 2006; cdg_order.c). Adding
  * u -> v against the order, the engine searches its own dependencies: F,
  * what v reaches through places below ord[u] (reaching u is a cycle), and
- * B, what reaches u through places above ord[v]; route_pk_reorder() then
+ * B, what reaches u through places above ord[v]; lanes_route_pk_reorder() then
  * hands their places out again. The searches stay with the engines because
  * each reads its own per-dependency state (lash: path counts per layer; nue:
  * one byte, used or blocked) in its innermost loop.
  */
 
-/** Scratch for route_pk_reorder(): E + 1 entries each. */
+/** Scratch for lanes_route_pk_reorder(): E + 1 entries each. */
 struct route_pk_scratch {
 	uint64_t *tmp;
 	uint32_t *slots;
@@ -36,7 +36,7 @@ struct route_pk_scratch {
  * old order; both arrays are left sorted. ord: per channel, its place; E:
  * the number of channels (every place is below it).
  */
-void route_pk_reorder(uint32_t *ord, uint32_t E, uint64_t *bwd, uint32_t nb, uint64_t *fwd,
+void lanes_route_pk_reorder(uint32_t *ord, uint32_t E, uint64_t *bwd, uint32_t nb, uint64_t *fwd,
 		      uint32_t nf, struct route_pk_scratch *s);
 
 /**
@@ -44,7 +44,7 @@ void route_pk_reorder(uint32_t *ord, uint32_t E, uint64_t *bwd, uint32_t nb, uin
  * distinct (cdg_order.c): insertion sort when short, else an LSD radix sort
  * a byte at a time (stable), tmp holding n entries.
  */
-void route_sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, unsigned lo, unsigned hi);
+void lanes_route_sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, unsigned lo, unsigned hi);
 
 /* ------------------------------------------------- credit-loop check */
 
@@ -54,21 +54,21 @@ void route_sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, unsigned lo, unsigne
  * source, so it may report a cycle the CA traffic does not close, never
  * miss one. New dependencies are tested in batches: a cycle shows up at a
  * later LID than the one that closed it, at the latest in
- * route_cdg_check_finish.
+ * lanes_route_cdg_check_finish.
  */
 struct route_cdg_check;
 
-int route_cdg_check_new(const struct lanes_fabric *f, struct route_cdg_check **out,
+int lanes_route_cdg_check_new(const struct lanes_fabric *f, struct route_cdg_check **out,
 			struct lanes_error *err);
-void route_cdg_check_free(struct route_cdg_check *k);
+void lanes_route_cdg_check_free(struct route_cdg_check *k);
 
 /** Add the dependencies of r's routes to lid. @return 1 no cycle found yet, 0 a cycle (for good) */
-int route_cdg_check_lid(struct route_cdg_check *k, const struct lanes_routing *r, uint32_t lid);
+int lanes_route_cdg_check_lid(struct route_cdg_check *k, const struct lanes_routing *r, uint32_t lid);
 
 /** Test the dependencies not tested yet: the verdict on all of them. @return 1 a cycle, else 0 */
-int route_cdg_check_finish(struct route_cdg_check *k);
+int lanes_route_cdg_check_finish(struct route_cdg_check *k);
 
 /** @return 1 once a cycle was found */
-int route_cdg_check_cyclic(const struct route_cdg_check *k);
+int lanes_route_cdg_check_cyclic(const struct route_cdg_check *k);
 
 #endif

@@ -20,7 +20,7 @@
  * lists. The set is tested in batches:
  * whenever the new dependencies outnumber those already tested or the LIDs
  * checked reach a power of two, and once at the end
- * (route_cdg_check_finish). The tested set is acyclic, so a cycle
+ * (lanes_route_cdg_check_finish). The tested set is acyclic, so a cycle
  * goes through a new dependency and is reachable from its head: one
  * depth-first search (white, grey, black; Tarjan's back-edge test) from
  * those heads decides. The answer depends only on the set, never on when
@@ -89,7 +89,7 @@ static int fill_tables(struct route_cdg_check *k, struct lanes_error *err)
 	return 0;
 }
 
-int route_cdg_check_new(const struct lanes_fabric *f, struct route_cdg_check **out,
+int lanes_route_cdg_check_new(const struct lanes_fabric *f, struct route_cdg_check **out,
 			struct lanes_error *err)
 {
 	size_t ns = f->num_switches, E = f->adj_off[ns], nd = 0, slots = 0;
@@ -136,14 +136,14 @@ int route_cdg_check_new(const struct lanes_fabric *f, struct route_cdg_check **o
 		k->first[s + 1] = k->first[s] + k->nports[s] + 1;
 	}
 	if ((rc = fill_tables(k, err))) {
-		route_cdg_check_free(k);
+		lanes_route_cdg_check_free(k);
 		return rc;
 	}
 	*out = k;
 	return 0;
 }
 
-void route_cdg_check_free(struct route_cdg_check *k)
+void lanes_route_cdg_check_free(struct route_cdg_check *k)
 {
 	if (!k)
 		return;
@@ -196,7 +196,7 @@ static int search(struct route_cdg_check *k)
  * (LANES_PORT_DROP) reads as port 0, which, like a port to a CA, has no
  * channel.
  */
-int route_cdg_check_lid(struct route_cdg_check *k, const struct lanes_routing *r, uint32_t lid)
+int lanes_route_cdg_check_lid(struct route_cdg_check *k, const struct lanes_routing *r, uint32_t lid)
 {
 	const struct lanes_adj *adj = k->f->adj;
 	const uint32_t *first = k->first, *nports = k->nports, *ent = k->ent;
@@ -231,14 +231,14 @@ int route_cdg_check_lid(struct route_cdg_check *k, const struct lanes_routing *r
 	return 1;
 }
 
-int route_cdg_check_finish(struct route_cdg_check *k)
+int lanes_route_cdg_check_finish(struct route_cdg_check *k)
 {
 	if (!k->cyclic && k->nd > k->tested)
 		k->cyclic = search(k);
 	return k->cyclic;
 }
 
-int route_cdg_check_cyclic(const struct route_cdg_check *k)
+int lanes_route_cdg_check_cyclic(const struct route_cdg_check *k)
 {
 	return k->cyclic;
 }

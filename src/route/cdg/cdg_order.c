@@ -19,7 +19,7 @@
 
 #include "route/cdg/cdg.h"
 
-void route_sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, unsigned lo, unsigned hi)
+void lanes_route_sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, unsigned lo, unsigned hi)
 {
 	if (n <= 32) {
 		for (uint32_t i = 1; i < n; i++) {
@@ -47,7 +47,7 @@ void route_sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, unsigned lo, unsigne
 	}
 }
 
-void route_pk_reorder(uint32_t *ord, uint32_t E, uint64_t *bwd, uint32_t nb, uint64_t *fwd,
+void lanes_route_pk_reorder(uint32_t *ord, uint32_t E, uint64_t *bwd, uint32_t nb, uint64_t *fwd,
 		      uint32_t nf, struct route_pk_scratch *s)
 {
 	uint32_t i = 0, j = 0, k = 0;
@@ -55,8 +55,8 @@ void route_pk_reorder(uint32_t *ord, uint32_t E, uint64_t *bwd, uint32_t nb, uin
 
 	for (uint32_t e = E; e; e >>= 1)
 		hi++;
-	route_sort_u64(fwd, nf, s->tmp, 32, hi);
-	route_sort_u64(bwd, nb, s->tmp, 32, hi);
+	lanes_route_sort_u64(fwd, nf, s->tmp, 32, hi);
+	lanes_route_sort_u64(bwd, nb, s->tmp, 32, hi);
 	while (i < nb || j < nf)
 		if (j == nf || (i < nb && bwd[i] < fwd[j]))
 			s->slots[k++] = (uint32_t)(bwd[i++] >> 32);

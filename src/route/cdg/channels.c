@@ -12,7 +12,7 @@
 
 #include "route/cdg/channels.h"
 
-int route_channels_init(struct route_channels *c, const struct lanes_fabric *f, const char *who,
+int lanes_route_channels_init(struct route_channels *c, const struct lanes_fabric *f, const char *who,
 			struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches;
@@ -48,7 +48,7 @@ int route_channels_init(struct route_channels *c, const struct lanes_fabric *f, 
 	return 0;
 }
 
-void route_channels_free(struct route_channels *c)
+void lanes_route_channels_free(struct route_channels *c)
 {
 	free(c->dense_off); /* port_ent and rev are in its block */
 	memset(c, 0, sizeof(*c));

@@ -37,11 +37,11 @@ struct route_channels {
  * Number the channels and dependencies of f; LANES_ERANGE ("who: too many
  * switch port pairs") when the dependency numbers would not fit 32 bits.
  */
-int route_channels_init(struct route_channels *c, const struct lanes_fabric *f, const char *who,
+int lanes_route_channels_init(struct route_channels *c, const struct lanes_fabric *f, const char *who,
 			struct lanes_error *err);
 
 /** Free the buffers (the struct itself is the caller's). */
-void route_channels_free(struct route_channels *c);
+void lanes_route_channels_free(struct route_channels *c);
 
 /** @return the channel that leaves switch sw by port, or LANES_NONE */
 static inline uint32_t route_channel_at(const struct route_channels *c, uint32_t sw, uint8_t port)

@@ -16,7 +16,7 @@
  * of 16 KB and more went to fresh pages at the heap's top (some ten more
  * page faults on a 100-switch fabric). Every block goes to the front of one
  * list, so that a mark (the list's head and the room left) lets the scratch
- * made after it be given back (route_arena_release: the blocks made since
+ * made after it be given back (lanes_route_arena_release: the blocks made since
  * are freed, the room is used again; nue's destination sort, METIS arrays
  * and switch-LID hops). Growing arrays stay on malloc.
  *
@@ -39,7 +39,7 @@ struct route_block {
 /* The header, rounded up so that the room after it is aligned. */
 #define HEADER ((sizeof(struct route_block) + ALIGN - 1) & ~(size_t)(ALIGN - 1))
 
-void route_arena_init(struct route_arena *a, void *room, size_t size)
+void lanes_route_arena_init(struct route_arena *a, void *room, size_t size)
 {
 	a->head = NULL;
 	a->next = room;
@@ -58,7 +58,7 @@ static void *own_block(struct route_arena *a, size_t n)
 	return (char *)b + HEADER;
 }
 
-void *route_alloc_block(struct route_arena *a, size_t n)
+void *lanes_route_alloc_block(struct route_arena *a, size_t n)
 {
 	struct route_block *b;
 	char *p;
@@ -82,7 +82,7 @@ void *route_alloc_block(struct route_arena *a, size_t n)
 	return p;
 }
 
-void route_arena_release(struct route_arena *a, struct route_arena_mark m)
+void lanes_route_arena_release(struct route_arena *a, struct route_arena_mark m)
 {
 	while (a->head != m.head) { /* the blocks made since, the newest first */
 		struct route_block *b = a->head;
@@ -94,7 +94,7 @@ void route_arena_release(struct route_arena *a, struct route_arena_mark m)
 	a->left = m.left;
 }
 
-void route_arena_free(struct route_arena *a)
+void lanes_route_arena_free(struct route_arena *a)
 {
 	while (a->head) {
 		struct route_block *b = a->head;

@@ -21,18 +21,18 @@ struct route_arena {
 };
 
 /** Start an arena whose first arrays go into room[0..size) (the caller's, 16-aligned; room may be NULL). */
-void route_arena_init(struct route_arena *a, void *room, size_t size);
+void lanes_route_arena_init(struct route_arena *a, void *room, size_t size);
 
 /** route_alloc() when the room left is too small: from another block. */
-void *route_alloc_block(struct route_arena *a, size_t n);
+void *lanes_route_alloc_block(struct route_arena *a, size_t n);
 
-/** @return n bytes, 16-aligned, until route_arena_free(); NULL out of memory */
+/** @return n bytes, 16-aligned, until lanes_route_arena_free(); NULL out of memory */
 static inline void *route_alloc(struct route_arena *a, size_t n)
 {
 	char *p = a->next;
 
 	if (n > a->left)
-		return route_alloc_block(a, n);
+		return lanes_route_alloc_block(a, n);
 	n = (n + ROUTE_ARENA_ALIGN - 1) & ~(size_t)(ROUTE_ARENA_ALIGN - 1); /* still fits: left is a multiple */
 	a->next += n;
 	a->left -= n;
@@ -47,7 +47,7 @@ static inline void *route_zalloc(struct route_arena *a, size_t n)
 	return p ? memset(p, 0, n) : NULL;
 }
 
-/* Where an arena stood: route_arena_release() gives back what was made since. */
+/* Where an arena stood: lanes_route_arena_release() gives back what was made since. */
 struct route_arena_mark {
 	struct route_block *head;
 	char *next;
@@ -60,9 +60,9 @@ static inline struct route_arena_mark route_arena_mark(const struct route_arena 
 }
 
 /** Give back every array made since m (scratch): its room is used again. */
-void route_arena_release(struct route_arena *a, struct route_arena_mark m);
+void lanes_route_arena_release(struct route_arena *a, struct route_arena_mark m);
 
 /** Free every block (the arrays of the arena all at once). */
-void route_arena_free(struct route_arena *a);
+void lanes_route_arena_free(struct route_arena *a);
 
 #endif

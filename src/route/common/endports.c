@@ -24,7 +24,7 @@
 
 #define FEW_SWITCHES 16 /* switches ranked on the stack, by insertion */
 
-uint64_t route_osm_guid_key(uint64_t guid)
+uint64_t lanes_route_osm_guid_key(uint64_t guid)
 {
 	return __builtin_bswap64(guid); /* its bytes in reverse order */
 }
@@ -124,7 +124,7 @@ static void list_endports(const struct lanes_fabric *f, const struct sw_rank *ra
 	e->n = n;
 }
 
-int route_endports_osm_order(const struct lanes_fabric *f, struct route_endports *out,
+int lanes_route_endports_osm_order(const struct lanes_fabric *f, struct route_endports *out,
 			     struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches, total;
@@ -139,7 +139,7 @@ int route_endports_osm_order(const struct lanes_fabric *f, struct route_endports
 	if (!rank)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	for (uint32_t s = 0; s < ns; s++)
-		rank[s] = (struct sw_rank){ route_osm_guid_key(f->nodes[f->switches[s]].guid), 0, s };
+		rank[s] = (struct sw_rank){ lanes_route_osm_guid_key(f->nodes[f->switches[s]].guid), 0, s };
 	total = count_links(f, rank);
 	lanes_sort_few(rank, ns, sizeof(*rank), FEW_SWITCHES, by_load); /* total order */
 	if ((out->ep = malloc(sizeof(*out->ep) * (total ? total : 1))))
@@ -149,7 +149,7 @@ int route_endports_osm_order(const struct lanes_fabric *f, struct route_endports
 	return out->ep ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
-void route_endports_free(struct route_endports *eps)
+void lanes_route_endports_free(struct route_endports *eps)
 {
 	if (!eps)
 		return;

@@ -34,21 +34,21 @@ struct route_endports {
  * List the switch-attached CA and router ports in the order OpenSM's
  * ucast_mgr_build_lfts puts them: switches by decreasing number of end-port
  * cables (a stable sort of OpenSM's switch GUID map, whose key is the GUID
- * in network byte order; see route_osm_guid_key), and behind each switch its
+ * in network byte order; see lanes_route_osm_guid_key), and behind each switch its
  * end ports in switch port order. Ports with LID 0 are left out, as OpenSM
  * ignores them. CA ports cabled to no switch are not destinations.
  */
-int route_endports_osm_order(const struct lanes_fabric *f, struct route_endports *out,
+int lanes_route_endports_osm_order(const struct lanes_fabric *f, struct route_endports *out,
 			     struct lanes_error *err);
 
 /** Free the list (the struct itself is the caller's). */
-void route_endports_free(struct route_endports *eps);
+void lanes_route_endports_free(struct route_endports *eps);
 
 /**
  * The key by which OpenSM's GUID maps (cl_qmap) order nodes and ports: the
  * GUID as stored, in network byte order, read as a host integer. On the
  * little-endian hosts OpenSM runs on, that is the byte-swapped GUID.
  */
-uint64_t route_osm_guid_key(uint64_t guid);
+uint64_t lanes_route_osm_guid_key(uint64_t guid);
 
 #endif

@@ -21,12 +21,12 @@
 #include "route/common/layers.h"
 #include "core/strbuf.h"
 
-uint32_t route_layer_budget(const struct lanes_route_opts *o)
+uint32_t lanes_route_layer_budget(const struct lanes_route_opts *o)
 {
 	return o->max_vls < o->max_sls ? o->max_vls : o->max_sls;
 }
 
-const char *route_count_text(uint32_t n, uint32_t max, char *buf, size_t size)
+const char *lanes_route_count_text(uint32_t n, uint32_t max, char *buf, size_t size)
 {
 	struct lanes_sb b;
 
@@ -37,18 +37,18 @@ const char *route_count_text(uint32_t n, uint32_t max, char *buf, size_t size)
 	return buf;
 }
 
-int route_over_budget(struct lanes_error *err, const char *engine, uint32_t needed,
+int lanes_route_over_budget(struct lanes_error *err, const char *engine, uint32_t needed,
 		      uint32_t max_layers, const struct lanes_route_opts *o)
 {
 	char count[32];
 
 	return lanes_error_set(err, LANES_ERANGE, "%s: needs %s VLs, the budget is %u (%s%s %u)",
-			       engine, route_count_text(needed, max_layers, count, sizeof(count)),
-			       route_layer_budget(o), o->max_vls <= o->max_sls ? "vls" : "sls",
-			       o->max_vls == o->max_sls ? " and sls" : "", route_layer_budget(o));
+			       engine, lanes_route_count_text(needed, max_layers, count, sizeof(count)),
+			       lanes_route_layer_budget(o), o->max_vls <= o->max_sls ? "vls" : "sls",
+			       o->max_vls == o->max_sls ? " and sls" : "", lanes_route_layer_budget(o));
 }
 
-int route_sls_per_src_switch(struct lanes_routing *r, struct lanes_error *err)
+int lanes_route_sls_per_src_switch(struct lanes_routing *r, struct lanes_error *err)
 {
 	lanes_routing_reset_sls(r);
 	r->sl = calloc(lanes_routing_sl_cells(r, LANES_SL_PER_SRC_SWITCH) + 1, 1);
@@ -73,7 +73,7 @@ static void fill_u16(uint16_t *p, uint16_t v, size_t n)
 	}
 }
 
-int route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, uint32_t nvls,
+int lanes_route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, uint32_t nvls,
 			 struct lanes_error *err)
 {
 	uint8_t map[LANES_NUM_SLS];
@@ -83,7 +83,7 @@ int route_sl2vl_identity(struct lanes_routing *r, const struct lanes_fabric *f, 
 	for (uint32_t s = 0; s < LANES_NUM_SLS; s++)
 		map[s] = (uint8_t)(s < nvls ? s : 0);
 	if ((rc = lanes_routing_add_map(r, map, &m, err)) ||
-	    (rc = route_sl2vl_alloc(r, f, err)))
+	    (rc = lanes_route_sl2vl_alloc(r, f, err)))
 		return rc;
 	/* every (in, out) pair of every switch: one run of the table */
 	fill_u16(r->sl2vl_sw, m, r->sl2vl_sw_off[f->num_switches]);

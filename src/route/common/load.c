@@ -25,8 +25,8 @@
 #include "lanes/routing.h"
 #include "route/common/load.h"
 
-/* One zeroed block: off, then count (route_load_free frees off). */
-int route_load_init(struct route_load *l, const struct lanes_fabric *f, struct lanes_error *err)
+/* One zeroed block: off, then count (lanes_route_load_free frees off). */
+int lanes_route_load_init(struct route_load *l, const struct lanes_fabric *f, struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches;
 	size_t total = 0;
@@ -47,7 +47,7 @@ int route_load_init(struct route_load *l, const struct lanes_fabric *f, struct l
 	return 0;
 }
 
-void route_load_free(struct route_load *l)
+void lanes_route_load_free(struct route_load *l)
 {
 	if (!l)
 		return;
@@ -56,8 +56,8 @@ void route_load_free(struct route_load *l)
 	l->count = NULL;
 }
 
-/* One block: multi, moff and nb, then one and port (route_hop_ports_free frees multi). */
-int route_hop_ports_init(struct route_hop_ports *h, const struct lanes_fabric *f,
+/* One block: multi, moff and nb, then one and port (lanes_route_hop_ports_free frees multi). */
+int lanes_route_hop_ports_init(struct route_hop_ports *h, const struct lanes_fabric *f,
 			 struct lanes_error *err)
 {
 	size_t ns = f->num_switches, ne = f->adj_off[ns];
@@ -81,7 +81,7 @@ int route_hop_ports_init(struct route_hop_ports *h, const struct lanes_fabric *f
  * for a switch with several. Locals throughout: the byte stores into one[]
  * and port[] could alias every field.
  */
-void route_hop_ports_fill(struct route_hop_ports *h, const struct lanes_fabric *f, uint32_t dst,
+void lanes_route_hop_ports_fill(struct route_hop_ports *h, const struct lanes_fabric *f, uint32_t dst,
 			  const uint8_t *dist_to_dst)
 {
 	const uint32_t *off = f->adj_off, *nb = h->nb, ns = f->num_switches;
@@ -114,7 +114,7 @@ void route_hop_ports_fill(struct route_hop_ports *h, const struct lanes_fabric *
 	h->dst = dst;
 }
 
-void route_hop_ports_free(struct route_hop_ports *h)
+void lanes_route_hop_ports_free(struct route_hop_ports *h)
 {
 	if (!h)
 		return;
@@ -123,12 +123,12 @@ void route_hop_ports_free(struct route_hop_ports *h)
 	h->dst = LANES_NONE;
 }
 
-size_t route_hop_ports_save_budget(const struct lanes_fabric *f)
+size_t lanes_route_hop_ports_save_budget(const struct lanes_fabric *f)
 {
 	return ((size_t)4 << 20) + (size_t)(f->max_lid + 1) * f->num_switches / 4;
 }
 
-struct route_saved_hops *route_hop_ports_save(const struct route_hop_ports *h, uint32_t ns,
+struct route_saved_hops *lanes_route_hop_ports_save(const struct route_hop_ports *h, uint32_t ns,
 					      const uint8_t *extra, size_t *budget)
 {
 	size_t nm = h->nmulti, np = h->moff[nm], nx = extra ? ns : 0;
@@ -155,7 +155,7 @@ struct route_saved_hops *route_hop_ports_save(const struct route_hop_ports *h, u
 	return sv;
 }
 
-int route_peers_init(struct route_peers *p, const struct lanes_fabric *f,
+int lanes_route_peers_init(struct route_peers *p, const struct lanes_fabric *f,
 		     const struct route_load *l, struct lanes_error *err)
 {
 	size_t total = l->off[f->num_switches];
@@ -163,7 +163,7 @@ int route_peers_init(struct route_peers *p, const struct lanes_fabric *f,
 	p->node = malloc(sizeof(*p->node) * (total + 1));
 	p->sys = malloc(sizeof(*p->sys) * (total + 1));
 	if (!p->node || !p->sys) {
-		route_peers_free(p);
+		lanes_route_peers_free(p);
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	}
 	for (uint32_t s = 0; s < f->num_switches; s++) {
@@ -185,7 +185,7 @@ int route_peers_init(struct route_peers *p, const struct lanes_fabric *f,
 	return 0;
 }
 
-void route_peers_free(struct route_peers *p)
+void lanes_route_peers_free(struct route_peers *p)
 {
 	if (!p)
 		return;
@@ -418,7 +418,7 @@ static void fill_one(uint8_t *col, const struct route_hop_ports *h, uint32_t *co
  * A switch's choices read only its own counters: the multi switches are
  * taken one at a time. (Locals: the byte stores into lft could alias h.)
  */
-void route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
+void lanes_route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
 		     const struct route_load *load, const struct route_peers *peers,
 		     const uint32_t *lids, uint32_t m, int offset, uint32_t ncount)
 {

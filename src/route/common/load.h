@@ -29,10 +29,10 @@ struct route_load {
 };
 
 /** Allocate all-zero counters for every switch port of f. */
-int route_load_init(struct route_load *l, const struct lanes_fabric *f, struct lanes_error *err);
+int lanes_route_load_init(struct route_load *l, const struct lanes_fabric *f, struct lanes_error *err);
 
 /** Free the counters (the struct itself is the caller's). */
-void route_load_free(struct route_load *l);
+void lanes_route_load_free(struct route_load *l);
 
 /** @return the counters of switch sw, indexed by port number */
 static inline uint32_t *route_load_of(const struct route_load *l, uint32_t sw)
@@ -61,7 +61,7 @@ struct route_hop_ports {
 };
 
 /** Allocate room for any destination switch of f. */
-int route_hop_ports_init(struct route_hop_ports *h, const struct lanes_fabric *f,
+int lanes_route_hop_ports_init(struct route_hop_ports *h, const struct lanes_fabric *f,
 			 struct lanes_error *err);
 
 /**
@@ -69,11 +69,11 @@ int route_hop_ports_init(struct route_hop_ports *h, const struct lanes_fabric *f
  * from switch s to dst (255 unreachable): every port of s whose neighbour is
  * one hop closer. The destination itself and unreachable switches get none.
  */
-void route_hop_ports_fill(struct route_hop_ports *h, const struct lanes_fabric *f, uint32_t dst,
+void lanes_route_hop_ports_fill(struct route_hop_ports *h, const struct lanes_fabric *f, uint32_t dst,
 			  const uint8_t *dist_to_dst);
 
 /** Free the buffers (the struct itself is the caller's). */
-void route_hop_ports_free(struct route_hop_ports *h);
+void lanes_route_hop_ports_free(struct route_hop_ports *h);
 
 /** A copy of one destination's min-hop ports, in one block (free() it). */
 struct route_saved_hops {
@@ -87,11 +87,11 @@ struct route_saved_hops {
  * bytes of it, if the copy fits in *budget bytes, which it then takes.
  * @return the copy, or NULL (over budget or out of memory: recompute instead)
  */
-struct route_saved_hops *route_hop_ports_save(const struct route_hop_ports *h, uint32_t ns,
+struct route_saved_hops *lanes_route_hop_ports_save(const struct route_hop_ports *h, uint32_t ns,
 					      const uint8_t *extra, size_t *budget);
 
 /** The budget of saved copies an engine may keep: 4 MB and a quarter of the LFTs. */
-size_t route_hop_ports_save_budget(const struct lanes_fabric *f);
+size_t lanes_route_hop_ports_save_budget(const struct lanes_fabric *f);
 
 /**
  * The far end of every switch port, indexed like route_load (off[sw] +
@@ -104,12 +104,12 @@ struct route_peers {
 	uint64_t *sys;
 };
 
-/** Fill p for f, whose switch ports l counts (route_load_init). */
-int route_peers_init(struct route_peers *p, const struct lanes_fabric *f,
+/** Fill p for f, whose switch ports l counts (lanes_route_load_init). */
+int lanes_route_peers_init(struct route_peers *p, const struct lanes_fabric *f,
 		     const struct route_load *l, struct lanes_error *err);
 
 /** Free the arrays (the struct itself is the caller's). */
-void route_peers_free(struct route_peers *p);
+void lanes_route_peers_free(struct route_peers *p);
 
 /**
  * minhop's LFT column fill for the m LIDs lids[] toward h's destination, as
@@ -121,7 +121,7 @@ void route_peers_free(struct route_peers *p);
  * OpenSM's osm_switch_recommend_path with LMC > 0, a port towards a system,
  * then a node, that none of base .. lids[j] - 1 leaves to (see load.c).
  */
-void route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
+void lanes_route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
 		     const struct route_load *load, const struct route_peers *peers,
 		     const uint32_t *lids, uint32_t m, int offset, uint32_t ncount);
 

@@ -2,9 +2,9 @@
  * prep_pipe.c - the helper thread of prep_pipe.h: it prepares the items of
  * a sequence in order, item j into buffer j % 2, each as soon as the caller
  * is done with item j - 2; the caller waits for item j only if the helper
- * is behind. Below the callers' threshold (sssp_thread_min switches, for
+ * is behind. Below the callers' threshold (lanes_sssp_thread_min switches, for
  * both) an item takes microseconds and the hand-over would cost more than
- * it saves, so there is no thread and prep_pipe_next calls the same
+ * it saves, so there is no thread and lanes_prep_pipe_next calls the same
  * callback in turn (sssp_cands.c then prepares the item its own way, to
  * reuse kept copies).
  * Used by the sssp paths (sssp_cands.c) and OpenSM's Dijkstra replayed
@@ -35,7 +35,7 @@ static void *prepare_ahead(void *arg)
 	return NULL;
 }
 
-void prep_pipe_start(struct prep_pipe *p, uint32_t n, int use_thread, prep_pipe_fn prepare,
+void lanes_prep_pipe_start(struct prep_pipe *p, uint32_t n, int use_thread, prep_pipe_fn prepare,
 		     void *ctx)
 {
 	p->prepare = prepare;
@@ -55,7 +55,7 @@ void prep_pipe_start(struct prep_pipe *p, uint32_t n, int use_thread, prep_pipe_
 	}
 }
 
-void prep_pipe_next(struct prep_pipe *p, uint32_t j)
+void lanes_prep_pipe_next(struct prep_pipe *p, uint32_t j)
 {
 	if (!p->threaded) {
 		p->prepare(p->ctx, j);
@@ -67,7 +67,7 @@ void prep_pipe_next(struct prep_pipe *p, uint32_t j)
 	pthread_mutex_unlock(&p->mu);
 }
 
-void prep_pipe_done(struct prep_pipe *p, uint32_t j)
+void lanes_prep_pipe_done(struct prep_pipe *p, uint32_t j)
 {
 	if (!p->threaded)
 		return;
@@ -77,7 +77,7 @@ void prep_pipe_done(struct prep_pipe *p, uint32_t j)
 	pthread_mutex_unlock(&p->mu);
 }
 
-void prep_pipe_stop(struct prep_pipe *p)
+void lanes_prep_pipe_stop(struct prep_pipe *p)
 {
 	if (!p->threaded)
 		return;

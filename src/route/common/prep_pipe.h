@@ -32,18 +32,18 @@ struct prep_pipe {
 
 /*
  * Start the helper for items 0 .. n - 1 when use_thread and n > 1; without
- * it (or when no thread can be made) prep_pipe_next prepares each in turn.
+ * it (or when no thread can be made) lanes_prep_pipe_next prepares each in turn.
  */
-void prep_pipe_start(struct prep_pipe *p, uint32_t n, int use_thread, prep_pipe_fn prepare,
+void lanes_prep_pipe_start(struct prep_pipe *p, uint32_t n, int use_thread, prep_pipe_fn prepare,
 		     void *ctx);
 
 /* Item j is in buffer j % 2 on return (prepared now when there is no helper). */
-void prep_pipe_next(struct prep_pipe *p, uint32_t j);
+void lanes_prep_pipe_next(struct prep_pipe *p, uint32_t j);
 
 /* The caller is done with item j: its buffer may take item j + 2. */
-void prep_pipe_done(struct prep_pipe *p, uint32_t j);
+void lanes_prep_pipe_done(struct prep_pipe *p, uint32_t j);
 
 /* Stop the helper (after any item) and wait for it. */
-void prep_pipe_stop(struct prep_pipe *p);
+void lanes_prep_pipe_stop(struct prep_pipe *p);
 
 #endif

@@ -5,7 +5,7 @@
  * "Deadlock-Free Oblivious Routing for Arbitrary Topologies", IPDPS 2011;
  * seed 000 for its VL use on dragonflies). Facts only, no code taken.
  *
- * 1. Paths: route_sssp() (sssp_paths.c) with OpenSM's heap replayed, so
+ * 1. Paths: lanes_route_sssp() (sssp_paths.c) with OpenSM's heap replayed, so
  *    OpenSM's own SSSP paths entry for entry where OpenSM can route (the
  *    sssp engine breaks ties by the lowest port instead, for speed).
  * 2. Every path starts in layer 0. Layer by layer, a depth-first search of
@@ -141,9 +141,9 @@ static int sls_to(struct dfsssp *d, uint32_t t, void *arg, struct lanes_error *e
 	if (d->one_layer)
 		return 0; /* every pair in layer 0, units or not */
 	if (!d->keep_canon)
-		dfsssp_group_paths(d, t);
+		lanes_dfsssp_group_paths(d, t);
 	else
-		dfsssp_sort_by_hops(d, t);
+		lanes_dfsssp_sort_by_hops(d, t);
 	for (uint32_t j = 0; j < d->norder; j++) {
 		uint32_t s = d->order[j];
 		const uint32_t *c;
@@ -173,13 +173,13 @@ static int set_sls(struct dfsssp *d, struct lanes_error *err)
 			tab[l][q] = (uint8_t)(d->start[l] + v);
 			v = v + 1 < d->split[l] ? v + 1 : 0;
 		}
-	return dfsssp_split(d, sls_to, tab, err);
+	return lanes_dfsssp_split(d, sls_to, tab, err);
 }
 
 /* SL i -> VL i on every switch port pair and every CA or router port. */
 static int set_maps(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 {
-	return route_sl2vl_identity(d->r, d->f, budget, err);
+	return lanes_route_sl2vl_identity(d->r, d->f, budget, err);
 }
 
 /* ------------------------------------------------------------- engine */
@@ -226,19 +226,19 @@ static int assign_layers(struct dfsssp *d, uint32_t budget, struct lanes_error *
 		d->nlayers = d->greedy = 1;
 		return 0;
 	}
-	if ((rc = dfsssp_build_cdg(d, err)) || (rc = dfsssp_make_layers(d, err)))
+	if ((rc = lanes_dfsssp_build_cdg(d, err)) || (rc = lanes_dfsssp_make_layers(d, err)))
 		return rc;
 	d->greedy = d->nlayers;
 	if (d->greedy <= budget && d->greedy <= DFSSSP_FF_ABOVE)
 		return 0;
 	if (d->greedy <= budget && (rc = keep_layering(d, &k, err)))
 		return rc;
-	rc = dfsssp_first_fit(d, &ff, err);
+	rc = lanes_dfsssp_first_fit(d, &ff, err);
 	if (k.layer && (rc || ff >= d->greedy)) { /* DFSSSP_GAVE_UP is more than any count */
 		restore_layering(d, &k); /* OpenSM's layering fits: first fit was optional */
 		rc = 0;
 	} else if (!rc && !k.layer && ff > budget) {
-		rc = route_over_budget(err, "dfsssp", ff < d->greedy ? ff : d->greedy,
+		rc = lanes_route_over_budget(err, "dfsssp", ff < d->greedy ? ff : d->greedy,
 				       DFSSSP_MAX_LAYERS, d->opts);
 	}
 	free(k.layer);
@@ -262,7 +262,7 @@ static char *first_fit_notes(const struct dfsssp *d, uint32_t budget)
 	lanes_sb_str(&b, "dfsssp: OpenSM 3.3.23 DFSSSP on CA-to-CA paths; ");
 	lanes_sb_dec(&b, d->nlayers);
 	lanes_sb_str(&b, " VLs needed (first fit; OpenSM's layering needs ");
-	lanes_sb_str(&b, route_count_text(d->greedy, DFSSSP_MAX_LAYERS, count, sizeof(count)));
+	lanes_sb_str(&b, lanes_route_count_text(d->greedy, DFSSSP_MAX_LAYERS, count, sizeof(count)));
 	lanes_sb_str(&b, "), paths spread over up to ");
 	lanes_sb_dec(&b, budget);
 	lanes_sb_str(&b, " VLs (SL = VL)");
@@ -287,7 +287,7 @@ static int set_notes(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 
 static int layer_paths(struct dfsssp *d, struct lanes_error *err)
 {
-	uint32_t budget = route_layer_budget(d->opts);
+	uint32_t budget = lanes_route_layer_budget(d->opts);
 	int rc;
 
 	if ((rc = assign_layers(d, budget, err)))
@@ -301,13 +301,13 @@ static int layer_paths(struct dfsssp *d, struct lanes_error *err)
 
 static void release(struct dfsssp *d)
 {
-	dfsssp_units_free(d); /* first: its thread may still read the rest */
+	lanes_dfsssp_units_free(d); /* first: its thread may still read the rest */
 	free(d->dist);
 	free(d->unit);
 	free(d->u_dep);
-	route_arena_free(&d->arena);
-	route_endports_free(&d->eps);
-	route_channels_free(&d->ch);
+	lanes_route_arena_free(&d->arena);
+	lanes_route_endports_free(&d->eps);
+	lanes_route_channels_free(&d->ch);
 }
 
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
@@ -319,18 +319,18 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	int rc;
 
 	memset(&d, 0, sizeof(d));
-	route_arena_init(&d.arena, room, sizeof(room));
+	lanes_route_arena_init(&d.arena, room, sizeof(room));
 	d.f = f;
 	d.opts = opts;
 	d.ns = f->num_switches;
 	*out = NULL;
 	/* step 1, with the units of each destination switch made as it is routed */
 	if ((rc = lanes_routing_new(f, &d.r, err)) ||
-	    (rc = route_channels_init(&d.ch, f, "dfsssp", err)) ||
-	    (rc = route_sls_per_src_switch(d.r, err)) || (rc = dfsssp_units_begin(&d, &prog, err)))
+	    (rc = lanes_route_channels_init(&d.ch, f, "dfsssp", err)) ||
+	    (rc = lanes_route_sls_per_src_switch(d.r, err)) || (rc = lanes_dfsssp_units_begin(&d, &prog, err)))
 		goto out;
-	rc = route_sssp(f, opts, 1, &prog, d.r, err);
-	if ((rc = dfsssp_units_end(&d, rc, err)) || (rc = layer_paths(&d, err)))
+	rc = lanes_route_sssp(f, opts, 1, &prog, d.r, err);
+	if ((rc = lanes_dfsssp_units_end(&d, rc, err)) || (rc = layer_paths(&d, err)))
 		goto out;
 	*out = d.r;
 	d.r = NULL;

@@ -8,7 +8,7 @@
  * and its LID pairs per layer. Dependencies are numbered by (switch, in
  * port, out port), so a channel's out-edges are one run of numbers.
  *
- * On large fabrics (dfsssp_split_min switches) the units split in two
+ * On large fabrics (lanes_dfsssp_split_min switches) the units split in two
  * halves, one per thread, for the three passes over their references: mark
  * the dependencies used, renumber and count them, list each dependency's
  * units. The second half counts apart and lists its units after the first
@@ -204,12 +204,12 @@ static int build(struct dfsssp *d, struct part *a, struct part *b, struct lanes_
 }
 
 /* Dependencies by number in the units; each dependency's units; layer 0's counts. */
-int dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err)
+int lanes_dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err)
 {
 	struct part a = { .d = d }, b = { .d = d };
 	int rc;
 
-	if (dfsssp_grow_deps(d, 2 * DFSSSP_PREFETCH, err))
+	if (lanes_dfsssp_grow_deps(d, 2 * DFSSSP_PREFETCH, err))
 		return LANES_ENOMEM;
 	memset(d->u_dep + d->ndep_refs, 0, sizeof(*d->u_dep) * 2 * DFSSSP_PREFETCH);
 	a.u1 = b.u0 = dfsssp_two_threads(d) ? d->nunits / 2 : d->nunits;

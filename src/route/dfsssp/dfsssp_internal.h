@@ -123,27 +123,27 @@ static inline int dfsssp_has_dependency(const struct dfsssp *d, uint32_t s, uint
 /* dfsssp_units.c */
 
 /** A thread's scratch: order, canon, pu, varies, key_e, key_c, uid, chan. */
-int dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err);
+int lanes_dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err);
 
 /** What every destination's units need: destinations, distances, scratch, t_unit. */
-int dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err);
+int lanes_dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err);
 
 /** The units toward t (its end-port LIDs routed), appended to d's; t_unit[t] their first. */
-int dfsssp_units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err);
+int lanes_dfsssp_units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err);
 
 /** The switches that reach t, by hops, into order and norder. */
-void dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t);
+void lanes_dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t);
 
 /** Group the LIDs behind t by path (canon, varies), for every switch that reaches t. */
-void dfsssp_group_paths(struct dfsssp *d, uint32_t t);
+void lanes_dfsssp_group_paths(struct dfsssp *d, uint32_t t);
 
 /** Room for more references in u_dep. */
-int dfsssp_grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err);
+int lanes_dfsssp_grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err);
 
 /* dfsssp_cdg.c */
 
 /** Dependencies by number in the units; each dependency's units; layer 0's counts. */
-int dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err);
+int lanes_dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err);
 
 /* dfsssp_split.c */
 
@@ -151,54 +151,54 @@ int dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err);
 typedef int (*dfsssp_dest_fn)(struct dfsssp *v, uint32_t t, void *arg, struct lanes_error *err);
 
 /** Switches from which dfsssp takes a second thread (tests lower it). */
-extern int dfsssp_split_min;
+extern int lanes_dfsssp_split_min;
 
-/** Does d's fabric take a second thread (dfsssp_split_min switches or more)? */
+/** Does d's fabric take a second thread (lanes_dfsssp_split_min switches or more)? */
 static inline int dfsssp_two_threads(const struct dfsssp *d)
 {
-	return d->ns >= (uint32_t)dfsssp_split_min;
+	return d->ns >= (uint32_t)lanes_dfsssp_split_min;
 }
 
 /**
  * fn for every destination switch with end ports, in two ranges: the first
  * on d, the second on a second thread on a view of d (its own scratch).
  */
-int dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct lanes_error *err);
+int lanes_dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct lanes_error *err);
 
 /** w: a view of d, with its own scratch and no units. */
-int dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_error *err);
+int lanes_dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_error *err);
 
 /** Free a view's own scratch and units. */
-void dfsssp_view_free(struct dfsssp *w);
+void lanes_dfsssp_view_free(struct dfsssp *w);
 
 /* dfsssp_overlap.c */
 
-/** Before route_sssp: the units thread on large fabrics; prog gets route_sssp's progress. */
-int dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struct lanes_error *err);
+/** Before lanes_route_sssp: the units thread on large fabrics; prog gets lanes_route_sssp's progress. */
+int lanes_dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struct lanes_error *err);
 
-/** After route_sssp (it returned sssp_rc): every unit, numbered in routing order. */
-int dfsssp_units_end(struct dfsssp *d, int sssp_rc, struct lanes_error *err);
+/** After lanes_route_sssp (it returned sssp_rc): every unit, numbered in routing order. */
+int lanes_dfsssp_units_end(struct dfsssp *d, int sssp_rc, struct lanes_error *err);
 
 /** The queue and the units thread (stopped if it still runs). */
-void dfsssp_units_free(struct dfsssp *d);
+void lanes_dfsssp_units_free(struct dfsssp *d);
 
 /* dfsssp_one.c */
 
 /**
  * d->one_layer = 1 when the CDG of every CA-to-CA path toward t_order[0 ..
- * nt) is acyclic and those paths are shortest (after dfsssp_units_setup).
+ * nt) is acyclic and those paths are shortest (after lanes_dfsssp_units_setup).
  */
-int dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err);
+int lanes_dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err);
 
 /* dfsssp_layers.c */
 
 /** OpenSM's layering; d->nlayers = DFSSSP_MAX_LAYERS + 1 when the SLs do not suffice. */
-int dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err);
+int lanes_dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err);
 
 /**
  * LASH's first fit, longest paths first; *needed receives the layers used,
  * DFSSSP_MAX_LAYERS + 1 when they do not suffice, or DFSSSP_GAVE_UP.
  */
-int dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_error *err);
+int lanes_dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_error *err);
 
 #endif

@@ -221,7 +221,7 @@ static int break_cycles(struct dfsssp *d, uint32_t l)
 }
 
 /* OpenSM's layering; d->nlayers = DFSSSP_MAX_LAYERS + 1 when the SLs do not suffice. */
-int dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err)
+int lanes_dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err)
 {
 	struct route_arena *a = &d->arena;
 	size_t e = (size_t)d->ch.E + 1;
@@ -367,7 +367,7 @@ static void place(struct dfsssp *d, uint32_t u, uint32_t k)
  * + 1 when they do not suffice, or DFSSSP_GAVE_UP past FF_WORK dependency checks
  * (a bound on time; it depends only on the input).
  */
-int dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_error *err)
+int lanes_dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_error *err)
 {
 	uint32_t *order = malloc(sizeof(*order) * ((size_t)d->nunits + 1));
 	int rc = 0;

@@ -17,7 +17,7 @@
  *
  * The sources are as dfsssp_units.c takes them (switches with end ports at
  * two switch hops or more, dfsssp_has_dependency), and every switch that
- * reaches the destination must take a shortest path, as dfsssp_units_to
+ * reaches the destination must take a shortest path, as lanes_dfsssp_units_to
  * requires; otherwise, or on a cycle, d->one_layer stays 0 and the units
  * are made as usual (which reports such a path). The search also runs
  * after the first 64, 128, 256, ... LIDs, so that a fabric that needs more
@@ -90,7 +90,7 @@ static void lid_deps(const struct dfsssp *d, const struct one *o, const uint8_t 
 	}
 }
 
-/* Every path shortest, as dfsssp_units_to requires? */
+/* Every path shortest, as lanes_dfsssp_units_to requires? */
 static int all_shortest(const struct dfsssp *d, const struct one *o)
 {
 	for (uint32_t p = 0; p < d->nt; p++) {
@@ -193,7 +193,7 @@ static uint32_t spread_step(uint32_t n)
 	return s ? s : 1;
 }
 
-int dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err)
+int lanes_dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err)
 {
 	struct route_arena *a = &d->arena;
 	size_t e = (size_t)d->ch.E + 1;

@@ -2,13 +2,13 @@
  * dfsssp_overlap.c - the dfsssp engine's path units, made while sssp still
  * routes (dfsssp/dfsssp.c, dfsssp_units.c; shared state: dfsssp_internal.h).
  *
- * route_sssp() tells each destination switch t as soon as the LFT columns
+ * lanes_route_sssp() tells each destination switch t as soon as the LFT columns
  * of the end-port LIDs behind t are final (struct sssp_progress), and t's
- * units read only those columns. On large fabrics (dfsssp_split_min
+ * units read only those columns. On large fabrics (lanes_dfsssp_split_min
  * switches) a units thread sets up the state and then makes the units of
- * each destination in that order while route_sssp goes on with the next
+ * each destination in that order while lanes_route_sssp goes on with the next
  * ones (its routing keeps one core busy, its helper thread the other only
- * part of the time). Once route_sssp is done, the caller takes
+ * part of the time). Once lanes_route_sssp is done, the caller takes
  * destinations from the other end of the queue, on a view of the state
  * (dfsssp_split.c), until the two meet; its units are then appended in
  * queue order. So units are numbered in sssp's routing order, whichever
@@ -31,7 +31,7 @@ struct dfsssp_queue {
 	int threaded;
 	uint32_t n;         /* destinations routed so far, in d->t_order (d->nt stays 0) */
 	uint32_t lo, hi;    /* the units thread takes t_order[lo++], the caller t_order[--hi] */
-	int done;           /* route_sssp returned: hi is set */
+	int done;           /* lanes_route_sssp returned: hi is set */
 	int ready;          /* the units thread set up the state and the caller's view */
 	int stop;           /* an error: both stop */
 	int waiting;        /* the units thread waits for a destination */
@@ -45,7 +45,7 @@ static int oom(struct lanes_error *err)
 	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
-/* route_sssp's progress, on small fabrics: t's end-port LIDs are routed. */
+/* lanes_route_sssp's progress, on small fabrics: t's end-port LIDs are routed. */
 static void routed_here(void *ctx, uint32_t t)
 {
 	struct dfsssp *d = ctx;
@@ -98,16 +98,16 @@ static void *units_thread(void *arg)
 {
 	struct dfsssp *d = arg;
 	struct dfsssp_queue *q = d->q;
-	int rc = dfsssp_units_setup(d, &q->err);
+	int rc = lanes_dfsssp_units_setup(d, &q->err);
 
 	if (!rc)
-		rc = dfsssp_view_init(&q->w, d, &q->err);
+		rc = lanes_dfsssp_view_init(&q->w, d, &q->err);
 	pthread_mutex_lock(&q->mu);
 	q->ready = 1;
 	pthread_cond_broadcast(&q->cv);
 	pthread_mutex_unlock(&q->mu);
 	for (uint32_t t; !rc && (t = take_low(d)) != LANES_NONE;)
-		rc = dfsssp_units_to(d, t, &q->err);
+		rc = lanes_dfsssp_units_to(d, t, &q->err);
 	if (rc)
 		stop_all(q, rc);
 	return NULL;
@@ -134,8 +134,8 @@ static int new_queue(struct dfsssp *d, struct lanes_error *err)
 	return 0;
 }
 
-/* Start the units thread on large fabrics; prog receives route_sssp's progress. */
-int dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struct lanes_error *err)
+/* Start the units thread on large fabrics; prog receives lanes_route_sssp's progress. */
+int lanes_dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struct lanes_error *err)
 {
 	int rc;
 
@@ -165,7 +165,7 @@ static int take_high(struct dfsssp *d, struct lanes_error *err)
 		uint32_t t = d->t_order[--q->hi];
 
 		pthread_mutex_unlock(&q->mu);
-		rc = dfsssp_units_to(&q->w, t, err);
+		rc = lanes_dfsssp_units_to(&q->w, t, err);
 		pthread_mutex_lock(&q->mu);
 	}
 	q->stop |= rc != 0;
@@ -185,7 +185,7 @@ static int append_view(struct dfsssp *d, struct dfsssp_queue *q, uint32_t from,
 		return lanes_error_set(err, LANES_ERANGE, "dfsssp: too many distinct paths");
 	if (lanes_grow((void **)&d->unit, &d->u_cap, (size_t)d->nunits + w->nunits + 2,
 		       sizeof(*d->unit)) ||
-	    dfsssp_grow_deps(d, w->ndep_refs, err))
+	    lanes_dfsssp_grow_deps(d, w->ndep_refs, err))
 		return oom(err);
 	/* t_order[p]'s units end where t_order[p - 1]'s begin (u1), or at the view's end */
 	for (uint32_t p = from, u1 = w->nunits; p < q->n; p++) {
@@ -212,20 +212,20 @@ static int append_view(struct dfsssp *d, struct dfsssp_queue *q, uint32_t from,
 /* Every destination in turn, on this thread; none when one layer does (dfsssp_one.c). */
 static int all_here(struct dfsssp *d, struct lanes_error *err)
 {
-	int rc = dfsssp_units_setup(d, err);
+	int rc = lanes_dfsssp_units_setup(d, err);
 
 	if (!rc)
-		rc = dfsssp_one_layer(d, err);
+		rc = lanes_dfsssp_one_layer(d, err);
 	for (uint32_t p = 0; !rc && !d->one_layer && p < d->nt; p++)
-		rc = dfsssp_units_to(d, d->t_order[p], err);
+		rc = lanes_dfsssp_units_to(d, d->t_order[p], err);
 	return rc;
 }
 
 /*
- * After route_sssp (which returned sssp_rc): every unit toward every
+ * After lanes_route_sssp (which returned sssp_rc): every unit toward every
  * destination switch, numbered in routing order. @return 0 or an error
  */
-int dfsssp_units_end(struct dfsssp *d, int sssp_rc, struct lanes_error *err)
+int lanes_dfsssp_units_end(struct dfsssp *d, int sssp_rc, struct lanes_error *err)
 {
 	struct dfsssp_queue *q = d->q;
 	int rc = 0;
@@ -252,7 +252,7 @@ int dfsssp_units_end(struct dfsssp *d, int sssp_rc, struct lanes_error *err)
 }
 
 /* The queue, the thread (stopped first if it still runs) and the view. */
-void dfsssp_units_free(struct dfsssp *d)
+void lanes_dfsssp_units_free(struct dfsssp *d)
 {
 	struct dfsssp_queue *q = d->q;
 
@@ -264,7 +264,7 @@ void dfsssp_units_free(struct dfsssp *d)
 	}
 	pthread_cond_destroy(&q->cv);
 	pthread_mutex_destroy(&q->mu);
-	dfsssp_view_free(&q->w);
+	lanes_dfsssp_view_free(&q->w);
 	free(q);
 	d->q = NULL;
 }

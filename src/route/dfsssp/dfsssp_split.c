@@ -14,7 +14,7 @@
 #include "core/util.h"
 #include "route/dfsssp/dfsssp_internal.h"
 
-int dfsssp_split_min = DFSSSP_SPLIT_MIN;
+int lanes_dfsssp_split_min = DFSSSP_SPLIT_MIN;
 
 /* One thread's destinations [t0, t1). */
 struct half {
@@ -47,24 +47,24 @@ static uint32_t middle(const struct dfsssp *d)
 }
 
 /* w: d's read-only fields, fresh scratch from its own arena, no units of its own. */
-int dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_error *err)
+int lanes_dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_error *err)
 {
 	*w = *d;
-	route_arena_init(&w->arena, NULL, 0);
+	lanes_route_arena_init(&w->arena, NULL, 0);
 	w->q = NULL;
 	w->unit = NULL;
 	w->u_dep = NULL;
 	w->nunits = 0;
 	w->u_cap = w->dep_cap = w->ndep_refs = 0;
 	memset(w->paths, 0, sizeof(w->paths));
-	return dfsssp_alloc_scratch(w, err);
+	return lanes_dfsssp_alloc_scratch(w, err);
 }
 
-void dfsssp_view_free(struct dfsssp *w)
+void lanes_dfsssp_view_free(struct dfsssp *w)
 {
 	free(w->unit);
 	free(w->u_dep);
-	route_arena_free(&w->arena);
+	lanes_route_arena_free(&w->arena);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -73,7 +73,7 @@ void dfsssp_view_free(struct dfsssp *w)
  * a second thread on a view of d (from the middle on) when the fabric takes
  * two threads. The first error in destination order wins.
  */
-int dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct lanes_error *err)
+int lanes_dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct lanes_error *err)
 {
 	struct half a = { .v = d, .t0 = 0, .t1 = d->ns, .fn = fn, .arg = arg }, b = a;
 	struct dfsssp w;
@@ -85,14 +85,14 @@ int dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct lanes_er
 			*err = a.err;
 		return a.rc;
 	}
-	if ((rc = dfsssp_view_init(&w, d, err))) {
-		dfsssp_view_free(&w);
+	if ((rc = lanes_dfsssp_view_init(&w, d, err))) {
+		lanes_dfsssp_view_free(&w);
 		return rc;
 	}
 	a.t1 = b.t0 = middle(d);
 	b.v = &w;
 	lanes_run_pair(run_half, &a, &b, b.t0 < b.t1);
-	dfsssp_view_free(&w);
+	lanes_dfsssp_view_free(&w);
 	if (a.rc)
 		*err = a.err;
 	else if (b.rc)

@@ -16,7 +16,7 @@
  * Each unit keeps its dependencies in path order. The destinations take two
  * threads on large fabrics (dfsssp_overlap.c).
  *
- * Until dfsssp_build_cdg() (dfsssp_cdg.c), u_dep holds route_dependency()
+ * Until lanes_dfsssp_build_cdg() (dfsssp_cdg.c), u_dep holds route_dependency()
  * numbers (dense per switch, cdg/channels.h); from then on, the numbers
  * of the dependencies some unit makes (eid), 0 .. ndeps - 1.
  */
@@ -41,7 +41,7 @@ static int list_destinations(struct dfsssp *d, struct lanes_error *err)
 	uint32_t total = 0;
 	int rc;
 
-	if ((rc = route_endports_osm_order(d->f, &d->eps, err)))
+	if ((rc = lanes_route_endports_osm_order(d->f, &d->eps, err)))
 		return rc;
 	for (uint32_t i = 0; i < d->eps.n; i++)
 		total += 1u << d->eps.ep[i].lmc;
@@ -64,7 +64,7 @@ static int list_destinations(struct dfsssp *d, struct lanes_error *err)
 }
 
 /* A thread's scratch for grouping paths and numbering units, from its arena. */
-int dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err)
+int lanes_dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err)
 {
 	struct route_arena *a = &d->arena;
 	size_t k = (size_t)d->maxk + 1, ns = (size_t)d->ns + 1;
@@ -87,7 +87,7 @@ int dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err)
  * The switches that reach t, by hops: a counting sort of t's distance row,
  * over the hop counts up to the largest in the row only.
  */
-void dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t)
+void lanes_dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t)
 {
 	const uint8_t *row = d->dist + (size_t)t * d->ns;
 	uint32_t start[256];
@@ -115,7 +115,7 @@ void dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t)
 /*
  * Channel e out of s toward t (row: hops to t) goes one hop closer, as
  * every path does here: the grouping reads the next switch's, done before
- * in hop order. Else s is noted in d->longer (dfsssp_units_to refuses).
+ * in hop order. Else s is noted in d->longer (lanes_dfsssp_units_to refuses).
  */
 static void check_closer(struct dfsssp *d, const uint8_t *row, uint32_t s, uint32_t e)
 {
@@ -161,12 +161,12 @@ static void group_switch(struct dfsssp *d, const uint8_t *row, uint32_t s, const
 }
 
 /* Group the LIDs behind t by path, for every switch that reaches t. */
-void dfsssp_group_paths(struct dfsssp *d, uint32_t t)
+void lanes_dfsssp_group_paths(struct dfsssp *d, uint32_t t)
 {
 	uint32_t k = dfsssp_lids_at(d, t);
 	const uint32_t *lids = d->dst + d->dst_off[t];
 
-	dfsssp_sort_by_hops(d, t);
+	lanes_dfsssp_sort_by_hops(d, t);
 	memset(d->canon + (size_t)t * k, 0, sizeof(*d->canon) * k);
 	d->varies[t] = 0;
 	for (uint32_t i = 1; i < d->norder; i++)
@@ -175,7 +175,7 @@ void dfsssp_group_paths(struct dfsssp *d, uint32_t t)
 
 /* ------------------------------------------------------------- units */
 
-int dfsssp_grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err)
+int lanes_dfsssp_grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err)
 {
 	if (d->ndep_refs + more <= d->dep_cap)
 		return 0;
@@ -188,7 +188,7 @@ int dfsssp_grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err)
 static int walk_from(struct dfsssp *d, uint32_t x, uint32_t prev, const uint8_t *col,
 		     struct lanes_error *err)
 {
-	if (dfsssp_grow_deps(d, d->ns, err)) /* a path takes fewer hops than there are switches */
+	if (lanes_dfsssp_grow_deps(d, d->ns, err)) /* a path takes fewer hops than there are switches */
 		return LANES_ENOMEM;
 	for (uint32_t hop = 0; hop < d->ns; hop++) {
 		uint32_t e = route_channel_at(&d->ch, x, col[x]);
@@ -220,7 +220,7 @@ static int add_path(struct dfsssp *d, uint32_t s, uint32_t i, const uint32_t *li
 	if (via == LANES_NONE)
 		return walk_from(d, n, e, col, err);
 	len = d->unit[via + 1].off - d->unit[via].off;
-	if (dfsssp_grow_deps(d, (size_t)len + 1, err))
+	if (lanes_dfsssp_grow_deps(d, (size_t)len + 1, err))
 		return LANES_ENOMEM;
 	d->u_dep[d->ndep_refs++] =
 		route_dependency(&d->ch, e, route_channel_at(&d->ch, n, col[n]));
@@ -283,14 +283,14 @@ static int units_from(struct dfsssp *d, uint32_t s, uint32_t t, struct lanes_err
  * The units toward t, sources in hop order; pairs without a dependency only
  * count. t's first unit is numbered in d's own list (dfsssp_overlap.c).
  */
-int dfsssp_units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err)
+int lanes_dfsssp_units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err)
 {
 	uint32_t k = dfsssp_lids_at(d, t);
 	int rc;
 
 	d->t_unit[t] = d->nunits;
 	d->longer = LANES_NONE;
-	dfsssp_group_paths(d, t);
+	lanes_dfsssp_group_paths(d, t);
 	if (d->longer != LANES_NONE)
 		return lanes_error_set(err, LANES_EINTERNAL,
 				       "dfsssp: internal: switch %u's path to switch %u is not a shortest path",
@@ -313,13 +313,13 @@ int dfsssp_units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err)
 }
 
 /* The state every destination's units need: destinations, distances, scratch. */
-int dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err)
+int lanes_dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err)
 {
 	int rc;
 
 	if ((rc = list_destinations(d, err)) ||
 	    (rc = lanes_fabric_switch_distances(d->f, &d->dist, err)) ||
-	    (rc = dfsssp_alloc_scratch(d, err)))
+	    (rc = lanes_dfsssp_alloc_scratch(d, err)))
 		return rc;
 	if (!(d->t_unit = route_zalloc(&d->arena, sizeof(*d->t_unit) * ((size_t)d->ns + 1))))
 		return oom(err);

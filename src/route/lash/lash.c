@@ -5,7 +5,7 @@
  * System Area Networks", IPDPS 2002). Facts and algorithm only, no code taken.
  *
  * 1. Paths, OpenSM's: switches get OpenSM's ids, the order of its switch GUID
- *    map (route_osm_guid_key). For each switch i in id order, a BFS from i
+ *    map (lanes_route_osm_guid_key). For each switch i in id order, a BFS from i
  *    (neighbours in port order, the first cable to a neighbour) makes a
  *    shortest-path tree; every tree switch x then routes toward every switch
  *    d below it through the child on the way to d, unless an earlier tree
@@ -89,7 +89,7 @@ static int by_key(const void *pa, const void *pb)
 static void osm_ids(struct lash *l, struct id_key *k)
 {
 	for (uint32_t s = 0; s < l->ns; s++) {
-		k[s].key = route_osm_guid_key(l->f->nodes[l->f->switches[s]].guid);
+		k[s].key = lanes_route_osm_guid_key(l->f->nodes[l->f->switches[s]].guid);
 		k[s].s = s;
 	}
 	qsort(k, l->ns, sizeof(*k), by_key);
@@ -150,19 +150,19 @@ static void make_paths(struct lash *l)
 static int make_layers(struct lash *l, uint32_t *osm_needed, uint32_t *ff_needed,
 		       struct lanes_error *err)
 {
-	uint32_t budget = route_layer_budget(l->opts);
+	uint32_t budget = lanes_route_layer_budget(l->opts);
 	int rc;
 
 	*ff_needed = 0;
-	if ((rc = lash_open_layer(l, 0, err)) || (rc = lash_layer_osm_order(l, osm_needed, err)))
+	if ((rc = lanes_lash_open_layer(l, 0, err)) || (rc = lanes_lash_layer_osm_order(l, osm_needed, err)))
 		return rc;
 	if (*osm_needed <= budget)
 		return 0;
-	if ((rc = lash_layer_longest_first(l, ff_needed, err)))
+	if ((rc = lanes_lash_layer_longest_first(l, ff_needed, err)))
 		return rc;
 	if (*ff_needed <= budget)
 		return 0;
-	return route_over_budget(err, "lash", *ff_needed < *osm_needed ? *ff_needed : *osm_needed,
+	return lanes_route_over_budget(err, "lash", *ff_needed < *osm_needed ? *ff_needed : *osm_needed,
 				 LASH_MAX_LAYERS, l->opts);
 }
 
@@ -186,13 +186,13 @@ static int write_tables(struct lash *l, struct lanes_error *err)
 	struct route_endports eps;
 	int rc;
 
-	if ((rc = route_sls_per_src_switch(l->r, err)) ||
-	    (rc = route_endports_osm_order(f, &eps, err)))
+	if ((rc = lanes_route_sls_per_src_switch(l->r, err)) ||
+	    (rc = lanes_route_endports_osm_order(f, &eps, err)))
 		return rc;
 	for (uint32_t i = 0; i < eps.n; i++)
 		for (uint32_t k = 0; k < (1u << eps.ep[i].lmc); k++)
 			route_lid(l, eps.ep[i].lid + k, eps.ep[i].sw, eps.ep[i].sw_port);
-	route_endports_free(&eps);
+	lanes_route_endports_free(&eps);
 	for (uint32_t t = 0; t < l->ns; t++) {
 		const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[t], 0);
 
@@ -224,7 +224,7 @@ static int set_notes(struct lash *l, uint32_t osm_needed, uint32_t ff_needed, ui
 
 	lanes_sb_init(&b, buf, sizeof(buf));
 	lanes_sb_str(&b, "lash: OpenSM 3.3.23 LASH on every switch pair; ");
-	lanes_sb_str(&b, route_count_text(osm_needed, LASH_MAX_LAYERS, osm, sizeof(osm)));
+	lanes_sb_str(&b, lanes_route_count_text(osm_needed, LASH_MAX_LAYERS, osm, sizeof(osm)));
 	lanes_sb_str(&b, osm_needed == 1 ? " VL" : " VLs");
 	lanes_sb_str(&b, " needed in OpenSM's order");
 	if (ff_needed) {
@@ -276,7 +276,7 @@ static int prepare(struct lash *l, struct lanes_error *err)
 	struct id_key *k;
 	int rc;
 
-	if ((rc = route_channels_init(&l->ch, l->f, "lash", err)))
+	if ((rc = lanes_route_channels_init(&l->ch, l->f, "lash", err)))
 		return rc;
 	carve(l, &c);
 	if (!(l->block = c.base = malloc(c.used)))
@@ -302,11 +302,11 @@ static int compute(struct lash *l, struct lanes_error *err)
 	make_paths(l);
 	if ((rc = make_layers(l, &osm_needed, &ff_needed, err)))
 		return rc;
-	lash_balance(l);
+	lanes_lash_balance(l);
 	if ((rc = write_tables(l, err)))
 		return rc;
 	used = layers_used(l);
-	if ((rc = route_sl2vl_identity(l->r, l->f, used, err)))
+	if ((rc = lanes_route_sl2vl_identity(l->r, l->f, used, err)))
 		return rc;
 	lanes_routing_count_resources(l->r);
 	return set_notes(l, osm_needed, ff_needed, used, err);
@@ -317,7 +317,7 @@ static void release(struct lash *l)
 	free(l->block);
 	for (uint32_t k = 0; k < LASH_MAX_LAYERS; k++)
 		free(l->L[k].cnt); /* and ord, in the same block */
-	route_channels_free(&l->ch);
+	lanes_route_channels_free(&l->ch);
 }
 
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,

@@ -53,18 +53,18 @@ struct lash {
 };
 
 /** Open layer k: empty, its channels in index order; nlayers covers it. */
-int lash_open_layer(struct lash *l, uint32_t k, struct lanes_error *err);
+int lanes_lash_open_layer(struct lash *l, uint32_t k, struct lanes_error *err);
 
 /**
  * Layer the joined pairs in OpenSM's order, (0,1), (0,2), ... in id order;
  * *needed: the layers, or LASH_MAX_LAYERS + 1 when they do not suffice.
  */
-int lash_layer_osm_order(struct lash *l, uint32_t *needed, struct lanes_error *err);
+int lanes_lash_layer_osm_order(struct lash *l, uint32_t *needed, struct lanes_error *err);
 
 /** Layer them again by first fit, longest paths first, then OpenSM's order; *needed as above. */
-int lash_layer_longest_first(struct lash *l, uint32_t *needed, struct lanes_error *err);
+int lanes_lash_layer_longest_first(struct lash *l, uint32_t *needed, struct lanes_error *err);
 
 /** OpenSM's balance_virtual_lanes over the layers needed (lash_layers.c says how). */
-void lash_balance(struct lash *l);
+void lanes_lash_balance(struct lash *l);
 
 #endif

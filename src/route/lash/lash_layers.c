@@ -52,7 +52,7 @@ static uint32_t path(struct lash *l, uint32_t s, uint32_t t)
 
 /* --------------------------------------------- acyclic layers (Pearce-Kelly) */
 
-int lash_open_layer(struct lash *l, uint32_t k, struct lanes_error *err)
+int lanes_lash_open_layer(struct lash *l, uint32_t k, struct lanes_error *err)
 {
 	struct lash_layer *y = &l->L[k];
 
@@ -150,7 +150,7 @@ static int add_dep(struct lash *l, struct lash_layer *y, uint32_t u, uint32_t v,
 		return 0;
 	next_stamp(l);
 	reach_backward(l, y, u, y->ord[v]);
-	route_pk_reorder(y->ord, l->ch.E, l->bwd, l->nbwd, l->fwd, l->nfwd, &l->pk);
+	lanes_route_pk_reorder(y->ord, l->ch.E, l->bwd, l->nbwd, l->fwd, l->nfwd, &l->pk);
 	y->cnt[dep] = 1;
 	return 1;
 }
@@ -218,7 +218,7 @@ static int place(struct lash *l, uint32_t s, uint32_t t, struct lanes_error *err
 	if (k == l->nlayers) {
 		if (k == LASH_MAX_LAYERS)
 			return 1;
-		if ((rc = lash_open_layer(l, k, err)))
+		if ((rc = lanes_lash_open_layer(l, k, err)))
 			return rc;
 		try_pair(l, k, s, t); /* both paths are simple: an empty layer takes them */
 	}
@@ -234,14 +234,14 @@ static int clear_layers(struct lash *l, struct lanes_error *err)
 	memset(l->lay, 0, (size_t)l->ns * l->ns);
 	l->nlayers = 1;
 	for (uint32_t k = 0; k < n; k++)
-		if ((rc = lash_open_layer(l, k, err)))
+		if ((rc = lanes_lash_open_layer(l, k, err)))
 			return rc;
 	l->nlayers = 1;
 	return 0;
 }
 
 /* OpenSM's order: pairs by ids, (0,1), (0,2), ... *needed: layers, or OVER. */
-int lash_layer_osm_order(struct lash *l, uint32_t *needed, struct lanes_error *err)
+int lanes_lash_layer_osm_order(struct lash *l, uint32_t *needed, struct lanes_error *err)
 {
 	int rc;
 
@@ -271,7 +271,7 @@ static int pair_hops(struct lash *l, uint8_t **hops, uint64_t hist[256], struct 
 }
 
 /* First fit, longest paths first, then OpenSM's order. */
-int lash_layer_longest_first(struct lash *l, uint32_t *needed, struct lanes_error *err)
+int lanes_lash_layer_longest_first(struct lash *l, uint32_t *needed, struct lanes_error *err)
 {
 	uint64_t hist[256];
 	uint8_t *hops = NULL;
@@ -331,7 +331,7 @@ static void next_in_layer(const struct lash *l, uint32_t k, uint32_t *a, uint32_
  * failures are also bounded by the number of pairs in all (a bound on time
  * that depends only on the input).
  */
-void lash_balance(struct lash *l)
+void lanes_lash_balance(struct lash *l)
 {
 	uint32_t lo, hi, a = 0, b = 0;
 	uint64_t trials, fails_left = 0;

@@ -9,7 +9,7 @@
  *    all-pairs switch distance matrix; a port is a min-hop port toward switch
  *    t when its neighbour is one hop closer to t (common/load.h).
  * 2. For every switch, destination LIDs are taken in OpenSM's port order
- *    (route_endports_osm_order: CA and router ports behind switches sorted
+ *    (lanes_route_endports_osm_order: CA and router ports behind switches sorted
  *    by switch load, then switch LIDs). A CA LID maps, at the switch the CA
  *    is cabled to, to that port; elsewhere to the min-hop port toward that
  *    switch with the fewest LIDs routed through it so far, ties to the lowest
@@ -39,7 +39,7 @@
  * osm_switch_recommend_path with routing_for_lmc): the scan starts after
  * the port chosen for base + i - 1 (ucast_mgr_process_port's start_from),
  * and a least-loaded port towards a system image GUID, else a node, that
- * base .. base + i - 1 do not leave by comes first (route_fill_lids,
+ * base .. base + i - 1 do not leave by comes first (lanes_route_fill_lids,
  * load.c). Every CA LID is counted, the extra ones too.
  *
  * Result: uniform SL 0 and no SL2VL maps (one VL). Min Hop is not
@@ -82,9 +82,9 @@ static void want_hops(struct minhop *m, uint32_t t, int save)
 	}
 	m->cur = &m->hops;
 	if (m->hops.dst != t)
-		route_hop_ports_fill(&m->hops, m->f, t,
+		lanes_route_hop_ports_fill(&m->hops, m->f, t,
 				     m->dist + (size_t)t * m->f->num_switches);
-	if (save && (m->saved[t] = route_hop_ports_save(&m->hops, m->f->num_switches, NULL,
+	if (save && (m->saved[t] = lanes_route_hop_ports_save(&m->hops, m->f->num_switches, NULL,
 							 &m->save_left)))
 		m->cur = &m->saved[t]->h;
 }
@@ -110,7 +110,7 @@ static int wanted_again(const struct minhop *m, uint32_t t, int offset)
 
 /*
  * The end ports eps[i..j) behind one switch t, LID base + offset of each:
- * their columns filled together (route_fill_lids, all counted), t's own
+ * their columns filled together (lanes_route_fill_lids, all counted), t's own
  * entries set and counted, then each LID through the check, in turn.
  */
 static void route_group(struct minhop *m, uint32_t i, uint32_t j, int offset)
@@ -124,7 +124,7 @@ static void route_group(struct minhop *m, uint32_t i, uint32_t j, int offset)
 		if (offset < (1 << ep->lmc))
 			m->lids[k++] = ep->lid + (uint32_t)offset;
 	}
-	route_fill_lids(m->r->lft, m->f->num_switches, m->cur, &m->load, &m->peers, m->lids, k,
+	lanes_route_fill_lids(m->r->lft, m->f->num_switches, m->cur, &m->load, &m->peers, m->lids, k,
 			offset, m->cur->nmulti);
 	for (uint32_t q = i; q < j; q++) {
 		const struct route_endport *ep = &m->eps.ep[q];
@@ -135,7 +135,7 @@ static void route_group(struct minhop *m, uint32_t i, uint32_t j, int offset)
 		route_load_of(&m->load, t)[ep->sw_port]++;
 	}
 	for (uint32_t q = 0; m->check && q < k; q++)
-		if (!route_cdg_check_lid(m->check, m->r, m->lids[q]))
+		if (!lanes_route_cdg_check_lid(m->check, m->r, m->lids[q]))
 			return;
 	count_single(m, k);
 }
@@ -149,7 +149,7 @@ static void route_switch(struct minhop *m, uint32_t t, int offset)
 		return;
 	if (m->opts->switch_lids) {
 		want_hops(m, t, offset + 1 < (1 << m->eps.max_lmc));
-		route_fill_lids(m->r->lft, m->f->num_switches, m->cur, &m->load, &m->peers, &lid, 1,
+		lanes_route_fill_lids(m->r->lft, m->f->num_switches, m->cur, &m->load, &m->peers, &lid, 1,
 				offset, 0);
 	}
 	lanes_routing_set_port(m->r, t, lid, 0);
@@ -165,12 +165,12 @@ static void route_pass(struct minhop *m, int offset)
 		for (j = i + 1; j < m->eps.n && ep[j].sw == ep[i].sw; j++)
 			;
 		route_group(m, i, j, offset);
-		if (m->check && route_cdg_check_cyclic(m->check))
+		if (m->check && lanes_route_cdg_check_cyclic(m->check))
 			return;
 		i = j;
 	}
 	if (m->batch) {
-		minhop_swlids_route(&m->sw, m->f, m->dist, &m->load, m->r);
+		lanes_minhop_swlids_route(&m->sw, m->f, m->dist, &m->load, m->r);
 		return;
 	}
 	for (uint32_t t = 0; t < m->f->num_switches; t++)
@@ -196,26 +196,26 @@ static int prepare(struct minhop *m, struct lanes_error *err)
 
 	if ((rc = lanes_routing_new(m->f, &m->r, err)) ||
 	    (rc = lanes_fabric_switch_distances(m->f, &m->dist, err)) ||
-	    (rc = route_endports_osm_order(m->f, &m->eps, err)) ||
-	    (rc = route_load_init(&m->load, m->f, err)) ||
-	    (rc = route_hop_ports_init(&m->hops, m->f, err)) ||
-	    (m->eps.max_lmc && (rc = route_peers_init(&m->peers, m->f, &m->load, err))))
+	    (rc = lanes_route_endports_osm_order(m->f, &m->eps, err)) ||
+	    (rc = lanes_route_load_init(&m->load, m->f, err)) ||
+	    (rc = lanes_route_hop_ports_init(&m->hops, m->f, err)) ||
+	    (m->eps.max_lmc && (rc = lanes_route_peers_init(&m->peers, m->f, &m->load, err))))
 		return rc;
 	/* one pass with switch LIDs: they all see the same counters */
 	m->batch = m->opts->switch_lids && !m->eps.max_lmc;
-	if (m->batch && (rc = minhop_swlids_init(&m->sw, m->f, err)))
+	if (m->batch && (rc = lanes_minhop_swlids_init(&m->sw, m->f, err)))
 		return rc;
 	/* one zeroed block: saved, then lids */
 	m->saved = calloc(1, sizeof(*m->saved) * ((size_t)m->f->num_switches + 1) +
 				     sizeof(uint32_t) * ((size_t)m->eps.n + 1));
-	m->save_left = route_hop_ports_save_budget(m->f);
+	m->save_left = lanes_route_hop_ports_save_budget(m->f);
 	if (!m->saved)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	m->lids = (uint32_t *)(m->saved + m->f->num_switches + 1);
 	return set_notes(m->r, err);
 }
 
-int route_minhop(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+int lanes_route_minhop(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		 struct route_cdg_check *check, struct lanes_routing **out, struct lanes_error *err)
 {
 	struct minhop m;
@@ -231,10 +231,10 @@ int route_minhop(const struct lanes_fabric *f, const struct lanes_route_opts *op
 		goto out;
 	for (int offset = 0; offset < (1 << m.eps.max_lmc); offset++) {
 		route_pass(&m, offset);
-		if (check && route_cdg_check_cyclic(check))
+		if (check && lanes_route_cdg_check_cyclic(check))
 			goto out;
 	}
-	if (check && route_cdg_check_finish(check)) /* the last batch */
+	if (check && lanes_route_cdg_check_finish(check)) /* the last batch */
 		goto out;
 	*out = m.r;
 	m.r = NULL;
@@ -242,11 +242,11 @@ out:
 	for (uint32_t t = 0; m.saved && t < f->num_switches; t++)
 		free(m.saved[t]);
 	free(m.saved);
-	route_hop_ports_free(&m.hops);
-	minhop_swlids_free(&m.sw);
-	route_peers_free(&m.peers);
-	route_load_free(&m.load);
-	route_endports_free(&m.eps);
+	lanes_route_hop_ports_free(&m.hops);
+	lanes_minhop_swlids_free(&m.sw);
+	lanes_route_peers_free(&m.peers);
+	lanes_route_load_free(&m.load);
+	lanes_route_endports_free(&m.eps);
 	free(m.dist);
 	lanes_routing_free(m.r);
 	return rc;
@@ -255,7 +255,7 @@ out:
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		 struct lanes_routing **out, struct lanes_error *err)
 {
-	return route_minhop(f, opts, NULL, out, err);
+	return lanes_route_minhop(f, opts, NULL, out, err);
 }
 
 const struct lanes_engine lanes_engine_minhop = {

@@ -15,7 +15,7 @@
  * routes go through it as they are made, and the first cycle ends the work:
  * then 0 and *out NULL.
  */
-int route_minhop(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+int lanes_route_minhop(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		 struct route_cdg_check *check, struct lanes_routing **out, struct lanes_error *err);
 
 #endif

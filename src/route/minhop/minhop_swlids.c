@@ -6,7 +6,7 @@
  * With one pass (LMC 0 everywhere) the switch LIDs come after every end
  * port and are not counted, so they all see the same counters: a switch s
  * sends switch t's LID to the first least-loaded of its min-hop ports
- * toward t (route_fill_lids for one uncounted LID). Taking s's adjacency
+ * toward t (lanes_route_fill_lids for one uncounted LID). Taking s's adjacency
  * entries in order of (its port's load, its place), that is the first
  * entry whose neighbour is one hop closer to t. So each switch answers every
  * t at once: the distance matrix is symmetric, row s holds s's hops to
@@ -15,7 +15,7 @@
  * between bytes, so the byte order of the machine does not matter). Each
  * destination takes the first entry that matches; the scan of s stops when
  * all are answered. t itself (0 hops) and unreachable t (255) take none:
- * LANES_PORT_DROP, as route_hop_ports_fill leaves them.
+ * LANES_PORT_DROP, as lanes_route_hop_ports_fill leaves them.
  *
  * O(S^2 / 8 * entries scanned) word operations instead of an adjacency
  * scan per destination switch.
@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int minhop_swlids_init(struct minhop_swlids *w, const struct lanes_fabric *f,
+int lanes_minhop_swlids_init(struct minhop_swlids *w, const struct lanes_fabric *f,
 		       struct lanes_error *err)
 {
 	size_t ns = f->num_switches, nw = ns / 8 + 1, deg = 1;
@@ -48,7 +48,7 @@ int minhop_swlids_init(struct minhop_swlids *w, const struct lanes_fabric *f,
 	return 0;
 }
 
-void minhop_swlids_free(struct minhop_swlids *w)
+void lanes_minhop_swlids_free(struct minhop_swlids *w)
 {
 	free(w->open);
 	w->open = NULL;
@@ -133,7 +133,7 @@ static void answer_tail(struct minhop_swlids *w, const struct lanes_fabric *f,
 	}
 }
 
-void minhop_swlids_route(struct minhop_swlids *w, const struct lanes_fabric *f,
+void lanes_minhop_swlids_route(struct minhop_swlids *w, const struct lanes_fabric *f,
 			 const uint8_t *dist, const struct route_load *load,
 			 struct lanes_routing *r)
 {

@@ -20,9 +20,9 @@ struct minhop_swlids {
 	uint32_t *to;   /* their switches */
 };
 
-int minhop_swlids_init(struct minhop_swlids *w, const struct lanes_fabric *f,
+int lanes_minhop_swlids_init(struct minhop_swlids *w, const struct lanes_fabric *f,
 		       struct lanes_error *err);
-void minhop_swlids_free(struct minhop_swlids *w);
+void lanes_minhop_swlids_free(struct minhop_swlids *w);
 
 /*
  * Every switch's own LID (LID base, uncounted) into r, as minhop routes
@@ -30,7 +30,7 @@ void minhop_swlids_free(struct minhop_swlids *w);
  * first least-loaded min-hop port (load: the counters the end ports left);
  * port 0 at the switch itself; LANES_PORT_DROP where unreachable.
  */
-void minhop_swlids_route(struct minhop_swlids *w, const struct lanes_fabric *f,
+void lanes_minhop_swlids_route(struct minhop_swlids *w, const struct lanes_fabric *f,
 			 const uint8_t *dist, const struct route_load *load,
 			 struct lanes_routing *r);
 

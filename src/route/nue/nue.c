@@ -98,7 +98,7 @@ static void grow_trees(struct nue *n, uint32_t l)
 	for (uint32_t i = 0; i < n->d.nd; i++)
 		if (n->d.layer[i] == l)
 			n->tw[n->d.sw[i]] += 1.0;
-	nue_escape_clear(&n->x);
+	lanes_nue_escape_clear(&n->x);
 	for (uint32_t c = 0; c < n->ncomp; c++) {
 		uint32_t nds = 0, root;
 		uint64_t edges = 0;
@@ -110,9 +110,9 @@ static void grow_trees(struct nue *n, uint32_t l)
 			}
 		if (!nds)
 			continue;
-		root = nue_escape_root(&n->x, n->comp, c, n->tw, nds, edges);
+		root = lanes_nue_escape_root(&n->x, n->comp, c, n->tw, nds, edges);
 		n->roots[n->nroots++] = root;
-		nue_escape_tree(&n->x, root, n->load, n->s.w0);
+		lanes_nue_escape_tree(&n->x, root, n->load, n->s.w0);
 	}
 }
 
@@ -123,18 +123,18 @@ static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 	int rc;
 
 	grow_trees(n, l);
-	nue_cdg_reset(&n->g);
+	lanes_nue_cdg_reset(&n->g);
 	for (uint32_t s = 0; s < n->ns; s++)
 		n->want[s] = n->tw[s] > 0;
-	nue_cdg_order_from(&n->g, n->roots + r0, n->nroots - r0, n->want);
-	if (nue_escape_mark(&n->x, &n->g, n->want))
+	lanes_nue_cdg_order_from(&n->g, n->roots + r0, n->nroots - r0, n->want);
+	if (lanes_nue_escape_mark(&n->x, &n->g, n->want))
 		return lanes_error_set(err, LANES_EINTERNAL, "nue: internal: escape paths close a cycle");
 	for (uint32_t i = 0; i < n->d.nd; i++) {
 		if (n->d.layer[i] != l)
 			continue;
-		if ((rc = nue_search_route(&n->s, n->d.sw[i], err)))
+		if ((rc = lanes_nue_search_route(&n->s, n->d.sw[i], err)))
 			return rc;
-		nue_search_place(&n->s, n->r, n->d.sw[i], n->d.lid[i], n->d.port[i]);
+		lanes_nue_search_place(&n->s, n->r, n->d.sw[i], n->d.lid[i], n->d.port[i]);
 	}
 	return 0;
 }
@@ -155,7 +155,7 @@ static int set_sls_and_maps(struct nue *n, struct lanes_error *err)
 		return rc;
 	for (uint32_t i = 0; i < n->d.nd; i++)
 		lanes_routing_set_sl(n->r, 0, n->d.lid[i], n->d.layer[i]);
-	return route_sl2vl_identity(n->r, n->f, used, err);
+	return lanes_route_sl2vl_identity(n->r, n->f, used, err);
 }
 
 static int set_notes(struct nue *n, struct lanes_error *err)
@@ -177,7 +177,7 @@ static int set_notes(struct nue *n, struct lanes_error *err)
 	lanes_sb_dec(&b, n->s.escaped);
 	lanes_sb_str(&b, " switches on escape paths; switch LIDs on shortest paths outside the "
 		     "CDG (SL 0); escape roots per layer and component: ");
-	n->r->notes = route_notes_with_roots(n->f, head, n->roots, n->nroots, NULL);
+	n->r->notes = lanes_route_notes_with_roots(n->f, head, n->roots, n->nroots, NULL);
 	return n->r->notes ? 0 : oom(err);
 }
 
@@ -196,18 +196,18 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 	n->roots = route_alloc(&n->a, sizeof(*n->roots) * ns * LANES_NUM_SLS);
 	if (!n->load || !n->comp || !n->csize || !n->tw || !n->want || !n->roots)
 		return oom(err);
-	if ((rc = nue_cdg_init(&n->g, n->f, &n->a, "nue", err)) ||
-	    (rc = nue_escape_init(&n->x, n->f, &n->a, err)))
+	if ((rc = lanes_nue_cdg_init(&n->g, n->f, &n->a, "nue", err)) ||
+	    (rc = lanes_nue_escape_init(&n->x, n->f, &n->a, err)))
 		return rc;
-	return nue_search_init(&n->s, n->f, &n->g, &n->x, &n->a, err);
+	return lanes_nue_search_init(&n->s, n->f, &n->g, &n->x, &n->a, err);
 }
 
 /* What is not the arena's: the channel map, the search's added[]; then the arena. */
 static void release(struct nue *n)
 {
-	nue_search_free(&n->s);
-	nue_cdg_free(&n->g);
-	route_arena_free(&n->a);
+	lanes_nue_search_free(&n->s);
+	lanes_nue_cdg_free(&n->g);
+	lanes_route_arena_free(&n->a);
 }
 
 static int route_all(struct nue *n, struct lanes_error *err)
@@ -216,9 +216,9 @@ static int route_all(struct nue *n, struct lanes_error *err)
 	int rc;
 
 	memset(&eps, 0, sizeof(eps));
-	if ((rc = alloc_all(n, err)) || (rc = route_components(n->f, n->comp, &n->ncomp, err)) ||
-	    (rc = route_endports_osm_order(n->f, &eps, err)) ||
-	    (rc = nue_dests_build(&n->d, n->f, &eps, n->k, &n->a, err)))
+	if ((rc = alloc_all(n, err)) || (rc = lanes_route_components(n->f, n->comp, &n->ncomp, err)) ||
+	    (rc = lanes_route_endports_osm_order(n->f, &eps, err)) ||
+	    (rc = lanes_nue_dests_build(&n->d, n->f, &eps, n->k, &n->a, err)))
 		goto out;
 	n->k = n->d.k;
 	for (uint32_t s = 0; s < n->ns; s++) { /* each switch answers its own LIDs */
@@ -231,18 +231,18 @@ static int route_all(struct nue *n, struct lanes_error *err)
 		n->csize[n->comp[s]]++;
 	n->s.comp = n->comp, n->s.csize = n->csize, n->s.hca = n->d.hca, n->s.load = n->load;
 	n->s.w0 = n->d.nd ? (uint64_t)n->d.nd * n->d.nd : 1;
-	nue_bundles_sync(&n->s.level, n->load);
+	lanes_nue_bundles_sync(&n->s.level, n->load);
 	for (uint32_t l = 0; l < n->k; l++)
 		if ((rc = route_layer(n, l, err)))
 			goto out;
-	if (n->opts->switch_lids && (rc = nue_switch_lids(n->f, n->r, n->d.lid, n->d.nd, &n->a, err)))
+	if (n->opts->switch_lids && (rc = lanes_nue_switch_lids(n->f, n->r, n->d.lid, n->d.nd, &n->a, err)))
 		goto out;
 	if ((rc = set_sls_and_maps(n, err)))
 		goto out;
 	lanes_routing_count_resources(n->r);
 	rc = set_notes(n, err);
 out:
-	route_endports_free(&eps);
+	lanes_route_endports_free(&eps);
 	return rc;
 }
 
@@ -254,12 +254,12 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	int rc;
 
 	memset(&n, 0, sizeof(n));
-	route_arena_init(&n.a, room, sizeof(room));
+	lanes_route_arena_init(&n.a, room, sizeof(room));
 	n.f = f;
 	n.opts = opts;
 	n.ns = f->num_switches;
 	n.E = f->adj_off[n.ns];
-	n.k = route_layer_budget(opts);
+	n.k = lanes_route_layer_budget(opts);
 	*out = NULL;
 	if ((rc = lanes_routing_new(f, &n.r, err)) || (rc = route_all(&n, err)))
 		goto out;

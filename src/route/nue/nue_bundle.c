@@ -10,14 +10,14 @@
  * channel of least (load, number) among its entries, and the BFS looks at
  * one entry per neighbour: that one, unless its dependency is blocked (then
  * it scans the bundle). Loads only grow, and only where a tree is placed
- * (nue_search_place): a bundle picks again when its best channel's load
+ * (lanes_nue_search_place): a bundle picks again when its best channel's load
  * grows; any other channel only falls further behind.
  */
 #include <string.h>
 
 #include "route/nue/nue_search.h"
 
-void nue_bundles_sync(struct nue_level *v, const uint64_t *load)
+void lanes_nue_bundles_sync(struct nue_level *v, const uint64_t *load)
 {
 	v->load = load;
 	for (uint32_t k = 0; k < v->nbun; k++)
@@ -70,7 +70,7 @@ static void fill(struct nue_level *v, const struct lanes_fabric *f, const uint32
 	v->nbun = nb;
 }
 
-int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
+int lanes_nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
 		     struct route_arena *a)
 {
 	uint32_t ns = f->num_switches, E = f->adj_off[ns], k = 0;

@@ -35,7 +35,7 @@ static int oom(struct lanes_error *err)
 	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
-int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct route_arena *a,
+int lanes_nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct route_arena *a,
 		 const char *who, struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches, maxdeg = 1;
@@ -44,7 +44,7 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct route_a
 
 	memset(g, 0, sizeof(*g));
 	g->f = f;
-	if ((rc = route_channels_init(&g->ch, f, who, err)))
+	if ((rc = lanes_route_channels_init(&g->ch, f, who, err)))
 		return rc;
 	E1 = (size_t)g->ch.E + 1;
 	for (uint32_t s = 0; s < ns; s++)
@@ -64,7 +64,7 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct route_a
 	g->pred = route_alloc(a, sizeof(*g->pred) * E1 * g->W);
 	g->head = route_alloc(a, sizeof(*g->head) * E1);
 	g->tailf = route_alloc(a, sizeof(*g->tailf) * E1);
-	/* the order's scratch (nue_cdg_order_from); a bucket count stays below 3 * ns + 1 */
+	/* the order's scratch (lanes_nue_cdg_order_from); a bucket count stays below 3 * ns + 1 */
 	g->lv = route_alloc(a, sizeof(*g->lv) * 2 * n1);
 	g->q = route_alloc(a, sizeof(*g->q) * n1);
 	g->key = route_alloc(a, sizeof(*g->key) * 2 * E1);
@@ -88,13 +88,13 @@ int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct route_a
 
 		g->drow[e] = (uint32_t)(g->ch.dense_off[y] + (size_t)(g->ch.rev[e] - a0) * deg) - a0;
 	}
-	nue_cdg_reset(g);
+	lanes_nue_cdg_reset(g);
 	return 0;
 }
 
-void nue_cdg_free(struct nue_cdg *g)
+void lanes_nue_cdg_free(struct nue_cdg *g)
 {
-	route_channels_free(&g->ch); /* the arrays are the arena's */
+	lanes_route_channels_free(&g->ch); /* the arrays are the arena's */
 	memset(g, 0, sizeof(*g));
 }
 
@@ -113,7 +113,7 @@ static void set_order(struct nue_cdg *g, const uint32_t *idx)
 	g->prv[E] = last;
 }
 
-void nue_cdg_reset(struct nue_cdg *g)
+void lanes_nue_cdg_reset(struct nue_cdg *g)
 {
 	memset(g->dep, 0, g->ch.ndeps + 1);
 	memset(g->succ, 0, sizeof(*g->succ) * g->ch.E * g->W);
@@ -171,7 +171,7 @@ static void sort_by(const uint32_t *idx, uint32_t E, const uint32_t *key, uint32
 		out[cnt[key[idx[i]]]++] = idx[i];
 }
 
-void nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots, const uint8_t *want)
+void lanes_nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots, const uint8_t *want)
 {
 	const struct lanes_fabric *f = g->f;
 	uint32_t ns = f->num_switches, E = g->ch.E, n = 0, most[2];
@@ -340,7 +340,7 @@ static void move_after(struct nue_cdg *g, uint32_t p, const uint32_t *set, uint3
 		g->lab[set[i]] = lo + (hi - lo) / (n + 1) * (i + 1);
 }
 
-int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out)
+int lanes_nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out)
 {
 	size_t d = nue_cdg_dep(g, in, out);
 	int back;
@@ -356,7 +356,7 @@ int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out)
 	return 1;
 }
 
-int nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out)
+int lanes_nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out)
 {
 	size_t d = nue_cdg_dep(g, in, out);
 	int back;

@@ -12,7 +12,7 @@
  * The used ones are also kept as bit masks per channel, its successors and
  * its predecessors (one bit per channel at the switch between), which the
  * cycle check walks. The used dependencies are kept acyclic at all times:
- * nue_cdg_add() refuses a dependency that would close a cycle.
+ * lanes_nue_cdg_add() refuses a dependency that would close a cycle.
  *
  * The check keeps a topological order of the channels that all used
  * dependencies respect (a list with labels): a new dependency that agrees
@@ -59,19 +59,19 @@ struct nue_cdg {
 	uint32_t *mark, stamp;
 	uint32_t *setf, *setb, nset; /* the searches' sets F and B (and stacks) */
 	struct nue_lab *sorted;      /* scratch: a set by label */
-	uint32_t *lv, *q, *key, *cnt; /* scratch of nue_cdg_order_from */
+	uint32_t *lv, *q, *key, *cnt; /* scratch of lanes_nue_cdg_order_from */
 	uint64_t searches;   /* dependencies that needed a search (statistics) */
 };
 
 /** Map the channels of f and allocate an empty layer (the arrays from a). */
-int nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct route_arena *a,
+int lanes_nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct route_arena *a,
 		 const char *who, struct lanes_error *err);
 
 /** Free the channel map (the arrays are the arena's; the struct the caller's). */
-void nue_cdg_free(struct nue_cdg *g);
+void lanes_nue_cdg_free(struct nue_cdg *g);
 
 /** Forget every used dependency: a fresh layer. */
-void nue_cdg_reset(struct nue_cdg *g);
+void lanes_nue_cdg_reset(struct nue_cdg *g);
 
 /**
  * Start a fresh layer's order (nothing used): the channels away from the
@@ -82,7 +82,7 @@ void nue_cdg_reset(struct nue_cdg *g);
  * with it, so their dependencies go in without a search; only the time
  * changes.
  */
-void nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots, const uint8_t *want);
+void lanes_nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots, const uint8_t *want);
 
 /** @return the number of the dependency "in, then out" (out leaves where in ends) */
 static inline size_t nue_cdg_dep(const struct nue_cdg *g, uint32_t in, uint32_t out)
@@ -112,13 +112,13 @@ static inline void nue_cdg_unblock(struct nue_cdg *g, uint32_t in, uint32_t out)
 }
 
 /** @return 1 when using "in, then out" would close a cycle (it is then blocked), else 0 */
-int nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out);
+int lanes_nue_cdg_would_cycle(struct nue_cdg *g, uint32_t in, uint32_t out);
 
 /**
  * Use "in, then out" unless it is blocked or closes a cycle (then it is blocked).
  * @return 0 used (or already used), 1 refused
  */
-int nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out);
+int lanes_nue_cdg_add(struct nue_cdg *g, uint32_t in, uint32_t out);
 
 /* Set (on = 1) or clear the bits of "in, then out" in succ and pred. */
 static inline void nue_cdg_bits(struct nue_cdg *g, uint32_t in, uint32_t out, int on)

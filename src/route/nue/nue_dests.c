@@ -107,7 +107,7 @@ static int list_dests(struct nue_dests *d, const struct route_endports *eps, str
 			d->hca[eps->ep[i].sw]++;
 		}
 	rc = sort_dests(d, ulid, usw, uport, a, err);
-	route_arena_release(a, mark);
+	lanes_route_arena_release(a, mark);
 	return rc;
 }
 
@@ -199,11 +199,11 @@ static int assign_layers(struct nue_dests *d, const struct route_endports *eps,
 		for (uint32_t i = 0; i < d->nd; i++)
 			d->layer[i] = (uint8_t)lid_part[d->lid[i]];
 	}
-	route_arena_release(a, mark);
+	lanes_route_arena_release(a, mark);
 	return rc;
 }
 
-int nue_dests_build(struct nue_dests *d, const struct lanes_fabric *f,
+int lanes_nue_dests_build(struct nue_dests *d, const struct lanes_fabric *f,
 		    const struct route_endports *eps, uint32_t k, struct route_arena *a,
 		    struct lanes_error *err)
 {

@@ -24,7 +24,7 @@ struct nue_dests {
 };
 
 /** List, order and layer the destinations of f (eps: its end ports); the arrays from a. */
-int nue_dests_build(struct nue_dests *d, const struct lanes_fabric *f,
+int lanes_nue_dests_build(struct nue_dests *d, const struct lanes_fabric *f,
 		    const struct route_endports *eps, uint32_t k, struct route_arena *a,
 		    struct lanes_error *err);
 

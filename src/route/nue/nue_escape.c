@@ -25,7 +25,7 @@
 #define HULL_WORK 100000000ull
 #define BC_WORK 100000000ull
 
-int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct route_arena *a,
+int lanes_nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct route_arena *a,
 		    struct lanes_error *err)
 {
 	size_t ns = (size_t)f->num_switches + 1, E = (size_t)f->adj_off[f->num_switches] + 1;
@@ -51,11 +51,11 @@ int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct r
 		x->nb[e] = f->adj[e].sw;
 	for (uint32_t s = 0; s < x->ns; s++)
 		x->dist[s] = UINT32_MAX;
-	nue_escape_clear(x);
+	lanes_nue_escape_clear(x);
 	return 0;
 }
 
-void nue_escape_clear(struct nue_escape *x)
+void lanes_nue_escape_clear(struct nue_escape *x)
 {
 	for (uint32_t s = 0; s < x->ns; s++)
 		x->down[s] = LANES_NONE;
@@ -234,14 +234,14 @@ static uint32_t central_switch(struct nue_escape *x, const double *tw, uint64_t 
 	return best;
 }
 
-uint32_t nue_escape_root(struct nue_escape *x, const uint32_t *comp, uint32_t c,
+uint32_t lanes_nue_escape_root(struct nue_escape *x, const uint32_t *comp, uint32_t c,
 			 const double *tw, uint32_t nds, uint64_t edges)
 {
 	convex_hull(x, comp, c, tw, nds, edges);
 	return central_switch(x, tw, edges);
 }
 
-void nue_escape_tree(struct nue_escape *x, uint32_t root, const uint64_t *load, uint64_t w0)
+void lanes_nue_escape_tree(struct nue_escape *x, uint32_t root, const uint64_t *load, uint64_t w0)
 {
 	const struct lanes_fabric *f = x->f;
 	struct nue_hent h;
@@ -264,10 +264,10 @@ void nue_escape_tree(struct nue_escape *x, uint32_t root, const uint64_t *load, 
 static int reserve(struct nue_cdg *g, uint32_t in, uint32_t out)
 {
 	nue_cdg_unblock(g, in, out);
-	return nue_cdg_add(g, in, out);
+	return lanes_nue_cdg_add(g, in, out);
 }
 
-int nue_escape_mark(struct nue_escape *x, struct nue_cdg *g, const uint8_t *want)
+int lanes_nue_escape_mark(struct nue_escape *x, struct nue_cdg *g, const uint8_t *want)
 {
 	const struct lanes_fabric *f = x->f;
 

@@ -33,22 +33,22 @@ struct nue_escape {
 };
 
 /** Make the arrays (from a). */
-int nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct route_arena *a,
+int lanes_nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, struct route_arena *a,
 		    struct lanes_error *err);
 
 /** Forget the trees: every switch its own root. */
-void nue_escape_clear(struct nue_escape *x);
+void lanes_nue_escape_clear(struct nue_escape *x);
 
 /**
  * The root of component c's tree: the most central switch of the convex
  * subgraph of the switches with tw[s] > 0 (tw: destination LIDs behind s).
  * nds: how many such switches; edges: adjacency entries of the component.
  */
-uint32_t nue_escape_root(struct nue_escape *x, const uint32_t *comp, uint32_t c,
+uint32_t lanes_nue_escape_root(struct nue_escape *x, const uint32_t *comp, uint32_t c,
 			 const double *tw, uint32_t nds, uint64_t edges);
 
 /** The spanning tree of root's component, Dijkstra over weight w0 + load[entry]. */
-void nue_escape_tree(struct nue_escape *x, uint32_t root, const uint64_t *load, uint64_t w0);
+void lanes_nue_escape_tree(struct nue_escape *x, uint32_t root, const uint64_t *load, uint64_t w0);
 
 /**
  * Use in g the dependencies of the tree paths from every switch up to its
@@ -57,6 +57,6 @@ void nue_escape_tree(struct nue_escape *x, uint32_t root, const uint64_t *load, 
  * again with more switches wanted only adds theirs.
  * @return 0 all used; 1 one would close a cycle (g keeps what was added)
  */
-int nue_escape_mark(struct nue_escape *x, struct nue_cdg *g, const uint8_t *want);
+int lanes_nue_escape_mark(struct nue_escape *x, struct nue_cdg *g, const uint8_t *want);
 
 #endif

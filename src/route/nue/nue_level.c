@@ -42,7 +42,7 @@
 
 #include "route/nue/nue_search.h"
 
-int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g,
+int lanes_nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g,
 		   struct route_arena *a)
 {
 	uint32_t ns = f->num_switches;
@@ -67,7 +67,7 @@ int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const stru
 			v->ccol[e] = g->dep + (uint32_t)(g->ch.dense_off[x] + (e - e0));
 		}
 	}
-	return nue_bundles_init(v, f, g->ch.rev, a);
+	return lanes_nue_bundles_init(v, f, g->ch.rev, a);
 }
 
 static uint32_t level_of(const struct nue_level *v, uint32_t y)
@@ -305,7 +305,7 @@ static __attribute__((noinline)) uint32_t take_multi(const struct bfs *b, uint32
  * dependencies in any order or in none, so the level goes in BFS order
  * (only the switches whose st is not used) and is sorted only when one is
  * refused: then its adds are taken back and made again in pop order
- * (nue_level_resort()). @return the index of the first refusal (left
+ * (lanes_nue_level_resort()). @return the index of the first refusal (left
  * blocked), or j
  */
 static uint32_t add_level(struct nue_search *s, struct nue_level *v, uint32_t i, uint32_t j,
@@ -319,14 +319,14 @@ static uint32_t add_level(struct nue_search *s, struct nue_level *v, uint32_t i,
 
 		if (v->node[s->order[k]].st == NUE_DEP_USED)
 			continue;
-		if (!nue_cdg_add(s->g, c, par)) {
+		if (!lanes_nue_cdg_add(s->g, c, par)) {
 			if ((*rc = nue_search_remember(s, c, par, err)))
 				return k;
 			continue;
 		}
 		if (j - i < 2)
 			return k;
-		return nue_level_resort(s, i, j, k, mark, lvl, err, rc);
+		return lanes_nue_level_resort(s, i, j, k, mark, lvl, err, rc);
 	}
 	return j;
 }
@@ -413,13 +413,13 @@ static int levels(struct nue_search *s, struct nue_level *v, uint32_t t, struct 
 	return 0;
 }
 
-int nue_level_off;
+int lanes_nue_level_off;
 
-int nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, int *rc)
+int lanes_nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, int *rc)
 {
 	*rc = 0;
 	s->norder = 0;
-	if (nue_level_off)
+	if (lanes_nue_level_off)
 		return 0;
 	return levels(s, &s->level, t, err, rc);
 }

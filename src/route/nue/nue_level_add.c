@@ -26,7 +26,7 @@ static uint32_t add_upto(struct nue_search *s, uint32_t i, uint32_t n, struct la
 
 		if (par == LANES_NONE || nue_cdg_used(s->g, c, par))
 			continue;
-		if (nue_cdg_add(s->g, c, par))
+		if (lanes_nue_cdg_add(s->g, c, par))
 			break;
 		if ((*rc = nue_search_remember(s, c, par, err)))
 			break;
@@ -80,12 +80,12 @@ static void sort_level(struct nue_search *s, struct nue_level *v, uint32_t i, ui
 	}
 	for (uint32_t k = i; k < j; k++)
 		a[k - i] = (v->node[s->order[k]].bd - base) << cb | s->via[s->order[k]];
-	route_sort_u64(a, j - i, v->packed + (j - i), 0, bits);
+	lanes_route_sort_u64(a, j - i, v->packed + (j - i), 0, bits);
 	for (uint32_t k = i; k < j; k++)
 		s->order[k] = s->g->tail[(uint32_t)(a[k - i] & ((1ull << cb) - 1))];
 }
 
-uint32_t nue_level_resort(struct nue_search *s, uint32_t i, uint32_t j, uint32_t k, uint32_t mark,
+uint32_t lanes_nue_level_resort(struct nue_search *s, uint32_t i, uint32_t j, uint32_t k, uint32_t mark,
 			  uint32_t lvl, struct lanes_error *err, int *rc)
 {
 	take_back(s, k, mark);

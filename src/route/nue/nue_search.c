@@ -5,7 +5,7 @@
  * osm_ucast_nue.c): a Dijkstra-like search on the layer's CDG from the
  * destination switch t backward. A popped channel (x -> u) routes switch x,
  * provided the dependency from it onto u's channel is used already or can be
- * used without closing a cycle (nue_cdg_add); then the channels into x are
+ * used without closing a cycle (lanes_nue_cdg_add); then the channels into x are
  * offered to their switches. Distance: the sum of channel weights, each w0
  * (OpenSM: P^2, P the destination LIDs) plus the routes placed on it. Each
  * switch is routed once, so the LFT column is a tree toward t. The heap
@@ -47,7 +47,7 @@ static int oom(struct lanes_error *err)
 	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
-int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
+int lanes_nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
 		    const struct nue_escape *x, struct route_arena *a, struct lanes_error *err)
 {
 	size_t ns = (size_t)f->num_switches + 1;
@@ -73,13 +73,13 @@ int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct n
 	s->added_cap = 2 * ns;
 	s->added = malloc(sizeof(*s->added) * s->added_cap);
 	if (!s->heap.h || !s->heap.pos || !s->via || !s->seen || !s->order || !s->sub || !s->dd || !s->anc ||
-	    !s->esc || !s->toward || !s->q || !s->pend || !s->added || nue_level_init(&s->level, f, g, a))
+	    !s->esc || !s->toward || !s->q || !s->pend || !s->added || lanes_nue_level_init(&s->level, f, g, a))
 		return oom(err);
 	memset(s->heap.pos, 0xff, sizeof(*s->heap.pos) * ns);
 	return 0;
 }
 
-void nue_search_free(struct nue_search *s)
+void lanes_nue_search_free(struct nue_search *s)
 {
 	free(s->added); /* the other arrays are the arena's */
 	memset(s, 0, sizeof(*s));
@@ -90,7 +90,7 @@ static uint64_t weight(const struct nue_search *s, uint32_t e)
 	return s->w0 + s->load[e];
 }
 
-int nue_search_grow_added(struct nue_search *s, struct lanes_error *err)
+int lanes_nue_search_grow_added(struct nue_search *s, struct lanes_error *err)
 {
 	if (lanes_grow((void **)&s->added, &s->added_cap, s->nadded + 2, sizeof(*s->added)))
 		return oom(err);
@@ -139,7 +139,7 @@ static int run_heap(struct nue_search *s, struct lanes_error *err)
 		uint32_t par = via[adj[h.c].sw];
 
 		if (par != LANES_NONE && !nue_cdg_used(s->g, h.c, par)) {
-			if (nue_cdg_add(s->g, h.c, par)) {
+			if (lanes_nue_cdg_add(s->g, h.c, par)) {
 				reoffer(s, h.y);
 				continue;
 			}
@@ -160,7 +160,7 @@ static int use_all(struct nue_search *s, const uint32_t *in, const uint32_t *out
 	for (i = 0; i < cnt; i++) {
 		if (nue_cdg_used(s->g, in[i], out[i]))
 			continue;
-		if (nue_cdg_add(s->g, in[i], out[i]))
+		if (lanes_nue_cdg_add(s->g, in[i], out[i]))
 			break;
 		if ((*rc = nue_search_remember(s, in[i], out[i], err)))
 			return 0;
@@ -233,7 +233,7 @@ static int search(struct nue_search *s, uint32_t t, struct lanes_error *err, int
 	uint32_t want = s->csize[s->comp[t]];
 	int progress = 1;
 
-	if (nue_level_search(s, t, err, rc) || *rc)
+	if (lanes_nue_level_search(s, t, err, rc) || *rc)
 		return !*rc;
 	if (!s->norder)
 		settle(s, t, LANES_NONE, 0);
@@ -338,7 +338,7 @@ static void drop_unused(struct nue_search *s, uint32_t t)
 	s->nadded = k;
 }
 
-int nue_search_route(struct nue_search *s, uint32_t t, struct lanes_error *err)
+int lanes_nue_search_route(struct nue_search *s, uint32_t t, struct lanes_error *err)
 {
 	int rc = 0, ok;
 
@@ -387,7 +387,7 @@ static void place_walked(struct nue_search *s, uint32_t t)
 	}
 }
 
-void nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t, uint32_t lid,
+void lanes_nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t, uint32_t lid,
 		      uint8_t port)
 {
 	/* locals: the LFT's byte stores could alias every field */

@@ -111,10 +111,10 @@ struct nue_search {
 };
 
 /** Make the arrays (from a), the shortcut's and the bundles' too. */
-int nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
+int lanes_nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
 		    const struct nue_escape *x, struct route_arena *a, struct lanes_error *err);
 /** Free what is not the arena's (added[]). */
-void nue_search_free(struct nue_search *s);
+void lanes_nue_search_free(struct nue_search *s);
 
 /**
  * Route every switch of t's component toward switch t inside the CDG (the
@@ -122,7 +122,7 @@ void nue_search_free(struct nue_search *s);
  * escape paths where needed; the CDG keeps the dependencies the tree uses.
  * @return 0, or a negative LANES_E* code
  */
-int nue_search_route(struct nue_search *s, uint32_t t, struct lanes_error *err);
+int lanes_nue_search_route(struct nue_search *s, uint32_t t, struct lanes_error *err);
 
 /*
  * Offer each unrouted neighbour y of the routed switch x its channel into x
@@ -149,7 +149,7 @@ static inline __attribute__((always_inline)) void nue_search_offer(struct nue_se
 }
 
 /* Room for one more pair in added[]. @return 0, or a negative LANES_E* code */
-int nue_search_grow_added(struct nue_search *s, struct lanes_error *err);
+int lanes_nue_search_grow_added(struct nue_search *s, struct lanes_error *err);
 
 /** Note that the search added "in, then out" (given back at the end if unused). */
 static inline int nue_search_remember(struct nue_search *s, uint32_t in, uint32_t out,
@@ -157,7 +157,7 @@ static inline int nue_search_remember(struct nue_search *s, uint32_t in, uint32_
 {
 	int rc;
 
-	if (s->nadded + 2 > s->added_cap && (rc = nue_search_grow_added(s, err)))
+	if (s->nadded + 2 > s->added_cap && (rc = lanes_nue_search_grow_added(s, err)))
 		return rc;
 	s->added[s->nadded++] = in;
 	s->added[s->nadded++] = out;
@@ -165,18 +165,18 @@ static inline int nue_search_remember(struct nue_search *s, uint32_t in, uint32_
 }
 
 /** Make the arrays of the BFS shortcut and the bundles (from a). @return 0, or -1 out of memory */
-int nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g,
+int lanes_nue_level_init(struct nue_level *v, const struct lanes_fabric *f, const struct nue_cdg *g,
 		   struct route_arena *a);
 
 /**
  * Group each switch's entries into bundles (nue_bundle.c), their best
  * channels as for zero loads. @return 0, or -1 out of memory
  */
-int nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
+int lanes_nue_bundles_init(struct nue_level *v, const struct lanes_fabric *f, const uint32_t *rev,
 		     struct route_arena *a);
 
 /** Let the bundles follow load (per channel), and pick every best channel from it. */
-void nue_bundles_sync(struct nue_level *v, const uint64_t *load);
+void lanes_nue_bundles_sync(struct nue_level *v, const uint64_t *load);
 
 /** Bundle k picks its best channel again (inline: placing a tree calls it for many channels). */
 static inline void nue_bundle_pick(struct nue_level *v, uint32_t k)
@@ -215,7 +215,7 @@ static inline void nue_bundle_loaded(struct nue_level *v, uint32_t c)
  * norder) are routed and seen, the heap holds what their settling offered,
  * as the heap search would have it at that point (*rc set on an error)
  */
-int nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, int *rc);
+int lanes_nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, int *rc);
 
 /**
  * The CDG refused the dependency of order[k] in the BFS's level lvl,
@@ -224,14 +224,14 @@ int nue_level_search(struct nue_search *s, uint32_t t, struct lanes_error *err, 
  * (nue_level_add.c). @return the index of that refusal (left blocked), or
  * j; *rc set on an error
  */
-uint32_t nue_level_resort(struct nue_search *s, uint32_t i, uint32_t j, uint32_t k, uint32_t mark,
+uint32_t lanes_nue_level_resort(struct nue_search *s, uint32_t i, uint32_t j, uint32_t k, uint32_t mark,
 			  uint32_t lvl, struct lanes_error *err, int *rc);
 
 /** Nonzero: never take the shortcut (tests compare the two ways). */
-extern int nue_level_off;
+extern int lanes_nue_level_off;
 
 /** Write the tree as the LFT column of lid (port at t) and add its routes to the weights. */
-void nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t, uint32_t lid,
+void lanes_nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t, uint32_t lid,
 		      uint8_t port);
 
 #endif

@@ -15,7 +15,7 @@
  * the best rank among s's entries sorted by (load, port), as the loads stay
  * the same throughout. A switch LID with LMC > 0 starts each further LID's
  * scan after the port before: such a destination takes its min-hop ports
- * one switch at a time (route_hop_ports_fill()), as minhop does. The
+ * one switch at a time (lanes_route_hop_ports_fill()), as minhop does. The
  * ranks are compared for 16 destinations at a time (GCC vector extensions).
  */
 #include <string.h>
@@ -182,7 +182,7 @@ static void route_lmc(struct work *w, uint32_t t, uint32_t i, uint32_t cnt)
 
 	for (uint32_t s = 0; s < ns; s++)
 		w->dist[s] = w->h.row[(size_t)s * cnt + i];
-	route_hop_ports_fill(&w->hp, f, t, w->dist);
+	lanes_route_hop_ports_fill(&w->hp, f, t, w->dist);
 	for (uint32_t l = 0; l < (1u << p0->lmc); l++) {
 		uint8_t *col = w->r->lft + (size_t)(p0->lid + l) * ns, *prev = col - ns;
 
@@ -218,21 +218,21 @@ static int work_init(struct work *w, const struct lanes_fabric *f, struct lanes_
 	    !(w->col = route_alloc(a, sizeof(*w->col) * 64 * w->h.W)))
 		return oom(err);
 	w->by_rank[255] = LANES_PORT_DROP; /* best rank 255: none (ranks stay below, as the ports) */
-	if ((rc = route_load_init(&w->ld, f, err)))
+	if ((rc = lanes_route_load_init(&w->ld, f, err)))
 		return rc;
 	for (uint32_t s = 0; s < ns; s++) { /* hp: only for a switch LID with LMC > 0 */
 		const struct lanes_port *p0 = lanes_fabric_port(f, f->switches[s], 0);
 
 		if (p0->lid && p0->lmc)
-			return route_hop_ports_init(&w->hp, f, err);
+			return lanes_route_hop_ports_init(&w->hp, f, err);
 	}
 	return 0;
 }
 
 static void work_free(struct work *w)
 {
-	route_load_free(&w->ld); /* the other arrays are the arena's */
-	route_hop_ports_free(&w->hp);
+	lanes_route_load_free(&w->ld); /* the other arrays are the arena's */
+	lanes_route_hop_ports_free(&w->hp);
 }
 
 /* One LID's port loads of switches [s, end), its LFT column col: the ones that route it. */
@@ -270,7 +270,7 @@ static void count_loads(struct work *w, const uint32_t *lids, uint32_t nd)
 	}
 }
 
-int nue_switch_lids(const struct lanes_fabric *f, struct lanes_routing *r, const uint32_t *lids,
+int lanes_nue_switch_lids(const struct lanes_fabric *f, struct lanes_routing *r, const uint32_t *lids,
 		    uint32_t nd, struct route_arena *a, struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches, chunk;
@@ -304,6 +304,6 @@ int nue_switch_lids(const struct lanes_fabric *f, struct lanes_routing *r, const
 	}
 out:
 	work_free(&w);
-	route_arena_release(a, mark);
+	lanes_route_arena_release(a, mark);
 	return rc;
 }

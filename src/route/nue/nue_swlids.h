@@ -18,7 +18,7 @@
  * Route every switch LID of f into r's LFT, the loads counted from the
  * columns of the nd CA LIDs lids[]; scratch from a. @return 0, or LANES_ENOMEM
  */
-int nue_switch_lids(const struct lanes_fabric *f, struct lanes_routing *r, const uint32_t *lids,
+int lanes_nue_switch_lids(const struct lanes_fabric *f, struct lanes_routing *r, const uint32_t *lids,
 		    uint32_t nd, struct route_arena *a, struct lanes_error *err);
 
 #endif

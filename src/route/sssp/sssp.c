@@ -4,12 +4,12 @@
  * routing type SSSP): single-source shortest paths per destination LID,
  * Dijkstra with channel weights that count the routes already placed, so
  * that routes spread over the fabric globally rather than per switch as Min
- * Hop does. The paths are route_sssp() (sssp_paths.c); this engine stops
+ * Hop does. The paths are lanes_route_sssp() (sssp_paths.c); this engine stops
  * there: OpenSM's SSSP skips the deadlock removal (steps 3-5).
  *
  * Invariants: OpenSM's weights and destination order; shortest paths,
  * hops first, then the load sum, ties to the lowest port (not OpenSM's heap
- * order: route_sssp() without its replay, for speed; dfsssp replays it);
+ * order: lanes_route_sssp() without its replay, for speed; dfsssp replays it);
  * uniform SL 0 and no SL2VL maps (one VL). Not deadlock-free: rings, tori
  * and dragonflies get credit loops.
  */
@@ -39,7 +39,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	int rc;
 
 	*out = NULL;
-	if ((rc = lanes_routing_new(f, &r, err)) || (rc = route_sssp(f, opts, 0, NULL, r, err)) ||
+	if ((rc = lanes_routing_new(f, &r, err)) || (rc = lanes_route_sssp(f, opts, 0, NULL, r, err)) ||
 	    (rc = set_notes(r, err))) {
 		lanes_routing_free(r);
 		return rc;

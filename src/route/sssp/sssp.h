@@ -23,9 +23,9 @@ struct lanes_route_opts;
 struct lanes_routing;
 
 /**
- * route_sssp's progress: routed(ctx, t) once the LIDs of the end ports
+ * lanes_route_sssp's progress: routed(ctx, t) once the LIDs of the end ports
  * behind switch t are routed (their LFT columns final), for every such
- * switch, in routing order, on route_sssp's thread.
+ * switch, in routing order, on lanes_route_sssp's thread.
  */
 struct sssp_progress {
 	void (*routed)(void *ctx, uint32_t t);
@@ -40,20 +40,20 @@ struct sssp_progress {
  * where it declines), else by the less loaded channel, then the lowest port
  * (see sssp_paths.c). prog: NULL, or told of each destination switch routed.
  */
-int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts, int replay,
+int lanes_route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts, int replay,
 	       const struct sssp_progress *prog, struct lanes_routing *r, struct lanes_error *err);
 
 /** Nonzero: sssp's tie keys always take 128 bits (tests compare the two ways). */
-extern int sssp_wide_keys;
+extern int lanes_sssp_wide_keys;
 
 /**
- * Switches from which route_sssp prepares the next destination on a second
+ * Switches from which lanes_route_sssp prepares the next destination on a second
  * thread, for its own rule and the heap replay (sssp_cands.c sets the
  * default; tests force it lower).
  */
-extern int sssp_thread_min;
+extern int lanes_sssp_thread_min;
 
-/** The destinations of route_sssp in OpenSM's order (sssp_order.c makes them). */
+/** The destinations of lanes_route_sssp in OpenSM's order (sssp_order.c makes them). */
 struct sssp_osm_order {
 	const struct route_endports *eps; /**< end ports, grouped by switch */
 	const uint32_t *ep_first;         /**< per switch: its first end port, or LANES_NONE */
@@ -68,7 +68,7 @@ struct sssp_osm_order {
  * routed every LID of o, 0 when OpenSM's arithmetic would not reach every
  * switch (the caller then routes the whole fabric itself), <0 on error.
  */
-int route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+int lanes_route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		   struct lanes_routing *r, const struct sssp_osm_order *o,
 		   struct lanes_error *err);
 

@@ -13,7 +13,7 @@
  * hop order up to the farthest multi switch.
  * The candidates do not depend on the loads, so a helper thread finds them
  * for the next destination switch while this one is routed (prep_pipe.c,
- * two buffers, from sssp_thread_min switches). Without the thread
+ * two buffers, from lanes_sssp_thread_min switches). Without the thread
  * the same work is done in turn, and a switch that has end ports keeps its
  * candidates for its switch LIDs (they come after every end port), within
  * a memory budget. The result does not depend on the thread.
@@ -24,7 +24,7 @@
 #include "route/sssp/sssp_paths.h"
 #include "route/sssp/sssp.h"
 
-int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
+int lanes_sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
 {
 	size_t n = ns + 1;
 	/* 8 words of slack after prog: sssp_masks.c writes candidates 8 at a time */
@@ -39,7 +39,7 @@ int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
 	return 0;
 }
 
-void sssp_dest_free(struct dest *d)
+void lanes_sssp_dest_free(struct dest *d)
 {
 	free(d->order);
 }
@@ -48,7 +48,7 @@ void sssp_dest_free(struct dest *d)
  * The program without the singles of the farthest multi switch's hops
  * (from word from to end), which no one reads; returns its new length.
  */
-uint32_t sssp_prog_cut(uint32_t *prog, uint32_t from, uint32_t end)
+uint32_t lanes_sssp_prog_cut(uint32_t *prog, uint32_t from, uint32_t end)
 {
 	uint32_t w = from;
 
@@ -83,7 +83,7 @@ static uint32_t leaders(const uint32_t *gfirst, uint32_t *c, uint32_t n)
  * reads only switches one hop closer.) Hops stop at 254, as in the distance
  * matrix. The program takes every switch as it comes (a multi switch with
  * one entry per candidate group of parallel cables); then the singles of
- * the last multi switch's hops are cut from it (sssp_prog_cut).
+ * the last multi switch's hops are cut from it (lanes_sssp_prog_cut).
  */
 static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 {
@@ -147,7 +147,7 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 	}
 	d->t = t;
 	d->norder = n;
-	d->nprog = sssp_prog_cut(prog, mstart, last);
+	d->nprog = lanes_sssp_prog_cut(prog, mstart, last);
 	prog[d->nprog] = SSSP_END;
 	d->nmulti = nmulti;
 }
@@ -166,16 +166,16 @@ static void prepare_dest(void *arg, uint32_t j)
  * torus k=10x10 p=4: 3.5 ms with the thread, see bench/RESULTS.md). A
  * variable so that tests can force the thread on small fabrics.
  */
-int sssp_thread_min = 512;
+int lanes_sssp_thread_min = 512;
 
-void sssp_dests_start(struct sssp *m)
+void lanes_sssp_dests_start(struct sssp *m)
 {
-	int threaded = m->f->num_switches >= (uint32_t)sssp_thread_min;
+	int threaded = m->f->num_switches >= (uint32_t)lanes_sssp_thread_min;
 
 	/* without the thread, every destination's candidates at once if possible */
 	if (!threaded)
-		sssp_masks_build(m);
-	prep_pipe_start(&m->pipe, m->nseq, threaded, prepare_dest, m);
+		lanes_sssp_masks_build(m);
+	lanes_prep_pipe_start(&m->pipe, m->nseq, threaded, prepare_dest, m);
 }
 
 /* Make a kept copy current for t, if the budget and memory allow. */
@@ -187,8 +187,8 @@ static void keep(struct sssp *m, uint32_t t)
 
 	if (bytes > m->keep_left || !(d = calloc(1, sizeof(*d))))
 		return;
-	if (sssp_dest_alloc(d, ns, ne)) {
-		sssp_dest_free(d);
+	if (lanes_sssp_dest_alloc(d, ns, ne)) {
+		lanes_sssp_dest_free(d);
 		free(d);
 		return;
 	}
@@ -199,15 +199,15 @@ static void keep(struct sssp *m, uint32_t t)
 
 /*
  * Destination j current in m->cur: from the helper, else filled here in
- * turn (not by prep_pipe_next, so that it may go into a kept copy).
+ * turn (not by lanes_prep_pipe_next, so that it may go into a kept copy).
  */
-void sssp_dests_next(struct sssp *m, uint32_t j)
+void lanes_sssp_dests_next(struct sssp *m, uint32_t j)
 {
 	uint32_t t = m->seq[j];
 
 	m->cur = &m->buf[j & 1];
 	if (m->pipe.threaded) {
-		prep_pipe_next(&m->pipe, j);
+		lanes_prep_pipe_next(&m->pipe, j);
 		return;
 	}
 	if (m->kept[t]) {
@@ -217,18 +217,18 @@ void sssp_dests_next(struct sssp *m, uint32_t j)
 	if (j < m->ngroups && m->opts->switch_lids && sssp_switch_lids(m->f, t))
 		keep(m, t);
 	if (m->cmask)
-		sssp_masks_fill(m, m->cur, t);
+		lanes_sssp_masks_fill(m, m->cur, t);
 	else
 		set_destination(m, m->cur, t);
 }
 
-void sssp_dests_done(struct sssp *m, uint32_t j)
+void lanes_sssp_dests_done(struct sssp *m, uint32_t j)
 {
-	prep_pipe_done(&m->pipe, j);
+	lanes_prep_pipe_done(&m->pipe, j);
 }
 
-void sssp_dests_stop(struct sssp *m)
+void lanes_sssp_dests_stop(struct sssp *m)
 {
-	prep_pipe_stop(&m->pipe);
-	sssp_masks_free(m);
+	lanes_prep_pipe_stop(&m->pipe);
+	lanes_sssp_masks_free(m);
 }

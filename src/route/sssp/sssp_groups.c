@@ -54,7 +54,7 @@ static int any_parallel(const struct sssp *m, uint32_t *last)
 	return 0;
 }
 
-int sssp_groups_build(struct sssp *m)
+int lanes_sssp_groups_build(struct sssp *m)
 {
 	const uint32_t ns = m->f->num_switches, *aoff = m->f->adj_off, ne = aoff[ns];
 	uint32_t *last;
@@ -79,7 +79,7 @@ int sssp_groups_build(struct sssp *m)
 	return par && !m->gfirst ? -1 : 0;
 }
 
-void sssp_groups_free(struct sssp *m)
+void lanes_sssp_groups_free(struct sssp *m)
 {
 	free(m->gfirst);
 	m->gfirst = m->gnext = NULL;

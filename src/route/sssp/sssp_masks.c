@@ -165,7 +165,7 @@ static int lead_masks(struct sssp *m)
 	if (!m->gfirst)
 		return 0;
 	if (!(m->glead = calloc(ns + 1, sizeof(uint64_t)))) {
-		sssp_masks_free(m);
+		lanes_sssp_masks_free(m);
 		return -1;
 	}
 	for (uint32_t s = 0; s < ns; s++)
@@ -175,7 +175,7 @@ static int lead_masks(struct sssp *m)
 	return 0;
 }
 
-int sssp_masks_build(struct sssp *m)
+int lanes_sssp_masks_build(struct sssp *m)
 {
 	size_t ns = m->f->num_switches;
 
@@ -183,7 +183,7 @@ int sssp_masks_build(struct sssp *m)
 		return -1;
 	m->cmask = malloc(sizeof(uint64_t) * (ns * ns + 1));
 	if (!m->cmask || bit_places(m)) {
-		sssp_masks_free(m);
+		lanes_sssp_masks_free(m);
 		return -1;
 	}
 	for (uint32_t s = 0; s < ns; s++)
@@ -191,7 +191,7 @@ int sssp_masks_build(struct sssp *m)
 	return lead_masks(m);
 }
 
-void sssp_masks_free(struct sssp *m)
+void lanes_sssp_masks_free(struct sssp *m)
 {
 	free(m->hops);
 	free(m->cmask);
@@ -294,7 +294,7 @@ static uint8_t farthest_multi(const uint64_t *mask, const uint8_t *row, const ui
  * goes in once, by its first entry (m->glead), and the count is made even
  * (struct dest).
  */
-void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t)
+void lanes_sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t)
 {
 	const uint32_t ns = m->f->num_switches, *aoff = m->f->adj_off;
 	const uint64_t *mask = m->cmask + (size_t)t * ns;

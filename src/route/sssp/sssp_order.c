@@ -2,7 +2,7 @@
  * sssp_order.c - the order in which OpenSM 3.3.23's SSSP and DFSSSP engines
  * route their destinations (seed 002; facts from osm_ucast_dfsssp.c,
  * dfsssp_do_dijkstra_routing and its num_hca counts; no code taken from
- * it), for route_sssp (sssp_paths.c) and its replay of OpenSM's Dijkstra
+ * it), for lanes_route_sssp (sssp_paths.c) and its replay of OpenSM's Dijkstra
  * (sssp_osm.c) alike.
  *
  * num_hca(s): the LIDs of the CA (and router) ports behind switch s plus
@@ -62,7 +62,7 @@ static int rank_switches(struct sssp *m, struct lanes_error *err)
 		return sssp_oom(err);
 	for (uint32_t s = 0; s < ns; s++) {
 		k[s].hca = m->hca[s];
-		k[s].key = route_osm_guid_key(m->f->nodes[m->f->switches[s]].guid);
+		k[s].key = lanes_route_osm_guid_key(m->f->nodes[m->f->switches[s]].guid);
 		k[s].sw = s;
 	}
 	qsort(k, ns, sizeof(*k), by_hca);
@@ -99,11 +99,11 @@ static int alloc_order(struct sssp *m, struct lanes_error *err)
 	return m->rank && m->ep_first && m->hca ? 0 : sssp_oom(err);
 }
 
-int sssp_order(struct sssp *m, struct lanes_error *err)
+int lanes_sssp_order(struct sssp *m, struct lanes_error *err)
 {
 	int rc;
 
-	if ((rc = route_endports_osm_order(m->f, &m->eps, err)) || (rc = alloc_order(m, err)))
+	if ((rc = lanes_route_endports_osm_order(m->f, &m->eps, err)) || (rc = alloc_order(m, err)))
 		return rc;
 	count_hca(m);
 	if ((rc = rank_switches(m, err)))

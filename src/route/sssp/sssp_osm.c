@@ -2,7 +2,7 @@
  * sssp_osm.c - OpenSM 3.3.23's SSSP Dijkstra step for step, so that the
  * sssp and dfsssp paths equal OpenSM's entry for entry wherever OpenSM can
  * route (facts from osm_ucast_dfsssp.c and complib/cl_heap.c; no code taken
- * from them). sssp_paths.c calls route_sssp_osm() first and routes with its
+ * from them). sssp_paths.c calls lanes_route_sssp_osm() first and routes with its
  * own faster rule when this declines.
  *
  * What decides OpenSM's ties (all of it is reproduced here):
@@ -79,7 +79,7 @@ static void set_order(struct emu *h)
 	uint32_t *first = h->port_e;
 
 	for (uint32_t s = 0; s < h->ns; s++) {
-		k[2 * s] = route_osm_guid_key(f->nodes[f->switches[s]].guid);
+		k[2 * s] = lanes_route_osm_guid_key(f->nodes[f->switches[s]].guid);
 		k[2 * s + 1] = s;
 	}
 	lanes_sort_few(k, h->ns, 2 * sizeof(*k), 16, by_guid_key); /* a total order */
@@ -176,7 +176,7 @@ static int emu_alloc(struct emu *h)
 
 /* ------------------------------------------------------------ routing */
 
-int route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+int lanes_route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		   struct lanes_routing *r, const struct sssp_osm_order *o,
 		   struct lanes_error *err)
 {
@@ -201,15 +201,15 @@ int route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	}
 	set_order(&h);
-	emu_set_runs(&h);
-	emu_prep_start(&h);
+	lanes_emu_set_runs(&h);
+	lanes_emu_prep_start(&h);
 	for (uint32_t j = 0; rc && j < o->nseq; j++) {
 		h.d = &h.buf[j & 1];
-		prep_pipe_next(&h.pipe, j);
-		rc = emu_route_destination(&h, o, j);
-		prep_pipe_done(&h.pipe, j);
+		lanes_prep_pipe_next(&h.pipe, j);
+		rc = lanes_emu_route_destination(&h, o, j);
+		lanes_prep_pipe_done(&h.pipe, j);
 	}
-	prep_pipe_stop(&h.pipe);
+	lanes_prep_pipe_stop(&h.pipe);
 	emu_free(&h);
 	return rc;
 }

@@ -85,7 +85,7 @@ struct emu {
 	uint64_t *sub;              /* per switch: LIDs whose paths pass it */
 	uint32_t *hit;              /* scratch: runs that improve a key */
 	uint64_t *hitw;             /* scratch: their keys */
-	uint64_t *fkey;             /* per switch: emu_levels' sum << 32 | key of the parent */
+	uint64_t *fkey;             /* per switch: lanes_emu_levels' sum << 32 | key of the parent */
 
 	/* fills kept for the switches' own LIDs (sssp_osm_prep.c), in 32-bit words */
 	uint32_t *kept_at;          /* per switch: the start of its record in kept, or UINT32_MAX */
@@ -100,43 +100,43 @@ struct emu {
 };
 
 /* sssp_osm_prep.c: the kept fills' room, and the helper thread started. */
-void emu_prep_start(struct emu *h);
+void lanes_emu_prep_start(struct emu *h);
 
 /*
  * sssp_osm_lid.c: the LIDs of destination j of o (in h->d) in turn; 0 as
  * soon as one leaves a switch unreached or off its fewest hops.
  */
-int emu_route_destination(struct emu *h, const struct sssp_osm_order *o, uint32_t j);
+int lanes_emu_route_destination(struct emu *h, const struct sssp_osm_order *o, uint32_t j);
 
 /* sssp_osm_dijkstra.c */
 
 /* The runs of every switch (once per fabric; loads all 0). */
-void emu_set_runs(struct emu *h);
+void lanes_emu_set_runs(struct emu *h);
 
 /* Run k's smallest load and first cable with it, from load. */
-void emu_run_update(struct emu *h, uint32_t k);
+void lanes_emu_run_update(struct emu *h, uint32_t k);
 
 /* Fill d for destination switch t (reads only what the loads do not change). */
-void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca);
+void lanes_emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca);
 
-/* d->tpl from d->t and d->ca (emu_dest_fill ends with it). */
-void emu_dest_heap(const struct emu *h, struct emu_dest *d);
+/* d->tpl from d->t and d->ca (lanes_emu_dest_fill ends with it). */
+void lanes_emu_dest_heap(const struct emu *h, struct emu_dest *d);
 
 /* The full step: OpenSM's dijkstra() as it is; returns switches reached. */
-uint32_t emu_dijkstra_full(struct emu *h);
+uint32_t lanes_emu_dijkstra_full(struct emu *h);
 
 /*
- * The same tree when emu_fast_ok() (see sssp_osm_dijkstra.c), in used_i
+ * The same tree when lanes_emu_fast_ok() (see sssp_osm_dijkstra.c), in used_i
  * (d->bfs orders it).
  */
-int emu_fast_ok(const struct emu *h);
-void emu_dijkstra_fast(struct emu *h);
+int lanes_emu_fast_ok(const struct emu *h);
+void lanes_emu_dijkstra_fast(struct emu *h);
 
 /*
  * sssp_osm_levels.c: the fast step's keys and links without the heap, in
  * used_i; the largest hop count of a switch whose order in the heap
  * decides a link (0: none).
  */
-uint32_t emu_levels(struct emu *h);
+uint32_t lanes_emu_levels(struct emu *h);
 
 #endif

@@ -16,7 +16,7 @@
  * strictly below its key (which then sifts up).
  *
  * The fast step gives the same tree when every key at h hops stays below
- * (h + 1) * P^2 and below infinity (emu_fast_ok: hops times the largest
+ * (h + 1) * P^2 and below infinity (lanes_emu_fast_ok: hops times the largest
  * channel load below P^2). Then:
  *  - only a link to a switch one hop farther from t can improve a key, and
  *    every switch at h hops leaves the heap before any at h + 1;
@@ -29,7 +29,7 @@
  *    and links are kept beside it: the same first strict minimum, without
  *    sifting;
  *  - the heap's order among equal keys matters only where two switches tie
- *    on key and sum for a farther one: emu_levels (sssp_osm_levels.c)
+ *    on key and sum for a farther one: lanes_emu_levels (sssp_osm_levels.c)
  *    makes every key and link without the heap and finds the last such
  *    tie, and the heap is replayed only up to its hop count (the links
  *    farther on stand);
@@ -40,7 +40,7 @@
  *    they are made without branches first and the improved keys sifted up
  *    after, in port order.
  * The first steps (the CA's vertex and t leave the heap) do not depend on
- * the loads, so emu_dest_fill makes them once per destination switch (on
+ * the loads, so lanes_emu_dest_fill makes them once per destination switch (on
  * the helper thread, if any) and each LID starts from a copy.
  * Heap entries pack key << 32 | vertex (keys never exceed 0x7FFFFFFF);
  * comparisons look at the key alone.
@@ -145,7 +145,7 @@ static void heap_fill(const struct emu *h, struct emu_heap *hp, uint32_t t, int 
 	heap_decrease(hp, ca ? ns : t, 0);
 }
 
-uint32_t emu_dijkstra_full(struct emu *h)
+uint32_t lanes_emu_dijkstra_full(struct emu *h)
 {
 	const struct lanes_fabric *f = h->f;
 	uint32_t ns = h->ns, t = h->d->t;
@@ -188,7 +188,7 @@ uint32_t emu_dijkstra_full(struct emu *h)
 	return h->nord;
 }
 
-int emu_fast_ok(const struct emu *h)
+int lanes_emu_fast_ok(const struct emu *h)
 {
 	uint64_t spread = (uint64_t)h->d->ecc * h->max_load + 1;
 
@@ -268,7 +268,7 @@ static void relax_near(struct emu *h, uint32_t u, uint64_t base)
 		relax_batch(h, u, base);
 }
 
-/* A tie at ecc - 1 hops (emu_levels): those switches leave the heap in turn. */
+/* A tie at ecc - 1 hops (lanes_emu_levels): those switches leave the heap in turn. */
 static void far_by_heap(struct emu *h)
 {
 	const struct emu_dest *d = h->d;
@@ -283,7 +283,7 @@ static void far_by_heap(struct emu *h)
 	}
 }
 
-void emu_dijkstra_fast(struct emu *h)
+void lanes_emu_dijkstra_fast(struct emu *h)
 {
 	const struct emu_dest *d = h->d;
 	uint32_t t = d->t, tie, stop;
@@ -296,7 +296,7 @@ void emu_dijkstra_fast(struct emu *h)
 			relax_far(h, t, h->dist[t] + h->p2);
 		return;
 	}
-	if (!(tie = emu_levels(h)))
+	if (!(tie = lanes_emu_levels(h)))
 		return;
 	/* the heap up to the last tie; the links farther on stand */
 	for (uint32_t s = 0; s < h->ns; s++)
@@ -317,7 +317,7 @@ void emu_dijkstra_fast(struct emu *h)
 		far_by_heap(h);
 }
 
-void emu_run_update(struct emu *h, uint32_t k)
+void lanes_emu_run_update(struct emu *h, uint32_t k)
 {
 	const uint32_t *rev = h->rev;
 	const uint64_t *load = h->load;
@@ -336,7 +336,7 @@ void emu_run_update(struct emu *h, uint32_t k)
 	h->run_load[k] = best;
 }
 
-void emu_set_runs(struct emu *h)
+void lanes_emu_set_runs(struct emu *h)
 {
 	const struct lanes_fabric *f = h->f;
 	uint32_t nr = 0;
@@ -368,7 +368,7 @@ void emu_set_runs(struct emu *h)
 	h->start.he[h->ns] = ENTRY(OSM_INF, h->ns);
 	h->start.pos[h->ns] = h->ns;
 	for (uint32_t k = 0; k < nr; k++)
-		emu_run_update(h, k);
+		lanes_emu_run_update(h, k);
 }
 
 /*
@@ -378,7 +378,7 @@ void emu_set_runs(struct emu *h)
  * switch is found, the switches at the largest hop count have nothing
  * farther and are not scanned (nothing reads their runs).
  */
-void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
+void lanes_emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 {
 	uint32_t ns = h->ns, n = 1, nd = 0, hops = 0, i, *row = d->row, *bfs = d->bfs;
 	uint32_t *dl = d->dl, *dl_v = d->dl_v;
@@ -415,11 +415,11 @@ void emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 	d->nbfs = n;
 	d->ecc = row[bfs[n - 1]];
 	d->below[d->ecc + 1] = n; /* below[0 .. ecc]: where each hop count starts in bfs */
-	emu_dest_heap(h, d);
+	lanes_emu_dest_heap(h, d);
 }
 
 /* d's heap once the CA's vertex (then t at key 1) or t has left it. */
-void emu_dest_heap(const struct emu *h, struct emu_dest *d)
+void lanes_emu_dest_heap(const struct emu *h, struct emu_dest *d)
 {
 	uint64_t key;
 

@@ -15,7 +15,7 @@
  * order). Only then does the heap decide, and only for the switches one
  * hop farther than the tie; keys never depend on it.
  *
- * emu_levels makes every switch's key and link this way, hop by hop in BFS
+ * lanes_emu_levels makes every switch's key and link this way, hop by hop in BFS
  * order, and returns the largest hop count of a switch u that tied (0:
  * none, t is alone at 0 hops). The caller replays the heap up to there.
  */
@@ -51,7 +51,7 @@ static uint32_t relax_twice(const struct lv *a, uint32_t lo, uint32_t hi, uint64
 	return tie;
 }
 
-uint32_t emu_levels(struct emu *h)
+uint32_t lanes_emu_levels(struct emu *h)
 {
 	const struct emu_dest *d = h->d;
 	const uint32_t *bfs = d->bfs, *row = d->row, *dl_hi = d->dl_hi;

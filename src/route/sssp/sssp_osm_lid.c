@@ -37,7 +37,7 @@ static void add_load(struct emu *h)
 		h->load[e] += h->sub[s];
 		h->max_load = h->load[e] > h->max_load ? h->load[e] : h->max_load;
 		h->sub[h->nb[e]] += h->sub[s];
-		emu_run_update(h, h->run_of[h->rev[e]]);
+		lanes_emu_run_update(h, h->run_of[h->rev[e]]);
 	}
 }
 
@@ -67,7 +67,7 @@ static void finish_fast(struct emu *h, uint32_t lid, uint8_t port, const uint32_
 		if (run_e0[run + 1] - run_e0[run] == 1)
 			run_load[run] = l;
 		else
-			emu_run_update(h, run);
+			lanes_emu_run_update(h, run);
 	}
 	h->max_load = max;
 	col[h->d->t] = port;
@@ -93,20 +93,20 @@ static int all_shortest(const struct emu *h)
  */
 static int route_lid(struct emu *h, uint32_t lid, uint8_t port)
 {
-	if (emu_fast_ok(h)) {
-		emu_dijkstra_fast(h);
+	if (lanes_emu_fast_ok(h)) {
+		lanes_emu_dijkstra_fast(h);
 		h->nord = h->d->nbfs;
 		finish_fast(h, lid, port, h->d->bfs);
 		return 1;
 	}
-	if (emu_dijkstra_full(h) != h->d->nbfs || !all_shortest(h))
+	if (lanes_emu_dijkstra_full(h) != h->d->nbfs || !all_shortest(h))
 		return 0;
 	write_column(h, lid, port);
 	add_load(h);
 	return 1;
 }
 
-int emu_route_destination(struct emu *h, const struct sssp_osm_order *o, uint32_t j)
+int lanes_emu_route_destination(struct emu *h, const struct sssp_osm_order *o, uint32_t j)
 {
 	const struct lanes_fabric *f = h->f;
 	uint32_t t = o->seq[j];

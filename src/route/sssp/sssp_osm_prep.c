@@ -1,9 +1,9 @@
 /*
  * sssp_osm_prep.c - what OpenSM 3.3.23's SSSP replayed (sssp_osm.c) needs
  * per destination switch before its LIDs are routed: hops, runs and heap
- * start (emu_dest_fill, sssp_osm_dijkstra.c), none of which depends on the
+ * start (lanes_emu_dest_fill, sssp_osm_dijkstra.c), none of which depends on the
  * loads. So a helper thread prepares the next destination switch while
- * this one is routed (prep_pipe.c, from sssp_thread_min switches, as sssp_cands.c),
+ * this one is routed (prep_pipe.c, from lanes_sssp_thread_min switches, as sssp_cands.c),
  * and the result does not depend on the thread. This is the emulation's
  * own speed-up; OpenSM (osm_ucast_dfsssp.c) makes each Dijkstra from
  * scratch.
@@ -97,7 +97,7 @@ static int restore_fill(const struct emu *h, struct emu_dest *d, uint32_t t)
 	memcpy(d->dl, w, sizeof(*w) * nd);
 	for (uint32_t i = 0; i < nd; i++)
 		dl_v[i] = run_v[w[i]];
-	emu_dest_heap(h, d);
+	lanes_emu_dest_heap(h, d);
 	return 1;
 }
 
@@ -113,13 +113,13 @@ static void prepare(void *arg, uint32_t j)
 
 	if (!ca && restore_fill(h, d, h->seq[j]))
 		return;
-	emu_dest_fill(h, d, h->seq[j], ca);
+	lanes_emu_dest_fill(h, d, h->seq[j], ca);
 	if (ca)
 		keep_fill(h, d);
 }
 
-void emu_prep_start(struct emu *h)
+void lanes_emu_prep_start(struct emu *h)
 {
 	kept_alloc(h);
-	prep_pipe_start(&h->pipe, h->nseq, h->ns >= (uint32_t)sssp_thread_min, prepare, h);
+	lanes_prep_pipe_start(&h->pipe, h->nseq, h->ns >= (uint32_t)lanes_sssp_thread_min, prepare, h);
 }

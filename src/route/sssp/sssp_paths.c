@@ -1,7 +1,7 @@
 /*
  * sssp_paths.c - the paths of OpenSM 3.3.23's SSSP and DFSSSP engines (seed
  * 002, "DFSSSP and SSSP Routing Algorithm", steps 1 and 2), shared by the
- * sssp and dfsssp engines: route_sssp, which takes the replay of OpenSM's
+ * sssp and dfsssp engines: lanes_route_sssp, which takes the replay of OpenSM's
  * Dijkstra (sssp_osm.c) or routes by its own rule. Facts from
  * osm_ucast_dfsssp.c (dfsssp_build_graph, dijkstra, update_lft,
  * update_weights, dfsssp_do_dijkstra_routing); no code taken from it.
@@ -19,7 +19,7 @@
  * Ties. OpenSM's Dijkstra breaks them with its 4-ary heap (cl_heap): of
  * the candidates with the least sum, the one its heap releases first,
  * which for equal keys depends on every heap operation before. For dfsssp
- * (replay set), route_sssp first hands the destinations to route_sssp_osm
+ * (replay set), lanes_route_sssp first hands the destinations to lanes_route_sssp_osm
  * (sssp_osm.c, sssp_osm_lid.c, sssp_osm_prep.c, sssp_osm_dijkstra.c),
  * which replays OpenSM's Dijkstra and heap operation for operation: its
  * LFTs equal OpenSM's entry for entry (tests/interop/sssp_vs_opensm.sh; on
@@ -77,7 +77,7 @@ static int alloc_rule(struct sssp *m, struct lanes_error *err)
 	m->nb = (uint32_t *)(m->sub + ns + 1);
 	if (ns) /* sub as between trees (sssp_tree.c) */
 		memcpy(m->sub, m->hca, sizeof(uint64_t) * ns);
-	if (sssp_dest_alloc(&m->buf[0], ns, ne) || sssp_dest_alloc(&m->buf[1], ns, ne))
+	if (lanes_sssp_dest_alloc(&m->buf[0], ns, ne) || lanes_sssp_dest_alloc(&m->buf[1], ns, ne))
 		return sssp_oom(err);
 	for (size_t e = 0; e < ne; e++)
 		m->nb[e] = m->f->adj[e].sw;
@@ -86,7 +86,7 @@ static int alloc_rule(struct sssp *m, struct lanes_error *err)
 		for (uint32_t e = m->f->adj_off[s]; e < m->f->adj_off[s + 1]; e++)
 			m->load[e] = e - m->f->adj_off[s];
 	/* parallel cables, compared as one candidate (sssp_groups.c) */
-	if (sssp_groups_build(m))
+	if (lanes_sssp_groups_build(m))
 		return sssp_oom(err);
 	return 0;
 }
@@ -95,7 +95,7 @@ static void release(struct sssp *m)
 {
 	for (uint32_t s = 0; m->kept && s < m->f->num_switches; s++)
 		if (m->kept[s]) {
-			sssp_dest_free(m->kept[s]);
+			lanes_sssp_dest_free(m->kept[s]);
 			free(m->kept[s]);
 		}
 	free(m->kept);
@@ -103,11 +103,11 @@ static void release(struct sssp *m)
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
-	sssp_dest_free(&m->buf[0]);
-	sssp_dest_free(&m->buf[1]);
-	sssp_masks_free(m);
-	sssp_groups_free(m);
-	route_endports_free(&m->eps);
+	lanes_sssp_dest_free(&m->buf[0]);
+	lanes_sssp_dest_free(&m->buf[1]);
+	lanes_sssp_masks_free(m);
+	lanes_sssp_groups_free(m);
+	lanes_route_endports_free(&m->eps);
 }
 
 /* Every switch keeps its own LIDs on port 0 (the rest may stay unrouted). */
@@ -124,21 +124,21 @@ static void own_lids(struct sssp *m)
 /* The rule, every destination in turn. */
 static void route_by_rule(struct sssp *m)
 {
-	sssp_dests_start(m);
+	lanes_sssp_dests_start(m);
 	for (uint32_t j = 0; j < m->nseq; j++) {
-		sssp_dests_next(m, j);
+		lanes_sssp_dests_next(m, j);
 		if (j < m->ngroups)
-			sssp_route_endports_of(m);
+			lanes_sssp_route_endports_of(m);
 		else
-			sssp_route_switch_lids(m);
+			lanes_sssp_route_switch_lids(m);
 		if (j < m->ngroups && m->prog)
 			m->prog->routed(m->prog->ctx, m->cur->t);
-		sssp_dests_done(m, j);
+		lanes_sssp_dests_done(m, j);
 	}
-	sssp_dests_stop(m);
+	lanes_sssp_dests_stop(m);
 }
 
-int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts, int replay,
+int lanes_route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts, int replay,
 	       const struct sssp_progress *prog, struct lanes_routing *r, struct lanes_error *err)
 {
 	struct sssp m;
@@ -151,12 +151,12 @@ int route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts
 	m.r = r;
 	m.less_loaded = !replay;
 	m.prog = prog;
-	if ((rc = sssp_order(&m, err)))
+	if ((rc = lanes_sssp_order(&m, err)))
 		goto out;
-	sssp_set_key_shift(&m);
+	lanes_sssp_set_key_shift(&m);
 	o = (struct sssp_osm_order){ &m.eps, m.ep_first, m.hca, m.seq, m.ngroups, m.nseq };
 	/* the replay: 1 routed, 0 declined (OpenSM could not route this fabric) */
-	rc = replay ? route_sssp_osm(f, opts, r, &o, err) : 0;
+	rc = replay ? lanes_route_sssp_osm(f, opts, r, &o, err) : 0;
 	if (rc == 0 && (rc = alloc_rule(&m, err)) == 0)
 		route_by_rule(&m);
 	for (uint32_t j = 0; rc > 0 && prog && j < m.ngroups; j++)

@@ -1,5 +1,5 @@
 /*
- * sssp_paths.h - the state of the sssp paths' own rule (route_sssp, see
+ * sssp_paths.h - the state of the sssp paths' own rule (lanes_route_sssp, see
  * sssp_paths.c for the rules) shared by sssp_paths.c (the driver),
  * sssp_order.c (OpenSM's destination order), sssp_cands.c (the candidates
  * toward one destination switch, prepared ahead on a helper thread),
@@ -102,39 +102,39 @@ static inline uint64_t sssp_switch_lids(const struct lanes_fabric *f, uint32_t s
 }
 
 /* sssp_order.c: end ports, num_hca, rank, seq and ngroups of m->f. */
-int sssp_order(struct sssp *m, struct lanes_error *err);
+int lanes_sssp_order(struct sssp *m, struct lanes_error *err);
 
 /* sssp_cands.c */
 /* The arrays of d, in one block (d->order heads it). */
-int sssp_dest_alloc(struct dest *d, size_t ns, size_t ne);
-void sssp_dest_free(struct dest *d);
+int lanes_sssp_dest_alloc(struct dest *d, size_t ns, size_t ne);
+void lanes_sssp_dest_free(struct dest *d);
 /* d->prog without the singles of its last hops (from word from to end); its new length. */
-uint32_t sssp_prog_cut(uint32_t *prog, uint32_t from, uint32_t end);
+uint32_t lanes_sssp_prog_cut(uint32_t *prog, uint32_t from, uint32_t end);
 /* Start preparing the destinations of seq (on a helper thread on large fabrics). */
-void sssp_dests_start(struct sssp *m);
-/* Make destination j of seq current in m->cur (sssp_dests_done frees its buffer). */
-void sssp_dests_next(struct sssp *m, uint32_t j);
-void sssp_dests_done(struct sssp *m, uint32_t j);
-void sssp_dests_stop(struct sssp *m);
+void lanes_sssp_dests_start(struct sssp *m);
+/* Make destination j of seq current in m->cur (lanes_sssp_dests_done frees its buffer). */
+void lanes_sssp_dests_next(struct sssp *m, uint32_t j);
+void lanes_sssp_dests_done(struct sssp *m, uint32_t j);
+void lanes_sssp_dests_stop(struct sssp *m);
 
 /* sssp_masks.c: every destination's candidates at once (0), or -1 (not
  * possible: more than 64 entries at a switch, or no memory; m unchanged). */
-int sssp_masks_build(struct sssp *m);
-void sssp_masks_free(struct sssp *m);
+int lanes_sssp_masks_build(struct sssp *m);
+void lanes_sssp_masks_free(struct sssp *m);
 /* Fill d for destination switch t from the masks. */
-void sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t);
+void lanes_sssp_masks_fill(const struct sssp *m, struct dest *d, uint32_t t);
 
 /* sssp_groups.c: m->gfirst, gnext and gmin where keys are indexed and some
  * switch has parallel cables (0), or m->gmin = m->load (0); -1 no memory. */
-int sssp_groups_build(struct sssp *m);
-void sssp_groups_free(struct sssp *m);
+int lanes_sssp_groups_build(struct sssp *m);
+void lanes_sssp_groups_free(struct sssp *m);
 
 /* sssp_tree.c */
 /* choose()'s key layout (m->key_shift), from num_hca and m->less_loaded. */
-void sssp_set_key_shift(struct sssp *m);
+void lanes_sssp_set_key_shift(struct sssp *m);
 /* Route every LID of the end ports behind the current switch, in port order. */
-void sssp_route_endports_of(struct sssp *m);
+void lanes_sssp_route_endports_of(struct sssp *m);
 /* Route the current switch's own LIDs. */
-void sssp_route_switch_lids(struct sssp *m);
+void lanes_sssp_route_switch_lids(struct sssp *m);
 
 #endif

@@ -64,9 +64,9 @@ static unsigned bits(uint64_t x)
  * The least key then names its entry, and of equal sums and loads the
  * first in adjacency order (the lowest port), as the ties want.
  */
-int sssp_wide_keys;
+int lanes_sssp_wide_keys;
 
-void sssp_set_key_shift(struct sssp *m)
+void lanes_sssp_set_key_shift(struct sssp *m)
 {
 	const uint32_t *aoff = m->f->adj_off;
 	uint64_t p = 0;
@@ -79,7 +79,7 @@ void sssp_set_key_shift(struct sssp *m)
 	m->key_shift = 64;
 	if (!m->less_loaded)
 		m->key_shift = 0;
-	else if (!sssp_wide_keys && p < (1u << 24) && bits(255 * p * p) + bits(p * p) <= 64)
+	else if (!lanes_sssp_wide_keys && p < (1u << 24) && bits(255 * p * p) + bits(p * p) <= 64)
 		m->key_shift = bits(p * p);
 	m->scale = 1;
 	m->hi = UINT64_MAX;
@@ -329,7 +329,7 @@ static void route_lid(struct sssp *m, uint32_t lid, uint8_t port, uint64_t *defe
 
 /* ------------------------------------------------- a destination switch */
 
-void sssp_route_endports_of(struct sssp *m)
+void lanes_sssp_route_endports_of(struct sssp *m)
 {
 	uint32_t t = m->cur->t;
 	uint64_t same = 0;
@@ -344,7 +344,7 @@ void sssp_route_endports_of(struct sssp *m)
 		add_load(m, same);
 }
 
-void sssp_route_switch_lids(struct sssp *m)
+void lanes_sssp_route_switch_lids(struct sssp *m)
 {
 	uint32_t t = m->cur->t;
 	const struct lanes_port *p0 = lanes_fabric_port(m->f, m->f->switches[t], 0);

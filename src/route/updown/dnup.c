@@ -10,7 +10,7 @@
  * 2. In DNUP's words a move towards a higher rank is "down" and a legal path
  *    is down* then up*: away from the CAs first, then back towards them
  *    (dnup_bfs_by_node forbids a reverse step from UP to DOWN). That is
- *    route_updown_lfts's up* / down* with the order "higher DNUP rank first";
+ *    lanes_route_updown_lfts's up* / down* with the order "higher DNUP rank first";
  *    on a fat tree with CAs only on the leaves it is updn's orientation.
  * 3. Min-hop tables under that rule and minhop's balancing (updown.c).
  *
@@ -97,7 +97,7 @@ static int attempt(struct dnup *d, struct lanes_error *err)
 	d->r = NULL;
 	if ((rc = lanes_routing_new(d->f, &d->r, err)))
 		return rc;
-	rc = route_updown_lfts(d->f, d->opts, d->pos, d->r, &d->gap, err);
+	rc = lanes_route_updown_lfts(d->f, d->opts, d->pos, d->r, &d->gap, err);
 	if (rc == 1) {
 		lanes_routing_free(d->r);
 		d->r = NULL;
@@ -111,14 +111,14 @@ static int dnup_order(struct dnup *d, struct lanes_error *err)
 	uint32_t max = 0;
 	int rc;
 
-	if ((rc = route_bfs_ranks(d->f, d->seeds, d->nseeds, d->rank, err)))
+	if ((rc = lanes_route_bfs_ranks(d->f, d->seeds, d->nseeds, d->rank, err)))
 		return rc;
 	for (uint32_t s = 0; s < d->f->num_switches; s++)
 		if (d->rank[s] != UINT32_MAX && d->rank[s] > max)
 			max = d->rank[s];
 	for (uint32_t s = 0; s < d->f->num_switches; s++)
 		d->key[s] = d->rank[s] == UINT32_MAX ? UINT32_MAX : max - d->rank[s];
-	return route_order_by_key(d->f, d->key, d->pos, err);
+	return lanes_route_order_by_key(d->f, d->key, d->pos, err);
 }
 
 static const char *ignored(const struct dnup *d)
@@ -137,11 +137,11 @@ static int fallback(struct dnup *d, const char *why, struct lanes_error *err)
 
 	if (!comp)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	if ((rc = route_components(d->f, comp, &ncomp, err)) ||
+	if ((rc = lanes_route_components(d->f, comp, &ncomp, err)) ||
 	    (rc = lanes_fabric_switch_distances(d->f, &dist, err)) ||
-	    (rc = route_center_roots(d->f, dist, comp, ncomp, d->seeds, err)) ||
-	    (rc = route_bfs_ranks(d->f, d->seeds, ncomp, d->rank, err)) ||
-	    (rc = route_order_by_key(d->f, d->rank, d->pos, err)))
+	    (rc = lanes_route_center_roots(d->f, dist, comp, ncomp, d->seeds, err)) ||
+	    (rc = lanes_route_bfs_ranks(d->f, d->seeds, ncomp, d->rank, err)) ||
+	    (rc = lanes_route_order_by_key(d->f, d->rank, d->pos, err)))
 		goto out;
 	if ((rc = attempt(d, err)) == 1)
 		rc = lanes_error_set(err, LANES_EINTERNAL, "dnup: internal: a single root left a gap");
@@ -155,7 +155,7 @@ static int fallback(struct dnup *d, const char *why, struct lanes_error *err)
 		     "rank first; 1 VL");
 	lanes_sb_str(&b, ignored(d));
 	lanes_sb_str(&b, "; ");
-	d->r->notes = route_notes_with_roots(d->f, head, d->seeds, ncomp, NULL);
+	d->r->notes = lanes_route_notes_with_roots(d->f, head, d->seeds, ncomp, NULL);
 	rc = d->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
 out:
 	free(dist);
@@ -190,8 +190,8 @@ static int try_minhop(struct dnup *d, struct lanes_error *err)
 	size_t more;
 	int rc;
 
-	if ((rc = route_cdg_check_new(d->f, &check, err)) ||
-	    (rc = route_minhop(d->f, d->opts, check, &r, err)) || !r)
+	if ((rc = lanes_route_cdg_check_new(d->f, &check, err)) ||
+	    (rc = lanes_route_minhop(d->f, d->opts, check, &r, err)) || !r)
 		goto out;
 	rc = 1;
 	free(r->notes);
@@ -205,21 +205,21 @@ static int try_minhop(struct dnup *d, struct lanes_error *err)
 	d->r = r;
 	r = NULL;
 out:
-	route_cdg_check_free(check);
+	lanes_route_cdg_check_free(check);
 	lanes_routing_free(r);
 	return rc;
 }
 
 /*
  * Minhop's tables where the GUID order's routing has no gap and they are
- * acyclic. First only whether the GUID order leaves a gap (route_updown_lfts
+ * acyclic. First only whether the GUID order leaves a gap (lanes_route_updown_lfts
  * without tables: then minhop is not tried), then minhop, which stops at the
  * first cycle; the GUID order's own tables are built only when not kept.
  * @return 1 kept (d->r set), 0 not, or an error
  */
 static int keep_minhop(struct dnup *d, struct lanes_error *err)
 {
-	int rc = route_updown_lfts(d->f, d->opts, d->pos, NULL, &d->gap, err);
+	int rc = lanes_route_updown_lfts(d->f, d->opts, d->pos, NULL, &d->gap, err);
 
 	if (rc)
 		return rc < 0 ? rc : 0; /* a gap: attempt() names it, then the fallback */

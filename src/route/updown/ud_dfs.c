@@ -26,7 +26,7 @@
  * A disconnected fabric gets one tree per component, each with its own root.
  *
  * Paths and balance: the shortest legal up* / down* paths with minhop's
- * least-loaded choice (route_updown_lfts in updown.c). The paper balances
+ * least-loaded choice (lanes_route_updown_lfts in updown.c). The paper balances
  * with the algorithm of its ref. [18] and avoids InfiniBand's lack of
  * input-port routing by destination renaming (extra LIDs); here the LFT is
  * per destination as for updn, so a switch with an all-down path always
@@ -160,7 +160,7 @@ static int dfs_order(struct dfs *d, struct lanes_error *err)
 	d->roots = malloc(sizeof(uint32_t) * (ns + 1));
 	if (!d->comp || !d->sum || !d->intree || !d->visited || !d->stack || !d->pos || !d->roots)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	if ((rc = route_components(d->f, d->comp, &d->ncomp, err)) ||
+	if ((rc = lanes_route_components(d->f, d->comp, &d->ncomp, err)) ||
 	    (rc = lanes_fabric_switch_distances(d->f, &d->dist, err)))
 		return rc;
 	distance_sums(d);
@@ -181,7 +181,7 @@ static int set_notes(struct dfs *d, const struct lanes_route_opts *opts, struct 
 	const char *tail = opts->roots ? "; the roots file is not used (the heuristic picks the root)"
 				       : NULL;
 
-	r->notes = route_notes_with_roots(d->f, head, d->roots, d->ncomp, tail);
+	r->notes = lanes_route_notes_with_roots(d->f, head, d->roots, d->ncomp, tail);
 	return r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
@@ -210,7 +210,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	*out = NULL;
 	if ((rc = dfs_order(&d, err)) || (rc = lanes_routing_new(f, &r, err)))
 		goto out;
-	if ((rc = route_updown_lfts(f, opts, d.pos, r, &gap, err)) == 1)
+	if ((rc = lanes_route_updown_lfts(f, opts, d.pos, r, &gap, err)) == 1)
 		rc = lanes_error_set(err, LANES_EINTERNAL, "ud-dfs: internal: the DFS order left a gap");
 	if (rc || (rc = set_notes(&d, opts, r, err)))
 		goto out;

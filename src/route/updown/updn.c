@@ -16,7 +16,7 @@
  *    rank is up; between equal ranks, towards the lower node GUID
  *    (updn_get_dir: "bigger == UP direction" from the moving side).
  * 3. Min-hop tables under the up* / down* rule, then minhop's balancing:
- *    route_updown_lfts (updown.c) says how, and updown_legal.c where it
+ *    lanes_route_updown_lfts (updown.c) says how, and updown_legal.c where it
  *    differs from OpenSM's single-direction BFS.
  *
  * Where this is not OpenSM:
@@ -245,11 +245,11 @@ static int attempt(struct updn *u, struct lanes_error *err)
 
 	lanes_routing_free(u->r);
 	u->r = NULL;
-	if ((rc = route_bfs_ranks(u->f, u->roots, u->nroots, u->rank, err)) ||
-	    (rc = route_order_by_key(u->f, u->rank, u->pos, err)) ||
+	if ((rc = lanes_route_bfs_ranks(u->f, u->roots, u->nroots, u->rank, err)) ||
+	    (rc = lanes_route_order_by_key(u->f, u->rank, u->pos, err)) ||
 	    (rc = lanes_routing_new(u->f, &u->r, err)))
 		return rc;
-	rc = route_updown_lfts(u->f, u->opts, u->pos, u->r, &u->gap, err);
+	rc = lanes_route_updown_lfts(u->f, u->opts, u->pos, u->r, &u->gap, err);
 	if (rc == 1) {
 		lanes_routing_free(u->r);
 		u->r = NULL;
@@ -286,7 +286,7 @@ static int with_file(struct updn *u, struct lanes_error *err)
 	uint32_t unknown;
 	int rc;
 
-	if ((rc = route_read_roots(u->f, u->opts->roots, u->roots, &u->nroots, &unknown, err)))
+	if ((rc = lanes_route_read_roots(u->f, u->opts->roots, u->roots, &u->nroots, &unknown, err)))
 		return rc;
 	if ((rc = attempt(u, err)) == 1)
 		return lanes_error_set(
@@ -307,7 +307,7 @@ static int with_file(struct updn *u, struct lanes_error *err)
 		lanes_sb_dec(&b, unknown);
 		lanes_sb_str(&b, " GUIDs of the file are not in the fabric (skipped)");
 	}
-	u->r->notes = route_notes_with_roots(u->f, head, u->roots, u->nroots, tail);
+	u->r->notes = lanes_route_notes_with_roots(u->f, head, u->roots, u->nroots, tail);
 	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
@@ -319,7 +319,7 @@ static int with_centres(struct updn *u, const char *why, struct lanes_error *err
 	int rc;
 
 	if ((!u->dist && (rc = lanes_fabric_switch_distances(u->f, &u->dist, err))) ||
-	    (rc = route_center_roots(u->f, u->dist, u->comp, u->ncomp, u->roots, err)))
+	    (rc = lanes_route_center_roots(u->f, u->dist, u->comp, u->ncomp, u->roots, err)))
 		return rc;
 	u->nroots = u->ncomp;
 	if ((rc = attempt(u, err)) == 1)
@@ -331,7 +331,7 @@ static int with_centres(struct updn *u, const char *why, struct lanes_error *err
 	lanes_sb_str(&b, why);
 	lanes_sb_str(&b, "; fallback: one root per connected component, the switch of minimum "
 		     "eccentricity, ties to the lowest GUID; up*/down* on BFS ranks from it; 1 VL; ");
-	u->r->notes = route_notes_with_roots(u->f, head, u->roots, u->nroots, NULL);
+	u->r->notes = lanes_route_notes_with_roots(u->f, head, u->roots, u->nroots, NULL);
 	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
@@ -353,7 +353,7 @@ static int detected(struct updn *u, const char *rule, uint32_t hosts, struct lan
 		lanes_sb_str(&b, " or more CA ports, half the busiest switch's)");
 	}
 	lanes_sb_str(&b, "; up*/down* on BFS ranks from them (equal ranks: lower GUID is up); 1 VL; ");
-	u->r->notes = route_notes_with_roots(u->f, head, u->roots, u->nroots, NULL);
+	u->r->notes = lanes_route_notes_with_roots(u->f, head, u->roots, u->nroots, NULL);
 	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
@@ -412,7 +412,7 @@ static int prepare(struct updn *u, struct lanes_error *err)
 	carve(u, &c);
 	memset(u->seen, 0, sizeof(*u->seen) * (3 * ns + 1));
 	memset(u->cas, 0, sizeof(uint32_t) * (ns + 1));
-	if ((rc = route_components(u->f, u->comp, &u->ncomp, err)))
+	if ((rc = lanes_route_components(u->f, u->comp, &u->ncomp, err)))
 		return rc;
 	count_cas(u);
 	return 0;

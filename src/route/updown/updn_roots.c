@@ -121,7 +121,7 @@ static int add_root(const struct guid_map *m, size_t n, uint64_t guid, uint8_t *
 	return 1;
 }
 
-int route_read_roots(const struct lanes_fabric *f, const char *path, uint32_t *roots,
+int lanes_route_read_roots(const struct lanes_fabric *f, const char *path, uint32_t *roots,
 		     uint32_t *nroots, uint32_t *unknown, struct lanes_error *err)
 {
 	uint8_t *mark = calloc((size_t)f->num_switches + 1, 1);

@@ -1,6 +1,6 @@
 /*
  * updown.c - up* / down* routing on a total order of the switches, shared by
- * the updn, dnup and ud-dfs engines (updown.h): route_updown_lfts,
+ * the updn, dnup and ud-dfs engines (updown.h): lanes_route_updown_lfts,
  * its setup, the candidates kept per destination switch, and the LFT column
  * fill with its LMC passes. The candidates toward one destination switch
  * come from updown_legal.c (phases A and B) and updown_complete.c (phase C),
@@ -19,20 +19,20 @@
  * routed after all CA LIDs and not counted, LMC passes with the search
  * starting after the previous LID's port and OpenSM's preference for a port
  * towards a system, then a node, that the port's earlier LIDs do not use
- * (route_fill_lids, load.c). Candidates depend only on the
+ * (lanes_route_fill_lids, load.c). Candidates depend only on the
  * destination switch, so they are computed once per switch for all the CAs
  * behind it, and kept (within a memory budget: 4 MB plus a quarter of the
  * LFTs) for its switch LID after every CA LID and for later LMC passes. A
  * switch LID at offset 0 whose candidates are not kept (a switch without
  * CAs, without LMC) needs only each switch's least-loaded candidate: the
  * phases put it straight into the LFT column (column mode, u->col), the
- * port route_fill_lids would pick. With one pass and many such switch LIDs,
+ * port lanes_route_fill_lids would pick. With one pass and many such switch LIDs,
  * updown_swlids.c routes every switch LID at once instead, to the same
  * ports (want_batch; the CA LIDs' candidates are then not kept for them).
  * A group's LIDs are filled switch by switch: a switch's choices read only
  * its own counters, so the order across switches does not matter.
  *
- * With r NULL, route_updown_lfts only says whether the order leaves a gap
+ * With r NULL, lanes_route_updown_lfts only says whether the order leaves a gap
  * (has_gap: phases A and B, no tables), for dnup to decide before routing.
  *
  * Invariants: iteration in index or order position, no global state; a
@@ -54,7 +54,7 @@
 static void save_hops(struct updown *u, uint32_t t)
 {
 	struct route_saved_hops *sv =
-		route_hop_ports_save(&u->hops, u->f->num_switches, u->state, &u->save_left);
+		lanes_route_hop_ports_save(&u->hops, u->f->num_switches, u->state, &u->save_left);
 
 	if (!sv)
 		return;
@@ -84,9 +84,9 @@ static int want_hops(struct updown *u, uint32_t t, int check)
 		return 0;
 	}
 	u->hops.dst = LANES_NONE;
-	updown_legal_paths(u, t);
+	lanes_updown_legal_paths(u, t);
 	if (u->nunrouted)
-		updown_complete(u, t, check);
+		lanes_updown_complete(u, t, check);
 	if (u->gap->from_sw != LANES_NONE)
 		return 1;
 	u->hops.dst = t;
@@ -100,12 +100,12 @@ static int want_hops(struct updown *u, uint32_t t, int check)
 
 /*
  * minhop's column fill for the m LIDs lids[] toward the current destination
- * switch (route_fill_lids). Completed routes are never counted: OpenSM has
+ * switch (lanes_route_fill_lids). Completed routes are never counted: OpenSM has
  * no route there, and management traffic should not move CA routes.
  */
 static void route_lids(struct updown *u, const uint32_t *lids, uint32_t m, int offset, int count)
 {
-	route_fill_lids(u->r->lft, u->f->num_switches, u->cur, &u->load, &u->peers, lids, m,
+	lanes_route_fill_lids(u->r->lft, u->f->num_switches, u->cur, &u->load, &u->peers, lids, m,
 			offset, count ? u->cur_nlegal : 0);
 }
 
@@ -152,7 +152,7 @@ static int route_group(struct updown *u, uint32_t i, uint32_t j, int offset)
 	return 0;
 }
 
-/* Switch t's LID base + offset; done: updown_swlids routed it. */
+/* Switch t's LID base + offset; done: lanes_updown_swlids routed it. */
 static void route_switch(struct updown *u, uint32_t t, int offset, int done)
 {
 	const struct lanes_port *p0 = lanes_fabric_port(u->f, u->f->switches[t], 0);
@@ -163,12 +163,12 @@ static void route_switch(struct updown *u, uint32_t t, int offset, int done)
 	if (u->opts->switch_lids && !done) {
 		u->save_next = offset + 1 < (1 << u->eps.max_lmc);
 		if (!offset && !u->save_next && !u->saved[t] && u->hops.dst != t) {
-			/* column mode: the phases pick what route_fill_lids would */
+			/* column mode: the phases pick what lanes_route_fill_lids would */
 			u->col = u->r->lft + (size_t)lid * u->f->num_switches;
 			u->hops.dst = LANES_NONE;
-			updown_legal_paths(u, t);
+			lanes_updown_legal_paths(u, t);
 			if (u->nunrouted)
-				updown_complete(u, t, 0);
+				lanes_updown_complete(u, t, 0);
 			u->col = NULL;
 		} else {
 			want_hops(u, t, 0);
@@ -192,7 +192,7 @@ static int route_pass(struct updown *u, int offset)
 			return 1;
 		i = j;
 	}
-	done = !offset && u->batch && !updown_swlids(u);
+	done = !offset && u->batch && !lanes_updown_swlids(u);
 	for (uint32_t t = 0; t < u->f->num_switches; t++)
 		route_switch(u, t, offset, done);
 	return 0;
@@ -202,7 +202,7 @@ static int route_pass(struct updown *u, int offset)
 
 /*
  * The per-switch, per-entry and per-end-port arrays in one zeroed block
- * (u->saved heads it); after route_endports_osm_order, for lids.
+ * (u->saved heads it); after lanes_route_endports_osm_order, for lids.
  */
 static int alloc_arrays(struct updown *u, struct lanes_error *err)
 {
@@ -217,7 +217,7 @@ static int alloc_arrays(struct updown *u, struct lanes_error *err)
 	u->saved = calloc(1, sizeof(*u->saved) * n + sizeof(uint64_t) * nbits +
 				     sizeof(uint32_t) * (nw * n + 1 + u->eps.n + 1 + ne + 1) +
 				     2 * (ne + 1) + 2 * n);
-	u->save_left = route_hop_ports_save_budget(u->f);
+	u->save_left = lanes_route_hop_ports_save_budget(u->f);
 	if (!u->saved)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	u->bits = (uint64_t *)(u->saved + n);
@@ -266,11 +266,11 @@ static int prepare(struct updown *u, const uint32_t *pos, struct lanes_error *er
 	uint32_t ncomp = 0;
 	int rc;
 
-	if ((rc = route_endports_osm_order(f, &u->eps, err)) || (rc = alloc_arrays(u, err)) ||
-	    (rc = route_components(f, u->comp, &ncomp, err)) ||
-	    (rc = route_load_init(&u->load, f, err)) ||
-	    (rc = route_hop_ports_init(&u->hops, f, err)) ||
-	    (u->eps.max_lmc && (rc = route_peers_init(&u->peers, f, &u->load, err))))
+	if ((rc = lanes_route_endports_osm_order(f, &u->eps, err)) || (rc = alloc_arrays(u, err)) ||
+	    (rc = lanes_route_components(f, u->comp, &ncomp, err)) ||
+	    (rc = lanes_route_load_init(&u->load, f, err)) ||
+	    (rc = lanes_route_hop_ports_init(&u->hops, f, err)) ||
+	    (u->eps.max_lmc && (rc = lanes_route_peers_init(&u->peers, f, &u->load, err))))
 		return rc;
 	split_adjacency(u, pos);
 	for (uint32_t s = 0; s < f->num_switches; s++)
@@ -282,10 +282,10 @@ static int prepare(struct updown *u, const uint32_t *pos, struct lanes_error *er
 
 static void release(struct updown *u)
 {
-	route_hop_ports_free(&u->hops);
-	route_peers_free(&u->peers);
-	route_load_free(&u->load);
-	route_endports_free(&u->eps);
+	lanes_route_hop_ports_free(&u->hops);
+	lanes_route_peers_free(&u->peers);
+	lanes_route_load_free(&u->load);
+	lanes_route_endports_free(&u->eps);
 	for (uint32_t s = 0; u->saved && s < u->f->num_switches; s++)
 		free(u->saved[s]);
 	free(u->saved);
@@ -293,7 +293,7 @@ static void release(struct updown *u)
 
 /*
  * Gap check only (r NULL): the switches with CAs, those of the end ports
- * with a LID (as route_endports_osm_order lists them), into u->has_ca.
+ * with a LID (as lanes_route_endports_osm_order lists them), into u->has_ca.
  */
 static void mark_ca_switches(struct updown *u)
 {
@@ -336,7 +336,7 @@ static int one_top(const struct lanes_fabric *f, const uint32_t *pos)
  * Does some destination switch with CAs leave a switch with CAs without a
  * legal path? Not when one_top holds. Phases A and B only: a switch of t's component without a
  * legal route is always reached by phase C's BFS, so route_pass reports a
- * gap exactly when updown_legal_paths leaves such a switch with CAs
+ * gap exactly when lanes_updown_legal_paths leaves such a switch with CAs
  * (u->unrouted_ca). Which gap route_pass names depends on its destination
  * order; this only says whether there is one (gap is not set).
  */
@@ -348,8 +348,8 @@ static int has_gap(struct updown *u, const uint32_t *pos, struct lanes_error *er
 
 	if (one_top(f, pos))
 		return 0;
-	if ((rc = alloc_arrays(u, err)) || (rc = route_components(f, u->comp, &ncomp, err)) ||
-	    (rc = route_hop_ports_init(&u->hops, f, err)))
+	if ((rc = alloc_arrays(u, err)) || (rc = lanes_route_components(f, u->comp, &ncomp, err)) ||
+	    (rc = lanes_route_hop_ports_init(&u->hops, f, err)))
 		return rc;
 	split_adjacency(u, pos);
 	for (uint32_t s = 0; s < f->num_switches; s++)
@@ -358,7 +358,7 @@ static int has_gap(struct updown *u, const uint32_t *pos, struct lanes_error *er
 	for (uint32_t t = 0; t < f->num_switches; t++) {
 		if (!u->has_ca[t])
 			continue;
-		updown_legal_paths(u, t);
+		lanes_updown_legal_paths(u, t);
 		if (u->unrouted_ca)
 			return 1;
 	}
@@ -366,7 +366,7 @@ static int has_gap(struct updown *u, const uint32_t *pos, struct lanes_error *er
 }
 
 /*
- * Route the switch LIDs all at once (updown_swlids)? It applies with switch
+ * Route the switch LIDs all at once (lanes_updown_swlids)? It applies with switch
  * LIDs, one pass and at most UPDOWN_SWLIDS_MAX switches (batch 2: then
  * always). It replaces column mode, the switch LIDs whose switch has no
  * CAs (the others reuse their CA LIDs' saved candidates, which is cheap),
@@ -386,8 +386,8 @@ static int want_batch(const struct updown *u, int batch)
 	return batch == 2 || ncol >= 4 * ((f->num_switches + 15) / 16);
 }
 
-/* r NULL: only whether route_updown_lfts would find a gap (see has_gap). */
-int updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+/* r NULL: only whether lanes_route_updown_lfts would find a gap (see has_gap). */
+int lanes_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap, int batch,
 		struct lanes_error *err)
 {
@@ -413,9 +413,9 @@ int updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opt
 	return rc;
 }
 
-int route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+int lanes_route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		      const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap,
 		      struct lanes_error *err)
 {
-	return updown_lfts(f, opts, pos, r, gap, 1, err);
+	return lanes_updown_lfts(f, opts, pos, r, gap, 1, err);
 }

@@ -46,7 +46,7 @@ struct lanes_routing;
  *         switch with CAs (gap says which; r is then incomplete); or a
  *         negative LANES_E* code
  */
-int route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+int lanes_route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		      const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap,
 		      struct lanes_error *err);
 
@@ -57,25 +57,25 @@ int route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opt
  * @return 0, or a negative LANES_E* code (a file:line parse error, or no GUID
  *         names a switch or a cabled CA of f)
  */
-int route_read_roots(const struct lanes_fabric *f, const char *path, uint32_t *roots,
+int lanes_route_read_roots(const struct lanes_fabric *f, const char *path, uint32_t *roots,
 		     uint32_t *nroots, uint32_t *unknown, struct lanes_error *err);
 
 /**
  * Multi-source BFS hop counts from seeds over the switch graph; rank[s] is
  * UINT32_MAX where no seed reaches.
  */
-int route_bfs_ranks(const struct lanes_fabric *f, const uint32_t *seeds, uint32_t nseeds,
+int lanes_route_bfs_ranks(const struct lanes_fabric *f, const uint32_t *seeds, uint32_t nseeds,
 		    uint32_t *rank, struct lanes_error *err);
 
 /**
  * The order of switches by key ascending, then node GUID ascending, then
  * index: pos[s] receives switch s's place.
  */
-int route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, uint32_t *pos,
+int lanes_route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, uint32_t *pos,
 		       struct lanes_error *err);
 
 /** Connected components of the switch graph: comp[s] in 0..count-1, by lowest switch index. */
-int route_components(const struct lanes_fabric *f, uint32_t *comp, uint32_t *count,
+int lanes_route_components(const struct lanes_fabric *f, uint32_t *comp, uint32_t *count,
 		     struct lanes_error *err);
 
 /**
@@ -83,14 +83,14 @@ int route_components(const struct lanes_fabric *f, uint32_t *comp, uint32_t *cou
  * eccentricity (from the distance matrix dist), ties to the lowest GUID:
  * roots[c] for component c.
  */
-int route_center_roots(const struct lanes_fabric *f, const uint8_t *dist, const uint32_t *comp,
+int lanes_route_center_roots(const struct lanes_fabric *f, const uint8_t *dist, const uint32_t *comp,
 		       uint32_t ncomp, uint32_t *roots, struct lanes_error *err);
 
 /**
  * A malloc'ed notes string: head, then "roots=0x..,0x.." naming the node
  * GUIDs of the n root switches (none when n is 0), then tail (may be NULL).
  */
-char *route_notes_with_roots(const struct lanes_fabric *f, const char *head,
+char *lanes_route_notes_with_roots(const struct lanes_fabric *f, const char *head,
 			     const uint32_t *roots, uint32_t n, const char *tail);
 
 #endif

@@ -7,7 +7,7 @@
  * COMPLETED: a switch with no legal path at all. It gets a shortest path in
  * the plain graph to the switches that have one, so that its own traffic
  * (and switch LIDs) still arrive. Legal routes never lead into it, so CA
- * traffic never meets it unless CAs hang off it; route_updown_lfts reports
+ * traffic never meets it unless CAs hang off it; lanes_route_updown_lfts reports
  * that case as a gap instead of routing it. Completed routes do not count in
  * the port loads.
  *
@@ -231,7 +231,7 @@ static void complete_few(struct updown *u, uint32_t n)
 }
 
 /* Phase C: the fast way when it gives the same tables and report, else complete(). */
-void updown_complete(struct updown *u, uint32_t t, int check)
+void lanes_updown_complete(struct updown *u, uint32_t t, int check)
 {
 	if (check && u->unrouted_ca)
 		complete(u, t, check);

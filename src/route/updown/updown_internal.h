@@ -1,5 +1,5 @@
 /*
- * updown_internal.h - the state that route_updown_lfts (updown.c) shares
+ * updown_internal.h - the state that lanes_route_updown_lfts (updown.c) shares
  * with the phases that find the candidates toward one destination switch:
  * updown_legal.c (phases A and B, the legal routes) and updown_complete.c
  * (phase C, a shortest completion for the switches without one), and with
@@ -80,10 +80,10 @@ struct updown {
 	uint32_t *unrouted;        /* phase C: switches without a legal path */
 	uint32_t nunrouted;        /* of t's component */
 	uint8_t unrouted_ca;       /* one of them has CAs */
-	int batch;                 /* updown_swlids routes the switch LIDs (want_batch) */
+	int batch;                 /* lanes_updown_swlids routes the switch LIDs (want_batch) */
 };
 
-/* The most switches updown_swlids takes (a route's hops fit in a byte, 255 apart). */
+/* The most switches lanes_updown_swlids takes (a route's hops fit in a byte, 255 apart). */
 #define UPDOWN_SWLIDS_MAX 255
 
 /*
@@ -121,7 +121,7 @@ static inline void updown_take(struct updown *u, uint32_t s, uint32_t k)
 /*
  * The k candidate ports of s, just put at hops.port[nports]: its entry, or
  * in column mode its least-loaded one (route_least_loaded from port 1, as
- * route_fill_lids picks for an uncounted LID at offset 0).
+ * lanes_route_fill_lids picks for an uncounted LID at offset 0).
  */
 static inline void updown_emit(struct updown *u, uint32_t s, uint32_t k)
 {
@@ -139,7 +139,7 @@ static inline void updown_emit(struct updown *u, uint32_t s, uint32_t k)
  * (refilled from the start) or u->col; the switches of t's component left
  * without one into u->unrouted.
  */
-void updown_legal_paths(struct updown *u, uint32_t t);
+void lanes_updown_legal_paths(struct updown *u, uint32_t t);
 
 /*
  * Phase C toward switch t (updown_complete.c): a shortest completion for
@@ -147,7 +147,7 @@ void updown_legal_paths(struct updown *u, uint32_t t);
  * destination, so a completed switch with CAs is a gap (u->gap); never in
  * column mode.
  */
-void updown_complete(struct updown *u, uint32_t t, int check);
+void lanes_updown_complete(struct updown *u, uint32_t t, int check);
 
 /*
  * Every switch LID (LID base, uncounted, one pass) into u->r at once
@@ -157,15 +157,15 @@ void updown_complete(struct updown *u, uint32_t t, int check);
  * @return 0, or -1 (more than UPDOWN_SWLIDS_MAX switches, or out of
  *         memory: the caller routes them one at a time, to the same ports)
  */
-int updown_swlids(struct updown *u);
+int lanes_updown_swlids(struct updown *u);
 
 /*
- * route_updown_lfts (updown.h), which is batch 1: the switch LIDs
- * by updown_swlids where it applies and pays (updown.c want_batch); batch
- * 0: one destination at a time, batch 2: updown_swlids wherever it applies
+ * lanes_route_updown_lfts (updown.h), which is batch 1: the switch LIDs
+ * by lanes_updown_swlids where it applies and pays (updown.c want_batch); batch
+ * 0: one destination at a time, batch 2: lanes_updown_swlids wherever it applies
  * (the unit tests compare them: the tables must be the same).
  */
-int updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+int lanes_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap, int batch,
 		struct lanes_error *err);
 

@@ -319,7 +319,7 @@ __attribute__((noinline)) static void column_paths(struct updown *u, uint32_t t)
 	u->unrouted_ca = gap;
 }
 
-void updown_legal_paths(struct updown *u, uint32_t t)
+void lanes_updown_legal_paths(struct updown *u, uint32_t t)
 {
 	all_down_paths(u, t);
 	down_states(u, t);

@@ -20,7 +20,7 @@
 
 /* ------------------------------------------------------------ orders */
 
-int route_bfs_ranks(const struct lanes_fabric *f, const uint32_t *seeds, uint32_t nseeds,
+int lanes_route_bfs_ranks(const struct lanes_fabric *f, const uint32_t *seeds, uint32_t nseeds,
 		    uint32_t *rank, struct lanes_error *err)
 {
 	uint32_t few[FEW], head = 0, tail = 0;
@@ -89,7 +89,7 @@ static void radix_pass(const struct keyed *in, struct keyed *out, uint32_t n, in
  * LSD radix passes over the bytes that differ somewhere, the GUID's first,
  * each stable; a few switches by insertion.
  */
-int route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, uint32_t *pos,
+int lanes_route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, uint32_t *pos,
 		       struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches, kor = 0, kand = UINT32_MAX;
@@ -127,7 +127,7 @@ int route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, uint32
 	return 0;
 }
 
-int route_components(const struct lanes_fabric *f, uint32_t *comp, uint32_t *count,
+int lanes_route_components(const struct lanes_fabric *f, uint32_t *comp, uint32_t *count,
 		     struct lanes_error *err)
 {
 	uint32_t ns = f->num_switches, n = 0, few[FEW];
@@ -174,7 +174,7 @@ static uint32_t eccentricity(const struct lanes_fabric *f, const uint8_t *dist,
 	return ecc;
 }
 
-int route_center_roots(const struct lanes_fabric *f, const uint8_t *dist, const uint32_t *comp,
+int lanes_route_center_roots(const struct lanes_fabric *f, const uint8_t *dist, const uint32_t *comp,
 		       uint32_t ncomp, uint32_t *roots, struct lanes_error *err)
 {
 	uint32_t *best = malloc(sizeof(*best) * ((size_t)ncomp + 1));
@@ -198,7 +198,7 @@ int route_center_roots(const struct lanes_fabric *f, const uint8_t *dist, const 
 
 /* ------------------------------------------------------------ notes */
 
-char *route_notes_with_roots(const struct lanes_fabric *f, const char *head,
+char *lanes_route_notes_with_roots(const struct lanes_fabric *f, const char *head,
 			     const uint32_t *roots, uint32_t n, const char *tail)
 {
 	size_t hl = strlen(head), tl = tail ? strlen(tail) : 0;

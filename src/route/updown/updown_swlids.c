@@ -327,7 +327,7 @@ static void carve(struct swl *w, const struct updown *u, char *p, size_t deg)
 		w->ro[e] = u->nb[e] * w->nv;
 }
 
-int updown_swlids(struct updown *u)
+int lanes_updown_swlids(struct updown *u)
 {
 	const struct lanes_fabric *f = u->f;
 	vb small[512]; /* small fabrics: no allocation */
