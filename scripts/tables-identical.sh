@@ -15,7 +15,8 @@
 # paths start), each also with 5% of its switch links failed (seeds 1 and 2)
 # and at LMC 1; the option sets: the defaults, --vls 4 --sls 4, --vls 1, and
 # --ca-lids-only. Prints one line per differing case and a total; exits 1 if
-# any case differs.
+# any case differs. ENGINES="updn dnup" limits the engines, JOBS the
+# parallel cases (default 2).
 set -u
 old=$1 new=$2
 out=${3:-$(mktemp -d /tmp/tables-identical.XXXXXX)}
@@ -24,7 +25,7 @@ data=${DATA:-$here/../shared/data}
 jobs=${JOBS:-2}
 mkdir -p "$out/fabrics"
 
-engines=$("$new" engines | awk 'NR > 1 { print $1 }')
+engines=${ENGINES:-$("$new" engines | awk 'NR > 1 { print $1 }')}
 
 small=(
 	"dragonfly a=2 p=1 h=1" "dragonfly a=4 p=2 h=2" "dragonfly a=3 p=1 h=2 g=5 wiring=palmtree"

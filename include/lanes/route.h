@@ -42,6 +42,8 @@ struct lanes_route_opts {
 	int switch_lids;       /**< route switch LIDs as destinations (default 1) */
 	uint64_t seed;         /**< for randomised engines (default 1) */
 	const char *roots;     /**< engine-specific: a file of root GUIDs, or NULL */
+	unsigned threads;      /**< worker threads: 0 one per online core (the default), 1 none;
+				    the routing does not depend on it */
 };
 
 /** Fill opts with the defaults. */

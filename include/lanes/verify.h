@@ -45,7 +45,7 @@ struct lanes_verify_opts {
 	uint8_t max_vls;       /**< data VL budget (default 8) */
 	uint32_t ebb_patterns; /**< random bisections for the EBB (default 100; 0 skips it) */
 	uint64_t seed;         /**< for the bisections (default 1) */
-	unsigned threads;      /**< worker threads; 0: one per core, at most 8. Results do not depend on it. */
+	unsigned threads;      /**< worker threads: 0 one per online core (the default), 1 none. Results do not depend on it. */
 };
 
 void lanes_verify_opts_init(struct lanes_verify_opts *o);

@@ -76,13 +76,17 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
 	"  --fail-switches X    remove X switches (and the CAs only they connect)\n"     \
 	"  --seed S             seed for fault injection, decimal (default 1)\n"
 
+/* The largest --threads (the library starts at most 256 workers a call). */
+#define LANES_CLI_MAX_THREADS 256
+
 /* Options of commands that run an engine (route, verify -e, compare). */
 #define CLI_ROUTE_LONGOPTS                                    \
 	{ "engine", required_argument, NULL, 'e' },           \
 	{ "vls", required_argument, NULL, 'V' },              \
 	{ "sls", required_argument, NULL, 'Q' },              \
 	{ "ca-lids-only", no_argument, NULL, 'C' },           \
-	{ "roots", required_argument, NULL, 'R' }
+	{ "roots", required_argument, NULL, 'R' },           \
+	{ "threads", required_argument, NULL, 'T' }
 
 struct lanes_route_opts;
 struct lanes_engine;

@@ -34,7 +34,7 @@
 
 static const char compare_usage[] =
 	"usage: lanes compare FABRIC [-e E1,E2,...|all] [--vls N] [--sls N] [--ebb-patterns N]\n"
-	"                     [--all-traffic] [--ca-lids-only] [--roots FILE] [--json]\n"
+	"                     [--all-traffic] [--ca-lids-only] [--roots FILE] [--threads N] [--json]\n"
 	"\n"
 	"  Route FABRIC with each engine (default: all) and check each routing with the\n"
 	"  verifier. One row per engine: deadlock-free by the verifier (not the engine's claim),\n"
@@ -48,6 +48,8 @@ static const char compare_usage[] =
 	"                   refused when LIST does not name updn\n"
 	"  --ebb-patterns N random bisections for the EBB (default 100; 0 skips it: EBB -, null)\n"
 	"  --all-traffic    judge credit loops on every path, switch traffic included\n"
+	"  --threads N      worker threads for each engine and the verifier, 0 one per core\n"
+	"                   (default); the results do not depend on it\n"
 	"  --json           an array of objects: engine, claims_deadlock_free, deadlock_free,\n"
 	"                   reachable, unreachable_pairs, vls, sls, hops_avg, hops_max,\n"
 	"                   routes_per_channel_max, routes_per_channel_stddev, ebb, time_s, error\n"
@@ -278,6 +280,7 @@ static int parse_args(struct cargs *a, int argc, char **argv)
 		}
 	}
 	a->ro.seed = a->vo.seed = a->fo.seed;
+	a->vo.threads = a->ro.threads;
 	a->vo.max_vls = a->ro.max_vls;
 	return 0;
 }

@@ -20,7 +20,7 @@
 
 static const char route_usage[] =
 	"usage: lanes route -e ENGINE FABRIC -o DIR [--vls N] [--sls N] [--seed S] [--ca-lids-only]\n"
-	"                   [--roots FILE]\n"
+	"                   [--roots FILE] [--threads N]\n"
 	"\n"
 	"  Route FABRIC with ENGINE (see `lanes engines`) and write into DIR:\n"
 	"    opensm-lfts.dump    the LFTs, as OpenSM writes them and `opensm -R file -U` loads them\n"
@@ -30,6 +30,7 @@ static const char route_usage[] =
 	"  --vls N          data VL budget, 1..15 (default 8)\n"
 	"  --sls N          SL budget, 1..16 (default 16)\n"
 	"  --seed S         seed for randomised engines (default 1)\n"
+	"  --threads N      worker threads, 0 one per core (default); the tables do not depend on it\n"
 	"  --ca-lids-only   do not route switch LIDs as destinations\n"
 	"  --roots FILE     root switch GUIDs for updn, one per line (default: found as OpenSM does);\n"
 	"                   refused with other engines, which do not use it\n"
@@ -255,7 +256,20 @@ static int parse_budget(const char *opt, const char *arg, unsigned max, uint8_t 
 	return 0;
 }
 
-/* Options shared by route and verify's -e: engine, budgets, seed. */
+/* --threads N: 0 (one per core) .. LANES_CLI_MAX_THREADS. */
+static int parse_threads(const char *arg, unsigned *out)
+{
+	uint64_t v;
+
+	if (cli_parse_u64("threads", arg, &v))
+		return EXIT_USAGE;
+	if (v > LANES_CLI_MAX_THREADS)
+		return cli_usage_error("--threads must be 0..%u, not %s", LANES_CLI_MAX_THREADS, arg);
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* Options shared by route, verify and compare: engine, budgets, threads. */
 int cli_route_option(int c, const char *arg, struct lanes_route_opts *o, const char **engine)
 {
 	switch (c) {
@@ -272,6 +286,8 @@ int cli_route_option(int c, const char *arg, struct lanes_route_opts *o, const c
 	case 'R':
 		o->roots = arg;
 		return 1;
+	case 'T':
+		return parse_threads(arg, &o->threads) ? -1 : 1;
 	default:
 		return 0;
 	}

@@ -38,6 +38,8 @@ static const char verify_usage[] =
 	"                   keep deadlock-free; reachability always covers every pair)\n"
 	"  --ebb-patterns N random bisections for the effective bisection bandwidth (default 100)\n"
 	"  --seed S         seed for the bisections (default 1)\n"
+	"  --threads N      worker threads for routing and verifying, 0 one per core (default);\n"
+	"                   the results do not depend on it\n"
 	"  --json           one JSON object\n"
 	"  --sls N, --ca-lids-only, --roots FILE   with -e: as for `lanes route`\n"
 	"  Exit 0 verified; 1 a credit loop, unreachable pairs or VLs over budget, or with -e the\n"
@@ -155,6 +157,7 @@ static int parse_args(struct vargs *a, int argc, char **argv)
 		}
 	}
 	a->ro.seed = a->vo.seed = a->fo.seed;
+	a->vo.threads = a->ro.threads;
 	a->vo.max_vls = a->ro.max_vls;
 	return split_words(a, argc - optind, argv + optind);
 }

@@ -16,7 +16,8 @@
  */
 #include "verify_internal.h"
 
-#include <pthread.h>
+#include "core/parallel.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,9 +135,9 @@ static double one_pattern(const struct ebb_ctx *x, struct flows *fl, uint32_t pa
 	return sum / (2.0 * half);
 }
 
-static void *run_patterns(void *arg)
+static void run_patterns(void *ctx, unsigned k)
 {
-	struct ebb_ctx *x = arg;
+	struct ebb_ctx *x = (struct ebb_ctx *)ctx + k;
 	struct flows fl = { malloc(sizeof(uint32_t) * (x->n + 1)),
 			    calloc((size_t)x->c->E + 1, sizeof(uint32_t)), NULL, 0,
 			    malloc(sizeof(uint32_t) * (x->n + 2)), malloc(x->n + 1) };
@@ -150,19 +151,17 @@ static void *run_patterns(void *arg)
 	free(fl.path);
 	free(fl.start);
 	free(fl.arrived);
-	return NULL;
-}
+	}
 
 int lanes_verify_ebb(struct vctx *c, struct lanes_error *err)
 {
 	uint32_t n = c->ca_off[c->S], P = c->o->ebb_patterns, T = lanes_verify_threads(c->o, P);
 	uint32_t *ca_sw = malloc(sizeof(uint32_t) * (n + 1));
 	double *mean = calloc((size_t)P + 1, sizeof(double)), sum = 0;
-	struct ebb_ctx x[8];
-	pthread_t tid[8];
+	struct ebb_ctx *x = calloc(T, sizeof(*x));
 	int rc = 0;
 
-	if (!ca_sw || !mean) {
+	if (!ca_sw || !mean || !x) {
 		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -171,15 +170,9 @@ int lanes_verify_ebb(struct vctx *c, struct lanes_error *err)
 	for (uint32_t s = 0; s < c->S; s++)
 		for (uint32_t k = c->ca_off[s]; k < c->ca_off[s + 1]; k++)
 			ca_sw[k] = s;
-	for (uint32_t t = 0; t < T; t++) {
+	for (uint32_t t = 0; t < T; t++)
 		x[t] = (struct ebb_ctx){ c, n, ca_sw, mean, t, T, 0 };
-		if (t && pthread_create(&tid[t], NULL, run_patterns, &x[t]))
-			x[t].rc = -2;
-	}
-	run_patterns(&x[0]);
-	for (uint32_t t = 1; t < T; t++)
-		if (x[t].rc != -2)
-			pthread_join(tid[t], NULL);
+	lanes_parallel_run(T, run_patterns, x);
 	for (uint32_t t = 0; t < T; t++)
 		if (x[t].rc)
 			rc = lanes_error_set(err, LANES_ENOMEM, "out of memory for the bisections");
@@ -190,5 +183,6 @@ int lanes_verify_ebb(struct vctx *c, struct lanes_error *err)
 out:
 	free(ca_sw);
 	free(mean);
+	free(x);
 	return rc;
 }

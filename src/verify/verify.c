@@ -12,12 +12,12 @@
  * Every merged quantity is an integer sum, a maximum, an OR, or "the lowest
  * destination", so the result is the same for any number of threads.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "verify_internal.h"
+
+#include "core/parallel.h"
 
 void lanes_verify_opts_init(struct lanes_verify_opts *o)
 {
@@ -268,12 +268,11 @@ struct job {
 	struct lanes_error err;
 };
 
-static void *run_job(void *arg)
+static void run_job(void *ctx, unsigned k)
 {
-	struct job *j = arg;
+	struct job *j = (struct job *)ctx + k;
 
 	j->rc = each_destination(&j->w, j->lo, j->hi, &j->err);
-	return NULL;
 }
 
 /* A thread's own state, sharing c's tables. */
@@ -334,39 +333,42 @@ static int merge(struct vctx *c, const struct vctx *w)
 
 uint32_t lanes_verify_threads(const struct lanes_verify_opts *o, uint32_t work)
 {
-	long n = o->threads ? (long)o->threads : sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (n < 1)
-		n = 1;
-	if (n > 8)
-		n = 8;
-	return work < 2 * (uint32_t)n ? 1 : (uint32_t)n;
+	return lanes_threads_for(o->threads, work / 2); /* two items a thread at least */
 }
 
+/* Give each job its own state (sharing c's tables); on failure, free what was made. */
+static int jobs_init(struct job *jobs, uint32_t T, const struct vctx *c, uint32_t lids,
+		     struct lanes_error *err)
+{
+	for (uint32_t k = 0; k < T; k++) {
+		jobs[k].lo = 1 + (uint32_t)((uint64_t)lids * k / T);
+		jobs[k].hi = 1 + (uint32_t)((uint64_t)lids * (k + 1) / T);
+		if (worker_init(&jobs[k], c, err)) {
+			for (uint32_t i = 0; i <= k; i++) {
+				lanes_verify_result_free(jobs[i].w.res);
+				release_worker(&jobs[i].w);
+			}
+			return LANES_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Destinations in T contiguous LID ranges, one job each, merged in range order. */
 static int run_threads(struct vctx *c, struct lanes_error *err)
 {
 	uint32_t lids = c->f->max_lid, T = lids < 128 ? 1 : lanes_verify_threads(c->o, lids);
-	struct job jobs[8];
-	pthread_t tid[8];
-	uint32_t started = 0;
+	struct job *jobs;
 	int rc = 0;
 
 	if (T == 1)
 		return each_destination(c, 1, lids + 1, err);
-	for (uint32_t k = 0; k < T && !rc; k++) {
-		jobs[k].lo = 1 + (uint32_t)((uint64_t)lids * k / T);
-		jobs[k].hi = 1 + (uint32_t)((uint64_t)lids * (k + 1) / T);
-		if ((rc = worker_init(&jobs[k], c, err)) ||
-		    (rc = pthread_create(&tid[k], NULL, run_job, &jobs[k]) ? lanes_error_set(
-				  err, LANES_ENOMEM, "cannot start a thread") : 0)) {
-			lanes_verify_result_free(jobs[k].w.res);
-			release_worker(&jobs[k].w);
-			break;
-		}
-		started++;
-	}
-	for (uint32_t k = 0; k < started; k++) {
-		pthread_join(tid[k], NULL);
+	if (!(jobs = calloc(T, sizeof(*jobs))))
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	if ((rc = jobs_init(jobs, T, c, lids, err)))
+		goto out;
+	lanes_parallel_run(T, run_job, jobs);
+	for (uint32_t k = 0; k < T; k++) {
 		if (!rc && (rc = jobs[k].rc))
 			*err = jobs[k].err;
 		if (!rc && merge(c, &jobs[k].w))
@@ -375,6 +377,8 @@ static int run_threads(struct vctx *c, struct lanes_error *err)
 		release_worker(&jobs[k].w);
 	}
 	c->res->cdg_dependencies = lanes_verify_cdg_count(c);
+out:
+	free(jobs);
 	return rc;
 }
 

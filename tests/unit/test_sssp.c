@@ -633,8 +633,8 @@ static void test_wide_keys_same(void **state)
 /*
  * dfsssp splits the destination switches over two threads on large
  * fabrics, and the units over two for their dependency graph
- * (dfsssp_split.c, dfsssp_cdg.c): forced on every fabric, the same routing
- * as in one thread. Among them: first fit (the torus, which numbers the
+ * (dfsssp_split.c, dfsssp_cdg.c): forced on every fabric (threads 2), the
+ * same routing as with threads 1. Among them: first fit (the torus, which numbers the
  * units), LMC with 320 LIDs behind a switch, failed links, a switch with no
  * CAs on either side of the split.
  */
@@ -642,8 +642,6 @@ static void test_split_same(void **state)
 {
 	const char *specs[] = { "torus k=10x10 p=4", "dragonfly a=4 p=2 h=2", "fattree k=4 n=3",
 				"hyperx K=4x4 p=2" };
-	int saved = lanes_dfsssp_split_min;
-
 	(void)state;
 	for (size_t i = 0; i < N(specs) + 4; i++) {
 		struct lanes_fabric *f, *g = NULL;
@@ -665,11 +663,8 @@ static void test_split_same(void **state)
 									: real_fabric_file(2),
 					NULL);
 		}
-		lanes_dfsssp_split_min = 1 << 30;
-		a = route(&lanes_engine_dfsssp, f);
-		lanes_dfsssp_split_min = 0;
-		b = route(&lanes_engine_dfsssp, f);
-		lanes_dfsssp_split_min = saved;
+		a = route_engine_threads(&lanes_engine_dfsssp, f, 1);
+		b = route_engine_threads(&lanes_engine_dfsssp, f, 2);
 		assert_same_routing(a, b);
 		lanes_routing_free(a);
 		lanes_routing_free(b);
@@ -678,20 +673,16 @@ static void test_split_same(void **state)
 	}
 }
 
-/* sssp and dfsssp route f alike without the helper thread and with it (forced from 0 switches). */
+/* sssp and dfsssp route f alike without the helper thread and with it (threads 2 forces it). */
 static void assert_thread_same(const struct lanes_fabric *f)
 {
 	const struct lanes_engine *engines[] = { &lanes_engine_sssp, &lanes_engine_dfsssp };
-	int saved = lanes_sssp_thread_min;
 
 	for (size_t e = 0; e < N(engines); e++) {
 		struct lanes_routing *a, *b;
 
-		lanes_sssp_thread_min = 1 << 30;
-		a = route(engines[e], f);
-		lanes_sssp_thread_min = 0;
-		b = route(engines[e], f);
-		lanes_sssp_thread_min = saved;
+		a = route_engine_threads(engines[e], f, 1);
+		b = route_engine_threads(engines[e], f, 2);
 		assert_same_routing(a, b);
 		lanes_routing_free(a);
 		lanes_routing_free(b);

@@ -159,6 +159,22 @@ static inline void each_real_fabric(const char *dir, fabric_check check, void *c
 	}
 }
 
+/* e's routing of f with the default options but `threads` worker threads (1: none). */
+static inline struct lanes_routing *route_engine_threads(const struct lanes_engine *e,
+							 const struct lanes_fabric *f,
+							 unsigned threads)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+
+	lanes_route_opts_init(&o);
+	o.threads = threads;
+	if (lanes_route(e, f, &o, &r, &err))
+		fail_msg("%s: %s", e->name, err.message);
+	return r;
+}
+
 /* Route f with e and these budgets; switch_lids: switch LIDs are destinations too. */
 static inline struct lanes_routing *route_engine(const struct lanes_engine *e,
 						 const struct lanes_fabric *f, uint8_t vls,

@@ -8,7 +8,7 @@
  * and its LID pairs per layer. Dependencies are numbered by (switch, in
  * port, out port), so a channel's out-edges are one run of numbers.
  *
- * On large fabrics (lanes_dfsssp_split_min switches) the units split in two
+ * On large fabrics (DFSSSP_SPLIT_MIN switches) the units split in two
  * halves, one per thread, for the three passes over their references: mark
  * the dependencies used, renumber and count them, list each dependency's
  * units. The second half counts apart and lists its units after the first

@@ -30,6 +30,7 @@
 #include "route/common/endports.h"
 #include "route/sssp/sssp.h"
 #include "route/cdg/channels.h"
+#include "core/parallel.h"
 
 #define DFSSSP_MAX_LAYERS LANES_NUM_SLS
 #define DFSSSP_PREFETCH 8 /* units ahead when moving a dependency's units */
@@ -150,13 +151,10 @@ int lanes_dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err);
 /** Work toward destination switch t, on d or on a view of it. */
 typedef int (*dfsssp_dest_fn)(struct dfsssp *v, uint32_t t, void *arg, struct lanes_error *err);
 
-/** Switches from which dfsssp takes a second thread (tests lower it). */
-extern int lanes_dfsssp_split_min;
-
-/** Does d's fabric take a second thread (lanes_dfsssp_split_min switches or more)? */
+/** Does d take a second thread (DFSSSP_SPLIT_MIN switches or more, or as the caller asks)? */
 static inline int dfsssp_two_threads(const struct dfsssp *d)
 {
-	return d->ns >= (uint32_t)lanes_dfsssp_split_min;
+	return lanes_threads_wanted(d->opts->threads, d->ns, DFSSSP_SPLIT_MIN);
 }
 
 /**

@@ -4,7 +4,7 @@
  *
  * lanes_route_sssp() tells each destination switch t as soon as the LFT columns
  * of the end-port LIDs behind t are final (struct sssp_progress), and t's
- * units read only those columns. On large fabrics (lanes_dfsssp_split_min
+ * units read only those columns. On large fabrics (DFSSSP_SPLIT_MIN
  * switches) a units thread sets up the state and then makes the units of
  * each destination in that order while lanes_route_sssp goes on with the next
  * ones (its routing keeps one core busy, its helper thread the other only

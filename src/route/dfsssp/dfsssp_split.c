@@ -14,7 +14,6 @@
 #include "core/util.h"
 #include "route/dfsssp/dfsssp_internal.h"
 
-int lanes_dfsssp_split_min = DFSSSP_SPLIT_MIN;
 
 /* One thread's destinations [t0, t1). */
 struct half {

@@ -47,11 +47,14 @@ int lanes_route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts
 extern int lanes_sssp_wide_keys;
 
 /**
- * Switches from which lanes_route_sssp prepares the next destination on a second
- * thread, for its own rule and the heap replay (sssp_cands.c sets the
- * default; tests force it lower).
+ * Switches from which lanes_route_sssp prepares the next destination on a
+ * second thread when the caller leaves the thread count to it
+ * (opts->threads 0), for its own rule and the heap replay. Below, a
+ * destination's candidates take microseconds and handing them between
+ * threads costs more than it saves (measured on torus k=10x10 p=4: 3.5 ms
+ * with the thread, see bench/RESULTS.md).
  */
-extern int lanes_sssp_thread_min;
+#define SSSP_THREAD_WORTH 512
 
 /** The destinations of lanes_route_sssp in OpenSM's order (sssp_order.c makes them). */
 struct sssp_osm_order {

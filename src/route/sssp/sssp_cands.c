@@ -23,6 +23,7 @@
 
 #include "route/sssp/sssp_paths.h"
 #include "route/sssp/sssp.h"
+#include "core/parallel.h"
 
 int lanes_sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
 {
@@ -160,17 +161,9 @@ static void prepare_dest(void *arg, uint32_t j)
 	set_destination(m, &m->buf[j & 1], m->seq[j]);
 }
 
-/*
- * Below this many switches a destination's candidates take microseconds and
- * handing them between threads costs more than it saves (measured on
- * torus k=10x10 p=4: 3.5 ms with the thread, see bench/RESULTS.md). A
- * variable so that tests can force the thread on small fabrics.
- */
-int lanes_sssp_thread_min = 512;
-
 void lanes_sssp_dests_start(struct sssp *m)
 {
-	int threaded = m->f->num_switches >= (uint32_t)lanes_sssp_thread_min;
+	int threaded = lanes_threads_wanted(m->opts->threads, m->f->num_switches, SSSP_THREAD_WORTH);
 
 	/* without the thread, every destination's candidates at once if possible */
 	if (!threaded)

@@ -189,6 +189,7 @@ int lanes_route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_
 		return 0;
 	memset(&h, 0, sizeof(h));
 	h.f = f;
+	h.threads = opts->threads;
 	h.r = r;
 	h.ns = f->num_switches;
 	h.p2 = p * p;

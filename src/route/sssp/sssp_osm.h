@@ -48,6 +48,7 @@ struct emu_dest {
 struct emu {
 	const struct lanes_fabric *f;
 	struct lanes_routing *r;
+	unsigned threads;           /* the caller's opts->threads */
 	uint32_t ns;                /* switches; vertex ns is the CA of a CA LID */
 	uint64_t p2;                /* P^2 */
 	uint32_t *gorder;           /* switches in GUID map order */

@@ -21,6 +21,7 @@
 
 #include "route/sssp/sssp_osm.h"
 #include "route/sssp/sssp.h"
+#include "core/parallel.h"
 
 #define KEPT_BYTES ((size_t)4 << 20)
 
@@ -121,5 +122,5 @@ static void prepare(void *arg, uint32_t j)
 void lanes_emu_prep_start(struct emu *h)
 {
 	kept_alloc(h);
-	lanes_prep_pipe_start(&h->pipe, h->nseq, h->ns >= (uint32_t)lanes_sssp_thread_min, prepare, h);
+	lanes_prep_pipe_start(&h->pipe, h->nseq, lanes_threads_wanted(h->threads, h->ns, SSSP_THREAD_WORTH), prepare, h);
 }
