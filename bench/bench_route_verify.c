@@ -5,7 +5,8 @@
  * Prints wall seconds for generate, route and verify, the verifier's main
  * findings, and the peak resident memory. EBB_PATTERNS "none" skips the
  * verifier (bench/engine_scaling.sh: routing alone). bench/run.sh takes
- * medians.
+ * medians. THREADS=N in the environment sets the routing's and the
+ * verifier's thread count (default 0, one per core).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -44,6 +45,8 @@ int main(int argc, char **argv)
 		return fail("generate", &err);
 	printf("generate %.3f\nswitches %u\nendpoints %u\n", now() - t, f->num_switches, f->num_cas);
 	lanes_route_opts_init(&ro);
+	if (getenv("THREADS"))
+		ro.threads = (unsigned)atoi(getenv("THREADS"));
 	t = now();
 	if (lanes_route(e, f, &ro, &r, &err))
 		return fail("route", &err);
@@ -52,6 +55,7 @@ int main(int argc, char **argv)
 		goto done;
 	lanes_verify_opts_init(&vo);
 	vo.ebb_patterns = (uint32_t)atoi(argv[2]);
+	vo.threads = ro.threads;
 	t = now();
 	if (lanes_verify(f, r, &vo, &res, &err))
 		return fail("verify", &err);
