@@ -2,6 +2,7 @@
  * error.c - filling and formatting struct lanes_error.
  */
 #include "lanes/error.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +25,11 @@ int lanes_error_set(struct lanes_error *err, int code, const char *fmt, ...)
 	set_message(err, fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+int lanes_error_oom(struct lanes_error *err)
+{
+	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 }
 
 int lanes_error_parse(struct lanes_error *err, const char *file, unsigned long line,

@@ -8,6 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct lanes_error;
+
+/* Record "out of memory" in err; returns LANES_ENOMEM, for `return lanes_error_oom(err);`. */
+int lanes_error_oom(struct lanes_error *err);
+
 /* Grow *ptr (of elements of size elem) so that it holds at least need; 0 or -1. */
 int lanes_grow(void **ptr, size_t *cap, size_t need, size_t elem);
 

@@ -20,7 +20,7 @@ int lanes_builder_new(struct lanes_builder **out, struct lanes_error *err)
 {
 	*out = calloc(1, sizeof(**out));
 	if (!*out)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	return 0;
 }
 
@@ -81,12 +81,12 @@ int lanes_builder_add_node(struct lanes_builder *b, const struct lanes_node_spec
 		return lanes_error_set(err, LANES_ERANGE, "too many nodes");
 	if (lanes_grow((void **)&b->nodes, &b->cap_nodes, b->num_nodes + 1, sizeof(*b->nodes)) ||
 	    lanes_grow((void **)&b->ports, &b->cap_ports, b->num_ports + slots, sizeof(*b->ports)))
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	n = &b->nodes[b->num_nodes];
 	memset(n, 0, sizeof(*n));
 	n->desc = lanes_strndup(spec->desc ? spec->desc : "", spec->desc ? strlen(spec->desc) : 0);
 	if (!n->desc)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	n->type = spec->type;
 	n->nports = spec->nports;
 	n->guid = spec->guid ? spec->guid : 0x0002c90000000000ULL + b->num_nodes * 0x100ULL;

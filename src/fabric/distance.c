@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bfs.h"
+#include "core/util.h"
 
 int lanes_fabric_switch_distances(const struct lanes_fabric *f, uint8_t **out,
 				  struct lanes_error *err)
@@ -22,7 +23,7 @@ int lanes_fabric_switch_distances(const struct lanes_fabric *f, uint8_t **out,
 	memset(dist, 255, n * n + 1);
 	if (lanes_bfs_all(f, &s, dist)) {
 		free(dist);
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	}
 	*out = dist;
 	return 0;

@@ -11,6 +11,7 @@
  * fabric built through the builder with the surviving LIDs kept.
  */
 #include "lanes/fabric.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -82,7 +83,7 @@ static int rebuild(const struct lanes_fabric *f, const unsigned char *dead_node,
 	if (rc || !map) {
 		free(map);
 		lanes_builder_free(b);
-		return rc ? rc : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return rc ? rc : lanes_error_oom(err);
 	}
 	for (uint32_t i = 0; i < f->num_nodes && !rc; i++) {
 		const struct lanes_node *n = &f->nodes[i];

@@ -15,6 +15,7 @@
  *    one warning: those LIDs serve analysis only and are written as 0.
  */
 #include "builder_internal.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,7 @@ int lanes_builder_assign_lids(struct lanes_builder *b, struct lanes_error *err)
 	int rc = 0;
 
 	if (!used)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (uint32_t i = 0; i < b->num_nodes; i++)
 		for (unsigned p = 0; p <= b->nodes[i].nports; p++) {
 			if (bears_lid(b, &b->nodes[i], p))

@@ -163,7 +163,7 @@ int lanes_fabric_stats(const struct lanes_fabric *f, struct lanes_fabric_stats *
 	st.parallel_links = count_parallel(f);
 	radix(f, &st);
 	if (distances(f, &st) || components(f, &st))
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	st.isolated_cas = isolated_cas(f);
 	st.connected = st.fabric_components == 1;
 	*out = st;

@@ -120,7 +120,7 @@ static int open_temp(struct lanes_atomic *a, const struct stat *old, struct lane
 
 	if (!(a->tmp = lanes_aprintf("%s.tmp.XXXXXX", a->path))) {
 		lanes_atomic_abort(a);
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	}
 	if ((fd = mkstemp(a->tmp)) < 0) {
 		free(a->tmp);
@@ -146,7 +146,7 @@ int lanes_atomic_open(struct lanes_atomic *a, const char *path, struct lanes_err
 
 	memset(a, 0, sizeof(*a));
 	if ((e = resolve(path, &a->path)))
-		return e == ENOMEM ? lanes_error_set(err, LANES_ENOMEM, "out of memory")
+		return e == ENOMEM ? lanes_error_oom(err)
 				   : io_error(err, path, "cannot follow the link", e);
 	if (stat(a->path, &st))
 		return open_temp(a, NULL, err);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "formats.h"
+#include "core/util.h"
 
 static const char *id_letter(int type)
 {
@@ -126,7 +127,7 @@ static int unique_guids(const struct lanes_fabric *f, struct lanes_error *err)
 	int rc = 0;
 
 	if (!k)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (uint32_t i = 0; i < f->num_nodes; i++)
 		k[i] = (struct guid_key){ f->nodes[i].guid, i, f->nodes[i].type };
 	qsort(k, f->num_nodes, sizeof(*k), cmp_key);

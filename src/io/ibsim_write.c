@@ -114,7 +114,7 @@ static int check_unique_guids(const struct lanes_fabric *f, struct lanes_error *
 	int rc = 0;
 
 	if (!g)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (uint32_t i = 0; i < f->num_nodes; i++)
 		g[i] = f->nodes[i].guid;
 	qsort(g, f->num_nodes, sizeof(*g), lanes_cmp_u64);

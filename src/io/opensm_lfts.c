@@ -312,7 +312,7 @@ int lanes_lfts_write(const struct lanes_fabric *f, const struct lanes_routing *r
 	if (rc)
 		return rc;
 	if (!(text = malloc(sizeof(*text) * ((size_t)f->max_lid + 1))))
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (uint32_t lid = 0; lid <= f->max_lid; lid++)
 		lid_text(f, lid, &text[lid]);
 	lanes_fmt_init(&o, out);

@@ -423,7 +423,7 @@ static int write_entries(struct lanes_fmt *o, const struct lanes_fabric *f,
 	struct word *src = malloc(sizeof(*src) * (n + 1));
 
 	if (!src)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (size_t i = 0; i < n; i++)
 		make_word(&src[i], by_switch ? f->nodes[f->switches[i]].guid : i, by_switch ? 16 : 4);
 	for (uint32_t d = 1; d <= f->max_lid; d++)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "route/common/layers.h"
+#include "core/util.h"
 
 static const uint8_t zero_map[LANES_NUM_SLS];
 
@@ -23,7 +24,7 @@ int lanes_routing_new(const struct lanes_fabric *f, struct lanes_routing **out,
 
 	*out = NULL;
 	if (!r)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	r->num_switches = f->num_switches;
 	r->num_lids = f->max_lid + 1;
 	r->lft = malloc(cells);
@@ -194,7 +195,7 @@ int lanes_routing_add_map(struct lanes_routing *r, const uint8_t map[LANES_NUM_S
 		return lanes_error_set(err, LANES_ERANGE, "more than 65535 distinct SL2VL maps");
 	maps = realloc(r->sl2vl_maps, sizeof(*maps) * (r->num_sl2vl_maps + 1));
 	if (!maps)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	r->sl2vl_maps = maps;
 	memcpy(maps[r->num_sl2vl_maps], map, LANES_NUM_SLS);
 	*out_index = (uint16_t)r->num_sl2vl_maps++;

@@ -41,6 +41,7 @@
 #include "gen.h"
 #include "generators.h"
 #include "params.h"
+#include "core/util.h"
 
 #define KIND "dragonfly"
 #define USAGE "a=N p=N h=N [g=N] [wiring=consecutive|palmtree]"
@@ -130,7 +131,7 @@ static int list_extras(struct df *d, struct lanes_error *err)
 		return 0;
 	d->xrank = malloc((size_t)d->g * d->r * sizeof(*d->xrank));
 	if (!d->xrank)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (size_t j = 0; j < (size_t)d->g * d->r; j++)
 		d->xrank[j] = UINT32_MAX; /* group g-1 may list one fewer */
 	for (unsigned i = 0; i < d->g; i++) {

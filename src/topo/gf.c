@@ -170,7 +170,7 @@ int lanes_gf_init(struct gf *f, unsigned q, struct lanes_error *err)
 	f->log = malloc(q * sizeof(*f->log));
 	if (!f->add || !f->neg || !f->exp || !f->log) {
 		lanes_gf_free(f);
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	}
 	if (!(f->prim = find_field(&d))) {
 		lanes_gf_free(f);
@@ -271,7 +271,7 @@ int lanes_mms_build(struct mms *m, unsigned q, struct lanes_error *err)
 	m->nbr = malloc((size_t)m->vertices * m->degree * sizeof(*m->nbr));
 	if (!m->nbr) {
 		lanes_gf_free(&f);
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	}
 	for (unsigned t = 0; t < 2; t++)
 		if ((ngens[t] = gen_set(&f, m->delta, t, gens[t])) + q != m->degree) {

@@ -296,7 +296,7 @@ static int alloc_graph(struct jf *j, struct lanes_error *err)
 	j->fpos = malloc(j->n * sizeof(*j->fpos));
 	j->queue = malloc(j->n * sizeof(*j->queue));
 	if (!j->nbr || !j->edges || !j->deg || !j->freel || !j->fpos || !j->queue)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	return 0;
 }
 

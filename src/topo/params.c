@@ -15,7 +15,7 @@ int lanes_params_parse(const char *gen, size_t nargs, const char *const *args,
 	out->gen = gen;
 	out->kv = calloc(nargs + 1, sizeof(*out->kv));
 	if (!out->kv)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (size_t i = 0; i < nargs; i++) {
 		const char *eq = strchr(args[i], '=');
 		struct lanes_kv *kv = &out->kv[out->n];
@@ -30,7 +30,7 @@ int lanes_params_parse(const char *gen, size_t nargs, const char *const *args,
 		out->n++;
 		if (!kv->key || !kv->value) {
 			lanes_params_free(out);
-			return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+			return lanes_error_oom(err);
 		}
 		for (size_t j = 0; j + 1 < out->n; j++)
 			if (!strcmp(out->kv[j].key, kv->key)) {

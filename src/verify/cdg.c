@@ -15,6 +15,7 @@
  * meeting a grey channel closes a cycle, which is read off the stack.
  */
 #include "verify_internal.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -104,7 +105,7 @@ int lanes_verify_cdg_alloc(struct vctx *c, struct lanes_error *err)
 
 	c->bit_off = malloc(sizeof(*c->bit_off) * ((size_t)c->S + 1));
 	if (!c->bit_off)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (uint32_t s = 0; s < c->S; s++) {
 		uint64_t n = (uint64_t)degree(c, s) * c->V;
 
@@ -291,7 +292,7 @@ int lanes_verify_cdg_cycle(struct vctx *c, struct lanes_error *err)
 			continue;
 		c->res->deadlock_free = 0;
 		if (record_cycle(c, stack, (uint64_t)from, top))
-			rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
+			rc = lanes_error_oom(err);
 		break;
 	}
 out:

@@ -17,6 +17,7 @@
 #include "verify_internal.h"
 
 #include "core/parallel.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -162,7 +163,7 @@ int lanes_verify_ebb(struct vctx *c, struct lanes_error *err)
 	int rc = 0;
 
 	if (!ca_sw || !mean || !x) {
-		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		rc = lanes_error_oom(err);
 		goto out;
 	}
 	if (n < 2 || !P)

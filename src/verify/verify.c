@@ -18,6 +18,7 @@
 #include "verify_internal.h"
 
 #include "core/parallel.h"
+#include "core/util.h"
 
 void lanes_verify_opts_init(struct lanes_verify_opts *o)
 {
@@ -236,7 +237,7 @@ static int setup(struct vctx *c, struct lanes_error *err)
 	c->has_maps = c->r->sl2vl_sw || c->r->sl2vl_port;
 	c->V = (uint8_t)(c->has_maps ? highest_vl(c->r) + 1 : 1);
 	if (scratch(c) || link_tables(c) || ca_tables(c) || (c->has_maps && injection_masks(c)))
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	if (lanes_fabric_switch_distances(c->f, &c->dist, err))
 		return LANES_ENOMEM;
 	return lanes_verify_cdg_alloc(c, err);
@@ -256,7 +257,7 @@ static int each_destination(struct vctx *c, uint32_t lo, uint32_t hi, struct lan
 		lanes_verify_count_failures(c);
 		lanes_verify_order(c);
 		if (lanes_verify_flow(c))
-			return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+			return lanes_error_oom(err);
 	}
 	return 0;
 }
@@ -284,7 +285,7 @@ static int worker_init(struct job *j, const struct vctx *c, struct lanes_error *
 	j->w.bits = NULL;
 	j->w.bit_off = NULL;
 	if (!j->w.res || scratch(&j->w))
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	return lanes_verify_cdg_alloc(&j->w, err);
 }
 
@@ -364,7 +365,7 @@ static int run_threads(struct vctx *c, struct lanes_error *err)
 	if (T == 1)
 		return each_destination(c, 1, lids + 1, err);
 	if (!(jobs = calloc(T, sizeof(*jobs))))
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	if ((rc = jobs_init(jobs, T, c, lids, err)))
 		goto out;
 	lanes_parallel_run(T, run_job, jobs);
@@ -372,7 +373,7 @@ static int run_threads(struct vctx *c, struct lanes_error *err)
 		if (!rc && (rc = jobs[k].rc))
 			*err = jobs[k].err;
 		if (!rc && merge(c, &jobs[k].w))
-			rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
+			rc = lanes_error_oom(err);
 		lanes_verify_result_free(jobs[k].w.res);
 		release_worker(&jobs[k].w);
 	}
@@ -397,7 +398,7 @@ int lanes_verify(const struct lanes_fabric *f, const struct lanes_routing *r,
 	c.r = r;
 	c.o = opts;
 	if (!(c.res = calloc(1, sizeof(*c.res))))
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	if (!(rc = setup(&c, err)) && !(rc = run_threads(&c, err)) &&
 	    !(rc = lanes_verify_cdg_cycle(&c, err)) && !(rc = lanes_verify_ebb(&c, err))) {
 		lanes_verify_channel_metrics(&c);

@@ -137,7 +137,7 @@ int lanes_route_endports_osm_order(const struct lanes_fabric *f, struct route_en
 	if (ns > FEW_SWITCHES)
 		rank = malloc(sizeof(*rank) * ns);
 	if (!rank)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (uint32_t s = 0; s < ns; s++)
 		rank[s] = (struct sw_rank){ lanes_route_osm_guid_key(f->nodes[f->switches[s]].guid), 0, s };
 	total = count_links(f, rank);
@@ -146,7 +146,7 @@ int lanes_route_endports_osm_order(const struct lanes_fabric *f, struct route_en
 		list_endports(f, rank, out);
 	if (rank != few)
 		free(rank);
-	return out->ep ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	return out->ep ? 0 : lanes_error_oom(err);
 }
 
 void lanes_route_endports_free(struct route_endports *eps)

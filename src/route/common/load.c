@@ -24,6 +24,7 @@
 
 #include "lanes/routing.h"
 #include "route/common/load.h"
+#include "core/util.h"
 
 /* One zeroed block: off, then count (lanes_route_load_free frees off). */
 int lanes_route_load_init(struct route_load *l, const struct lanes_fabric *f, struct lanes_error *err)
@@ -36,7 +37,7 @@ int lanes_route_load_init(struct route_load *l, const struct lanes_fabric *f, st
 	l->count = NULL;
 	l->off = calloc((size_t)ns + 1 + total + 1, sizeof(*l->off));
 	if (!l->off)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	l->count = l->off + ns + 1;
 	total = 0;
 	for (uint32_t s = 0; s < ns; s++) {
@@ -66,7 +67,7 @@ int lanes_route_hop_ports_init(struct route_hop_ports *h, const struct lanes_fab
 	h->dst = LANES_NONE;
 	h->multi = malloc(sizeof(uint32_t) * (2 * (ns + 1) + ne + 1) + ns + 1 + ne + 1);
 	if (!h->multi)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	h->moff = h->multi + ns + 1;
 	h->nb = h->moff + ns + 1;
 	h->one = (uint8_t *)(h->nb + ne + 1);
@@ -164,7 +165,7 @@ int lanes_route_peers_init(struct route_peers *p, const struct lanes_fabric *f,
 	p->sys = malloc(sizeof(*p->sys) * (total + 1));
 	if (!p->node || !p->sys) {
 		lanes_route_peers_free(p);
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	}
 	for (uint32_t s = 0; s < f->num_switches; s++) {
 		const struct lanes_node *n = &f->nodes[f->switches[s]];
