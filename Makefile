@@ -5,9 +5,10 @@ CMAKE_FLAGS ?=
 GCC_DIR := build/gcc
 CLANG_DIR := build/clang
 SAN_DIR := build/asan
+TSAN_DIR := build/tsan
 LANES := $(GCC_DIR)/lanes
 
-.PHONY: all deps build demo test test-gcc test-clang test-san fuzz bench bench-opensm bench-scaling clean
+.PHONY: all deps build demo test test-gcc test-clang test-san test-tsan fuzz bench bench-opensm bench-scaling clean
 
 all: build
 
@@ -34,10 +35,12 @@ demo: build
 	@echo; echo "== lanes verify $(DEMO_FABRIC) build/demo"
 	$(LANES) verify $(DEMO_FABRIC) build/demo
 
-# The whole suite with gcc, a warnings-as-errors build with clang, and the
+# The whole suite with gcc, a warnings-as-errors build with clang, the
 # whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (clang,
-# which also builds the libFuzzer targets and fuzzes each one briefly).
-test: build test-gcc test-clang test-san
+# which also builds the libFuzzer targets and fuzzes each one briefly), and
+# the unit tests (which route and verify with several thread counts) under
+# ThreadSanitizer.
+test: build test-gcc test-clang test-san test-tsan
 
 test-gcc:
 	cd $(GCC_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -52,6 +55,12 @@ test-san:
 	cmake --build $(SAN_DIR) -j $(JOBS)
 	bash scripts/fuzz-smoke.sh $(SAN_DIR) 20
 	cd $(SAN_DIR) && ctest --output-on-failure -j $(JOBS)
+
+test-tsan:
+	cmake -S . -B $(TSAN_DIR) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLANES_WERROR=ON \
+	  -DLANES_TSAN=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(TSAN_DIR) -j $(JOBS)
+	cd $(TSAN_DIR) && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) -R '^unit\.'
 
 fuzz: deps
 	cmake -S . -B $(SAN_DIR) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \

@@ -10,6 +10,9 @@
  * least one) at several seeds: engines meet broken fabrics in real life.
  * A fabric the failures split is still judged for credit loops and VLs, but
  * not for reachability across the split.
+ * Every case is routed with threads 1 and threads 3 (which forces every
+ * threaded path, even on small fabrics): the routings must be the same data,
+ * and the verifier's findings the same with 1 and 3 threads.
  */
 #include <dirent.h>
 #include <math.h>
@@ -24,6 +27,45 @@ static unsigned judged; /* routings the verifier looked at */
 #define FAIL_FRACTION 0.05
 #define FAIL_SEEDS 3 /* seeds 1..FAIL_SEEDS */
 
+/* e routes f with 3 threads exactly as with 1 (one). */
+static void same_with_threads(const struct lanes_engine *e, const struct lanes_fabric *f,
+			      const struct lanes_routing *one, const char *name)
+{
+	struct lanes_route_opts ro;
+	struct lanes_routing *r;
+	struct lanes_error err;
+
+	lanes_route_opts_init(&ro);
+	ro.threads = 3;
+	if (lanes_route(e, f, &ro, &r, &err))
+		fail_msg("%s on %s: refused with 3 threads: %s", e->name, name, err.message);
+	if (!routings_equal(one, r))
+		fail_msg("%s on %s: 3 threads route differently from 1", e->name, name);
+	lanes_routing_free(r);
+}
+
+/* The verifier with 3 threads finds what it found with 1 (res). */
+static void same_verdict_with_threads(const struct lanes_fabric *f, const struct lanes_routing *r,
+				      const struct lanes_verify_result *res, const char *name)
+{
+	struct lanes_verify_opts vo;
+	struct lanes_verify_result *res3;
+	struct lanes_error err;
+
+	lanes_verify_opts_init(&vo);
+	vo.ebb_patterns = 2;
+	vo.threads = 3;
+	if (lanes_verify(f, r, &vo, &res3, &err))
+		fail_msg("%s: verify with 3 threads: %s", name, err.message);
+	if (res3->deadlock_free != res->deadlock_free || res3->reachable != res->reachable ||
+	    res3->unreachable_pairs != res->unreachable_pairs || res3->vls_used != res->vls_used ||
+	    res3->routes != res->routes || res3->cdg_dependencies != res->cdg_dependencies ||
+	    res3->rpc_max != res->rpc_max || res3->ebb != res->ebb ||
+	    memcmp(res3->hops_hist, res->hops_hist, sizeof(res->hops_hist)))
+		fail_msg("%s: the verifier finds otherwise with 3 threads", name);
+	lanes_verify_result_free(res3);
+}
+
 /* Route f with e and let the verifier judge; name says which case failed. */
 static void judge(const struct lanes_engine *e, const struct lanes_fabric *f, const char *name)
 {
@@ -36,6 +78,7 @@ static void judge(const struct lanes_engine *e, const struct lanes_fabric *f, co
 	int rc;
 
 	lanes_route_opts_init(&ro);
+	ro.threads = 1;
 	rc = lanes_route(e, f, &ro, &r, &err);
 	if (rc) {
 		/* refusing is allowed, with a reason, never a crash or a silent wrong answer;
@@ -46,10 +89,13 @@ static void judge(const struct lanes_engine *e, const struct lanes_fabric *f, co
 		return;
 	}
 	judged++;
+	same_with_threads(e, f, r, name);
 	lanes_verify_opts_init(&vo);
 	vo.ebb_patterns = 2;
+	vo.threads = 1;
 	if (lanes_verify(f, r, &vo, &res, &err))
 		fail_msg("%s on %s: verify: %s", e->name, name, err.message);
+	same_verdict_with_threads(f, r, res, name);
 	if (connected && !res->reachable)
 		fail_msg("%s on %s: %llu unreachable pairs", e->name, name,
 			 (unsigned long long)res->unreachable_pairs);

@@ -159,6 +159,21 @@ static inline void each_real_fabric(const char *dir, fabric_check check, void *c
 	}
 }
 
+/* Are two routings the same data: LFTs, SL mode and SLs, VL and SL counts, SL2VL maps? */
+static inline int routings_equal(const struct lanes_routing *a, const struct lanes_routing *b)
+{
+	if (a->sl_mode != b->sl_mode || a->num_vls != b->num_vls || a->num_sls != b->num_sls ||
+	    a->num_lids != b->num_lids || a->num_switches != b->num_switches ||
+	    a->num_sl2vl_maps != b->num_sl2vl_maps || !a->sl != !b->sl)
+		return 0;
+	if (memcmp(a->lft, b->lft, (size_t)a->num_lids * a->num_switches))
+		return 0;
+	if (a->sl && memcmp(a->sl, b->sl, lanes_routing_sl_cells(a, a->sl_mode)))
+		return 0;
+	return !a->num_sl2vl_maps ||
+	       !memcmp(a->sl2vl_maps, b->sl2vl_maps, (size_t)a->num_sl2vl_maps * LANES_NUM_SLS);
+}
+
 /* e's routing of f with the default options but `threads` worker threads (1: none). */
 static inline struct lanes_routing *route_engine_threads(const struct lanes_engine *e,
 							 const struct lanes_fabric *f,
