@@ -63,3 +63,16 @@ void lanes_parallel_run(unsigned n, void (*job)(void *ctx, unsigned k), void *ct
 			job(ctx, k);
 	}
 }
+
+void lanes_run_pair(void *(*fn)(void *), void *a, void *b, int threaded)
+{
+	pthread_t t;
+
+	if (!threaded || pthread_create(&t, NULL, fn, b)) {
+		fn(a);
+		fn(b);
+		return;
+	}
+	fn(a);
+	pthread_join(t, NULL);
+}

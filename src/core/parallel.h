@@ -29,6 +29,12 @@ unsigned lanes_threads_for(unsigned requested, size_t work);
  */
 int lanes_threads_wanted(unsigned requested, size_t work, size_t worth);
 
+/*
+ * fn(a) on the calling thread and fn(b) on a second one, when threaded and a
+ * thread can be had; else fn(a), then fn(b). Returns when both are done.
+ */
+void lanes_run_pair(void *(*fn)(void *), void *a, void *b, int threaded);
+
 /** The most workers the library starts for one call. */
 #define LANES_MAX_THREADS 256
 

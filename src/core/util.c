@@ -1,13 +1,11 @@
 /*
- * util.c - growing arrays, string copies, the string hash map, and running
- * two halves of a job on two threads.
+ * util.c - growing arrays, string copies, and the string hash map.
  *
  * The map keeps its load factor under 1/2 so probe sequences stay short; it
  * only ever grows, which is all the readers need.
  */
 #include "util.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,19 +29,6 @@ int lanes_grow(void **ptr, size_t *cap, size_t need, size_t elem)
 	*ptr = p;
 	*cap = ncap;
 	return 0;
-}
-
-void lanes_run_pair(void *(*fn)(void *), void *a, void *b, int threaded)
-{
-	pthread_t t;
-
-	if (!threaded || pthread_create(&t, NULL, fn, b)) {
-		fn(a);
-		fn(b);
-		return;
-	}
-	fn(a);
-	pthread_join(t, NULL);
 }
 
 int lanes_cmp_u32(const void *a, const void *b)

@@ -1,6 +1,7 @@
 /*
- * util.h - small internal helpers shared by every module: growing arrays,
- * string copies, and a string-to-index hash map used by the readers.
+ * util.h - small internal helpers shared by every module: the out-of-memory
+ * error, growing arrays, string copies, and a string-to-index hash map used
+ * by the readers.
  */
 #ifndef LANES_CORE_UTIL_H
 #define LANES_CORE_UTIL_H
@@ -15,12 +16,6 @@ int lanes_error_oom(struct lanes_error *err);
 
 /* Grow *ptr (of elements of size elem) so that it holds at least need; 0 or -1. */
 int lanes_grow(void **ptr, size_t *cap, size_t need, size_t elem);
-
-/*
- * fn(a) on the calling thread and fn(b) on a second one, when threaded and a
- * thread can be had; else fn(a), then fn(b). Returns when both are done.
- */
-void lanes_run_pair(void *(*fn)(void *), void *a, void *b, int threaded);
 
 /*
  * Several arrays carved out of one malloc'ed block, for the per-call scratch
