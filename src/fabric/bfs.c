@@ -32,6 +32,7 @@
  * list; next[] is all zero; seen[v] holds every source bit that reached v.
  */
 #include "bfs.h"
+#include "core/bits.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,7 @@ static void record(uint8_t *const *rows, const struct graph *g, uint32_t v, uint
 	uint8_t hops = level > 254 ? 255 : (uint8_t)level;
 
 	for (; bits; bits &= bits - 1)
-		rows[__builtin_ctzll(bits)][to] = hops;
+		rows[lanes_ctz64(bits)][to] = hops;
 }
 
 static uint32_t degree(const struct graph *g, uint32_t v)
@@ -124,7 +125,7 @@ static void advance(struct bfs *b, uint32_t level, struct bfs_sums *s, uint8_t *
 	b->list_edges = 0;
 	for (uint32_t i = 0; i < b->nnext; i++) {
 		uint32_t w = b->next_list[i];
-		uint64_t bits = b->next[w], c = (uint64_t)__builtin_popcountll(bits);
+		uint64_t bits = b->next[w], c = (uint64_t)lanes_popcount64(bits);
 
 		b->next[w] = 0;
 		b->seen[w] |= bits;

@@ -16,6 +16,7 @@
  */
 #include "verify_internal.h"
 #include "core/util.h"
+#include "core/bits.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +91,7 @@ uint64_t lanes_verify_cdg_count(const struct vctx *c)
 	uint64_t n = 0;
 
 	for (uint64_t i = 0; i <= c->bit_off[c->S] / 64; i++)
-		n += (uint64_t)__builtin_popcountll(c->bits[i]);
+		n += (uint64_t)lanes_popcount64(c->bits[i]);
 	return n;
 }
 

@@ -16,6 +16,7 @@
  * still checked for reachability (walk.c).
  */
 #include "verify_internal.h"
+#include "core/bits.h"
 
 #include <string.h>
 
@@ -156,18 +157,18 @@ static void own_cas_fast(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, in
 		return;
 	if (c->has_maps) {
 		m = c->inj_mask[((size_t)c->sw_base[s] + out) * 16 + sl];
-		if (__builtin_popcount(m) != 1) {
+		if (lanes_popcount64(m) != 1) {
 			own_cas_slow(c, s, out, sl, ca_dst);
 			return;
 		}
-		lanes_verify_note_vl(c, (uint8_t)__builtin_ctz(m));
+		lanes_verify_note_vl(c, (uint8_t)lanes_ctz64(m));
 		for (uint16_t x = c->ca_inj[(size_t)s * 16 + sl]; x; x &= (uint16_t)(x - 1))
-			lanes_verify_note_vl(c, (uint8_t)__builtin_ctz(x));
+			lanes_verify_note_vl(c, (uint8_t)lanes_ctz64(x));
 	}
 	c->vlmask[s] |= m;
 	c->sub_sl[s] += own;
 	if (ca_dst)
-		c->res->routes_per_vl[__builtin_ctz(m)] += own;
+		c->res->routes_per_vl[lanes_ctz64(m)] += own;
 }
 
 /* VLs of s's own sources with SL sl, and the CA routes they carry per VL. */
@@ -204,7 +205,7 @@ static int feed(struct vctx *c, uint32_t t, uint8_t sl, int ca_dst)
 	if (c->nxt[s] == LANES_NONE)
 		return 0; /* s delivers: the last channel is a sink */
 	for (uint16_t m = c->vlmask[t]; m; m &= (uint16_t)(m - 1))
-		if (lanes_verify_cdg_add(c, s, c->rev[e], (uint8_t)__builtin_ctz(m),
+		if (lanes_verify_cdg_add(c, s, c->rev[e], (uint8_t)lanes_ctz64(m),
 				   c->outent[s] - f->adj_off[s], vout))
 			return -1;
 	return 0;

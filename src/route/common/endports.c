@@ -21,12 +21,13 @@
 
 #include "core/util.h"
 #include "route/common/endports.h"
+#include "core/bits.h"
 
 #define FEW_SWITCHES 16 /* switches ranked on the stack, by insertion */
 
 uint64_t lanes_route_osm_guid_key(uint64_t guid)
 {
-	return __builtin_bswap64(guid); /* its bytes in reverse order */
+	return lanes_bswap64(guid); /* its bytes in reverse order */
 }
 
 struct sw_rank {
