@@ -210,7 +210,7 @@ static uint32_t layers_used(const struct lash *l)
 	uint32_t n = 1;
 
 	for (uint32_t k = 0; k < l->nlayers; k++)
-		if (l->L[k].pairs)
+		if (l->pairs[k])
 			n = k + 1;
 	return n;
 }
@@ -248,7 +248,7 @@ static int set_notes(struct lash *l, uint32_t osm_needed, uint32_t ff_needed, ui
  */
 static struct id_key *carve(struct lash *l, struct lanes_carver *c)
 {
-	size_t ns = l->ns, cells = ns * ns, E = (size_t)l->ch.E + 1;
+	size_t ns = l->ns, cells = ns * ns;
 	struct id_key *k;
 
 	l->osm = lanes_carve(c, sizeof(*l->osm) * (ns + 1));
@@ -259,13 +259,6 @@ static struct id_key *carve(struct lash *l, struct lanes_carver *c)
 	l->parent = lanes_carve(c, sizeof(*l->parent) * (ns + 1));
 	l->pport = lanes_carve(c, ns + 1);
 	l->chan = lanes_carve(c, sizeof(*l->chan) * (ns + 1));
-	l->journal = lanes_carve(c, sizeof(*l->journal) * (2 * ns + 1));
-	l->stk = lanes_carve(c, sizeof(*l->stk) * E);
-	l->seen = lanes_carve(c, sizeof(*l->seen) * E);
-	l->fwd = lanes_carve(c, sizeof(*l->fwd) * E);
-	l->bwd = lanes_carve(c, sizeof(*l->bwd) * E);
-	l->pk.tmp = lanes_carve(c, sizeof(*l->pk.tmp) * E);
-	l->pk.slots = lanes_carve(c, sizeof(*l->pk.slots) * E);
 	return k;
 }
 
@@ -276,7 +269,8 @@ static int prepare(struct lash *l, struct lanes_error *err)
 	struct id_key *k;
 	int rc;
 
-	if ((rc = lanes_route_channels_init(&l->ch, l->f, "lash", err)))
+	if ((rc = lanes_route_channels_init(&l->ch, l->f, "lash", err)) ||
+	    (rc = lanes_cdg_new(&l->cdg, &l->ch, LASH_MAX_LAYERS, err)))
 		return rc;
 	carve(l, &c);
 	if (!(l->block = c.base = malloc(c.used)))
@@ -286,7 +280,6 @@ static int prepare(struct lash *l, struct lanes_error *err)
 	osm_ids(l, k);
 	memset(l->port, LANES_PORT_DROP, ns * ns);
 	memset(l->lay, 0, ns * ns + 1);
-	memset(l->seen, 0, sizeof(*l->seen) * ((size_t)l->ch.E + 1));
 	for (size_t s = 0; s < ns; s++)
 		l->parent[s] = NONE;
 	return 0;
@@ -302,8 +295,7 @@ static int compute(struct lash *l, struct lanes_error *err)
 	make_paths(l);
 	if ((rc = make_layers(l, &osm_needed, &ff_needed, err)))
 		return rc;
-	lanes_lash_balance(l);
-	if ((rc = write_tables(l, err)))
+	if ((rc = lanes_lash_balance(l, err)) || (rc = write_tables(l, err)))
 		return rc;
 	used = layers_used(l);
 	if ((rc = lanes_route_sl2vl_identity(l->r, l->f, used, err)))
@@ -315,8 +307,7 @@ static int compute(struct lash *l, struct lanes_error *err)
 static void release(struct lash *l)
 {
 	free(l->block);
-	for (uint32_t k = 0; k < LASH_MAX_LAYERS; k++)
-		free(l->L[k].cnt); /* and ord, in the same block */
+	lanes_cdg_free(l->cdg);
 	lanes_route_channels_free(&l->ch);
 }
 

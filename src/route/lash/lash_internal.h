@@ -6,8 +6,8 @@
  * lash/lash.c says how.
  *
  * Invariants: port is fixed once the paths are made; lay is symmetric (the
- * paths s->t and t->s share a layer); the dependencies counted in an open
- * layer respect its order ord, so the layer is acyclic.
+ * paths s->t and t->s share a layer); the layer of a pair holds both its
+ * paths in cdg, whose layers stay acyclic.
  */
 #ifndef LANES_LASH_INTERNAL_H
 #define LANES_LASH_INTERNAL_H
@@ -23,33 +23,23 @@
 
 #define LASH_MAX_LAYERS LANES_NUM_SLS
 
-/* One virtual layer: its channel dependency graph and a topological order. */
-struct lash_layer {
-	uint32_t *cnt; /* per dense dependency: paths of the layer that make it */
-	uint32_t *ord; /* per channel: its place in the order */
-	uint64_t pairs;
-};
-
 struct lash {
 	const struct lanes_fabric *f;
 	const struct lanes_route_opts *opts;
 	struct lanes_routing *r;
 	uint32_t ns;         /* switches */
 	struct route_channels ch; /* channels and dependency numbers */
+	struct lanes_cdg *cdg;    /* the layers' dependency graphs (cdg/cdg.c) */
+	uint64_t pairs[LASH_MAX_LAYERS]; /* per layer: the switch pairs in it */
+	uint32_t nlayers;    /* layers open */
 	uint32_t *osm;       /* OpenSM's ids: osm[id] = switch index */
 	uint8_t *port;       /* port[t * ns + x]: x's port toward switch t, 0 at t */
 	uint8_t *lay;        /* lay[t * ns + s]: the layer of the pair {s, t} */
-	struct lash_layer L[LASH_MAX_LAYERS];
-	uint32_t nlayers;
 	void *block;         /* osm, port, lay and the scratch below, one malloc (lash/lash.c) */
 	/* scratch */
 	uint32_t *queue, *parent;
 	uint8_t *pport;
-	uint32_t *chan, *journal, njournal;
-	uint32_t *stk, *seen, stamp;
-	uint64_t *fwd, *bwd;  /* (place << 32 | channel) keys of F and B */
-	uint32_t nfwd, nbwd;
-	struct route_pk_scratch pk;
+	uint32_t *chan;      /* the channels of one path */
 };
 
 /** Open layer k: empty, its channels in index order; nlayers covers it. */
@@ -65,6 +55,6 @@ int lanes_lash_layer_osm_order(struct lash *l, uint32_t *needed, struct lanes_er
 int lanes_lash_layer_longest_first(struct lash *l, uint32_t *needed, struct lanes_error *err);
 
 /** OpenSM's balance_virtual_lanes over the layers needed (lash_layers.c says how). */
-void lanes_lash_balance(struct lash *l);
+int lanes_lash_balance(struct lash *l, struct lanes_error *err);
 
 #endif

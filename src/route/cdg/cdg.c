@@ -1,0 +1,471 @@
+/*
+ * cdg.c - channel dependency graphs in virtual layers, kept acyclic while
+ * paths are added (cdg.h gives the API). Dally and Seitz's condition: a
+ * routing is free of deadlock when its channel dependency graph (CDG) is
+ * acyclic; layered engines (LASH: Skeie, Lysne, Theiss, IPDPS 2002) put
+ * each path into a layer, a virtual lane, whose graph stays acyclic with it.
+ *
+ * The graph. Channels are directed switch-to-switch cables, dependencies
+ * "in, then out" at a switch, both numbered as channels.h says. Per layer
+ * and dependency a count of the paths that use it; the dependency is in the
+ * layer's graph while the count is not 0. Adding a path that shares a
+ * dependency with one already there costs a count.
+ *
+ * The order. Each layer keeps a topological order of its channels, a place
+ * per channel that every dependency respects (in before out): Pearce and
+ * Kelly, "A dynamic topological sort algorithm for directed acyclic
+ * graphs", ACM Journal of Experimental Algorithmics 11, 2006. A new
+ * dependency u -> v with u placed before v needs no search. Otherwise a
+ * cycle closes exactly when v reaches u, and every channel on such a path
+ * is placed between v and u. Two searches run in turns, one step each,
+ * breadth first: forward from v through channels placed before u (the set
+ * F), backward from u through channels placed after v (the set B). When
+ * they meet, v reaches u: the dependency is refused. When both run out,
+ * there is no cycle, and Pearce and Kelly's reordering (cdg_order.c) hands
+ * the places of B and F out again, B first, so that u comes before v; no
+ * other channel moves. Searching from both ends is where this differs
+ * from the paper, whose forward search runs first and alone: a cycle is
+ * found after about as many steps as the shorter side needs, which matters
+ * to LASH, where most tries of a layer fail.
+ *
+ * Undo and removal. Taking dependencies out never breaks a topological
+ * order, so lanes_cdg_undo() and lanes_cdg_remove_path() only count down.
+ * The transaction's journal lists the dependencies it counted.
+ *
+ * Refusals remembered. A dependency refused while the transaction had
+ * added no new dependency closes a cycle in the layer's kept graph; that
+ * stays so while the layer only grows. Such a refusal is stamped with the
+ * layer's epoch, which lanes_cdg_remove_path() advances whenever a
+ * dependency leaves the layer; a dependency stamped with the current epoch
+ * is refused at once. Engines that try the same dependency in a full layer
+ * again and again (LASH's pairs) skip most searches so.
+ *
+ * The witness. lanes_cdg_witness() looks for the path from v back to u
+ * again, breadth first through the layer, and returns it with u: a shortest
+ * such cycle through u -> v.
+ *
+ * OpenSM has three CDGs of its own (osm_ucast_lash.c, osm_ucast_dfsssp.c,
+ * osm_ucast_nue.c); its LASH searches the whole layer for a cycle on every
+ * try of a path.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/cdg/cdg.h"
+
+struct cdg_layer {
+	uint32_t *count;   /* per dependency: the paths that use it; NULL until opened */
+	uint32_t *refused; /* per dependency: the epoch in which its kept graph refused it */
+	struct cdg_order order; /* the channels in a topological order (cdg_order.c) */
+	uint32_t epoch;    /* advanced whenever a dependency leaves the layer */
+};
+
+struct channel_label {
+	uint64_t label;
+	uint32_t channel;
+};
+
+struct journal_entry {
+	uint32_t layer, dep;
+};
+
+struct lanes_cdg {
+	const struct route_channels *ch;
+	uint32_t num_channels, max_layers;
+	struct cdg_layer *layers;
+	/* the transaction: the dependencies it counted, and how many it made new */
+	struct journal_entry *journal;
+	uint32_t journal_len, journal_cap, new_deps;
+	/* the last refused dependency, for lanes_cdg_witness */
+	int refused_any;
+	uint32_t refused_layer, refused_in, refused_out;
+	/* the searches' scratch, num_channels + 1 entries each */
+	uint32_t *mark, stamp; /* stamp: seen forward; stamp + 1: seen backward */
+	uint32_t *fwd, *bwd;   /* the channels seen forward and backward, in turn */
+	uint32_t nfwd, nbwd;
+	int forward_done;      /* which search ran out first */
+	struct channel_label *sorted; /* the side that moves, by label */
+	uint32_t *pred;        /* the witness's search tree (its queue: fwd) */
+};
+
+static int oom(struct lanes_error *err)
+{
+	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+int lanes_cdg_new(struct lanes_cdg **out, const struct route_channels *ch, uint32_t max_layers,
+		  struct lanes_error *err)
+{
+	size_t n = (size_t)ch->E + 1;
+	struct lanes_cdg *g = calloc(1, sizeof(*g));
+
+	*out = NULL;
+	if (!g)
+		return oom(err);
+	g->ch = ch;
+	g->num_channels = ch->E;
+	g->max_layers = max_layers;
+	g->layers = calloc(max_layers ? max_layers : 1, sizeof(*g->layers));
+	/* one block: the labels first, then the 32-bit arrays */
+	g->sorted = malloc(n * (sizeof(*g->sorted) + 4 * sizeof(uint32_t)));
+	if (!g->layers || !g->sorted) {
+		lanes_cdg_free(g);
+		return oom(err);
+	}
+	g->mark = (uint32_t *)(g->sorted + n);
+	g->fwd = g->mark + n;
+	g->bwd = g->fwd + n;
+	g->pred = g->bwd + n;
+	memset(g->mark, 0, sizeof(*g->mark) * n);
+	*out = g;
+	return 0;
+}
+
+void lanes_cdg_free(struct lanes_cdg *g)
+{
+	if (!g)
+		return;
+	for (uint32_t k = 0; g->layers && k < g->max_layers; k++)
+		free(g->layers[k].order.label); /* the layer's arrays are in its block */
+	free(g->layers);
+	free(g->journal);
+	free(g->sorted); /* the rest of the scratch is in its block */
+	free(g);
+}
+
+int lanes_cdg_open_layer(struct lanes_cdg *g, uint32_t layer, struct lanes_error *err)
+{
+	struct cdg_layer *y = &g->layers[layer];
+	size_t nd = g->ch->ndeps + 1, n = (size_t)g->num_channels + 1;
+
+	if (!y->order.label) { /* one block: labels, count, refused, next, prev */
+		y->order.label = malloc(sizeof(uint64_t) * n + sizeof(uint32_t) * (2 * nd + 2 * n));
+		if (!y->order.label)
+			return oom(err);
+		y->count = (uint32_t *)(y->order.label + n);
+		y->refused = y->count + nd;
+		y->order.next = y->refused + nd;
+		y->order.prev = y->order.next + n;
+	}
+	memset(y->count, 0, sizeof(uint32_t) * 2 * nd); /* count and refused */
+	lanes_cdg_order_init(&y->order, g->num_channels);
+	y->epoch = 1;
+	return 0;
+}
+
+/* ------------------------------------------------------- the two searches */
+
+/* Fresh marks for a search: stamp forward, stamp + 1 backward. */
+static void next_stamp(struct lanes_cdg *g)
+{
+	if (g->stamp >= UINT32_MAX - 3) {
+		memset(g->mark, 0, sizeof(*g->mark) * ((size_t)g->num_channels + 1));
+		g->stamp = 0;
+	}
+	g->stamp += 2;
+}
+
+/*
+ * One forward step from channel c: its dependencies c -> w in layer y, where
+ * w is labelled below the bound, join F. @return 1 when one of them is in B
+ */
+static int step_forward(struct lanes_cdg *g, const struct cdg_layer *y, uint32_t c, uint64_t bound)
+{
+	const struct lanes_fabric *f = g->ch->f;
+	uint32_t back = g->ch->rev[c], x = f->adj[c].sw, a = f->adj_off[x];
+	uint32_t deg = f->adj_off[x + 1] - a;
+	const uint32_t *count;
+
+	if (back == LANES_NONE)
+		return 0; /* not cabled back: no dependencies out of it */
+	count = y->count + g->ch->dense_off[x] + (size_t)(back - a) * deg;
+	for (uint32_t i = 0; i < deg; i++) {
+		uint32_t w = a + i;
+
+		if (!count[i])
+			continue;
+		if (g->mark[w] == g->stamp + 1)
+			return 1;
+		if (g->mark[w] == g->stamp || y->order.label[w] > bound)
+			continue;
+		g->mark[w] = g->stamp;
+		g->fwd[g->nfwd++] = w;
+	}
+	return 0;
+}
+
+/*
+ * One backward step to channel c: the dependencies w -> c in layer y, where
+ * w is labelled above the bound, put w in B. @return 1 when one of them is in F
+ */
+static int step_backward(struct lanes_cdg *g, const struct cdg_layer *y, uint32_t c, uint64_t bound)
+{
+	const struct lanes_fabric *f = g->ch->f;
+	uint32_t back = g->ch->rev[c], x, a, deg;
+	const uint32_t *count;
+
+	if (back == LANES_NONE)
+		return 0;
+	x = f->adj[back].sw; /* c leaves x */
+	a = f->adj_off[x];
+	deg = f->adj_off[x + 1] - a;
+	count = y->count + g->ch->dense_off[x] + (c - a);
+	for (uint32_t i = 0; i < deg; i++) {
+		uint32_t w = g->ch->rev[a + i];
+
+		if (!count[(size_t)i * deg])
+			continue;
+		if (g->mark[w] == g->stamp)
+			return 1;
+		if (g->mark[w] == g->stamp + 1 || y->order.label[w] < bound)
+			continue;
+		g->mark[w] = g->stamp + 1;
+		g->bwd[g->nbwd++] = w;
+	}
+	return 0;
+}
+
+/*
+ * Would u -> v (u after v in the order) close a cycle in layer y? F and B
+ * in turns, a step each, until they meet or one runs out. @return 1 a
+ * cycle; 0 none, and forward_done says which side is complete
+ */
+static int closes_cycle(struct lanes_cdg *g, const struct cdg_layer *y, uint32_t u, uint32_t v)
+{
+	uint64_t upper = y->order.label[u], lower = y->order.label[v];
+	uint32_t next_f = 0, next_b = 0;
+
+	next_stamp(g);
+	g->mark[v] = g->stamp;
+	g->mark[u] = g->stamp + 1;
+	g->fwd[0] = v;
+	g->bwd[0] = u;
+	g->nfwd = g->nbwd = 1;
+	for (;;) {
+		if ((g->forward_done = next_f == g->nfwd))
+			return 0;
+		if (step_forward(g, y, g->fwd[next_f++], upper))
+			return 1;
+		if (next_b == g->nbwd)
+			return 0;
+		if (step_backward(g, y, g->bwd[next_b++], lower))
+			return 1;
+	}
+}
+
+static int by_label(const void *pa, const void *pb)
+{
+	const struct channel_label *a = pa, *b = pb;
+
+	return a->label < b->label ? -1 : a->label > b->label;
+}
+
+/* chan[0..n) in layer y's order, into chan. */
+static void sort_by_label(struct lanes_cdg *g, const struct cdg_layer *y, uint32_t *chan, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		g->sorted[i].label = y->order.label[chan[i]];
+		g->sorted[i].channel = chan[i];
+	}
+	qsort(g->sorted, n, sizeof(*g->sorted), by_label);
+	for (uint32_t i = 0; i < n; i++)
+		chan[i] = g->sorted[i].channel;
+}
+
+/*
+ * No cycle: u must come before v. When F is complete, F (v and what it
+ * reaches before u) moves right after u; else B (u and what reaches it
+ * after v) moves right before v; each keeps its own order.
+ */
+static void reorder(struct lanes_cdg *g, struct cdg_layer *y, uint32_t u, uint32_t v)
+{
+	if (g->forward_done) {
+		sort_by_label(g, y, g->fwd, g->nfwd);
+		lanes_cdg_order_move_after(&y->order, u, g->fwd, g->nfwd);
+	} else {
+		sort_by_label(g, y, g->bwd, g->nbwd);
+		lanes_cdg_order_move_before(&y->order, v, g->bwd, g->nbwd);
+	}
+}
+
+/* ---------------------------------------------------------- adding paths */
+
+static void refuse(struct lanes_cdg *g, uint32_t layer, uint32_t u, uint32_t v, uint32_t dep)
+{
+	struct cdg_layer *y = &g->layers[layer];
+
+	if (!g->new_deps) /* the kept graph alone closes the cycle */
+		y->refused[dep] = y->epoch;
+	g->refused_any = 1;
+	g->refused_layer = layer;
+	g->refused_in = u;
+	g->refused_out = v;
+}
+
+/* Count u -> v in layer unless it closes a cycle. @return 1 counted, 0 refused */
+static int add_dep(struct lanes_cdg *g, uint32_t layer, uint32_t u, uint32_t v)
+{
+	struct cdg_layer *y = &g->layers[layer];
+	uint32_t dep = route_dependency(g->ch, u, v);
+
+	if (!y->count[dep]) {
+		if (y->order.label[u] > y->order.label[v]) {
+			if (y->refused[dep] == y->epoch || closes_cycle(g, y, u, v)) {
+				refuse(g, layer, u, v, dep);
+				return 0;
+			}
+			reorder(g, y, u, v);
+		}
+		g->new_deps++;
+	}
+	y->count[dep]++;
+	g->journal[g->journal_len].layer = layer;
+	g->journal[g->journal_len++].dep = dep;
+	return 1;
+}
+
+/* Room in the journal for n more entries. */
+static int journal_room(struct lanes_cdg *g, uint32_t n, struct lanes_error *err)
+{
+	struct journal_entry *j;
+	uint32_t cap = g->journal_cap ? g->journal_cap : 64;
+
+	if (g->journal_len + n <= g->journal_cap)
+		return 0;
+	while (cap < g->journal_len + n)
+		cap *= 2;
+	if (!(j = realloc(g->journal, sizeof(*j) * cap)))
+		return oom(err);
+	g->journal = j;
+	g->journal_cap = cap;
+	return 0;
+}
+
+int lanes_cdg_add_path(struct lanes_cdg *g, uint32_t layer, const uint32_t *chan, uint32_t n,
+		       struct lanes_error *err)
+{
+	int rc;
+
+	if (n < 2)
+		return 1;
+	if ((rc = journal_room(g, n - 1, err)))
+		return rc;
+	for (uint32_t i = 1; i < n; i++)
+		if (!add_dep(g, layer, chan[i - 1], chan[i]))
+			return 0;
+	return 1;
+}
+
+void lanes_cdg_keep(struct lanes_cdg *g)
+{
+	g->journal_len = 0;
+	g->new_deps = 0;
+}
+
+void lanes_cdg_undo(struct lanes_cdg *g)
+{
+	while (g->journal_len) {
+		const struct journal_entry *e = &g->journal[--g->journal_len];
+
+		g->layers[e->layer].count[e->dep]--;
+	}
+	g->new_deps = 0;
+}
+
+/* A dependency left layer y: its remembered refusals no longer hold. */
+static void next_epoch(struct lanes_cdg *g, struct cdg_layer *y)
+{
+	if (y->epoch == UINT32_MAX) {
+		memset(y->refused, 0, sizeof(uint32_t) * (g->ch->ndeps + 1));
+		y->epoch = 0;
+	}
+	y->epoch++;
+}
+
+void lanes_cdg_remove_path(struct lanes_cdg *g, uint32_t layer, const uint32_t *chan, uint32_t n)
+{
+	struct cdg_layer *y = &g->layers[layer];
+	int left = 0;
+
+	for (uint32_t i = 1; i < n; i++)
+		if (!--y->count[route_dependency(g->ch, chan[i - 1], chan[i])])
+			left = 1;
+	if (left)
+		next_epoch(g, y);
+}
+
+/* ------------------------------------------------------------ questions */
+
+/* Breadth first from v through layer's dependencies to u; pred holds the tree. */
+static int find_path(struct lanes_cdg *g, const struct cdg_layer *y, uint32_t v, uint32_t u)
+{
+	const struct lanes_fabric *f = g->ch->f;
+	uint32_t head = 0, tail = 0;
+
+	next_stamp(g);
+	g->mark[v] = g->stamp;
+	g->fwd[tail++] = v;
+	while (head < tail) {
+		uint32_t c = g->fwd[head++], back = g->ch->rev[c], x = f->adj[c].sw;
+		uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a;
+		const uint32_t *count;
+
+		if (c == u)
+			return 1;
+		if (back == LANES_NONE)
+			continue;
+		count = y->count + g->ch->dense_off[x] + (size_t)(back - a) * deg;
+		for (uint32_t i = 0; i < deg; i++)
+			if (count[i] && g->mark[a + i] != g->stamp) {
+				g->mark[a + i] = g->stamp;
+				g->pred[a + i] = c;
+				g->fwd[tail++] = a + i;
+			}
+	}
+	return 0;
+}
+
+uint32_t lanes_cdg_witness(struct lanes_cdg *g, uint32_t *out, uint32_t max)
+{
+	uint32_t u = g->refused_in, v = g->refused_out, len = 1;
+
+	if (!g->refused_any || !find_path(g, &g->layers[g->refused_layer], v, u))
+		return 0;
+	for (uint32_t c = u; c != v; c = g->pred[c])
+		len++; /* u, then the path's channels before u back to v */
+	for (uint32_t c = u, i = len; i > 1; c = g->pred[c], i--)
+		if (i - 1 < max)
+			out[i - 1] = g->pred[c];
+	if (max)
+		out[0] = u;
+	return len;
+}
+
+uint32_t lanes_cdg_count(const struct lanes_cdg *g, uint32_t layer, uint32_t dep)
+{
+	return g->layers[layer].count[dep];
+}
+
+int lanes_cdg_order_holds(const struct lanes_cdg *g, uint32_t layer)
+{
+	const struct lanes_fabric *f = g->ch->f;
+	const struct cdg_layer *y = &g->layers[layer];
+	uint32_t seen = 0;
+
+	for (uint32_t c = y->order.next[g->num_channels]; c != g->num_channels; c = y->order.next[c], seen++)
+		if (seen >= g->num_channels || (y->order.next[c] != g->num_channels &&
+						 y->order.label[c] >= y->order.label[y->order.next[c]]))
+			return 0; /* the list is not one run of growing labels */
+	if (seen != g->num_channels)
+		return 0;
+	for (uint32_t x = 0; x < f->num_switches; x++) {
+		uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a;
+		const uint32_t *count = y->count + g->ch->dense_off[x];
+
+		for (uint32_t i = 0; i < deg; i++)
+			for (uint32_t j = 0; j < deg; j++)
+				if (count[(size_t)i * deg + j] && y->order.label[g->ch->rev[a + i]] >= y->order.label[a + j])
+					return 0;
+	}
+	return 1;
+}
