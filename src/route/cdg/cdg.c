@@ -56,6 +56,7 @@
 struct cdg_layer {
 	uint32_t *count;   /* per dependency: the paths that use it; NULL until opened */
 	uint32_t *refused; /* per dependency: the epoch in which its kept graph refused it */
+	uint8_t *tentative; /* per dependency: made new by the open transaction */
 	struct cdg_order order; /* the channels in a topological order (cdg_order.c) */
 	uint32_t epoch;    /* advanced whenever a dependency leaves the layer */
 };
@@ -84,8 +85,9 @@ struct lanes_cdg {
 	uint32_t *fwd, *bwd;   /* the channels seen forward and backward, in turn */
 	uint32_t nfwd, nbwd;
 	int forward_done;      /* which search ran out first */
+	uint32_t meet_in, meet_out; /* where they met: the dependency "in, then out" */
 	struct channel_label *sorted; /* the side that moves, by label */
-	uint32_t *pred;        /* the witness's search tree (its queue: fwd) */
+	uint32_t *pred;        /* per channel seen: the one before it from v, or after it to u */
 };
 
 static int oom(struct lanes_error *err)
@@ -138,16 +140,18 @@ int lanes_cdg_open_layer(struct lanes_cdg *g, uint32_t layer, struct lanes_error
 	struct cdg_layer *y = &g->layers[layer];
 	size_t nd = g->ch->ndeps + 1, n = (size_t)g->num_channels + 1;
 
-	if (!y->order.label) { /* one block: labels, count, refused, next, prev */
-		y->order.label = malloc(sizeof(uint64_t) * n + sizeof(uint32_t) * (2 * nd + 2 * n));
+	if (!y->order.label) { /* one block: labels, count, refused, next, prev, tentative */
+		y->order.label = malloc(sizeof(uint64_t) * n + sizeof(uint32_t) * (2 * nd + 2 * n) + nd);
 		if (!y->order.label)
 			return oom(err);
 		y->count = (uint32_t *)(y->order.label + n);
 		y->refused = y->count + nd;
 		y->order.next = y->refused + nd;
 		y->order.prev = y->order.next + n;
+		y->tentative = (uint8_t *)(y->order.prev + n);
 	}
 	memset(y->count, 0, sizeof(uint32_t) * 2 * nd); /* count and refused */
+	memset(y->tentative, 0, nd);
 	lanes_cdg_order_init(&y->order, g->num_channels);
 	y->epoch = 1;
 	return 0;
@@ -184,11 +188,15 @@ static int step_forward(struct lanes_cdg *g, const struct cdg_layer *y, uint32_t
 
 		if (!count[i])
 			continue;
-		if (g->mark[w] == g->stamp + 1)
+		if (g->mark[w] == g->stamp + 1) {
+			g->meet_in = c;
+			g->meet_out = w;
 			return 1;
+		}
 		if (g->mark[w] == g->stamp || y->order.label[w] > bound)
 			continue;
 		g->mark[w] = g->stamp;
+		g->pred[w] = c;
 		g->fwd[g->nfwd++] = w;
 	}
 	return 0;
@@ -215,11 +223,15 @@ static int step_backward(struct lanes_cdg *g, const struct cdg_layer *y, uint32_
 
 		if (!count[(size_t)i * deg])
 			continue;
-		if (g->mark[w] == g->stamp)
+		if (g->mark[w] == g->stamp) {
+			g->meet_in = w;
+			g->meet_out = c;
 			return 1;
+		}
 		if (g->mark[w] == g->stamp + 1 || y->order.label[w] < bound)
 			continue;
 		g->mark[w] = g->stamp + 1;
+		g->pred[w] = c;
 		g->bwd[g->nbwd++] = w;
 	}
 	return 0;
@@ -290,12 +302,32 @@ static void reorder(struct lanes_cdg *g, struct cdg_layer *y, uint32_t u, uint32
 
 /* ---------------------------------------------------------- adding paths */
 
-static void refuse(struct lanes_cdg *g, uint32_t layer, uint32_t u, uint32_t v, uint32_t dep)
+/*
+ * Does the cycle the searches found (v .. meet_in, meet_out .. u, u) use a
+ * dependency the open transaction made new? (u -> v itself is not in.)
+ */
+static int cycle_is_tentative(const struct lanes_cdg *g, const struct cdg_layer *y, uint32_t u, uint32_t v)
+{
+	const struct route_channels *ch = g->ch;
+
+	if (y->tentative[route_dependency(ch, g->meet_in, g->meet_out)])
+		return 1;
+	for (uint32_t c = g->meet_in; c != v; c = g->pred[c])
+		if (y->tentative[route_dependency(ch, g->pred[c], c)])
+			return 1;
+	for (uint32_t c = g->meet_out; c != u; c = g->pred[c])
+		if (y->tentative[route_dependency(ch, c, g->pred[c])])
+			return 1;
+	return 0;
+}
+
+/* Refuse u -> v; searched: the searches found the cycle (else it was remembered). */
+static void refuse(struct lanes_cdg *g, uint32_t layer, uint32_t u, uint32_t v, uint32_t dep, int searched)
 {
 	struct cdg_layer *y = &g->layers[layer];
 
-	if (!g->new_deps) /* the kept graph alone closes the cycle */
-		y->refused[dep] = y->epoch;
+	if (searched && (!g->new_deps || !cycle_is_tentative(g, y, u, v)))
+		y->refused[dep] = y->epoch; /* the kept graph alone closes a cycle */
 	g->refused_any = 1;
 	g->refused_layer = layer;
 	g->refused_in = u;
@@ -310,12 +342,17 @@ static int add_dep(struct lanes_cdg *g, uint32_t layer, uint32_t u, uint32_t v)
 
 	if (!y->count[dep]) {
 		if (y->order.label[u] > y->order.label[v]) {
-			if (y->refused[dep] == y->epoch || closes_cycle(g, y, u, v)) {
-				refuse(g, layer, u, v, dep);
+			if (y->refused[dep] == y->epoch) {
+				refuse(g, layer, u, v, dep, 0);
+				return 0;
+			}
+			if (closes_cycle(g, y, u, v)) {
+				refuse(g, layer, u, v, dep, 1);
 				return 0;
 			}
 			reorder(g, y, u, v);
 		}
+		y->tentative[dep] = 1;
 		g->new_deps++;
 	}
 	y->count[dep]++;
@@ -358,6 +395,8 @@ int lanes_cdg_add_path(struct lanes_cdg *g, uint32_t layer, const uint32_t *chan
 
 void lanes_cdg_keep(struct lanes_cdg *g)
 {
+	for (uint32_t i = 0; i < g->journal_len; i++)
+		g->layers[g->journal[i].layer].tentative[g->journal[i].dep] = 0;
 	g->journal_len = 0;
 	g->new_deps = 0;
 }
@@ -366,8 +405,10 @@ void lanes_cdg_undo(struct lanes_cdg *g)
 {
 	while (g->journal_len) {
 		const struct journal_entry *e = &g->journal[--g->journal_len];
+		struct cdg_layer *y = &g->layers[e->layer];
 
-		g->layers[e->layer].count[e->dep]--;
+		y->count[e->dep]--;
+		y->tentative[e->dep] = 0;
 	}
 	g->new_deps = 0;
 }
