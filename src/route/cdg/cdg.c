@@ -393,6 +393,16 @@ int lanes_cdg_add_path(struct lanes_cdg *g, uint32_t layer, const uint32_t *chan
 	return 1;
 }
 
+int lanes_cdg_known_refused(const struct lanes_cdg *g, uint32_t layer, const uint32_t *chan, uint32_t n)
+{
+	const struct cdg_layer *y = &g->layers[layer];
+
+	for (uint32_t i = 1; i < n; i++)
+		if (y->refused[route_dependency(g->ch, chan[i - 1], chan[i])] == y->epoch)
+			return 1;
+	return 0;
+}
+
 void lanes_cdg_keep(struct lanes_cdg *g)
 {
 	for (uint32_t i = 0; i < g->journal_len; i++)

@@ -60,6 +60,13 @@ int lanes_cdg_open_layer(struct lanes_cdg *g, uint32_t layer, struct lanes_error
 int lanes_cdg_add_path(struct lanes_cdg *g, uint32_t layer, const uint32_t *chan, uint32_t n,
 		       struct lanes_error *err);
 
+/**
+ * @return 1 when a dependency of the path chan[0..n) is one the kept graph
+ * of layer is known to refuse (a cycle found before, cdg.c), so that
+ * lanes_cdg_add_path would refuse the path; else 0 (it may still refuse it)
+ */
+int lanes_cdg_known_refused(const struct lanes_cdg *g, uint32_t layer, const uint32_t *chan, uint32_t n);
+
 /** Make the current transaction's additions permanent. */
 void lanes_cdg_keep(struct lanes_cdg *g);
 

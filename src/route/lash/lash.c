@@ -93,8 +93,10 @@ static void osm_ids(struct lash *l, struct id_key *k)
 		k[s].s = s;
 	}
 	qsort(k, l->ns, sizeof(*k), by_key);
-	for (uint32_t i = 0; i < l->ns; i++)
+	for (uint32_t i = 0; i < l->ns; i++) {
 		l->osm[i] = k[i].s;
+		l->id[k[i].s] = i;
+	}
 }
 
 /* OpenSM's BFS from root: visit order in queue, each switch's parent and its cable from it. */
@@ -255,10 +257,13 @@ static struct id_key *carve(struct lash *l, struct lanes_carver *c)
 	k = lanes_carve(c, sizeof(*k) * (ns + 1));
 	l->port = lanes_carve(c, cells + 1);
 	l->lay = lanes_carve(c, cells + 1);
+	l->id = lanes_carve(c, sizeof(*l->id) * (ns + 1));
+	l->pair_layer = lanes_carve(c, cells + 1);
 	l->queue = lanes_carve(c, sizeof(*l->queue) * (ns + 1));
 	l->parent = lanes_carve(c, sizeof(*l->parent) * (ns + 1));
 	l->pport = lanes_carve(c, ns + 1);
-	l->chan = lanes_carve(c, sizeof(*l->chan) * (ns + 1));
+	l->there = lanes_carve(c, sizeof(*l->there) * (ns + 1));
+	l->back = lanes_carve(c, sizeof(*l->back) * (ns + 1));
 	return k;
 }
 
@@ -280,6 +285,7 @@ static int prepare(struct lash *l, struct lanes_error *err)
 	osm_ids(l, k);
 	memset(l->port, LANES_PORT_DROP, ns * ns);
 	memset(l->lay, 0, ns * ns + 1);
+	memset(l->pair_layer, LASH_NO_LAYER, ns * ns + 1);
 	for (size_t s = 0; s < ns; s++)
 		l->parent[s] = NONE;
 	return 0;

@@ -22,6 +22,7 @@
 #include "route/cdg/cdg.h"
 
 #define LASH_MAX_LAYERS LANES_NUM_SLS
+#define LASH_NO_LAYER 0xff /* pair_layer of a pair without paths */
 
 struct lash {
 	const struct lanes_fabric *f;
@@ -35,11 +36,14 @@ struct lash {
 	uint32_t *osm;       /* OpenSM's ids: osm[id] = switch index */
 	uint8_t *port;       /* port[t * ns + x]: x's port toward switch t, 0 at t */
 	uint8_t *lay;        /* lay[t * ns + s]: the layer of the pair {s, t} */
+	uint32_t *id;        /* per switch: its OpenSM id (osm's inverse) */
+	uint8_t *pair_layer; /* [a * ns + b], ids a < b: the pair's layer, or LASH_NO_LAYER */
 	void *block;         /* osm, port, lay and the scratch below, one malloc (lash/lash.c) */
 	/* scratch */
 	uint32_t *queue, *parent;
 	uint8_t *pport;
-	uint32_t *chan;      /* the channels of one path */
+	uint32_t *there, *back; /* the channels of a pair's two paths (load_pair) */
+	uint32_t n_there, n_back;
 };
 
 /** Open layer k: empty, its channels in index order; nlayers covers it. */

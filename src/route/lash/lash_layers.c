@@ -35,14 +35,21 @@ static int joined(const struct lash *l, uint32_t s, uint32_t t)
 }
 
 /* The channels of the path s -> t into chan; @return their number. */
-static uint32_t path(struct lash *l, uint32_t s, uint32_t t)
+static uint32_t path(const struct lash *l, uint32_t s, uint32_t t, uint32_t *chan)
 {
 	const uint8_t *row = l->port + (size_t)t * l->ns;
 	uint32_t n = 0;
 
-	for (uint32_t x = s; x != t; x = l->f->adj[l->chan[n - 1]].sw)
-		l->chan[n++] = route_channel_at(&l->ch, x, row[x]);
+	for (uint32_t x = s; x != t; x = l->f->adj[chan[n - 1]].sw)
+		chan[n++] = route_channel_at(&l->ch, x, row[x]);
 	return n;
+}
+
+/* The paths of the pair {s, t}, both ways, into l->there and l->back. */
+static void load_pair(struct lash *l, uint32_t s, uint32_t t)
+{
+	l->n_there = path(l, s, t, l->there);
+	l->n_back = path(l, t, s, l->back);
 }
 
 /* ------------------------------------------------------------ the layers */
@@ -60,15 +67,21 @@ int lanes_lash_open_layer(struct lash *l, uint32_t k, struct lanes_error *err)
 }
 
 /*
- * Layer k takes the pair {s, t} if it stays acyclic with both paths; else it
- * is left as it was. @return 1 taken, 0 not, or a negative error
+ * Layer k takes the loaded pair (load_pair) if it stays acyclic with both
+ * paths; else it is left as it was. A dependency the layer is known to
+ * refuse (cdg.h) ends the try before anything is added.
+ * @return 1 taken, 0 not, or a negative error
  */
-static int try_pair(struct lash *l, uint32_t k, uint32_t s, uint32_t t, struct lanes_error *err)
+static int try_pair(struct lash *l, uint32_t k, struct lanes_error *err)
 {
-	int rc = lanes_cdg_add_path(l->cdg, k, l->chan, path(l, s, t), err);
+	int rc;
 
+	if (lanes_cdg_known_refused(l->cdg, k, l->there, l->n_there) ||
+	    lanes_cdg_known_refused(l->cdg, k, l->back, l->n_back))
+		return 0;
+	rc = lanes_cdg_add_path(l->cdg, k, l->there, l->n_there, err);
 	if (rc == 1)
-		rc = lanes_cdg_add_path(l->cdg, k, l->chan, path(l, t, s), err);
+		rc = lanes_cdg_add_path(l->cdg, k, l->back, l->n_back, err);
 	if (rc != 1) {
 		lanes_cdg_undo(l->cdg);
 		return rc;
@@ -78,11 +91,11 @@ static int try_pair(struct lash *l, uint32_t k, uint32_t s, uint32_t t, struct l
 	return 1;
 }
 
-/* Take the pair {s, t} out of layer k (an acyclic graph minus edges stays acyclic). */
-static void drop_pair(struct lash *l, uint32_t k, uint32_t s, uint32_t t)
+/* Take the loaded pair out of layer k (an acyclic graph minus edges stays acyclic). */
+static void drop_pair(struct lash *l, uint32_t k)
 {
-	lanes_cdg_remove_path(l->cdg, k, l->chan, path(l, s, t));
-	lanes_cdg_remove_path(l->cdg, k, l->chan, path(l, t, s));
+	lanes_cdg_remove_path(l->cdg, k, l->there, l->n_there);
+	lanes_cdg_remove_path(l->cdg, k, l->back, l->n_back);
 	l->pairs[k]--;
 }
 
@@ -90,8 +103,11 @@ static void drop_pair(struct lash *l, uint32_t k, uint32_t s, uint32_t t)
 
 static void set_layer(struct lash *l, uint32_t s, uint32_t t, uint32_t k)
 {
+	uint32_t a = l->id[s], b = l->id[t];
+
 	l->lay[(size_t)t * l->ns + s] = (uint8_t)k;
 	l->lay[(size_t)s * l->ns + t] = (uint8_t)k;
+	l->pair_layer[a < b ? (size_t)a * l->ns + b : (size_t)b * l->ns + a] = (uint8_t)k;
 }
 
 /* The pair {s, t} into the first layer that takes it, or a new one; 1 when none is left. */
@@ -100,14 +116,15 @@ static int place(struct lash *l, uint32_t s, uint32_t t, struct lanes_error *err
 	uint32_t k = 0;
 	int rc = 0;
 
-	while (k < l->nlayers && !(rc = try_pair(l, k, s, t, err)))
+	load_pair(l, s, t);
+	while (k < l->nlayers && !(rc = try_pair(l, k, err)))
 		k++;
 	if (rc < 0)
 		return rc;
 	if (k == l->nlayers) {
 		if (k == LASH_MAX_LAYERS)
 			return 1;
-		if ((rc = lanes_lash_open_layer(l, k, err)) || (rc = try_pair(l, k, s, t, err)) < 0)
+		if ((rc = lanes_lash_open_layer(l, k, err)) || (rc = try_pair(l, k, err)) < 0)
 			return rc; /* both paths are simple: an empty layer takes them */
 	}
 	set_layer(l, s, t, k);
@@ -120,6 +137,7 @@ static int clear_layers(struct lash *l, struct lanes_error *err)
 	int rc;
 
 	memset(l->lay, 0, (size_t)l->ns * l->ns);
+	memset(l->pair_layer, LASH_NO_LAYER, (size_t)l->ns * l->ns);
 	l->nlayers = 1;
 	for (uint32_t k = 0; k < n; k++)
 		if ((rc = lanes_lash_open_layer(l, k, err)))
@@ -206,8 +224,7 @@ static void next_in_layer(const struct lash *l, uint32_t k, uint32_t *a, uint32_
 			*a = *a + 2 < l->ns ? *a + 1 : 0;
 			*b = *a + 1;
 		}
-	} while (l->lay[(size_t)l->osm[*b] * l->ns + l->osm[*a]] != k ||
-		 !joined(l, l->osm[*a], l->osm[*b]));
+	} while (l->pair_layer[(size_t)*a * l->ns + *b] != k);
 }
 
 /*
@@ -235,11 +252,12 @@ int lanes_lash_balance(struct lash *l, struct lanes_error *err)
 		next_in_layer(l, hi, &a, &b);
 		s = l->osm[a];
 		t = l->osm[b];
-		rc = try_pair(l, lo, s, t, err);
+		load_pair(l, s, t);
+		rc = try_pair(l, lo, err);
 		if (rc < 0)
 			return rc;
 		if (rc) {
-			drop_pair(l, hi, s, t);
+			drop_pair(l, hi);
 			set_layer(l, s, t, lo);
 		} else {
 			trials--;
