@@ -1,48 +1,55 @@
 /*
  * cdg.c - channel dependency graphs in virtual layers, kept acyclic while
- * paths are added (cdg.h gives the API). Dally and Seitz's condition: a
- * routing is free of deadlock when its channel dependency graph (CDG) is
- * acyclic; layered engines (LASH: Skeie, Lysne, Theiss, IPDPS 2002) put
- * each path into a layer, a virtual lane, whose graph stays acyclic with it.
+ * paths are added (cdg.h gives the API). Dally and Seitz ("Deadlock-free
+ * message routing in multiprocessor interconnection networks", IEEE
+ * Transactions on Computers, 1987): a routing is free of deadlock when its
+ * channel dependency graph (CDG) is acyclic. Layered engines (LASH: Skeie,
+ * Lysne, Theiss, IPDPS 2002) put each path into a layer, a virtual lane,
+ * whose graph stays acyclic with it.
  *
  * The graph. Channels are directed switch-to-switch cables, dependencies
  * "in, then out" at a switch, both numbered as channels.h says. Per layer
  * and dependency a count of the paths that use it; the dependency is in the
- * layer's graph while the count is not 0. Adding a path that shares a
+ * layer's graph while its count is not 0, so a path that shares a
  * dependency with one already there costs a count.
  *
- * The order. Each layer keeps a topological order of its channels, a place
- * per channel that every dependency respects (in before out): Pearce and
- * Kelly, "A dynamic topological sort algorithm for directed acyclic
- * graphs", ACM Journal of Experimental Algorithmics 11, 2006. A new
- * dependency u -> v with u placed before v needs no search. Otherwise a
- * cycle closes exactly when v reaches u, and every channel on such a path
- * is placed between v and u. Two searches run in turns, one step each,
- * breadth first: forward from v through channels placed before u (the set
- * F), backward from u through channels placed after v (the set B). When
- * they meet, v reaches u: the dependency is refused. When both run out,
- * there is no cycle, and Pearce and Kelly's reordering (cdg_order.c) hands
- * the places of B and F out again, B first, so that u comes before v; no
- * other channel moves. Searching from both ends is where this differs
- * from the paper, whose forward search runs first and alone: a cycle is
- * found after about as many steps as the shorter side needs, which matters
- * to LASH, where most tries of a layer fail.
+ * The order. Each layer keeps its channels in a topological order, a list
+ * with growing labels (cdg_order.c), as in Pearce and Kelly's dynamic
+ * topological sort ("A dynamic topological sort algorithm for directed
+ * acyclic graphs", ACM Journal of Experimental Algorithmics 11, 2006). A new
+ * dependency u -> v with u before v needs no search. Otherwise a cycle
+ * closes exactly when v reaches u, and every channel of such a path lies
+ * between v and u in the order. Two breadth-first searches run in turns,
+ * the one with the smaller frontier stepping: forward from v through
+ * channels before u (the set F), backward from u through channels after v
+ * (the set B). When they meet, v reaches u: the dependency is refused. When
+ * one of them runs out there is no cycle, and only that one set moves: all
+ * of F right after u, or all of B right before v, each in its own order.
+ * Every dependency then still goes forward (a channel outside F that F
+ * reaches lies after u; one outside B that reaches B lies before v).
+ *
+ * Where this is not Pearce and Kelly: their forward search runs first and
+ * alone, and both F and B, complete, take each other's places. Here the
+ * search stops at the smaller side, which on LASH's layers is a few
+ * channels where the other holds hundreds, and moving needs the labelled
+ * list, not a permutation of places.
  *
  * Undo and removal. Taking dependencies out never breaks a topological
  * order, so lanes_cdg_undo() and lanes_cdg_remove_path() only count down.
  * The transaction's journal lists the dependencies it counted.
  *
- * Refusals remembered. A dependency refused while the transaction had
- * added no new dependency closes a cycle in the layer's kept graph; that
- * stays so while the layer only grows. Such a refusal is stamped with the
- * layer's epoch, which lanes_cdg_remove_path() advances whenever a
- * dependency leaves the layer; a dependency stamped with the current epoch
- * is refused at once. Engines that try the same dependency in a full layer
- * again and again (LASH's pairs) skip most searches so.
+ * Refusals remembered. A refused dependency whose cycle (the searches keep
+ * their trees) uses no dependency the open transaction made new closes a
+ * cycle in the layer's kept graph, and does so while the layer only grows.
+ * Such a refusal is stamped with the layer's epoch, which
+ * lanes_cdg_remove_path() advances whenever a dependency leaves the layer;
+ * lanes_cdg_known_refused() and the adds refuse a stamped dependency at
+ * once. LASH tries the same dependencies in full layers again and again and
+ * skips most searches so.
  *
  * The witness. lanes_cdg_witness() looks for the path from v back to u
  * again, breadth first through the layer, and returns it with u: a shortest
- * such cycle through u -> v.
+ * cycle through u -> v.
  *
  * OpenSM has three CDGs of its own (osm_ucast_lash.c, osm_ucast_dfsssp.c,
  * osm_ucast_nue.c); its LASH searches the whole layer for a cycle on every
@@ -254,14 +261,14 @@ static int closes_cycle(struct lanes_cdg *g, const struct cdg_layer *y, uint32_t
 	g->bwd[0] = u;
 	g->nfwd = g->nbwd = 1;
 	for (;;) {
-		if ((g->forward_done = next_f == g->nfwd))
+		if ((g->forward_done = next_f == g->nfwd) || next_b == g->nbwd)
 			return 0;
-		if (step_forward(g, y, g->fwd[next_f++], upper))
+		if (g->nfwd - next_f <= g->nbwd - next_b) {
+			if (step_forward(g, y, g->fwd[next_f++], upper))
+				return 1;
+		} else if (step_backward(g, y, g->bwd[next_b++], lower)) {
 			return 1;
-		if (next_b == g->nbwd)
-			return 0;
-		if (step_backward(g, y, g->bwd[next_b++], lower))
-			return 1;
+		}
 	}
 }
 

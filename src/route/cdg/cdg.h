@@ -28,8 +28,8 @@
  * and lanes_cdg_witness() gives that cycle); lanes_cdg_undo() takes back
  * everything added since the last lanes_cdg_keep() or lanes_cdg_undo(),
  * lanes_cdg_keep() makes it permanent. lanes_cdg_remove_path() takes out a
- * path added earlier. cdg.c says how (Pearce and Kelly's dynamic
- * topological order).
+ * path added earlier. cdg.c says how (a dynamic topological order per
+ * layer, after Pearce and Kelly, JEA 2006).
  */
 struct lanes_cdg;
 

@@ -1,8 +1,14 @@
 /*
- * lash.c - LASH, layered shortest path routing (seed 002, "LASH Routing
- * Algorithm"; OpenSM 3.3.23 osm_ucast_lash.c without --do_mesh_analysis;
- * Skeie, Lysne, Theiss, "Layered Shortest Path (LASH) Routing in Irregular
- * System Area Networks", IPDPS 2002). Facts and algorithm only, no code taken.
+ * lash.c - LASH, layered shortest path routing: Skeie, Lysne and Theiss,
+ * "Layered Shortest Path (LASH) Routing in Irregular System Area Networks",
+ * Proceedings of IPDPS 2002 (Workshop on Communication Architecture for
+ * Clusters). The paper's idea: route every pair of switches on one
+ * shortest path, and free the routing of deadlock by putting each path
+ * into one of a few virtual layers (virtual lanes) such that the channel
+ * dependency graph of every layer stays acyclic; a path takes the first
+ * layer that stays acyclic with it. This engine gives the tables of OpenSM
+ * 3.3.23's osm_ucast_lash.c (without --do_mesh_analysis) entry for entry;
+ * facts and algorithm only, no code taken.
  *
  * 1. Paths, OpenSM's: switches get OpenSM's ids, the order of its switch GUID
  *    map (lanes_route_osm_guid_key). For each switch i in id order, a BFS from i
@@ -14,42 +20,50 @@
  *    OpenSM's entry for entry (tests/interop/lash_vs_opensm.sh). One path
  *    per (switch, destination switch): a CA LID takes the path to the switch
  *    it is cabled to, then its cable; a switch keeps its own LIDs on port 0.
- *    OpenSM's lash does not balance the paths themselves (they follow the
- *    first BFS trees); what it balances is the layers, step 3.
+ *    Neither the paper nor OpenSM balances the paths themselves; what
+ *    OpenSM balances is the layers, step 3.
  * 2. Layers (SL = layer = VL): the switch pairs {s, t}, s before t in id
  *    order, in OpenSM's order; the paths s->t and t->s always share a layer.
  *    A pair joins the first layer whose channel dependency graph (channels:
  *    directed switch-to-switch cables; s->t's consecutive channels make its
- *    dependencies) stays acyclic with both paths, or opens a new layer.
- *    "Needed" is the number of layers open at the end (OpenSM's log: "Lanes
- *    needed: N"). Beyond OpenSM: when that exceeds the budget (the least of
- *    opts->max_vls and opts->max_sls), the pairs are layered again, longest
- *    paths first (LASH's first fit in the paper's spirit; fewer layers on
- *    tori), and the routing fails only if that exceeds it too, naming the
- *    fewer layers and the limit that binds ("lash: needs 9 VLs, the budget
- *    is 8 (vls 8)"; OpenSM: "Lane requirements (9) exceed available lanes
- *    (8)").
+ *    dependencies) stays acyclic with both paths, or opens a new layer
+ *    (lash_layers.c, on cdg/cdg.c's graphs). "Needed" is the number of
+ *    layers open at the end (OpenSM's log: "Lanes needed: N").
  * 3. Balance, OpenSM's balance_virtual_lanes over the layers needed (as
- *    OpenSM does: the routing uses no more VLs than it needs), made
- *    deterministic: while the fullest layer holds 3 pairs or more than the
- *    emptiest, move a pair of the fullest layer to the emptiest when that one
- *    stays acyclic; stop when as many moves as the fullest layer holds have
- *    failed in a row, or as many as there are pairs in all. OpenSM picks the
- *    pairs at random; here a cursor goes round the pairs in id order. Counts
- *    are switch pairs, as OpenSM's.
+ *    OpenSM does: the routing uses no more VLs than it needs): while the
+ *    fullest layer holds 3 pairs or more than the emptiest, move a pair of
+ *    the fullest layer to the emptiest when that one stays acyclic; stop
+ *    when as many moves as the fullest layer holds have failed in a row.
+ *    Counts are switch pairs, as OpenSM's.
  * 4. Path SLs per (source switch, destination LID): the pair's layer; 0 from
  *    a switch to its own LIDs and CAs. SL2VL: SL i -> VL i on every port for
  *    the layers used (common/layers.c).
  *
+ * Where this is not OpenSM:
+ * - Over budget: when the layers needed exceed the budget (the least of
+ *   opts->max_vls and opts->max_sls), the pairs are layered again, longest
+ *   paths first (the paper's first fit, with the hardest paths placed
+ *   while the layers are empty; fewer layers on tori), and the routing
+ *   fails only if that exceeds it too, naming the fewer layers and the
+ *   limit that binds ("lash: needs 9 VLs, the budget is 8 (vls 8)";
+ *   OpenSM: "Lane requirements (9) exceed available lanes (8)").
+ * - Balance: OpenSM picks the pairs to move at random; here a cursor goes
+ *   round the pairs in id order, and the failed moves are also bounded by
+ *   the number of pairs in all, so the routing is deterministic.
+ * - Cycle tests: OpenSM searches a layer's whole dependency graph on every
+ *   try of a path; cdg/cdg.c keeps each layer in a topological order,
+ *   searches only between the two channels of a dependency that goes
+ *   against it, and remembers refusals. The answers are the same, so are
+ *   the layers.
+ * - Every switch pair is layered, switch LIDs included, so `lanes verify
+ *   --all-traffic` holds too. LMC > 0 (OpenSM falls back to its default
+ *   engine there): every LID of a port is routed like its base LID, with
+ *   its SL. Unreachable switch pairs (a split fabric) stay dropped, SL 0.
+ *
  * Files: this one holds the paths (step 1), the steps and the tables (step
  * 4); lash_layers.c layers and balances the pairs (steps 2 and 3);
- * lash_internal.h holds their shared state.
- *
- * Every switch pair is layered, switch LIDs included, so `lanes verify
- * --all-traffic` holds too. LMC > 0 (OpenSM falls back to its default engine
- * there): every LID of a port is routed like its base LID, with its SL.
- * Unreachable switch pairs (a split fabric) stay dropped, SL 0.
- * Deterministic: no randomness; same fabric and options, same bytes.
+ * lash_internal.h holds their shared state. Deterministic: no randomness,
+ * no threads; same fabric and options, same bytes.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /*
  * lash_internal.h - the state the lash engine (lash/lash.c) shares with
  * lash_layers.c, which puts the switch pairs in virtual layers with acyclic
- * channel dependencies and balances them. Not public API. Follows OpenSM
- * 3.3.23 osm_ucast_lash.c (seed 002) and Skeie, Lysne, Theiss, IPDPS 2002;
+ * channel dependencies and balances them. Not public API. Skeie, Lysne,
+ * Theiss, IPDPS 2002, as OpenSM 3.3.23 osm_ucast_lash.c does it;
  * lash/lash.c says how.
  *
  * Invariants: port is fixed once the paths are made; lay is symmetric (the

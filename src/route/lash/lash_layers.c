@@ -1,20 +1,19 @@
 /*
- * lash_layers.c - the virtual layers of the lash engine (lash/lash.c):
- * the switch pairs in layers whose channel dependency graphs stay acyclic,
- * in OpenSM's order or longest paths first, and OpenSM's balancing (seed
- * 002, "LASH Routing Algorithm"; OpenSM 3.3.23 osm_ucast_lash.c; Skeie,
- * Lysne, Theiss, IPDPS 2002). Facts and algorithm only, no code taken.
- * Shared state: lash_internal.h.
+ * lash_layers.c - the virtual layers of the lash engine (lash/lash.c): the
+ * switch pairs go into layers whose channel dependency graphs stay acyclic,
+ * in OpenSM's order or longest paths first, and OpenSM's balancing moves
+ * them about (Skeie, Lysne, Theiss, "Layered Shortest Path (LASH) Routing
+ * in Irregular System Area Networks", IPDPS 2002, as OpenSM 3.3.23's
+ * osm_ucast_lash.c does it). Shared state: lash_internal.h.
  *
- * Acyclicity is kept incrementally: each layer holds a topological order of
- * its channels (Pearce and Kelly, "A dynamic topological sort algorithm for
- * directed acyclic graphs", JEA 2006). A new dependency u->v that agrees with
- * the order costs nothing; otherwise a search bounded by the order either
- * finds the cycle (v reaches u) or reorders the few channels in between.
- * Removing dependencies never breaks the order, so undoing a pair that does
- * not fit, or moving one away, is just counting down. OpenSM searches the
- * whole layer from the path's first channel for every try. The searches are
- * here (they read the layer's counts); the reordering is cdg_order.c's.
+ * The graphs are cdg/cdg.c's, one layer each: a pair is tried in a layer
+ * as one transaction of its two paths, kept when both fit and undone when
+ * not. Before anything is added, the try asks whether the layer is known
+ * to refuse one of the pair's dependencies (lanes_cdg_known_refused), which
+ * ends most tries in full layers at once; the paths themselves are found
+ * once per pair, not once per layer. OpenSM builds each path's
+ * dependencies into the layer and searches the whole layer for a cycle on
+ * every try; the answers, and so the layers, are the same.
  */
 #include <stdlib.h>
 #include <string.h>
