@@ -10,7 +10,9 @@
  * - every refusal's witness is a real cycle: consecutive channels, each
  *   dependency in the layer except the refused one, which closes it;
  * - hand-made cycles around a ring are refused, in one layer and not in a
- *   second one; undo restores what was there.
+ *   second one; undo restores what was there;
+ * - the labelled list of an order (cdg_order.c) against an array, with
+ *   moves into one gap until it is labelled again, and random moves.
  */
 #include <stdint.h>
 
@@ -338,12 +340,107 @@ static void test_ring(void **state)
 	lanes_fabric_free(f);
 }
 
+/* ---------------------------------------------------------------- the order */
+
+#define ORDER_N 40
+
+/* The list from its head equals seq, with growing labels. */
+static void check_order(const struct cdg_order *o, const uint32_t *seq)
+{
+	uint32_t c = o->next[ORDER_N];
+
+	for (uint32_t i = 0; i < ORDER_N; i++, c = o->next[c]) {
+		assert_int_equal(c, seq[i]);
+		assert_int_equal(o->prev[o->next[c]], c);
+		if (i)
+			assert_true(o->label[seq[i - 1]] < o->label[c]);
+	}
+	assert_int_equal(c, ORDER_N);
+}
+
+/* The array's move: nodes out of seq, then in right after anchor (or before it). */
+static void seq_move(uint32_t *seq, uint32_t anchor, const uint32_t *nodes, uint32_t k, int before)
+{
+	uint32_t rest[ORDER_N], n = 0, out = 0;
+
+	for (uint32_t i = 0; i < ORDER_N; i++) {
+		int moved = 0;
+
+		for (uint32_t j = 0; j < k; j++)
+			moved |= seq[i] == nodes[j];
+		if (!moved)
+			rest[n++] = seq[i];
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (rest[i] == anchor && before)
+			for (uint32_t j = 0; j < k; j++)
+				seq[out++] = nodes[j];
+		seq[out++] = rest[i];
+		if (rest[i] == anchor && !before)
+			for (uint32_t j = 0; j < k; j++)
+				seq[out++] = nodes[j];
+	}
+	assert_int_equal(out, ORDER_N);
+}
+
+static void order_move(struct cdg_order *o, uint32_t *seq, uint32_t anchor, const uint32_t *nodes, uint32_t k,
+		       int before)
+{
+	if (before)
+		lanes_cdg_order_move_before(o, anchor, nodes, k);
+	else
+		lanes_cdg_order_move_after(o, anchor, nodes, k);
+	seq_move(seq, anchor, nodes, k, before);
+	check_order(o, seq);
+}
+
+static void test_order(void **state)
+{
+	uint64_t label[ORDER_N + 1];
+	uint32_t next[ORDER_N + 1], prev[ORDER_N + 1], seq[ORDER_N], nodes[4];
+	struct cdg_order o = { label, next, prev, ORDER_N };
+	struct model m = { .rng = 99 };
+
+	(void)state;
+	lanes_cdg_order_init(&o, ORDER_N);
+	for (uint32_t i = 0; i < ORDER_N; i++)
+		seq[i] = i;
+	check_order(&o, seq);
+	/* the last channel, again and again, right after channel 0: the gap halves until relabelled */
+	for (uint32_t i = 0; i < 300; i++) {
+		nodes[0] = seq[ORDER_N - 1];
+		order_move(&o, seq, 0, nodes, 1, 0);
+	}
+	/* and before channel 1, two at a time */
+	for (uint32_t i = 0; i < 300; i++) {
+		nodes[0] = seq[ORDER_N - 1] == 1 ? seq[ORDER_N - 3] : seq[ORDER_N - 1];
+		nodes[1] = seq[ORDER_N - 2] == 1 ? seq[ORDER_N - 3] : seq[ORDER_N - 2];
+		if (nodes[0] == nodes[1] || nodes[0] == 1 || nodes[1] == 1)
+			continue;
+		order_move(&o, seq, 1, nodes, 2, 1);
+	}
+	for (uint32_t i = 0; i < 3000; i++) {
+		uint32_t anchor = rnd(&m, ORDER_N), k = 1 + rnd(&m, 4), n = 0;
+
+		while (n < k) {
+			uint32_t c = rnd(&m, ORDER_N), dup = c == anchor;
+
+			for (uint32_t j = 0; j < n; j++)
+				dup |= nodes[j] == c;
+			if (!dup)
+				nodes[n++] = c;
+		}
+		order_move(&o, seq, anchor, nodes, k, (int)rnd(&m, 2));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_small),
 		cmocka_unit_test(test_random_seeds),
 		cmocka_unit_test(test_ring),
+		cmocka_unit_test(test_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

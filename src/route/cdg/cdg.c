@@ -61,7 +61,7 @@
 #include "route/cdg/cdg.h"
 
 struct cdg_layer {
-	uint32_t *count;   /* per dependency: the paths that use it; NULL until opened */
+	uint32_t *count;   /* per dependency: the paths that use it */
 	uint32_t *refused; /* per dependency: the epoch in which its kept graph refused it */
 	uint8_t *tentative; /* per dependency: made new by the open transaction */
 	/*
@@ -73,7 +73,8 @@ struct cdg_layer {
 	 * 4.3M on a=12 p=6 h=6 (cachegrind, 2 MB last level).
 	 */
 	uint8_t *used, *used_into;
-	struct cdg_order order; /* the channels in a topological order (cdg_order.c) */
+	struct cdg_order order; /* the channels in a topological order (cdg_order.c); its
+				   labels head the layer's one block, NULL until opened */
 	uint32_t epoch;    /* advanced whenever a dependency leaves the layer */
 };
 
