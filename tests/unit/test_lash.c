@@ -1,7 +1,8 @@
 /*
- * test_lash.c - the lash engine (seed 002, "LASH Routing Algorithm"; OpenSM
- * 3.3.23 osm_ucast_lash.c), judged by the verifier and by what LASH
- * promises:
+ * test_lash.c - the lash engine (Skeie, Lysne, Theiss, "Layered Shortest
+ * Path (LASH) Routing in Irregular System Area Networks", IPDPS 2002, as
+ * OpenSM 3.3.23's osm_ucast_lash.c does it), judged by the verifier and by
+ * what LASH promises:
  * - every small generator instance and every real fabric: all destinations
  *   reached, and free of credit loops for every path, switch traffic
  *   included (--all-traffic), within the VL budget, reporting the VLs used;

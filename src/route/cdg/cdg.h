@@ -1,6 +1,8 @@
 /*
- * cdg.h - channel dependency graphs while a routing is built: the dynamic
- * topological order (cdg_order.c) and the credit-loop check (cdg_check.c).
+ * cdg.h - channel dependency graphs while a routing is built: the
+ * incremental graph with layers that stays acyclic (cdg.c, its reordering
+ * step in cdg_order.c) and the credit-loop check of finished tables
+ * (cdg_check.c). Channels and dependencies are numbered as channels.h says.
  */
 #ifndef LANES_ROUTE_CDG_H
 #define LANES_ROUTE_CDG_H
@@ -9,35 +11,106 @@
 #include "lanes/error.h"
 #include "lanes/fabric.h"
 #include "lanes/routing.h"
+#include "route/cdg/channels.h"
 
-/* --------------------------------------- dynamic topological order */
+/* ------------------------------------ the incremental graph (cdg.c) */
 
 /*
- * Engines that keep a CDG acyclic while adding dependencies (lash per layer,
- * nue in nue_cdg.c) give every channel a place ord[c] that all used
- * dependencies respect (Pearce and Kelly, JEA 2006; cdg_order.c). Adding
- * u -> v against the order, the engine searches its own dependencies: F,
- * what v reaches through places below ord[u] (reaching u is a cycle), and
- * B, what reaches u through places above ord[v]; lanes_route_pk_reorder() then
- * hands their places out again. The searches stay with the engines because
- * each reads its own per-dependency state (lash: path counts per layer; nue:
- * one byte, used or blocked) in its innermost loop.
+ * struct lanes_cdg: the channel dependency graphs of up to max_layers
+ * virtual layers over the channels of a route_channels (channels.h), kept
+ * acyclic while paths are added. A path is a list of channels, each leaving
+ * the switch where the one before it ends; it uses the dependencies of its
+ * consecutive channels. Per layer and dependency the graph counts the paths
+ * that use it; a dependency is in the graph while its count is not 0.
+ *
+ * Adding paths is a transaction: lanes_cdg_add_path() adds a path's
+ * dependencies unless one of them would close a cycle (then it returns 0,
+ * and lanes_cdg_witness() gives that cycle); lanes_cdg_undo() takes back
+ * everything added since the last lanes_cdg_keep() or lanes_cdg_undo(),
+ * lanes_cdg_keep() makes it permanent. lanes_cdg_remove_path() takes out a
+ * path added earlier. cdg.c says how (a dynamic topological order per
+ * layer, after Pearce and Kelly, JEA 2006).
  */
-
-/** Scratch for lanes_route_pk_reorder(): E + 1 entries each. */
-struct route_pk_scratch {
-	uint64_t *tmp;
-	uint32_t *slots;
-};
+struct lanes_cdg;
 
 /**
- * Hand the places of B (bwd) and F (fwd), given as (place << 32 | channel)
- * keys in any order, out again in ascending order, B first, each set in its
- * old order; both arrays are left sorted. ord: per channel, its place; E:
- * the number of channels (every place is below it).
+ * A graph over ch's channels (borrowed; it must outlive the graph) with
+ * room for max_layers layers, none open yet.
+ * @return 0, or LANES_ENOMEM
  */
-void lanes_route_pk_reorder(uint32_t *ord, uint32_t E, uint64_t *bwd, uint32_t nb, uint64_t *fwd,
-		      uint32_t nf, struct route_pk_scratch *s);
+int lanes_cdg_new(struct lanes_cdg **out, const struct route_channels *ch, uint32_t max_layers,
+		  struct lanes_error *err);
+
+/** Free g and its layers (NULL is fine). */
+void lanes_cdg_free(struct lanes_cdg *g);
+
+/**
+ * Empty layer k (k < max_layers), making room for it on first use; the
+ * transaction must be closed (lanes_cdg_keep or lanes_cdg_undo).
+ * @return 0, or LANES_ENOMEM
+ */
+int lanes_cdg_open_layer(struct lanes_cdg *g, uint32_t layer, struct lanes_error *err);
+
+/**
+ * Add the dependencies of the path chan[0..n) to an open layer, as part of
+ * the current transaction. @return 1 added, the layer still acyclic; 0 one
+ * dependency would close a cycle: those before it stay added (in the
+ * transaction), it and those after it do not; LANES_ENOMEM
+ */
+int lanes_cdg_add_path(struct lanes_cdg *g, uint32_t layer, const uint32_t *chan, uint32_t n,
+		       struct lanes_error *err);
+
+/**
+ * @return 1 when a dependency of the path chan[0..n) is one the kept graph
+ * of layer is known to refuse (a cycle found before, cdg.c), so that
+ * lanes_cdg_add_path would refuse the path; else 0 (it may still refuse it)
+ */
+int lanes_cdg_known_refused(const struct lanes_cdg *g, uint32_t layer, const uint32_t *chan, uint32_t n);
+
+/** Make the current transaction's additions permanent. */
+void lanes_cdg_keep(struct lanes_cdg *g);
+
+/** Take back everything the current transaction added. */
+void lanes_cdg_undo(struct lanes_cdg *g);
+
+/** Take out a path kept in layer earlier (the transaction must be closed). */
+void lanes_cdg_remove_path(struct lanes_cdg *g, uint32_t layer, const uint32_t *chan, uint32_t n);
+
+/**
+ * The cycle the last refused dependency "u, then v" would have closed, as
+ * its channels u, v, ..., each depending on the next and the last on u;
+ * valid until the graph changes (ask before lanes_cdg_undo). Fills up to
+ * max channels. @return the cycle's length (0 when nothing was refused)
+ */
+uint32_t lanes_cdg_witness(struct lanes_cdg *g, uint32_t *out, uint32_t max);
+
+/** @return the number of paths of layer that use dependency dep */
+uint32_t lanes_cdg_count(const struct lanes_cdg *g, uint32_t layer, uint32_t dep);
+
+/** @return 1 when layer's order is a topological order of its dependencies (for tests) */
+int lanes_cdg_order_holds(const struct lanes_cdg *g, uint32_t layer);
+
+/* ------------------------------- a layer's order (cdg_order.c, for cdg.c) */
+
+/*
+ * The channels 0 .. n-1 in one list, in a topological order of a layer;
+ * label[c] grows along the list. Index n is the list's head (and tail).
+ * The caller provides the arrays: n + 1 entries each.
+ */
+struct cdg_order {
+	uint64_t *label;
+	uint32_t *next, *prev;
+	uint32_t n;
+};
+
+/** All channels in index order. */
+void lanes_cdg_order_init(struct cdg_order *o, uint32_t n);
+
+/** Move nodes[0..k) (not anchor) right after anchor, in that order. */
+void lanes_cdg_order_move_after(struct cdg_order *o, uint32_t anchor, const uint32_t *nodes, uint32_t k);
+
+/** Move nodes[0..k) (not anchor) right before anchor, in that order. */
+void lanes_cdg_order_move_before(struct cdg_order *o, uint32_t anchor, const uint32_t *nodes, uint32_t k);
 
 /**
  * Sort a[0..n) ascending by bits lo..hi of each key, where the keys are

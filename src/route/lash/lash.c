@@ -1,8 +1,14 @@
 /*
- * lash.c - LASH, layered shortest path routing (seed 002, "LASH Routing
- * Algorithm"; OpenSM 3.3.23 osm_ucast_lash.c without --do_mesh_analysis;
- * Skeie, Lysne, Theiss, "Layered Shortest Path (LASH) Routing in Irregular
- * System Area Networks", IPDPS 2002). Facts and algorithm only, no code taken.
+ * lash.c - LASH, layered shortest path routing: Skeie, Lysne and Theiss,
+ * "Layered Shortest Path (LASH) Routing in Irregular System Area Networks",
+ * Proceedings of IPDPS 2002 (Workshop on Communication Architecture for
+ * Clusters). The paper's idea: route every pair of switches on one
+ * shortest path, and free the routing of deadlock by putting each path
+ * into one of a few virtual layers (virtual lanes) such that the channel
+ * dependency graph of every layer stays acyclic; a path takes the first
+ * layer that stays acyclic with it. This engine gives the tables of OpenSM
+ * 3.3.23's osm_ucast_lash.c (without --do_mesh_analysis) entry for entry;
+ * facts and algorithm only, no code taken.
  *
  * 1. Paths, OpenSM's: switches get OpenSM's ids, the order of its switch GUID
  *    map (lanes_route_osm_guid_key). For each switch i in id order, a BFS from i
@@ -14,42 +20,50 @@
  *    OpenSM's entry for entry (tests/interop/lash_vs_opensm.sh). One path
  *    per (switch, destination switch): a CA LID takes the path to the switch
  *    it is cabled to, then its cable; a switch keeps its own LIDs on port 0.
- *    OpenSM's lash does not balance the paths themselves (they follow the
- *    first BFS trees); what it balances is the layers, step 3.
+ *    Neither the paper nor OpenSM balances the paths themselves; what
+ *    OpenSM balances is the layers, step 3.
  * 2. Layers (SL = layer = VL): the switch pairs {s, t}, s before t in id
  *    order, in OpenSM's order; the paths s->t and t->s always share a layer.
  *    A pair joins the first layer whose channel dependency graph (channels:
  *    directed switch-to-switch cables; s->t's consecutive channels make its
- *    dependencies) stays acyclic with both paths, or opens a new layer.
- *    "Needed" is the number of layers open at the end (OpenSM's log: "Lanes
- *    needed: N"). Beyond OpenSM: when that exceeds the budget (the least of
- *    opts->max_vls and opts->max_sls), the pairs are layered again, longest
- *    paths first (LASH's first fit in the paper's spirit; fewer layers on
- *    tori), and the routing fails only if that exceeds it too, naming the
- *    fewer layers and the limit that binds ("lash: needs 9 VLs, the budget
- *    is 8 (vls 8)"; OpenSM: "Lane requirements (9) exceed available lanes
- *    (8)").
+ *    dependencies) stays acyclic with both paths, or opens a new layer
+ *    (lash_layers.c, on cdg/cdg.c's graphs). "Needed" is the number of
+ *    layers open at the end (OpenSM's log: "Lanes needed: N").
  * 3. Balance, OpenSM's balance_virtual_lanes over the layers needed (as
- *    OpenSM does: the routing uses no more VLs than it needs), made
- *    deterministic: while the fullest layer holds 3 pairs or more than the
- *    emptiest, move a pair of the fullest layer to the emptiest when that one
- *    stays acyclic; stop when as many moves as the fullest layer holds have
- *    failed in a row, or as many as there are pairs in all. OpenSM picks the
- *    pairs at random; here a cursor goes round the pairs in id order. Counts
- *    are switch pairs, as OpenSM's.
+ *    OpenSM does: the routing uses no more VLs than it needs): while the
+ *    fullest layer holds 3 pairs or more than the emptiest, move a pair of
+ *    the fullest layer to the emptiest when that one stays acyclic; stop
+ *    when as many moves as the fullest layer holds have failed in a row.
+ *    Counts are switch pairs, as OpenSM's.
  * 4. Path SLs per (source switch, destination LID): the pair's layer; 0 from
  *    a switch to its own LIDs and CAs. SL2VL: SL i -> VL i on every port for
  *    the layers used (common/layers.c).
  *
+ * Where this is not OpenSM:
+ * - Over budget: when the layers needed exceed the budget (the least of
+ *   opts->max_vls and opts->max_sls), the pairs are layered again, longest
+ *   paths first (the paper's first fit, with the hardest paths placed
+ *   while the layers are empty; fewer layers on tori), and the routing
+ *   fails only if that exceeds it too, naming the fewer layers and the
+ *   limit that binds ("lash: needs 9 VLs, the budget is 8 (vls 8)";
+ *   OpenSM: "Lane requirements (9) exceed available lanes (8)").
+ * - Balance: OpenSM picks the pairs to move at random; here a cursor goes
+ *   round the pairs in id order, and the failed moves are also bounded by
+ *   the number of pairs in all, so the routing is deterministic.
+ * - Cycle tests: OpenSM searches a layer's whole dependency graph on every
+ *   try of a path; cdg/cdg.c keeps each layer in a topological order,
+ *   searches only between the two channels of a dependency that goes
+ *   against it, and remembers refusals. The answers are the same, so are
+ *   the layers.
+ * - Every switch pair is layered, switch LIDs included, so `lanes verify
+ *   --all-traffic` holds too. LMC > 0 (OpenSM falls back to its default
+ *   engine there): every LID of a port is routed like its base LID, with
+ *   its SL. Unreachable switch pairs (a split fabric) stay dropped, SL 0.
+ *
  * Files: this one holds the paths (step 1), the steps and the tables (step
  * 4); lash_layers.c layers and balances the pairs (steps 2 and 3);
- * lash_internal.h holds their shared state.
- *
- * Every switch pair is layered, switch LIDs included, so `lanes verify
- * --all-traffic` holds too. LMC > 0 (OpenSM falls back to its default engine
- * there): every LID of a port is routed like its base LID, with its SL.
- * Unreachable switch pairs (a split fabric) stay dropped, SL 0.
- * Deterministic: no randomness; same fabric and options, same bytes.
+ * lash_internal.h holds their shared state. Deterministic: no randomness,
+ * no threads; same fabric and options, same bytes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -93,8 +107,10 @@ static void osm_ids(struct lash *l, struct id_key *k)
 		k[s].s = s;
 	}
 	qsort(k, l->ns, sizeof(*k), by_key);
-	for (uint32_t i = 0; i < l->ns; i++)
+	for (uint32_t i = 0; i < l->ns; i++) {
 		l->osm[i] = k[i].s;
+		l->id[k[i].s] = i;
+	}
 }
 
 /* OpenSM's BFS from root: visit order in queue, each switch's parent and its cable from it. */
@@ -210,7 +226,7 @@ static uint32_t layers_used(const struct lash *l)
 	uint32_t n = 1;
 
 	for (uint32_t k = 0; k < l->nlayers; k++)
-		if (l->L[k].pairs)
+		if (l->pairs[k])
 			n = k + 1;
 	return n;
 }
@@ -248,24 +264,20 @@ static int set_notes(struct lash *l, uint32_t osm_needed, uint32_t ff_needed, ui
  */
 static struct id_key *carve(struct lash *l, struct lanes_carver *c)
 {
-	size_t ns = l->ns, cells = ns * ns, E = (size_t)l->ch.E + 1;
+	size_t ns = l->ns, cells = ns * ns;
 	struct id_key *k;
 
 	l->osm = lanes_carve(c, sizeof(*l->osm) * (ns + 1));
 	k = lanes_carve(c, sizeof(*k) * (ns + 1));
 	l->port = lanes_carve(c, cells + 1);
 	l->lay = lanes_carve(c, cells + 1);
+	l->id = lanes_carve(c, sizeof(*l->id) * (ns + 1));
+	l->pair_layer = lanes_carve(c, cells + 1);
 	l->queue = lanes_carve(c, sizeof(*l->queue) * (ns + 1));
 	l->parent = lanes_carve(c, sizeof(*l->parent) * (ns + 1));
 	l->pport = lanes_carve(c, ns + 1);
-	l->chan = lanes_carve(c, sizeof(*l->chan) * (ns + 1));
-	l->journal = lanes_carve(c, sizeof(*l->journal) * (2 * ns + 1));
-	l->stk = lanes_carve(c, sizeof(*l->stk) * E);
-	l->seen = lanes_carve(c, sizeof(*l->seen) * E);
-	l->fwd = lanes_carve(c, sizeof(*l->fwd) * E);
-	l->bwd = lanes_carve(c, sizeof(*l->bwd) * E);
-	l->pk.tmp = lanes_carve(c, sizeof(*l->pk.tmp) * E);
-	l->pk.slots = lanes_carve(c, sizeof(*l->pk.slots) * E);
+	l->there = lanes_carve(c, sizeof(*l->there) * (ns + 1));
+	l->back = lanes_carve(c, sizeof(*l->back) * (ns + 1));
 	return k;
 }
 
@@ -276,7 +288,8 @@ static int prepare(struct lash *l, struct lanes_error *err)
 	struct id_key *k;
 	int rc;
 
-	if ((rc = lanes_route_channels_init(&l->ch, l->f, "lash", err)))
+	if ((rc = lanes_route_channels_init(&l->ch, l->f, "lash", err)) ||
+	    (rc = lanes_cdg_new(&l->cdg, &l->ch, LASH_MAX_LAYERS, err)))
 		return rc;
 	carve(l, &c);
 	if (!(l->block = c.base = malloc(c.used)))
@@ -286,7 +299,7 @@ static int prepare(struct lash *l, struct lanes_error *err)
 	osm_ids(l, k);
 	memset(l->port, LANES_PORT_DROP, ns * ns);
 	memset(l->lay, 0, ns * ns + 1);
-	memset(l->seen, 0, sizeof(*l->seen) * ((size_t)l->ch.E + 1));
+	memset(l->pair_layer, LASH_NO_LAYER, ns * ns + 1);
 	for (size_t s = 0; s < ns; s++)
 		l->parent[s] = NONE;
 	return 0;
@@ -302,8 +315,7 @@ static int compute(struct lash *l, struct lanes_error *err)
 	make_paths(l);
 	if ((rc = make_layers(l, &osm_needed, &ff_needed, err)))
 		return rc;
-	lanes_lash_balance(l);
-	if ((rc = write_tables(l, err)))
+	if ((rc = lanes_lash_balance(l, err)) || (rc = write_tables(l, err)))
 		return rc;
 	used = layers_used(l);
 	if ((rc = lanes_route_sl2vl_identity(l->r, l->f, used, err)))
@@ -315,8 +327,7 @@ static int compute(struct lash *l, struct lanes_error *err)
 static void release(struct lash *l)
 {
 	free(l->block);
-	for (uint32_t k = 0; k < LASH_MAX_LAYERS; k++)
-		free(l->L[k].cnt); /* and ord, in the same block */
+	lanes_cdg_free(l->cdg);
 	lanes_route_channels_free(&l->ch);
 }
 
