@@ -3,8 +3,7 @@
  * the updn, dnup and ud-dfs engines (updown.h): lanes_route_updown_lfts,
  * its setup, the candidates kept per destination switch, and the LFT column
  * fill with its LMC passes. The candidates toward one destination switch
- * come from updown_legal.c (phases A and B) and updown_complete.c (phase C),
- * the switch LIDs of a single pass from updown_swlids.c (all at once);
+ * come from updown_legal.c (phases A and B) and updown_complete.c (phase C);
  * updown_internal.h holds the state they share.
  *
  * The rule is Autonet's, as seed 004 section 3 states it: every link gets a
@@ -26,9 +25,7 @@
  * switch LID at offset 0 whose candidates are not kept (a switch without
  * CAs, without LMC) needs only each switch's least-loaded candidate: the
  * phases put it straight into the LFT column (column mode, u->col), the
- * port lanes_route_fill_lids would pick. With one pass and many such switch LIDs,
- * updown_swlids.c routes every switch LID at once instead, to the same
- * ports (want_batch; the CA LIDs' candidates are then not kept for them).
+ * port lanes_route_fill_lids would pick.
  * A group's LIDs are filled switch by switch: a switch's choices read only
  * its own counters, so the order across switches does not matter.
  *
@@ -126,7 +123,7 @@ static int route_group(struct updown *u, uint32_t i, uint32_t j, int offset)
 	const struct lanes_port *p0 = lanes_fabric_port(u->f, u->f->switches[t], 0);
 
 	u->save_next = offset + 1 < (1 << u->eps.max_lmc) ||
-		       (u->opts->switch_lids && p0->lid && offset < (1 << p0->lmc) && !u->batch);
+		       (u->opts->switch_lids && p0->lid && offset < (1 << p0->lmc));
 	if (want_hops(u, t, 1))
 		return 1;
 	for (; i < j; i++) {
@@ -152,15 +149,15 @@ static int route_group(struct updown *u, uint32_t i, uint32_t j, int offset)
 	return 0;
 }
 
-/* Switch t's LID base + offset; done: lanes_updown_swlids routed it. */
-static void route_switch(struct updown *u, uint32_t t, int offset, int done)
+/* Switch t's LID base + offset. */
+static void route_switch(struct updown *u, uint32_t t, int offset)
 {
 	const struct lanes_port *p0 = lanes_fabric_port(u->f, u->f->switches[t], 0);
 	uint32_t lid = p0->lid + (uint32_t)offset;
 
 	if (!p0->lid || offset >= (1 << p0->lmc))
 		return;
-	if (u->opts->switch_lids && !done) {
+	if (u->opts->switch_lids) {
 		u->save_next = offset + 1 < (1 << u->eps.max_lmc);
 		if (!offset && !u->save_next && !u->saved[t] && u->hops.dst != t) {
 			/* column mode: the phases pick what lanes_route_fill_lids would */
@@ -183,7 +180,6 @@ static int route_pass(struct updown *u, int offset)
 {
 	const struct route_endport *ep = u->eps.ep;
 	uint32_t i = 0, j;
-	int done;
 
 	while (i < u->eps.n) {
 		for (j = i + 1; j < u->eps.n && ep[j].sw == ep[i].sw; j++)
@@ -192,9 +188,8 @@ static int route_pass(struct updown *u, int offset)
 			return 1;
 		i = j;
 	}
-	done = !offset && u->batch && !lanes_updown_swlids(u);
 	for (uint32_t t = 0; t < u->f->num_switches; t++)
-		route_switch(u, t, offset, done);
+		route_switch(u, t, offset);
 	return 0;
 }
 
@@ -365,31 +360,10 @@ static int has_gap(struct updown *u, const uint32_t *pos, struct lanes_error *er
 	return 0;
 }
 
-/*
- * Route the switch LIDs all at once (lanes_updown_swlids)? It applies with switch
- * LIDs, one pass and at most UPDOWN_SWLIDS_MAX switches (batch 2: then
- * always). It replaces column mode, the switch LIDs whose switch has no
- * CAs (the others reuse their CA LIDs' saved candidates, which is cheap),
- * and its passes cost about what four such destinations do per 16
- * switches: batch 1 takes it from there on. Either way the same ports.
- */
-static int want_batch(const struct updown *u, int batch)
-{
-	const struct lanes_fabric *f = u->f;
-	uint32_t ncol = 0;
-
-	if (!batch || !u->opts->switch_lids || u->eps.max_lmc ||
-	    f->num_switches > UPDOWN_SWLIDS_MAX)
-		return 0;
-	for (uint32_t t = 0; t < f->num_switches; t++)
-		ncol += !u->has_ca[t] && lanes_fabric_port(f, f->switches[t], 0)->lid;
-	return batch == 2 || ncol >= 4 * ((f->num_switches + 15) / 16);
-}
-
 /* r NULL: only whether lanes_route_updown_lfts would find a gap (see has_gap). */
-int lanes_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap, int batch,
-		struct lanes_error *err)
+int lanes_route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		      const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap,
+		      struct lanes_error *err)
 {
 	struct updown u;
 	int rc;
@@ -405,17 +379,9 @@ int lanes_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opt
 	if (!r)
 		rc = has_gap(&u, pos, err);
 	else if (!(rc = prepare(&u, pos, err))) {
-		u.batch = want_batch(&u, batch);
 		for (int offset = 0; offset < (1 << u.eps.max_lmc) && !rc; offset++)
 			rc = route_pass(&u, offset);
 	}
 	release(&u);
 	return rc;
-}
-
-int lanes_route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		      const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap,
-		      struct lanes_error *err)
-{
-	return lanes_updown_lfts(f, opts, pos, r, gap, 1, err);
 }

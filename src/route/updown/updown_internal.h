@@ -2,8 +2,7 @@
  * updown_internal.h - the state that lanes_route_updown_lfts (updown.c) shares
  * with the phases that find the candidates toward one destination switch:
  * updown_legal.c (phases A and B, the legal routes) and updown_complete.c
- * (phase C, a shortest completion for the switches without one), and with
- * updown_swlids.c (the same for every switch LID at once). Not public
+ * (phase C, a shortest completion for the switches without one). Not public
  * API. Follows seed 004 section 3 (Autonet's up* / down*) and OpenSM 3.3.23's
  * updn and dnup (seed 002); updown.c says how.
  *
@@ -80,11 +79,7 @@ struct updown {
 	uint32_t *unrouted;        /* phase C: switches without a legal path */
 	uint32_t nunrouted;        /* of t's component */
 	uint8_t unrouted_ca;       /* one of them has CAs */
-	int batch;                 /* lanes_updown_swlids routes the switch LIDs (want_batch) */
 };
-
-/* The most switches lanes_updown_swlids takes (a route's hops fit in a byte, 255 apart). */
-#define UPDOWN_SWLIDS_MAX 255
 
 /*
  * The k candidate ports of s, at first (port + *np), become its
@@ -148,25 +143,5 @@ void lanes_updown_legal_paths(struct updown *u, uint32_t t);
  * column mode.
  */
 void lanes_updown_complete(struct updown *u, uint32_t t, int check);
-
-/*
- * Every switch LID (LID base, uncounted, one pass) into u->r at once
- * (updown_swlids.c): at every switch, the port column mode picks toward
- * the LID's switch, LANES_PORT_DROP at the switch itself (route_switch
- * then puts 0 there).
- * @return 0, or -1 (more than UPDOWN_SWLIDS_MAX switches, or out of
- *         memory: the caller routes them one at a time, to the same ports)
- */
-int lanes_updown_swlids(struct updown *u);
-
-/*
- * lanes_route_updown_lfts (updown.h), which is batch 1: the switch LIDs
- * by lanes_updown_swlids where it applies and pays (updown.c want_batch); batch
- * 0: one destination at a time, batch 2: lanes_updown_swlids wherever it applies
- * (the unit tests compare them: the tables must be the same).
- */
-int lanes_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap, int batch,
-		struct lanes_error *err);
 
 #endif
