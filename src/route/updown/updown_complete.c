@@ -28,20 +28,20 @@
 /* Routed switches of the component, by len (counting sort) into u->sorted. */
 static uint32_t sort_by_len(struct updown *u, uint32_t c)
 {
-	const struct lanes_fabric *f = u->f;
+	const struct lanes_fabric *f = u->g->f;
 	uint32_t maxlen = 0, n = 0;
 
 	for (uint32_t s = 0; s < f->num_switches; s++)
-		if (u->comp[s] == c && u->len[s] != INF && u->len[s] > maxlen)
+		if (u->g->comp[s] == c && u->len[s] != INF && u->len[s] > maxlen)
 			maxlen = u->len[s];
 	memset(u->bucket, 0, sizeof(*u->bucket) * ((size_t)maxlen + 2));
 	for (uint32_t s = 0; s < f->num_switches; s++)
-		if (u->comp[s] == c && u->len[s] != INF)
+		if (u->g->comp[s] == c && u->len[s] != INF)
 			u->bucket[u->len[s] + 1]++;
 	for (uint32_t l = 1; l <= maxlen + 1; l++)
 		u->bucket[l] += u->bucket[l - 1];
 	for (uint32_t s = 0; s < f->num_switches; s++)
-		if (u->comp[s] == c && u->len[s] != INF) {
+		if (u->g->comp[s] == c && u->len[s] != INF) {
 			u->sorted[u->bucket[u->len[s]]++] = s;
 			n++;
 		}
@@ -52,12 +52,12 @@ static uint32_t sort_by_len(struct updown *u, uint32_t c)
 /* A completed switch: any neighbour one hop closer, in port order. */
 static void completed_candidates(struct updown *u, uint32_t s)
 {
-	const struct lanes_adj *adj = u->f->adj;
-	const uint32_t *len = u->len, want = u->len[s] - 1, e1 = u->f->adj_off[s + 1];
+	const struct lanes_adj *adj = u->g->f->adj;
+	const uint32_t *len = u->len, want = u->len[s] - 1, e1 = u->g->f->adj_off[s + 1];
 	uint8_t *out = u->hops.port + u->nports;
 	uint32_t k = 0;
 
-	for (uint32_t e = u->f->adj_off[s]; e < e1; e++)
+	for (uint32_t e = u->g->f->adj_off[s]; e < e1; e++)
 		if (len[adj[e].sw] == want)
 			out[k++] = adj[e].port;
 	updown_take(u, s, k);
@@ -71,8 +71,8 @@ static void completed_candidates(struct updown *u, uint32_t s)
  */
 static void complete(struct updown *u, uint32_t t, int check)
 {
-	const struct lanes_fabric *f = u->f;
-	uint32_t n = sort_by_len(u, u->comp[t]), i = 0, head = 0, tail = 0;
+	const struct lanes_fabric *f = u->g->f;
+	uint32_t n = sort_by_len(u, u->g->comp[t]), i = 0, head = 0, tail = 0;
 
 	while (i < n || head < tail) {
 		uint32_t x;
@@ -89,7 +89,7 @@ static void complete(struct updown *u, uint32_t t, int check)
 			u->len[s] = u->len[x] + 1;
 			u->state[s] = ST_COMPLETED;
 			u->queue[tail++] = s;
-			if (check && u->has_ca[s] && u->gap->from_sw == LANES_NONE) {
+			if (check && u->g->has_ca[s] && u->gap->from_sw == LANES_NONE) {
 				u->gap->from_sw = s;
 				u->gap->to_sw = t;
 			}
@@ -176,13 +176,13 @@ pick_completed(const struct lanes_adj *a, const struct lanes_adj *a1, uint32_t *
  */
 static void complete_few(struct updown *u, uint32_t n)
 {
-	const struct lanes_adj *adj = u->f->adj;
-	const uint32_t *un = u->unrouted, *aoff = u->f->adj_off, *off = u->off, *mid = u->mid;
-	const uint32_t *nb = u->nb;
+	const struct lanes_adj *adj = u->g->f->adj;
+	const uint32_t *un = u->unrouted, *aoff = u->g->f->adj_off, *off = u->g->off, *mid = u->g->mid;
+	const uint32_t *nb = u->g->nb;
 	uint32_t *len = u->len, *next = u->best, *head = u->bucket, *queue = u->queue;
 	uint32_t *multi = u->hops.multi, *moff = u->hops.moff;
 	uint32_t lo = INF, hi = 0, qh = 0, qt = 0, np = u->nports, nmulti = u->hops.nmulti;
-	const uint32_t *loff = u->load.off, *count = u->load.count;
+	const uint32_t *loff = u->g->load->off, *count = u->g->load->count;
 	uint8_t *state = u->state, *port = u->hops.port, *one = u->hops.one, *col = u->col;
 
 	for (uint32_t q = 0; q < n; q++) {

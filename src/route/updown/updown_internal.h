@@ -10,7 +10,8 @@
  * mid[s]..off[s+1] go down, each part in port order; after the phases,
  * hops.multi[0..nlegal) are the switches with a legal route and the
  * completed ones come after; between destinations dn is all INF and bits
- * and bucket all 0; no global state.
+ * and bucket all 0; no global state. Each worker has a struct updown of its
+ * own; the struct updown_graph they share is read-only while they run.
  */
 #ifndef LANES_UPDOWN_INTERNAL_H
 #define LANES_UPDOWN_INTERNAL_H
@@ -30,10 +31,9 @@
 /* A switch's state toward the current destination (updown_legal.c explains them). */
 enum { ST_NONE = 0, ST_DOWN, ST_FREE, ST_UP, ST_COMPLETED };
 
-struct updown {
+/* What the phases read, shared by every worker and never written during them. */
+struct updown_graph {
 	const struct lanes_fabric *f;
-	const struct lanes_route_opts *opts;
-	struct lanes_routing *r;
 	/* adjacency split by direction: per switch s, entries off[s]..mid[s] go
 	 * up and mid[s]..off[s+1] go down, each part in port order */
 	uint32_t *off, *mid;
@@ -42,9 +42,15 @@ struct updown {
 	uint8_t *isup;         /* per fabric adjacency entry: the move goes up */
 	uint32_t *perm;        /* switches in order */
 	const uint32_t *pos;   /* order position per switch (the caller's) */
-	uint64_t *bits;        /* phase A to B2: the down set by position; else all 0 */
 	uint32_t *comp;        /* component per switch */
 	uint8_t *has_ca;       /* per switch: end ports hang off it */
+	const struct route_load *load; /* column mode reads it (the counters are final then) */
+};
+
+/* One worker's state for the phases toward one destination switch. */
+struct updown {
+	const struct updown_graph *g;
+	uint64_t *bits;        /* phase A to B2: the down set by position; else all 0 */
 	uint32_t *dn;          /* hops of a shortest all-down path to the destination;
 				  INF outside the phases */
 	uint32_t *best;        /* down set: hops of a shortest legal path to the destination;
@@ -58,28 +64,26 @@ struct updown {
 	uint32_t *bucket;      /* phase C: counting sort, or the seed lists' heads (all 0
 				  outside phase C) */
 	uint32_t nports;       /* candidate ports filled into hops so far */
-	struct route_endports eps;
-	struct route_load load;
-	struct route_peers peers; /* far ends of switch ports, LMC > 0 only */
-	struct route_hop_ports hops;
-	struct route_updown_gap *gap;
-	/* the candidates LIDs are routed with: hops and state, or a saved copy */
-	const struct route_hop_ports *cur;
-	const uint8_t *cur_state;
-	uint32_t cur_nlegal;       /* cur->multi[0..cur_nlegal) have legal routes */
-	uint32_t nlegal;           /* the same for hops */
-	uint32_t *lids;            /* route_group: the LIDs of a group */
-	struct route_saved_hops **saved; /* per destination switch, for a later LID, or NULL;
-					 extra: the states, tag: nlegal */
-	size_t save_left;          /* bytes the saved copies may still take */
-	int save_next;             /* want_hops: save what it computes */
-	uint8_t *col;              /* column mode: the LFT column of a switch LID the routes go
-				      into, each switch's least-loaded candidate (u->hops is
-				      not filled), or NULL */
-	uint32_t *unrouted;        /* phase C: switches without a legal path */
-	uint32_t nunrouted;        /* of t's component */
-	uint8_t unrouted_ca;       /* one of them has CAs */
+	struct route_hop_ports hops; /* the candidates */
+	uint32_t nlegal;       /* hops.multi[0..nlegal) have legal routes */
+	struct route_updown_gap *gap; /* phase C's verdict (from_sw LANES_NONE: none) */
+	uint8_t *col;          /* column mode: the LFT column of a switch LID the routes go
+				  into, each switch's least-loaded candidate (hops is not
+				  filled), or NULL */
+	uint32_t *unrouted;    /* phase C: switches without a legal path */
+	uint32_t nunrouted;    /* of t's component */
+	uint8_t unrouted_ca;   /* one of them has CAs */
 };
+
+/* The graph of f under the order pos (updown_graph.c); has_ca is left all 0. */
+int lanes_updown_graph_init(struct updown_graph *g, const struct lanes_fabric *f,
+			    const uint32_t *pos, struct lanes_error *err);
+void lanes_updown_graph_free(struct updown_graph *g);
+
+/* The state of the phases for a fabric, dn all INF (updown_graph.c). */
+int lanes_updown_phases_init(struct updown *u, const struct updown_graph *g,
+			     struct lanes_error *err);
+void lanes_updown_phases_free(struct updown *u);
 
 /*
  * The k candidate ports of s, at first (port + *np), become its
@@ -121,7 +125,7 @@ static inline void updown_take(struct updown *u, uint32_t s, uint32_t k)
 static inline void updown_emit(struct updown *u, uint32_t s, uint32_t k)
 {
 	if (u->col)
-		u->col[s] = k ? route_least_loaded(route_load_of(&u->load, s),
+		u->col[s] = k ? route_least_loaded(route_load_of(u->g->load, s),
 						   u->hops.port + u->nports, k, 1)
 			      : LANES_PORT_DROP;
 	else

@@ -52,7 +52,7 @@
  */
 static void all_down_paths(struct updown *u, uint32_t t)
 {
-	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, *pos = u->pos;
+	const uint32_t *off = u->g->off, *mid = u->g->mid, *nb = u->g->nb, *pos = u->g->pos;
 	uint32_t *dn = u->dn, *len = u->len, *queue = u->queue, head = 0, tail = 0;
 	uint64_t *bits = u->bits;
 	uint8_t *state = u->state;
@@ -98,11 +98,11 @@ static void all_down_paths(struct updown *u, uint32_t t)
  */
 static void down_states(struct updown *u, uint32_t t)
 {
-	const struct lanes_adj *adj = u->f->adj;
-	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, *dn = u->dn, *perm = u->perm;
-	const uint32_t *aoff = u->f->adj_off;
-	const uint8_t *uport = u->port, *isup = u->isup;
-	uint32_t *best = u->best, *len = u->len, nw = (u->f->num_switches + 63) >> 6;
+	const struct lanes_adj *adj = u->g->f->adj;
+	const uint32_t *off = u->g->off, *mid = u->g->mid, *nb = u->g->nb, *dn = u->dn, *perm = u->g->perm;
+	const uint32_t *aoff = u->g->f->adj_off;
+	const uint8_t *uport = u->g->port, *isup = u->g->isup;
+	uint32_t *best = u->best, *len = u->len, nw = (u->g->f->num_switches + 63) >> 6;
 	uint64_t *bits = u->bits;
 	uint8_t *state = u->state, *port = u->hops.port;
 
@@ -169,12 +169,12 @@ static void down_states(struct updown *u, uint32_t t)
  */
 static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 {
-	const struct lanes_adj *adj = u->f->adj;
-	const uint8_t *isup = u->isup, *state = u->state;
+	const struct lanes_adj *adj = u->g->f->adj;
+	const uint8_t *isup = u->g->isup, *state = u->state;
 	const uint32_t *len = u->len, *dn = u->dn;
 	uint32_t k = 0, best = state[s] == ST_FREE ? dn[s] - 1 : INF;
 
-	for (uint32_t e = u->f->adj_off[s], e1 = u->f->adj_off[s + 1]; e < e1; e++) {
+	for (uint32_t e = u->g->f->adj_off[s], e1 = u->g->f->adj_off[s + 1]; e < e1; e++) {
 		uint32_t v = adj[e].sw;
 		uint32_t l = isup[e] ? len[v] : state[v] == ST_DOWN ? dn[v] : INF;
 
@@ -202,9 +202,9 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
  */
 __attribute__((noinline)) static void legal_paths(struct updown *u, uint32_t t)
 {
-	const uint32_t *perm = u->perm, *comp = u->comp, c = u->comp[t], *queue = u->queue;
-	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, ns = u->f->num_switches;
-	const uint8_t *uport = u->port, *has_ca = u->has_ca;
+	const uint32_t *perm = u->g->perm, *comp = u->g->comp, c = u->g->comp[t], *queue = u->queue;
+	const uint32_t *off = u->g->off, *mid = u->g->mid, *nb = u->g->nb, ns = u->g->f->num_switches;
+	const uint8_t *uport = u->g->port, *has_ca = u->g->has_ca;
 	uint32_t *len = u->len, *dn = u->dn, *unrouted = u->unrouted, nun = 0;
 	uint32_t *multi = u->hops.multi, *moff = u->hops.moff, np = u->nports;
 	uint32_t nmulti = u->hops.nmulti;
@@ -266,10 +266,10 @@ __attribute__((noinline)) static void legal_paths(struct updown *u, uint32_t t)
  */
 __attribute__((noinline)) static void column_paths(struct updown *u, uint32_t t)
 {
-	const uint32_t *perm = u->perm, *comp = u->comp, c = u->comp[t], *queue = u->queue;
-	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, ns = u->f->num_switches;
-	const uint32_t *loff = u->load.off, *count = u->load.count;
-	const uint8_t *uport = u->port, *has_ca = u->has_ca;
+	const uint32_t *perm = u->g->perm, *comp = u->g->comp, c = u->g->comp[t], *queue = u->queue;
+	const uint32_t *off = u->g->off, *mid = u->g->mid, *nb = u->g->nb, ns = u->g->f->num_switches;
+	const uint32_t *loff = u->g->load->off, *count = u->g->load->count;
+	const uint8_t *uport = u->g->port, *has_ca = u->g->has_ca;
 	uint32_t *len = u->len, *dn = u->dn, *unrouted = u->unrouted, nun = 0;
 	uint8_t *state = u->state, *col = u->col, gap = 0;
 
