@@ -64,7 +64,7 @@
 #include "route/minhop/minhop_share.h"
 
 /* Destination switches whose min-hop ports a batch computes, per worker. */
-#define DESTINATIONS_PER_WORKER 8
+#define DESTINATIONS_PER_WORKER 32
 
 /* One destination switch of a batch. */
 struct minhop_slot {

@@ -57,7 +57,7 @@
 #include "route/updown/updown_internal.h"
 
 /* Destination switches whose candidates a batch computes, per worker. */
-#define DESTINATIONS_PER_WORKER 8
+#define DESTINATIONS_PER_WORKER 32
 
 /* One destination switch of a batch. */
 struct updown_slot {
