@@ -1,7 +1,8 @@
 /*
  * minhop_share.c - minhop's LFT column fill for a share of the switches.
  *
- * OpenSM's balancing (seed 002, "The basic routing algorithm"; load.c)
+ * OpenSM's balancing (doc/current-routing.txt, "The basic routing
+ * algorithm"; load.c)
  * takes LIDs one after the other, but a switch's choice reads only that
  * switch's own port counters. So the switches can be split among workers,
  * each filling every LID in order for its own switches. A worker runs

@@ -3,14 +3,16 @@
  * with the phases that find the candidates toward one destination switch:
  * updown_legal.c (phases A and B, the legal routes) and updown_complete.c
  * (phase C, a shortest completion for the switches without one). Not public
- * API. Follows seed 004 section 3 (Autonet's up* / down*) and OpenSM 3.3.23's
- * updn and dnup (seed 002); updown.c says how.
+ * API. Follows the up* / down* rule of Sancho, Robles, Lopez, Flich, Duato,
+ * "Routing in InfiniBand Torus Network Topologies" (ICPP 2003), section 3,
+ * and OpenSM 3.3.23's updn and dnup (doc/current-routing.txt); updown.c
+ * says how.
  *
  * Invariants: per switch s, the adjacency entries off[s]..mid[s] go up and
  * mid[s]..off[s+1] go down, each part in port order; after the phases,
  * hops.multi[0..nlegal) are the switches with a legal route and the
  * completed ones come after; between destinations dn is all INF and bits
- * and bucket all 0; no global state. Each worker has a struct updown of its
+ * all 0; no global state. Each worker has a struct updown of its
  * own; the struct updown_graph they share is read-only while they run.
  */
 #ifndef LANES_UPDOWN_INTERNAL_H
@@ -53,16 +55,14 @@ struct updown {
 	uint64_t *bits;        /* phase A to B2: the down set by position; else all 0 */
 	uint32_t *dn;          /* hops of a shortest all-down path to the destination;
 				  INF outside the phases */
-	uint32_t *best;        /* down set: hops of a shortest legal path to the destination;
-				  phase C: the seed lists (updown_complete.c) */
+	uint32_t *best;        /* down set: hops of a shortest legal path to the destination */
 	uint32_t *len;         /* hops of the route the switch takes (phase A: INF in the
 				  down set until routed) */
 	uint8_t *state;        /* ST_* */
 	uint32_t *queue;       /* BFS queue; after phase A, the all-down switches by dn */
 	uint32_t ndown;        /* switches with an all-down path */
 	uint32_t *sorted;      /* phase C with a gap check: routed switches by len */
-	uint32_t *bucket;      /* phase C: counting sort, or the seed lists' heads (all 0
-				  outside phase C) */
+	uint32_t *bucket;      /* phase C: the counting sort's buckets */
 	uint32_t nports;       /* candidate ports filled into hops so far */
 	struct route_hop_ports hops; /* the candidates */
 	uint32_t nlegal;       /* hops.multi[0..nlegal) have legal routes */
@@ -85,36 +85,21 @@ int lanes_updown_phases_init(struct updown *u, const struct updown_graph *g,
 			     struct lanes_error *err);
 void lanes_updown_phases_free(struct updown *u);
 
-/*
- * The k candidate ports of s, at first (port + *np), become its
- * entry in the hops arrays one, multi and moff. On plain arrays and
- * counters, so that loops calling it keep *np and *nmulti in registers
- * (byte stores through a struct's pointers could alias its fields).
- * @return 1 when s got no port (a drop)
- */
-static inline int updown_store(uint8_t *one, uint32_t *multi, uint32_t *moff, uint32_t *nmulti,
-			       uint32_t *np, const uint8_t *first, uint32_t s, uint32_t k)
-{
-	if (k == 1) {
-		one[s] = *first;
-	} else if (k > 1) {
-		one[s] = 0;
-		multi[(*nmulti)++] = s;
-		*np += k;
-		moff[*nmulti] = *np;
-	} else {
-		one[s] = LANES_PORT_DROP;
-		return 1;
-	}
-	return 0;
-}
-
-/* The k candidate ports of s, just put at hops.port[nports], become its entry. */
+/* The k candidate ports of s, just put at hops.port[nports], become its entry in hops. */
 static inline void updown_take(struct updown *u, uint32_t s, uint32_t k)
 {
 	struct route_hop_ports *h = &u->hops;
 
-	updown_store(h->one, h->multi, h->moff, &h->nmulti, &u->nports, h->port + u->nports, s, k);
+	if (k == 1) {
+		h->one[s] = h->port[u->nports];
+	} else if (k > 1) {
+		h->one[s] = 0;
+		h->multi[h->nmulti++] = s;
+		u->nports += k;
+		h->moff[h->nmulti] = u->nports;
+	} else {
+		h->one[s] = LANES_PORT_DROP;
+	}
 }
 
 /*

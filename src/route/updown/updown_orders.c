@@ -4,8 +4,9 @@
  * dnup's switches with CAs), the total order by a key then node GUID, the
  * connected components of the switch graph, the fallback roots (one per
  * component, the switch of minimum eccentricity, ties to the lowest GUID),
- * and the notes that name the roots. Seed 002 (OpenSM's updn and dnup
- * ranking), seed 004 section 3.
+ * and the notes that name the roots. OpenSM's doc/current-routing.txt
+ * (updn's and dnup's ranking); Sancho, Robles, Lopez, Flich, Duato,
+ * "Routing in InfiniBand Torus Network Topologies" (ICPP 2003), section 3.
  */
 #include <stdlib.h>
 #include <string.h>
