@@ -33,7 +33,7 @@
  * destination per worker; one at offset 0 whose candidates are not kept (a
  * switch without CAs, without LMC) needs only each switch's least-loaded
  * candidate: the phases put it straight into the LFT column (column mode,
- * u->col), the port lanes_route_fill_lids would pick. The tables are the
+ * u->column), the port lanes_route_fill_lids would pick. The tables are the
  * same for any number of threads.
  *
  * With r NULL, lanes_route_updown_lfts only says whether the order leaves a
@@ -66,7 +66,7 @@ struct updown_slot {
 	uint32_t first_lid, num_lids;        /* their LIDs: batch_lids[first_lid..) */
 	const struct route_hop_ports *hops;  /* its candidates: computed or saved */
 	const uint8_t *state;                /* the switches' ST_* toward it */
-	uint32_t nlegal;                     /* hops->multi[0..nlegal) have legal routes */
+	uint32_t num_legal;                     /* hops->multi[0..num_legal) have legal routes */
 	struct route_saved_hops *computed;   /* computed for this batch, or NULL */
 	size_t computed_bytes;
 	struct route_updown_gap gap;         /* phase C's verdict toward it */
@@ -90,7 +90,7 @@ struct updown_run {
 	struct route_load load;
 	struct route_peers peers;       /* far ends of switch ports, LMC > 0 only */
 	struct route_saved_hops **saved; /* per destination switch, for a later LID, or NULL;
-					   extra: the states, tag: nlegal */
+					   extra: the states, tag: num_legal */
 	size_t save_left;               /* bytes the saved copies may still take */
 	unsigned num_workers;
 	struct updown_worker *workers;
@@ -104,11 +104,11 @@ struct updown_run {
 
 /* ------------------------------------------------------------ candidates per destination */
 
-/* The phases toward t into u (u->col: column mode). check: t is a CA destination. */
+/* The phases toward t into u (u->column: column mode). check: t is a CA destination. */
 static void find_candidates(struct updown *u, uint32_t t, int check)
 {
 	lanes_updown_legal_paths(u, t);
-	if (u->nunrouted)
+	if (u->num_unrouted)
 		lanes_updown_complete(u, t, check);
 }
 
@@ -125,7 +125,7 @@ static void find_slot_candidates(struct updown_worker *w, struct updown_slot *sl
 	if (saved) {
 		slot->hops = &saved->h;
 		slot->state = saved->extra;
-		slot->nlegal = saved->tag;
+		slot->num_legal = saved->tag;
 		return;
 	}
 	u->gap = &slot->gap;
@@ -138,7 +138,7 @@ static void find_slot_candidates(struct updown_worker *w, struct updown_slot *sl
 		w->out_of_memory = 1;
 		return;
 	}
-	slot->computed->tag = slot->nlegal = u->nlegal;
+	slot->computed->tag = slot->num_legal = u->num_legal;
 	slot->computed_bytes = SIZE_MAX - unlimited;
 	slot->hops = &slot->computed->h;
 	slot->state = slot->computed->extra;
@@ -182,7 +182,7 @@ static void fill_slot(struct updown_run *run, struct minhop_share *share,
 
 	lanes_minhop_fill_share(share, run->r->lft, slot->hops, &run->load, &run->peers,
 				run->batch_lids + slot->first_lid, slot->num_lids, run->offset,
-				slot->nlegal);
+				slot->num_legal);
 	for (uint32_t q = slot->first_endport; minhop_share_has(share, t) && q < slot->end_endport;
 	     q++) {
 		const struct route_endport *ep = &run->eps.ep[q];
@@ -314,9 +314,9 @@ static void route_switch(struct updown_worker *w, uint32_t t)
 	if (run->opts->switch_lids && run->saved[t]) {
 		hops = &run->saved[t]->h;
 	} else if (run->opts->switch_lids && !run->eps.max_lmc) {
-		w->phases.col = run->r->lft + (size_t)lid * ns; /* column mode */
+		w->phases.column = run->r->lft + (size_t)lid * ns; /* column mode */
 		find_candidates(&w->phases, t, 0);
-		w->phases.col = NULL;
+		w->phases.column = NULL;
 		hops = NULL;
 	} else if (run->opts->switch_lids) {
 		find_candidates(&w->phases, t, 0);
@@ -480,7 +480,7 @@ static void find_gaps(void *ctx, unsigned k)
 		if (!g->has_ca[t])
 			continue;
 		lanes_updown_legal_paths(&w->phases, t);
-		w->found_gap = w->phases.unrouted_ca;
+		w->found_gap = w->phases.unrouted_has_ca;
 	}
 }
 
@@ -489,7 +489,7 @@ static void find_gaps(void *ctx, unsigned k)
  * legal path? Not when one_top holds. Phases A and B only: a switch of t's
  * component without a legal route is always reached by phase C's BFS, so
  * route_pass reports a gap exactly when lanes_updown_legal_paths leaves
- * such a switch with CAs (unrouted_ca). Which gap route_pass names depends
+ * such a switch with CAs (unrouted_has_ca). Which gap route_pass names depends
  * on its destination order; this only says whether there is one (gap is
  * not set).
  */

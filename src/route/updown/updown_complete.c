@@ -26,11 +26,11 @@
 #include "route/common/load.h"
 #include "route/updown/updown.h"
 
-/* Routed switches of the component, by len (counting sort) into u->sorted. */
+/* Routed switches of the component, by len (counting sort) into u->routed_by_hops. */
 static uint32_t sort_by_len(struct updown *u, uint32_t c)
 {
-	const uint32_t *comp = u->g->comp, *len = u->len, ns = u->g->f->num_switches;
-	uint32_t *bucket = u->bucket, *sorted = u->sorted, maxlen = 0, n = 0;
+	const uint32_t *comp = u->g->component, *len = u->route_hops, ns = u->g->f->num_switches;
+	uint32_t *bucket = u->hops_bucket, *sorted = u->routed_by_hops, maxlen = 0, n = 0;
 
 	for (uint32_t s = 0; s < ns; s++)
 		if (comp[s] == c && len[s] != INF && len[s] > maxlen)
@@ -49,12 +49,12 @@ static uint32_t sort_by_len(struct updown *u, uint32_t c)
 	return n;
 }
 
-/* A completed switch: any neighbour one hop closer, in port order (column mode: the least loaded). */
+/* A completed switch: any neighbour one hop closer, in port order (column mode: least loaded). */
 static void completed_candidates(struct updown *u, uint32_t s)
 {
 	const struct lanes_adj *adj = u->g->f->adj;
-	const uint32_t *len = u->len, want = u->len[s] - 1, e1 = u->g->f->adj_off[s + 1];
-	uint8_t *out = u->hops.port + u->nports;
+	const uint32_t *len = u->route_hops, want = u->route_hops[s] - 1, e1 = u->g->f->adj_off[s + 1];
+	uint8_t *out = u->hops.port + u->num_ports;
 	uint32_t k = 0;
 
 	for (uint32_t e = u->g->f->adj_off[s]; e < e1; e++)
@@ -72,9 +72,9 @@ static void completed_candidates(struct updown *u, uint32_t s)
 void lanes_updown_complete(struct updown *u, uint32_t t, int check)
 {
 	const struct lanes_fabric *f = u->g->f;
-	const uint32_t *sorted = u->sorted;
-	uint32_t n = sort_by_len(u, u->g->comp[t]), i = 0, head = 0, tail = 0;
-	uint32_t *len = u->len, *queue = u->queue;
+	const uint32_t *sorted = u->routed_by_hops;
+	uint32_t n = sort_by_len(u, u->g->component[t]), i = 0, head = 0, tail = 0;
+	uint32_t *len = u->route_hops, *queue = u->queue;
 
 	while (i < n || head < tail) {
 		uint32_t x;

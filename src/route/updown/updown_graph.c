@@ -24,17 +24,17 @@ static void split_adjacency(struct updown_graph *g)
 		uint32_t e0 = f->adj_off[s], e1 = f->adj_off[s + 1], nup = 0, ku, kd;
 
 		for (uint32_t e = e0; e < e1; e++)
-			nup += g->isup[e] = g->pos[adj[e].sw] < g->pos[s];
-		g->off[s] = ku = e0;
-		g->mid[s] = kd = e0 + nup;
+			nup += g->goes_up[e] = g->position[adj[e].sw] < g->position[s];
+		g->first_up[s] = ku = e0;
+		g->first_down[s] = kd = e0 + nup;
 		for (uint32_t e = e0; e < e1; e++) {
-			uint32_t k = g->isup[e] ? ku++ : kd++;
+			uint32_t k = g->goes_up[e] ? ku++ : kd++;
 
-			g->nb[k] = adj[e].sw;
-			g->port[k] = adj[e].port;
+			g->neighbour[k] = adj[e].sw;
+			g->entry_port[k] = adj[e].port;
 		}
 	}
-	g->off[f->num_switches] = f->adj_off[f->num_switches];
+	g->first_up[f->num_switches] = f->adj_off[f->num_switches];
 }
 
 int lanes_updown_graph_init(struct updown_graph *g, const struct lanes_fabric *f,
@@ -46,30 +46,31 @@ int lanes_updown_graph_init(struct updown_graph *g, const struct lanes_fabric *f
 
 	memset(g, 0, sizeof(*g));
 	g->f = f;
-	g->pos = pos;
-	/* one zeroed block: off, mid, perm, comp, nb, then port, isup, has_ca */
-	g->off = calloc(1, sizeof(uint32_t) * (4 * (ns + 1) + ne + 1) + 2 * (ne + 1) + ns + 1);
-	if (!g->off)
+	g->position = pos;
+	/* one zeroed block: first_up, first_down, by_position, component, neighbour,
+	 * then entry_port, goes_up, has_ca */
+	g->first_up = calloc(1, sizeof(uint32_t) * (4 * (ns + 1) + ne + 1) + 2 * (ne + 1) + ns + 1);
+	if (!g->first_up)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	g->mid = g->off + ns + 1;
-	g->perm = g->mid + ns + 1;
-	g->comp = g->perm + ns + 1;
-	g->nb = g->comp + ns + 1;
-	g->port = (uint8_t *)(g->nb + ne + 1);
-	g->isup = g->port + ne + 1;
-	g->has_ca = g->isup + ne + 1;
-	if ((rc = lanes_route_components(f, g->comp, &ncomp, err)))
+	g->first_down = g->first_up + ns + 1;
+	g->by_position = g->first_down + ns + 1;
+	g->component = g->by_position + ns + 1;
+	g->neighbour = g->component + ns + 1;
+	g->entry_port = (uint8_t *)(g->neighbour + ne + 1);
+	g->goes_up = g->entry_port + ne + 1;
+	g->has_ca = g->goes_up + ne + 1;
+	if ((rc = lanes_route_components(f, g->component, &ncomp, err)))
 		return rc;
 	split_adjacency(g);
 	for (uint32_t s = 0; s < ns; s++)
-		g->perm[pos[s]] = s;
+		g->by_position[pos[s]] = s;
 	return 0;
 }
 
 void lanes_updown_graph_free(struct updown_graph *g)
 {
-	free(g->off);
-	g->off = NULL;
+	free(g->first_up);
+	g->first_up = NULL;
 }
 
 int lanes_updown_phases_init(struct updown *u, const struct updown_graph *g,
@@ -79,25 +80,26 @@ int lanes_updown_phases_init(struct updown *u, const struct updown_graph *g,
 
 	memset(u, 0, sizeof(*u));
 	u->g = g;
-	/* one zeroed block: bits, then dn, best, len, queue, sorted, unrouted, bucket, state */
-	u->bits = calloc(1, sizeof(uint64_t) * nbits + sizeof(uint32_t) * (7 * n + 1) + n);
-	if (!u->bits)
+	/* one zeroed block: down_set_bits, then down_hops, best_hops, route_hops,
+	 * queue, routed_by_hops, unrouted, hops_bucket, state */
+	u->down_set_bits = calloc(1, sizeof(uint64_t) * nbits + sizeof(uint32_t) * (7 * n + 1) + n);
+	if (!u->down_set_bits)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	u->dn = (uint32_t *)(u->bits + nbits);
-	u->best = u->dn + n;
-	u->len = u->best + n;
-	u->queue = u->len + n;
-	u->sorted = u->queue + n;
-	u->unrouted = u->sorted + n;
-	u->bucket = u->unrouted + n; /* n + 1 */
-	u->state = (uint8_t *)(u->bucket + n + 1);
-	memset(u->dn, 0xff, sizeof(*u->dn) * ns); /* INF */
+	u->down_hops = (uint32_t *)(u->down_set_bits + nbits);
+	u->best_hops = u->down_hops + n;
+	u->route_hops = u->best_hops + n;
+	u->queue = u->route_hops + n;
+	u->routed_by_hops = u->queue + n;
+	u->unrouted = u->routed_by_hops + n;
+	u->hops_bucket = u->unrouted + n; /* n + 1 */
+	u->state = (uint8_t *)(u->hops_bucket + n + 1);
+	memset(u->down_hops, 0xff, sizeof(*u->down_hops) * ns); /* INF */
 	return lanes_route_hop_ports_init(&u->hops, g->f, err);
 }
 
 void lanes_updown_phases_free(struct updown *u)
 {
 	lanes_route_hop_ports_free(&u->hops);
-	free(u->bits);
-	u->bits = NULL;
+	free(u->down_set_bits);
+	u->down_set_bits = NULL;
 }

@@ -31,6 +31,9 @@
  * roots, and on every fabric of tests/interop/updn_vs_opensm.sh with one
  * root, the tables are the same entry for entry.
  *
+ * In the comments, dn, best and len stand for the arrays down_hops,
+ * best_hops and route_hops of struct updown (updown_internal.h).
+ *
  * Invariants: switches are visited in order position (phase A: by dn, from
  * the BFS queue; B1 and B2: just the down set, from a bitmap of positions),
  * ports in port order; the candidates of a switch read only switches
@@ -48,14 +51,15 @@
  * Phase A: dn[s], the hops of a shortest all-down path from s to t (BFS from
  * t backwards), for the down set (u->queue[0..ndown), t first); their state
  * NONE (t: DOWN) and len INF (not yet routed), their order positions marked
- * in u->bits. dn is INF elsewhere (on entry everywhere: legal_paths puts it
+ * in u->down_set_bits. dn is INF elsewhere (on entry everywhere: legal_paths puts it
  * back).
  */
 static void all_down_paths(struct updown *u, uint32_t t)
 {
-	const uint32_t *off = u->g->off, *mid = u->g->mid, *nb = u->g->nb, *pos = u->g->pos;
-	uint32_t *dn = u->dn, *len = u->len, *queue = u->queue, head = 0, tail = 0;
-	uint64_t *bits = u->bits;
+	const uint32_t *off = u->g->first_up, *mid = u->g->first_down, *nb = u->g->neighbour;
+	const uint32_t *pos = u->g->position;
+	uint32_t *dn = u->down_hops, *len = u->route_hops, *queue = u->queue, head = 0, tail = 0;
+	uint64_t *bits = u->down_set_bits;
 	uint8_t *state = u->state;
 
 	dn[t] = 0;
@@ -78,7 +82,7 @@ static void all_down_paths(struct updown *u, uint32_t t)
 			}
 		}
 	}
-	u->ndown = tail;
+	u->num_down = tail;
 }
 
 /*
@@ -88,10 +92,10 @@ static void all_down_paths(struct updown *u, uint32_t t)
  */
 static uint32_t best_legal_hops(const struct updown *u, uint32_t s)
 {
-	const uint32_t *best = u->best, *neighbour = u->g->nb, end = u->g->mid[s];
-	uint32_t fewest = u->dn[s];
+	const uint32_t *best = u->best_hops, *neighbour = u->g->neighbour, end = u->g->first_down[s];
+	uint32_t fewest = u->down_hops[s];
 
-	for (uint32_t e = u->g->off[s]; e < end; e++)
+	for (uint32_t e = u->g->first_up[s]; e < end; e++)
 		if (best[neighbour[e]] + 1 < fewest)
 			fewest = best[neighbour[e]] + 1;
 	return fewest;
@@ -100,12 +104,12 @@ static uint32_t best_legal_hops(const struct updown *u, uint32_t s)
 /* B2, a DOWN switch s: down to its neighbours one hop closer on an all-down path, now DOWN. */
 static uint32_t down_candidates(struct updown *u, uint32_t s, uint8_t *out)
 {
-	const uint32_t *dn = u->dn, *neighbour = u->g->nb, end = u->g->off[s + 1];
-	const uint8_t *port = u->g->port;
+	const uint32_t *dn = u->down_hops, *neighbour = u->g->neighbour, end = u->g->first_up[s + 1];
+	const uint8_t *port = u->g->entry_port;
 	uint32_t k = 0, closer = dn[s] - 1;
 	uint8_t *state = u->state;
 
-	for (uint32_t e = u->g->mid[s]; e < end; e++)
+	for (uint32_t e = u->g->first_down[s]; e < end; e++)
 		if (dn[neighbour[e]] == closer) {
 			state[neighbour[e]] = ST_DOWN;
 			out[k++] = port[e];
@@ -124,8 +128,8 @@ static uint32_t down_candidates(struct updown *u, uint32_t s, uint8_t *out)
 static uint32_t free_candidates(struct updown *u, uint32_t s, uint8_t *out)
 {
 	const struct lanes_adj *adj = u->g->f->adj;
-	const uint32_t *len = u->len, *dn = u->dn, end = u->g->f->adj_off[s + 1];
-	const uint8_t *isup = u->g->isup;
+	const uint32_t *len = u->route_hops, *dn = u->down_hops, end = u->g->f->adj_off[s + 1];
+	const uint8_t *isup = u->g->goes_up;
 	uint32_t k = 0, closer = dn[s] - 1, late = 0;
 	uint8_t *state = u->state;
 
@@ -147,30 +151,30 @@ static uint32_t free_candidates(struct updown *u, uint32_t s, uint8_t *out)
 /* B1 and B2 for switch s of the down set; its route when it needs nothing more. */
 static void route_down_set_switch(struct updown *u, uint32_t s, uint32_t t)
 {
-	uint32_t hops = u->dn[s], k;
-	uint8_t *out = u->hops.port + u->nports;
+	uint32_t hops = u->down_hops[s], k;
+	uint8_t *out = u->hops.port + u->num_ports;
 
-	u->best[s] = best_legal_hops(u, s);
+	u->best_hops[s] = best_legal_hops(u, s);
 	if (s == t) {
-		u->len[s] = 0;
+		u->route_hops[s] = 0;
 		updown_emit(u, s, 0);
 		return;
 	}
 	if (u->state[s] == ST_DOWN) {
 		k = down_candidates(u, s, out);
-	} else if (u->best[s] == hops) {
+	} else if (u->best_hops[s] == hops) {
 		u->state[s] = ST_FREE;
 		if ((k = free_candidates(u, s, out)) == ROUTED_LATER)
 			return;
 	} else {
 		return; /* UP: phase B3 */
 	}
-	u->len[s] = hops;
+	u->route_hops[s] = hops;
 	updown_emit(u, s, k);
 }
 
 /*
- * Phases B1 and B2 over the down set, in order (u->bits, cleared here), and
+ * Phases B1 and B2 over the down set, in order (u->down_set_bits, cleared here), and
  * the routes that need nothing more.
  * B1: best[s] = min(dn[s], 1 + best of an up neighbour); the up neighbours
  * of a switch with an all-down path step down into it, so they have one too,
@@ -183,21 +187,21 @@ static void route_down_set_switch(struct updown *u, uint32_t s, uint32_t t)
  * A FREE switch goes down to them or up to a neighbour routed in dn[s] - 1
  * hops (never fewer: best), in port order; if an up neighbour's route is
  * not known yet (an UP switch, phase B3), B3 routes it too. t: none, 0 hops.
- * The routes go to u->hops from the start (or to u->col: updown_emit).
+ * The routes go to u->hops from the start (or to u->column: updown_emit).
  */
 static void down_states(struct updown *u, uint32_t t)
 {
 	uint32_t nw = (u->g->f->num_switches + 63) >> 6;
 
-	u->nports = u->hops.nmulti = 0;
+	u->num_ports = u->hops.nmulti = 0;
 	u->hops.moff[0] = 0;
 	for (uint32_t w = 0; w < nw; w++) {
-		uint64_t m = u->bits[w];
+		uint64_t m = u->down_set_bits[w];
 
-		u->bits[w] = 0;
+		u->down_set_bits[w] = 0;
 		for (uint32_t b = 0; m; b++, m >>= 1)
 			if (m & 1)
-				route_down_set_switch(u, u->g->perm[(w << 6) | b], t);
+				route_down_set_switch(u, u->g->by_position[(w << 6) | b], t);
 	}
 }
 
@@ -210,8 +214,8 @@ static void down_states(struct updown *u, uint32_t t)
 static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 {
 	const struct lanes_adj *adj = u->g->f->adj;
-	const uint8_t *isup = u->g->isup, *state = u->state;
-	const uint32_t *len = u->len, *dn = u->dn;
+	const uint8_t *isup = u->g->goes_up, *state = u->state;
+	const uint32_t *len = u->route_hops, *dn = u->down_hops;
 	uint32_t k = 0, best = state[s] == ST_FREE ? dn[s] - 1 : INF;
 
 	for (uint32_t e = u->g->f->adj_off[s], e1 = u->g->f->adj_off[s + 1]; e < e1; e++) {
@@ -225,7 +229,7 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 		if (l == best && l != INF)
 			out[k++] = adj[e].port;
 	}
-	u->len[s] = best == INF ? INF : best + 1;
+	u->route_hops[s] = best == INF ? INF : best + 1;
 	return k;
 }
 
@@ -238,11 +242,11 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
  */
 static uint32_t up_only_candidates(struct updown *u, uint32_t s, uint8_t *out)
 {
-	const uint32_t *len = u->len, *neighbour = u->g->nb, end = u->g->mid[s];
-	const uint8_t *port = u->g->port;
+	const uint32_t *len = u->route_hops, *neighbour = u->g->neighbour, end = u->g->first_down[s];
+	const uint8_t *port = u->g->entry_port;
 	uint32_t least = INF - 1, k = 0;
 
-	for (uint32_t e = u->g->off[s]; e < end; e++) {
+	for (uint32_t e = u->g->first_up[s]; e < end; e++) {
 		uint32_t l = len[neighbour[e]];
 
 		if (l > least)
@@ -253,7 +257,7 @@ static uint32_t up_only_candidates(struct updown *u, uint32_t s, uint8_t *out)
 		}
 		out[k++] = port[e];
 	}
-	u->len[s] = k ? least + 1 : INF;
+	u->route_hops[s] = k ? least + 1 : INF;
 	u->state[s] = k ? ST_UP : ST_NONE;
 	return k;
 }
@@ -261,10 +265,10 @@ static uint32_t up_only_candidates(struct updown *u, uint32_t s, uint8_t *out)
 /* B3 for a switch that down_states did not route. @return its candidate count (0: none) */
 static uint32_t route_rest_switch(struct updown *u, uint32_t s)
 {
-	uint8_t *out = u->hops.port + u->nports;
+	uint8_t *out = u->hops.port + u->num_ports;
 	uint32_t k;
 
-	if (u->dn[s] == INF) {
+	if (u->down_hops[s] == INF) {
 		k = up_only_candidates(u, s, out);
 	} else {
 		k = any_candidates(u, s, out);
@@ -282,13 +286,14 @@ static uint32_t route_rest_switch(struct updown *u, uint32_t s)
  * first or down into a DOWN switch, whichever is shorter (any_candidates).
  * In column mode each switch's least-loaded candidate goes straight into
  * the column (updown_emit). The switches of t's component left without a
- * route go to u->unrouted (u->nunrouted, in order; u->unrouted_ca: one of
+ * route go to u->unrouted (u->num_unrouted, in order; u->unrouted_has_ca: one of
  * them has CAs). Puts dn back to INF.
  */
 static void legal_paths(struct updown *u, uint32_t t)
 {
 	const struct updown_graph *g = u->g;
-	const uint32_t *perm = g->perm, *comp = g->comp, *dn = u->dn, *len = u->len;
+	const uint32_t *perm = g->by_position, *comp = g->component;
+	const uint32_t *dn = u->down_hops, *len = u->route_hops;
 	uint32_t component = comp[t], nunrouted = 0, ns = g->f->num_switches;
 	uint8_t unrouted_ca = 0;
 
@@ -302,11 +307,11 @@ static void legal_paths(struct updown *u, uint32_t t)
 			unrouted_ca |= g->has_ca[s];
 		}
 	}
-	for (uint32_t q = 0; q < u->ndown; q++)
-		u->dn[u->queue[q]] = INF;
-	u->nlegal = u->col ? 0 : u->hops.nmulti; /* completed switches come after */
-	u->nunrouted = nunrouted;
-	u->unrouted_ca = unrouted_ca;
+	for (uint32_t q = 0; q < u->num_down; q++)
+		u->down_hops[u->queue[q]] = INF;
+	u->num_legal = u->column ? 0 : u->hops.nmulti; /* completed switches come after */
+	u->num_unrouted = nunrouted;
+	u->unrouted_has_ca = unrouted_ca;
 }
 
 void lanes_updown_legal_paths(struct updown *u, uint32_t t)
