@@ -30,8 +30,9 @@
  * the switches (minhop_share.c). The tables are the same for any number of
  * threads. Switch LIDs, not counted, depend on nothing but the counters
  * the CA LIDs left, and are filled one destination per worker; with one
- * pass (LMC 0) minhop_fast.c answers them for all destinations at once,
- * switch by switch, instead.
+ * pass (LMC 0), where many switches have no CAs (fat trees: want_fast),
+ * minhop_fast.c answers them for all destinations at once, switch by
+ * switch, instead.
  *
  * opts->switch_lids = 0: switch LIDs are not routed through the fabric (they
  * stay LANES_PORT_DROP) except that each switch keeps its own LID on port 0,
@@ -95,7 +96,7 @@ struct minhop {
 	struct route_saved_hops **saved; /* per destination switch, for a later LID, or NULL */
 	size_t save_left;               /* bytes the saved copies may still take */
 	struct route_cdg_check *check;  /* or NULL */
-	int fast_switch_lids;           /* minhop_fast.c: 0 never, 1 where it pays, 2 where it applies */
+	int fast_switch_lids;           /* switch LIDs by minhop_fast.c (want_fast) */
 	unsigned num_workers;
 	struct minhop_worker *workers;
 	struct minhop_share whole;      /* all switches: fills that read earlier columns */
@@ -113,7 +114,8 @@ static int wanted_again(const struct minhop *m, uint32_t t)
 	const struct lanes_port *p0 = lanes_fabric_port(m->f, m->f->switches[t], 0);
 
 	return m->offset + 1 < (1 << m->eps.max_lmc) ||
-	       (m->opts->switch_lids && p0->lid && m->offset < (1 << p0->lmc));
+	       (m->opts->switch_lids && !m->fast_switch_lids && p0->lid &&
+		m->offset < (1 << p0->lmc));
 }
 
 /* The min-hop ports toward the slot's switch: saved, or computed into a copy of its own. */
@@ -326,26 +328,6 @@ static void route_switches_fast(void *ctx, unsigned k)
 				      w->share.first_switch, w->share.end_switch);
 }
 
-/*
- * Route the switch LIDs by minhop_fast.c? Only with one pass (they all see
- * the same counters), and where it pays: where at least a quarter of the
- * switch LIDs would compute their min-hop ports afresh (their switch has no
- * CAs, or the saved copies ran out of budget). Either way the same ports.
- */
-static int want_fast(const struct minhop *m)
-{
-	uint32_t with_lid = 0, afresh = 0;
-
-	if (m->fast_switch_lids != 1)
-		return m->fast_switch_lids;
-	for (uint32_t t = 0; t < m->f->num_switches; t++)
-		if (lanes_fabric_port(m->f, m->f->switches[t], 0)->lid) {
-			with_lid++;
-			afresh += !m->saved[t];
-		}
-	return afresh >= 1 && afresh >= with_lid / 4;
-}
-
 /* One of OpenSM's LMC passes: every port's LID base + offset. @return as route_endports */
 static int route_pass(struct minhop *m, struct lanes_error *err)
 {
@@ -353,8 +335,8 @@ static int route_pass(struct minhop *m, struct lanes_error *err)
 
 	if (rc)
 		return rc;
-	lanes_parallel_run(m->num_workers, want_fast(m) ? route_switches_fast : route_switches,
-			   m->workers);
+	lanes_parallel_run(m->num_workers,
+			   m->fast_switch_lids ? route_switches_fast : route_switches, m->workers);
 	return 0;
 }
 
@@ -422,6 +404,30 @@ static int alloc_batch(struct minhop *m, struct lanes_error *err)
 	return 0;
 }
 
+/*
+ * Route the switch LIDs by minhop_fast.c? Only with one pass (they all see
+ * the same counters), and where it pays (fast 1): where at least a quarter
+ * of the switch LIDs belong to switches without CAs, whose min-hop ports
+ * the reference computes afresh (fat trees); fast 2: wherever it applies.
+ * Either way the same ports.
+ */
+static int want_fast(const struct minhop *m, int fast)
+{
+	const struct lanes_fabric *f = m->f;
+	const struct route_endport *ep = m->eps.ep;
+	uint32_t with_lid = 0, with_ca = 0, without_ca;
+
+	if (!fast || !m->opts->switch_lids || m->eps.max_lmc)
+		return 0;
+	for (uint32_t t = 0; t < f->num_switches; t++)
+		with_lid += lanes_fabric_port(f, f->switches[t], 0)->lid != 0;
+	for (uint32_t i = 0; i < m->eps.n; i++) /* a switch's end ports are consecutive */
+		with_ca += (i == 0 || ep[i].sw != ep[i - 1].sw) &&
+			   lanes_fabric_port(f, f->switches[ep[i].sw], 0)->lid;
+	without_ca = with_lid - with_ca;
+	return fast == 2 || (without_ca >= 1 && without_ca >= with_lid / 4);
+}
+
 static int prepare(struct minhop *m, int fast, struct lanes_error *err)
 {
 	int rc;
@@ -432,8 +438,7 @@ static int prepare(struct minhop *m, int fast, struct lanes_error *err)
 	    (rc = lanes_route_load_init(&m->load, m->f, err)) ||
 	    (m->eps.max_lmc && (rc = lanes_route_peers_init(&m->peers, m->f, &m->load, err))))
 		return rc;
-	/* one pass with switch LIDs: they all see the same counters */
-	m->fast_switch_lids = m->opts->switch_lids && !m->eps.max_lmc ? fast : 0;
+	m->fast_switch_lids = want_fast(m, fast);
 	if ((rc = start_workers(m, err)) || (rc = alloc_batch(m, err)))
 		return rc;
 	return set_notes(m->r, err);

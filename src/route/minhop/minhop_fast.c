@@ -16,14 +16,18 @@
  * quickly. t itself (0 hops) and unreachable t (255) take none:
  * LANES_PORT_DROP, as lanes_route_hop_ports_fill leaves them.
  *
- * Why it stays: lanes_route CPU seconds, one thread, median of 5 (Release,
- * gcc, shared 2-core machine), reference vs this file: fattree k=12 n=4
- * (20,736 endpoints) 1.06 -> 0.66 (1.60x), fattree k=26 n=3 (17,576)
- * 0.157 -> 0.093 (1.69x), torus k=14x14x14 p=4 (10,976) 0.31 -> 0.22
- * (1.43x); the same on dragonfly a=16 p=8 h=8. Where switches without CAs
- * are many (fat trees), the reference recomputes min-hop ports for each.
- * (A 64-bit SWAR variant of the inner loop was 8% faster still on fattree
- * k=12 n=4: not worth its code.)
+ * Why it stays: lanes_route CPU seconds, one thread, median of 7 runs
+ * interleaved in one binary (lanes_minhop_route fast 0 vs 1; Release, gcc,
+ * on a shared 2-core machine): fattree k=12 n=4 (20,736 endpoints) 1.09 ->
+ * 0.70 (1.55x), fattree k=26 n=3 (17,576 endpoints) 0.162 -> 0.089
+ * (1.81x). There most switches have no CAs, and the reference computes
+ * their min-hop ports afresh for each switch LID. Where every switch has
+ * CAs the reference reuses the copies it kept from the CA LIDs: on
+ * dragonfly a=20 p=10 h=10 this file is no faster, on torus k=14x14x14
+ * p=4 1.4x (under the bar); so minhop.c (want_fast) runs it only where a
+ * quarter of the switch LIDs are of switches without CAs. A 64-bit SWAR
+ * variant of the inner loop was 8% faster still on fattree k=12 n=4: not
+ * worth its code.
  */
 #include <stdlib.h>
 #include <string.h>
