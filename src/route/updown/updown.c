@@ -300,32 +300,41 @@ static int route_endports(struct updown_run *run, struct lanes_error *err)
 	return 0;
 }
 
-/* Switch t's LID base + offset, not counted (it reads the counters only). */
+/*
+ * Switch t's LID lid through the fabric, not counted (it reads the counters
+ * only): from t's kept candidates; else, with one pass, in column mode;
+ * else from candidates computed afresh.
+ */
+static void route_switch_lid(struct updown_worker *w, uint32_t t, uint32_t lid)
+{
+	const struct updown_run *run = w->run;
+	const struct route_saved_hops *saved = run->saved[t];
+	uint32_t ns = run->f->num_switches;
+
+	w->phases.gap = &w->gap;
+	if (!saved && !run->eps.max_lmc) {
+		w->phases.column = run->r->lft + (size_t)lid * ns;
+		find_candidates(&w->phases, t, 0);
+		w->phases.column = NULL;
+		return;
+	}
+	if (!saved)
+		find_candidates(&w->phases, t, 0);
+	lanes_route_fill_lids(run->r->lft, ns, saved ? &saved->h : &w->phases.hops, &run->load,
+			      &run->peers, &lid, 1, run->offset, 0);
+}
+
+/* Switch t's LID base + offset: through the fabric (opts->switch_lids), port 0 at t. */
 static void route_switch(struct updown_worker *w, uint32_t t)
 {
 	const struct updown_run *run = w->run;
 	const struct lanes_port *p0 = lanes_fabric_port(run->f, run->f->switches[t], 0);
-	const struct route_hop_ports *hops = &w->phases.hops;
-	uint32_t lid = p0->lid + (uint32_t)run->offset, ns = run->f->num_switches;
+	uint32_t lid = p0->lid + (uint32_t)run->offset;
 
 	if (!p0->lid || run->offset >= (1 << p0->lmc))
 		return;
-	w->phases.gap = &w->gap;
-	if (run->opts->switch_lids && run->saved[t]) {
-		hops = &run->saved[t]->h;
-	} else if (run->opts->switch_lids && !run->eps.max_lmc) {
-		w->phases.column = run->r->lft + (size_t)lid * ns; /* column mode */
-		find_candidates(&w->phases, t, 0);
-		w->phases.column = NULL;
-		hops = NULL;
-	} else if (run->opts->switch_lids) {
-		find_candidates(&w->phases, t, 0);
-	} else {
-		hops = NULL;
-	}
-	if (hops)
-		lanes_route_fill_lids(run->r->lft, ns, hops, &run->load, &run->peers, &lid, 1,
-				      run->offset, 0);
+	if (run->opts->switch_lids)
+		route_switch_lid(w, t, lid);
 	lanes_routing_set_port(run->r, t, lid, 0);
 }
 
