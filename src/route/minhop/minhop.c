@@ -319,13 +319,19 @@ static void route_switches(void *ctx, unsigned k)
 		route_switch(w, t);
 }
 
-/* Worker k: minhop_fast.c's switch LIDs at its share of the switches. */
+/*
+ * Worker k: minhop_fast.c's switch LIDs at blocks k, k + workers, ... of 64
+ * switches (a fat tree's levels cost differently, and whole blocks keep the
+ * workers' bytes of a column apart).
+ */
 static void route_switches_fast(void *ctx, unsigned k)
 {
 	struct minhop_worker *w = (struct minhop_worker *)ctx + k;
+	uint32_t ns = w->m->f->num_switches;
 
-	lanes_minhop_fast_switch_lids(&w->fast, w->m->f, w->m->dist, &w->m->load, w->m->r,
-				      w->share.first_switch, w->share.end_switch);
+	for (uint32_t first = 64 * k; first < ns; first += 64 * w->m->num_workers)
+		lanes_minhop_fast_switch_lids(&w->fast, w->m->f, w->m->dist, &w->m->load,
+					      w->m->r, first, first + 64 < ns ? first + 64 : ns);
 }
 
 /* One of OpenSM's LMC passes: every port's LID base + offset. @return as route_endports */
