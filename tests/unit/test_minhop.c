@@ -3,9 +3,11 @@
  * shortest paths from a plain BFS over the port table (not the engine's
  * distance matrix or candidate ports), reachability by walking the LFTs,
  * and OpenSM's least-loaded choices worked out by hand on small fabrics
- * (seed 002: "the one with less previously assigned LIDs is selected";
- * OpenSM 3.3.23 takes CA ports behind the most loaded switches first, ties
- * in its GUID map order, and does not count switch LIDs).
+ * (OpenSM's doc/current-routing.txt: "the one with less previously
+ * assigned LIDs is selected"; OpenSM 3.3.23 takes CA ports behind the most
+ * loaded switches first, ties in its GUID map order, and does not count
+ * switch LIDs). Also minhop_fast.c against the reference, and swar.h's
+ * byte-wise compares (used by sssp and nue since minhop_fast.c went plain).
  */
 #include <stdint.h>
 
