@@ -28,7 +28,9 @@
  * OpenSM's order, but a switch's choice reads only its own counters, so
  * each worker fills every LID of the batch in order for its own share of
  * the switches (minhop_share.c). The tables are the same for any number of
- * threads. Switch LIDs, not counted, depend on nothing but the counters
+ * threads. Before that, two workers set up at once: one allocates the
+ * LFTs (which writes every entry), the other the distances, the end ports
+ * and the counters. Switch LIDs, not counted, depend on nothing but the counters
  * the CA LIDs left, and are filled one destination per worker; with one
  * pass (LMC 0), where many switches have no CAs (fat trees: want_fast),
  * minhop_fast.c answers them for all destinations at once, switch by
@@ -361,15 +363,12 @@ static int set_notes(struct lanes_routing *r, struct lanes_error *err)
 	return 0;
 }
 
-/* The workers, as opts->threads says; minhop_fast.c's scratch where it is used. */
+/* The workers (prepare counts them, as opts->threads says); minhop_fast.c's scratch where used. */
 static int start_workers(struct minhop *m, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = m->f;
 	int rc;
 
-	m->num_workers = 1;
-	if (lanes_threads_wanted(m->opts->threads, f->num_switches, 256))
-		m->num_workers = lanes_threads_for(m->opts->threads, f->num_switches);
 	m->workers = calloc(m->num_workers, sizeof(*m->workers));
 	if (!m->workers)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
@@ -434,15 +433,59 @@ static int want_fast(const struct minhop *m, int fast)
 	return fast == 2 || (without_ca >= 1 && without_ca >= with_lid / 4);
 }
 
+/* The setup's two independent parts, which two workers run at once. */
+struct minhop_setup {
+	struct minhop *m;
+	int rc[2];
+	struct lanes_error err[2];
+};
+
+/* Part 0: the tables (lanes_routing_new writes every entry); part 1: what routing reads. */
+static void setup_part(void *ctx, unsigned k)
+{
+	struct minhop_setup *setup = ctx;
+	struct minhop *m = setup->m;
+	struct lanes_error *err = &setup->err[k];
+	int rc;
+
+	if (k == 0) {
+		setup->rc[0] = lanes_routing_new(m->f, &m->r, err);
+		return;
+	}
+	if (!(rc = lanes_fabric_switch_distances(m->f, &m->dist, err)) &&
+	    !(rc = lanes_route_endports_osm_order(m->f, &m->eps, err)) &&
+	    !(rc = lanes_route_load_init(&m->load, m->f, err)) && m->eps.max_lmc)
+		rc = lanes_route_peers_init(&m->peers, m->f, &m->load, err);
+	setup->rc[1] = rc;
+}
+
+/* setup_part 0 and 1, at once where there are workers. */
+static int set_up(struct minhop *m, struct lanes_error *err)
+{
+	struct minhop_setup setup = { .m = m };
+
+	if (m->num_workers > 1) {
+		lanes_parallel_run(2, setup_part, &setup);
+	} else {
+		setup_part(&setup, 0);
+		setup_part(&setup, 1);
+	}
+	for (int k = 0; k < 2; k++)
+		if (setup.rc[k]) {
+			*err = setup.err[k];
+			return setup.rc[k];
+		}
+	return 0;
+}
+
 static int prepare(struct minhop *m, int fast, struct lanes_error *err)
 {
 	int rc;
 
-	if ((rc = lanes_routing_new(m->f, &m->r, err)) ||
-	    (rc = lanes_fabric_switch_distances(m->f, &m->dist, err)) ||
-	    (rc = lanes_route_endports_osm_order(m->f, &m->eps, err)) ||
-	    (rc = lanes_route_load_init(&m->load, m->f, err)) ||
-	    (m->eps.max_lmc && (rc = lanes_route_peers_init(&m->peers, m->f, &m->load, err))))
+	m->num_workers = 1;
+	if (lanes_threads_wanted(m->opts->threads, m->f->num_switches, 256))
+		m->num_workers = lanes_threads_for(m->opts->threads, m->f->num_switches);
+	if ((rc = set_up(m, err)))
 		return rc;
 	m->fast_switch_lids = want_fast(m, fast);
 	if ((rc = start_workers(m, err)) || (rc = alloc_batch(m, err)))
