@@ -6,12 +6,12 @@
  * takes LIDs one after the other, but a switch's choice reads only that
  * switch's own port counters. So the switches can be split among workers,
  * each filling every LID in order for its own switches. A worker runs
- * lanes_route_fill_lids itself, on a copy of the candidate ports cut to its
- * switches (those with one candidate are a plain byte per switch, shared),
- * into scratch columns (the function writes whole columns), and copies its
- * switches' bytes of each column into the LFT. The counted candidates are
- * the first ncount of the list, and the cut keeps their order, so they stay
- * a prefix.
+ * lanes_route_fill_lids on its switches alone, numbered from 0: a copy of
+ * the candidate ports cut to them, and the single-candidate bytes and the
+ * counters from its first switch on. It fills scratch columns as long as
+ * its share (the function writes whole columns) and copies them into the
+ * LFT. The counted candidates are the first ncount of the list, and the
+ * cut keeps their order, so they stay a prefix.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +32,8 @@ int lanes_minhop_share_init(struct minhop_share *share, const struct lanes_fabri
 		return 0;
 	if ((rc = lanes_route_hop_ports_init(&share->part, f, err)))
 		return rc;
-	share->scratch_columns = malloc((size_t)MINHOP_SHARE_COLUMNS * ns + 1);
+	share->scratch_columns = malloc((size_t)MINHOP_SHARE_COLUMNS *
+					(share->end_switch - share->first_switch) + 1);
 	if (!share->scratch_columns)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
 	for (uint32_t j = 0; j < MINHOP_SHARE_COLUMNS; j++)
@@ -47,14 +48,17 @@ void lanes_minhop_share_free(struct minhop_share *share)
 	share->scratch_columns = NULL;
 }
 
-/* The multi switches of h that are in the share, into share->part. @return the counted ones */
+/*
+ * The multi switches of h that are in the share, into share->part, in the
+ * share's own numbering (switch first_switch is 0). @return the counted ones
+ */
 static uint32_t cut_to_share(struct minhop_share *share, const struct route_hop_ports *h,
 			     uint32_t ncount)
 {
 	struct route_hop_ports *part = &share->part;
 	uint32_t nports = 0, counted = 0;
 
-	part->one = h->one;
+	part->one = h->one + share->first_switch;
 	part->nmulti = 0;
 	part->moff[0] = 0;
 	for (uint32_t i = 0; i < h->nmulti; i++) {
@@ -64,7 +68,7 @@ static uint32_t cut_to_share(struct minhop_share *share, const struct route_hop_
 			continue;
 		memcpy(part->port + nports, h->port + h->moff[i], k);
 		nports += k;
-		part->multi[part->nmulti++] = s;
+		part->multi[part->nmulti++] = s - share->first_switch;
 		part->moff[part->nmulti] = nports;
 		counted += i < ncount;
 	}
@@ -78,6 +82,7 @@ void lanes_minhop_fill_share(struct minhop_share *share, uint8_t *lft,
 {
 	uint32_t ns = share->num_switches, first = share->first_switch;
 	uint32_t width = share->end_switch - first, counted;
+	struct route_load own_load = { load->off + first, load->count }; /* own numbering */
 
 	if (!share->scratch_columns) { /* all switches */
 		lanes_route_fill_lids(lft, ns, h, load, peers, lids, m, offset, ncount);
@@ -87,10 +92,10 @@ void lanes_minhop_fill_share(struct minhop_share *share, uint8_t *lft,
 	for (uint32_t j0 = 0; j0 < m; j0 += MINHOP_SHARE_COLUMNS) {
 		uint32_t k = m - j0 < MINHOP_SHARE_COLUMNS ? m - j0 : MINHOP_SHARE_COLUMNS;
 
-		lanes_route_fill_lids(share->scratch_columns, ns, &share->part, load, peers,
+		lanes_route_fill_lids(share->scratch_columns, width, &share->part, &own_load, peers,
 				      share->column_numbers, k, offset, counted);
 		for (uint32_t j = 0; j < k; j++)
 			memcpy(lft + (size_t)lids[j0 + j] * ns + first,
-			       share->scratch_columns + (size_t)j * ns + first, width);
+			       share->scratch_columns + (size_t)j * width, width);
 	}
 }

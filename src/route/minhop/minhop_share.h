@@ -24,8 +24,9 @@
 struct minhop_share {
 	uint32_t first_switch, end_switch;
 	uint32_t num_switches;
-	struct route_hop_ports part; /* the multi switches of the share; one is the caller's */
-	uint8_t *scratch_columns;    /* MINHOP_SHARE_COLUMNS columns of num_switches bytes */
+	struct route_hop_ports part; /* the multi switches of the share, numbered from
+					first_switch; one points into the caller's */
+	uint8_t *scratch_columns;    /* MINHOP_SHARE_COLUMNS columns, a byte per share switch */
 	uint32_t column_numbers[MINHOP_SHARE_COLUMNS]; /* 0, 1, 2, ...: LIDs of scratch_columns */
 };
 
