@@ -3,15 +3,18 @@
  * shortest paths from a plain BFS over the port table (not the engine's
  * distance matrix or candidate ports), reachability by walking the LFTs,
  * and OpenSM's least-loaded choices worked out by hand on small fabrics
- * (seed 002: "the one with less previously assigned LIDs is selected";
- * OpenSM 3.3.23 takes CA ports behind the most loaded switches first, ties
- * in its GUID map order, and does not count switch LIDs).
+ * (OpenSM's doc/current-routing.txt: "the one with less previously
+ * assigned LIDs is selected"; OpenSM 3.3.23 takes CA ports behind the most
+ * loaded switches first, ties in its GUID map order, and does not count
+ * switch LIDs). Also minhop_fast.c against the reference, and swar.h's
+ * byte-wise compares (used by sssp and nue since minhop_fast.c went plain).
  */
 #include <stdint.h>
 
 #include "lanes/route.h"
 #include "lanes/routing.h"
 #include "route/common/swar.h"
+#include "route/minhop/minhop.h"
 #include "testutil.h"
 
 #define UNREACHED UINT32_MAX
@@ -652,6 +655,61 @@ static void test_lmc_parallel_cables_other_node(void **state)
 	lanes_fabric_free(f);
 }
 
+/*
+ * minhop_fast.c against the reference (switch LIDs one destination switch
+ * at a time): lanes_minhop_route with fast 0, 1 (where it pays) and 2
+ * (wherever it applies), each with 1 and 2 threads, byte for byte.
+ */
+static void compare_fast(const struct lanes_fabric *f, const char *name, void *ctx)
+{
+	struct lanes_routing *ref = NULL;
+	struct lanes_route_opts o;
+	struct lanes_error err;
+
+	(void)ctx;
+	lanes_route_opts_init(&o);
+	o.threads = 1;
+	assert_int_equal(lanes_minhop_route(f, &o, NULL, 0, &ref, &err), 0);
+	for (int fast = 1; fast <= 2; fast++)
+		for (unsigned threads = 1; threads <= 2; threads++) {
+			struct lanes_routing *r = NULL;
+			size_t n = (size_t)ref->num_lids * ref->num_switches;
+
+			o.threads = threads;
+			assert_int_equal(lanes_minhop_route(f, &o, NULL, fast, &r, &err), 0);
+			for (size_t i = 0; i < n; i++)
+				if (r->lft[i] != ref->lft[i])
+					fail_msg("%s: LID %zu at switch %zu: port %u, %u with fast %d",
+						 name, i / ref->num_switches, i % ref->num_switches,
+						 ref->lft[i], r->lft[i], fast);
+			lanes_routing_free(r);
+		}
+	lanes_routing_free(ref);
+}
+
+static void test_fast_same_as_reference(void **state)
+{
+	static const char *const specs[] = { "fattree k=8 n=3", "torus k=6x6 p=2",
+					     "dragonfly a=8 p=4 h=4", "xgft h=3 m=2,3,2 w=1,2,3" };
+
+	(void)state;
+	each_small_fabric(compare_fast, NULL);
+	each_real_fabric(LANES_DATA_DIR, compare_fast, NULL);
+	for (size_t k = 0; k < sizeof(specs) / sizeof(specs[0]); k++)
+		for (uint64_t seed = 0; seed <= 2; seed++) {
+			struct lanes_fault_spec fs = { 0.05 * (double)seed, 0, seed };
+			struct lanes_fabric *f = gen(specs[k]), *g = f;
+			struct lanes_error err;
+
+			if (seed)
+				assert_int_equal(lanes_fabric_inject_faults(f, &fs, &g, NULL, &err), 0);
+			compare_fast(g, specs[k], NULL);
+			if (g != f)
+				lanes_fabric_free(g);
+			lanes_fabric_free(f);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -671,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_lmc_lids_routed),
 		cmocka_unit_test(test_lmc_prefers_other_system),
 		cmocka_unit_test(test_lmc_parallel_cables_other_node),
+		cmocka_unit_test(test_fast_same_as_reference),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,8 +14,10 @@
  * Hand-computed cases: OpenSM's roots on fat trees (the top level, stretch
  * 1), the fallback root on a torus and a mesh, roots files (good, bad lines,
  * gaps), where dnup differs from updn, and a DFS tie broken by GUID.
- * Published numbers: seed 004's Table 2 (UD_DFS average distances on five
- * tori, and where ours differ, why; test_sancho_table2).
+ * Published numbers: Table 2 of Sancho, Robles, Lopez, Flich, Duato,
+ * "Routing in InfiniBand Torus Network Topologies" (ICPP 2003): UD_DFS
+ * average distances on five tori, and where ours differ, why
+ * (test_sancho_table2).
  */
 #include <stdint.h>
 #include <unistd.h>

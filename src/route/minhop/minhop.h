@@ -18,4 +18,14 @@
 int lanes_route_minhop(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		 struct route_cdg_check *check, struct lanes_routing **out, struct lanes_error *err);
 
+/**
+ * lanes_route_minhop is fast 1: the switch LIDs by minhop_fast.c where it
+ * pays (minhop.c want_fast); fast 0: one destination switch at a time, the
+ * reference that minhop_fast.c shadows; fast 2: minhop_fast.c wherever it
+ * applies (the unit tests compare them: the tables must be the same).
+ */
+int lanes_minhop_route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		       struct route_cdg_check *check, int fast, struct lanes_routing **out,
+		       struct lanes_error *err);
+
 #endif

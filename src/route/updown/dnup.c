@@ -1,12 +1,14 @@
 /*
- * dnup.c - OpenSM's Down/Up engine (seed 002, "DNUP Routing Algorithm";
- * OpenSM 3.3.23 osm_ucast_dnup.c): up* / down* routing whose ranks come from
- * the CAs instead of from roots, for fabrics where CAs hang off switches of
- * every level ("nodes and uplinks connected to the same switch").
+ * dnup.c - OpenSM's Down/Up engine (OpenSM's doc/current-routing.txt, "DNUP
+ * Routing Algorithm"; OpenSM 3.3.23 osm_ucast_dnup.c): up* / down* routing
+ * whose ranks come from the CAs instead of from roots, for fabrics where
+ * CAs hang off switches of every level ("nodes and uplinks connected to the
+ * same switch").
  *
  * 1. Ranks: every switch with a CA or router port cabled to it has rank 0
- *    (dnup_lid_matrices; seed 002 says 1, the offset does not matter); the
- *    others get BFS hops from the nearest of them (dnup_subn_rank).
+ *    (dnup_lid_matrices; current-routing.txt says 1, the offset does not
+ *    matter); the others get BFS hops from the nearest of them
+ *    (dnup_subn_rank).
  * 2. In DNUP's words a move towards a higher rank is "down" and a legal path
  *    is down* then up*: away from the CAs first, then back towards them
  *    (dnup_bfs_by_node forbids a reverse step from UP to DOWN). That is

@@ -1,7 +1,7 @@
 /*
  * ud_dfs.c - up* / down* routing on a depth-first spanning tree, after
  * Sancho, Robles, López, Flich and Duato, "Routing in InfiniBand Torus
- * Network Topologies" (seed 004), section 3, which takes the methodology of
+ * Network Topologies" (ICPP 2003), section 3, which takes the methodology of
  * its refs. [18] and [19]: a DFS spanning tree instead of Autonet's BFS one
  * gives more minimal paths and a better balance.
  *

@@ -1,11 +1,12 @@
 /*
- * updn.c - OpenSM's Up/Down engine (seed 002, "UPDN Routing Algorithm"),
- * with the behaviour of OpenSM 3.3.23's osm_ucast_updn.c where it is
- * deadlock-free, and a root rule of our own where OpenSM gives up.
+ * updn.c - OpenSM's Up/Down engine (OpenSM's doc/current-routing.txt, "UPDN
+ * Routing Algorithm"), with the behaviour of OpenSM 3.3.23's
+ * osm_ucast_updn.c where it is deadlock-free, and a root rule of our own
+ * where OpenSM gives up.
  *
  * 1. Roots. From opts->roots, a file of GUIDs (read by updn_roots.c, which
  *    gives its format): switch GUIDs, or CA node or port GUIDs for the switch
- *    the CA is cabled to (seed 002, note 2); GUIDs not in the fabric are
+ *    the CA is cabled to (current-routing.txt, note 2); GUIDs not in the fabric are
  *    skipped, as OpenSM skips them, and counted in the notes. Without a
  *    file, OpenSM's auto-detection (updn_find_root_nodes_by_min_hop): for
  *    every switch, a histogram of the hop counts to the switches of all CA
@@ -41,7 +42,7 @@
  *
  * Result: one VL, uniform SL 0, deadlock-free for CA-to-CA traffic. Switch
  * pairs that up* / down* cannot join (a top switch and a middle switch of
- * another plane of a fat tree: seed 002's "no LID routing communication
+ * another plane of a fat tree: current-routing.txt's "no LID routing communication
  * between switches ... inside spine switch systems") get a shortest
  * completion, used by switch-sourced management traffic only.
  */
@@ -104,6 +105,53 @@ static int is_root(const unsigned *hist, int len, unsigned cas_num)
 	return over1 == 1 && over2 == 1;
 }
 
+/* The CA ports of the sources in mask m (bit i: src[i]). */
+static unsigned cas_of_sources(const struct updn *u, const uint32_t *src, uint64_t m)
+{
+	unsigned sum = 0;
+
+	for (uint32_t i = 0; m; i++, m >>= 1)
+		if (m & 1)
+			sum += u->cas[src[i]];
+	return sum;
+}
+
+/*
+ * One step of sweep: the sources that reach each neighbour of the current
+ * level (u->list[0..nl), their masks in front) for the first time become
+ * the next level, which replaces it. @return its size
+ */
+static uint32_t next_level(struct updn *u, uint32_t nl)
+{
+	const struct lanes_fabric *f = u->f;
+	uint64_t *seen = u->seen, *front = seen + f->num_switches, *next = front + f->num_switches;
+	uint32_t *list = u->list, *next_list = u->list + f->num_switches, nn = 0;
+
+	for (uint32_t i = 0; i < nl; i++) {
+		uint32_t x = list[i];
+
+		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
+			uint32_t y = f->adj[e].sw;
+			uint64_t b = front[x] & ~seen[y];
+
+			if (b && !next[y])
+				next_list[nn++] = y;
+			next[y] |= b;
+		}
+	}
+	for (uint32_t i = 0; i < nl; i++)
+		front[list[i]] = 0;
+	for (uint32_t i = 0; i < nn; i++) {
+		uint32_t y = next_list[i];
+
+		seen[y] |= next[y];
+		front[y] = next[y];
+		next[y] = 0;
+		list[i] = y;
+	}
+	return nn;
+}
+
 /*
  * The hop histograms of OpenSM's rule: hist[d * ns + s] += the CA ports of
  * each switch t among src[0..n) (n <= 64) at d < HOPS_MAX hops from s (hops
@@ -117,66 +165,29 @@ static uint32_t sweep(struct updn *u, const uint32_t *src, uint32_t n, unsigned 
 		      uint32_t *rows)
 {
 	const struct lanes_fabric *f = u->f;
-	uint64_t *seen = u->seen, *front = u->seen + f->num_switches, *next = front + f->num_switches;
-	uint32_t *list = u->list, *nlist = u->list + f->num_switches, nl = 0, most = 0;
-	unsigned w0 = u->cas[src[0]];
-	int same = 1;
+	uint64_t *seen = u->seen, *front = u->seen + f->num_switches;
+	uint32_t *list = u->list, nl = 0, most = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t s = src[i];
 
-		same &= u->cas[s] == w0;
 		if (!front[s])
 			list[nl++] = s;
 		seen[s] |= (uint64_t)1 << i;
 		front[s] |= (uint64_t)1 << i;
 	}
 	for (uint32_t d = 0; nl; d++) {
-		uint32_t nn = 0;
-
 		if (d == *rows)
 			memset(hist + (size_t)(*rows)++ * f->num_switches, 0,
 			       sizeof(*hist) * f->num_switches);
-		for (uint32_t i = 0; i < nl; i++) { /* the level found: counted */
-			uint64_t m = front[list[i]];
-			unsigned *h = hist + (size_t)d * f->num_switches + list[i];
-
-			if (same) {
-				*h += w0 * (unsigned)__builtin_popcountll(m);
-				continue;
-			}
-			for (; m; m &= m - 1)
-				*h += u->cas[src[__builtin_ctzll(m)]];
-		}
+		for (uint32_t i = 0; i < nl; i++) /* the level found: counted */
+			hist[(size_t)d * f->num_switches + list[i]] +=
+				cas_of_sources(u, src, front[list[i]]);
 		most = d;
-		for (uint32_t i = 0; i < nl && d + 1 < HOPS_MAX; i++) { /* push: the next level */
-			uint32_t x = list[i];
-			uint64_t m = front[x];
-
-			for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
-				uint32_t y = f->adj[e].sw;
-				uint64_t b = m & ~seen[y];
-
-				if (!b)
-					continue;
-				if (!next[y])
-					nlist[nn++] = y;
-				next[y] |= b;
-			}
-		}
-		for (uint32_t i = 0; i < nl; i++)
-			front[list[i]] = 0;
-		for (uint32_t i = 0; i < nn; i++) {
-			uint32_t y = nlist[i];
-
-			seen[y] |= next[y];
-			front[y] = next[y];
-			next[y] = 0;
-			list[i] = y;
-		}
-		nl = nn;
+		nl = d + 1 < HOPS_MAX ? next_level(u, nl) : 0;
 	}
 	memset(seen, 0, sizeof(*seen) * f->num_switches);
+	memset(front, 0, sizeof(*front) * f->num_switches);
 	return most;
 }
 

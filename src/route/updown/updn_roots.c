@@ -1,13 +1,13 @@
 /*
  * updn_roots.c - the root file of the updn engine (updown/updn.c): the
  * roots named by GUID, as OpenSM 3.3.23's updn takes them from its root
- * GUID file (osm_ucast_updn.c, updn_lid_matrices; seed 002, "UPDN Routing
- * Algorithm").
+ * GUID file (osm_ucast_updn.c, updn_lid_matrices; OpenSM's
+ * doc/current-routing.txt, "UPDN Routing Algorithm").
  *
  * The file: one GUID per line, 0x-prefixed hex, then optionally blanks and
  * anything; blank lines and '#' lines are skipped; any other line is a
  * file:line error. A switch GUID names that switch; a CA node or port GUID
- * names the switch the CA is cabled to (seed 002, note 2); GUIDs not in the
+ * names the switch the CA is cabled to (current-routing.txt, note 2); GUIDs not in the
  * fabric are skipped, as OpenSM skips them, and counted (the engine's notes
  * say how many).
  *

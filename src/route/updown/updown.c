@@ -1,304 +1,451 @@
 /*
  * updown.c - up* / down* routing on a total order of the switches, shared by
  * the updn, dnup and ud-dfs engines (updown.h): lanes_route_updown_lfts,
- * its setup, the candidates kept per destination switch, and the LFT column
- * fill with its LMC passes. The candidates toward one destination switch
- * come from updown_legal.c (phases A and B) and updown_complete.c (phase C),
- * the switch LIDs of a single pass from updown_swlids.c (all at once);
- * updown_internal.h holds the state they share.
+ * the batches of destination switches, and the LFT column fill with its LMC
+ * passes. The candidates toward one destination switch come from
+ * updown_legal.c (phases A and B) and updown_complete.c (phase C);
+ * updown_graph.c sets up what they share, updown_internal.h declares it.
  *
- * The rule is Autonet's, as seed 004 section 3 states it: every link gets a
- * direction from the order ("up" towards the switch that comes first), and a
- * legal route is zero or more up links followed by zero or more down links.
- * Up links never form a cycle (they follow a total order), and a down link
- * is never followed by an up link, so the channel dependencies of legal
- * routes are acyclic: one VL suffices.
+ * The rule is Autonet's, as Sancho, Robles, Lopez, Flich, Duato state it in
+ * "Routing in InfiniBand Torus Network Topologies" (ICPP 2003), section 3:
+ * every link gets a direction from the order ("up" towards the switch that
+ * comes first), and a legal route is zero or more up links followed by zero
+ * or more down links. Up links never form a cycle (they follow a total
+ * order), and a down link is never followed by an up link, so the channel
+ * dependencies of legal routes are acyclic: one VL suffices.
  *
- * Balancing is minhop's (common/load.h): destinations in OpenSM's port
- * order, the least-loaded candidate per switch, CA LIDs counted, switch LIDs
+ * Balancing is minhop's (OpenSM's doc/current-routing.txt, "The basic
+ * routing algorithm"; common/load.h): destinations in OpenSM's port order,
+ * the least-loaded candidate per switch, CA LIDs counted, switch LIDs
  * routed after all CA LIDs and not counted, LMC passes with the search
  * starting after the previous LID's port and OpenSM's preference for a port
  * towards a system, then a node, that the port's earlier LIDs do not use
- * (lanes_route_fill_lids, load.c). Candidates depend only on the
- * destination switch, so they are computed once per switch for all the CAs
- * behind it, and kept (within a memory budget: 4 MB plus a quarter of the
- * LFTs) for its switch LID after every CA LID and for later LMC passes. A
- * switch LID at offset 0 whose candidates are not kept (a switch without
- * CAs, without LMC) needs only each switch's least-loaded candidate: the
- * phases put it straight into the LFT column (column mode, u->col), the
- * port lanes_route_fill_lids would pick. With one pass and many such switch LIDs,
- * updown_swlids.c routes every switch LID at once instead, to the same
- * ports (want_batch; the CA LIDs' candidates are then not kept for them).
- * A group's LIDs are filled switch by switch: a switch's choices read only
- * its own counters, so the order across switches does not matter.
+ * (lanes_route_fill_lids, load.c).
  *
- * With r NULL, lanes_route_updown_lfts only says whether the order leaves a gap
- * (has_gap: phases A and B, no tables), for dnup to decide before routing.
+ * The work. Candidates depend only on the destination switch, so they are
+ * computed once per switch for all the CAs behind it, for a batch of
+ * destination switches at once, one destination per worker (opts->threads),
+ * and kept (within a memory budget: 4 MB plus a quarter of the LFTs) for
+ * its switch LID after every CA LID and for later LMC passes. The choices
+ * are then made in OpenSM's order; a switch's choice reads only its own
+ * counters, so each worker fills every LID of the batch for its own share
+ * of the switches (minhop_share.c). Switch LIDs, not counted, go one
+ * destination per worker; one at offset 0 whose candidates are not kept (a
+ * switch without CAs, without LMC) needs only each switch's least-loaded
+ * candidate: the phases put it straight into the LFT column (column mode,
+ * u->column), the port lanes_route_fill_lids would pick. The tables are the
+ * same for any number of threads.
+ *
+ * With r NULL, lanes_route_updown_lfts only says whether the order leaves a
+ * gap (has_gap: phases A and B, no tables), for dnup to decide before
+ * routing.
  *
  * Invariants: iteration in index or order position, no global state; a
- * gap is reported only for a destination switch with CAs.
+ * gap is reported only for a destination switch with CAs, the first in
+ * OpenSM's order.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/parallel.h"
 #include "lanes/route.h"
 #include "lanes/routing.h"
 #include "route/common/endports.h"
 #include "route/common/load.h"
+#include "route/minhop/minhop_share.h"
 #include "route/updown/updown.h"
 #include "route/updown/updown_internal.h"
 
+/* Destination switches whose candidates a batch computes, per worker. */
+#define DESTINATIONS_PER_WORKER 32
+
+/* One destination switch of a batch. */
+struct updown_slot {
+	uint32_t dst_switch;
+	uint32_t first_endport, end_endport; /* its CA ports: eps.ep[first..end) */
+	uint32_t first_lid, num_lids;        /* their LIDs: batch_lids[first_lid..) */
+	const struct route_hop_ports *hops;  /* its candidates: computed or saved */
+	const uint8_t *state;                /* the switches' ST_* toward it */
+	uint32_t num_legal;                     /* hops->multi[0..num_legal) have legal routes */
+	struct route_saved_hops *computed;   /* computed for this batch, or NULL */
+	size_t computed_bytes;
+	struct route_updown_gap gap;         /* phase C's verdict toward it */
+};
+
+struct updown_worker {
+	struct updown_run *run;
+	struct updown phases;        /* its state for the phases */
+	struct minhop_share share;   /* the switches it fills */
+	struct route_updown_gap gap; /* switch LIDs: unused verdicts */
+	int out_of_memory;
+	int found_gap;               /* has_gap */
+};
+
+struct updown_run {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	struct lanes_routing *r;
+	struct updown_graph graph;
+	struct route_endports eps;
+	struct route_load load;
+	struct route_peers peers;       /* far ends of switch ports, LMC > 0 only */
+	struct route_saved_hops **saved; /* per destination switch, for a later LID, or NULL;
+					   extra: the states, tag: num_legal */
+	size_t save_left;               /* bytes the saved copies may still take */
+	unsigned num_workers;
+	struct updown_worker *workers;
+	struct minhop_share whole;      /* all switches: fills that read earlier columns */
+	struct updown_slot *batch;      /* DESTINATIONS_PER_WORKER per worker */
+	uint32_t batch_size;
+	uint32_t *batch_lids;           /* the LIDs of the batch, slot after slot */
+	int offset;                     /* the pass: LID base + offset */
+	struct route_updown_gap *gap;   /* the caller's */
+};
+
 /* ------------------------------------------------------------ candidates per destination */
 
-/* Save u->hops and u->state for t's next LIDs, within the budget. */
-static void save_hops(struct updown *u, uint32_t t)
+/* The phases toward t into u (u->column: column mode). check: t is a CA destination. */
+static void find_candidates(struct updown *u, uint32_t t, int check)
 {
-	struct route_saved_hops *sv =
-		lanes_route_hop_ports_save(&u->hops, u->f->num_switches, u->state, &u->save_left);
-
-	if (!sv)
-		return;
-	sv->tag = u->nlegal;
-	u->saved[t] = sv;
-	u->cur = &sv->h;
-	u->cur_state = sv->extra;
-	u->cur_nlegal = sv->tag;
-}
-
-/*
- * Candidates toward switch t into u->hops. check: t is a CA destination.
- * @return 1 on a gap, else 0.
- */
-static int want_hops(struct updown *u, uint32_t t, int check)
-{
-	if (u->saved[t]) {
-		u->cur = &u->saved[t]->h;
-		u->cur_state = u->saved[t]->extra;
-		u->cur_nlegal = u->saved[t]->tag;
-		return 0;
-	}
-	u->cur = &u->hops;
-	u->cur_state = u->state;
-	if (u->hops.dst == t) {
-		u->cur_nlegal = u->nlegal;
-		return 0;
-	}
-	u->hops.dst = LANES_NONE;
 	lanes_updown_legal_paths(u, t);
-	if (u->nunrouted)
+	if (u->num_unrouted)
 		lanes_updown_complete(u, t, check);
-	if (u->gap->from_sw != LANES_NONE)
-		return 1;
-	u->hops.dst = t;
-	u->cur_nlegal = u->nlegal;
-	if (u->save_next)
-		save_hops(u, t);
-	return 0;
 }
 
-/* ------------------------------------------------------------ LFT columns */
-
-/*
- * minhop's column fill for the m LIDs lids[] toward the current destination
- * switch (lanes_route_fill_lids). Completed routes are never counted: OpenSM has
- * no route there, and management traffic should not move CA routes.
- */
-static void route_lids(struct updown *u, const uint32_t *lids, uint32_t m, int offset, int count)
+/* The slot's candidates: saved, or computed into a copy of its own (none on a gap). */
+static void find_slot_candidates(struct updown_worker *w, struct updown_slot *slot)
 {
-	lanes_route_fill_lids(u->r->lft, u->f->num_switches, u->cur, &u->load, &u->peers, lids, m,
-			offset, count ? u->cur_nlegal : 0);
-}
+	const struct updown_run *run = w->run;
+	const struct route_saved_hops *saved = run->saved[slot->dst_switch];
+	struct updown *u = &w->phases;
+	size_t unlimited = SIZE_MAX;
 
-/* Count k paths on every switch with a single candidate (exact: they make no choice). */
-static void count_single(struct updown *u, uint32_t k)
-{
-	const uint8_t *one = u->cur->one, *state = u->cur_state;
-
-	for (uint32_t s = 0; s < u->f->num_switches; s++)
-		if (one[s] != 0 && one[s] != LANES_PORT_DROP && state[s] != ST_COMPLETED)
-			route_load_of(&u->load, s)[one[s]] += k;
-}
-
-/* The end ports eps[i..j) behind one switch. @return 1 on a gap. */
-static int route_group(struct updown *u, uint32_t i, uint32_t j, int offset)
-{
-	uint32_t t = u->eps.ep[i].sw, k = 0, i0 = i;
-	const struct lanes_port *p0 = lanes_fabric_port(u->f, u->f->switches[t], 0);
-
-	u->save_next = offset + 1 < (1 << u->eps.max_lmc) ||
-		       (u->opts->switch_lids && p0->lid && offset < (1 << p0->lmc) && !u->batch);
-	if (want_hops(u, t, 1))
-		return 1;
-	for (; i < j; i++) {
-		const struct route_endport *ep = &u->eps.ep[i];
-		uint32_t lid = ep->lid + (uint32_t)offset;
-
-		if (offset >= (1 << ep->lmc))
-			continue;
-		u->lids[k++] = lid;
-	}
-	route_lids(u, u->lids, k, offset, 1);
-	for (k = 0; i0 < j; i0++) {
-		const struct route_endport *ep = &u->eps.ep[i0];
-		uint32_t lid = ep->lid + (uint32_t)offset;
-
-		if (offset >= (1 << ep->lmc))
-			continue;
-		lanes_routing_set_port(u->r, t, lid, ep->sw_port);
-		route_load_of(&u->load, t)[ep->sw_port]++;
-		k++;
-	}
-	count_single(u, k);
-	return 0;
-}
-
-/* Switch t's LID base + offset; done: lanes_updown_swlids routed it. */
-static void route_switch(struct updown *u, uint32_t t, int offset, int done)
-{
-	const struct lanes_port *p0 = lanes_fabric_port(u->f, u->f->switches[t], 0);
-	uint32_t lid = p0->lid + (uint32_t)offset;
-
-	if (!p0->lid || offset >= (1 << p0->lmc))
+	slot->computed = NULL;
+	slot->gap.from_sw = slot->gap.to_sw = LANES_NONE;
+	if (saved) {
+		slot->hops = &saved->h;
+		slot->state = saved->extra;
+		slot->num_legal = saved->tag;
 		return;
-	if (u->opts->switch_lids && !done) {
-		u->save_next = offset + 1 < (1 << u->eps.max_lmc);
-		if (!offset && !u->save_next && !u->saved[t] && u->hops.dst != t) {
-			/* column mode: the phases pick what lanes_route_fill_lids would */
-			u->col = u->r->lft + (size_t)lid * u->f->num_switches;
-			u->hops.dst = LANES_NONE;
-			lanes_updown_legal_paths(u, t);
-			if (u->nunrouted)
-				lanes_updown_complete(u, t, 0);
-			u->col = NULL;
-		} else {
-			want_hops(u, t, 0);
-			route_lids(u, &lid, 1, offset, 0);
-		}
 	}
-	lanes_routing_set_port(u->r, t, lid, 0);
+	u->gap = &slot->gap;
+	find_candidates(u, slot->dst_switch, 1);
+	if (slot->gap.from_sw != LANES_NONE)
+		return;
+	slot->computed = lanes_route_hop_ports_save(&u->hops, run->f->num_switches, u->state,
+						    &unlimited);
+	if (!slot->computed) {
+		w->out_of_memory = 1;
+		return;
+	}
+	slot->computed->tag = slot->num_legal = u->num_legal;
+	slot->computed_bytes = SIZE_MAX - unlimited;
+	slot->hops = &slot->computed->h;
+	slot->state = slot->computed->extra;
 }
 
-/* One LMC pass: every CA LID base + offset, then every switch LID. @return 1 on a gap. */
-static int route_pass(struct updown *u, int offset)
+/* Worker k's destinations of the batch: k, k + workers, ... */
+static void find_batch_candidates(void *ctx, unsigned k)
 {
-	const struct route_endport *ep = u->eps.ep;
-	uint32_t i = 0, j;
-	int done;
+	struct updown_worker *w = (struct updown_worker *)ctx + k;
 
-	while (i < u->eps.n) {
-		for (j = i + 1; j < u->eps.n && ep[j].sw == ep[i].sw; j++)
-			;
-		if (route_group(u, i, j, offset))
-			return 1;
-		i = j;
-	}
-	done = !offset && u->batch && !lanes_updown_swlids(u);
-	for (uint32_t t = 0; t < u->f->num_switches; t++)
-		route_switch(u, t, offset, done);
-	return 0;
+	for (uint32_t q = k; q < w->run->batch_size; q += w->run->num_workers)
+		find_slot_candidates(w, &w->run->batch[q]);
 }
 
-/* ------------------------------------------------------------ setup */
+/* ------------------------------------------------------------ LFT columns of a batch */
 
 /*
- * The per-switch, per-entry and per-end-port arrays in one zeroed block
- * (u->saved heads it); after lanes_route_endports_osm_order, for lids.
+ * Count k paths on the share's switches with a single candidate (they make
+ * no choice). Completed routes are never counted: OpenSM has no route
+ * there, and management traffic should not move CA routes.
  */
-static int alloc_arrays(struct updown *u, struct lanes_error *err)
+static void count_single(struct updown_run *run, const struct minhop_share *share,
+			 const struct updown_slot *slot, uint32_t k)
 {
-	size_t ns = u->f->num_switches, ne = u->f->adj_off[ns], n = ns + 1;
-	uint32_t **w32[] = { &u->off, &u->mid, &u->perm, &u->comp, &u->dn, &u->len, &u->best,
-			     &u->queue, &u->sorted, &u->unrouted, &u->bucket };
-	size_t nw = sizeof(w32) / sizeof(w32[0]);
-	size_t nbits = (ns + 63) / 64 + 1;
-	uint32_t *w;
-	uint8_t *b;
+	const uint8_t *one = slot->hops->one;
 
-	u->saved = calloc(1, sizeof(*u->saved) * n + sizeof(uint64_t) * nbits +
-				     sizeof(uint32_t) * (nw * n + 1 + u->eps.n + 1 + ne + 1) +
-				     2 * (ne + 1) + 2 * n);
-	u->save_left = lanes_route_hop_ports_save_budget(u->f);
-	if (!u->saved)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-	u->bits = (uint64_t *)(u->saved + n);
-	w = (uint32_t *)(u->bits + nbits);
-	for (size_t i = 0; i < nw; i++)
-		*w32[i] = w + i * n;       /* bucket, the last, gets n + 1 */
-	memset(u->dn, 0xff, sizeof(*u->dn) * ns); /* INF */
-	u->lids = w + nw * n + 1;
-	u->nb = u->lids + u->eps.n + 1;
-	b = (uint8_t *)(u->nb + ne + 1);
-	u->port = b;
-	u->isup = b + ne + 1;
-	u->has_ca = b + 2 * (ne + 1);
-	u->state = u->has_ca + n;
+	for (uint32_t s = share->first_switch; s < share->end_switch; s++)
+		if (one[s] != 0 && one[s] != LANES_PORT_DROP && slot->state[s] != ST_COMPLETED)
+			route_load_of(&run->load, s)[one[s]] += k;
+}
+
+/*
+ * One slot's LIDs at the share's switches: minhop's column fill (legal
+ * routes counted), then the destination switch's own entries, set and
+ * counted.
+ */
+static void fill_slot(struct updown_run *run, struct minhop_share *share,
+		      const struct updown_slot *slot)
+{
+	uint32_t t = slot->dst_switch;
+
+	lanes_minhop_fill_share(share, run->r->lft, slot->hops, &run->load, &run->peers,
+				run->batch_lids + slot->first_lid, slot->num_lids, run->offset,
+				slot->num_legal);
+	for (uint32_t q = slot->first_endport; minhop_share_has(share, t) && q < slot->end_endport;
+	     q++) {
+		const struct route_endport *ep = &run->eps.ep[q];
+
+		if (run->offset >= (1 << ep->lmc))
+			continue;
+		lanes_routing_set_port(run->r, t, ep->lid + (uint32_t)run->offset, ep->sw_port);
+		route_load_of(&run->load, t)[ep->sw_port]++;
+	}
+	count_single(run, share, slot, slot->num_lids);
+}
+
+/* Worker k: every slot of the batch, in order, at its own switches. */
+static void fill_batch(void *ctx, unsigned k)
+{
+	struct updown_worker *w = (struct updown_worker *)ctx + k;
+
+	for (uint32_t q = 0; q < w->run->batch_size; q++)
+		fill_slot(w->run, &w->share, &w->run->batch[q]);
+}
+
+/* A later pass or switch t's own LID will want t's candidates again. */
+static int wanted_again(const struct updown_run *run, uint32_t t)
+{
+	const struct lanes_port *p0 = lanes_fabric_port(run->f, run->f->switches[t], 0);
+
+	return run->offset + 1 < (1 << run->eps.max_lmc) ||
+	       (run->opts->switch_lids && p0->lid && run->offset < (1 << p0->lmc));
+}
+
+/* Keep the computed candidates a later LID wants, in order, within the budget; free the rest. */
+static void keep_or_free(struct updown_run *run)
+{
+	for (uint32_t q = 0; q < run->batch_size; q++) {
+		struct updown_slot *slot = &run->batch[q];
+
+		if (slot->computed && wanted_again(run, slot->dst_switch) &&
+		    slot->computed_bytes <= run->save_left) {
+			run->saved[slot->dst_switch] = slot->computed;
+			run->save_left -= slot->computed_bytes;
+		} else {
+			free(slot->computed);
+		}
+		slot->computed = NULL;
+	}
+}
+
+/* The first gap of the batch, in order, into run->gap. @return 1 if there is one */
+static int first_gap(struct updown_run *run)
+{
+	for (uint32_t q = 0; q < run->batch_size; q++)
+		if (run->batch[q].gap.from_sw != LANES_NONE) {
+			*run->gap = run->batch[q].gap;
+			return 1;
+		}
 	return 0;
 }
 
-/* The adjacency of each switch, up moves first, each part in port order. */
-static void split_adjacency(struct updown *u, const uint32_t *pos)
+/* The batch's candidates, then its columns. @return 0, 1 on a gap, or LANES_ENOMEM */
+static int route_batch(struct updown_run *run, struct lanes_error *err)
 {
-	const struct lanes_fabric *f = u->f;
-	const struct lanes_adj *adj = f->adj;
-	uint32_t *nb = u->nb;
-	uint8_t *port = u->port, *isup = u->isup;
+	int failed = 0, gap;
 
-	for (uint32_t s = 0; s < f->num_switches; s++) {
-		uint32_t e0 = f->adj_off[s], e1 = f->adj_off[s + 1], nup = 0, ku, kd, ps = pos[s];
-
-		for (uint32_t e = e0; e < e1; e++)
-			nup += isup[e] = pos[adj[e].sw] < ps;
-		u->off[s] = ku = e0;
-		u->mid[s] = kd = e0 + nup;
-		for (uint32_t e = e0; e < e1; e++) {
-			uint32_t k = isup[e] ? ku++ : kd++;
-
-			nb[k] = adj[e].sw;
-			port[k] = adj[e].port;
-		}
-	}
-	u->off[f->num_switches] = f->adj_off[f->num_switches];
+	lanes_parallel_run(run->num_workers, find_batch_candidates, run->workers);
+	for (unsigned k = 0; k < run->num_workers; k++)
+		failed |= run->workers[k].out_of_memory;
+	gap = !failed && first_gap(run);
+	if (!failed && !gap && run->offset == 0)
+		lanes_parallel_run(run->num_workers, fill_batch, run->workers);
+	else if (!failed && !gap) /* later passes read earlier columns */
+		for (uint32_t q = 0; q < run->batch_size; q++)
+			fill_slot(run, &run->whole, &run->batch[q]);
+	keep_or_free(run);
+	if (failed)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	return gap;
 }
 
-static int prepare(struct updown *u, const uint32_t *pos, struct lanes_error *err)
+/* ------------------------------------------------------------ a pass */
+
+/* The end ports eps.ep[i..j) behind one switch become the next slot of the batch. */
+static void add_slot(struct updown_run *run, uint32_t i, uint32_t j)
 {
-	const struct lanes_fabric *f = u->f;
-	uint32_t ncomp = 0;
+	struct updown_slot *slot = &run->batch[run->batch_size++];
+	uint32_t first_lid = slot == run->batch ? 0 : slot[-1].first_lid + slot[-1].num_lids;
+
+	slot->dst_switch = run->eps.ep[i].sw;
+	slot->first_endport = i;
+	slot->end_endport = j;
+	slot->first_lid = first_lid;
+	slot->num_lids = 0;
+	for (uint32_t q = i; q < j; q++)
+		if (run->offset < (1 << run->eps.ep[q].lmc))
+			run->batch_lids[first_lid + slot->num_lids++] =
+				run->eps.ep[q].lid + (uint32_t)run->offset;
+}
+
+/* Every CA LID base + offset, in batches. @return 0, 1 on a gap, or an error */
+static int route_endports(struct updown_run *run, struct lanes_error *err)
+{
+	const struct route_endport *ep = run->eps.ep;
+	uint32_t most = DESTINATIONS_PER_WORKER * run->num_workers, i = 0, j;
 	int rc;
 
-	if ((rc = lanes_route_endports_osm_order(f, &u->eps, err)) || (rc = alloc_arrays(u, err)) ||
-	    (rc = lanes_route_components(f, u->comp, &ncomp, err)) ||
-	    (rc = lanes_route_load_init(&u->load, f, err)) ||
-	    (rc = lanes_route_hop_ports_init(&u->hops, f, err)) ||
-	    (u->eps.max_lmc && (rc = lanes_route_peers_init(&u->peers, f, &u->load, err))))
-		return rc;
-	split_adjacency(u, pos);
-	for (uint32_t s = 0; s < f->num_switches; s++)
-		u->perm[pos[s]] = s;
-	for (uint32_t i = 0; i < u->eps.n; i++)
-		u->has_ca[u->eps.ep[i].sw] = 1;
+	while (i < run->eps.n) {
+		run->batch_size = 0;
+		for (; i < run->eps.n && run->batch_size < most; i = j) {
+			for (j = i + 1; j < run->eps.n && ep[j].sw == ep[i].sw; j++)
+				;
+			add_slot(run, i, j);
+		}
+		if ((rc = route_batch(run, err)))
+			return rc;
+	}
 	return 0;
 }
 
-static void release(struct updown *u)
+/*
+ * Switch t's LID lid through the fabric, not counted (it reads the counters
+ * only): from t's kept candidates; else, with one pass, in column mode;
+ * else from candidates computed afresh.
+ */
+static void route_switch_lid(struct updown_worker *w, uint32_t t, uint32_t lid)
 {
-	lanes_route_hop_ports_free(&u->hops);
-	lanes_route_peers_free(&u->peers);
-	lanes_route_load_free(&u->load);
-	lanes_route_endports_free(&u->eps);
-	for (uint32_t s = 0; u->saved && s < u->f->num_switches; s++)
-		free(u->saved[s]);
-	free(u->saved);
+	const struct updown_run *run = w->run;
+	const struct route_saved_hops *saved = run->saved[t];
+	uint32_t ns = run->f->num_switches;
+
+	w->phases.gap = &w->gap;
+	if (!saved && !run->eps.max_lmc) {
+		w->phases.column = run->r->lft + (size_t)lid * ns;
+		find_candidates(&w->phases, t, 0);
+		w->phases.column = NULL;
+		return;
+	}
+	if (!saved)
+		find_candidates(&w->phases, t, 0);
+	lanes_route_fill_lids(run->r->lft, ns, saved ? &saved->h : &w->phases.hops, &run->load,
+			      &run->peers, &lid, 1, run->offset, 0);
 }
+
+/* Switch t's LID base + offset: through the fabric (opts->switch_lids), port 0 at t. */
+static void route_switch(struct updown_worker *w, uint32_t t)
+{
+	const struct updown_run *run = w->run;
+	const struct lanes_port *p0 = lanes_fabric_port(run->f, run->f->switches[t], 0);
+	uint32_t lid = p0->lid + (uint32_t)run->offset;
+
+	if (!p0->lid || run->offset >= (1 << p0->lmc))
+		return;
+	if (run->opts->switch_lids)
+		route_switch_lid(w, t, lid);
+	lanes_routing_set_port(run->r, t, lid, 0);
+}
+
+/* Worker k: the switch LIDs of switches k, k + workers, ... (each writes its own column). */
+static void route_switches(void *ctx, unsigned k)
+{
+	struct updown_worker *w = (struct updown_worker *)ctx + k;
+
+	for (uint32_t t = k; t < w->run->f->num_switches; t += w->run->num_workers)
+		route_switch(w, t);
+}
+
+/* One LMC pass: every CA LID base + offset, then every switch LID. @return 1 on a gap */
+static int route_pass(struct updown_run *run, struct lanes_error *err)
+{
+	int rc = route_endports(run, err);
+
+	if (!rc)
+		lanes_parallel_run(run->num_workers, route_switches, run->workers);
+	return rc;
+}
+
+/* ------------------------------------------------------------ workers and setup */
+
+/* The workers, as opts->threads says, each with its state for the phases and its share. */
+static int start_workers(struct updown_run *run, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = run->f;
+	int rc;
+
+	run->num_workers = 1;
+	if (lanes_threads_wanted(run->opts->threads, f->num_switches, 256))
+		run->num_workers = lanes_threads_for(run->opts->threads, f->num_switches);
+	run->workers = calloc(run->num_workers, sizeof(*run->workers));
+	if (!run->workers)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	for (unsigned k = 0; k < run->num_workers; k++) {
+		struct updown_worker *w = &run->workers[k];
+
+		w->run = run;
+		if ((rc = lanes_updown_phases_init(&w->phases, &run->graph, err)) ||
+		    (rc = lanes_minhop_share_init(&w->share, f, k, run->num_workers, err)))
+			return rc;
+	}
+	return lanes_minhop_share_init(&run->whole, f, 0, 1, err);
+}
+
+static void stop_workers(struct updown_run *run)
+{
+	for (unsigned k = 0; run->workers && k < run->num_workers; k++) {
+		lanes_updown_phases_free(&run->workers[k].phases);
+		lanes_minhop_share_free(&run->workers[k].share);
+	}
+	free(run->workers);
+	lanes_minhop_share_free(&run->whole);
+}
+
+/* The batch: slots, and room for the LIDs of its end ports (at most all of them). */
+static int alloc_batch(struct updown_run *run, struct lanes_error *err)
+{
+	size_t slots = (size_t)DESTINATIONS_PER_WORKER * run->num_workers;
+
+	run->batch = calloc(slots, sizeof(*run->batch));
+	run->batch_lids = malloc(sizeof(uint32_t) * ((size_t)run->eps.n + 1));
+	run->saved = calloc((size_t)run->f->num_switches + 1, sizeof(*run->saved));
+	run->save_left = lanes_route_hop_ports_save_budget(run->f);
+	if (!run->batch || !run->batch_lids || !run->saved)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int prepare(struct updown_run *run, const uint32_t *pos, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = run->f;
+	int rc;
+
+	if ((rc = lanes_route_endports_osm_order(f, &run->eps, err)) ||
+	    (rc = lanes_updown_graph_init(&run->graph, f, pos, err)) ||
+	    (rc = lanes_route_load_init(&run->load, f, err)) ||
+	    (run->eps.max_lmc && (rc = lanes_route_peers_init(&run->peers, f, &run->load, err))))
+		return rc;
+	run->graph.load = &run->load;
+	for (uint32_t i = 0; i < run->eps.n; i++)
+		run->graph.has_ca[run->eps.ep[i].sw] = 1;
+	if ((rc = start_workers(run, err)))
+		return rc;
+	return alloc_batch(run, err);
+}
+
+static void release(struct updown_run *run)
+{
+	for (uint32_t s = 0; run->saved && s < run->f->num_switches; s++)
+		free(run->saved[s]);
+	free(run->saved);
+	free(run->batch);
+	free(run->batch_lids);
+	stop_workers(run);
+	lanes_updown_graph_free(&run->graph);
+	lanes_route_peers_free(&run->peers);
+	lanes_route_load_free(&run->load);
+	lanes_route_endports_free(&run->eps);
+}
+
+/* ------------------------------------------------------------ the gap check alone */
 
 /*
  * Gap check only (r NULL): the switches with CAs, those of the end ports
- * with a LID (as lanes_route_endports_osm_order lists them), into u->has_ca.
+ * with a LID (as lanes_route_endports_osm_order lists them), into has_ca.
  */
-static void mark_ca_switches(struct updown *u)
+static void mark_ca_switches(const struct lanes_fabric *f, uint8_t *has_ca)
 {
-	const struct lanes_fabric *f = u->f;
-
 	for (uint32_t i = 0; i < f->num_nodes; i++) {
 		const struct lanes_node *n = &f->nodes[i];
 
@@ -307,7 +454,7 @@ static void mark_ca_switches(struct updown *u)
 
 			if (pt->lid && pt->peer_node != LANES_NONE &&
 			    f->nodes[pt->peer_node].type == LANES_NODE_SWITCH)
-				u->has_ca[f->nodes[pt->peer_node].switch_index] = 1;
+				has_ca[f->nodes[pt->peer_node].switch_index] = 1;
 		}
 	}
 }
@@ -332,90 +479,66 @@ static int one_top(const struct lanes_fabric *f, const uint32_t *pos)
 	return tops == 1;
 }
 
+/* Worker k: destination switches k, k + workers, ... with CAs, until it finds a gap. */
+static void find_gaps(void *ctx, unsigned k)
+{
+	struct updown_worker *w = (struct updown_worker *)ctx + k;
+	const struct updown_graph *g = &w->run->graph;
+
+	for (uint32_t t = k; t < g->f->num_switches && !w->found_gap; t += w->run->num_workers) {
+		if (!g->has_ca[t])
+			continue;
+		lanes_updown_legal_paths(&w->phases, t);
+		w->found_gap = w->phases.unrouted_has_ca;
+	}
+}
+
 /*
  * Does some destination switch with CAs leave a switch with CAs without a
- * legal path? Not when one_top holds. Phases A and B only: a switch of t's component without a
- * legal route is always reached by phase C's BFS, so route_pass reports a
- * gap exactly when lanes_updown_legal_paths leaves such a switch with CAs
- * (u->unrouted_ca). Which gap route_pass names depends on its destination
- * order; this only says whether there is one (gap is not set).
+ * legal path? Not when one_top holds. Phases A and B only: a switch of t's
+ * component without a legal route is always reached by phase C's BFS, so
+ * route_pass reports a gap exactly when lanes_updown_legal_paths leaves
+ * such a switch with CAs (unrouted_has_ca). Which gap route_pass names depends
+ * on its destination order; this only says whether there is one (gap is
+ * not set).
  */
-static int has_gap(struct updown *u, const uint32_t *pos, struct lanes_error *err)
+static int has_gap(struct updown_run *run, const uint32_t *pos, struct lanes_error *err)
 {
-	const struct lanes_fabric *f = u->f;
-	uint32_t ncomp = 0;
-	int rc;
+	int rc, found = 0;
 
-	if (one_top(f, pos))
+	if (one_top(run->f, pos))
 		return 0;
-	if ((rc = alloc_arrays(u, err)) || (rc = lanes_route_components(f, u->comp, &ncomp, err)) ||
-	    (rc = lanes_route_hop_ports_init(&u->hops, f, err)))
+	if ((rc = lanes_updown_graph_init(&run->graph, run->f, pos, err)))
 		return rc;
-	split_adjacency(u, pos);
-	for (uint32_t s = 0; s < f->num_switches; s++)
-		u->perm[pos[s]] = s;
-	mark_ca_switches(u);
-	for (uint32_t t = 0; t < f->num_switches; t++) {
-		if (!u->has_ca[t])
-			continue;
-		lanes_updown_legal_paths(u, t);
-		if (u->unrouted_ca)
-			return 1;
-	}
-	return 0;
+	mark_ca_switches(run->f, run->graph.has_ca);
+	if ((rc = start_workers(run, err)))
+		return rc;
+	lanes_parallel_run(run->num_workers, find_gaps, run->workers);
+	for (unsigned k = 0; k < run->num_workers; k++)
+		found |= run->workers[k].found_gap;
+	return found;
 }
 
-/*
- * Route the switch LIDs all at once (lanes_updown_swlids)? It applies with switch
- * LIDs, one pass and at most UPDOWN_SWLIDS_MAX switches (batch 2: then
- * always). It replaces column mode, the switch LIDs whose switch has no
- * CAs (the others reuse their CA LIDs' saved candidates, which is cheap),
- * and its passes cost about what four such destinations do per 16
- * switches: batch 1 takes it from there on. Either way the same ports.
- */
-static int want_batch(const struct updown *u, int batch)
-{
-	const struct lanes_fabric *f = u->f;
-	uint32_t ncol = 0;
-
-	if (!batch || !u->opts->switch_lids || u->eps.max_lmc ||
-	    f->num_switches > UPDOWN_SWLIDS_MAX)
-		return 0;
-	for (uint32_t t = 0; t < f->num_switches; t++)
-		ncol += !u->has_ca[t] && lanes_fabric_port(f, f->switches[t], 0)->lid;
-	return batch == 2 || ncol >= 4 * ((f->num_switches + 15) / 16);
-}
-
-/* r NULL: only whether lanes_route_updown_lfts would find a gap (see has_gap). */
-int lanes_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap, int batch,
-		struct lanes_error *err)
-{
-	struct updown u;
-	int rc;
-
-	memset(&u, 0, sizeof(u));
-	u.f = f;
-	u.pos = pos;
-	u.opts = opts;
-	u.r = r;
-	u.gap = gap;
-	u.hops.dst = LANES_NONE;
-	gap->from_sw = gap->to_sw = LANES_NONE;
-	if (!r)
-		rc = has_gap(&u, pos, err);
-	else if (!(rc = prepare(&u, pos, err))) {
-		u.batch = want_batch(&u, batch);
-		for (int offset = 0; offset < (1 << u.eps.max_lmc) && !rc; offset++)
-			rc = route_pass(&u, offset);
-	}
-	release(&u);
-	return rc;
-}
+/* ------------------------------------------------------------ entry */
 
 int lanes_route_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		      const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap,
-		      struct lanes_error *err)
+			    const uint32_t *pos, struct lanes_routing *r,
+			    struct route_updown_gap *gap, struct lanes_error *err)
 {
-	return lanes_updown_lfts(f, opts, pos, r, gap, 1, err);
+	struct updown_run run;
+	int rc;
+
+	memset(&run, 0, sizeof(run));
+	run.f = f;
+	run.opts = opts;
+	run.r = r;
+	run.gap = gap;
+	gap->from_sw = gap->to_sw = LANES_NONE;
+	if (!r)
+		rc = has_gap(&run, pos, err);
+	else if (!(rc = prepare(&run, pos, err)))
+		for (run.offset = 0; run.offset < (1 << run.eps.max_lmc) && !rc; run.offset++)
+			rc = route_pass(&run, err);
+	release(&run);
+	return rc;
 }

@@ -12,8 +12,9 @@
 /* ------------------------------------------------------------ up* / down* */
 
 /*
- * Up* / down* routing on a total order of the switches (updown.c; seed 004
- * section 3, OpenSM's updn and dnup of seed 002). pos[s] is switch s's place
+ * Up* / down* routing on a total order of the switches (updown.c; Sancho et
+ * al., ICPP 2003, section 3; OpenSM's updn and dnup of doc/current-routing.txt).
+ * pos[s] is switch s's place
  * in the order, 0 first; a move from s to a neighbour with a smaller place is
  * "up", any other move "down", and a legal path is zero or more up moves
  * followed by zero or more down moves. A total order makes the up moves

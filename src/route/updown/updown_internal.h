@@ -2,16 +2,18 @@
  * updown_internal.h - the state that lanes_route_updown_lfts (updown.c) shares
  * with the phases that find the candidates toward one destination switch:
  * updown_legal.c (phases A and B, the legal routes) and updown_complete.c
- * (phase C, a shortest completion for the switches without one), and with
- * updown_swlids.c (the same for every switch LID at once). Not public
- * API. Follows seed 004 section 3 (Autonet's up* / down*) and OpenSM 3.3.23's
- * updn and dnup (seed 002); updown.c says how.
+ * (phase C, a shortest completion for the switches without one). Not public
+ * API. Follows the up* / down* rule of Sancho, Robles, Lopez, Flich, Duato,
+ * "Routing in InfiniBand Torus Network Topologies" (ICPP 2003), section 3,
+ * and OpenSM 3.3.23's updn and dnup (doc/current-routing.txt); updown.c
+ * says how.
  *
- * Invariants: per switch s, the adjacency entries off[s]..mid[s] go up and
- * mid[s]..off[s+1] go down, each part in port order; after the phases,
- * hops.multi[0..nlegal) are the switches with a legal route and the
- * completed ones come after; between destinations dn is all INF and bits
- * and bucket all 0; no global state.
+ * Invariants: per switch s, the adjacency entries first_up[s]..first_down[s]
+ * go up and the rest down, each part in port order; after the phases,
+ * hops.multi[0..num_legal) are the switches with a legal route and the
+ * completed ones come after; between destinations down_hops is all INF and
+ * down_set_bits all 0; no global state. Each worker has a struct updown of its
+ * own; the struct updown_graph they share is read-only while they run.
  */
 #ifndef LANES_UPDOWN_INTERNAL_H
 #define LANES_UPDOWN_INTERNAL_H
@@ -31,103 +33,87 @@
 /* A switch's state toward the current destination (updown_legal.c explains them). */
 enum { ST_NONE = 0, ST_DOWN, ST_FREE, ST_UP, ST_COMPLETED };
 
-struct updown {
+/* What the phases read, shared by every worker and never written during them. */
+struct updown_graph {
 	const struct lanes_fabric *f;
-	const struct lanes_route_opts *opts;
-	struct lanes_routing *r;
-	/* adjacency split by direction: per switch s, entries off[s]..mid[s] go
-	 * up and mid[s]..off[s+1] go down, each part in port order */
-	uint32_t *off, *mid;
-	uint32_t *nb;          /* neighbour switch */
-	uint8_t *port;         /* our port */
-	uint8_t *isup;         /* per fabric adjacency entry: the move goes up */
-	uint32_t *perm;        /* switches in order */
-	const uint32_t *pos;   /* order position per switch (the caller's) */
-	uint64_t *bits;        /* phase A to B2: the down set by position; else all 0 */
-	uint32_t *comp;        /* component per switch */
-	uint8_t *has_ca;       /* per switch: end ports hang off it */
-	uint32_t *dn;          /* hops of a shortest all-down path to the destination;
-				  INF outside the phases */
-	uint32_t *best;        /* down set: hops of a shortest legal path to the destination;
-				  phase C: the seed lists (updown_complete.c) */
-	uint32_t *len;         /* hops of the route the switch takes (phase A: INF in the
-				  down set until routed) */
-	uint8_t *state;        /* ST_* */
-	uint32_t *queue;       /* BFS queue; after phase A, the all-down switches by dn */
-	uint32_t ndown;        /* switches with an all-down path */
-	uint32_t *sorted;      /* phase C with a gap check: routed switches by len */
-	uint32_t *bucket;      /* phase C: counting sort, or the seed lists' heads (all 0
-				  outside phase C) */
-	uint32_t nports;       /* candidate ports filled into hops so far */
-	struct route_endports eps;
-	struct route_load load;
-	struct route_peers peers; /* far ends of switch ports, LMC > 0 only */
-	struct route_hop_ports hops;
-	struct route_updown_gap *gap;
-	/* the candidates LIDs are routed with: hops and state, or a saved copy */
-	const struct route_hop_ports *cur;
-	const uint8_t *cur_state;
-	uint32_t cur_nlegal;       /* cur->multi[0..cur_nlegal) have legal routes */
-	uint32_t nlegal;           /* the same for hops */
-	uint32_t *lids;            /* route_group: the LIDs of a group */
-	struct route_saved_hops **saved; /* per destination switch, for a later LID, or NULL;
-					 extra: the states, tag: nlegal */
-	size_t save_left;          /* bytes the saved copies may still take */
-	int save_next;             /* want_hops: save what it computes */
-	uint8_t *col;              /* column mode: the LFT column of a switch LID the routes go
-				      into, each switch's least-loaded candidate (u->hops is
-				      not filled), or NULL */
-	uint32_t *unrouted;        /* phase C: switches without a legal path */
-	uint32_t nunrouted;        /* of t's component */
-	uint8_t unrouted_ca;       /* one of them has CAs */
-	int batch;                 /* lanes_updown_swlids routes the switch LIDs (want_batch) */
+	/* the adjacency split by direction: per switch s, the entries
+	 * first_up[s]..first_down[s] go up and first_down[s]..first_up[s + 1] go
+	 * down, each part in port order */
+	uint32_t *first_up, *first_down;
+	uint32_t *neighbour;        /* per entry: the neighbour switch */
+	uint8_t *entry_port;        /* per entry: our port to it */
+	uint8_t *goes_up;           /* per fabric adjacency entry (f->adj): the move goes up */
+	uint32_t *by_position;      /* the switches in order */
+	const uint32_t *position;   /* per switch: its place in the order (the caller's) */
+	uint32_t *component;        /* per switch: its connected component */
+	uint8_t *has_ca;            /* per switch: end ports hang off it */
+	const struct route_load *load; /* column mode reads it (the counters are final then) */
 };
 
-/* The most switches lanes_updown_swlids takes (a route's hops fit in a byte, 255 apart). */
-#define UPDOWN_SWLIDS_MAX 255
+/* One worker's state for the phases toward one destination switch t. */
+struct updown {
+	const struct updown_graph *g;
+	uint64_t *down_set_bits;    /* phase A to B2: the down set by position; else all 0 */
+	uint32_t *down_hops;        /* hops of a shortest all-down path to t; INF outside the
+				       phases */
+	uint32_t *best_hops;        /* down set: hops of a shortest legal path to t */
+	uint32_t *route_hops;       /* hops of the route the switch takes (phase A: INF in
+				       the down set until routed) */
+	uint8_t *state;             /* ST_* */
+	uint32_t *queue;            /* BFS queue; after phase A, the all-down switches by
+				       down_hops */
+	uint32_t num_down;          /* switches with an all-down path */
+	uint32_t *routed_by_hops;   /* phase C: routed switches by route_hops */
+	uint32_t *hops_bucket;      /* phase C: the counting sort's buckets */
+	uint32_t num_ports;         /* candidate ports filled into hops so far */
+	struct route_hop_ports hops; /* the candidates */
+	uint32_t num_legal;         /* hops.multi[0..num_legal) have legal routes */
+	struct route_updown_gap *gap; /* phase C's verdict (from_sw LANES_NONE: none) */
+	uint8_t *column;            /* column mode: the LFT column of a switch LID the routes
+				       go into, each switch's least-loaded candidate (hops is
+				       not filled), or NULL */
+	uint32_t *unrouted;         /* phase C: switches without a legal path */
+	uint32_t num_unrouted;      /* of t's component */
+	uint8_t unrouted_has_ca;    /* one of them has CAs */
+};
 
-/*
- * The k candidate ports of s, at first (port + *np), become its
- * entry in the hops arrays one, multi and moff. On plain arrays and
- * counters, so that loops calling it keep *np and *nmulti in registers
- * (byte stores through a struct's pointers could alias its fields).
- * @return 1 when s got no port (a drop)
- */
-static inline int updown_store(uint8_t *one, uint32_t *multi, uint32_t *moff, uint32_t *nmulti,
-			       uint32_t *np, const uint8_t *first, uint32_t s, uint32_t k)
-{
-	if (k == 1) {
-		one[s] = *first;
-	} else if (k > 1) {
-		one[s] = 0;
-		multi[(*nmulti)++] = s;
-		*np += k;
-		moff[*nmulti] = *np;
-	} else {
-		one[s] = LANES_PORT_DROP;
-		return 1;
-	}
-	return 0;
-}
+/* The graph of f under the order pos (updown_graph.c); has_ca is left all 0. */
+int lanes_updown_graph_init(struct updown_graph *g, const struct lanes_fabric *f,
+			    const uint32_t *pos, struct lanes_error *err);
+void lanes_updown_graph_free(struct updown_graph *g);
 
-/* The k candidate ports of s, just put at hops.port[nports], become its entry. */
+/* The state of the phases for a fabric, dn all INF (updown_graph.c). */
+int lanes_updown_phases_init(struct updown *u, const struct updown_graph *g,
+			     struct lanes_error *err);
+void lanes_updown_phases_free(struct updown *u);
+
+/* The k candidate ports of s, just put at hops.port[num_ports], become its entry in hops. */
 static inline void updown_take(struct updown *u, uint32_t s, uint32_t k)
 {
 	struct route_hop_ports *h = &u->hops;
 
-	updown_store(h->one, h->multi, h->moff, &h->nmulti, &u->nports, h->port + u->nports, s, k);
+	if (k == 1) {
+		h->one[s] = h->port[u->num_ports];
+	} else if (k > 1) {
+		h->one[s] = 0;
+		h->multi[h->nmulti++] = s;
+		u->num_ports += k;
+		h->moff[h->nmulti] = u->num_ports;
+	} else {
+		h->one[s] = LANES_PORT_DROP;
+	}
 }
 
 /*
- * The k candidate ports of s, just put at hops.port[nports]: its entry, or
+ * The k candidate ports of s, just put at hops.port[num_ports]: its entry, or
  * in column mode its least-loaded one (route_least_loaded from port 1, as
  * lanes_route_fill_lids picks for an uncounted LID at offset 0).
  */
 static inline void updown_emit(struct updown *u, uint32_t s, uint32_t k)
 {
-	if (u->col)
-		u->col[s] = k ? route_least_loaded(route_load_of(&u->load, s),
-						   u->hops.port + u->nports, k, 1)
+	if (u->column)
+		u->column[s] = k ? route_least_loaded(route_load_of(u->g->load, s),
+						   u->hops.port + u->num_ports, k, 1)
 			      : LANES_PORT_DROP;
 	else
 		updown_take(u, s, k);
@@ -136,37 +122,17 @@ static inline void updown_emit(struct updown *u, uint32_t s, uint32_t k)
 /*
  * Phases A and B toward switch t (updown_legal.c): the states, route
  * lengths and candidates of the switches with a legal path, into u->hops
- * (refilled from the start) or u->col; the switches of t's component left
+ * (refilled from the start) or u->column; the switches of t's component left
  * without one into u->unrouted.
  */
 void lanes_updown_legal_paths(struct updown *u, uint32_t t);
 
 /*
  * Phase C toward switch t (updown_complete.c): a shortest completion for
- * u->unrouted, appended to u->hops (or into u->col). check: t is a CA
+ * u->unrouted, appended to u->hops (or into u->column). check: t is a CA
  * destination, so a completed switch with CAs is a gap (u->gap); never in
  * column mode.
  */
 void lanes_updown_complete(struct updown *u, uint32_t t, int check);
-
-/*
- * Every switch LID (LID base, uncounted, one pass) into u->r at once
- * (updown_swlids.c): at every switch, the port column mode picks toward
- * the LID's switch, LANES_PORT_DROP at the switch itself (route_switch
- * then puts 0 there).
- * @return 0, or -1 (more than UPDOWN_SWLIDS_MAX switches, or out of
- *         memory: the caller routes them one at a time, to the same ports)
- */
-int lanes_updown_swlids(struct updown *u);
-
-/*
- * lanes_route_updown_lfts (updown.h), which is batch 1: the switch LIDs
- * by lanes_updown_swlids where it applies and pays (updown.c want_batch); batch
- * 0: one destination at a time, batch 2: lanes_updown_swlids wherever it applies
- * (the unit tests compare them: the tables must be the same).
- */
-int lanes_updown_lfts(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		const uint32_t *pos, struct lanes_routing *r, struct route_updown_gap *gap, int batch,
-		struct lanes_error *err);
 
 #endif

@@ -1,9 +1,10 @@
 /*
  * updown_legal.c - phases A and B of up* / down* routing toward one
  * destination switch t (updown.c runs them): the shortest legal routes under
- * the rule of the order, and each switch's candidate ports. Seed 004 section
- * 3 (Autonet's rule); compared below with OpenSM 3.3.23's osm_ucast_updn.c
- * (seed 002).
+ * the rule of the order, and each switch's candidate ports. The rule is
+ * Autonet's, as Sancho, Robles, Lopez, Flich, Duato, "Routing in InfiniBand
+ * Torus Network Topologies" (ICPP 2003), section 3, states it; compared
+ * below with OpenSM 3.3.23's osm_ucast_updn.c (doc/current-routing.txt).
  *
  * An LFT has one entry per (switch, destination), whatever way a packet came
  * in, so per destination switch t every switch gets a state:
@@ -30,6 +31,9 @@
  * roots, and on every fabric of tests/interop/updn_vs_opensm.sh with one
  * root, the tables are the same entry for entry.
  *
+ * In the comments, dn, best and len stand for the arrays down_hops,
+ * best_hops and route_hops of struct updown (updown_internal.h).
+ *
  * Invariants: switches are visited in order position (phase A: by dn, from
  * the BFS queue; B1 and B2: just the down set, from a bitmap of positions),
  * ports in port order; the candidates of a switch read only switches
@@ -47,14 +51,15 @@
  * Phase A: dn[s], the hops of a shortest all-down path from s to t (BFS from
  * t backwards), for the down set (u->queue[0..ndown), t first); their state
  * NONE (t: DOWN) and len INF (not yet routed), their order positions marked
- * in u->bits. dn is INF elsewhere (on entry everywhere: legal_paths puts it
+ * in u->down_set_bits. dn is INF elsewhere (on entry everywhere: legal_paths puts it
  * back).
  */
 static void all_down_paths(struct updown *u, uint32_t t)
 {
-	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, *pos = u->pos;
-	uint32_t *dn = u->dn, *len = u->len, *queue = u->queue, head = 0, tail = 0;
-	uint64_t *bits = u->bits;
+	const uint32_t *off = u->g->first_up, *mid = u->g->first_down, *nb = u->g->neighbour;
+	const uint32_t *pos = u->g->position;
+	uint32_t *dn = u->down_hops, *len = u->route_hops, *queue = u->queue, head = 0, tail = 0;
+	uint64_t *bits = u->down_set_bits;
 	uint8_t *state = u->state;
 
 	dn[t] = 0;
@@ -77,11 +82,99 @@ static void all_down_paths(struct updown *u, uint32_t t)
 			}
 		}
 	}
-	u->ndown = tail;
+	u->num_down = tail;
 }
 
 /*
- * Phases B1 and B2 over the down set, in order (u->bits, cleared here), and
+ * B1: the fewest hops of a legal path from s of the down set (its up
+ * neighbours are final). The helpers of the phases read the arrays through
+ * locals: their byte stores could alias the struct's pointers otherwise.
+ */
+static uint32_t best_legal_hops(const struct updown *u, uint32_t s)
+{
+	const uint32_t *best = u->best_hops, *neighbour = u->g->neighbour, end = u->g->first_down[s];
+	uint32_t fewest = u->down_hops[s];
+
+	for (uint32_t e = u->g->first_up[s]; e < end; e++)
+		if (best[neighbour[e]] + 1 < fewest)
+			fewest = best[neighbour[e]] + 1;
+	return fewest;
+}
+
+/* B2, a DOWN switch s: down to its neighbours one hop closer on an all-down path, now DOWN. */
+static uint32_t down_candidates(struct updown *u, uint32_t s, uint8_t *out)
+{
+	const uint32_t *dn = u->down_hops, *neighbour = u->g->neighbour, end = u->g->first_up[s + 1];
+	const uint8_t *port = u->g->entry_port;
+	uint32_t k = 0, closer = dn[s] - 1;
+	uint8_t *state = u->state;
+
+	for (uint32_t e = u->g->first_down[s]; e < end; e++)
+		if (dn[neighbour[e]] == closer) {
+			state[neighbour[e]] = ST_DOWN;
+			out[k++] = port[e];
+		}
+	return k;
+}
+
+/* free_candidates: an up neighbour's route is not known yet. */
+#define ROUTED_LATER UINT32_MAX
+
+/*
+ * B2, a FREE switch s, in port order: up to a neighbour routed in dn[s] - 1
+ * hops, or down as a DOWN switch does (those neighbours become DOWN).
+ * @return how many candidates, or ROUTED_LATER (phase B3 routes s)
+ */
+static uint32_t free_candidates(struct updown *u, uint32_t s, uint8_t *out)
+{
+	const struct lanes_adj *adj = u->g->f->adj;
+	const uint32_t *len = u->route_hops, *dn = u->down_hops, end = u->g->f->adj_off[s + 1];
+	const uint8_t *isup = u->g->goes_up;
+	uint32_t k = 0, closer = dn[s] - 1, late = 0;
+	uint8_t *state = u->state;
+
+	for (uint32_t e = u->g->f->adj_off[s]; e < end; e++) {
+		uint32_t v = adj[e].sw;
+
+		if (isup[e]) {
+			late |= len[v] == INF;
+			if (len[v] == closer)
+				out[k++] = adj[e].port;
+		} else if (dn[v] == closer) {
+			state[v] = ST_DOWN;
+			out[k++] = adj[e].port;
+		}
+	}
+	return late ? ROUTED_LATER : k;
+}
+
+/* B1 and B2 for switch s of the down set; its route when it needs nothing more. */
+static void route_down_set_switch(struct updown *u, uint32_t s, uint32_t t)
+{
+	uint32_t hops = u->down_hops[s], k;
+	uint8_t *out = u->hops.port + u->num_ports;
+
+	u->best_hops[s] = best_legal_hops(u, s);
+	if (s == t) {
+		u->route_hops[s] = 0;
+		updown_emit(u, s, 0);
+		return;
+	}
+	if (u->state[s] == ST_DOWN) {
+		k = down_candidates(u, s, out);
+	} else if (u->best_hops[s] == hops) {
+		u->state[s] = ST_FREE;
+		if ((k = free_candidates(u, s, out)) == ROUTED_LATER)
+			return;
+	} else {
+		return; /* UP: phase B3 */
+	}
+	u->route_hops[s] = hops;
+	updown_emit(u, s, k);
+}
+
+/*
+ * Phases B1 and B2 over the down set, in order (u->down_set_bits, cleared here), and
  * the routes that need nothing more.
  * B1: best[s] = min(dn[s], 1 + best of an up neighbour); the up neighbours
  * of a switch with an all-down path step down into it, so they have one too,
@@ -94,69 +187,21 @@ static void all_down_paths(struct updown *u, uint32_t t)
  * A FREE switch goes down to them or up to a neighbour routed in dn[s] - 1
  * hops (never fewer: best), in port order; if an up neighbour's route is
  * not known yet (an UP switch, phase B3), B3 routes it too. t: none, 0 hops.
- * The routes go to u->hops from the start (or to u->col: updown_emit).
+ * The routes go to u->hops from the start (or to u->column: updown_emit).
  */
 static void down_states(struct updown *u, uint32_t t)
 {
-	const struct lanes_adj *adj = u->f->adj;
-	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, *dn = u->dn, *perm = u->perm;
-	const uint32_t *aoff = u->f->adj_off;
-	const uint8_t *uport = u->port, *isup = u->isup;
-	uint32_t *best = u->best, *len = u->len, nw = (u->f->num_switches + 63) >> 6;
-	uint64_t *bits = u->bits;
-	uint8_t *state = u->state, *port = u->hops.port;
+	uint32_t nw = (u->g->f->num_switches + 63) >> 6;
 
-	u->nports = u->hops.nmulti = 0;
+	u->num_ports = u->hops.nmulti = 0;
 	u->hops.moff[0] = 0;
 	for (uint32_t w = 0; w < nw; w++) {
-		uint64_t m = bits[w];
+		uint64_t m = u->down_set_bits[w];
 
-		bits[w] = 0;
-		while (m) {
-			uint32_t s = perm[(w << 6) | (uint32_t)__builtin_ctzll(m)], d = dn[s], b = d;
-			uint32_t k = 0, late = 0;
-			uint8_t *out = port + u->nports;
-
-			m &= m - 1;
-			for (uint32_t e = off[s], e1 = mid[s]; e < e1; e++) {
-				uint32_t l = best[nb[e]] + 1;
-
-				b = l < b ? l : b;
-			}
-			best[s] = b;
-			if (s == t) {
-				len[s] = 0;
-				updown_emit(u, s, 0);
-				continue;
-			}
-			if (state[s] == ST_DOWN) {
-				for (uint32_t e = mid[s], e1 = off[s + 1]; e < e1; e++)
-					if (dn[nb[e]] == d - 1) {
-						state[nb[e]] = ST_DOWN;
-						out[k++] = uport[e];
-					}
-			} else if (b == d) {
-				state[s] = ST_FREE;
-				for (uint32_t e = aoff[s], e1 = aoff[s + 1]; e < e1; e++) {
-					uint32_t v = adj[e].sw;
-
-					if (isup[e]) {
-						late |= len[v] == INF;
-						if (len[v] == d - 1)
-							out[k++] = adj[e].port;
-					} else if (dn[v] == d - 1) {
-						state[v] = ST_DOWN;
-						out[k++] = adj[e].port;
-					}
-				}
-				if (late)
-					continue;
-			} else {
-				continue; /* UP: phase B3 */
-			}
-			len[s] = d;
-			updown_emit(u, s, k);
-		}
+		u->down_set_bits[w] = 0;
+		for (uint32_t b = 0; m; b++, m >>= 1)
+			if (m & 1)
+				route_down_set_switch(u, u->g->by_position[(w << 6) | b], t);
 	}
 }
 
@@ -164,17 +209,16 @@ static void down_states(struct updown *u, uint32_t t)
  * A FREE or UP switch with an all-down path that down_states left, in port
  * order: up moves to switches routed earlier in the order, and down moves
  * into DOWN switches, with the fewest hops; a FREE switch's fewest is dn[s]
- * - 1 already. Sets len[s]. (Locals, because the byte stores to out may
- * alias anything the struct points to.)
+ * - 1 already. Sets len[s].
  */
 static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 {
-	const struct lanes_adj *adj = u->f->adj;
-	const uint8_t *isup = u->isup, *state = u->state;
-	const uint32_t *len = u->len, *dn = u->dn;
+	const struct lanes_adj *adj = u->g->f->adj;
+	const uint8_t *isup = u->g->goes_up, *state = u->state;
+	const uint32_t *len = u->route_hops, *dn = u->down_hops;
 	uint32_t k = 0, best = state[s] == ST_FREE ? dn[s] - 1 : INF;
 
-	for (uint32_t e = u->f->adj_off[s], e1 = u->f->adj_off[s + 1]; e < e1; e++) {
+	for (uint32_t e = u->g->f->adj_off[s], e1 = u->g->f->adj_off[s + 1]; e < e1; e++) {
 		uint32_t v = adj[e].sw;
 		uint32_t l = isup[e] ? len[v] : state[v] == ST_DOWN ? dn[v] : INF;
 
@@ -185,146 +229,94 @@ static uint32_t any_candidates(struct updown *u, uint32_t s, uint8_t *out)
 		if (l == best && l != INF)
 			out[k++] = adj[e].port;
 	}
-	u->len[s] = best == INF ? INF : best + 1;
+	u->route_hops[s] = best == INF ? INF : best + 1;
+	return k;
+}
+
+/*
+ * B3, a switch without an all-down path (no down neighbour has one either,
+ * so none is DOWN): up only, to the routed up neighbours with the least
+ * len, in port order. The scan starts at INF - 1, which no len equals, so
+ * unrouted neighbours (INF) are passed over. Sets len[s] and state[s].
+ * @return how many candidates
+ */
+static uint32_t up_only_candidates(struct updown *u, uint32_t s, uint8_t *out)
+{
+	const uint32_t *len = u->route_hops, *neighbour = u->g->neighbour, end = u->g->first_down[s];
+	const uint8_t *port = u->g->entry_port;
+	uint32_t least = INF - 1, k = 0;
+
+	for (uint32_t e = u->g->first_up[s]; e < end; e++) {
+		uint32_t l = len[neighbour[e]];
+
+		if (l > least)
+			continue;
+		if (l < least) {
+			least = l;
+			k = 0;
+		}
+		out[k++] = port[e];
+	}
+	u->route_hops[s] = k ? least + 1 : INF;
+	u->state[s] = k ? ST_UP : ST_NONE;
+	return k;
+}
+
+/* B3 for a switch that down_states did not route. @return its candidate count (0: none) */
+static uint32_t route_rest_switch(struct updown *u, uint32_t s)
+{
+	uint8_t *out = u->hops.port + u->num_ports;
+	uint32_t k;
+
+	if (u->down_hops[s] == INF) {
+		k = up_only_candidates(u, s, out);
+	} else {
+		k = any_candidates(u, s, out);
+		if (k && u->state[s] == ST_NONE)
+			u->state[s] = ST_UP;
+	}
+	updown_emit(u, s, k);
 	return k;
 }
 
 /*
  * Phase B3, in order: route length and candidates of the rest. A switch
- * without an all-down path (no down neighbour has one either, so none is
- * DOWN) goes up only, to the routed up neighbours with the least len, in
- * port order: the scan starts at INF - 1, which no len equals, so unrouted
- * neighbours (INF) are passed over. One with an all-down path that
- * down_states left (UP, or FREE next to one) goes up first or down into a
- * DOWN switch, whichever is shorter. The switches of t's component left
- * without a route go to u->unrouted (u->nunrouted, in order;
- * u->unrouted_ca: one of them has CAs). Puts dn back to INF.
+ * without an all-down path goes up only (up_only_candidates). One with an
+ * all-down path that down_states left (UP, or FREE next to one) goes up
+ * first or down into a DOWN switch, whichever is shorter (any_candidates).
+ * In column mode each switch's least-loaded candidate goes straight into
+ * the column (updown_emit). The switches of t's component left without a
+ * route go to u->unrouted (u->num_unrouted, in order; u->unrouted_has_ca: one of
+ * them has CAs). Puts dn back to INF.
  */
-__attribute__((noinline)) static void legal_paths(struct updown *u, uint32_t t)
+static void legal_paths(struct updown *u, uint32_t t)
 {
-	const uint32_t *perm = u->perm, *comp = u->comp, c = u->comp[t], *queue = u->queue;
-	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, ns = u->f->num_switches;
-	const uint8_t *uport = u->port, *has_ca = u->has_ca;
-	uint32_t *len = u->len, *dn = u->dn, *unrouted = u->unrouted, nun = 0;
-	uint32_t *multi = u->hops.multi, *moff = u->hops.moff, np = u->nports;
-	uint32_t nmulti = u->hops.nmulti;
-	uint8_t *state = u->state, *port = u->hops.port, *one = u->hops.one, gap = 0;
+	const struct updown_graph *g = u->g;
+	const uint32_t *perm = g->by_position, *comp = g->component;
+	const uint32_t *dn = u->down_hops, *len = u->route_hops;
+	uint32_t component = comp[t], nunrouted = 0, ns = g->f->num_switches;
+	uint8_t unrouted_ca = 0;
 
 	for (uint32_t i = 0; i < ns; i++) {
-		uint32_t s = perm[i], k = 0;
-		uint8_t *out = port + np;
+		uint32_t s = perm[i];
 
-		if (dn[s] == INF) {
-			uint32_t m = INF - 1, e0 = off[s], n = mid[s] - e0;
-			const uint32_t *v = nb + e0;
-			const uint8_t *p = uport + e0;
-			uint8_t *o = out;
-
-			for (uint32_t j = 0; j < n; j++) {
-				uint32_t l = len[v[j]];
-
-				if (l <= m) {
-					if (l < m) {
-						m = l;
-						o = out;
-					}
-					*o++ = p[j];
-				}
-			}
-			k = (uint32_t)(o - out);
-			len[s] = k ? m + 1 : INF;
-			state[s] = k ? ST_UP : ST_NONE;
-		} else if (len[s] != INF) {
+		if (dn[s] != INF && len[s] != INF)
 			continue; /* routed by down_states */
-		} else {
-			k = any_candidates(u, s, out);
-			if (k && state[s] == ST_NONE)
-				state[s] = ST_UP;
-		}
-		if (updown_store(one, multi, moff, &nmulti, &np, out, s, k)) {
-			if (comp[s] == c) {
-				unrouted[nun++] = s;
-				gap |= has_ca[s];
-			}
+		if (!route_rest_switch(u, s) && comp[s] == component) {
+			u->unrouted[nunrouted++] = s;
+			unrouted_ca |= g->has_ca[s];
 		}
 	}
-	for (uint32_t q = 0; q < u->ndown; q++)
-		dn[queue[q]] = INF;
-	u->hops.nmulti = nmulti;
-	u->nports = np;
-	u->nlegal = nmulti; /* completed switches come after */
-	u->nunrouted = nun;
-	u->unrouted_ca = gap;
-}
-
-/*
- * Phase B3 in column mode (u->col): as legal_paths, but each switch's
- * least-loaded candidate goes straight into the column. An up-only switch
- * keeps the first port with the fewest LIDs among its up moves with the
- * least len (the ports ascend), as route_least_loaded from port 1 picks
- * among the candidates legal_paths would list.
- */
-__attribute__((noinline)) static void column_paths(struct updown *u, uint32_t t)
-{
-	const uint32_t *perm = u->perm, *comp = u->comp, c = u->comp[t], *queue = u->queue;
-	const uint32_t *off = u->off, *mid = u->mid, *nb = u->nb, ns = u->f->num_switches;
-	const uint32_t *loff = u->load.off, *count = u->load.count;
-	const uint8_t *uport = u->port, *has_ca = u->has_ca;
-	uint32_t *len = u->len, *dn = u->dn, *unrouted = u->unrouted, nun = 0;
-	uint8_t *state = u->state, *col = u->col, gap = 0;
-
-	for (uint32_t i = 0; i < ns; i++) {
-		uint32_t s = perm[i], k;
-
-		if (dn[s] == INF) {
-			uint32_t m = INF - 1, least = INF, e0 = off[s], n = mid[s] - e0;
-			const uint32_t *v = nb + e0, *load = count + loff[s];
-			const uint8_t *p = uport + e0;
-			uint8_t pick = LANES_PORT_DROP;
-
-			for (uint32_t j = 0; j < n; j++) {
-				uint32_t l = len[v[j]];
-
-				if (l <= m) {
-					uint32_t x = load[p[j]];
-
-					if (l < m || x < least) {
-						m = l;
-						least = x;
-						pick = p[j];
-					}
-				}
-			}
-			k = m != INF - 1;
-			col[s] = pick;
-			len[s] = k ? m + 1 : INF;
-			state[s] = k ? ST_UP : ST_NONE;
-		} else if (len[s] != INF) {
-			continue; /* routed by down_states */
-		} else {
-			k = any_candidates(u, s, u->hops.port);
-			if (k && state[s] == ST_NONE)
-				state[s] = ST_UP;
-			updown_emit(u, s, k);
-		}
-		if (!k && comp[s] == c) {
-			unrouted[nun++] = s;
-			gap |= has_ca[s];
-		}
-	}
-	for (uint32_t q = 0; q < u->ndown; q++)
-		dn[queue[q]] = INF;
-	u->nlegal = 0;
-	u->nunrouted = nun;
-	u->unrouted_ca = gap;
+	for (uint32_t q = 0; q < u->num_down; q++)
+		u->down_hops[u->queue[q]] = INF;
+	u->num_legal = u->column ? 0 : u->hops.nmulti; /* completed switches come after */
+	u->num_unrouted = nunrouted;
+	u->unrouted_has_ca = unrouted_ca;
 }
 
 void lanes_updown_legal_paths(struct updown *u, uint32_t t)
 {
 	all_down_paths(u, t);
 	down_states(u, t);
-	if (u->col)
-		column_paths(u, t);
-	else
-		legal_paths(u, t);
+	legal_paths(u, t);
 }

@@ -4,28 +4,26 @@
  * dnup's switches with CAs), the total order by a key then node GUID, the
  * connected components of the switch graph, the fallback roots (one per
  * component, the switch of minimum eccentricity, ties to the lowest GUID),
- * and the notes that name the roots. Seed 002 (OpenSM's updn and dnup
- * ranking), seed 004 section 3.
+ * and the notes that name the roots. OpenSM's doc/current-routing.txt
+ * (updn's and dnup's ranking); Sancho, Robles, Lopez, Flich, Duato,
+ * "Routing in InfiniBand Torus Network Topologies" (ICPP 2003), section 3.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "lanes/fabric.h"
 #include "core/numfmt.h"
-#include "core/util.h"
 #include "route/updown/updown.h"
 
 #define INF UINT32_MAX /* unreached */
-#define FEW 16          /* switches whose scratch fits on the stack */
 
 /* ------------------------------------------------------------ orders */
 
 int lanes_route_bfs_ranks(const struct lanes_fabric *f, const uint32_t *seeds, uint32_t nseeds,
 		    uint32_t *rank, struct lanes_error *err)
 {
-	uint32_t few[FEW], head = 0, tail = 0;
-	uint32_t *queue = f->num_switches <= FEW ? few
-						  : malloc(sizeof(*queue) * ((size_t)f->num_switches + 1));
+	uint32_t head = 0, tail = 0;
+	uint32_t *queue = malloc(sizeof(*queue) * ((size_t)f->num_switches + 1));
 
 	if (!queue)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
@@ -45,8 +43,7 @@ int lanes_route_bfs_ranks(const struct lanes_fabric *f, const uint32_t *seeds, u
 				queue[tail++] = f->adj[e].sw;
 			}
 	}
-	if (queue != few)
-		free(queue);
+	free(queue);
 	return 0;
 }
 
@@ -67,35 +64,12 @@ static int by_key(const void *pa, const void *pb)
 	return a->sw < b->sw ? -1 : a->sw > b->sw;
 }
 
-/*
- * One stable counting pass of the LSD radix sort below: in[0..n) into out by
- * byte `shift / 8` of the key (guid: 1) or of the GUID.
- */
-static void radix_pass(const struct keyed *in, struct keyed *out, uint32_t n, int guid,
-		       unsigned shift)
-{
-	uint32_t cnt[257] = { 0 };
-
-	for (uint32_t i = 0; i < n; i++)
-		cnt[((guid ? in[i].guid : in[i].key) >> shift & 0xff) + 1]++;
-	for (uint32_t b = 0; b < 256; b++)
-		cnt[b + 1] += cnt[b];
-	for (uint32_t i = 0; i < n; i++)
-		out[cnt[(guid ? in[i].guid : in[i].key) >> shift & 0xff]++] = in[i];
-}
-
-/*
- * By key, then GUID, then switch index (the order the records start in):
- * LSD radix passes over the bytes that differ somewhere, the GUID's first,
- * each stable; a few switches by insertion.
- */
+/* By key, then GUID, then switch index: a total order. */
 int lanes_route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, uint32_t *pos,
-		       struct lanes_error *err)
+			     struct lanes_error *err)
 {
-	uint32_t ns = f->num_switches, kor = 0, kand = UINT32_MAX;
-	uint64_t gor = 0, gand = UINT64_MAX;
-	struct keyed few[FEW], *k = ns <= FEW ? few : malloc(sizeof(*k) * 2 * ((size_t)ns + 1));
-	struct keyed *a = k, *b = k + ns + 1;
+	uint32_t ns = f->num_switches;
+	struct keyed *k = malloc(sizeof(*k) * ((size_t)ns + 1));
 
 	if (!k)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
@@ -103,35 +77,19 @@ int lanes_route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, 
 		k[s].key = key[s];
 		k[s].sw = s;
 		k[s].guid = f->nodes[f->switches[s]].guid;
-		kor |= key[s], kand &= key[s];
-		gor |= k[s].guid, gand &= k[s].guid;
 	}
-	if (ns <= FEW) {
-		lanes_sort_few(k, ns, sizeof(*k), FEW, by_key); /* total order: switch indices differ */
-	} else {
-		for (int pass = 0; pass < 12; pass++) {
-			int guid = pass < 8;
-			unsigned shift = 8u * (unsigned)(guid ? pass : pass - 8);
-			struct keyed *t;
-
-			if (!((guid ? gor ^ gand : (uint64_t)(kor ^ kand)) >> shift & 0xff))
-				continue; /* the same byte everywhere */
-			radix_pass(a, b, ns, guid, shift);
-			t = a, a = b, b = t;
-		}
-	}
+	qsort(k, ns, sizeof(*k), by_key);
 	for (uint32_t i = 0; i < ns; i++)
-		pos[a[i].sw] = i;
-	if (k != few)
-		free(k);
+		pos[k[i].sw] = i;
+	free(k);
 	return 0;
 }
 
 int lanes_route_components(const struct lanes_fabric *f, uint32_t *comp, uint32_t *count,
 		     struct lanes_error *err)
 {
-	uint32_t ns = f->num_switches, n = 0, few[FEW];
-	uint32_t *queue = ns <= FEW ? few : malloc(sizeof(*queue) * ((size_t)ns + 1));
+	uint32_t ns = f->num_switches, n = 0;
+	uint32_t *queue = malloc(sizeof(*queue) * ((size_t)ns + 1));
 
 	if (!queue)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
@@ -155,8 +113,7 @@ int lanes_route_components(const struct lanes_fabric *f, uint32_t *comp, uint32_
 		}
 		n++;
 	}
-	if (queue != few)
-		free(queue);
+	free(queue);
 	*count = n;
 	return 0;
 }
