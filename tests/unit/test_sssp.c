@@ -595,37 +595,94 @@ static void test_minimal_where_loads_outweigh_p2(void **state)
 	lanes_fabric_free(f);
 }
 
-/*
- * sssp's tie key packs (load sum, channel load) into 64 bits where P^2
- * allows, else takes 128 bits (the 114,582-endpoint dragonfly): the same
- * tables both ways, on the real files and the generated fabrics.
- */
-static void test_wide_keys_same(void **state)
+/* sssp's paths with f's defaults, how: enum sssp_how (SSSP_REFERENCE: no *_fast.c path). */
+static struct lanes_routing *sssp_paths(const struct lanes_fabric *f, unsigned how,
+					unsigned threads)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+
+	lanes_route_opts_init(&o);
+	o.threads = threads;
+	assert_int_equal(lanes_routing_new(f, &r, &err), 0);
+	assert_int_equal(lanes_route_sssp(f, &o, how, NULL, r, &err), 0);
+	return r;
+}
+
+/* dfsssp with or without its shortcuts kept for speed (lanes_dfsssp_route). */
+static struct lanes_routing *dfsssp_ref(const struct lanes_fabric *f, int reference,
+					unsigned threads)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+
+	lanes_route_opts_init(&o);
+	o.threads = threads;
+	if (lanes_dfsssp_route(f, &o, reference, &r, &err))
+		fail_msg("dfsssp: %s", err.message);
+	return r;
+}
+
+/* The fabrics on which the fast copies and their references are compared. */
+static struct lanes_fabric *fast_case(size_t i)
 {
 	const char *files[] = { "dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt",
 				"ibsim_4ary3tree_k-4-n-3-Full.topology", "psmn_x5_qdr_ibnetdiscover.txt" };
-	const char *specs[] = { "torus k=10x10 p=4", "dragonfly a=8 p=4 h=4",
-				"hyperx K=4x4 p=2" };
-	(void)state;
-	for (int i = 0; i < 6; i++) {
-		struct lanes_fabric *f;
-		struct lanes_routing *a, *b;
-		struct lanes_error err;
-		char path[512];
+	const char *specs[] = { "torus k=10x10 p=4", "dragonfly a=8 p=4 h=4", "hyperx K=4x4 p=2",
+				"fattree k=8 n=3", "hyperx K=6x6 p=2 L=2", "torus k=4x4x4 p=2" };
 
-		if (i < 3) {
-			snprintf(path, sizeof(path), "%s/%s", LANES_DATA_DIR, files[i]);
-			assert_int_equal(lanes_io_read_file(path, NULL, &f, &err), 0);
-		} else {
-			f = gen(specs[i - 3]);
-		}
-		a = route(&lanes_engine_sssp, f);
-		lanes_sssp_wide_keys = 1;
-		b = route(&lanes_engine_sssp, f);
-		lanes_sssp_wide_keys = 0;
+	if (i < N(files))
+		return read_fabric(LANES_DATA_DIR, files[i], NULL);
+	return i < N(files) + N(specs) ? gen(specs[i - N(files)]) : lmc_ring();
+}
+
+#define FAST_CASES 10
+
+/*
+ * sssp's keys packed into 64 bits (sssp_tree_fast.c, where they fit) and
+ * its two-part keys (sssp_tree.c) give the same tables, on the real files,
+ * tie-rich tori and hyperx fabrics (two parallel cables per neighbour
+ * included), a fat tree, a dragonfly and LMC; for the sssp rule and for
+ * dfsssp's (the heap replay and the lowest-port ties where it declines are
+ * compared by test_dfsssp_fast_same).
+ */
+static void test_packed_keys_same(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < FAST_CASES; i++) {
+		struct lanes_fabric *f = fast_case(i);
+		struct lanes_routing *a = sssp_paths(f, 0, 1), *b = sssp_paths(f, SSSP_REFERENCE, 1);
+
 		assert_memory_equal(a->lft, b->lft, (size_t)(f->max_lid + 1) * f->num_switches);
 		lanes_routing_free(a);
 		lanes_routing_free(b);
+		lanes_fabric_free(f);
+	}
+}
+
+/*
+ * dfsssp with its shortcuts (one layer without units, dfsssp_one_fast.c,
+ * which runs without the units thread; the fast Dijkstra step of the heap
+ * replay, sssp_osm_dijkstra.c) and without them: the same tables, with
+ * threads 1 and 2, on fabrics that need one layer (the fat trees, the
+ * hyperx fabrics) and more (tori, the dragonfly, the real files).
+ */
+static void test_dfsssp_fast_same(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < FAST_CASES; i++) {
+		struct lanes_fabric *f = fast_case(i);
+
+		for (unsigned threads = 1; threads <= 2; threads++) {
+			struct lanes_routing *a = dfsssp_ref(f, 0, threads);
+			struct lanes_routing *b = dfsssp_ref(f, 1, threads);
+
+			assert_same_routing(a, b);
+			lanes_routing_free(a);
+			lanes_routing_free(b);
+		}
 		lanes_fabric_free(f);
 	}
 }
@@ -763,7 +820,8 @@ int main(void)
 		cmocka_unit_test(test_switches_only),
 		cmocka_unit_test(test_dgx_superpod_as_opensm),
 		cmocka_unit_test(test_minimal_where_loads_outweigh_p2),
-		cmocka_unit_test(test_wide_keys_same),
+		cmocka_unit_test(test_packed_keys_same),
+		cmocka_unit_test(test_dfsssp_fast_same),
 		cmocka_unit_test(test_split_same),
 		cmocka_unit_test(test_prep_thread_same),
 		cmocka_unit_test(test_masks_same_as_bfs),

@@ -2,7 +2,7 @@
  * prep_pipe.c - the helper thread of prep_pipe.h: it prepares the items of
  * a sequence in order, item j into buffer j % 2, each as soon as the caller
  * is done with item j - 2; the caller waits for item j only if the helper
- * is behind. Below the callers' threshold (lanes_sssp_thread_min switches, for
+ * is behind. Below the callers' threshold (SSSP_THREAD_WORTH switches, for
  * both) an item takes microseconds and the hand-over would cost more than
  * it saves, so there is no thread and lanes_prep_pipe_next calls the same
  * callback in turn (sssp_cands.c then prepares the item its own way, to

@@ -46,7 +46,7 @@
  * Files: this one holds the steps, the balancing and the SLs (steps 4 and
  * 5); dfsssp_units.c groups the paths into units, dfsssp_cdg.c builds their
  * channel dependency graph, dfsssp_layers.c breaks its cycles (step 2) and
- * runs first fit (step 3); dfsssp_one.c finds, without units, when the
+ * runs first fit (step 3); dfsssp_one_fast.c finds, without units, when the
  * graph has no cycle (step 2 then keeps every path in layer 0);
  * dfsssp_split.c runs the work per destination switch (units, SLs) on two
  * threads on large fabrics; dfsssp_internal.h holds their shared state.
@@ -310,8 +310,8 @@ static void release(struct dfsssp *d)
 	lanes_route_channels_free(&d->ch);
 }
 
-static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		 struct lanes_routing **out, struct lanes_error *err)
+int lanes_dfsssp_route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		       int reference, struct lanes_routing **out, struct lanes_error *err)
 {
 	struct dfsssp d;
 	struct sssp_progress prog;
@@ -323,13 +323,15 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	d.f = f;
 	d.opts = opts;
 	d.ns = f->num_switches;
+	d.reference = reference;
 	*out = NULL;
 	/* step 1, with the units of each destination switch made as it is routed */
 	if ((rc = lanes_routing_new(f, &d.r, err)) ||
 	    (rc = lanes_route_channels_init(&d.ch, f, "dfsssp", err)) ||
 	    (rc = lanes_route_sls_per_src_switch(d.r, err)) || (rc = lanes_dfsssp_units_begin(&d, &prog, err)))
 		goto out;
-	rc = lanes_route_sssp(f, opts, 1, &prog, d.r, err);
+	rc = lanes_route_sssp(f, opts, SSSP_REPLAY | (reference ? SSSP_REFERENCE : 0), &prog, d.r,
+			      err);
 	if ((rc = lanes_dfsssp_units_end(&d, rc, err)) || (rc = layer_paths(&d, err)))
 		goto out;
 	*out = d.r;
@@ -338,6 +340,12 @@ out:
 	lanes_routing_free(d.r);
 	release(&d);
 	return rc;
+}
+
+static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct lanes_routing **out, struct lanes_error *err)
+{
+	return lanes_dfsssp_route(f, opts, 0, out, err);
 }
 
 const struct lanes_engine lanes_engine_dfsssp = {

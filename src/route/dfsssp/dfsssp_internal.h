@@ -2,7 +2,7 @@
  * dfsssp_internal.h - the state the dfsssp engine (dfsssp/dfsssp.c) shares
  * with its helpers: dfsssp_units.c (the path units), dfsssp_overlap.c (made
  * while sssp routes), dfsssp_cdg.c (their channel dependency graph),
- * dfsssp_layers.c (cycle breaking and first fit), dfsssp_one.c (one layer
+ * dfsssp_layers.c (cycle breaking and first fit), dfsssp_one_fast.c (one layer
  * without units), dfsssp_split.c (destinations on two threads),
  * arena.c (the per-call arrays).
  * Not public API. Follows OpenSM 3.3.23
@@ -62,7 +62,8 @@ struct dfsssp {
 	uint32_t *key_e, *key_c, *uid; /* per LID of t: scratch */
 	uint32_t *pu;             /* per (switch, i): the unit of LID i's path, or LANES_NONE */
 	int keep_canon;           /* the grouping waits in the SL cells */
-	int one_layer;            /* the paths' CDG is acyclic: no units (dfsssp_one.c) */
+	int reference;            /* no *_fast.c shortcut (lanes_dfsssp_route) */
+	int one_layer;            /* the paths' CDG is acyclic: no units (dfsssp_one_fast.c) */
 	uint32_t longer;          /* a switch whose path is not a shortest one, or LANES_NONE */
 	uint32_t *t_order, nt;    /* destination switches in routing order; nt routed so far
 				     (with the units thread, the queue counts them) */
@@ -104,7 +105,11 @@ struct dfsssp {
  */
 static inline void dfsssp_ahead(const void *p)
 {
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(X_NOPF)
 	__builtin_prefetch(p);
+#else
+	(void)p;
+#endif
 }
 
 /** @return the end-port LIDs behind switch s */
@@ -120,6 +125,16 @@ static inline int dfsssp_has_dependency(const struct dfsssp *d, uint32_t s, uint
 
 	return h != 255 && h >= 2 && dfsssp_lids_at(d, s);
 }
+
+/* dfsssp.c */
+
+/**
+ * The dfsssp engine's routing. reference: none of the shortcuts kept for
+ * speed (dfsssp_one_fast.c, the fast Dijkstra step of sssp_osm_dijkstra.c):
+ * the same tables, slower; the tests compare the two.
+ */
+int lanes_dfsssp_route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		       int reference, struct lanes_routing **out, struct lanes_error *err);
 
 /* dfsssp_units.c */
 
@@ -180,7 +195,7 @@ int lanes_dfsssp_units_end(struct dfsssp *d, int sssp_rc, struct lanes_error *er
 /** The queue and the units thread (stopped if it still runs). */
 void lanes_dfsssp_units_free(struct dfsssp *d);
 
-/* dfsssp_one.c */
+/* dfsssp_one_fast.c */
 
 /**
  * d->one_layer = 1 when the CDG of every CA-to-CA path toward t_order[0 ..

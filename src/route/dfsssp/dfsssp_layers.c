@@ -66,11 +66,11 @@ static int move_up(struct dfsssp *d, uint32_t l, uint32_t k)
 	for (size_t i = d->inc_off[k], end = d->inc_off[k + 1]; i < end; i++) {
 		/* the lists are long and the units scattered */
 		if (i + 2 * DFSSSP_PREFETCH < end) {
-			__builtin_prefetch(&d->layer[d->inc[i + 2 * DFSSSP_PREFETCH]]);
-			__builtin_prefetch(&d->unit[d->inc[i + 2 * DFSSSP_PREFETCH]]);
+			dfsssp_ahead(&d->layer[d->inc[i + 2 * DFSSSP_PREFETCH]]);
+			dfsssp_ahead(&d->unit[d->inc[i + 2 * DFSSSP_PREFETCH]]);
 		}
 		if (i + DFSSSP_PREFETCH < end)
-			__builtin_prefetch(&d->u_dep[d->unit[d->inc[i + DFSSSP_PREFETCH]].off]);
+			dfsssp_ahead(&d->u_dep[d->unit[d->inc[i + DFSSSP_PREFETCH]].off]);
 		if (d->layer[d->inc[i]] == l)
 			lift(d, d->inc[i], l);
 	}

@@ -14,7 +14,7 @@
  * queue order. So units are numbered in sssp's routing order, whichever
  * thread made them and wherever the two met: the result does not depend on
  * the threads. On smaller fabrics the caller does it all, in the same order,
- * unless the paths need one layer (dfsssp_one.c): then it makes no units.
+ * unless the paths need one layer (dfsssp_one_fast.c): then it makes no units.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -209,12 +209,12 @@ static int append_view(struct dfsssp *d, struct dfsssp_queue *q, uint32_t from,
 	return 0;
 }
 
-/* Every destination in turn, on this thread; none when one layer does (dfsssp_one.c). */
+/* Every destination in turn, on this thread; none when one layer does (dfsssp_one_fast.c). */
 static int all_here(struct dfsssp *d, struct lanes_error *err)
 {
 	int rc = lanes_dfsssp_units_setup(d, err);
 
-	if (!rc)
+	if (!rc && !d->reference)
 		rc = lanes_dfsssp_one_layer(d, err);
 	for (uint32_t p = 0; !rc && !d->one_layer && p < d->nt; p++)
 		rc = lanes_dfsssp_units_to(d, d->t_order[p], err);

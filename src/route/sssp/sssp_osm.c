@@ -41,9 +41,8 @@
  *
  * This file sets the replay up and routes the destination switches in
  * turn. One LID's tree, column and loads: sssp_osm_lid.c; the Dijkstra
- * and heap: sssp_osm_dijkstra.c (its fast step mostly without the heap:
- * sssp_osm_levels.c). What a destination switch needs that does
- * not depend on the loads is prepared ahead, on a helper thread on large
+ * and heap: sssp_osm_dijkstra.c. What a destination switch needs that
+ * does not depend on the loads is prepared ahead, on a helper thread on large
  * fabrics, and kept for a switch's own LIDs: sssp_osm_prep.c.
  */
 #include <stdlib.h>
@@ -127,7 +126,7 @@ static uint64_t count_lids(const struct lanes_fabric *f)
 	X(run_v, ne + 1) X(run_e0, ne + 1) X(run_load, ne + 1) X(run_best, ne + 1)                  \
 	X(run_of, ne + 1) X(twice, ns + 1) X(hp.he, ns + 2) X(hp.pos, ns + 2) X(dist, ns + 2)        \
 	X(used, ns + 1) X(used_i, ns + 1) X(done, ns + 2) X(ord, ns + 1) X(sub, ns + 1)             \
-	X(hit, ne + 1) X(hitw, ne + 1) X(fkey, ns + 1) X(start.he, ns + 2) X(start.pos, ns + 2)    \
+	X(hit, ne + 1) X(hitw, ne + 1) X(start.he, ns + 2) X(start.pos, ns + 2)    \
 	X(kept_at, ns + 1)
 #define DEST_ARRAYS(Y)                                                                            \
 	Y(row, ns + 1) Y(bfs, ns + 1) Y(dl_lo, ns + 1) Y(dl_hi, ns + 1) Y(dl, ne + 1) Y(dl_v, ne + 1) \
@@ -177,19 +176,19 @@ static int emu_alloc(struct emu *h)
 /* ------------------------------------------------------------ routing */
 
 int lanes_route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		   struct lanes_routing *r, const struct sssp_osm_order *o,
-		   struct lanes_error *err)
+			 int reference, struct lanes_routing *r, const struct sssp_osm_order *o,
+			 struct lanes_error *err)
 {
 	struct emu h;
 	uint64_t p = count_lids(f);
 	int rc = 1;
 
-	(void)opts;
 	if (p * p >= OSM_INF || !f->num_switches || !o->nseq)
 		return 0;
 	memset(&h, 0, sizeof(h));
 	h.f = f;
 	h.threads = opts->threads;
+	h.full_steps_only = reference;
 	h.r = r;
 	h.ns = f->num_switches;
 	h.p2 = p * p;

@@ -2,9 +2,8 @@
  * sssp_osm.h - the state of the OpenSM SSSP emulation shared by sssp_osm.c
  * (set-up and the routing loop), sssp_osm_prep.c (each destination
  * switch's fill, kept or made ahead on a helper thread), sssp_osm_lid.c
- * (one LID's tree, LFT column and loads), sssp_osm_dijkstra.c (cl_heap
- * and the Dijkstra step) and sssp_osm_levels.c (the fast step without the
- * heap). Not public API; see those files for the rules.
+ * (one LID's tree, LFT column and loads) and sssp_osm_dijkstra.c (cl_heap
+ * and the Dijkstra step). Not public API; see those files for the rules.
  */
 #ifndef LANES_SSSP_OSM_H
 #define LANES_SSSP_OSM_H
@@ -49,6 +48,7 @@ struct emu {
 	const struct lanes_fabric *f;
 	struct lanes_routing *r;
 	unsigned threads;           /* the caller's opts->threads */
+	int full_steps_only;        /* never the fast step (sssp_osm_dijkstra.c) */
 	uint32_t ns;                /* switches; vertex ns is the CA of a CA LID */
 	uint64_t p2;                /* P^2 */
 	uint32_t *gorder;           /* switches in GUID map order */
@@ -86,7 +86,6 @@ struct emu {
 	uint64_t *sub;              /* per switch: LIDs whose paths pass it */
 	uint32_t *hit;              /* scratch: runs that improve a key */
 	uint64_t *hitw;             /* scratch: their keys */
-	uint64_t *fkey;             /* per switch: lanes_emu_levels' sum << 32 | key of the parent */
 
 	/* fills kept for the switches' own LIDs (sssp_osm_prep.c), in 32-bit words */
 	uint32_t *kept_at;          /* per switch: the start of its record in kept, or UINT32_MAX */
@@ -132,12 +131,5 @@ uint32_t lanes_emu_dijkstra_full(struct emu *h);
  */
 int lanes_emu_fast_ok(const struct emu *h);
 void lanes_emu_dijkstra_fast(struct emu *h);
-
-/*
- * sssp_osm_levels.c: the fast step's keys and links without the heap, in
- * used_i; the largest hop count of a switch whose order in the heap
- * decides a link (0: none).
- */
-uint32_t lanes_emu_levels(struct emu *h);
 
 #endif

@@ -28,11 +28,6 @@
  *    never pass it). So they stay at infinity in the heap and their keys
  *    and links are kept beside it: the same first strict minimum, without
  *    sifting;
- *  - the heap's order among equal keys matters only where two switches tie
- *    on key and sum for a farther one: lanes_emu_levels (sssp_osm_levels.c)
- *    makes every key and link without the heap and finds the last such
- *    tie, and the heap is replayed only up to its hop count (the links
- *    farther on stand);
  *  - consecutive cables from u to one neighbour are one check with their
  *    smallest weight (two successive sift-ups of one element end where
  *    one sift-up to the smaller key ends);
@@ -192,7 +187,7 @@ int lanes_emu_fast_ok(const struct emu *h)
 {
 	uint64_t spread = (uint64_t)h->d->ecc * h->max_load + 1;
 
-	return spread < h->p2 && (uint64_t)h->d->ecc * h->p2 + spread < OSM_INF;
+	return !h->full_steps_only && spread < h->p2 && (uint64_t)h->d->ecc * h->p2 + spread < OSM_INF;
 }
 
 /* u's runs in turn, each checked against the key as it stands. */
@@ -268,7 +263,7 @@ static void relax_near(struct emu *h, uint32_t u, uint64_t base)
 		relax_batch(h, u, base);
 }
 
-/* A tie at ecc - 1 hops (lanes_emu_levels): those switches leave the heap in turn. */
+/* The switches at ecc - 1 hops leave the heap in turn; the farthest take their keys. */
 static void far_by_heap(struct emu *h)
 {
 	const struct emu_dest *d = h->d;
@@ -286,35 +281,28 @@ static void far_by_heap(struct emu *h)
 void lanes_emu_dijkstra_fast(struct emu *h)
 {
 	const struct emu_dest *d = h->d;
-	uint32_t t = d->t, tie, stop;
+	uint32_t t = d->t;
 
+	for (uint32_t s = 0; s < h->ns; s++)
+		h->dist[s] = OSM_INF;
+	h->dist[t] = d->ca ? 1 : 0;
 	if (d->ecc < 2) { /* t alone, or every other switch next to it */
-		for (uint32_t s = 0; s < h->ns; s++)
-			h->dist[s] = OSM_INF;
-		h->dist[t] = d->ca ? 1 : 0;
 		if (d->ecc)
 			relax_far(h, t, h->dist[t] + h->p2);
 		return;
 	}
-	if (!(tie = lanes_emu_levels(h)))
-		return;
-	/* the heap up to the last tie; the links farther on stand */
-	for (uint32_t s = 0; s < h->ns; s++)
-		h->dist[s] = OSM_INF;
-	h->dist[t] = d->ca ? 1 : 0;
+	/* the heap from t's start up to the switches at ecc - 1 hops */
 	memcpy(h->hp.he, d->tpl.he, sizeof(*h->hp.he) * d->tpl.n);
 	memcpy(h->hp.pos, d->tpl.pos, sizeof(*h->hp.pos) * (h->ns + 1));
 	h->hp.n = d->tpl.n;
 	relax_near(h, t, h->dist[t] + h->p2);
-	stop = tie + 1 < d->ecc - 1 ? tie + 1 : d->ecc - 1;
-	for (uint32_t k = 1; k < d->below[stop]; k++) {
+	for (uint32_t k = 1; k < d->below[d->ecc - 1]; k++) {
 		uint64_t du;
 		uint32_t u = heap_pop(&h->hp, &du);
 
 		relax_near(h, u, du + h->p2);
 	}
-	if (tie == d->ecc - 1)
-		far_by_heap(h);
+	far_by_heap(h);
 }
 
 void lanes_emu_run_update(struct emu *h, uint32_t k)

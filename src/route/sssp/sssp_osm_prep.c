@@ -3,7 +3,7 @@
  * per destination switch before its LIDs are routed: hops, runs and heap
  * start (lanes_emu_dest_fill, sssp_osm_dijkstra.c), none of which depends on the
  * loads. So a helper thread prepares the next destination switch while
- * this one is routed (prep_pipe.c, from lanes_sssp_thread_min switches, as sssp_cands.c),
+ * this one is routed (prep_pipe.c, from SSSP_THREAD_WORTH switches as opts->threads allows, as sssp_cands.c),
  * and the result does not depend on the thread. This is the emulation's
  * own speed-up; OpenSM (osm_ucast_dfsssp.c) makes each Dijkstra from
  * scratch.
