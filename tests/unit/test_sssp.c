@@ -1,7 +1,7 @@
 /*
  * test_sssp.c - the sssp and dfsssp engines, judged by the verifier and by
- * cases worked out by hand (seed 002, "DFSSSP and SSSP Routing Algorithm";
- * OpenSM 3.3.23 osm_ucast_dfsssp.c):
+ * cases worked out by hand (Hoefler, Schneider, Lumsdaine, HOTI 2009; Domke,
+ * Hoefler, Nagel, IPDPS 2011; OpenSM 3.3.23 osm_ucast_dfsssp.c):
  * - every small generator instance and every real fabric: all destinations
  *   reached; sssp and dfsssp paths are shortest paths (OpenSM's Dijkstra
  *   weighs each hop P^2 "to force shortest paths"; ours compares hops first);
@@ -730,27 +730,33 @@ static void test_split_same(void **state)
 	}
 }
 
-/* sssp and dfsssp route f alike without the helper thread and with it (threads 2 forces it). */
+/*
+ * sssp and dfsssp route f alike without threads (threads 1) and with them
+ * (threads 2 forces sssp's helper thread and dfsssp's units thread; threads
+ * 3 dfsssp's units thread and the helper of its heap replay beside it).
+ */
 static void assert_thread_same(const struct lanes_fabric *f)
 {
 	const struct lanes_engine *engines[] = { &lanes_engine_sssp, &lanes_engine_dfsssp };
 
 	for (size_t e = 0; e < N(engines); e++) {
-		struct lanes_routing *a, *b;
+		struct lanes_routing *a = route_engine_threads(engines[e], f, 1);
 
-		a = route_engine_threads(engines[e], f, 1);
-		b = route_engine_threads(engines[e], f, 2);
-		assert_same_routing(a, b);
+		for (unsigned threads = 2; threads <= 3; threads++) {
+			struct lanes_routing *b = route_engine_threads(engines[e], f, threads);
+
+			assert_same_routing(a, b);
+			lanes_routing_free(b);
+		}
 		lanes_routing_free(a);
-		lanes_routing_free(b);
 	}
 }
 
 /*
  * lanes_route_sssp prepares the next destination on a second thread from
- * lanes_sssp_thread_min switches (512): forced on small fabrics, sssp (its own
- * rule) and dfsssp (the heap replay) give byte-identical tables, LMC and a
- * real file included.
+ * SSSP_THREAD_WORTH switches (512) with threads 0: forced on small fabrics
+ * (threads 2 and 3), sssp (its own rule) and dfsssp (the heap replay) give
+ * byte-identical tables, LMC and a real file included.
  */
 static void test_prep_thread_same(void **state)
 {
@@ -768,15 +774,12 @@ static void test_prep_thread_same(void **state)
 }
 
 /*
- * The candidates from the hop matrix (sssp_masks.c: without the thread, 32
- * switches or more, six adjacency entries or more on average) and from a
- * BFS per destination (with the thread, forced from 0 switches) give the
- * same routing: fat trees of 80 switches whole and with 5% of their links
- * failed, a dragonfly of 8-entry switches, a hyperx whose neighbours are
- * two parallel cables each (one candidate group: sssp_groups.c), and the
- * 80-switch real file.
+ * The same with and without threads on switches of many adjacency entries:
+ * fat trees of 80 switches whole and with 5% of their links failed, a
+ * dragonfly of 8-entry switches, a hyperx whose neighbours are two
+ * parallel cables each, and the 80-switch real file.
  */
-static void test_masks_same_as_bfs(void **state)
+static void test_dense_thread_same(void **state)
 {
 	/* the hyperx has two parallel cables per neighbour (candidate groups) */
 	const char *specs[] = { "fattree k=8 n=3", "fattree k=8 n=3", "dragonfly a=6 p=3 h=3",
@@ -824,7 +827,7 @@ int main(void)
 		cmocka_unit_test(test_dfsssp_fast_same),
 		cmocka_unit_test(test_split_same),
 		cmocka_unit_test(test_prep_thread_same),
-		cmocka_unit_test(test_masks_same_as_bfs),
+		cmocka_unit_test(test_dense_thread_same),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -315,6 +315,7 @@ int lanes_dfsssp_route(const struct lanes_fabric *f, const struct lanes_route_op
 {
 	struct dfsssp d;
 	struct sssp_progress prog;
+	struct lanes_route_opts sssp_opts = *opts;
 	_Alignas(16) unsigned char room[DFSSSP_ROOM]; /* the arena's first arrays */
 	int rc;
 
@@ -330,8 +331,9 @@ int lanes_dfsssp_route(const struct lanes_fabric *f, const struct lanes_route_op
 	    (rc = lanes_route_channels_init(&d.ch, f, "dfsssp", err)) ||
 	    (rc = lanes_route_sls_per_src_switch(d.r, err)) || (rc = lanes_dfsssp_units_begin(&d, &prog, err)))
 		goto out;
-	rc = lanes_route_sssp(f, opts, SSSP_REPLAY | (reference ? SSSP_REFERENCE : 0), &prog, d.r,
-			      err);
+	sssp_opts.threads = lanes_dfsssp_sssp_threads(&d);
+	rc = lanes_route_sssp(f, &sssp_opts, SSSP_REPLAY | (reference ? SSSP_REFERENCE : 0), &prog,
+			      d.r, err);
 	if ((rc = lanes_dfsssp_units_end(&d, rc, err)) || (rc = layer_paths(&d, err)))
 		goto out;
 	*out = d.r;

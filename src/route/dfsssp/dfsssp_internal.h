@@ -189,6 +189,9 @@ void lanes_dfsssp_view_free(struct dfsssp *w);
 /** Before lanes_route_sssp: the units thread on large fabrics; prog gets lanes_route_sssp's progress. */
 int lanes_dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struct lanes_error *err);
 
+/** The threads for lanes_route_sssp beside the units thread (opts->threads in all). */
+unsigned lanes_dfsssp_sssp_threads(const struct dfsssp *d);
+
 /** After lanes_route_sssp (it returned sssp_rc): every unit, numbered in routing order. */
 int lanes_dfsssp_units_end(struct dfsssp *d, int sssp_rc, struct lanes_error *err);
 

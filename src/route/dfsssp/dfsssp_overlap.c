@@ -152,6 +152,21 @@ int lanes_dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struc
 	return 0;
 }
 
+/*
+ * The threads lanes_route_sssp may take while the units thread runs, so
+ * that the two together stay within opts->threads: one fewer than asked
+ * (at least 1: no helper thread), and with threads 0 (one per core) its
+ * own choice where three cores or more leave it room, else 1.
+ */
+unsigned lanes_dfsssp_sssp_threads(const struct dfsssp *d)
+{
+	if (!d->q || !d->q->threaded)
+		return d->opts->threads;
+	if (d->opts->threads)
+		return d->opts->threads > 1 ? d->opts->threads - 1 : 1;
+	return lanes_threads_for(0, d->ns) >= 3 ? 0 : 1;
+}
+
 /* The caller's share, from the top of the queue, on its view; 0 or an error. */
 static int take_high(struct dfsssp *d, struct lanes_error *err)
 {
