@@ -15,7 +15,6 @@
  * half's, so every list is in unit order, as one thread makes it.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/util.h"
 #include "route/dfsssp/dfsssp_internal.h"
@@ -41,38 +40,30 @@ static void mark_used(struct part *p, size_t j0, size_t j1)
 {
 	const uint32_t *dep = p->d->u_dep;
 
-	if (!p->mark) {
-		for (size_t j = j0; j < j1; j++) {
-			dfsssp_ahead(&p->d->eid[dep[j + 2 * DFSSSP_PREFETCH]]);
+	uint8_t *mark = p->mark;
+
+	if (!mark) {
+		for (size_t j = j0; j < j1; j++)
 			p->d->eid[dep[j]] = 1;
-		}
 		return;
 	}
-	for (size_t j = j0; j < j1; j++) {
-		dfsssp_ahead(&p->mark[dep[j + 2 * DFSSSP_PREFETCH]]);
-		p->mark[dep[j]] = 1;
-	}
+	for (size_t j = j0; j < j1; j++)
+		mark[dep[j]] = 1;
 }
 
 /*
- * Pass 2: dense numbers to dependency numbers, counted. The other part
- * renumbers its references meanwhile: look ahead only within this part's.
+ * Pass 2: dense numbers to dependency numbers, counted (the other part
+ * renumbers its own references meanwhile).
  */
 static void renumber(struct part *p, size_t j0, size_t j1)
 {
 	uint32_t *dep = p->d->u_dep;
 	const uint32_t *eid = p->d->eid;
 
-	for (size_t j = j0; j < j1; j++) {
-		if (j + 2 * DFSSSP_PREFETCH < j1)
-			dfsssp_ahead(&eid[dep[j + 2 * DFSSSP_PREFETCH]]);
+	for (size_t j = j0; j < j1; j++)
 		dep[j] = eid[dep[j]];
-	}
-	for (size_t j = j0; j < j1; j++) {
-		if (j + 2 * DFSSSP_PREFETCH < j1)
-			dfsssp_ahead(&p->count[dep[j + 2 * DFSSSP_PREFETCH]]);
+	for (size_t j = j0; j < j1; j++)
 		p->count[dep[j]]++;
-	}
 }
 
 /* Pass 3: each dependency's units, and its LID pairs. */
@@ -84,8 +75,6 @@ static void list_units(struct part *p)
 	for (uint32_t u = p->u0; u < p->u1; u++) {
 		p->paths += d->unit[u].w;
 		for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++) {
-			dfsssp_ahead(&p->count[dep[j + 2 * DFSSSP_PREFETCH]]);
-			dfsssp_ahead(&p->cnt[dep[j + 2 * DFSSSP_PREFETCH]]);
 			d->inc[p->count[dep[j]]++] = u;
 			p->cnt[dep[j]] += d->unit[u].w;
 		}
@@ -209,9 +198,6 @@ int lanes_dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err)
 	struct part a = { .d = d }, b = { .d = d };
 	int rc;
 
-	if (lanes_dfsssp_grow_deps(d, 2 * DFSSSP_PREFETCH, err))
-		return LANES_ENOMEM;
-	memset(d->u_dep + d->ndep_refs, 0, sizeof(*d->u_dep) * 2 * DFSSSP_PREFETCH);
 	a.u1 = b.u0 = dfsssp_two_threads(d) ? d->nunits / 2 : d->nunits;
 	b.u1 = d->nunits;
 	rc = build(d, &a, &b, err);

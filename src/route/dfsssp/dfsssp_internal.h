@@ -33,7 +33,6 @@
 #include "core/parallel.h"
 
 #define DFSSSP_MAX_LAYERS LANES_NUM_SLS
-#define DFSSSP_PREFETCH 8 /* units ahead when moving a dependency's units */
 #define DFSSSP_GAVE_UP UINT32_MAX /* first fit spent its dependency checks */
 #define DFSSSP_SPLIT_MIN 256      /* switches from which dfsssp takes a second thread */
 #define DFSSSP_FF_ABOVE 8         /* OpenSM's layering needs more: first fit tries too */
@@ -97,20 +96,6 @@ struct dfsssp {
 	uint64_t ff_work;         /* first fit: dependencies checked */
 	uint8_t split[DFSSSP_MAX_LAYERS], start[DFSSSP_MAX_LAYERS];
 };
-
-/*
- * Loops over u_dep in order hit scattered counters: ask for them early.
- * u_dep ends with 2 * DFSSSP_PREFETCH zeros (a valid number), so looking
- * ahead never leaves it.
- */
-static inline void dfsssp_ahead(const void *p)
-{
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(X_NOPF)
-	__builtin_prefetch(p);
-#else
-	(void)p;
-#endif
-}
 
 /** @return the end-port LIDs behind switch s */
 static inline uint32_t dfsssp_lids_at(const struct dfsssp *d, uint32_t s)

@@ -64,13 +64,6 @@ static int move_up(struct dfsssp *d, uint32_t l, uint32_t k)
 	if (d->nlayers < l + 2)
 		d->nlayers = l + 2;
 	for (size_t i = d->inc_off[k], end = d->inc_off[k + 1]; i < end; i++) {
-		/* the lists are long and the units scattered */
-		if (i + 2 * DFSSSP_PREFETCH < end) {
-			dfsssp_ahead(&d->layer[d->inc[i + 2 * DFSSSP_PREFETCH]]);
-			dfsssp_ahead(&d->unit[d->inc[i + 2 * DFSSSP_PREFETCH]]);
-		}
-		if (i + DFSSSP_PREFETCH < end)
-			dfsssp_ahead(&d->u_dep[d->unit[d->inc[i + DFSSSP_PREFETCH]].off]);
 		if (d->layer[d->inc[i]] == l)
 			lift(d, d->inc[i], l);
 	}
@@ -93,7 +86,6 @@ static void *count_units(void *arg)
 		return NULL; /* no second part */
 	memset(p->c, 0, sizeof(*p->c) * ((size_t)d->ndeps + 1));
 	for (uint32_t u = p->u0; u < p->u1; u++) {
-		dfsssp_ahead(&p->c[d->u_dep[d->unit[u].off + 2 * DFSSSP_PREFETCH]]);
 		if (d->layer[u] == p->l)
 			for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++)
 				p->c[d->u_dep[j]] += d->unit[u].w;
