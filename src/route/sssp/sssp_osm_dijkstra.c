@@ -48,7 +48,7 @@
 #define KEY(x) ((x) >> 32)
 #define ENTRY(key, v) ((uint64_t)(key) << 32 | (v))
 
-static inline __attribute__((always_inline)) void heap_up(struct emu_heap *hp, uint32_t i)
+static inline void heap_up(struct emu_heap *hp, uint32_t i)
 {
 	uint64_t *he = hp->he, x = he[i], key = KEY(x);
 	uint32_t *pos = hp->pos;
@@ -117,13 +117,13 @@ static uint32_t heap_pop(struct emu_heap *hp, uint64_t *key)
 }
 
 /* A key only ever decreases (strict improvement), so it sifts up. */
-static inline __attribute__((always_inline)) void heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key)
+static inline void heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key)
 {
 	hp->he[hp->pos[v]] = ENTRY(key, v);
 	heap_up(hp, hp->pos[v]);
 }
 
-static inline __attribute__((always_inline)) void decrease(struct emu *h, uint32_t v, uint64_t key)
+static inline void decrease(struct emu *h, uint32_t v, uint64_t key)
 {
 	h->dist[v] = key;
 	heap_decrease(&h->hp, v, key);
