@@ -1,8 +1,8 @@
 /*
  * dfsssp_cdg.c - the channel dependency graph of the dfsssp engine's path
- * units (dfsssp/dfsssp.c; seed 002, "DFSSSP and SSSP Routing Algorithm",
- * step 2's CDG; OpenSM 3.3.23 osm_ucast_dfsssp.c; Domke, Hoefler, Nagel,
- * IPDPS 2011). Facts only, no code taken. Shared state: dfsssp_internal.h.
+ * units (dfsssp/dfsssp.c; Domke, Hoefler, Nagel, "Deadlock-Free Oblivious
+ * Routing for Arbitrary Topologies", IPDPS 2011; OpenSM 3.3.23
+ * osm_ucast_dfsssp.c). Facts only, no code taken. Shared state: dfsssp_internal.h.
  *
  * Each dependency keeps the units that make it (OpenSM keeps LID pairs)
  * and its LID pairs per layer. Dependencies are numbered by (switch, in

@@ -6,7 +6,8 @@
  * without units), dfsssp_split.c (destinations on two threads),
  * arena.c (the per-call arrays).
  * Not public API. Follows OpenSM 3.3.23
- * osm_ucast_dfsssp.c (seed 002) and Domke, Hoefler, Nagel, IPDPS 2011;
+ * osm_ucast_dfsssp.c and Domke, Hoefler, Nagel, "Deadlock-Free Oblivious
+ * Routing for Arbitrary Topologies", IPDPS 2011;
  * dfsssp/dfsssp.c says how.
  *
  * Invariants: unit u's dependencies are u_dep[unit[u].off .. unit[u + 1].off),

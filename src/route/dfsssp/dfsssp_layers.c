@@ -1,8 +1,8 @@
 /*
  * dfsssp_layers.c - the virtual layers of the dfsssp engine
- * (dfsssp/dfsssp.c): OpenSM's cycle breaking (seed 002, "DFSSSP and SSSP
- * Routing Algorithm", step 2; OpenSM 3.3.23 osm_ucast_dfsssp.c,
- * dfsssp_remove_deadlocks; Domke, Hoefler, Nagel, IPDPS 2011) and, beyond
+ * (dfsssp/dfsssp.c): the cycle breaking of Domke, Hoefler, Nagel,
+ * "Deadlock-Free Oblivious Routing for Arbitrary Topologies" (IPDPS 2011)
+ * as OpenSM 3.3.23 does it (osm_ucast_dfsssp.c, dfsssp_remove_deadlocks) and, beyond
  * OpenSM, LASH's first fit (Skeie, Lysne, Theiss, IPDPS 2002) when that
  * needs more layers than the budget. Facts only, no code taken. Shared
  * state: dfsssp_internal.h.

@@ -1,8 +1,8 @@
 /*
  * dfsssp_units.c - the path units of the dfsssp engine (dfsssp/dfsssp.c)
- * and their channel dependency graph (seed 002, "DFSSSP and SSSP Routing
- * Algorithm", step 2's CDG; OpenSM 3.3.23 osm_ucast_dfsssp.c; Domke, Hoefler,
- * Nagel, IPDPS 2011). Facts only, no code taken. Shared state:
+ * and their channel dependency graph (Domke, Hoefler,
+ * Nagel, "Deadlock-Free Oblivious Routing for Arbitrary Topologies", IPDPS
+ * 2011; OpenSM 3.3.23 osm_ucast_dfsssp.c). Facts only, no code taken. Shared state:
  * dfsssp_internal.h.
  *
  * Units: every CA behind a switch s follows s's path, and the LIDs behind

@@ -34,8 +34,8 @@
  * alone reaches it and stops (declines) when any Dijkstra leaves a switch
  * of the destination's component unreached, or gives a switch a path
  * longer than its fewest hops (the loads outweighing P^2: a ring of 101
- * switches with one CA each, torus k=101 p=1, does it; seeds 000 and 002
- * call the engine minimal, and dfsssp's path units count on it); the fast
+ * switches with one CA each, torus k=101 p=1, does it; the engine is meant to be
+ * minimal, and dfsssp's path units count on it); the fast
  * rule then routes the whole fabric from scratch. These outcomes depend
  * only on the fabric.
  *
