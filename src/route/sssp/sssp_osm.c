@@ -124,9 +124,9 @@ static uint64_t count_lids(const struct lanes_fabric *f)
 #define EMU_ARRAYS(X)                                                                             \
 	X(gorder, ns + 1) X(gkey, 2 * ns + 2) X(port_e, slots + 1) X(rev, ne + 1) X(nb, ne + 1) X(load, ne + 1) X(run_off, ns + 1)           \
 	X(run_v, ne + 1) X(run_e0, ne + 1) X(run_load, ne + 1) X(run_best, ne + 1)                  \
-	X(run_of, ne + 1) X(twice, ns + 1) X(hp.he, ns + 2) X(hp.pos, ns + 2) X(dist, ns + 2)        \
+	X(run_of, ne + 1) X(hp.he, ns + 2) X(hp.pos, ns + 2) X(dist, ns + 2)        \
 	X(used, ns + 1) X(used_i, ns + 1) X(done, ns + 2) X(ord, ns + 1) X(sub, ns + 1)             \
-	X(hit, ne + 1) X(hitw, ne + 1) X(start.he, ns + 2) X(start.pos, ns + 2)    \
+	X(start.he, ns + 2) X(start.pos, ns + 2)    \
 	X(kept_at, ns + 1)
 #define DEST_ARRAYS(Y)                                                                            \
 	Y(row, ns + 1) Y(bfs, ns + 1) Y(dl_lo, ns + 1) Y(dl_hi, ns + 1) Y(dl, ne + 1) Y(dl_v, ne + 1) \

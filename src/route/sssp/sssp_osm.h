@@ -73,7 +73,6 @@ struct emu {
 	uint64_t *run_load;         /* per run: the smallest load on its cables toward the switch */
 	uint32_t *run_best;         /* per run: the entry back of the first such cable */
 	uint32_t *run_of;           /* per adjacency entry: the run holding it */
-	uint8_t *twice;             /* per switch: a neighbour has two runs */
 
 	/* one Dijkstra */
 	struct emu_dest *d;         /* the current destination switch */
@@ -84,8 +83,6 @@ struct emu {
 	uint8_t *done;              /* per vertex: extracted (full step) */
 	uint32_t *ord, nord;        /* switches reached, parents before children */
 	uint64_t *sub;              /* per switch: LIDs whose paths pass it */
-	uint32_t *hit;              /* scratch: runs that improve a key */
-	uint64_t *hitw;             /* scratch: their keys */
 
 	/* fills kept for the switches' own LIDs (sssp_osm_prep.c), in 32-bit words */
 	uint32_t *kept_at;          /* per switch: the start of its record in kept, or UINT32_MAX */

@@ -30,10 +30,7 @@
  *    sifting;
  *  - consecutive cables from u to one neighbour are one check with their
  *    smallest weight (two successive sift-ups of one element end where
- *    one sift-up to the smaller key ends);
- *  - the checks of u's distinct neighbours do not depend on each other, so
- *    they are made without branches first and the improved keys sifted up
- *    after, in port order.
+ *    one sift-up to the smaller key ends).
  * The first steps (the CA's vertex and t leave the heap) do not depend on
  * the loads, so lanes_emu_dest_fill makes them once per destination switch (on
  * the helper thread, if any) and each LID starts from a copy.
@@ -78,21 +75,12 @@ static void heap_down(struct emu_heap *hp, uint32_t i)
 		if (c >= n)
 			break;
 		bk = KEY(he[c]);
-		if (c + HEAP_D <= n) {
-			/* the smallest of four children, the later one on ties, as two pairs */
-			uint64_t k1 = KEY(he[c + 1]), k2 = KEY(he[c + 2]), k3 = KEY(he[c + 3]);
-			uint32_t l = k1 <= bk ? c + 1 : c, r = k3 <= k2 ? c + 3 : c + 2;
-			uint64_t lk = k1 <= bk ? k1 : bk, rk = k3 <= k2 ? k3 : k2;
-
-			best = rk <= lk ? r : l;
-			bk = rk <= lk ? rk : lk;
-		} else {
-			for (uint32_t j = c + 1; j < n; j++)
-				if (KEY(he[j]) <= bk) {
-					best = j;
-					bk = KEY(he[j]);
-				}
-		}
+		/* the smallest child, the later one on ties */
+		for (uint32_t j = c + 1; j < c + HEAP_D && j < n; j++)
+			if (KEY(he[j]) <= bk) {
+				best = j;
+				bk = KEY(he[j]);
+			}
 		if (!(key > bk))
 			break;
 		he[i] = he[best];
@@ -191,76 +179,36 @@ int lanes_emu_fast_ok(const struct emu *h)
 }
 
 /* u's runs in turn, each checked against the key as it stands. */
-static void relax_in_turn(struct emu *h, uint32_t u, uint64_t base)
+static void relax_near(struct emu *h, uint32_t u, uint64_t base)
 {
 	const struct emu_dest *d = h->d;
-	const uint32_t *dl = d->dl, *dl_v = d->dl_v;
-	const uint64_t *run_load = h->run_load;
-	uint64_t *dist = h->dist;
-	uint32_t *used_i = h->used_i, hi = d->dl_hi[u];
 
-	for (uint32_t i = d->dl_lo[u]; i < hi; i++) {
-		uint32_t v = dl_v[i];
-		uint64_t w = base + run_load[dl[i]];
+	for (uint32_t i = d->dl_lo[u]; i < d->dl_hi[u]; i++) {
+		uint32_t v = d->dl_v[i];
+		uint64_t w = base + h->run_load[d->dl[i]];
 
-		if (w < dist[v]) {
-			used_i[v] = i;
-			dist[v] = w;
+		if (w < h->dist[v]) {
+			h->used_i[v] = i;
+			h->dist[v] = w;
 			heap_decrease(&h->hp, v, w);
 		}
-	}
-}
-
-/* u's runs to distinct neighbours: checked first, then sifted in order. */
-static void relax_batch(struct emu *h, uint32_t u, uint64_t base)
-{
-	const struct emu_dest *d = h->d;
-	const uint32_t *dl = d->dl, *dl_v = d->dl_v;
-	const uint64_t *run_load = h->run_load;
-	uint64_t *dist = h->dist, *hitw = h->hitw;
-	uint32_t *hit = h->hit, *used_i = h->used_i, n = 0, hi = d->dl_hi[u];
-
-	for (uint32_t i = d->dl_lo[u]; i < hi; i++) {
-		uint64_t w = base + run_load[dl[i]];
-
-		hit[n] = i;
-		hitw[n] = w;
-		n += w < dist[dl_v[i]];
-	}
-	for (uint32_t j = 0; j < n; j++) {
-		uint32_t i = hit[j], v = dl_v[i];
-
-		used_i[v] = i;
-		dist[v] = hitw[j];
-		heap_decrease(&h->hp, v, hitw[j]);
 	}
 }
 
 /* u at ecc - 1 hops: the keys and links of the farthest switches, no heap. */
 static void relax_far(struct emu *h, uint32_t u, uint64_t base)
 {
-	const uint32_t *dl = h->d->dl, *dl_v = h->d->dl_v;
-	const uint64_t *run_load = h->run_load;
-	uint64_t *dist = h->dist;
-	uint32_t *used_i = h->used_i;
+	const struct emu_dest *d = h->d;
 
-	for (uint32_t i = h->d->dl_lo[u]; i < h->d->dl_hi[u]; i++) {
-		uint32_t v = dl_v[i];
-		uint64_t w = base + run_load[dl[i]], dv = dist[v];
-		uint32_t uv = used_i[v], lt = w < dv;
+	for (uint32_t i = d->dl_lo[u]; i < d->dl_hi[u]; i++) {
+		uint32_t v = d->dl_v[i];
+		uint64_t w = base + h->run_load[d->dl[i]];
 
-		dist[v] = lt ? w : dv;
-		used_i[v] = lt ? i : uv;
+		if (w < h->dist[v]) {
+			h->used_i[v] = i;
+			h->dist[v] = w;
+		}
 	}
-}
-
-/* u nearer than ecc - 1 hops: its runs' keys into the heap */
-static void relax_near(struct emu *h, uint32_t u, uint64_t base)
-{
-	if (h->twice[u])
-		relax_in_turn(h, u, base);
-	else
-		relax_batch(h, u, base);
 }
 
 /* The switches at ecc - 1 hops leave the heap in turn; the farthest take their keys. */
@@ -312,14 +260,11 @@ void lanes_emu_run_update(struct emu *h, uint32_t k)
 	uint32_t e1 = h->run_e0[k + 1], e = h->run_e0[k], b = rev[e];
 	uint64_t best = load[b];
 
-	for (e++; e < e1; e++) { /* without branches: the first of the least */
-		uint32_t r = rev[e];
-		uint64_t l = load[r];
-		int lt = l < best;
-
-		best = lt ? l : best;
-		b = lt ? r : b;
-	}
+	for (e++; e < e1; e++) /* the first of the least */
+		if (load[rev[e]] < best) {
+			b = rev[e];
+			best = load[b];
+		}
 	h->run_best[k] = b;
 	h->run_load[k] = best;
 }
@@ -328,24 +273,16 @@ void lanes_emu_set_runs(struct emu *h)
 {
 	const struct lanes_fabric *f = h->f;
 	uint32_t nr = 0;
-	uint8_t *seen = h->done; /* scratch, all 0 here */
 
 	for (uint32_t u = 0; u < h->ns; u++) {
 		h->run_off[u] = nr;
-		h->twice[u] = 0;
 		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
-			uint32_t v = h->nb[e];
-
-			if (e == f->adj_off[u] || h->nb[e - 1] != v) {
-				h->twice[u] |= seen[v];
-				seen[v] = 1;
-				h->run_v[nr] = v;
+			if (e == f->adj_off[u] || h->nb[e - 1] != h->nb[e]) {
+				h->run_v[nr] = h->nb[e];
 				h->run_e0[nr++] = e;
 			}
 			h->run_of[e] = nr - 1;
 		}
-		for (uint32_t k = h->run_off[u]; k < nr; k++)
-			seen[h->run_v[k]] = 0;
 	}
 	h->run_off[h->ns] = nr;
 	h->run_e0[nr] = f->adj_off[h->ns];
@@ -378,7 +315,7 @@ void lanes_emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, in
 	row[t] = 0;
 	bfs[0] = t;
 	d->below[0] = 0;
-	for (i = 0; i < n; i++) { /* without branches: the outcomes are coin tosses */
+	for (i = 0; i < n; i++) {
 		uint32_t u = bfs[i], next = row[u] + 1;
 
 		if (row[u] != hops)
@@ -387,15 +324,16 @@ void lanes_emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, in
 			break;
 		d->dl_lo[u] = nd;
 		for (uint32_t k = run_off[u], end = run_off[u + 1]; k < end; k++) {
-			uint32_t v = run_v[k], rv = row[v], fresh = rv == UINT32_MAX;
+			uint32_t v = run_v[k];
 
-			rv = fresh ? next : rv;
-			row[v] = rv;
-			bfs[n] = v;
-			n += fresh;
-			dl_v[nd] = v;
-			dl[nd] = k;
-			nd += rv == next;
+			if (row[v] == UINT32_MAX) {
+				row[v] = next;
+				bfs[n++] = v;
+			}
+			if (row[v] == next) {
+				dl_v[nd] = v;
+				dl[nd++] = k;
+			}
 		}
 		d->dl_hi[u] = nd;
 	}
