@@ -30,9 +30,9 @@ int lanes_sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
 	if (!(d->order = w))
 		return -1;
 	d->pick = w + n;
-	d->prog = w + 2 * n; /* at most 3 words per switch and its candidates */
-	d->row = (uint8_t *)(w + 5 * n + ne);
-	d->col = d->row + n;
+	d->program = w + 2 * n; /* at most 3 words per switch and its candidates */
+	d->hops = (uint8_t *)(w + 5 * n + ne);
+	d->fixed_port = d->hops + n;
 	return 0;
 }
 
@@ -76,8 +76,8 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 	/* locals: the byte stores to row and col may alias anything d points to */
 	const uint32_t ns = f->num_switches, *nb = m->nb, *aoff = f->adj_off;
 	const struct lanes_adj *adj = f->adj;
-	uint8_t *row = d->row, *col = d->col, hcur = 0;
-	uint32_t *order = d->order, *pick = d->pick, *prog = d->prog;
+	uint8_t *row = d->hops, *col = d->fixed_port, hcur = 0;
+	uint32_t *order = d->order, *pick = d->pick, *prog = d->program;
 	uint32_t n = 1, np = 0, last = 0, nmulti = 0, lstart = 0, mstart = 0;
 
 	memset(row, 255, ns);
@@ -124,7 +124,7 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 	}
 	d->t = t;
 	d->norder = n;
-	d->nprog = prog_cut(prog, mstart, last);
+	d->program_len = prog_cut(prog, mstart, last);
 	d->nmulti = nmulti;
 }
 

@@ -36,12 +36,13 @@ struct emu_dest {
 	int ca;                     /* for CA LIDs (else t's own LIDs) */
 	uint32_t *row;              /* per switch: hops to t, UINT32_MAX unreached */
 	uint32_t *bfs, nbfs;        /* switches that reach t, by hops */
-	uint32_t nscan;             /* bfs[0 .. nscan): the switches with dl_lo and dl_hi */
-	uint32_t ecc;               /* hops of the farthest of them */
-	uint32_t *below;            /* per hop count h <= ecc: switches less than h hops away */
-	uint32_t *dl_lo, *dl_hi;    /* per switch: its runs one hop farther, in dl */
-	uint32_t *dl, *dl_v;        /* those runs, and their neighbours */
-	struct emu_heap tpl;        /* the heap once t has left it */
+	uint32_t nscan;             /* bfs[0 .. nscan): the switches with farther_first and farther_end */
+	uint32_t max_hops;          /* hops of the farthest of them */
+	uint32_t *nearer_than;      /* per hop count h <= max_hops: switches less than h hops away */
+	uint32_t *farther_first, *farther_end; /* per switch: its runs one hop farther,
+				       farther_run[farther_first .. farther_end) */
+	uint32_t *farther_run, *farther_nb; /* those runs, and their neighbours */
+	struct emu_heap heap_at_start; /* the heap once t has left it */
 };
 
 struct emu {
@@ -54,7 +55,7 @@ struct emu {
 	uint32_t *gorder;           /* switches in GUID map order */
 	uint64_t *gkey;             /* set-up: (GUID map key, switch) pairs, sorted */
 	uint32_t *port_e;           /* set-up: per fabric port slot, its adjacency entry */
-	uint32_t *rev;              /* per adjacency entry: the other end's entry */
+	uint32_t *reverse;          /* per adjacency entry: the other end's entry */
 	uint32_t *nb;               /* per adjacency entry: the neighbour */
 	uint64_t *load;             /* per adjacency entry: routes on that channel */
 	uint64_t max_load;          /* the largest entry of load */
@@ -79,10 +80,11 @@ struct emu {
 	struct emu_heap hp;
 	uint64_t *dist;             /* per vertex: its key */
 	uint32_t *used;             /* per switch: its adjacency entry toward t (full step) */
-	uint32_t *used_i;           /* per switch: the place in dl of its run (fast step) */
+	uint32_t *farther_used;     /* per switch: the place in farther_run of its run
+				       toward t (fast step) */
 	uint8_t *done;              /* per vertex: extracted (full step) */
-	uint32_t *ord, nord;        /* switches reached, parents before children */
-	uint64_t *sub;              /* per switch: LIDs whose paths pass it */
+	uint32_t *reached, nreached; /* switches reached, parents before children */
+	uint64_t *lids_below;       /* per switch: LIDs whose paths pass it */
 
 	/* fills kept for the switches' own LIDs (sssp_osm_prep.c), in 32-bit words */
 	uint32_t *kept_at;          /* per switch: the start of its record in kept, or UINT32_MAX */
@@ -116,14 +118,14 @@ void lanes_emu_run_update(struct emu *h, uint32_t k);
 /* Fill d for destination switch t (reads only what the loads do not change). */
 void lanes_emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca);
 
-/* d->tpl from d->t and d->ca (lanes_emu_dest_fill ends with it). */
+/* d->heap_at_start from d->t and d->ca (lanes_emu_dest_fill ends with it). */
 void lanes_emu_dest_heap(const struct emu *h, struct emu_dest *d);
 
 /* The full step: OpenSM's dijkstra() as it is; returns switches reached. */
 uint32_t lanes_emu_dijkstra_full(struct emu *h);
 
 /*
- * The same tree when lanes_emu_fast_ok() (see sssp_osm_dijkstra.c), in used_i
+ * The same tree when lanes_emu_fast_ok() (see sssp_osm_dijkstra.c), in farther_used
  * (d->bfs orders it).
  */
 int lanes_emu_fast_ok(const struct emu *h);

@@ -20,7 +20,7 @@
  * channel load below P^2). Then:
  *  - only a link to a switch one hop farther from t can improve a key, and
  *    every switch at h hops leaves the heap before any at h + 1;
- *  - the switches at the largest hop count, ecc, never leave before the
+ *  - the switches at the largest hop count, max_hops, never leave before the
  *    last nearer one, and nothing is relaxed after it, so the step stops
  *    there. Their keys are always larger than the nearer switches' keys,
  *    so where they sit in the heap never moves a nearer switch (a nearer
@@ -141,7 +141,7 @@ uint32_t lanes_emu_dijkstra_full(struct emu *h)
 	heap_fill(h, &h->hp, t, ca);
 	h->dist[ca ? ns : t] = 0;
 	h->done[ca ? ns : t] = 1;
-	h->nord = 0;
+	h->nreached = 0;
 	while (h->hp.n) {
 		uint64_t du;
 		uint32_t u = heap_pop(&h->hp, &du);
@@ -154,9 +154,9 @@ uint32_t lanes_emu_dijkstra_full(struct emu *h)
 				decrease(h, t, 1);
 			continue;
 		}
-		h->ord[h->nord++] = u;
+		h->reached[h->nreached++] = u;
 		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
-			uint32_t v = h->nb[e], back = h->rev[e];
+			uint32_t v = h->nb[e], back = h->reverse[e];
 			uint64_t w;
 
 			if (h->done[v])
@@ -168,14 +168,14 @@ uint32_t lanes_emu_dijkstra_full(struct emu *h)
 			}
 		}
 	}
-	return h->nord;
+	return h->nreached;
 }
 
 int lanes_emu_fast_ok(const struct emu *h)
 {
-	uint64_t spread = (uint64_t)h->d->ecc * h->max_load + 1;
+	uint64_t spread = (uint64_t)h->d->max_hops * h->max_load + 1;
 
-	return !h->full_steps_only && spread < h->p2 && (uint64_t)h->d->ecc * h->p2 + spread < OSM_INF;
+	return !h->full_steps_only && spread < h->p2 && (uint64_t)h->d->max_hops * h->p2 + spread < OSM_INF;
 }
 
 /* u's runs in turn, each checked against the key as it stands. */
@@ -183,42 +183,42 @@ static void relax_near(struct emu *h, uint32_t u, uint64_t base)
 {
 	const struct emu_dest *d = h->d;
 
-	for (uint32_t i = d->dl_lo[u]; i < d->dl_hi[u]; i++) {
-		uint32_t v = d->dl_v[i];
-		uint64_t w = base + h->run_load[d->dl[i]];
+	for (uint32_t i = d->farther_first[u]; i < d->farther_end[u]; i++) {
+		uint32_t v = d->farther_nb[i];
+		uint64_t w = base + h->run_load[d->farther_run[i]];
 
 		if (w < h->dist[v]) {
-			h->used_i[v] = i;
+			h->farther_used[v] = i;
 			h->dist[v] = w;
 			heap_decrease(&h->hp, v, w);
 		}
 	}
 }
 
-/* u at ecc - 1 hops: the keys and links of the farthest switches, no heap. */
+/* u at max_hops - 1 hops: the keys and links of the farthest switches, no heap. */
 static void relax_far(struct emu *h, uint32_t u, uint64_t base)
 {
 	const struct emu_dest *d = h->d;
 
-	for (uint32_t i = d->dl_lo[u]; i < d->dl_hi[u]; i++) {
-		uint32_t v = d->dl_v[i];
-		uint64_t w = base + h->run_load[d->dl[i]];
+	for (uint32_t i = d->farther_first[u]; i < d->farther_end[u]; i++) {
+		uint32_t v = d->farther_nb[i];
+		uint64_t w = base + h->run_load[d->farther_run[i]];
 
 		if (w < h->dist[v]) {
-			h->used_i[v] = i;
+			h->farther_used[v] = i;
 			h->dist[v] = w;
 		}
 	}
 }
 
-/* The switches at ecc - 1 hops leave the heap in turn; the farthest take their keys. */
+/* The switches at max_hops - 1 hops leave the heap in turn; the farthest take their keys. */
 static void far_by_heap(struct emu *h)
 {
 	const struct emu_dest *d = h->d;
 
-	for (uint32_t i = d->below[d->ecc]; i < d->nbfs; i++)
+	for (uint32_t i = d->nearer_than[d->max_hops]; i < d->nbfs; i++)
 		h->dist[d->bfs[i]] = OSM_INF;
-	for (uint32_t k = d->below[d->ecc - 1]; k < d->below[d->ecc]; k++) {
+	for (uint32_t k = d->nearer_than[d->max_hops - 1]; k < d->nearer_than[d->max_hops]; k++) {
 		uint64_t du;
 		uint32_t u = heap_pop(&h->hp, &du);
 
@@ -234,17 +234,17 @@ void lanes_emu_dijkstra_fast(struct emu *h)
 	for (uint32_t s = 0; s < h->ns; s++)
 		h->dist[s] = OSM_INF;
 	h->dist[t] = d->ca ? 1 : 0;
-	if (d->ecc < 2) { /* t alone, or every other switch next to it */
-		if (d->ecc)
+	if (d->max_hops < 2) { /* t alone, or every other switch next to it */
+		if (d->max_hops)
 			relax_far(h, t, h->dist[t] + h->p2);
 		return;
 	}
-	/* the heap from t's start up to the switches at ecc - 1 hops */
-	memcpy(h->hp.he, d->tpl.he, sizeof(*h->hp.he) * d->tpl.n);
-	memcpy(h->hp.pos, d->tpl.pos, sizeof(*h->hp.pos) * (h->ns + 1));
-	h->hp.n = d->tpl.n;
+	/* the heap from t's start up to the switches at max_hops - 1 hops */
+	memcpy(h->hp.he, d->heap_at_start.he, sizeof(*h->hp.he) * d->heap_at_start.n);
+	memcpy(h->hp.pos, d->heap_at_start.pos, sizeof(*h->hp.pos) * (h->ns + 1));
+	h->hp.n = d->heap_at_start.n;
 	relax_near(h, t, h->dist[t] + h->p2);
-	for (uint32_t k = 1; k < d->below[d->ecc - 1]; k++) {
+	for (uint32_t k = 1; k < d->nearer_than[d->max_hops - 1]; k++) {
 		uint64_t du;
 		uint32_t u = heap_pop(&h->hp, &du);
 
@@ -255,7 +255,7 @@ void lanes_emu_dijkstra_fast(struct emu *h)
 
 void lanes_emu_run_update(struct emu *h, uint32_t k)
 {
-	const uint32_t *rev = h->rev;
+	const uint32_t *rev = h->reverse;
 	const uint64_t *load = h->load;
 	uint32_t e1 = h->run_e0[k + 1], e = h->run_e0[k], b = rev[e];
 	uint64_t best = load[b];
@@ -306,7 +306,7 @@ void lanes_emu_set_runs(struct emu *h)
 void lanes_emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 {
 	uint32_t ns = h->ns, n = 1, nd = 0, hops = 0, i, *row = d->row, *bfs = d->bfs;
-	uint32_t *dl = d->dl, *dl_v = d->dl_v;
+	uint32_t *farther_run = d->farther_run, *farther_nb = d->farther_nb;
 	const uint32_t *run_off = h->run_off, *run_v = h->run_v;
 
 	d->t = t;
@@ -314,15 +314,15 @@ void lanes_emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, in
 	memset(row, 0xFF, sizeof(*row) * ns);
 	row[t] = 0;
 	bfs[0] = t;
-	d->below[0] = 0;
+	d->nearer_than[0] = 0;
 	for (i = 0; i < n; i++) {
 		uint32_t u = bfs[i], next = row[u] + 1;
 
 		if (row[u] != hops)
-			d->below[hops = row[u]] = i;
+			d->nearer_than[hops = row[u]] = i;
 		if (n == ns && hops == row[bfs[n - 1]])
 			break;
-		d->dl_lo[u] = nd;
+		d->farther_first[u] = nd;
 		for (uint32_t k = run_off[u], end = run_off[u + 1]; k < end; k++) {
 			uint32_t v = run_v[k];
 
@@ -331,16 +331,17 @@ void lanes_emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, in
 				bfs[n++] = v;
 			}
 			if (row[v] == next) {
-				dl_v[nd] = v;
-				dl[nd++] = k;
+				farther_nb[nd] = v;
+				farther_run[nd++] = k;
 			}
 		}
-		d->dl_hi[u] = nd;
+		d->farther_end[u] = nd;
 	}
 	d->nscan = i;
 	d->nbfs = n;
-	d->ecc = row[bfs[n - 1]];
-	d->below[d->ecc + 1] = n; /* below[0 .. ecc]: where each hop count starts in bfs */
+	d->max_hops = row[bfs[n - 1]];
+	/* nearer_than[0 .. max_hops]: where each hop count starts in bfs */
+	d->nearer_than[d->max_hops + 1] = n;
 	lanes_emu_dest_heap(h, d);
 }
 
@@ -349,10 +350,10 @@ void lanes_emu_dest_heap(const struct emu *h, struct emu_dest *d)
 {
 	uint64_t key;
 
-	heap_fill(h, &d->tpl, d->t, d->ca);
-	heap_pop(&d->tpl, &key);
+	heap_fill(h, &d->heap_at_start, d->t, d->ca);
+	heap_pop(&d->heap_at_start, &key);
 	if (d->ca) {
-		heap_decrease(&d->tpl, d->t, 1);
-		heap_pop(&d->tpl, &key);
+		heap_decrease(&d->heap_at_start, d->t, 1);
+		heap_pop(&d->heap_at_start, &key);
 	}
 }

@@ -124,8 +124,8 @@ static void route_by_rule(struct sssp *m)
 			lanes_sssp_route_endports_of(m);
 		else
 			lanes_sssp_route_switch_lids(m);
-		if (j < m->ngroups && m->prog)
-			m->prog->routed(m->prog->ctx, m->cur->t);
+		if (j < m->ngroups && m->progress)
+			m->progress->routed(m->progress->ctx, m->cur->t);
 		lanes_sssp_dests_done(m, j);
 	}
 	lanes_sssp_dests_stop(m);
@@ -144,7 +144,7 @@ int lanes_route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts
 	m.opts = opts;
 	m.r = r;
 	m.less_loaded = !(how & SSSP_REPLAY);
-	m.prog = prog;
+	m.progress = prog;
 	if ((rc = lanes_sssp_order(&m, err)))
 		goto out;
 	lanes_sssp_set_keys(&m, !(how & SSSP_REFERENCE));

@@ -19,7 +19,7 @@
 #include "route/sssp/sssp.h"
 
 /*
- * The candidates toward one destination switch t. prog is the tree pass of
+ * The candidates toward one destination switch t. program is the tree pass of
  * sssp_tree.c in hop order, up to the farthest switch with several
  * candidates (multi): a switch s with one candidate e as the two words
  * (s | SSSP_SINGLE, e); a multi switch as (s, n, then its n candidate
@@ -30,12 +30,13 @@
 
 struct dest {
 	uint32_t t;
-	uint8_t *row;               /* per switch: hops to t (255: unreachable or too far) */
+	uint8_t *hops;              /* per switch: hops to t (255: unreachable or too far) */
 	uint32_t *order, norder;    /* switches that reach t, by hops, t first */
 	uint32_t *pick;             /* per switch: adjacency entry toward t */
-	uint8_t *col;               /* per switch: its port if it has one candidate,
+	uint8_t *fixed_port;        /* per switch: its port if it has one candidate,
 				       0 if several, LANES_PORT_DROP if none */
-	uint32_t *prog, nprog;      /* the tree pass (above) */
+	uint32_t *program;          /* the tree pass (above) */
+	uint32_t program_len;
 	uint32_t nmulti;            /* the multi switches */
 };
 
@@ -57,7 +58,7 @@ struct sssp {
 	uint64_t *lids_below;       /* per switch: LIDs whose paths pass it (num_hca
 				       between trees, sssp_tree.c) */
 	int less_loaded;            /* 1: ties go to the less loaded channel; 0: to the lowest port */
-	const struct sssp_progress *prog; /* told of each end-port group routed, or NULL */
+	const struct sssp_progress *progress; /* told of each end-port group routed, or NULL */
 	int packed_keys;            /* choose_packed (sssp_tree_fast.c) picks: the two
 				       parts of a key fit one 64-bit word */
 	unsigned key_shift;         /* packed keys: load sum << key_shift | channel load */

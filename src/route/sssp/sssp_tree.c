@@ -115,7 +115,7 @@ static uint32_t least_key(const uint64_t *load_sum, const uint64_t *load, const 
 static void choose(struct sssp *m, uint8_t *col)
 {
 	const struct dest *d = m->cur;
-	const uint32_t *p = d->prog, *end = p + d->nprog;
+	const uint32_t *p = d->program, *end = p + d->program_len;
 
 	m->load_sum[d->t] = 0;
 	while (p < end) {
@@ -161,7 +161,7 @@ static void route_lid(struct sssp *m, uint32_t lid, uint8_t port, uint64_t *defe
 	const struct dest *d = m->cur;
 	uint8_t *col = m->r->lft + (size_t)lid * m->f->num_switches;
 
-	memcpy(col, d->col, m->f->num_switches);
+	memcpy(col, d->fixed_port, m->f->num_switches);
 	if (d->nmulti) {
 		if (m->packed_keys)
 			lanes_sssp_choose_packed(m, col);

@@ -46,7 +46,7 @@ static uint32_t least_packed(const uint64_t *load_sum, const uint64_t *load, con
 void lanes_sssp_choose_packed(struct sssp *m, uint8_t *col)
 {
 	const struct dest *d = m->cur;
-	const uint32_t *p = d->prog, *end = p + d->nprog;
+	const uint32_t *p = d->program, *end = p + d->program_len;
 	/* locals: the stores to load_sum and col may alias anything m points to */
 	uint64_t *load_sum = m->load_sum;
 	const uint64_t *load = m->load, sum_mask = m->sum_mask;
