@@ -114,21 +114,21 @@ static const uint32_t *grouping(struct dfsssp *d, uint32_t s, uint32_t t)
 	uint32_t k = dfsssp_lids_at(d, t);
 	const uint32_t *lids = d->dst + d->dst_off[t];
 
-	if (!d->keep_canon)
-		return d->canon + (size_t)s * k;
+	if (!d->grouping_in_sl_cells)
+		return d->same_path_as + (size_t)s * k;
 	for (uint32_t i = 0; i < k; i++)
-		d->key_c[i] = d->r->sl[(size_t)lids[i] * d->ns + s];
-	return d->key_c;
+		d->scratch_group[i] = d->r->sl[(size_t)lids[i] * d->ns + s];
+	return d->scratch_group;
 }
 
-/* Number the units of one switch pair (one per distinct path c names) in uid. */
+/* Number the units of one switch pair (one per distinct path c names) in unit_id. */
 static uint32_t number_units(struct dfsssp *d, const uint32_t *c, uint32_t k, uint32_t first)
 {
 	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < k; i++)
 		if (c[i] == i)
-			d->uid[i] = first + n++;
+			d->unit_id[i] = first + n++;
 	return n;
 }
 
@@ -152,7 +152,7 @@ static int sls_to(struct dfsssp *d, uint32_t t, void *arg, struct lanes_error *e
 	}
 	if (d->one_layer)
 		return 0; /* every pair in layer 0, units or not */
-	if (!d->keep_canon)
+	if (!d->grouping_in_sl_cells)
 		lanes_dfsssp_group_paths(d, t);
 	else
 		lanes_dfsssp_sort_by_hops(d, t);
@@ -166,7 +166,7 @@ static int sls_to(struct dfsssp *d, uint32_t t, void *arg, struct lanes_error *e
 		next += number_units(d, c, k, next);
 		for (uint32_t i = 0; i < k; i++)
 			sl[(size_t)lids[i] * d->ns + s] =
-				tab[d->layer[d->uid[c[i]]]][(s + lids[i]) % SPREAD];
+				tab[d->layer[d->unit_id[c[i]]]][(s + lids[i]) % SPREAD];
 	}
 	(void)err;
 	return 0;
@@ -198,7 +198,7 @@ static int set_maps(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 
 /*
  * OpenSM's layering (d->layer, d->paths, d->nlayers), kept while first fit
- * tries. d->cnt is not kept: after the layering nothing reads it.
+ * tries. d->layer_pairs is not kept: after the layering nothing reads it.
  */
 struct layering {
 	uint8_t *layer;
@@ -316,7 +316,7 @@ static void release(struct dfsssp *d)
 	lanes_dfsssp_units_free(d); /* first: its thread may still read the rest */
 	free(d->dist);
 	free(d->unit);
-	free(d->u_dep);
+	free(d->unit_deps);
 	lanes_route_arena_free(&d->arena);
 	lanes_route_endports_free(&d->eps);
 	lanes_route_channels_free(&d->ch);

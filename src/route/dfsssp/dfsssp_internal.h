@@ -10,9 +10,9 @@
  * Routing for Arbitrary Topologies", IPDPS 2011;
  * dfsssp/dfsssp.c says how.
  *
- * Invariants: unit u's dependencies are u_dep[unit[u].off .. unit[u + 1].off),
+ * Invariants: unit u's dependencies are unit_deps[unit[u].off .. unit[u + 1].off),
  * in path order, and weigh unit[u].w LID pairs; layer[u] is its layer;
- * cnt[l][k] is the LID pairs of layer l that make dependency k (rebuilt for
+ * layer_pairs[l][k] is the LID pairs of layer l that make dependency k (rebuilt for
  * a layer when its turn comes; once the layers are assigned nothing reads
  * it, and it may be first fit's when OpenSM's layering was restored).
  * Everything iterates in index order.
@@ -39,7 +39,7 @@
 #define DFSSSP_FF_ABOVE 8         /* OpenSM's layering needs more: first fit tries too */
 #define DFSSSP_ROOM 2048          /* bytes of the arena's first room, on the stack */
 
-/* A unit's dependencies are u_dep[off .. next unit's off); w: its LID pairs. */
+/* A unit's dependencies are unit_deps[off .. next unit's off); w: its LID pairs. */
 struct dfsssp_unit {
 	uint32_t off, w;
 };
@@ -57,11 +57,11 @@ struct dfsssp {
 	uint32_t maxk;            /* most end-port LIDs behind one switch */
 	uint8_t *dist;            /* all-pairs switch hops (malloc) */
 	uint32_t *order, norder;  /* switches by hops from the current destination switch */
-	uint32_t *canon;          /* per (switch, i): the first i' whose path is LID i's */
+	uint32_t *same_path_as;   /* per (switch, i): the first i' whose path is LID i's */
 	uint8_t *varies;          /* per switch: the LIDs of t do not all share its path */
-	uint32_t *key_e, *key_c, *uid; /* per LID of t: scratch */
-	uint32_t *pu;             /* per (switch, i): the unit of LID i's path, or LANES_NONE */
-	int keep_canon;           /* the grouping waits in the SL cells */
+	uint32_t *scratch_first, *scratch_group, *unit_id; /* per LID of t: scratch */
+	uint32_t *path_unit;      /* per (switch, i): the unit of LID i's path, or LANES_NONE */
+	int grouping_in_sl_cells;           /* the grouping waits in the SL cells */
 	int reference;            /* no *_fast.c shortcut (lanes_dfsssp_route) */
 	int one_layer;            /* the paths' CDG is acyclic: no units (dfsssp_one_fast.c) */
 	uint32_t longer;          /* a switch whose path is not a shortest one, or LANES_NONE */
@@ -72,17 +72,17 @@ struct dfsssp {
 	uint32_t nunits;
 	struct dfsssp_unit *unit; /* nunits + 1 (malloc, grows) */
 	uint32_t *t_unit;         /* per destination switch: its first unit */
-	uint32_t *u_dep;          /* each unit's dependencies, in path order (malloc, grows) */
+	uint32_t *unit_deps;      /* each unit's dependencies, in path order (malloc, grows) */
 	uint8_t *layer;
 	size_t u_cap, dep_cap, ndep_refs;
 	/* dependencies */
-	uint32_t *eid;            /* dense dependency -> its number, or LANES_NONE */
+	uint32_t *dep_number;     /* dense dependency -> its number, or LANES_NONE */
 	uint32_t ndeps;
 	uint32_t *dep_in, *dep_out; /* per dependency: its two channels */
-	uint32_t *arr_off;        /* per entry e: the dependencies of channel rev[e] */
-	size_t *inc_off;          /* per dependency: its units in inc */
-	uint32_t *inc;
-	uint64_t *cnt[DFSSSP_MAX_LAYERS]; /* per layer and dependency: LID pairs */
+	uint32_t *chan_deps_off;  /* per entry e: the dependencies of channel rev[e] */
+	size_t *dep_units_off;    /* per dependency: its units in dep_units */
+	uint32_t *dep_units;
+	uint64_t *layer_pairs[DFSSSP_MAX_LAYERS]; /* per layer and dependency: LID pairs */
 	uint64_t *spare;          /* a second thread's counts (dfsssp_layers.c), or NULL */
 	uint64_t paths[DFSSSP_MAX_LAYERS];
 	uint32_t nlayers;
@@ -90,10 +90,11 @@ struct dfsssp {
 	/* searches */
 	uint32_t *chan;           /* one path's channels */
 	uint8_t *state;           /* cycle search, per channel: new, on the stack, done */
-	uint32_t *stk, *stj, *pos;
+	uint32_t *cycle_chan, *cycle_edge; /* cycle search stack: channels, edges taken */
+	uint32_t *cycle_depth;    /* per channel: its place on that stack */
 	uint32_t *resume;         /* per channel: where its scan goes on when pushed again */
-	uint32_t *seen, stamp;    /* first fit: visits per channel */
-	uint32_t *at;             /* first fit: 1 + a channel's place on the path, or 0 */
+	uint32_t *ff_seen, ff_stamp; /* first fit: visits per channel */
+	uint32_t *ff_place;       /* first fit: 1 + a channel's place on the path, or 0 */
 	uint64_t ff_work;         /* first fit: dependencies checked */
 	uint8_t split[DFSSSP_MAX_LAYERS], start[DFSSSP_MAX_LAYERS];
 };
@@ -124,7 +125,7 @@ int lanes_dfsssp_route(const struct lanes_fabric *f, const struct lanes_route_op
 
 /* dfsssp_units.c */
 
-/** A thread's scratch: order, canon, pu, varies, key_e, key_c, uid, chan. */
+/** A thread's scratch: order, same_path_as, path_unit, varies, scratch_first, scratch_group, unit_id, chan. */
 int lanes_dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err);
 
 /** What every destination's units need: destinations, distances, scratch, t_unit. */
@@ -136,10 +137,10 @@ int lanes_dfsssp_units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err)
 /** The switches that reach t, by hops, into order and norder. */
 void lanes_dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t);
 
-/** Group the LIDs behind t by path (canon, varies), for every switch that reaches t. */
+/** Group the LIDs behind t by path (same_path_as, varies), for every switch that reaches t. */
 void lanes_dfsssp_group_paths(struct dfsssp *d, uint32_t t);
 
-/** Room for more references in u_dep. */
+/** Room for more references in unit_deps. */
 int lanes_dfsssp_grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err);
 
 /* dfsssp_cdg.c */

@@ -214,7 +214,7 @@ static int append_view(struct dfsssp *d, struct dfsssp_queue *q, uint32_t from,
 				d->unit[d->nunits++] = (struct dfsssp_unit){
 					w->unit[u].off - j0 + (uint32_t)d->ndep_refs, w->unit[u].w
 				};
-			memcpy(d->u_dep + d->ndep_refs, w->u_dep + j0, sizeof(*d->u_dep) * len);
+			memcpy(d->unit_deps + d->ndep_refs, w->unit_deps + j0, sizeof(*d->unit_deps) * len);
 			d->ndep_refs += len;
 		}
 		u1 = u0;

@@ -52,7 +52,7 @@ int lanes_dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lane
 	lanes_route_arena_init(&w->arena, NULL, 0);
 	w->q = NULL;
 	w->unit = NULL;
-	w->u_dep = NULL;
+	w->unit_deps = NULL;
 	w->nunits = 0;
 	w->u_cap = w->dep_cap = w->ndep_refs = 0;
 	memset(w->paths, 0, sizeof(w->paths));
@@ -62,7 +62,7 @@ int lanes_dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lane
 void lanes_dfsssp_view_free(struct dfsssp *w)
 {
 	free(w->unit);
-	free(w->u_dep);
+	free(w->unit_deps);
 	lanes_route_arena_free(&w->arena);
 	memset(w, 0, sizeof(*w));
 }
