@@ -137,7 +137,7 @@ static int all_same(struct dfsssp *d, const uint8_t *row, uint32_t s, const uint
 	return e == LANES_NONE || !d->varies[d->f->adj[e].sw];
 }
 
-/* canon for switch s: LID i's path is its channel plus the next switch's path for i. */
+/* same_path_as for switch s: LID i's path is its channel plus the next switch's path for i. */
 static void group_switch(struct dfsssp *d, const uint8_t *row, uint32_t s, const uint32_t *lids,
 			 uint32_t k)
 {

@@ -2,8 +2,8 @@
  * sssp_osm.h - the state of the OpenSM SSSP emulation shared by sssp_osm.c
  * (set-up and the routing loop), sssp_osm_prep.c (each destination
  * switch's fill, kept or made ahead on a helper thread), sssp_osm_lid.c
- * (one LID's tree, LFT column and loads) and sssp_osm_dijkstra.c (cl_heap
- * and the Dijkstra step). Not public API; see those files for the rules.
+ * (one LID's tree, LFT column and loads), sssp_osm_dijkstra.c (cl_heap
+ * and the Dijkstra step) and sssp_osm_dijkstra_fast.c (its fast step). Not public API; see those files for the rules.
  */
 #ifndef LANES_SSSP_OSM_H
 #define LANES_SSSP_OSM_H
@@ -124,11 +124,18 @@ void lanes_emu_dest_heap(const struct emu *h, struct emu_dest *d);
 /* The full step: OpenSM's dijkstra() as it is; returns switches reached. */
 uint32_t lanes_emu_dijkstra_full(struct emu *h);
 
-/*
- * The same tree when lanes_emu_fast_ok() (see sssp_osm_dijkstra.c), in farther_used
- * (d->bfs orders it).
- */
+/* The root of hp; the last element takes its place and sinks. */
+uint32_t lanes_emu_heap_pop(struct emu_heap *hp, uint64_t *key);
+
+/* v's key in hp decreases to key (a strict improvement), so it sifts up. */
+void lanes_emu_heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key);
+
+/* sssp_osm_dijkstra_fast.c */
+
+/* Does the fast step give the full step's tree for the current LID? */
 int lanes_emu_fast_ok(const struct emu *h);
+
+/* The same tree as the full step when lanes_emu_fast_ok(), in farther_used (d->bfs orders it). */
 void lanes_emu_dijkstra_fast(struct emu *h);
 
 #endif

@@ -15,22 +15,8 @@
  * order, a vertex not yet extracted takes the link if key(u) + weight is
  * strictly below its key (which then sifts up).
  *
- * The fast step gives the same tree when every key at h hops stays below
- * (h + 1) * P^2 and below infinity (lanes_emu_fast_ok: hops times the largest
- * channel load below P^2). Then:
- *  - only a link to a switch one hop farther from t can improve a key, and
- *    every switch at h hops leaves the heap before any at h + 1;
- *  - the switches at the largest hop count, max_hops, never leave before the
- *    last nearer one, and nothing is relaxed after it, so the step stops
- *    there. Their keys are always larger than the nearer switches' keys,
- *    so where they sit in the heap never moves a nearer switch (a nearer
- *    switch passes them going up and down whatever their keys, and they
- *    never pass it). So they stay at infinity in the heap and their keys
- *    and links are kept beside it: the same first strict minimum, without
- *    sifting;
- *  - consecutive cables from u to one neighbour are one check with their
- *    smallest weight (two successive sift-ups of one element end where
- *    one sift-up to the smaller key ends).
+ * The fast step (sssp_osm_dijkstra_fast.c) gives the same tree with less
+ * of the heap where the loads allow.
  * The first steps (the CA's vertex and t leave the heap) do not depend on
  * the loads, so lanes_emu_dest_fill makes them once per destination switch (on
  * the helper thread, if any) and each LID starts from a copy.
@@ -91,8 +77,7 @@ static void heap_down(struct emu_heap *hp, uint32_t i)
 	pos[(uint32_t)x] = i;
 }
 
-/* The root; the last element takes its place and sinks. */
-static uint32_t heap_pop(struct emu_heap *hp, uint64_t *key)
+uint32_t lanes_emu_heap_pop(struct emu_heap *hp, uint64_t *key)
 {
 	uint64_t x = hp->he[0];
 
@@ -104,8 +89,7 @@ static uint32_t heap_pop(struct emu_heap *hp, uint64_t *key)
 	return (uint32_t)x;
 }
 
-/* A key only ever decreases (strict improvement), so it sifts up. */
-static inline void heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key)
+void lanes_emu_heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key)
 {
 	hp->he[hp->pos[v]] = ENTRY(key, v);
 	heap_up(hp, hp->pos[v]);
@@ -114,7 +98,7 @@ static inline void heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key)
 static inline void decrease(struct emu *h, uint32_t v, uint64_t key)
 {
 	h->dist[v] = key;
-	heap_decrease(&h->hp, v, key);
+	lanes_emu_heap_decrease(&h->hp, v, key);
 }
 
 /* Every vertex at infinity in vertex order (the CA's last, h->start), the source at 0. */
@@ -125,7 +109,7 @@ static void heap_fill(const struct emu *h, struct emu_heap *hp, uint32_t t, int 
 	hp->n = ns + (ca ? 1 : 0);
 	memcpy(hp->he, h->start.he, sizeof(*hp->he) * hp->n);
 	memcpy(hp->pos, h->start.pos, sizeof(*hp->pos) * (ns + 1));
-	heap_decrease(hp, ca ? ns : t, 0);
+	lanes_emu_heap_decrease(hp, ca ? ns : t, 0);
 }
 
 uint32_t lanes_emu_dijkstra_full(struct emu *h)
@@ -144,7 +128,7 @@ uint32_t lanes_emu_dijkstra_full(struct emu *h)
 	h->nreached = 0;
 	while (h->hp.n) {
 		uint64_t du;
-		uint32_t u = heap_pop(&h->hp, &du);
+		uint32_t u = lanes_emu_heap_pop(&h->hp, &du);
 
 		if (du >= OSM_INF)
 			break; /* the rest is unreached: relaxing from it cannot succeed */
@@ -169,88 +153,6 @@ uint32_t lanes_emu_dijkstra_full(struct emu *h)
 		}
 	}
 	return h->nreached;
-}
-
-int lanes_emu_fast_ok(const struct emu *h)
-{
-	uint64_t spread = (uint64_t)h->d->max_hops * h->max_load + 1;
-
-	return !h->full_steps_only && spread < h->p2 && (uint64_t)h->d->max_hops * h->p2 + spread < OSM_INF;
-}
-
-/* u's runs in turn, each checked against the key as it stands. */
-static void relax_near(struct emu *h, uint32_t u, uint64_t base)
-{
-	const struct emu_dest *d = h->d;
-
-	for (uint32_t i = d->farther_first[u]; i < d->farther_end[u]; i++) {
-		uint32_t v = d->farther_nb[i];
-		uint64_t w = base + h->run_load[d->farther_run[i]];
-
-		if (w < h->dist[v]) {
-			h->farther_used[v] = i;
-			h->dist[v] = w;
-			heap_decrease(&h->hp, v, w);
-		}
-	}
-}
-
-/* u at max_hops - 1 hops: the keys and links of the farthest switches, no heap. */
-static void relax_far(struct emu *h, uint32_t u, uint64_t base)
-{
-	const struct emu_dest *d = h->d;
-
-	for (uint32_t i = d->farther_first[u]; i < d->farther_end[u]; i++) {
-		uint32_t v = d->farther_nb[i];
-		uint64_t w = base + h->run_load[d->farther_run[i]];
-
-		if (w < h->dist[v]) {
-			h->farther_used[v] = i;
-			h->dist[v] = w;
-		}
-	}
-}
-
-/* The switches at max_hops - 1 hops leave the heap in turn; the farthest take their keys. */
-static void far_by_heap(struct emu *h)
-{
-	const struct emu_dest *d = h->d;
-
-	for (uint32_t i = d->nearer_than[d->max_hops]; i < d->nbfs; i++)
-		h->dist[d->bfs[i]] = OSM_INF;
-	for (uint32_t k = d->nearer_than[d->max_hops - 1]; k < d->nearer_than[d->max_hops]; k++) {
-		uint64_t du;
-		uint32_t u = heap_pop(&h->hp, &du);
-
-		relax_far(h, u, du + h->p2);
-	}
-}
-
-void lanes_emu_dijkstra_fast(struct emu *h)
-{
-	const struct emu_dest *d = h->d;
-	uint32_t t = d->t;
-
-	for (uint32_t s = 0; s < h->ns; s++)
-		h->dist[s] = OSM_INF;
-	h->dist[t] = d->ca ? 1 : 0;
-	if (d->max_hops < 2) { /* t alone, or every other switch next to it */
-		if (d->max_hops)
-			relax_far(h, t, h->dist[t] + h->p2);
-		return;
-	}
-	/* the heap from t's start up to the switches at max_hops - 1 hops */
-	memcpy(h->hp.he, d->heap_at_start.he, sizeof(*h->hp.he) * d->heap_at_start.n);
-	memcpy(h->hp.pos, d->heap_at_start.pos, sizeof(*h->hp.pos) * (h->ns + 1));
-	h->hp.n = d->heap_at_start.n;
-	relax_near(h, t, h->dist[t] + h->p2);
-	for (uint32_t k = 1; k < d->nearer_than[d->max_hops - 1]; k++) {
-		uint64_t du;
-		uint32_t u = heap_pop(&h->hp, &du);
-
-		relax_near(h, u, du + h->p2);
-	}
-	far_by_heap(h);
 }
 
 void lanes_emu_run_update(struct emu *h, uint32_t k)
@@ -351,9 +253,9 @@ void lanes_emu_dest_heap(const struct emu *h, struct emu_dest *d)
 	uint64_t key;
 
 	heap_fill(h, &d->heap_at_start, d->t, d->ca);
-	heap_pop(&d->heap_at_start, &key);
+	lanes_emu_heap_pop(&d->heap_at_start, &key);
 	if (d->ca) {
-		heap_decrease(&d->heap_at_start, d->t, 1);
-		heap_pop(&d->heap_at_start, &key);
+		lanes_emu_heap_decrease(&d->heap_at_start, d->t, 1);
+		lanes_emu_heap_pop(&d->heap_at_start, &key);
 	}
 }
