@@ -688,10 +688,10 @@ static void test_dfsssp_fast_same(void **state)
 }
 
 /*
- * dfsssp splits the destination switches over two threads on large
- * fabrics, and the units over two for their dependency graph
- * (dfsssp_split.c, dfsssp_cdg.c): forced on every fabric (threads 2), the
- * same routing as with threads 1. Among them: first fit (the torus, which numbers the
+ * dfsssp splits the destination switches over the threads opts->threads
+ * allows on large fabrics, and the units over two for their dependency
+ * graph (dfsssp_split.c, dfsssp_cdg.c): forced on every fabric (threads 2
+ * and 5), the same routing as with threads 1. Among them: first fit (the torus, which numbers the
  * units), LMC with 320 LIDs behind a switch, failed links, a switch with no
  * CAs on either side of the split.
  */
@@ -722,6 +722,9 @@ static void test_split_same(void **state)
 		}
 		a = route_engine_threads(&lanes_engine_dfsssp, f, 1);
 		b = route_engine_threads(&lanes_engine_dfsssp, f, 2);
+		assert_same_routing(a, b);
+		lanes_routing_free(b);
+		b = route_engine_threads(&lanes_engine_dfsssp, f, 5);
 		assert_same_routing(a, b);
 		lanes_routing_free(a);
 		lanes_routing_free(b);

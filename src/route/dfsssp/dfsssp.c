@@ -55,8 +55,9 @@
  * channel dependency graph, dfsssp_layers.c breaks its cycles (step 2) and
  * runs first fit (step 3); dfsssp_one_fast.c finds, without units, when the
  * graph has no cycle (step 2 then keeps every path in layer 0);
- * dfsssp_split.c runs the work per destination switch (units, SLs) on two
- * threads on large fabrics; dfsssp_internal.h holds their shared state.
+ * dfsssp_split.c runs the path SLs per destination switch on the threads
+ * opts->threads allows, dfsssp_overlap.c the units on a second thread, on
+ * large fabrics; dfsssp_internal.h holds their shared state.
  *
  * Where it is not OpenSM: the layering of step 3 beyond OpenSM's own
  * count, the VL per path of step 4 fixed instead of random, the CA-to-CA

@@ -160,8 +160,9 @@ static inline int dfsssp_two_threads(const struct dfsssp *d)
 }
 
 /**
- * fn for every destination switch with end ports, in two ranges: the first
- * on d, the second on a second thread on a view of d (its own scratch).
+ * fn for every destination switch with end ports, in ranges: the first on
+ * d, each other one on a thread of its own on a view of d (its own
+ * scratch), as many as opts->threads allows on large fabrics.
  */
 int lanes_dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct lanes_error *err);
 
