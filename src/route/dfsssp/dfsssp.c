@@ -81,11 +81,6 @@
 
 #define SPREAD 64 /* the rotation that spreads a layer over its VLs */
 
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
-
 /* ---------------------------------------------------------- balancing */
 
 /* OpenSM's split: each free VL to the layer with the most pairs per VL. */
@@ -210,7 +205,7 @@ struct layering {
 static int keep_layering(const struct dfsssp *d, struct layering *k, struct lanes_error *err)
 {
 	if (!(k->layer = malloc((size_t)d->nunits + 1)))
-		return oom(err);
+		return sssp_oom(err);
 	memcpy(k->layer, d->layer, d->nunits);
 	memcpy(k->paths, d->paths, sizeof(k->paths));
 	k->nlayers = d->nlayers;
@@ -295,7 +290,7 @@ static int set_notes(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 		d->r->notes = lanes_strndup(buf, (size_t)(p - buf));
 	} else
 		d->r->notes = first_fit_notes(d, budget);
-	return d->r->notes ? 0 : oom(err);
+	return d->r->notes ? 0 : sssp_oom(err);
 }
 
 static int layer_paths(struct dfsssp *d, struct lanes_error *err)

@@ -41,11 +41,6 @@
 
 enum { NEW = 0, ON_STACK, DONE };
 
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
-
 /* Scratch: per (switch, port), its channel (chan, w ports a switch); the sources toward t. */
 struct one {
 	uint32_t *chan, w, *src, nsrc;
@@ -169,7 +164,7 @@ static int one_alloc(struct dfsssp *d, struct one *o, struct lanes_error *err)
 	o->stamp = route_alloc(a, sz);
 	o->used = route_zalloc(a, d->ch.ndeps + 1);
 	if (!o->chan || !o->src || !o->stamp || !o->used)
-		return oom(err);
+		return sssp_oom(err);
 	for (uint32_t s = 0; s < d->ns; s++) {
 		for (uint32_t p = 0; p < o->w; p++)
 			o->chan[(size_t)s * o->w + p] = route_channel_at(&d->ch, s, (uint8_t)p);
@@ -214,7 +209,7 @@ int lanes_dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err)
 
 	d->one_layer = 0;
 	if (!state || !stk || !stj || one_alloc(d, &o, err))
-		return oom(err);
+		return sssp_oom(err);
 	for (uint32_t q = 0, p = 0, check = 64, step = spread_step(d->nt); q < d->nt; q++) {
 		uint32_t t = d->t_order[p];
 

@@ -97,7 +97,7 @@ int lanes_dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct la
 	if (!r || !views) {
 		free(r);
 		free(views);
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return sssp_oom(err);
 	}
 	for (k = 0; k < n && !rc; k++) {
 		r[k].v = k ? &views[k] : d;

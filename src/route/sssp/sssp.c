@@ -30,7 +30,7 @@ static int set_notes(struct lanes_routing *r, struct lanes_error *err)
 
 	r->notes = malloc(sizeof(notes));
 	if (!r->notes)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return sssp_oom(err);
 	memcpy(r->notes, notes, sizeof(notes));
 	return 0;
 }

@@ -72,11 +72,6 @@ struct sssp {
 	struct prep_pipe pipe;      /* the helper thread that fills buf ahead */
 };
 
-static inline int sssp_oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
-
 /* The LIDs of switch s's port 0 (0 when it has no LID). */
 static inline uint64_t sssp_switch_lids(const struct lanes_fabric *f, uint32_t s)
 {
