@@ -5,13 +5,13 @@
  * weighs each channel P^2 "to force shortest paths"; no code taken from it).
  *
  * A switch with one candidate has its LFT entry toward t fixed whatever
- * the loads (col); the others (multi) are left to choose() in sssp_tree.c,
+ * the loads (fixed_port); the others (multi) are left to choose() in sssp_tree.c,
  * which runs the program of struct dest (sssp_paths.h): the switches in
  * hop order up to the farthest multi switch.
  * The candidates do not depend on the loads, so a helper thread finds them
  * for the next destination switch while this one is routed (prep_pipe.c,
- * two buffers, from SSSP_THREAD_WORTH switches, as opts->threads allows). Without the thread
- * the same work is done in turn, and a switch that has end ports keeps its
+ * two buffers, from SSSP_THREAD_WORTH switches, as opts->threads allows).
+ * Without the thread the same work is done in turn, and a switch that has end ports keeps its
  * candidates for its switch LIDs (they come after every end port), within
  * a memory budget. The result does not depend on the thread.
  */
@@ -30,7 +30,7 @@ int lanes_sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
 	if (!(d->order = w))
 		return -1;
 	d->pick = w + n;
-	d->program = w + 2 * n; /* at most 3 words per switch and its candidates */
+	d->program = w + 2 * n; /* at most 2 words per switch and its candidates */
 	d->hops = (uint8_t *)(w + 5 * n + ne);
 	d->fixed_port = d->hops + n;
 	return 0;
@@ -73,29 +73,29 @@ static uint32_t prog_cut(uint32_t *prog, uint32_t from, uint32_t end)
 static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 {
 	const struct lanes_fabric *f = m->f;
-	/* locals: the byte stores to row and col may alias anything d points to */
+	/* locals: the byte stores to hops and ports may alias anything d points to */
 	const uint32_t ns = f->num_switches, *nb = m->nb, *aoff = f->adj_off;
 	const struct lanes_adj *adj = f->adj;
-	uint8_t *row = d->hops, *col = d->fixed_port, hcur = 0;
+	uint8_t *hops = d->hops, *ports = d->fixed_port, hcur = 0;
 	uint32_t *order = d->order, *pick = d->pick, *prog = d->program;
 	uint32_t n = 1, np = 0, last = 0, nmulti = 0, lstart = 0, mstart = 0;
 
-	memset(row, 255, ns);
-	memset(col, LANES_PORT_DROP, ns);
-	row[t] = 0;
+	memset(hops, 255, ns);
+	memset(ports, LANES_PORT_DROP, ns);
+	hops[t] = 0;
 	order[0] = t;
 	pick[t] = LANES_NONE;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t s = order[i], e1 = aoff[s + 1], *cand = prog + np + 2, nc = 0;
-		uint8_t h = row[s], want = (uint8_t)(h - 1), next = (uint8_t)(h + 1);
+		uint8_t h = hops[s], want = (uint8_t)(h - 1), next = (uint8_t)(h + 1);
 
 		for (uint32_t e = aoff[s]; e < e1; e++) {
 			uint32_t v = nb[e];
-			uint8_t rv = row[v];
+			uint8_t rv = hops[v];
 
 			if (rv == 255) {
 				if (next != 255) {
-					row[v] = next;
+					hops[v] = next;
 					order[n++] = v;
 				}
 			} else if (rv == want) {
@@ -110,11 +110,11 @@ static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 		}
 		pick[s] = cand[0];
 		if (nc == 1) {
-			col[s] = adj[cand[0]].port;
+			ports[s] = adj[cand[0]].port;
 			prog[np++] = s | SSSP_SINGLE;
 			prog[np++] = cand[0];
 		} else {
-			col[s] = 0;
+			ports[s] = 0;
 			prog[np] = s;
 			prog[np + 1] = nc;
 			last = np += 2 + nc;
