@@ -1,7 +1,7 @@
 /*
  * test_sssp.c - the sssp and dfsssp engines, judged by the verifier and by
- * cases worked out by hand (seed 002, "DFSSSP and SSSP Routing Algorithm";
- * OpenSM 3.3.23 osm_ucast_dfsssp.c):
+ * cases worked out by hand (Hoefler, Schneider, Lumsdaine, HOTI 2009; Domke,
+ * Hoefler, Nagel, IPDPS 2011; OpenSM 3.3.23 osm_ucast_dfsssp.c):
  * - every small generator instance and every real fabric: all destinations
  *   reached; sssp and dfsssp paths are shortest paths (OpenSM's Dijkstra
  *   weighs each hop P^2 "to force shortest paths"; ours compares hops first);
@@ -595,34 +595,66 @@ static void test_minimal_where_loads_outweigh_p2(void **state)
 	lanes_fabric_free(f);
 }
 
-/*
- * sssp's tie key packs (load sum, channel load) into 64 bits where P^2
- * allows, else takes 128 bits (the 114,582-endpoint dragonfly): the same
- * tables both ways, on the real files and the generated fabrics.
- */
-static void test_wide_keys_same(void **state)
+/* sssp's paths with f's defaults, how: enum sssp_how (SSSP_REFERENCE: no *_fast.c path). */
+static struct lanes_routing *sssp_paths(const struct lanes_fabric *f, unsigned how,
+					unsigned threads)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+
+	lanes_route_opts_init(&o);
+	o.threads = threads;
+	assert_int_equal(lanes_routing_new(f, &r, &err), 0);
+	assert_int_equal(lanes_route_sssp(f, &o, how, NULL, r, &err), 0);
+	return r;
+}
+
+/* dfsssp with or without its shortcuts kept for speed (lanes_dfsssp_route). */
+static struct lanes_routing *dfsssp_ref(const struct lanes_fabric *f, int reference,
+					unsigned threads)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+
+	lanes_route_opts_init(&o);
+	o.threads = threads;
+	if (lanes_dfsssp_route(f, &o, reference, &r, &err))
+		fail_msg("dfsssp: %s", err.message);
+	return r;
+}
+
+/* The fabrics on which the fast copies and their references are compared. */
+static struct lanes_fabric *fast_case(size_t i)
 {
 	const char *files[] = { "dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt",
 				"ibsim_4ary3tree_k-4-n-3-Full.topology", "psmn_x5_qdr_ibnetdiscover.txt" };
-	const char *specs[] = { "torus k=10x10 p=4", "dragonfly a=8 p=4 h=4",
-				"hyperx K=4x4 p=2" };
-	(void)state;
-	for (int i = 0; i < 6; i++) {
-		struct lanes_fabric *f;
-		struct lanes_routing *a, *b;
-		struct lanes_error err;
-		char path[512];
+	const char *specs[] = { "torus k=10x10 p=4", "dragonfly a=8 p=4 h=4", "hyperx K=4x4 p=2",
+				"fattree k=8 n=3", "hyperx K=6x6 p=2 L=2", "torus k=4x4x4 p=2" };
 
-		if (i < 3) {
-			snprintf(path, sizeof(path), "%s/%s", LANES_DATA_DIR, files[i]);
-			assert_int_equal(lanes_io_read_file(path, NULL, &f, &err), 0);
-		} else {
-			f = gen(specs[i - 3]);
-		}
-		a = route(&lanes_engine_sssp, f);
-		lanes_sssp_wide_keys = 1;
-		b = route(&lanes_engine_sssp, f);
-		lanes_sssp_wide_keys = 0;
+	if (i < N(files))
+		return read_fabric(LANES_DATA_DIR, files[i], NULL);
+	return i < N(files) + N(specs) ? gen(specs[i - N(files)]) : lmc_ring();
+}
+
+#define FAST_CASES 10
+
+/*
+ * sssp's keys packed into 64 bits (sssp_tree_fast.c, where they fit) and
+ * its two-part keys (sssp_tree.c) give the same tables, on the real files,
+ * tie-rich tori and hyperx fabrics (two parallel cables per neighbour
+ * included), a fat tree, a dragonfly and LMC; for the sssp rule and for
+ * dfsssp's (the heap replay and the lowest-port ties where it declines are
+ * compared by test_dfsssp_fast_same).
+ */
+static void test_packed_keys_same(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < FAST_CASES; i++) {
+		struct lanes_fabric *f = fast_case(i);
+		struct lanes_routing *a = sssp_paths(f, 0, 1), *b = sssp_paths(f, SSSP_REFERENCE, 1);
+
 		assert_memory_equal(a->lft, b->lft, (size_t)(f->max_lid + 1) * f->num_switches);
 		lanes_routing_free(a);
 		lanes_routing_free(b);
@@ -631,10 +663,35 @@ static void test_wide_keys_same(void **state)
 }
 
 /*
- * dfsssp splits the destination switches over two threads on large
- * fabrics, and the units over two for their dependency graph
- * (dfsssp_split.c, dfsssp_cdg.c): forced on every fabric (threads 2), the
- * same routing as with threads 1. Among them: first fit (the torus, which numbers the
+ * dfsssp with its shortcuts (one layer without units, dfsssp_one_fast.c,
+ * which runs without the units thread; the fast Dijkstra step of the heap
+ * replay, sssp_osm_dijkstra.c) and without them: the same tables, with
+ * threads 1 and 2, on fabrics that need one layer (the fat trees, the
+ * hyperx fabrics) and more (tori, the dragonfly, the real files).
+ */
+static void test_dfsssp_fast_same(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < FAST_CASES; i++) {
+		struct lanes_fabric *f = fast_case(i);
+
+		for (unsigned threads = 1; threads <= 2; threads++) {
+			struct lanes_routing *a = dfsssp_ref(f, 0, threads);
+			struct lanes_routing *b = dfsssp_ref(f, 1, threads);
+
+			assert_same_routing(a, b);
+			lanes_routing_free(a);
+			lanes_routing_free(b);
+		}
+		lanes_fabric_free(f);
+	}
+}
+
+/*
+ * dfsssp splits the destination switches over the threads opts->threads
+ * allows on large fabrics, and the units over two for their dependency
+ * graph (dfsssp_split.c, dfsssp_cdg.c): forced on every fabric (threads 2
+ * and 5), the same routing as with threads 1. Among them: first fit (the torus, which numbers the
  * units), LMC with 320 LIDs behind a switch, failed links, a switch with no
  * CAs on either side of the split.
  */
@@ -666,6 +723,9 @@ static void test_split_same(void **state)
 		a = route_engine_threads(&lanes_engine_dfsssp, f, 1);
 		b = route_engine_threads(&lanes_engine_dfsssp, f, 2);
 		assert_same_routing(a, b);
+		lanes_routing_free(b);
+		b = route_engine_threads(&lanes_engine_dfsssp, f, 5);
+		assert_same_routing(a, b);
 		lanes_routing_free(a);
 		lanes_routing_free(b);
 		lanes_fabric_free(f);
@@ -673,27 +733,33 @@ static void test_split_same(void **state)
 	}
 }
 
-/* sssp and dfsssp route f alike without the helper thread and with it (threads 2 forces it). */
+/*
+ * sssp and dfsssp route f alike without threads (threads 1) and with them
+ * (threads 2 forces sssp's helper thread and dfsssp's units thread; threads
+ * 3 dfsssp's units thread and the helper of its heap replay beside it).
+ */
 static void assert_thread_same(const struct lanes_fabric *f)
 {
 	const struct lanes_engine *engines[] = { &lanes_engine_sssp, &lanes_engine_dfsssp };
 
 	for (size_t e = 0; e < N(engines); e++) {
-		struct lanes_routing *a, *b;
+		struct lanes_routing *a = route_engine_threads(engines[e], f, 1);
 
-		a = route_engine_threads(engines[e], f, 1);
-		b = route_engine_threads(engines[e], f, 2);
-		assert_same_routing(a, b);
+		for (unsigned threads = 2; threads <= 3; threads++) {
+			struct lanes_routing *b = route_engine_threads(engines[e], f, threads);
+
+			assert_same_routing(a, b);
+			lanes_routing_free(b);
+		}
 		lanes_routing_free(a);
-		lanes_routing_free(b);
 	}
 }
 
 /*
  * lanes_route_sssp prepares the next destination on a second thread from
- * lanes_sssp_thread_min switches (512): forced on small fabrics, sssp (its own
- * rule) and dfsssp (the heap replay) give byte-identical tables, LMC and a
- * real file included.
+ * SSSP_THREAD_WORTH switches (512) with threads 0: forced on small fabrics
+ * (threads 2 and 3), sssp (its own rule) and dfsssp (the heap replay) give
+ * byte-identical tables, LMC and a real file included.
  */
 static void test_prep_thread_same(void **state)
 {
@@ -711,15 +777,12 @@ static void test_prep_thread_same(void **state)
 }
 
 /*
- * The candidates from the hop matrix (sssp_masks.c: without the thread, 32
- * switches or more, six adjacency entries or more on average) and from a
- * BFS per destination (with the thread, forced from 0 switches) give the
- * same routing: fat trees of 80 switches whole and with 5% of their links
- * failed, a dragonfly of 8-entry switches, a hyperx whose neighbours are
- * two parallel cables each (one candidate group: sssp_groups.c), and the
- * 80-switch real file.
+ * The same with and without threads on switches of many adjacency entries:
+ * fat trees of 80 switches whole and with 5% of their links failed, a
+ * dragonfly of 8-entry switches, a hyperx whose neighbours are two
+ * parallel cables each, and the 80-switch real file.
  */
-static void test_masks_same_as_bfs(void **state)
+static void test_dense_thread_same(void **state)
 {
 	/* the hyperx has two parallel cables per neighbour (candidate groups) */
 	const char *specs[] = { "fattree k=8 n=3", "fattree k=8 n=3", "dragonfly a=6 p=3 h=3",
@@ -763,10 +826,11 @@ int main(void)
 		cmocka_unit_test(test_switches_only),
 		cmocka_unit_test(test_dgx_superpod_as_opensm),
 		cmocka_unit_test(test_minimal_where_loads_outweigh_p2),
-		cmocka_unit_test(test_wide_keys_same),
+		cmocka_unit_test(test_packed_keys_same),
+		cmocka_unit_test(test_dfsssp_fast_same),
 		cmocka_unit_test(test_split_same),
 		cmocka_unit_test(test_prep_thread_same),
-		cmocka_unit_test(test_masks_same_as_bfs),
+		cmocka_unit_test(test_dense_thread_same),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,11 +2,12 @@
  * prep_pipe.c - the helper thread of prep_pipe.h: it prepares the items of
  * a sequence in order, item j into buffer j % 2, each as soon as the caller
  * is done with item j - 2; the caller waits for item j only if the helper
- * is behind. Below the callers' threshold (lanes_sssp_thread_min switches, for
- * both) an item takes microseconds and the hand-over would cost more than
- * it saves, so there is no thread and lanes_prep_pipe_next calls the same
- * callback in turn (sssp_cands.c then prepares the item its own way, to
- * reuse kept copies).
+ * is behind. The callers start the helper only as opts->threads allows
+ * (lanes_threads_wanted: with threads 0 from SSSP_THREAD_WORTH switches,
+ * below which an item takes microseconds and the hand-over would cost more
+ * than it saves; never with threads 1; always with 2 or more); without it
+ * lanes_prep_pipe_next calls the same callback in turn (sssp_cands.c then
+ * prepares the item its own way, to reuse kept copies).
  * Used by the sssp paths (sssp_cands.c) and OpenSM's Dijkstra replayed
  * (sssp_osm_prep.c); the pattern is this project's own, not OpenSM's.
  */

@@ -1,8 +1,8 @@
 /*
  * dfsssp_cdg.c - the channel dependency graph of the dfsssp engine's path
- * units (dfsssp/dfsssp.c; seed 002, "DFSSSP and SSSP Routing Algorithm",
- * step 2's CDG; OpenSM 3.3.23 osm_ucast_dfsssp.c; Domke, Hoefler, Nagel,
- * IPDPS 2011). Facts only, no code taken. Shared state: dfsssp_internal.h.
+ * units (dfsssp/dfsssp.c; Domke, Hoefler, Nagel, "Deadlock-Free Oblivious
+ * Routing for Arbitrary Topologies", IPDPS 2011; OpenSM 3.3.23
+ * osm_ucast_dfsssp.c). Facts only, no code taken. Shared state: dfsssp_internal.h.
  *
  * Each dependency keeps the units that make it (OpenSM keeps LID pairs)
  * and its LID pairs per layer. Dependencies are numbered by (switch, in
@@ -15,22 +15,16 @@
  * half's, so every list is in unit order, as one thread makes it.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/util.h"
 #include "route/dfsssp/dfsssp_internal.h"
 
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
-
-/* One thread's units [u0, u1): their references are u_dep[unit[u0].off .. unit[u1].off). */
+/* One thread's units [u0, u1): their references are unit_deps[unit[u0].off .. unit[u1].off). */
 struct part {
 	struct dfsssp *d;
 	uint32_t u0, u1;
 	int pass;
-	uint8_t *mark;   /* pass 1: the dense dependencies it makes, or NULL: into d->eid */
+	uint8_t *mark;   /* pass 1: the dense dependencies it makes, or NULL: into d->dep_number */
 	uint32_t *count; /* pass 2: its references per dependency; then where its next unit goes */
 	uint64_t *cnt;   /* pass 3: its LID pairs per dependency */
 	uint64_t paths;  /* pass 3: its LID pairs */
@@ -39,54 +33,44 @@ struct part {
 /* Pass 1: mark the dense dependencies the part's units make. */
 static void mark_used(struct part *p, size_t j0, size_t j1)
 {
-	const uint32_t *dep = p->d->u_dep;
+	const uint32_t *dep = p->d->unit_deps;
 
-	if (!p->mark) {
-		for (size_t j = j0; j < j1; j++) {
-			dfsssp_ahead(&p->d->eid[dep[j + 2 * DFSSSP_PREFETCH]]);
-			p->d->eid[dep[j]] = 1;
-		}
+	uint8_t *mark = p->mark;
+
+	if (!mark) {
+		for (size_t j = j0; j < j1; j++)
+			p->d->dep_number[dep[j]] = 1;
 		return;
 	}
-	for (size_t j = j0; j < j1; j++) {
-		dfsssp_ahead(&p->mark[dep[j + 2 * DFSSSP_PREFETCH]]);
-		p->mark[dep[j]] = 1;
-	}
+	for (size_t j = j0; j < j1; j++)
+		mark[dep[j]] = 1;
 }
 
 /*
- * Pass 2: dense numbers to dependency numbers, counted. The other part
- * renumbers its references meanwhile: look ahead only within this part's.
+ * Pass 2: dense numbers to dependency numbers, counted (the other part
+ * renumbers its own references meanwhile).
  */
 static void renumber(struct part *p, size_t j0, size_t j1)
 {
-	uint32_t *dep = p->d->u_dep;
-	const uint32_t *eid = p->d->eid;
+	uint32_t *dep = p->d->unit_deps;
+	const uint32_t *eid = p->d->dep_number;
 
-	for (size_t j = j0; j < j1; j++) {
-		if (j + 2 * DFSSSP_PREFETCH < j1)
-			dfsssp_ahead(&eid[dep[j + 2 * DFSSSP_PREFETCH]]);
+	for (size_t j = j0; j < j1; j++)
 		dep[j] = eid[dep[j]];
-	}
-	for (size_t j = j0; j < j1; j++) {
-		if (j + 2 * DFSSSP_PREFETCH < j1)
-			dfsssp_ahead(&p->count[dep[j + 2 * DFSSSP_PREFETCH]]);
+	for (size_t j = j0; j < j1; j++)
 		p->count[dep[j]]++;
-	}
 }
 
 /* Pass 3: each dependency's units, and its LID pairs. */
 static void list_units(struct part *p)
 {
 	struct dfsssp *d = p->d;
-	const uint32_t *dep = d->u_dep;
+	const uint32_t *dep = d->unit_deps;
 
 	for (uint32_t u = p->u0; u < p->u1; u++) {
 		p->paths += d->unit[u].w;
 		for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++) {
-			dfsssp_ahead(&p->count[dep[j + 2 * DFSSSP_PREFETCH]]);
-			dfsssp_ahead(&p->cnt[dep[j + 2 * DFSSSP_PREFETCH]]);
-			d->inc[p->count[dep[j]]++] = u;
+			d->dep_units[p->count[dep[j]]++] = u;
 			p->cnt[dep[j]] += d->unit[u].w;
 		}
 	}
@@ -121,26 +105,26 @@ static int number_dependencies(struct dfsssp *d, struct part *a, struct part *b,
 	const struct lanes_fabric *f = d->f;
 	size_t nd = d->ch.dense_off[d->ns];
 
-	if (!(d->eid = route_zalloc(&d->arena, sizeof(*d->eid) * (nd + 1))) ||
-	    !(d->arr_off = route_alloc(&d->arena, sizeof(*d->arr_off) * ((size_t)d->ch.E + 1))) ||
+	if (!(d->dep_number = route_zalloc(&d->arena, sizeof(*d->dep_number) * (nd + 1))) ||
+	    !(d->chan_deps_off = route_alloc(&d->arena, sizeof(*d->chan_deps_off) * ((size_t)d->ch.E + 1))) ||
 	    (b->u0 < b->u1 && !(b->mark = calloc(nd + 1, 1))))
-		return oom(err);
+		return sssp_oom(err);
 	run_pass(a, b, 1);
 	for (size_t i = 0; b->mark && i < nd; i++)
-		d->eid[i] |= b->mark[i];
+		d->dep_number[i] |= b->mark[i];
 	for (size_t i = 0; i < nd; i++)
-		d->ndeps += d->eid[i];
+		d->ndeps += d->dep_number[i];
 	d->dep_in = route_alloc(&d->arena, sizeof(*d->dep_in) * ((size_t)d->ndeps + 1));
 	d->dep_out = route_alloc(&d->arena, sizeof(*d->dep_out) * ((size_t)d->ndeps + 1));
 	if (!d->dep_in || !d->dep_out)
-		return oom(err);
+		return sssp_oom(err);
 	for (uint32_t x = 0, k = 0; x < d->ns; x++) {
 		uint32_t a0 = f->adj_off[x], deg = f->adj_off[x + 1] - a0;
 
 		for (uint32_t i = 0; i < deg; i++) {
-			d->arr_off[a0 + i] = k;
+			d->chan_deps_off[a0 + i] = k;
 			for (uint32_t o = 0; o < deg; o++) {
-				uint32_t *id = &d->eid[d->ch.dense_off[x] + (size_t)i * deg + o];
+				uint32_t *id = &d->dep_number[d->ch.dense_off[x] + (size_t)i * deg + o];
 
 				if (!*id) {
 					*id = LANES_NONE;
@@ -152,20 +136,20 @@ static int number_dependencies(struct dfsssp *d, struct part *a, struct part *b,
 			}
 		}
 	}
-	d->arr_off[d->ch.E] = d->ndeps;
+	d->chan_deps_off[d->ch.E] = d->ndeps;
 	return 0;
 }
 
-/* Each dependency's first place in inc; where each part lists its units from. */
+/* Each dependency's first place in dep_units; where each part lists its units from. */
 static void place_lists(struct dfsssp *d, struct part *a, struct part *b)
 {
 	for (uint32_t k = 0; k < d->ndeps; k++) {
 		uint32_t na = a->count[k], nb = b->count ? b->count[k] : 0;
 
-		d->inc_off[k + 1] = d->inc_off[k] + na + nb;
-		a->count[k] = (uint32_t)d->inc_off[k];
+		d->dep_units_off[k + 1] = d->dep_units_off[k] + na + nb;
+		a->count[k] = (uint32_t)d->dep_units_off[k];
 		if (b->count)
-			b->count[k] = (uint32_t)d->inc_off[k] + na;
+			b->count[k] = (uint32_t)d->dep_units_off[k] + na;
 	}
 }
 
@@ -173,17 +157,17 @@ static int alloc_lists(struct dfsssp *d, struct part *a, struct part *b, struct 
 {
 	size_t n = (size_t)d->ndeps + 1;
 
-	d->inc_off = route_zalloc(&d->arena, sizeof(*d->inc_off) * (n + 1));
-	d->inc = route_alloc(&d->arena, sizeof(*d->inc) * (d->ndep_refs + 1));
-	d->cnt[0] = route_zalloc(&d->arena, sizeof(uint64_t) * n);
+	d->dep_units_off = route_zalloc(&d->arena, sizeof(*d->dep_units_off) * (n + 1));
+	d->dep_units = route_alloc(&d->arena, sizeof(*d->dep_units) * (d->ndep_refs + 1));
+	d->layer_pairs[0] = route_zalloc(&d->arena, sizeof(uint64_t) * n);
 	d->layer = route_zalloc(&d->arena, (size_t)d->nunits + 1);
 	a->count = calloc(n, sizeof(*a->count));
-	a->cnt = d->cnt[0];
-	if (!d->inc_off || !d->inc || !d->cnt[0] || !d->layer || !a->count)
-		return oom(err);
+	a->cnt = d->layer_pairs[0];
+	if (!d->dep_units_off || !d->dep_units || !d->layer_pairs[0] || !d->layer || !a->count)
+		return sssp_oom(err);
 	if (b->u0 < b->u1 && (!(b->count = calloc(n, sizeof(*b->count))) ||
 			      !(b->cnt = calloc(n, sizeof(uint64_t)))))
-		return oom(err);
+		return sssp_oom(err);
 	return 0;
 }
 
@@ -197,7 +181,7 @@ static int build(struct dfsssp *d, struct part *a, struct part *b, struct lanes_
 	place_lists(d, a, b);
 	run_pass(a, b, 3);
 	for (uint32_t k = 0; b->cnt && k < d->ndeps; k++)
-		d->cnt[0][k] += b->cnt[k];
+		d->layer_pairs[0][k] += b->cnt[k];
 	d->paths[0] += a->paths + b->paths;
 	d->nlayers = 1;
 	return 0;
@@ -209,9 +193,6 @@ int lanes_dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err)
 	struct part a = { .d = d }, b = { .d = d };
 	int rc;
 
-	if (lanes_dfsssp_grow_deps(d, 2 * DFSSSP_PREFETCH, err))
-		return LANES_ENOMEM;
-	memset(d->u_dep + d->ndep_refs, 0, sizeof(*d->u_dep) * 2 * DFSSSP_PREFETCH);
 	a.u1 = b.u0 = dfsssp_two_threads(d) ? d->nunits / 2 : d->nunits;
 	b.u1 = d->nunits;
 	rc = build(d, &a, &b, err);

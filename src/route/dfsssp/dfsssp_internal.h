@@ -2,16 +2,17 @@
  * dfsssp_internal.h - the state the dfsssp engine (dfsssp/dfsssp.c) shares
  * with its helpers: dfsssp_units.c (the path units), dfsssp_overlap.c (made
  * while sssp routes), dfsssp_cdg.c (their channel dependency graph),
- * dfsssp_layers.c (cycle breaking and first fit), dfsssp_one.c (one layer
+ * dfsssp_layers.c (cycle breaking and first fit), dfsssp_one_fast.c (one layer
  * without units), dfsssp_split.c (destinations on two threads),
  * arena.c (the per-call arrays).
  * Not public API. Follows OpenSM 3.3.23
- * osm_ucast_dfsssp.c (seed 002) and Domke, Hoefler, Nagel, IPDPS 2011;
+ * osm_ucast_dfsssp.c and Domke, Hoefler, Nagel, "Deadlock-Free Oblivious
+ * Routing for Arbitrary Topologies", IPDPS 2011;
  * dfsssp/dfsssp.c says how.
  *
- * Invariants: unit u's dependencies are u_dep[unit[u].off .. unit[u + 1].off),
+ * Invariants: unit u's dependencies are unit_deps[unit[u].off .. unit[u + 1].off),
  * in path order, and weigh unit[u].w LID pairs; layer[u] is its layer;
- * cnt[l][k] is the LID pairs of layer l that make dependency k (rebuilt for
+ * layer_pairs[l][k] is the LID pairs of layer l that make dependency k (rebuilt for
  * a layer when its turn comes; once the layers are assigned nothing reads
  * it, and it may be first fit's when OpenSM's layering was restored).
  * Everything iterates in index order.
@@ -33,13 +34,12 @@
 #include "core/parallel.h"
 
 #define DFSSSP_MAX_LAYERS LANES_NUM_SLS
-#define DFSSSP_PREFETCH 8 /* units ahead when moving a dependency's units */
 #define DFSSSP_GAVE_UP UINT32_MAX /* first fit spent its dependency checks */
 #define DFSSSP_SPLIT_MIN 256      /* switches from which dfsssp takes a second thread */
 #define DFSSSP_FF_ABOVE 8         /* OpenSM's layering needs more: first fit tries too */
 #define DFSSSP_ROOM 2048          /* bytes of the arena's first room, on the stack */
 
-/* A unit's dependencies are u_dep[off .. next unit's off); w: its LID pairs. */
+/* A unit's dependencies are unit_deps[off .. next unit's off); w: its LID pairs. */
 struct dfsssp_unit {
 	uint32_t off, w;
 };
@@ -57,12 +57,13 @@ struct dfsssp {
 	uint32_t maxk;            /* most end-port LIDs behind one switch */
 	uint8_t *dist;            /* all-pairs switch hops (malloc) */
 	uint32_t *order, norder;  /* switches by hops from the current destination switch */
-	uint32_t *canon;          /* per (switch, i): the first i' whose path is LID i's */
+	uint32_t *same_path_as;   /* per (switch, i): the first i' whose path is LID i's */
 	uint8_t *varies;          /* per switch: the LIDs of t do not all share its path */
-	uint32_t *key_e, *key_c, *uid; /* per LID of t: scratch */
-	uint32_t *pu;             /* per (switch, i): the unit of LID i's path, or LANES_NONE */
-	int keep_canon;           /* the grouping waits in the SL cells */
-	int one_layer;            /* the paths' CDG is acyclic: no units (dfsssp_one.c) */
+	uint32_t *scratch_first, *scratch_group, *unit_id; /* per LID of t: scratch */
+	uint32_t *path_unit;      /* per (switch, i): the unit of LID i's path, or LANES_NONE */
+	int grouping_in_sl_cells;           /* the grouping waits in the SL cells */
+	int reference;            /* no *_fast.c shortcut (lanes_dfsssp_route) */
+	int one_layer;            /* the paths' CDG is acyclic: no units (dfsssp_one_fast.c) */
 	uint32_t longer;          /* a switch whose path is not a shortest one, or LANES_NONE */
 	uint32_t *t_order, nt;    /* destination switches in routing order; nt routed so far
 				     (with the units thread, the queue counts them) */
@@ -71,17 +72,17 @@ struct dfsssp {
 	uint32_t nunits;
 	struct dfsssp_unit *unit; /* nunits + 1 (malloc, grows) */
 	uint32_t *t_unit;         /* per destination switch: its first unit */
-	uint32_t *u_dep;          /* each unit's dependencies, in path order (malloc, grows) */
+	uint32_t *unit_deps;      /* each unit's dependencies, in path order (malloc, grows) */
 	uint8_t *layer;
 	size_t u_cap, dep_cap, ndep_refs;
 	/* dependencies */
-	uint32_t *eid;            /* dense dependency -> its number, or LANES_NONE */
+	uint32_t *dep_number;     /* dense dependency -> its number, or LANES_NONE */
 	uint32_t ndeps;
 	uint32_t *dep_in, *dep_out; /* per dependency: its two channels */
-	uint32_t *arr_off;        /* per entry e: the dependencies of channel rev[e] */
-	size_t *inc_off;          /* per dependency: its units in inc */
-	uint32_t *inc;
-	uint64_t *cnt[DFSSSP_MAX_LAYERS]; /* per layer and dependency: LID pairs */
+	uint32_t *chan_deps_off;  /* per entry e: the dependencies of channel rev[e] */
+	size_t *dep_units_off;    /* per dependency: its units in dep_units */
+	uint32_t *dep_units;
+	uint64_t *layer_pairs[DFSSSP_MAX_LAYERS]; /* per layer and dependency: LID pairs */
 	uint64_t *spare;          /* a second thread's counts (dfsssp_layers.c), or NULL */
 	uint64_t paths[DFSSSP_MAX_LAYERS];
 	uint32_t nlayers;
@@ -89,23 +90,14 @@ struct dfsssp {
 	/* searches */
 	uint32_t *chan;           /* one path's channels */
 	uint8_t *state;           /* cycle search, per channel: new, on the stack, done */
-	uint32_t *stk, *stj, *pos;
+	uint32_t *cycle_chan, *cycle_edge; /* cycle search stack: channels, edges taken */
+	uint32_t *cycle_depth;    /* per channel: its place on that stack */
 	uint32_t *resume;         /* per channel: where its scan goes on when pushed again */
-	uint32_t *seen, stamp;    /* first fit: visits per channel */
-	uint32_t *at;             /* first fit: 1 + a channel's place on the path, or 0 */
+	uint32_t *ff_seen, ff_stamp; /* first fit: visits per channel */
+	uint32_t *ff_place;       /* first fit: 1 + a channel's place on the path, or 0 */
 	uint64_t ff_work;         /* first fit: dependencies checked */
 	uint8_t split[DFSSSP_MAX_LAYERS], start[DFSSSP_MAX_LAYERS];
 };
-
-/*
- * Loops over u_dep in order hit scattered counters: ask for them early.
- * u_dep ends with 2 * DFSSSP_PREFETCH zeros (a valid number), so looking
- * ahead never leaves it.
- */
-static inline void dfsssp_ahead(const void *p)
-{
-	__builtin_prefetch(p);
-}
 
 /** @return the end-port LIDs behind switch s */
 static inline uint32_t dfsssp_lids_at(const struct dfsssp *d, uint32_t s)
@@ -121,9 +113,19 @@ static inline int dfsssp_has_dependency(const struct dfsssp *d, uint32_t s, uint
 	return h != 255 && h >= 2 && dfsssp_lids_at(d, s);
 }
 
+/* dfsssp.c */
+
+/**
+ * The dfsssp engine's routing. reference: none of the shortcuts kept for
+ * speed (dfsssp_one_fast.c, the fast Dijkstra step of sssp_osm_dijkstra.c):
+ * the same tables, slower; the tests compare the two.
+ */
+int lanes_dfsssp_route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		       int reference, struct lanes_routing **out, struct lanes_error *err);
+
 /* dfsssp_units.c */
 
-/** A thread's scratch: order, canon, pu, varies, key_e, key_c, uid, chan. */
+/** A thread's scratch: order, same_path_as, path_unit, varies, scratch_first, scratch_group, unit_id, chan. */
 int lanes_dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err);
 
 /** What every destination's units need: destinations, distances, scratch, t_unit. */
@@ -135,10 +137,10 @@ int lanes_dfsssp_units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err)
 /** The switches that reach t, by hops, into order and norder. */
 void lanes_dfsssp_sort_by_hops(struct dfsssp *d, uint32_t t);
 
-/** Group the LIDs behind t by path (canon, varies), for every switch that reaches t. */
+/** Group the LIDs behind t by path (same_path_as, varies), for every switch that reaches t. */
 void lanes_dfsssp_group_paths(struct dfsssp *d, uint32_t t);
 
-/** Room for more references in u_dep. */
+/** Room for more references in unit_deps. */
 int lanes_dfsssp_grow_deps(struct dfsssp *d, size_t more, struct lanes_error *err);
 
 /* dfsssp_cdg.c */
@@ -158,8 +160,9 @@ static inline int dfsssp_two_threads(const struct dfsssp *d)
 }
 
 /**
- * fn for every destination switch with end ports, in two ranges: the first
- * on d, the second on a second thread on a view of d (its own scratch).
+ * fn for every destination switch with end ports, in ranges: the first on
+ * d, each other one on a thread of its own on a view of d (its own
+ * scratch), as many as opts->threads allows on large fabrics.
  */
 int lanes_dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct lanes_error *err);
 
@@ -174,13 +177,16 @@ void lanes_dfsssp_view_free(struct dfsssp *w);
 /** Before lanes_route_sssp: the units thread on large fabrics; prog gets lanes_route_sssp's progress. */
 int lanes_dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struct lanes_error *err);
 
+/** The threads for lanes_route_sssp beside the units thread (opts->threads in all). */
+unsigned lanes_dfsssp_sssp_threads(const struct dfsssp *d);
+
 /** After lanes_route_sssp (it returned sssp_rc): every unit, numbered in routing order. */
 int lanes_dfsssp_units_end(struct dfsssp *d, int sssp_rc, struct lanes_error *err);
 
 /** The queue and the units thread (stopped if it still runs). */
 void lanes_dfsssp_units_free(struct dfsssp *d);
 
-/* dfsssp_one.c */
+/* dfsssp_one_fast.c */
 
 /**
  * d->one_layer = 1 when the CDG of every CA-to-CA path toward t_order[0 ..

@@ -1,8 +1,8 @@
 /*
  * dfsssp_layers.c - the virtual layers of the dfsssp engine
- * (dfsssp/dfsssp.c): OpenSM's cycle breaking (seed 002, "DFSSSP and SSSP
- * Routing Algorithm", step 2; OpenSM 3.3.23 osm_ucast_dfsssp.c,
- * dfsssp_remove_deadlocks; Domke, Hoefler, Nagel, IPDPS 2011) and, beyond
+ * (dfsssp/dfsssp.c): the cycle breaking of Domke, Hoefler, Nagel,
+ * "Deadlock-Free Oblivious Routing for Arbitrary Topologies" (IPDPS 2011)
+ * as OpenSM 3.3.23 does it (osm_ucast_dfsssp.c, dfsssp_remove_deadlocks) and, beyond
  * OpenSM, LASH's first fit (Skeie, Lysne, Theiss, IPDPS 2002) when that
  * needs more layers than the budget. Facts only, no code taken. Shared
  * state: dfsssp_internal.h.
@@ -34,11 +34,6 @@
 enum { NEW = 0, ON_STACK, DONE };
 enum { OVERFLOW = 1 }; /* the greedy layering ran out of SLs */
 
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
-
 /* ------------------------------------------------------ moving units */
 
 /* Unit u leaves layer l for l + 1; layer l + 1 counts it when its turn comes. */
@@ -50,7 +45,7 @@ static void lift(struct dfsssp *d, uint32_t u, uint32_t l)
 	d->paths[l] -= w;
 	d->paths[l + 1] += w;
 	for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++)
-		d->cnt[l][d->u_dep[j]] -= w;
+		d->layer_pairs[l][d->unit_deps[j]] -= w;
 }
 
 /*
@@ -63,16 +58,9 @@ static int move_up(struct dfsssp *d, uint32_t l, uint32_t k)
 		return OVERFLOW;
 	if (d->nlayers < l + 2)
 		d->nlayers = l + 2;
-	for (size_t i = d->inc_off[k], end = d->inc_off[k + 1]; i < end; i++) {
-		/* the lists are long and the units scattered */
-		if (i + 2 * DFSSSP_PREFETCH < end) {
-			__builtin_prefetch(&d->layer[d->inc[i + 2 * DFSSSP_PREFETCH]]);
-			__builtin_prefetch(&d->unit[d->inc[i + 2 * DFSSSP_PREFETCH]]);
-		}
-		if (i + DFSSSP_PREFETCH < end)
-			__builtin_prefetch(&d->u_dep[d->unit[d->inc[i + DFSSSP_PREFETCH]].off]);
-		if (d->layer[d->inc[i]] == l)
-			lift(d, d->inc[i], l);
+	for (size_t i = d->dep_units_off[k], end = d->dep_units_off[k + 1]; i < end; i++) {
+		if (d->layer[d->dep_units[i]] == l)
+			lift(d, d->dep_units[i], l);
 	}
 	return 0;
 }
@@ -93,10 +81,9 @@ static void *count_units(void *arg)
 		return NULL; /* no second part */
 	memset(p->c, 0, sizeof(*p->c) * ((size_t)d->ndeps + 1));
 	for (uint32_t u = p->u0; u < p->u1; u++) {
-		dfsssp_ahead(&p->c[d->u_dep[d->unit[u].off + 2 * DFSSSP_PREFETCH]]);
 		if (d->layer[u] == p->l)
 			for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++)
-				p->c[d->u_dep[j]] += d->unit[u].w;
+				p->c[d->unit_deps[j]] += d->unit[u].w;
 	}
 	return NULL;
 }
@@ -109,10 +96,10 @@ static void *count_units(void *arg)
  */
 static void count_layer(struct dfsssp *d, uint32_t l)
 {
-	struct count_part a = { d, l, 0, d->nunits, d->cnt[l - 1] }, b = a;
+	struct count_part a = { d, l, 0, d->nunits, d->layer_pairs[l - 1] }, b = a;
 
-	d->cnt[l - 1] = NULL;
-	d->cnt[l] = a.c;
+	d->layer_pairs[l - 1] = NULL;
+	d->layer_pairs[l] = a.c;
 	if (d->spare)
 		a.u1 = b.u0 = d->nunits / 2;
 	b.c = d->spare;
@@ -130,10 +117,10 @@ static void count_layer(struct dfsssp *d, uint32_t l)
  */
 static uint32_t next_edge(const struct dfsssp *d, uint32_t l, uint32_t c, uint32_t *k)
 {
-	uint32_t end = d->arr_off[d->ch.rev[c] + 1];
+	uint32_t end = d->chan_deps_off[d->ch.rev[c] + 1];
 
 	for (; *k < end; (*k)++)
-		if (d->cnt[l][*k] && d->state[d->dep_out[*k]] != DONE)
+		if (d->layer_pairs[l][*k] && d->state[d->dep_out[*k]] != DONE)
 			return d->dep_out[*k];
 	return LANES_NONE;
 }
@@ -142,16 +129,16 @@ static uint32_t next_edge(const struct dfsssp *d, uint32_t l, uint32_t c, uint32
 static void push(struct dfsssp *d, uint32_t c, uint32_t *sp)
 {
 	d->state[c] = ON_STACK;
-	d->pos[c] = *sp;
-	d->stk[*sp] = c;
-	d->stj[(*sp)++] = d->resume[c];
+	d->cycle_depth[c] = *sp;
+	d->cycle_chan[*sp] = c;
+	d->cycle_edge[(*sp)++] = d->resume[c];
 }
 
 static void pop_to(struct dfsssp *d, uint32_t keep, uint32_t *sp)
 {
 	for (uint32_t i = keep; i < *sp; i++) {
-		d->state[d->stk[i]] = NEW;
-		d->resume[d->stk[i]] = d->stj[i];
+		d->state[d->cycle_chan[i]] = NEW;
+		d->resume[d->cycle_chan[i]] = d->cycle_edge[i];
 	}
 	*sp = keep;
 }
@@ -170,7 +157,7 @@ static int on_cycle(struct dfsssp *d, uint32_t l, uint32_t from, uint32_t *sp)
 	uint64_t least = UINT64_MAX;
 
 	for (uint32_t i = from; i < *sp; i++) {
-		uint64_t n = d->cnt[l][d->stj[i]];
+		uint64_t n = d->layer_pairs[l][d->cycle_edge[i]];
 
 		if (!n) {
 			pop_to(d, i + 1, sp);
@@ -182,7 +169,7 @@ static int on_cycle(struct dfsssp *d, uint32_t l, uint32_t from, uint32_t *sp)
 		}
 	}
 	pop_to(d, weakest + 1, sp);
-	return move_up(d, l, d->stj[weakest]);
+	return move_up(d, l, d->cycle_edge[weakest]);
 }
 
 /* Depth-first search from channel root, breaking the cycles it meets; 0 or OVERFLOW. */
@@ -193,14 +180,14 @@ static int search_from(struct dfsssp *d, uint32_t l, uint32_t root)
 
 	push(d, root, &sp);
 	while (sp) {
-		uint32_t c = d->stk[sp - 1], n = next_edge(d, l, c, &d->stj[sp - 1]);
+		uint32_t c = d->cycle_chan[sp - 1], n = next_edge(d, l, c, &d->cycle_edge[sp - 1]);
 
 		if (n == LANES_NONE) {
 			d->state[c] = DONE;
 			sp--;
 		} else if (d->state[n] == NEW) {
 			push(d, n, &sp);
-		} else if ((rc = on_cycle(d, l, d->pos[n], &sp))) {
+		} else if ((rc = on_cycle(d, l, d->cycle_depth[n], &sp))) {
 			return rc;
 		}
 	}
@@ -213,7 +200,7 @@ static int break_cycles(struct dfsssp *d, uint32_t l)
 
 	memset(d->state, NEW, d->ch.E);
 	for (uint32_t c = 0; c < d->ch.E; c++)
-		d->resume[c] = d->arr_off[d->ch.rev[c]];
+		d->resume[c] = d->chan_deps_off[d->ch.rev[c]];
 	for (uint32_t c = 0; c < d->ch.E; c++)
 		if (d->state[c] == NEW && (rc = search_from(d, l, c)))
 			return rc;
@@ -227,15 +214,15 @@ int lanes_dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err)
 	size_t e = (size_t)d->ch.E + 1;
 
 	d->state = route_alloc(a, e);
-	d->stk = route_alloc(a, sizeof(*d->stk) * e);
-	d->stj = route_alloc(a, sizeof(*d->stj) * e);
-	d->pos = route_alloc(a, sizeof(*d->pos) * e);
+	d->cycle_chan = route_alloc(a, sizeof(*d->cycle_chan) * e);
+	d->cycle_edge = route_alloc(a, sizeof(*d->cycle_edge) * e);
+	d->cycle_depth = route_alloc(a, sizeof(*d->cycle_depth) * e);
 	d->resume = route_alloc(a, sizeof(*d->resume) * e);
-	if (!d->state || !d->stk || !d->stj || !d->pos || !d->resume)
-		return oom(err);
+	if (!d->state || !d->cycle_chan || !d->cycle_edge || !d->cycle_depth || !d->resume)
+		return sssp_oom(err);
 	if (dfsssp_two_threads(d) &&
 	    !(d->spare = route_alloc(a, sizeof(*d->spare) * ((size_t)d->ndeps + 1))))
-		return oom(err);
+		return sssp_oom(err);
 	for (uint32_t l = 0; l < d->nlayers; l++) {
 		if (l)
 			count_layer(d, l);
@@ -254,21 +241,21 @@ static int reaches_back(struct dfsssp *d, uint32_t k, uint32_t c, uint32_t limit
 {
 	uint32_t sp = 0;
 
-	d->seen[c] = d->stamp;
-	d->stk[sp++] = c;
+	d->ff_seen[c] = d->ff_stamp;
+	d->cycle_chan[sp++] = c;
 	while (sp) {
-		uint32_t in = d->stk[--sp];
+		uint32_t in = d->cycle_chan[--sp];
 
-		for (uint32_t j = d->arr_off[d->ch.rev[in]]; j < d->arr_off[d->ch.rev[in] + 1]; j++) {
+		for (uint32_t j = d->chan_deps_off[d->ch.rev[in]]; j < d->chan_deps_off[d->ch.rev[in] + 1]; j++) {
 			uint32_t nx = d->dep_out[j];
 
 			d->ff_work++;
-			if (!d->cnt[k][j] || d->seen[nx] == d->stamp)
+			if (!d->layer_pairs[k][j] || d->ff_seen[nx] == d->ff_stamp)
 				continue;
-			if (d->at[nx] && d->at[nx] <= limit)
+			if (d->ff_place[nx] && d->ff_place[nx] <= limit)
 				return 1;
-			d->seen[nx] = d->stamp;
-			d->stk[sp++] = nx;
+			d->ff_seen[nx] = d->ff_stamp;
+			d->cycle_chan[sp++] = nx;
 		}
 	}
 	return 0;
@@ -279,9 +266,9 @@ static uint32_t unit_channels(struct dfsssp *d, uint32_t u)
 {
 	uint32_t n = 0;
 
-	d->chan[0] = d->dep_in[d->u_dep[d->unit[u].off]];
+	d->chan[0] = d->dep_in[d->unit_deps[d->unit[u].off]];
 	for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++)
-		d->chan[++n] = d->dep_out[d->u_dep[j]];
+		d->chan[++n] = d->dep_out[d->unit_deps[j]];
 	return n;
 }
 
@@ -296,16 +283,16 @@ static int fits(struct dfsssp *d, uint32_t k, uint32_t u)
 	uint32_t n = unit_channels(d, u);
 	int found = 0;
 
-	if (++d->stamp == 0) {
-		memset(d->seen, 0, sizeof(*d->seen) * d->ch.E);
-		d->stamp = 1;
+	if (++d->ff_stamp == 0) {
+		memset(d->ff_seen, 0, sizeof(*d->ff_seen) * d->ch.E);
+		d->ff_stamp = 1;
 	}
 	for (uint32_t i = 0; i <= n; i++)
-		d->at[d->chan[i]] = i + 1;
+		d->ff_place[d->chan[i]] = i + 1;
 	for (uint32_t j = n + 1; j-- > 1 && !found;)
-		found = d->seen[d->chan[j]] != d->stamp && reaches_back(d, k, d->chan[j], j);
+		found = d->ff_seen[d->chan[j]] != d->ff_stamp && reaches_back(d, k, d->chan[j], j);
 	for (uint32_t i = 0; i <= n; i++)
-		d->at[d->chan[i]] = 0;
+		d->ff_place[d->chan[i]] = 0;
 	return !found;
 }
 
@@ -315,10 +302,10 @@ static int ff_empty(struct dfsssp *d, struct lanes_error *err)
 	uint64_t all = 0;
 
 	for (uint32_t l = 0; l < DFSSSP_MAX_LAYERS; l++) {
-		if (!d->cnt[l] &&
-		    !(d->cnt[l] = route_alloc(&d->arena, sizeof(uint64_t) * ((size_t)d->ndeps + 1))))
-			return oom(err);
-		memset(d->cnt[l], 0, sizeof(uint64_t) * ((size_t)d->ndeps + 1));
+		if (!d->layer_pairs[l] &&
+		    !(d->layer_pairs[l] = route_alloc(&d->arena, sizeof(uint64_t) * ((size_t)d->ndeps + 1))))
+			return sssp_oom(err);
+		memset(d->layer_pairs[l], 0, sizeof(uint64_t) * ((size_t)d->ndeps + 1));
 		all += d->paths[l];
 		d->paths[l] = 0;
 	}
@@ -338,7 +325,7 @@ static int ff_order(struct dfsssp *d, uint32_t *order, struct lanes_error *err)
 		if (d->unit[u + 1].off - d->unit[u].off > maxn)
 			maxn = d->unit[u + 1].off - d->unit[u].off;
 	if (!(start = calloc((size_t)maxn + 2, sizeof(*start))))
-		return oom(err);
+		return sssp_oom(err);
 	for (uint32_t u = 0; u < d->nunits; u++)
 		start[maxn - (d->unit[u + 1].off - d->unit[u].off) + 1]++;
 	for (uint32_t i = 1; i <= maxn + 1; i++)
@@ -355,7 +342,7 @@ static void place(struct dfsssp *d, uint32_t u, uint32_t k)
 	d->layer[u] = (uint8_t)k;
 	d->paths[k] += d->unit[u].w;
 	for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++)
-		d->cnt[k][d->u_dep[j]] += d->unit[u].w;
+		d->layer_pairs[k][d->unit_deps[j]] += d->unit[u].w;
 	if (d->nlayers < k + 1)
 		d->nlayers = k + 1;
 }
@@ -372,10 +359,10 @@ int lanes_dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_erro
 	uint32_t *order = malloc(sizeof(*order) * ((size_t)d->nunits + 1));
 	int rc = 0;
 
-	d->seen = route_zalloc(&d->arena, sizeof(*d->seen) * ((size_t)d->ch.E + 1));
-	d->at = route_zalloc(&d->arena, sizeof(*d->at) * ((size_t)d->ch.E + 1));
-	if (!order || !d->seen || !d->at)
-		rc = oom(err);
+	d->ff_seen = route_zalloc(&d->arena, sizeof(*d->ff_seen) * ((size_t)d->ch.E + 1));
+	d->ff_place = route_zalloc(&d->arena, sizeof(*d->ff_place) * ((size_t)d->ch.E + 1));
+	if (!order || !d->ff_seen || !d->ff_place)
+		rc = sssp_oom(err);
 	else if (!(rc = ff_empty(d, err)))
 		rc = ff_order(d, order, err);
 	*needed = 0;

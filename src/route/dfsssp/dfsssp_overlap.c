@@ -14,7 +14,7 @@
  * queue order. So units are numbered in sssp's routing order, whichever
  * thread made them and wherever the two met: the result does not depend on
  * the threads. On smaller fabrics the caller does it all, in the same order,
- * unless the paths need one layer (dfsssp_one.c): then it makes no units.
+ * unless the paths need one layer (dfsssp_one_fast.c): then it makes no units.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -39,11 +39,6 @@ struct dfsssp_queue {
 	int rc;             /* the units thread's error, in err */
 	struct lanes_error err;
 };
-
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
 
 /* lanes_route_sssp's progress, on small fabrics: t's end-port LIDs are routed. */
 static void routed_here(void *ctx, uint32_t t)
@@ -119,15 +114,15 @@ static int new_queue(struct dfsssp *d, struct lanes_error *err)
 	struct dfsssp_queue *q = calloc(1, sizeof(*q));
 
 	if (!q)
-		return oom(err);
+		return sssp_oom(err);
 	if (pthread_mutex_init(&q->mu, NULL)) {
 		free(q);
-		return oom(err);
+		return sssp_oom(err);
 	}
 	if (pthread_cond_init(&q->cv, NULL)) {
 		pthread_mutex_destroy(&q->mu);
 		free(q);
-		return oom(err);
+		return sssp_oom(err);
 	}
 	q->hi = UINT32_MAX;
 	d->q = q;
@@ -140,7 +135,7 @@ int lanes_dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struc
 	int rc;
 
 	if (!(d->t_order = route_alloc(&d->arena, sizeof(*d->t_order) * ((size_t)d->ns + 1))))
-		return oom(err);
+		return sssp_oom(err);
 	*prog = (struct sssp_progress){ routed_here, d };
 	if (!dfsssp_two_threads(d))
 		return 0;
@@ -150,6 +145,21 @@ int lanes_dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struc
 	if (d->q->threaded)
 		*prog = (struct sssp_progress){ routed, d };
 	return 0;
+}
+
+/*
+ * The threads lanes_route_sssp may take while the units thread runs, so
+ * that the two together stay within opts->threads: one fewer than asked
+ * (at least 1: no helper thread), and with threads 0 (one per core) its
+ * own choice where three cores or more leave it room, else 1.
+ */
+unsigned lanes_dfsssp_sssp_threads(const struct dfsssp *d)
+{
+	if (!d->q || !d->q->threaded)
+		return d->opts->threads;
+	if (d->opts->threads)
+		return d->opts->threads > 1 ? d->opts->threads - 1 : 1;
+	return lanes_threads_for(0, d->ns) >= 3 ? 0 : 1;
 }
 
 /* The caller's share, from the top of the queue, on its view; 0 or an error. */
@@ -186,7 +196,7 @@ static int append_view(struct dfsssp *d, struct dfsssp_queue *q, uint32_t from,
 	if (lanes_grow((void **)&d->unit, &d->u_cap, (size_t)d->nunits + w->nunits + 2,
 		       sizeof(*d->unit)) ||
 	    lanes_dfsssp_grow_deps(d, w->ndep_refs, err))
-		return oom(err);
+		return sssp_oom(err);
 	/* t_order[p]'s units end where t_order[p - 1]'s begin (u1), or at the view's end */
 	for (uint32_t p = from, u1 = w->nunits; p < q->n; p++) {
 		uint32_t t = d->t_order[p], u0 = d->t_unit[t];
@@ -199,7 +209,7 @@ static int append_view(struct dfsssp *d, struct dfsssp_queue *q, uint32_t from,
 				d->unit[d->nunits++] = (struct dfsssp_unit){
 					w->unit[u].off - j0 + (uint32_t)d->ndep_refs, w->unit[u].w
 				};
-			memcpy(d->u_dep + d->ndep_refs, w->u_dep + j0, sizeof(*d->u_dep) * len);
+			memcpy(d->unit_deps + d->ndep_refs, w->unit_deps + j0, sizeof(*d->unit_deps) * len);
 			d->ndep_refs += len;
 		}
 		u1 = u0;
@@ -209,12 +219,12 @@ static int append_view(struct dfsssp *d, struct dfsssp_queue *q, uint32_t from,
 	return 0;
 }
 
-/* Every destination in turn, on this thread; none when one layer does (dfsssp_one.c). */
+/* Every destination in turn, on this thread; none when one layer does (dfsssp_one_fast.c). */
 static int all_here(struct dfsssp *d, struct lanes_error *err)
 {
 	int rc = lanes_dfsssp_units_setup(d, err);
 
-	if (!rc)
+	if (!rc && !d->reference)
 		rc = lanes_dfsssp_one_layer(d, err);
 	for (uint32_t p = 0; !rc && !d->one_layer && p < d->nt; p++)
 		rc = lanes_dfsssp_units_to(d, d->t_order[p], err);

@@ -1,48 +1,62 @@
 /*
- * dfsssp_split.c - the dfsssp engine's work per destination switch on two
- * threads (dfsssp/dfsssp.c: the path SLs; shared state: dfsssp_internal.h),
- * and the views that dfsssp_overlap.c uses too. What is done toward one
- * destination switch t reads the LFTs, the switch distances and the layers,
- * and writes only t's own cells (its units, its SL cells), so the
- * destinations split in two ranges: the first on the calling thread with
- * its own state, the second on a "view", a copy of the state that shares
- * every read-only field and has its own scratch and its own unit lists.
+ * dfsssp_split.c - the dfsssp engine's work per destination switch on the
+ * threads opts->threads allows (dfsssp/dfsssp.c: the path SLs; shared
+ * state: dfsssp_internal.h), and the views that dfsssp_overlap.c uses too.
+ * What is done toward one destination switch t reads the LFTs, the switch
+ * distances and the layers, and writes only t's own cells (its units, its
+ * SL cells), so the destinations split in ranges of about as many end-port
+ * LIDs each: the first on the calling thread with its own state, each
+ * other one on a "view", a copy of the state that shares every read-only
+ * field and has its own scratch and its own unit lists. Each cell is
+ * written by one range whatever the ranges, so the output is the same for
+ * any thread count.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
 #include "route/dfsssp/dfsssp_internal.h"
 
-
-/* One thread's destinations [t0, t1). */
-struct half {
+/* One worker's destinations [t0, t1), on its own view v. */
+struct range {
 	struct dfsssp *v;
 	uint32_t t0, t1;
-	dfsssp_dest_fn fn;
-	void *arg;
 	int rc;
 	struct lanes_error err;
 };
 
-static void *run_half(void *p)
-{
-	struct half *h = p;
+struct ranges {
+	struct range *r;
+	dfsssp_dest_fn fn;
+	void *arg;
+};
 
-	for (uint32_t t = h->t0; t < h->t1 && !h->rc; t++)
-		if (dfsssp_lids_at(h->v, t))
-			h->rc = h->fn(h->v, t, h->arg, &h->err);
-	return NULL;
+static void run_range(void *ctx, unsigned k)
+{
+	const struct ranges *all = ctx;
+	struct range *r = &all->r[k];
+
+	for (uint32_t t = r->t0; t < r->t1 && !r->rc; t++)
+		if (dfsssp_lids_at(r->v, t))
+			r->rc = all->fn(r->v, t, all->arg, &r->err);
 }
 
-/* The first destination of the second range: half the end-port LIDs lie before it. */
-static uint32_t middle(const struct dfsssp *d)
+/* The first destination of range k of n: k / n of the end-port LIDs lie before it. */
+static uint32_t range_start(const struct dfsssp *d, unsigned k, unsigned n)
 {
-	uint32_t total = d->dst_off[d->ns], t = 0;
+	uint64_t total = d->dst_off[d->ns];
+	uint32_t t = 0;
 
-	while (t < d->ns && 2 * (uint64_t)d->dst_off[t + 1] <= total)
+	if (!k)
+		return 0;
+	while (t < d->ns && (uint64_t)n * d->dst_off[t + 1] <= k * total)
 		t++;
 	return t;
+}
+
+/* The workers for d's destinations: 1, or as many as opts->threads allows. */
+static unsigned workers(const struct dfsssp *d)
+{
+	return dfsssp_two_threads(d) ? lanes_threads_for(d->opts->threads, d->ns) : 1;
 }
 
 /* w: d's read-only fields, fresh scratch from its own arena, no units of its own. */
@@ -52,7 +66,7 @@ int lanes_dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lane
 	lanes_route_arena_init(&w->arena, NULL, 0);
 	w->q = NULL;
 	w->unit = NULL;
-	w->u_dep = NULL;
+	w->unit_deps = NULL;
 	w->nunits = 0;
 	w->u_cap = w->dep_cap = w->ndep_refs = 0;
 	memset(w->paths, 0, sizeof(w->paths));
@@ -62,39 +76,44 @@ int lanes_dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lane
 void lanes_dfsssp_view_free(struct dfsssp *w)
 {
 	free(w->unit);
-	free(w->u_dep);
+	free(w->unit_deps);
 	lanes_route_arena_free(&w->arena);
 	memset(w, 0, sizeof(*w));
 }
 
 /*
  * fn(v, t, arg) for every destination switch t with end ports: on d, and on
- * a second thread on a view of d (from the middle on) when the fabric takes
- * two threads. The first error in destination order wins.
+ * views of d on more threads when the fabric takes them (workers). The
+ * first error in destination order wins.
  */
 int lanes_dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct lanes_error *err)
 {
-	struct half a = { .v = d, .t0 = 0, .t1 = d->ns, .fn = fn, .arg = arg }, b = a;
-	struct dfsssp w;
-	int rc;
+	unsigned n = workers(d), k;
+	struct range *r = calloc(n, sizeof(*r));
+	struct dfsssp *views = calloc(n, sizeof(*views));
+	struct ranges all = { r, fn, arg };
+	int rc = 0;
 
-	if (!dfsssp_two_threads(d)) {
-		run_half(&a);
-		if (a.rc)
-			*err = a.err;
-		return a.rc;
+	if (!r || !views) {
+		free(r);
+		free(views);
+		return sssp_oom(err);
 	}
-	if ((rc = lanes_dfsssp_view_init(&w, d, err))) {
-		lanes_dfsssp_view_free(&w);
-		return rc;
+	for (k = 0; k < n && !rc; k++) {
+		r[k].v = k ? &views[k] : d;
+		r[k].t0 = range_start(d, k, n);
+		r[k].t1 = k + 1 < n ? range_start(d, k + 1, n) : d->ns;
+		if (k)
+			rc = lanes_dfsssp_view_init(&views[k], d, err);
 	}
-	a.t1 = b.t0 = middle(d);
-	b.v = &w;
-	lanes_run_pair(run_half, &a, &b, b.t0 < b.t1);
-	lanes_dfsssp_view_free(&w);
-	if (a.rc)
-		*err = a.err;
-	else if (b.rc)
-		*err = b.err;
-	return a.rc ? a.rc : b.rc;
+	if (!rc)
+		lanes_parallel_run(n, run_range, &all);
+	for (k = 0; k < n && !rc; k++)
+		if ((rc = r[k].rc))
+			*err = r[k].err;
+	for (k = 1; k < n; k++)
+		lanes_dfsssp_view_free(&views[k]);
+	free(views);
+	free(r);
+	return rc;
 }

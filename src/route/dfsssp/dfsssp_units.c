@@ -1,8 +1,8 @@
 /*
  * dfsssp_units.c - the path units of the dfsssp engine (dfsssp/dfsssp.c)
- * and their channel dependency graph (seed 002, "DFSSSP and SSSP Routing
- * Algorithm", step 2's CDG; OpenSM 3.3.23 osm_ucast_dfsssp.c; Domke, Hoefler,
- * Nagel, IPDPS 2011). Facts only, no code taken. Shared state:
+ * and their channel dependency graph (Domke, Hoefler,
+ * Nagel, "Deadlock-Free Oblivious Routing for Arbitrary Topologies", IPDPS
+ * 2011; OpenSM 3.3.23 osm_ucast_dfsssp.c). Facts only, no code taken. Shared state:
  * dfsssp_internal.h.
  *
  * Units: every CA behind a switch s follows s's path, and the LIDs behind
@@ -16,9 +16,9 @@
  * Each unit keeps its dependencies in path order. The destinations take two
  * threads on large fabrics (dfsssp_overlap.c).
  *
- * Until lanes_dfsssp_build_cdg() (dfsssp_cdg.c), u_dep holds route_dependency()
+ * Until lanes_dfsssp_build_cdg() (dfsssp_cdg.c), unit_deps holds route_dependency()
  * numbers (dense per switch, cdg/channels.h); from then on, the numbers
- * of the dependencies some unit makes (eid), 0 .. ndeps - 1.
+ * of the dependencies some unit makes (dep_number), 0 .. ndeps - 1.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +27,6 @@
 #include "route/dfsssp/dfsssp_internal.h"
 #include "route/common/endports.h"
 #include "route/cdg/channels.h"
-
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
 
 /* ---------------------------------------------------- grouping paths */
 
@@ -48,7 +43,7 @@ static int list_destinations(struct dfsssp *d, struct lanes_error *err)
 	d->dst_off = route_zalloc(&d->arena, sizeof(*d->dst_off) * ((size_t)d->ns + 2));
 	d->dst = route_alloc(&d->arena, sizeof(*d->dst) * ((size_t)total + 1));
 	if (!d->dst_off || !d->dst)
-		return oom(err);
+		return sssp_oom(err);
 	for (uint32_t i = 0; i < d->eps.n; i++)
 		d->dst_off[d->eps.ep[i].sw + 2] += 1u << d->eps.ep[i].lmc;
 	for (uint32_t s = 0; s < d->ns; s++) {
@@ -70,16 +65,16 @@ int lanes_dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err)
 	size_t k = (size_t)d->maxk + 1, ns = (size_t)d->ns + 1;
 
 	d->order = route_alloc(a, sizeof(*d->order) * ns);
-	d->canon = route_alloc(a, sizeof(*d->canon) * k * d->ns);
-	d->pu = route_alloc(a, sizeof(*d->pu) * k * d->ns);
+	d->same_path_as = route_alloc(a, sizeof(*d->same_path_as) * k * d->ns);
+	d->path_unit = route_alloc(a, sizeof(*d->path_unit) * k * d->ns);
 	d->varies = route_alloc(a, ns);
-	d->key_e = route_alloc(a, sizeof(*d->key_e) * k);
-	d->key_c = route_alloc(a, sizeof(*d->key_c) * k);
-	d->uid = route_alloc(a, sizeof(*d->uid) * k);
+	d->scratch_first = route_alloc(a, sizeof(*d->scratch_first) * k);
+	d->scratch_group = route_alloc(a, sizeof(*d->scratch_group) * k);
+	d->unit_id = route_alloc(a, sizeof(*d->unit_id) * k);
 	d->chan = route_alloc(a, sizeof(*d->chan) * ns);
-	if (!d->order || !d->canon || !d->pu || !d->varies || !d->key_e || !d->key_c || !d->uid ||
+	if (!d->order || !d->same_path_as || !d->path_unit || !d->varies || !d->scratch_first || !d->scratch_group || !d->unit_id ||
 	    !d->chan)
-		return oom(err);
+		return sssp_oom(err);
 	return 0;
 }
 
@@ -137,11 +132,11 @@ static int all_same(struct dfsssp *d, const uint8_t *row, uint32_t s, const uint
 	return e == LANES_NONE || !d->varies[d->f->adj[e].sw];
 }
 
-/* canon for switch s: LID i's path is its channel plus the next switch's path for i. */
+/* same_path_as for switch s: LID i's path is its channel plus the next switch's path for i. */
 static void group_switch(struct dfsssp *d, const uint8_t *row, uint32_t s, const uint32_t *lids,
 			 uint32_t k)
 {
-	uint32_t *c = d->canon + (size_t)s * k;
+	uint32_t *c = d->same_path_as + (size_t)s * k;
 
 	d->varies[s] = !all_same(d, row, s, lids, k);
 	if (!d->varies[s]) {
@@ -152,9 +147,9 @@ static void group_switch(struct dfsssp *d, const uint8_t *row, uint32_t s, const
 		uint32_t e = route_channel_at(&d->ch, s, lanes_routing_port(d->r, s, lids[i])), j = 0;
 
 		check_closer(d, row, s, e);
-		d->key_e[i] = e;
-		d->key_c[i] = e == LANES_NONE ? 0 : d->canon[(size_t)d->f->adj[e].sw * k + i];
-		while (d->key_e[j] != e || d->key_c[j] != d->key_c[i])
+		d->scratch_first[i] = e;
+		d->scratch_group[i] = e == LANES_NONE ? 0 : d->same_path_as[(size_t)d->f->adj[e].sw * k + i];
+		while (d->scratch_first[j] != e || d->scratch_group[j] != d->scratch_group[i])
 			j++;
 		c[i] = j;
 	}
@@ -167,7 +162,7 @@ void lanes_dfsssp_group_paths(struct dfsssp *d, uint32_t t)
 	const uint32_t *lids = d->dst + d->dst_off[t];
 
 	lanes_dfsssp_sort_by_hops(d, t);
-	memset(d->canon + (size_t)t * k, 0, sizeof(*d->canon) * k);
+	memset(d->same_path_as + (size_t)t * k, 0, sizeof(*d->same_path_as) * k);
 	d->varies[t] = 0;
 	for (uint32_t i = 1; i < d->norder; i++)
 		group_switch(d, d->dist + (size_t)t * d->ns, d->order[i], lids, k);
@@ -179,8 +174,8 @@ int lanes_dfsssp_grow_deps(struct dfsssp *d, size_t more, struct lanes_error *er
 {
 	if (d->ndep_refs + more <= d->dep_cap)
 		return 0;
-	if (lanes_grow((void **)&d->u_dep, &d->dep_cap, d->ndep_refs + more, sizeof(*d->u_dep)))
-		return oom(err);
+	if (lanes_grow((void **)&d->unit_deps, &d->dep_cap, d->ndep_refs + more, sizeof(*d->unit_deps)))
+		return sssp_oom(err);
 	return 0;
 }
 
@@ -195,7 +190,7 @@ static int walk_from(struct dfsssp *d, uint32_t x, uint32_t prev, const uint8_t 
 
 		if (e == LANES_NONE)
 			return 0; /* delivered to a CA port */
-		d->u_dep[d->ndep_refs++] = route_dependency(&d->ch, prev, e);
+		d->unit_deps[d->ndep_refs++] = route_dependency(&d->ch, prev, e);
 		prev = e;
 		x = d->f->adj[e].sw;
 	}
@@ -216,15 +211,15 @@ static int add_path(struct dfsssp *d, uint32_t s, uint32_t i, const uint32_t *li
 	if (e == LANES_NONE)
 		return 0;
 	n = d->f->adj[e].sw;
-	via = d->pu[(size_t)n * k + d->canon[(size_t)n * k + i]];
+	via = d->path_unit[(size_t)n * k + d->same_path_as[(size_t)n * k + i]];
 	if (via == LANES_NONE)
 		return walk_from(d, n, e, col, err);
 	len = d->unit[via + 1].off - d->unit[via].off;
 	if (lanes_dfsssp_grow_deps(d, (size_t)len + 1, err))
 		return LANES_ENOMEM;
-	d->u_dep[d->ndep_refs++] =
+	d->unit_deps[d->ndep_refs++] =
 		route_dependency(&d->ch, e, route_channel_at(&d->ch, n, col[n]));
-	memcpy(d->u_dep + d->ndep_refs, d->u_dep + d->unit[via].off, sizeof(*d->u_dep) * len);
+	memcpy(d->unit_deps + d->ndep_refs, d->unit_deps + d->unit[via].off, sizeof(*d->unit_deps) * len);
 	d->ndep_refs += len;
 	return 0;
 }
@@ -239,8 +234,8 @@ static int add_unit(struct dfsssp *d, uint32_t s, uint32_t i, uint32_t cnt, uint
 	if (d->nunits == UINT32_MAX - 1 || d->ndep_refs >= UINT32_MAX - d->ns)
 		return lanes_error_set(err, LANES_ERANGE, "dfsssp: too many distinct paths");
 	if (lanes_grow((void **)&d->unit, &d->u_cap, (size_t)d->nunits + 2, sizeof(*d->unit)))
-		return oom(err);
-	d->pu[(size_t)s * k + i] = d->nunits;
+		return sssp_oom(err);
+	d->path_unit[(size_t)s * k + i] = d->nunits;
 	d->unit[d->nunits].off = (uint32_t)d->ndep_refs;
 	d->unit[d->nunits++].w = dfsssp_lids_at(d, s) * cnt;
 	if ((rc = add_path(d, s, i, d->dst + d->dst_off[t], k, err)))
@@ -258,12 +253,12 @@ static int add_unit(struct dfsssp *d, uint32_t s, uint32_t i, uint32_t cnt, uint
 static int units_from(struct dfsssp *d, uint32_t s, uint32_t t, struct lanes_error *err)
 {
 	uint32_t k = dfsssp_lids_at(d, t);
-	const uint32_t *c = d->canon + (size_t)s * k, *lids = d->dst + d->dst_off[t];
+	const uint32_t *c = d->same_path_as + (size_t)s * k, *lids = d->dst + d->dst_off[t];
 	int rc;
 
 	if (!d->varies[s])
 		return add_unit(d, s, 0, k, t, err);
-	if (d->keep_canon)
+	if (d->grouping_in_sl_cells)
 		for (uint32_t i = 0; i < k; i++)
 			d->r->sl[(size_t)lids[i] * d->ns + s] = (uint8_t)c[i];
 	for (uint32_t i = 0; i < k; i++) {
@@ -306,7 +301,7 @@ int lanes_dfsssp_units_to(struct dfsssp *d, uint32_t t, struct lanes_error *err)
 				return rc;
 		} else {
 			for (uint32_t j = 0; j < k; j++)
-				d->pu[(size_t)s * k + j] = LANES_NONE;
+				d->path_unit[(size_t)s * k + j] = LANES_NONE;
 		}
 	}
 	return 0;
@@ -322,7 +317,7 @@ int lanes_dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err)
 	    (rc = lanes_dfsssp_alloc_scratch(d, err)))
 		return rc;
 	if (!(d->t_unit = route_zalloc(&d->arena, sizeof(*d->t_unit) * ((size_t)d->ns + 1))))
-		return oom(err);
-	d->keep_canon = d->maxk <= 256;
+		return sssp_oom(err);
+	d->grouping_in_sl_cells = d->maxk <= 256;
 	return 0;
 }

@@ -1,17 +1,20 @@
 /*
- * sssp.c - OpenSM's SSSP routing engine (seed 002, "DFSSSP and SSSP Routing
- * Algorithm" and "Note on SSSP"; OpenSM 3.3.23 osm_ucast_dfsssp.c with
- * routing type SSSP): single-source shortest paths per destination LID,
- * Dijkstra with channel weights that count the routes already placed, so
- * that routes spread over the fabric globally rather than per switch as Min
- * Hop does. The paths are lanes_route_sssp() (sssp_paths.c); this engine stops
- * there: OpenSM's SSSP skips the deadlock removal (steps 3-5).
+ * sssp.c - the sssp routing engine: the single-source shortest-path routing
+ * of Hoefler, Schneider and Lumsdaine, "Optimized Routing for Large-Scale
+ * InfiniBand Networks" (HOTI 2009), as OpenSM 3.3.23 runs it
+ * (osm_ucast_dfsssp.c with routing type SSSP). Destination LIDs are routed
+ * one at a time, each by a shortest-path tree whose channel weights count
+ * the routes already placed, so that routes spread over the fabric globally
+ * rather than per switch as Min Hop does. The paths are lanes_route_sssp()
+ * (sssp_paths.c); this engine stops there, as OpenSM's SSSP skips the
+ * deadlock removal of DFSSSP (dfsssp/dfsssp.c).
  *
- * Invariants: OpenSM's weights and destination order; shortest paths,
- * hops first, then the load sum, ties to the lowest port (not OpenSM's heap
- * order: lanes_route_sssp() without its replay, for speed; dfsssp replays it);
- * uniform SL 0 and no SL2VL maps (one VL). Not deadlock-free: rings, tori
- * and dragonflies get credit loops.
+ * Where it is not OpenSM: OpenSM's weights and destination order, but
+ * distances compare as (hops, load sum), so every path is a shortest path,
+ * and ties go to the less loaded channel, then the lowest port, not to
+ * OpenSM's heap order (lanes_route_sssp() without its replay, for speed;
+ * dfsssp replays it). Uniform SL 0 and no SL2VL maps (one VL). Not
+ * deadlock-free: rings, tori and dragonflies get credit loops.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +30,7 @@ static int set_notes(struct lanes_routing *r, struct lanes_error *err)
 
 	r->notes = malloc(sizeof(notes));
 	if (!r->notes)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return sssp_oom(err);
 	memcpy(r->notes, notes, sizeof(notes));
 	return 0;
 }

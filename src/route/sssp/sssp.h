@@ -12,11 +12,13 @@
 /* ---------------------------------------------------------- SSSP paths */
 
 /*
- * OpenSM's (DF)SSSP path computation (osm_ucast_dfsssp.c, seed 002 steps 1
- * and 2), shared by the sssp and dfsssp engines: destination LIDs one at a
- * time, each a shortest-path tree over the switches whose choices minimise
- * the routes already placed on the channels, then those routes added to the
- * channel weights. See sssp_paths.c for the exact rules.
+ * The SSSP paths of Hoefler, Schneider and Lumsdaine, "Optimized Routing
+ * for Large-Scale InfiniBand Networks" (HOTI 2009), as OpenSM 3.3.23's
+ * sssp and dfsssp engines compute them (osm_ucast_dfsssp.c), shared by the
+ * sssp and dfsssp engines: destination LIDs one at a time, each a
+ * shortest-path tree over the switches whose choices minimise the routes
+ * already placed on the channels, then those routes added to the channel
+ * weights. See sssp_paths.c for the exact rules.
  */
 
 struct lanes_route_opts;
@@ -32,19 +34,32 @@ struct sssp_progress {
 	void *ctx;
 };
 
+/** Out of memory, for the sssp and dfsssp families: LANES_ENOMEM, recorded in err. */
+static inline int sssp_oom(struct lanes_error *err)
+{
+	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+}
+
+/** lanes_route_sssp's how: a set of these bits. */
+enum sssp_how {
+	/** Break ties as OpenSM's heap does (its tables entry for entry,
+	 *  slower; the lowest port where it declines), else by the less
+	 *  loaded channel, then the lowest port (see sssp_paths.c). */
+	SSSP_REPLAY = 1,
+	/** Only the reference code, none of the *_fast.c copies (the same
+	 *  tables, slower; the tests compare the two). */
+	SSSP_REFERENCE = 2
+};
+
 /**
  * Fill r's LFTs with SSSP paths for every end-port LID and (when
  * opts->switch_lids) every switch LID; each switch keeps its own LIDs on
- * port 0. r must be fresh from lanes_routing_new(). replay: break ties as
- * OpenSM's heap does (its tables entry for entry, slower; the lowest port
- * where it declines), else by the less loaded channel, then the lowest port
- * (see sssp_paths.c). prog: NULL, or told of each destination switch routed.
+ * port 0. r must be fresh from lanes_routing_new(). how: enum sssp_how
+ * bits. prog: NULL, or told of each destination switch routed.
  */
-int lanes_route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts, int replay,
-	       const struct sssp_progress *prog, struct lanes_routing *r, struct lanes_error *err);
-
-/** Nonzero: sssp's tie keys always take 128 bits (tests compare the two ways). */
-extern int lanes_sssp_wide_keys;
+int lanes_route_sssp(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		     unsigned how, const struct sssp_progress *prog, struct lanes_routing *r,
+		     struct lanes_error *err);
 
 /**
  * Switches from which lanes_route_sssp prepares the next destination on a
@@ -70,9 +85,11 @@ struct sssp_osm_order {
  * OpenSM's own Dijkstra and heap, step for step (sssp_osm.c): 1 when it
  * routed every LID of o, 0 when OpenSM's arithmetic would not reach every
  * switch (the caller then routes the whole fabric itself), <0 on error.
+ * reference: OpenSM's Dijkstra as it is for every LID, never the fast step
+ * (sssp_osm_dijkstra.c; the same tables, slower).
  */
 int lanes_route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		   struct lanes_routing *r, const struct sssp_osm_order *o,
-		   struct lanes_error *err);
+			 int reference, struct lanes_routing *r, const struct sssp_osm_order *o,
+			 struct lanes_error *err);
 
 #endif

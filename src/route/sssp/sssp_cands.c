@@ -1,20 +1,17 @@
 /*
  * sssp_cands.c - the candidates of the sssp paths' own rule (sssp_paths.c)
  * toward one destination switch t: each switch's min-hop ports toward t,
- * found once per t by a BFS from t, after OpenSM 3.3.23's SSSP (seed 002;
- * osm_ucast_dfsssp.c routes on shortest paths, "to force shortest paths";
- * no code taken from it). Without the helper thread, fabrics whose switches
- * have six adjacency entries or more on average take them from the
- * distance matrix instead, every t at once (sssp_masks.c); same result.
+ * found once per t by a BFS from t (OpenSM 3.3.23's osm_ucast_dfsssp.c
+ * weighs each channel P^2 "to force shortest paths"; no code taken from it).
  *
  * A switch with one candidate has its LFT entry toward t fixed whatever
- * the loads (col); the others (multi) are left to choose() in sssp_tree.c,
+ * the loads (fixed_port); the others (multi) are left to choose() in sssp_tree.c,
  * which runs the program of struct dest (sssp_paths.h): the switches in
  * hop order up to the farthest multi switch.
  * The candidates do not depend on the loads, so a helper thread finds them
  * for the next destination switch while this one is routed (prep_pipe.c,
- * two buffers, from lanes_sssp_thread_min switches). Without the thread
- * the same work is done in turn, and a switch that has end ports keeps its
+ * two buffers, from SSSP_THREAD_WORTH switches, as opts->threads allows).
+ * Without the thread the same work is done in turn, and a switch that has end ports keeps its
  * candidates for its switch LIDs (they come after every end port), within
  * a memory budget. The result does not depend on the thread.
  */
@@ -28,15 +25,14 @@
 int lanes_sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
 {
 	size_t n = ns + 1;
-	/* 8 words of slack after prog: sssp_masks.c writes candidates 8 at a time */
-	uint32_t *w = malloc(sizeof(uint32_t) * (6 * n + ne + 9) + 2 * n);
+	uint32_t *w = malloc(sizeof(uint32_t) * (5 * n + ne) + 2 * n);
 
 	if (!(d->order = w))
 		return -1;
 	d->pick = w + n;
-	d->prog = w + 2 * n; /* at most 4 words per switch and its candidates */
-	d->row = (uint8_t *)(w + 6 * n + ne + 9);
-	d->col = d->row + n;
+	d->program = w + 2 * n; /* at most 2 words per switch and its candidates */
+	d->hops = (uint8_t *)(w + 5 * n + ne);
+	d->fixed_port = d->hops + n;
 	return 0;
 }
 
@@ -49,12 +45,12 @@ void lanes_sssp_dest_free(struct dest *d)
  * The program without the singles of the farthest multi switch's hops
  * (from word from to end), which no one reads; returns its new length.
  */
-uint32_t lanes_sssp_prog_cut(uint32_t *prog, uint32_t from, uint32_t end)
+static uint32_t prog_cut(uint32_t *prog, uint32_t from, uint32_t end)
 {
 	uint32_t w = from;
 
 	for (uint32_t p = from; p < end;) {
-		uint32_t len = prog[p] & SSSP_SINGLE ? 2 : 3 + prog[p + 2];
+		uint32_t len = prog[p] & SSSP_SINGLE ? 2 : 2 + prog[p + 1];
 
 		if (!(prog[p] & SSSP_SINGLE))
 			for (uint32_t k = 0; k < len; k++)
@@ -64,17 +60,6 @@ uint32_t lanes_sssp_prog_cut(uint32_t *prog, uint32_t from, uint32_t end)
 	return w;
 }
 
-/* Keep the n candidates c[] that lead their groups (sssp_groups.c); how many. */
-static uint32_t leaders(const uint32_t *gfirst, uint32_t *c, uint32_t n)
-{
-	uint32_t k = 0;
-
-	for (uint32_t i = 0; i < n; i++)
-		if (gfirst[c[i]] == c[i])
-			c[k++] = c[i];
-	return k;
-}
-
 /*
  * Fill d for destination switch t (reads only the fabric): a BFS from t
  * gives the hops and the order, and as each switch is taken from the queue
@@ -82,74 +67,64 @@ static uint32_t leaders(const uint32_t *gfirst, uint32_t *c, uint32_t n)
  * scan: the entries whose neighbour is one hop closer, in adjacency order.
  * (The order within one hop count does not matter: a switch's load sum
  * reads only switches one hop closer.) Hops stop at 254, as in the distance
- * matrix. The program takes every switch as it comes (a multi switch with
- * one entry per candidate group of parallel cables); then the singles of
- * the last multi switch's hops are cut from it (lanes_sssp_prog_cut).
+ * matrix. The program takes every switch as it comes; then the singles of
+ * the last multi switch's hops are cut from it (prog_cut).
  */
 static void set_destination(const struct sssp *m, struct dest *d, uint32_t t)
 {
 	const struct lanes_fabric *f = m->f;
-	/* locals: the byte stores to row and col may alias anything d points to */
+	/* locals: the byte stores to hops and ports may alias anything d points to */
 	const uint32_t ns = f->num_switches, *nb = m->nb, *aoff = f->adj_off;
 	const struct lanes_adj *adj = f->adj;
-	uint8_t *row = d->row, *col = d->col, hcur = 0;
-	uint32_t *order = d->order, *pick = d->pick, *prog = d->prog;
+	uint8_t *hops = d->hops, *ports = d->fixed_port, hcur = 0;
+	uint32_t *order = d->order, *pick = d->pick, *prog = d->program;
 	uint32_t n = 1, np = 0, last = 0, nmulti = 0, lstart = 0, mstart = 0;
 
-	memset(row, 255, ns);
-	memset(col, LANES_PORT_DROP, ns);
-	row[t] = 0;
+	memset(hops, 255, ns);
+	memset(ports, LANES_PORT_DROP, ns);
+	hops[t] = 0;
 	order[0] = t;
 	pick[t] = LANES_NONE;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t s = order[i], e1 = aoff[s + 1], *cand = prog + np + 3, nc = 0, nl;
-		uint8_t h = row[s], want = (uint8_t)(h - 1), next = (uint8_t)(h + 1);
+		uint32_t s = order[i], e1 = aoff[s + 1], *cand = prog + np + 2, nc = 0;
+		uint8_t h = hops[s], want = (uint8_t)(h - 1), next = (uint8_t)(h + 1);
 
 		for (uint32_t e = aoff[s]; e < e1; e++) {
 			uint32_t v = nb[e];
-			uint8_t rv = row[v];
+			uint8_t rv = hops[v];
 
 			if (rv == 255) {
 				if (next != 255) {
-					row[v] = next;
+					hops[v] = next;
 					order[n++] = v;
 				}
 			} else if (rv == want) {
 				cand[nc++] = e;
 			}
 		}
-		nl = nc;
 		if (!i)
 			continue;
-		if (nc > 1 && m->gfirst) /* parallel cables: their groups' first entries */
-			nl = leaders(m->gfirst, cand, nc);
-		if (nc > 1 && (nl & 1)) { /* an even count (struct dest) */
-			cand[nl] = cand[nl - 1];
-			nl++;
-		}
 		if (h != hcur) { /* the program of hop h starts here */
 			hcur = h;
 			lstart = np;
 		}
 		pick[s] = cand[0];
 		if (nc == 1) {
-			col[s] = adj[cand[0]].port;
+			ports[s] = adj[cand[0]].port;
 			prog[np++] = s | SSSP_SINGLE;
 			prog[np++] = cand[0];
 		} else {
-			col[s] = 0;
+			ports[s] = 0;
 			prog[np] = s;
-			prog[np + 1] = aoff[s];
-			prog[np + 2] = nl;
-			last = np += 3 + nl;
+			prog[np + 1] = nc;
+			last = np += 2 + nc;
 			mstart = lstart;
 			nmulti++;
 		}
 	}
 	d->t = t;
 	d->norder = n;
-	d->nprog = lanes_sssp_prog_cut(prog, mstart, last);
-	prog[d->nprog] = SSSP_END;
+	d->program_len = prog_cut(prog, mstart, last);
 	d->nmulti = nmulti;
 }
 
@@ -165,9 +140,6 @@ void lanes_sssp_dests_start(struct sssp *m)
 {
 	int threaded = lanes_threads_wanted(m->opts->threads, m->f->num_switches, SSSP_THREAD_WORTH);
 
-	/* without the thread, every destination's candidates at once if possible */
-	if (!threaded)
-		lanes_sssp_masks_build(m);
 	lanes_prep_pipe_start(&m->pipe, m->nseq, threaded, prepare_dest, m);
 }
 
@@ -175,7 +147,7 @@ void lanes_sssp_dests_start(struct sssp *m)
 static void keep(struct sssp *m, uint32_t t)
 {
 	size_t ns = m->f->num_switches, ne = m->f->adj_off[ns];
-	size_t bytes = sizeof(struct dest) + 26 * (ns + 1) + 4 * (ne + 1);
+	size_t bytes = sizeof(struct dest) + 22 * (ns + 1) + 4 * ne;
 	struct dest *d;
 
 	if (bytes > m->keep_left || !(d = calloc(1, sizeof(*d))))
@@ -209,10 +181,7 @@ void lanes_sssp_dests_next(struct sssp *m, uint32_t j)
 	}
 	if (j < m->ngroups && m->opts->switch_lids && sssp_switch_lids(m->f, t))
 		keep(m, t);
-	if (m->cmask)
-		lanes_sssp_masks_fill(m, m->cur, t);
-	else
-		set_destination(m, m->cur, t);
+	set_destination(m, m->cur, t);
 }
 
 void lanes_sssp_dests_done(struct sssp *m, uint32_t j)
@@ -223,5 +192,4 @@ void lanes_sssp_dests_done(struct sssp *m, uint32_t j)
 void lanes_sssp_dests_stop(struct sssp *m)
 {
 	lanes_prep_pipe_stop(&m->pipe);
-	lanes_sssp_masks_free(m);
 }

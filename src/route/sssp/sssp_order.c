@@ -1,6 +1,6 @@
 /*
  * sssp_order.c - the order in which OpenSM 3.3.23's SSSP and DFSSSP engines
- * route their destinations (seed 002; facts from osm_ucast_dfsssp.c,
+ * route their destinations (facts from osm_ucast_dfsssp.c,
  * dfsssp_do_dijkstra_routing and its num_hca counts; no code taken from
  * it), for lanes_route_sssp (sssp_paths.c) and its replay of OpenSM's Dijkstra
  * (sssp_osm.c) alike.

@@ -34,16 +34,15 @@
  * alone reaches it and stops (declines) when any Dijkstra leaves a switch
  * of the destination's component unreached, or gives a switch a path
  * longer than its fewest hops (the loads outweighing P^2: a ring of 101
- * switches with one CA each, torus k=101 p=1, does it; seeds 000 and 002
- * call the engine minimal, and dfsssp's path units count on it); the fast
+ * switches with one CA each, torus k=101 p=1, does it; the engine is meant to be
+ * minimal, and dfsssp's path units count on it); the fast
  * rule then routes the whole fabric from scratch. These outcomes depend
  * only on the fabric.
  *
  * This file sets the replay up and routes the destination switches in
  * turn. One LID's tree, column and loads: sssp_osm_lid.c; the Dijkstra
- * and heap: sssp_osm_dijkstra.c (its fast step mostly without the heap:
- * sssp_osm_levels.c). What a destination switch needs that does
- * not depend on the loads is prepared ahead, on a helper thread on large
+ * and heap: sssp_osm_dijkstra.c. What a destination switch needs that
+ * does not depend on the loads is prepared ahead, on a helper thread on large
  * fabrics, and kept for a switch's own LIDs: sssp_osm_prep.c.
  */
 #include <stdlib.h>
@@ -91,7 +90,7 @@ static void set_order(struct emu *h)
 			first[f->nodes[f->switches[s]].port_base + f->adj[e].port] = e;
 	for (uint32_t e = 0; e < f->adj_off[h->ns]; e++) {
 		h->nb[e] = f->adj[e].sw;
-		h->rev[e] = first[f->nodes[f->switches[f->adj[e].sw]].port_base + f->adj[e].peer_port];
+		h->reverse[e] = first[f->nodes[f->switches[f->adj[e].sw]].port_base + f->adj[e].peer_port];
 	}
 }
 
@@ -123,15 +122,15 @@ static uint64_t count_lids(const struct lanes_fabric *f)
 
 /* Every array of h (X) and of a destination buffer (Y), for allocation. */
 #define EMU_ARRAYS(X)                                                                             \
-	X(gorder, ns + 1) X(gkey, 2 * ns + 2) X(port_e, slots + 1) X(rev, ne + 1) X(nb, ne + 1) X(load, ne + 1) X(run_off, ns + 1)           \
+	X(gorder, ns + 1) X(gkey, 2 * ns + 2) X(port_e, slots + 1) X(reverse, ne + 1) X(nb, ne + 1) X(load, ne + 1) X(run_off, ns + 1)           \
 	X(run_v, ne + 1) X(run_e0, ne + 1) X(run_load, ne + 1) X(run_best, ne + 1)                  \
-	X(run_of, ne + 1) X(twice, ns + 1) X(hp.he, ns + 2) X(hp.pos, ns + 2) X(dist, ns + 2)        \
-	X(used, ns + 1) X(used_i, ns + 1) X(done, ns + 2) X(ord, ns + 1) X(sub, ns + 1)             \
-	X(hit, ne + 1) X(hitw, ne + 1) X(fkey, ns + 1) X(start.he, ns + 2) X(start.pos, ns + 2)    \
+	X(run_of, ne + 1) X(hp.he, ns + 2) X(hp.pos, ns + 2) X(dist, ns + 2)        \
+	X(used, ns + 1) X(farther_used, ns + 1) X(done, ns + 2) X(reached, ns + 1) X(lids_below, ns + 1)             \
+	X(start.he, ns + 2) X(start.pos, ns + 2)    \
 	X(kept_at, ns + 1)
 #define DEST_ARRAYS(Y)                                                                            \
-	Y(row, ns + 1) Y(bfs, ns + 1) Y(dl_lo, ns + 1) Y(dl_hi, ns + 1) Y(dl, ne + 1) Y(dl_v, ne + 1) \
-	Y(tpl.he, ns + 2) Y(tpl.pos, ns + 2) Y(below, ns + 2)
+	Y(row, ns + 1) Y(bfs, ns + 1) Y(farther_first, ns + 1) Y(farther_end, ns + 1) Y(farther_run, ne + 1) Y(farther_nb, ne + 1) \
+	Y(heap_at_start.he, ns + 2) Y(heap_at_start.pos, ns + 2) Y(nearer_than, ns + 2)
 
 /* Bytes of an array of n elements of a, in 64-byte lines. */
 #define LINES(a, n) (((sizeof(*(a)) * (n)) + 63) & ~(size_t)63)
@@ -144,7 +143,7 @@ static void emu_free(struct emu *h)
 
 /*
  * Every array in one block (malloc'd: each is written before it is read,
- * except the loads, done and used_i, cleared here).
+ * except the loads, done and farther_used, cleared here).
  */
 static int emu_alloc(struct emu *h)
 {
@@ -170,26 +169,26 @@ static int emu_alloc(struct emu *h)
 #undef CARVE_D1
 	memset(h->load, 0, sizeof(*h->load) * (ne + 1));
 	memset(h->done, 0, sizeof(*h->done) * (ns + 2));
-	memset(h->used_i, 0, sizeof(*h->used_i) * (ns + 1));
+	memset(h->farther_used, 0, sizeof(*h->farther_used) * (ns + 1));
 	return 0;
 }
 
 /* ------------------------------------------------------------ routing */
 
 int lanes_route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		   struct lanes_routing *r, const struct sssp_osm_order *o,
-		   struct lanes_error *err)
+			 int reference, struct lanes_routing *r, const struct sssp_osm_order *o,
+			 struct lanes_error *err)
 {
 	struct emu h;
 	uint64_t p = count_lids(f);
 	int rc = 1;
 
-	(void)opts;
 	if (p * p >= OSM_INF || !f->num_switches || !o->nseq)
 		return 0;
 	memset(&h, 0, sizeof(h));
 	h.f = f;
 	h.threads = opts->threads;
+	h.full_steps_only = reference;
 	h.r = r;
 	h.ns = f->num_switches;
 	h.p2 = p * p;
@@ -199,7 +198,7 @@ int lanes_route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_
 	h.ngroups = o->ngroups;
 	if (emu_alloc(&h)) {
 		emu_free(&h);
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return sssp_oom(err);
 	}
 	set_order(&h);
 	lanes_emu_set_runs(&h);

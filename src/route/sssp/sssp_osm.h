@@ -3,8 +3,7 @@
  * (set-up and the routing loop), sssp_osm_prep.c (each destination
  * switch's fill, kept or made ahead on a helper thread), sssp_osm_lid.c
  * (one LID's tree, LFT column and loads), sssp_osm_dijkstra.c (cl_heap
- * and the Dijkstra step) and sssp_osm_levels.c (the fast step without the
- * heap). Not public API; see those files for the rules.
+ * and the Dijkstra step) and sssp_osm_dijkstra_fast.c (its fast step). Not public API; see those files for the rules.
  */
 #ifndef LANES_SSSP_OSM_H
 #define LANES_SSSP_OSM_H
@@ -37,24 +36,26 @@ struct emu_dest {
 	int ca;                     /* for CA LIDs (else t's own LIDs) */
 	uint32_t *row;              /* per switch: hops to t, UINT32_MAX unreached */
 	uint32_t *bfs, nbfs;        /* switches that reach t, by hops */
-	uint32_t nscan;             /* bfs[0 .. nscan): the switches with dl_lo and dl_hi */
-	uint32_t ecc;               /* hops of the farthest of them */
-	uint32_t *below;            /* per hop count h <= ecc: switches less than h hops away */
-	uint32_t *dl_lo, *dl_hi;    /* per switch: its runs one hop farther, in dl */
-	uint32_t *dl, *dl_v;        /* those runs, and their neighbours */
-	struct emu_heap tpl;        /* the heap once t has left it */
+	uint32_t nscan;             /* bfs[0 .. nscan): the switches with farther_first and farther_end */
+	uint32_t max_hops;          /* hops of the farthest of them */
+	uint32_t *nearer_than;      /* per hop count h <= max_hops: switches less than h hops away */
+	uint32_t *farther_first, *farther_end; /* per switch: its runs one hop farther,
+				       farther_run[farther_first .. farther_end) */
+	uint32_t *farther_run, *farther_nb; /* those runs, and their neighbours */
+	struct emu_heap heap_at_start; /* the heap once t has left it */
 };
 
 struct emu {
 	const struct lanes_fabric *f;
 	struct lanes_routing *r;
 	unsigned threads;           /* the caller's opts->threads */
+	int full_steps_only;        /* never the fast step (sssp_osm_dijkstra.c) */
 	uint32_t ns;                /* switches; vertex ns is the CA of a CA LID */
 	uint64_t p2;                /* P^2 */
 	uint32_t *gorder;           /* switches in GUID map order */
 	uint64_t *gkey;             /* set-up: (GUID map key, switch) pairs, sorted */
 	uint32_t *port_e;           /* set-up: per fabric port slot, its adjacency entry */
-	uint32_t *rev;              /* per adjacency entry: the other end's entry */
+	uint32_t *reverse;          /* per adjacency entry: the other end's entry */
 	uint32_t *nb;               /* per adjacency entry: the neighbour */
 	uint64_t *load;             /* per adjacency entry: routes on that channel */
 	uint64_t max_load;          /* the largest entry of load */
@@ -73,20 +74,17 @@ struct emu {
 	uint64_t *run_load;         /* per run: the smallest load on its cables toward the switch */
 	uint32_t *run_best;         /* per run: the entry back of the first such cable */
 	uint32_t *run_of;           /* per adjacency entry: the run holding it */
-	uint8_t *twice;             /* per switch: a neighbour has two runs */
 
 	/* one Dijkstra */
 	struct emu_dest *d;         /* the current destination switch */
 	struct emu_heap hp;
 	uint64_t *dist;             /* per vertex: its key */
 	uint32_t *used;             /* per switch: its adjacency entry toward t (full step) */
-	uint32_t *used_i;           /* per switch: the place in dl of its run (fast step) */
+	uint32_t *farther_used;     /* per switch: the place in farther_run of its run
+				       toward t (fast step) */
 	uint8_t *done;              /* per vertex: extracted (full step) */
-	uint32_t *ord, nord;        /* switches reached, parents before children */
-	uint64_t *sub;              /* per switch: LIDs whose paths pass it */
-	uint32_t *hit;              /* scratch: runs that improve a key */
-	uint64_t *hitw;             /* scratch: their keys */
-	uint64_t *fkey;             /* per switch: lanes_emu_levels' sum << 32 | key of the parent */
+	uint32_t *reached, nreached; /* switches reached, parents before children */
+	uint64_t *lids_below;       /* per switch: LIDs whose paths pass it */
 
 	/* fills kept for the switches' own LIDs (sssp_osm_prep.c), in 32-bit words */
 	uint32_t *kept_at;          /* per switch: the start of its record in kept, or UINT32_MAX */
@@ -120,24 +118,24 @@ void lanes_emu_run_update(struct emu *h, uint32_t k);
 /* Fill d for destination switch t (reads only what the loads do not change). */
 void lanes_emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca);
 
-/* d->tpl from d->t and d->ca (lanes_emu_dest_fill ends with it). */
+/* d->heap_at_start from d->t and d->ca (lanes_emu_dest_fill ends with it). */
 void lanes_emu_dest_heap(const struct emu *h, struct emu_dest *d);
 
 /* The full step: OpenSM's dijkstra() as it is; returns switches reached. */
 uint32_t lanes_emu_dijkstra_full(struct emu *h);
 
-/*
- * The same tree when lanes_emu_fast_ok() (see sssp_osm_dijkstra.c), in used_i
- * (d->bfs orders it).
- */
-int lanes_emu_fast_ok(const struct emu *h);
-void lanes_emu_dijkstra_fast(struct emu *h);
+/* The root of hp; the last element takes its place and sinks. */
+uint32_t lanes_emu_heap_pop(struct emu_heap *hp, uint64_t *key);
 
-/*
- * sssp_osm_levels.c: the fast step's keys and links without the heap, in
- * used_i; the largest hop count of a switch whose order in the heap
- * decides a link (0: none).
- */
-uint32_t lanes_emu_levels(struct emu *h);
+/* v's key in hp decreases to key (a strict improvement), so it sifts up. */
+void lanes_emu_heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key);
+
+/* sssp_osm_dijkstra_fast.c */
+
+/* Does the fast step give the full step's tree for the current LID? */
+int lanes_emu_fast_ok(const struct emu *h);
+
+/* The same tree as the full step when lanes_emu_fast_ok(), in farther_used (d->bfs orders it). */
+void lanes_emu_dijkstra_fast(struct emu *h);
 
 #endif

@@ -15,30 +15,8 @@
  * order, a vertex not yet extracted takes the link if key(u) + weight is
  * strictly below its key (which then sifts up).
  *
- * The fast step gives the same tree when every key at h hops stays below
- * (h + 1) * P^2 and below infinity (lanes_emu_fast_ok: hops times the largest
- * channel load below P^2). Then:
- *  - only a link to a switch one hop farther from t can improve a key, and
- *    every switch at h hops leaves the heap before any at h + 1;
- *  - the switches at the largest hop count, ecc, never leave before the
- *    last nearer one, and nothing is relaxed after it, so the step stops
- *    there. Their keys are always larger than the nearer switches' keys,
- *    so where they sit in the heap never moves a nearer switch (a nearer
- *    switch passes them going up and down whatever their keys, and they
- *    never pass it). So they stay at infinity in the heap and their keys
- *    and links are kept beside it: the same first strict minimum, without
- *    sifting;
- *  - the heap's order among equal keys matters only where two switches tie
- *    on key and sum for a farther one: lanes_emu_levels (sssp_osm_levels.c)
- *    makes every key and link without the heap and finds the last such
- *    tie, and the heap is replayed only up to its hop count (the links
- *    farther on stand);
- *  - consecutive cables from u to one neighbour are one check with their
- *    smallest weight (two successive sift-ups of one element end where
- *    one sift-up to the smaller key ends);
- *  - the checks of u's distinct neighbours do not depend on each other, so
- *    they are made without branches first and the improved keys sifted up
- *    after, in port order.
+ * The fast step (sssp_osm_dijkstra_fast.c) gives the same tree with less
+ * of the heap where the loads allow.
  * The first steps (the CA's vertex and t leave the heap) do not depend on
  * the loads, so lanes_emu_dest_fill makes them once per destination switch (on
  * the helper thread, if any) and each LID starts from a copy.
@@ -53,7 +31,7 @@
 #define KEY(x) ((x) >> 32)
 #define ENTRY(key, v) ((uint64_t)(key) << 32 | (v))
 
-static inline __attribute__((always_inline)) void heap_up(struct emu_heap *hp, uint32_t i)
+static inline void heap_up(struct emu_heap *hp, uint32_t i)
 {
 	uint64_t *he = hp->he, x = he[i], key = KEY(x);
 	uint32_t *pos = hp->pos;
@@ -83,21 +61,12 @@ static void heap_down(struct emu_heap *hp, uint32_t i)
 		if (c >= n)
 			break;
 		bk = KEY(he[c]);
-		if (c + HEAP_D <= n) {
-			/* the smallest of four children, the later one on ties, as two pairs */
-			uint64_t k1 = KEY(he[c + 1]), k2 = KEY(he[c + 2]), k3 = KEY(he[c + 3]);
-			uint32_t l = k1 <= bk ? c + 1 : c, r = k3 <= k2 ? c + 3 : c + 2;
-			uint64_t lk = k1 <= bk ? k1 : bk, rk = k3 <= k2 ? k3 : k2;
-
-			best = rk <= lk ? r : l;
-			bk = rk <= lk ? rk : lk;
-		} else {
-			for (uint32_t j = c + 1; j < n; j++)
-				if (KEY(he[j]) <= bk) {
-					best = j;
-					bk = KEY(he[j]);
-				}
-		}
+		/* the smallest child, the later one on ties */
+		for (uint32_t j = c + 1; j < c + HEAP_D && j < n; j++)
+			if (KEY(he[j]) <= bk) {
+				best = j;
+				bk = KEY(he[j]);
+			}
 		if (!(key > bk))
 			break;
 		he[i] = he[best];
@@ -108,8 +77,7 @@ static void heap_down(struct emu_heap *hp, uint32_t i)
 	pos[(uint32_t)x] = i;
 }
 
-/* The root; the last element takes its place and sinks. */
-static uint32_t heap_pop(struct emu_heap *hp, uint64_t *key)
+uint32_t lanes_emu_heap_pop(struct emu_heap *hp, uint64_t *key)
 {
 	uint64_t x = hp->he[0];
 
@@ -121,17 +89,16 @@ static uint32_t heap_pop(struct emu_heap *hp, uint64_t *key)
 	return (uint32_t)x;
 }
 
-/* A key only ever decreases (strict improvement), so it sifts up. */
-static inline __attribute__((always_inline)) void heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key)
+void lanes_emu_heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key)
 {
 	hp->he[hp->pos[v]] = ENTRY(key, v);
 	heap_up(hp, hp->pos[v]);
 }
 
-static inline __attribute__((always_inline)) void decrease(struct emu *h, uint32_t v, uint64_t key)
+static inline void decrease(struct emu *h, uint32_t v, uint64_t key)
 {
 	h->dist[v] = key;
-	heap_decrease(&h->hp, v, key);
+	lanes_emu_heap_decrease(&h->hp, v, key);
 }
 
 /* Every vertex at infinity in vertex order (the CA's last, h->start), the source at 0. */
@@ -142,7 +109,7 @@ static void heap_fill(const struct emu *h, struct emu_heap *hp, uint32_t t, int 
 	hp->n = ns + (ca ? 1 : 0);
 	memcpy(hp->he, h->start.he, sizeof(*hp->he) * hp->n);
 	memcpy(hp->pos, h->start.pos, sizeof(*hp->pos) * (ns + 1));
-	heap_decrease(hp, ca ? ns : t, 0);
+	lanes_emu_heap_decrease(hp, ca ? ns : t, 0);
 }
 
 uint32_t lanes_emu_dijkstra_full(struct emu *h)
@@ -158,10 +125,10 @@ uint32_t lanes_emu_dijkstra_full(struct emu *h)
 	heap_fill(h, &h->hp, t, ca);
 	h->dist[ca ? ns : t] = 0;
 	h->done[ca ? ns : t] = 1;
-	h->nord = 0;
+	h->nreached = 0;
 	while (h->hp.n) {
 		uint64_t du;
-		uint32_t u = heap_pop(&h->hp, &du);
+		uint32_t u = lanes_emu_heap_pop(&h->hp, &du);
 
 		if (du >= OSM_INF)
 			break; /* the rest is unreached: relaxing from it cannot succeed */
@@ -171,9 +138,9 @@ uint32_t lanes_emu_dijkstra_full(struct emu *h)
 				decrease(h, t, 1);
 			continue;
 		}
-		h->ord[h->nord++] = u;
+		h->reached[h->nreached++] = u;
 		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
-			uint32_t v = h->nb[e], back = h->rev[e];
+			uint32_t v = h->nb[e], back = h->reverse[e];
 			uint64_t w;
 
 			if (h->done[v])
@@ -185,153 +152,21 @@ uint32_t lanes_emu_dijkstra_full(struct emu *h)
 			}
 		}
 	}
-	return h->nord;
-}
-
-int lanes_emu_fast_ok(const struct emu *h)
-{
-	uint64_t spread = (uint64_t)h->d->ecc * h->max_load + 1;
-
-	return spread < h->p2 && (uint64_t)h->d->ecc * h->p2 + spread < OSM_INF;
-}
-
-/* u's runs in turn, each checked against the key as it stands. */
-static void relax_in_turn(struct emu *h, uint32_t u, uint64_t base)
-{
-	const struct emu_dest *d = h->d;
-	const uint32_t *dl = d->dl, *dl_v = d->dl_v;
-	const uint64_t *run_load = h->run_load;
-	uint64_t *dist = h->dist;
-	uint32_t *used_i = h->used_i, hi = d->dl_hi[u];
-
-	for (uint32_t i = d->dl_lo[u]; i < hi; i++) {
-		uint32_t v = dl_v[i];
-		uint64_t w = base + run_load[dl[i]];
-
-		if (w < dist[v]) {
-			used_i[v] = i;
-			dist[v] = w;
-			heap_decrease(&h->hp, v, w);
-		}
-	}
-}
-
-/* u's runs to distinct neighbours: checked first, then sifted in order. */
-static void relax_batch(struct emu *h, uint32_t u, uint64_t base)
-{
-	const struct emu_dest *d = h->d;
-	const uint32_t *dl = d->dl, *dl_v = d->dl_v;
-	const uint64_t *run_load = h->run_load;
-	uint64_t *dist = h->dist, *hitw = h->hitw;
-	uint32_t *hit = h->hit, *used_i = h->used_i, n = 0, hi = d->dl_hi[u];
-
-	for (uint32_t i = d->dl_lo[u]; i < hi; i++) {
-		uint64_t w = base + run_load[dl[i]];
-
-		hit[n] = i;
-		hitw[n] = w;
-		n += w < dist[dl_v[i]];
-	}
-	for (uint32_t j = 0; j < n; j++) {
-		uint32_t i = hit[j], v = dl_v[i];
-
-		used_i[v] = i;
-		dist[v] = hitw[j];
-		heap_decrease(&h->hp, v, hitw[j]);
-	}
-}
-
-/* u at ecc - 1 hops: the keys and links of the farthest switches, no heap. */
-static void relax_far(struct emu *h, uint32_t u, uint64_t base)
-{
-	const uint32_t *dl = h->d->dl, *dl_v = h->d->dl_v;
-	const uint64_t *run_load = h->run_load;
-	uint64_t *dist = h->dist;
-	uint32_t *used_i = h->used_i;
-
-	for (uint32_t i = h->d->dl_lo[u]; i < h->d->dl_hi[u]; i++) {
-		uint32_t v = dl_v[i];
-		uint64_t w = base + run_load[dl[i]], dv = dist[v];
-		uint32_t uv = used_i[v], lt = w < dv;
-
-		dist[v] = lt ? w : dv;
-		used_i[v] = lt ? i : uv;
-	}
-}
-
-/* u nearer than ecc - 1 hops: its runs' keys into the heap */
-static void relax_near(struct emu *h, uint32_t u, uint64_t base)
-{
-	if (h->twice[u])
-		relax_in_turn(h, u, base);
-	else
-		relax_batch(h, u, base);
-}
-
-/* A tie at ecc - 1 hops (lanes_emu_levels): those switches leave the heap in turn. */
-static void far_by_heap(struct emu *h)
-{
-	const struct emu_dest *d = h->d;
-
-	for (uint32_t i = d->below[d->ecc]; i < d->nbfs; i++)
-		h->dist[d->bfs[i]] = OSM_INF;
-	for (uint32_t k = d->below[d->ecc - 1]; k < d->below[d->ecc]; k++) {
-		uint64_t du;
-		uint32_t u = heap_pop(&h->hp, &du);
-
-		relax_far(h, u, du + h->p2);
-	}
-}
-
-void lanes_emu_dijkstra_fast(struct emu *h)
-{
-	const struct emu_dest *d = h->d;
-	uint32_t t = d->t, tie, stop;
-
-	if (d->ecc < 2) { /* t alone, or every other switch next to it */
-		for (uint32_t s = 0; s < h->ns; s++)
-			h->dist[s] = OSM_INF;
-		h->dist[t] = d->ca ? 1 : 0;
-		if (d->ecc)
-			relax_far(h, t, h->dist[t] + h->p2);
-		return;
-	}
-	if (!(tie = lanes_emu_levels(h)))
-		return;
-	/* the heap up to the last tie; the links farther on stand */
-	for (uint32_t s = 0; s < h->ns; s++)
-		h->dist[s] = OSM_INF;
-	h->dist[t] = d->ca ? 1 : 0;
-	memcpy(h->hp.he, d->tpl.he, sizeof(*h->hp.he) * d->tpl.n);
-	memcpy(h->hp.pos, d->tpl.pos, sizeof(*h->hp.pos) * (h->ns + 1));
-	h->hp.n = d->tpl.n;
-	relax_near(h, t, h->dist[t] + h->p2);
-	stop = tie + 1 < d->ecc - 1 ? tie + 1 : d->ecc - 1;
-	for (uint32_t k = 1; k < d->below[stop]; k++) {
-		uint64_t du;
-		uint32_t u = heap_pop(&h->hp, &du);
-
-		relax_near(h, u, du + h->p2);
-	}
-	if (tie == d->ecc - 1)
-		far_by_heap(h);
+	return h->nreached;
 }
 
 void lanes_emu_run_update(struct emu *h, uint32_t k)
 {
-	const uint32_t *rev = h->rev;
+	const uint32_t *rev = h->reverse;
 	const uint64_t *load = h->load;
 	uint32_t e1 = h->run_e0[k + 1], e = h->run_e0[k], b = rev[e];
 	uint64_t best = load[b];
 
-	for (e++; e < e1; e++) { /* without branches: the first of the least */
-		uint32_t r = rev[e];
-		uint64_t l = load[r];
-		int lt = l < best;
-
-		best = lt ? l : best;
-		b = lt ? r : b;
-	}
+	for (e++; e < e1; e++) /* the first of the least */
+		if (load[rev[e]] < best) {
+			b = rev[e];
+			best = load[b];
+		}
 	h->run_best[k] = b;
 	h->run_load[k] = best;
 }
@@ -340,24 +175,16 @@ void lanes_emu_set_runs(struct emu *h)
 {
 	const struct lanes_fabric *f = h->f;
 	uint32_t nr = 0;
-	uint8_t *seen = h->done; /* scratch, all 0 here */
 
 	for (uint32_t u = 0; u < h->ns; u++) {
 		h->run_off[u] = nr;
-		h->twice[u] = 0;
 		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
-			uint32_t v = h->nb[e];
-
-			if (e == f->adj_off[u] || h->nb[e - 1] != v) {
-				h->twice[u] |= seen[v];
-				seen[v] = 1;
-				h->run_v[nr] = v;
+			if (e == f->adj_off[u] || h->nb[e - 1] != h->nb[e]) {
+				h->run_v[nr] = h->nb[e];
 				h->run_e0[nr++] = e;
 			}
 			h->run_of[e] = nr - 1;
 		}
-		for (uint32_t k = h->run_off[u]; k < nr; k++)
-			seen[h->run_v[k]] = 0;
 	}
 	h->run_off[h->ns] = nr;
 	h->run_e0[nr] = f->adj_off[h->ns];
@@ -381,7 +208,7 @@ void lanes_emu_set_runs(struct emu *h)
 void lanes_emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, int ca)
 {
 	uint32_t ns = h->ns, n = 1, nd = 0, hops = 0, i, *row = d->row, *bfs = d->bfs;
-	uint32_t *dl = d->dl, *dl_v = d->dl_v;
+	uint32_t *farther_run = d->farther_run, *farther_nb = d->farther_nb;
 	const uint32_t *run_off = h->run_off, *run_v = h->run_v;
 
 	d->t = t;
@@ -389,32 +216,34 @@ void lanes_emu_dest_fill(const struct emu *h, struct emu_dest *d, uint32_t t, in
 	memset(row, 0xFF, sizeof(*row) * ns);
 	row[t] = 0;
 	bfs[0] = t;
-	d->below[0] = 0;
-	for (i = 0; i < n; i++) { /* without branches: the outcomes are coin tosses */
+	d->nearer_than[0] = 0;
+	for (i = 0; i < n; i++) {
 		uint32_t u = bfs[i], next = row[u] + 1;
 
 		if (row[u] != hops)
-			d->below[hops = row[u]] = i;
+			d->nearer_than[hops = row[u]] = i;
 		if (n == ns && hops == row[bfs[n - 1]])
 			break;
-		d->dl_lo[u] = nd;
+		d->farther_first[u] = nd;
 		for (uint32_t k = run_off[u], end = run_off[u + 1]; k < end; k++) {
-			uint32_t v = run_v[k], rv = row[v], fresh = rv == UINT32_MAX;
+			uint32_t v = run_v[k];
 
-			rv = fresh ? next : rv;
-			row[v] = rv;
-			bfs[n] = v;
-			n += fresh;
-			dl_v[nd] = v;
-			dl[nd] = k;
-			nd += rv == next;
+			if (row[v] == UINT32_MAX) {
+				row[v] = next;
+				bfs[n++] = v;
+			}
+			if (row[v] == next) {
+				farther_nb[nd] = v;
+				farther_run[nd++] = k;
+			}
 		}
-		d->dl_hi[u] = nd;
+		d->farther_end[u] = nd;
 	}
 	d->nscan = i;
 	d->nbfs = n;
-	d->ecc = row[bfs[n - 1]];
-	d->below[d->ecc + 1] = n; /* below[0 .. ecc]: where each hop count starts in bfs */
+	d->max_hops = row[bfs[n - 1]];
+	/* nearer_than[0 .. max_hops]: where each hop count starts in bfs */
+	d->nearer_than[d->max_hops + 1] = n;
 	lanes_emu_dest_heap(h, d);
 }
 
@@ -423,10 +252,10 @@ void lanes_emu_dest_heap(const struct emu *h, struct emu_dest *d)
 {
 	uint64_t key;
 
-	heap_fill(h, &d->tpl, d->t, d->ca);
-	heap_pop(&d->tpl, &key);
+	heap_fill(h, &d->heap_at_start, d->t, d->ca);
+	lanes_emu_heap_pop(&d->heap_at_start, &key);
 	if (d->ca) {
-		heap_decrease(&d->tpl, d->t, 1);
-		heap_pop(&d->tpl, &key);
+		lanes_emu_heap_decrease(&d->heap_at_start, d->t, 1);
+		lanes_emu_heap_pop(&d->heap_at_start, &key);
 	}
 }

@@ -21,43 +21,44 @@ static void write_column(struct emu *h, uint32_t lid, uint8_t port)
 	uint8_t *col = h->r->lft + (size_t)lid * h->ns;
 
 	memset(col, LANES_PORT_DROP, h->ns);
-	for (uint32_t k = 1; k < h->nord; k++)
-		col[h->ord[k]] = h->f->adj[h->used[h->ord[k]]].port;
+	for (uint32_t k = 1; k < h->nreached; k++)
+		col[h->reached[k]] = h->f->adj[h->used[h->reached[k]]].port;
 	col[h->d->t] = port;
 }
 
 /* After a full step: every switch adds its LIDs to each channel on its path. */
 static void add_load(struct emu *h)
 {
-	for (uint32_t k = 0; k < h->nord; k++)
-		h->sub[h->ord[k]] = h->hca[h->ord[k]];
-	for (uint32_t k = h->nord; k-- > 1;) { /* children first */
-		uint32_t s = h->ord[k], e = h->used[s];
+	for (uint32_t k = 0; k < h->nreached; k++)
+		h->lids_below[h->reached[k]] = h->hca[h->reached[k]];
+	for (uint32_t k = h->nreached; k-- > 1;) { /* children first */
+		uint32_t s = h->reached[k], e = h->used[s];
 
-		h->load[e] += h->sub[s];
+		h->load[e] += h->lids_below[s];
 		h->max_load = h->load[e] > h->max_load ? h->load[e] : h->max_load;
-		h->sub[h->nb[e]] += h->sub[s];
-		lanes_emu_run_update(h, h->run_of[h->rev[e]]);
+		h->lids_below[h->nb[e]] += h->lids_below[s];
+		lanes_emu_run_update(h, h->run_of[h->reverse[e]]);
 	}
 }
 
 /*
  * The same after a fast step, in one pass from the leaves: each switch's
- * entry from its run (used_i), its LIDs on that channel and on to its
+ * entry from its run (farther_used), its LIDs on that channel and on to its
  * parent, the run's load.
  */
 static void finish_fast(struct emu *h, uint32_t lid, uint8_t port, const uint32_t *ord)
 {
 	uint8_t *col = h->r->lft + (size_t)lid * h->ns;
 	const struct lanes_adj *adj = h->f->adj;
-	const uint32_t *run_e0 = h->run_e0, *dl = h->d->dl, *used_i = h->used_i;
+	const uint32_t *run_e0 = h->run_e0, *farther_run = h->d->farther_run;
+	const uint32_t *farther_used = h->farther_used;
 	const uint32_t *run_best = h->run_best, *nb = h->nb;
-	uint64_t *sub = h->sub, *load = h->load, *run_load = h->run_load, max = h->max_load;
+	uint64_t *sub = h->lids_below, *load = h->load, *run_load = h->run_load, max = h->max_load;
 
 	memset(col, LANES_PORT_DROP, h->ns);
 	memcpy(sub, h->hca, sizeof(*sub) * h->ns);
-	for (uint32_t k = h->nord; k-- > 1;) {
-		uint32_t s = ord[k], run = dl[used_i[s]], e = run_best[run];
+	for (uint32_t k = h->nreached; k-- > 1;) {
+		uint32_t s = ord[k], run = farther_run[farther_used[s]], e = run_best[run];
 		uint64_t x = sub[s], l = load[e] + x;
 
 		col[s] = adj[e].port;
@@ -78,8 +79,8 @@ static int all_shortest(const struct emu *h)
 {
 	const uint32_t *row = h->d->row;
 
-	for (uint32_t k = 1; k < h->nord; k++) {
-		uint32_t s = h->ord[k];
+	for (uint32_t k = 1; k < h->nreached; k++) {
+		uint32_t s = h->reached[k];
 
 		if (row[h->nb[h->used[s]]] + 1 != row[s])
 			return 0;
@@ -95,7 +96,7 @@ static int route_lid(struct emu *h, uint32_t lid, uint8_t port)
 {
 	if (lanes_emu_fast_ok(h)) {
 		lanes_emu_dijkstra_fast(h);
-		h->nord = h->d->nbfs;
+		h->nreached = h->d->nbfs;
 		finish_fast(h, lid, port, h->d->bfs);
 		return 1;
 	}

@@ -3,16 +3,16 @@
  * per destination switch before its LIDs are routed: hops, runs and heap
  * start (lanes_emu_dest_fill, sssp_osm_dijkstra.c), none of which depends on the
  * loads. So a helper thread prepares the next destination switch while
- * this one is routed (prep_pipe.c, from lanes_sssp_thread_min switches, as sssp_cands.c),
+ * this one is routed (prep_pipe.c, from SSSP_THREAD_WORTH switches as opts->threads allows, as sssp_cands.c),
  * and the result does not depend on the thread. This is the emulation's
  * own speed-up; OpenSM (osm_ucast_dfsssp.c) makes each Dijkstra from
  * scratch.
  *
  * A switch with end ports is a destination twice: for them, and after
  * every such switch, for its own LIDs. Its fill does not depend on the
- * loads, so the first time keeps it for the second, packed: nbfs, ecc,
- * nscan, nd; bfs; below; where each scanned switch's runs start in dl,
- * then nd; dl. Hops, dl_v and the heap follow from those. The records
+ * loads, so the first time keeps it for the second, packed: nbfs, max_hops,
+ * nscan, nd; bfs; nearer_than; where each scanned switch's runs start in farther_run,
+ * then nd; farther_run. Hops, farther_nb and the heap follow from those. The records
  * take at most KEPT_BYTES plus a quarter of the LFTs' size; a switch
  * whose record does not fit is filled again.
  */
@@ -41,9 +41,9 @@ static void kept_alloc(struct emu *h)
  */
 static void keep_fill(struct emu *h, const struct emu_dest *d)
 {
-	const uint32_t *bfs = d->bfs, *dl_lo = d->dl_lo;
-	uint32_t nd = d->nscan ? d->dl_hi[bfs[d->nscan - 1]] : 0, *w;
-	size_t need = 4 + d->nbfs + d->ecc + 2 + d->nscan + 1 + nd;
+	const uint32_t *bfs = d->bfs, *farther_first = d->farther_first;
+	uint32_t nd = d->nscan ? d->farther_end[bfs[d->nscan - 1]] : 0, *w;
+	size_t need = 4 + d->nbfs + d->max_hops + 2 + d->nscan + 1 + nd;
 
 	if (!h->kept || h->kept_used + need > h->kept_cap)
 		return;
@@ -51,26 +51,27 @@ static void keep_fill(struct emu *h, const struct emu_dest *d)
 	w = h->kept + h->kept_used;
 	h->kept_used += need;
 	w[0] = d->nbfs;
-	w[1] = d->ecc;
+	w[1] = d->max_hops;
 	w[2] = d->nscan;
 	w[3] = nd;
 	w += 4;
 	memcpy(w, bfs, sizeof(*w) * d->nbfs);
 	w += d->nbfs;
-	memcpy(w, d->below, sizeof(*w) * (d->ecc + 2));
-	w += d->ecc + 2;
+	memcpy(w, d->nearer_than, sizeof(*w) * (d->max_hops + 2));
+	w += d->max_hops + 2;
 	for (uint32_t i = 0; i < d->nscan; i++)
-		w[i] = dl_lo[bfs[i]];
+		w[i] = farther_first[bfs[i]];
 	w[d->nscan] = nd;
-	memcpy(w + d->nscan + 1, d->dl, sizeof(*w) * nd);
+	memcpy(w + d->nscan + 1, d->farther_run, sizeof(*w) * nd);
 }
 
 /* d for t's own LIDs from t's record; 0 when t has none. */
 static int restore_fill(const struct emu *h, struct emu_dest *d, uint32_t t)
 {
 	const uint32_t *w, *run_v = h->run_v;
-	uint32_t nd, *row = d->row, *bfs = d->bfs, *below = d->below;
-	uint32_t *dl_lo = d->dl_lo, *dl_hi = d->dl_hi, *dl_v = d->dl_v;
+	uint32_t nd, *row = d->row, *bfs = d->bfs, *below = d->nearer_than;
+	uint32_t *farther_first = d->farther_first, *farther_end = d->farther_end;
+	uint32_t *farther_nb = d->farther_nb;
 
 	if (!h->kept || h->kept_at[t] == UINT32_MAX)
 		return 0;
@@ -78,26 +79,26 @@ static int restore_fill(const struct emu *h, struct emu_dest *d, uint32_t t)
 	d->t = t;
 	d->ca = 0;
 	d->nbfs = w[0];
-	d->ecc = w[1];
+	d->max_hops = w[1];
 	d->nscan = w[2];
 	nd = w[3];
 	w += 4;
 	memcpy(bfs, w, sizeof(*w) * d->nbfs);
 	w += d->nbfs;
-	memcpy(below, w, sizeof(*w) * (d->ecc + 2));
-	w += d->ecc + 2;
+	memcpy(below, w, sizeof(*w) * (d->max_hops + 2));
+	w += d->max_hops + 2;
 	memset(row, 0xFF, sizeof(*row) * h->ns);
-	for (uint32_t hops = 0; hops <= d->ecc; hops++)
+	for (uint32_t hops = 0; hops <= d->max_hops; hops++)
 		for (uint32_t i = below[hops]; i < below[hops + 1]; i++)
 			row[bfs[i]] = hops;
 	for (uint32_t i = 0; i < d->nscan; i++) {
-		dl_lo[bfs[i]] = w[i];
-		dl_hi[bfs[i]] = w[i + 1];
+		farther_first[bfs[i]] = w[i];
+		farther_end[bfs[i]] = w[i + 1];
 	}
 	w += d->nscan + 1;
-	memcpy(d->dl, w, sizeof(*w) * nd);
+	memcpy(d->farther_run, w, sizeof(*w) * nd);
 	for (uint32_t i = 0; i < nd; i++)
-		dl_v[i] = run_v[w[i]];
+		farther_nb[i] = run_v[w[i]];
 	lanes_emu_dest_heap(h, d);
 	return 1;
 }
