@@ -59,6 +59,7 @@
 #include <string.h>
 
 #include "route/cdg/cdg.h"
+#include "core/util.h"
 
 struct cdg_layer {
 	uint32_t *count;   /* per dependency: the paths that use it */
@@ -107,11 +108,6 @@ struct lanes_cdg {
 	uint32_t *pred;        /* per channel seen: the one before it from v, or after it to u */
 };
 
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
-
 /*
  * The number of "in, then out" in the transposed numbering of used_into,
  * dense_off[x] + (out - adj_off[x]) * deg + (rev[in] - adj_off[x]): the
@@ -133,7 +129,7 @@ int lanes_cdg_new(struct lanes_cdg **out, const struct route_channels *ch, uint3
 
 	*out = NULL;
 	if (!g)
-		return oom(err);
+		return lanes_error_oom(err);
 	g->ch = ch;
 	g->num_channels = ch->E;
 	g->max_layers = max_layers;
@@ -142,7 +138,7 @@ int lanes_cdg_new(struct lanes_cdg **out, const struct route_channels *ch, uint3
 	g->sorted = malloc(n * (sizeof(*g->sorted) + 4 * sizeof(uint32_t)));
 	if (!g->layers || !g->sorted) {
 		lanes_cdg_free(g);
-		return oom(err);
+		return lanes_error_oom(err);
 	}
 	g->mark = (uint32_t *)(g->sorted + n);
 	g->fwd = g->mark + n;
@@ -173,7 +169,7 @@ int lanes_cdg_open_layer(struct lanes_cdg *g, uint32_t layer, struct lanes_error
 	if (!y->order.label) { /* one block: labels, count, refused, next, prev, the bytes */
 		y->order.label = malloc(sizeof(uint64_t) * n + sizeof(uint32_t) * (2 * nd + 2 * n) + 3 * nd);
 		if (!y->order.label)
-			return oom(err);
+			return lanes_error_oom(err);
 		y->count = (uint32_t *)(y->order.label + n);
 		y->refused = y->count + nd;
 		y->order.next = y->refused + nd;
@@ -408,7 +404,7 @@ static int journal_room(struct lanes_cdg *g, uint32_t n, struct lanes_error *err
 	while (cap < g->journal_len + n)
 		cap *= 2;
 	if (!(j = realloc(g->journal, sizeof(*j) * cap)))
-		return oom(err);
+		return lanes_error_oom(err);
 	g->journal = j;
 	g->journal_cap = cap;
 	return 0;

@@ -35,6 +35,7 @@
 #include "lanes/routing.h"
 #include "route/cdg/channels.h"
 #include "route/cdg/cdg.h"
+#include "core/util.h"
 
 struct route_cdg_check {
 	const struct lanes_fabric *f;
@@ -114,7 +115,7 @@ int lanes_route_cdg_check_new(const struct lanes_fabric *f, struct route_cdg_che
 		k = NULL;
 	}
 	if (!k)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	memset(k, 0, offsetof(struct route_cdg_check, ent));
 	k->f = f;
 	k->E = (uint32_t)E;

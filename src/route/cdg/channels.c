@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "route/cdg/channels.h"
+#include "core/util.h"
 
 int lanes_route_channels_init(struct route_channels *c, const struct lanes_fabric *f, const char *who,
 			struct lanes_error *err)
@@ -26,7 +27,7 @@ int lanes_route_channels_init(struct route_channels *c, const struct lanes_fabri
 	c->dense_off = malloc(sizeof(*c->dense_off) * n_off +
 			      sizeof(uint32_t) * (n_ent + (size_t)c->E + 1));
 	if (!c->dense_off)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	c->port_ent = (uint32_t *)(c->dense_off + n_off);
 	c->rev = c->port_ent + n_ent;
 	for (uint32_t i = 0; i < f->num_port_slots; i++)

@@ -205,7 +205,7 @@ struct layering {
 static int keep_layering(const struct dfsssp *d, struct layering *k, struct lanes_error *err)
 {
 	if (!(k->layer = malloc((size_t)d->nunits + 1)))
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	memcpy(k->layer, d->layer, d->nunits);
 	memcpy(k->paths, d->paths, sizeof(k->paths));
 	k->nlayers = d->nlayers;
@@ -290,7 +290,7 @@ static int set_notes(struct dfsssp *d, uint32_t budget, struct lanes_error *err)
 		d->r->notes = lanes_strndup(buf, (size_t)(p - buf));
 	} else
 		d->r->notes = first_fit_notes(d, budget);
-	return d->r->notes ? 0 : sssp_oom(err);
+	return d->r->notes ? 0 : lanes_error_oom(err);
 }
 
 static int layer_paths(struct dfsssp *d, struct lanes_error *err)

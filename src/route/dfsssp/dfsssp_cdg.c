@@ -108,7 +108,7 @@ static int number_dependencies(struct dfsssp *d, struct part *a, struct part *b,
 	if (!(d->dep_number = route_zalloc(&d->arena, sizeof(*d->dep_number) * (nd + 1))) ||
 	    !(d->chan_deps_off = route_alloc(&d->arena, sizeof(*d->chan_deps_off) * ((size_t)d->ch.E + 1))) ||
 	    (b->u0 < b->u1 && !(b->mark = calloc(nd + 1, 1))))
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	run_pass(a, b, 1);
 	for (size_t i = 0; b->mark && i < nd; i++)
 		d->dep_number[i] |= b->mark[i];
@@ -117,7 +117,7 @@ static int number_dependencies(struct dfsssp *d, struct part *a, struct part *b,
 	d->dep_in = route_alloc(&d->arena, sizeof(*d->dep_in) * ((size_t)d->ndeps + 1));
 	d->dep_out = route_alloc(&d->arena, sizeof(*d->dep_out) * ((size_t)d->ndeps + 1));
 	if (!d->dep_in || !d->dep_out)
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	for (uint32_t x = 0, k = 0; x < d->ns; x++) {
 		uint32_t a0 = f->adj_off[x], deg = f->adj_off[x + 1] - a0;
 
@@ -164,10 +164,10 @@ static int alloc_lists(struct dfsssp *d, struct part *a, struct part *b, struct 
 	a->count = calloc(n, sizeof(*a->count));
 	a->cnt = d->layer_pairs[0];
 	if (!d->dep_units_off || !d->dep_units || !d->layer_pairs[0] || !d->layer || !a->count)
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	if (b->u0 < b->u1 && (!(b->count = calloc(n, sizeof(*b->count))) ||
 			      !(b->cnt = calloc(n, sizeof(uint64_t)))))
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	return 0;
 }
 

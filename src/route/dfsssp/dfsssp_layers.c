@@ -219,10 +219,10 @@ int lanes_dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err)
 	d->cycle_depth = route_alloc(a, sizeof(*d->cycle_depth) * e);
 	d->resume = route_alloc(a, sizeof(*d->resume) * e);
 	if (!d->state || !d->cycle_chan || !d->cycle_edge || !d->cycle_depth || !d->resume)
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	if (dfsssp_two_threads(d) &&
 	    !(d->spare = route_alloc(a, sizeof(*d->spare) * ((size_t)d->ndeps + 1))))
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	for (uint32_t l = 0; l < d->nlayers; l++) {
 		if (l)
 			count_layer(d, l);
@@ -304,7 +304,7 @@ static int ff_empty(struct dfsssp *d, struct lanes_error *err)
 	for (uint32_t l = 0; l < DFSSSP_MAX_LAYERS; l++) {
 		if (!d->layer_pairs[l] &&
 		    !(d->layer_pairs[l] = route_alloc(&d->arena, sizeof(uint64_t) * ((size_t)d->ndeps + 1))))
-			return sssp_oom(err);
+			return lanes_error_oom(err);
 		memset(d->layer_pairs[l], 0, sizeof(uint64_t) * ((size_t)d->ndeps + 1));
 		all += d->paths[l];
 		d->paths[l] = 0;
@@ -325,7 +325,7 @@ static int ff_order(struct dfsssp *d, uint32_t *order, struct lanes_error *err)
 		if (d->unit[u + 1].off - d->unit[u].off > maxn)
 			maxn = d->unit[u + 1].off - d->unit[u].off;
 	if (!(start = calloc((size_t)maxn + 2, sizeof(*start))))
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	for (uint32_t u = 0; u < d->nunits; u++)
 		start[maxn - (d->unit[u + 1].off - d->unit[u].off) + 1]++;
 	for (uint32_t i = 1; i <= maxn + 1; i++)
@@ -362,7 +362,7 @@ int lanes_dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_erro
 	d->ff_seen = route_zalloc(&d->arena, sizeof(*d->ff_seen) * ((size_t)d->ch.E + 1));
 	d->ff_place = route_zalloc(&d->arena, sizeof(*d->ff_place) * ((size_t)d->ch.E + 1));
 	if (!order || !d->ff_seen || !d->ff_place)
-		rc = sssp_oom(err);
+		rc = lanes_error_oom(err);
 	else if (!(rc = ff_empty(d, err)))
 		rc = ff_order(d, order, err);
 	*needed = 0;

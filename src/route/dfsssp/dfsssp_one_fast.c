@@ -38,6 +38,7 @@
 
 #include "route/dfsssp/dfsssp_internal.h"
 #include "route/cdg/channels.h"
+#include "core/util.h"
 
 enum { NEW = 0, ON_STACK, DONE };
 
@@ -164,7 +165,7 @@ static int one_alloc(struct dfsssp *d, struct one *o, struct lanes_error *err)
 	o->stamp = route_alloc(a, sz);
 	o->used = route_zalloc(a, d->ch.ndeps + 1);
 	if (!o->chan || !o->src || !o->stamp || !o->used)
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	for (uint32_t s = 0; s < d->ns; s++) {
 		for (uint32_t p = 0; p < o->w; p++)
 			o->chan[(size_t)s * o->w + p] = route_channel_at(&d->ch, s, (uint8_t)p);
@@ -209,7 +210,7 @@ int lanes_dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err)
 
 	d->one_layer = 0;
 	if (!state || !stk || !stj || one_alloc(d, &o, err))
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	for (uint32_t q = 0, p = 0, check = 64, step = spread_step(d->nt); q < d->nt; q++) {
 		uint32_t t = d->t_order[p];
 

@@ -114,15 +114,15 @@ static int new_queue(struct dfsssp *d, struct lanes_error *err)
 	struct dfsssp_queue *q = calloc(1, sizeof(*q));
 
 	if (!q)
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	if (pthread_mutex_init(&q->mu, NULL)) {
 		free(q);
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	}
 	if (pthread_cond_init(&q->cv, NULL)) {
 		pthread_mutex_destroy(&q->mu);
 		free(q);
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	}
 	q->hi = UINT32_MAX;
 	d->q = q;
@@ -135,7 +135,7 @@ int lanes_dfsssp_units_begin(struct dfsssp *d, struct sssp_progress *prog, struc
 	int rc;
 
 	if (!(d->t_order = route_alloc(&d->arena, sizeof(*d->t_order) * ((size_t)d->ns + 1))))
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	*prog = (struct sssp_progress){ routed_here, d };
 	if (!dfsssp_two_threads(d))
 		return 0;
@@ -196,7 +196,7 @@ static int append_view(struct dfsssp *d, struct dfsssp_queue *q, uint32_t from,
 	if (lanes_grow((void **)&d->unit, &d->u_cap, (size_t)d->nunits + w->nunits + 2,
 		       sizeof(*d->unit)) ||
 	    lanes_dfsssp_grow_deps(d, w->ndep_refs, err))
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	/* t_order[p]'s units end where t_order[p - 1]'s begin (u1), or at the view's end */
 	for (uint32_t p = from, u1 = w->nunits; p < q->n; p++) {
 		uint32_t t = d->t_order[p], u0 = d->t_unit[t];

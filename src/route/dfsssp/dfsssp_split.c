@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "route/dfsssp/dfsssp_internal.h"
+#include "core/util.h"
 
 /* One worker's destinations [t0, t1), on its own view v. */
 struct range {
@@ -97,7 +98,7 @@ int lanes_dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct la
 	if (!r || !views) {
 		free(r);
 		free(views);
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	}
 	for (k = 0; k < n && !rc; k++) {
 		r[k].v = k ? &views[k] : d;

@@ -43,7 +43,7 @@ static int list_destinations(struct dfsssp *d, struct lanes_error *err)
 	d->dst_off = route_zalloc(&d->arena, sizeof(*d->dst_off) * ((size_t)d->ns + 2));
 	d->dst = route_alloc(&d->arena, sizeof(*d->dst) * ((size_t)total + 1));
 	if (!d->dst_off || !d->dst)
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	for (uint32_t i = 0; i < d->eps.n; i++)
 		d->dst_off[d->eps.ep[i].sw + 2] += 1u << d->eps.ep[i].lmc;
 	for (uint32_t s = 0; s < d->ns; s++) {
@@ -74,7 +74,7 @@ int lanes_dfsssp_alloc_scratch(struct dfsssp *d, struct lanes_error *err)
 	d->chan = route_alloc(a, sizeof(*d->chan) * ns);
 	if (!d->order || !d->same_path_as || !d->path_unit || !d->varies || !d->scratch_first || !d->scratch_group || !d->unit_id ||
 	    !d->chan)
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	return 0;
 }
 
@@ -175,7 +175,7 @@ int lanes_dfsssp_grow_deps(struct dfsssp *d, size_t more, struct lanes_error *er
 	if (d->ndep_refs + more <= d->dep_cap)
 		return 0;
 	if (lanes_grow((void **)&d->unit_deps, &d->dep_cap, d->ndep_refs + more, sizeof(*d->unit_deps)))
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	return 0;
 }
 
@@ -234,7 +234,7 @@ static int add_unit(struct dfsssp *d, uint32_t s, uint32_t i, uint32_t cnt, uint
 	if (d->nunits == UINT32_MAX - 1 || d->ndep_refs >= UINT32_MAX - d->ns)
 		return lanes_error_set(err, LANES_ERANGE, "dfsssp: too many distinct paths");
 	if (lanes_grow((void **)&d->unit, &d->u_cap, (size_t)d->nunits + 2, sizeof(*d->unit)))
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	d->path_unit[(size_t)s * k + i] = d->nunits;
 	d->unit[d->nunits].off = (uint32_t)d->ndep_refs;
 	d->unit[d->nunits++].w = dfsssp_lids_at(d, s) * cnt;
@@ -317,7 +317,7 @@ int lanes_dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err)
 	    (rc = lanes_dfsssp_alloc_scratch(d, err)))
 		return rc;
 	if (!(d->t_unit = route_zalloc(&d->arena, sizeof(*d->t_unit) * ((size_t)d->ns + 1))))
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	d->grouping_in_sl_cells = d->maxk <= 256;
 	return 0;
 }

@@ -78,11 +78,6 @@
 
 #define NONE LANES_NONE
 
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
-
 /* ---------------------------------------------------------------- paths */
 
 struct id_key {
@@ -252,7 +247,7 @@ static int set_notes(struct lash *l, uint32_t osm_needed, uint32_t ff_needed, ui
 	lanes_sb_dec(&b, used);
 	lanes_sb_str(&b, used == 1 ? " VL (SL = VL)" : " VLs (SL = VL)");
 	l->r->notes = lanes_sb_dup(&b);
-	return l->r->notes ? 0 : oom(err);
+	return l->r->notes ? 0 : lanes_error_oom(err);
 }
 
 /* ---------------------------------------------------------------- engine */

@@ -65,6 +65,7 @@
 #include "route/minhop/minhop.h"
 #include "route/minhop/minhop_fast.h"
 #include "route/minhop/minhop_share.h"
+#include "core/util.h"
 
 /* Destination switches whose min-hop ports a batch computes, per worker. */
 #define DESTINATIONS_PER_WORKER 32
@@ -247,7 +248,7 @@ static int route_batch(struct minhop *m, struct lanes_error *err)
 	cyclic = !failed && m->check && check_batch(m);
 	keep_or_free(m);
 	if (failed)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	return cyclic;
 }
 
@@ -358,7 +359,7 @@ static int set_notes(struct lanes_routing *r, struct lanes_error *err)
 
 	r->notes = malloc(sizeof(notes));
 	if (!r->notes)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	memcpy(r->notes, notes, sizeof(notes));
 	return 0;
 }
@@ -371,7 +372,7 @@ static int start_workers(struct minhop *m, struct lanes_error *err)
 
 	m->workers = calloc(m->num_workers, sizeof(*m->workers));
 	if (!m->workers)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (unsigned k = 0; k < m->num_workers; k++) {
 		struct minhop_worker *w = &m->workers[k];
 
@@ -405,7 +406,7 @@ static int alloc_batch(struct minhop *m, struct lanes_error *err)
 	m->saved = calloc((size_t)m->f->num_switches + 1, sizeof(*m->saved));
 	m->save_left = lanes_route_hop_ports_save_budget(m->f);
 	if (!m->batch || !m->batch_lids || !m->saved)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	return 0;
 }
 

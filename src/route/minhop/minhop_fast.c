@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "route/minhop/minhop_fast.h"
+#include "core/util.h"
 
 int lanes_minhop_fast_init(struct minhop_fast *fast, const struct lanes_fabric *f,
 			   struct lanes_error *err)
@@ -46,7 +47,7 @@ int lanes_minhop_fast_init(struct minhop_fast *fast, const struct lanes_fabric *
 	/* one block: open_destinations, lid_switches, lid_of, entries_by_load, answer */
 	fast->open_destinations = malloc(sizeof(uint32_t) * (3 * (ns + 1) + degree) + ns + 1);
 	if (!fast->open_destinations)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	fast->lid_switches = fast->open_destinations + ns + 1;
 	fast->lid_of = fast->lid_switches + ns + 1;
 	fast->entries_by_load = fast->lid_of + ns + 1;

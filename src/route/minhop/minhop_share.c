@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "route/minhop/minhop_share.h"
+#include "core/util.h"
 
 int lanes_minhop_share_init(struct minhop_share *share, const struct lanes_fabric *f, unsigned k,
 			    unsigned n, struct lanes_error *err)
@@ -35,7 +36,7 @@ int lanes_minhop_share_init(struct minhop_share *share, const struct lanes_fabri
 	share->scratch_columns = malloc((size_t)MINHOP_SHARE_COLUMNS *
 					(share->end_switch - share->first_switch) + 1);
 	if (!share->scratch_columns)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (uint32_t j = 0; j < MINHOP_SHARE_COLUMNS; j++)
 		share->column_numbers[j] = j;
 	return 0;

@@ -21,6 +21,7 @@
 
 #include "route/sssp/sssp.h"
 #include "route/engines.h"
+#include "core/util.h"
 
 static int set_notes(struct lanes_routing *r, struct lanes_error *err)
 {
@@ -30,7 +31,7 @@ static int set_notes(struct lanes_routing *r, struct lanes_error *err)
 
 	r->notes = malloc(sizeof(notes));
 	if (!r->notes)
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	memcpy(r->notes, notes, sizeof(notes));
 	return 0;
 }

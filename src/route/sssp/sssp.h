@@ -34,12 +34,6 @@ struct sssp_progress {
 	void *ctx;
 };
 
-/** Out of memory, for the sssp and dfsssp families: LANES_ENOMEM, recorded in err. */
-static inline int sssp_oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
-
 /** lanes_route_sssp's how: a set of these bits. */
 enum sssp_how {
 	/** Break ties as OpenSM's heap does (its tables entry for entry,

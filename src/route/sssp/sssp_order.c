@@ -20,6 +20,7 @@
 #include "route/sssp/sssp_paths.h"
 #include "route/common/endports.h"
 #include "route/sssp/sssp.h"
+#include "core/util.h"
 
 /* num_hca per switch and the first end port of each switch. */
 static void count_hca(struct sssp *m)
@@ -59,7 +60,7 @@ static int rank_switches(struct sssp *m, struct lanes_error *err)
 	struct rank_key *k = malloc(sizeof(*k) * (ns + 1));
 
 	if (!k)
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	for (uint32_t s = 0; s < ns; s++) {
 		k[s].hca = m->hca[s];
 		k[s].key = lanes_route_osm_guid_key(m->f->nodes[m->f->switches[s]].guid);
@@ -78,7 +79,7 @@ static int make_sequence(struct sssp *m, struct lanes_error *err)
 	uint32_t ns = m->f->num_switches;
 
 	if (!(m->seq = malloc(sizeof(*m->seq) * (2 * (size_t)ns + 1))))
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	for (uint32_t i = 0; i < ns; i++)
 		if (m->ep_first[m->rank[i]] != LANES_NONE)
 			m->seq[m->nseq++] = m->rank[i];
@@ -96,7 +97,7 @@ static int alloc_order(struct sssp *m, struct lanes_error *err)
 	m->rank = malloc(sizeof(*m->rank) * (ns + 1));
 	m->ep_first = malloc(sizeof(*m->ep_first) * (ns + 1));
 	m->hca = malloc(sizeof(*m->hca) * (ns + 1));
-	return m->rank && m->ep_first && m->hca ? 0 : sssp_oom(err);
+	return m->rank && m->ep_first && m->hca ? 0 : lanes_error_oom(err);
 }
 
 int lanes_sssp_order(struct sssp *m, struct lanes_error *err)

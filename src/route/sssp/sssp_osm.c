@@ -198,7 +198,7 @@ int lanes_route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_
 	h.ngroups = o->ngroups;
 	if (emu_alloc(&h)) {
 		emu_free(&h);
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	}
 	set_order(&h);
 	lanes_emu_set_runs(&h);

@@ -61,6 +61,7 @@
 #include "route/sssp/sssp_paths.h"
 #include "route/common/endports.h"
 #include "route/sssp/sssp.h"
+#include "core/util.h"
 
 /* What the rule needs, only when it routes. */
 static int alloc_rule(struct sssp *m, struct lanes_error *err)
@@ -73,14 +74,14 @@ static int alloc_rule(struct sssp *m, struct lanes_error *err)
 	/* kept candidates: at most 4 MB and a quarter of the LFTs' size */
 	m->keep_left = ((size_t)4 << 20) + (size_t)(m->f->max_lid + 1) * ns / 4;
 	if (!m->kept || !m->load)
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	m->load_sum = m->load + ne + 1;
 	m->lids_below = m->load_sum + ns + 1;
 	m->nb = (uint32_t *)(m->lids_below + ns + 1);
 	if (ns) /* lids_below as between trees (sssp_tree.c) */
 		memcpy(m->lids_below, m->hca, sizeof(uint64_t) * ns);
 	if (lanes_sssp_dest_alloc(&m->buf[0], ns, ne) || lanes_sssp_dest_alloc(&m->buf[1], ns, ne))
-		return sssp_oom(err);
+		return lanes_error_oom(err);
 	for (size_t e = 0; e < ne; e++)
 		m->nb[e] = m->f->adj[e].sw;
 	return 0;

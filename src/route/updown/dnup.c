@@ -57,6 +57,7 @@
 #include "route/cdg/cdg.h"
 #include "route/minhop/minhop.h"
 #include "route/engines.h"
+#include "core/util.h"
 
 struct dnup {
 	const struct lanes_fabric *f;
@@ -138,7 +139,7 @@ static int fallback(struct dnup *d, const char *why, struct lanes_error *err)
 	int rc;
 
 	if (!comp)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	if ((rc = lanes_route_components(d->f, comp, &ncomp, err)) ||
 	    (rc = lanes_fabric_switch_distances(d->f, &dist, err)) ||
 	    (rc = lanes_route_center_roots(d->f, dist, comp, ncomp, d->seeds, err)) ||
@@ -158,7 +159,7 @@ static int fallback(struct dnup *d, const char *why, struct lanes_error *err)
 	lanes_sb_str(&b, ignored(d));
 	lanes_sb_str(&b, "; ");
 	d->r->notes = lanes_route_notes_with_roots(d->f, head, d->seeds, ncomp, NULL);
-	rc = d->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	rc = d->r->notes ? 0 : lanes_error_oom(err);
 out:
 	free(dist);
 	free(comp);
@@ -199,7 +200,7 @@ static int try_minhop(struct dnup *d, struct lanes_error *err)
 	free(r->notes);
 	more = strlen(ignored(d));
 	if (!(r->notes = malloc(sizeof(notes) + more))) {
-		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		rc = lanes_error_oom(err);
 		goto out;
 	}
 	memcpy(r->notes, notes, sizeof(notes) - 1);
@@ -257,7 +258,7 @@ static int route_dnup(struct dnup *d, struct lanes_error *err)
 		     "GUID); 1 VL");
 	lanes_sb_str(&b, ignored(d));
 	if (!(d->r->notes = lanes_sb_dup(&b)))
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	return 0;
 }
 
@@ -277,7 +278,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	d.key = d.seeds ? d.seeds + 2 * (ns + 1) : NULL;
 	d.pos = d.seeds ? d.seeds + 3 * (ns + 1) : NULL;
 	if (!d.seeds)
-		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		rc = lanes_error_oom(err);
 	else
 		rc = route_dnup(&d, err);
 	if (!rc) {

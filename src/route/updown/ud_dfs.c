@@ -40,6 +40,7 @@
 
 #include "route/updown/updown.h"
 #include "route/engines.h"
+#include "core/util.h"
 
 struct dfs {
 	const struct lanes_fabric *f;
@@ -159,7 +160,7 @@ static int dfs_order(struct dfs *d, struct lanes_error *err)
 	d->pos = malloc(sizeof(uint32_t) * (ns + 1));
 	d->roots = malloc(sizeof(uint32_t) * (ns + 1));
 	if (!d->comp || !d->sum || !d->intree || !d->visited || !d->stack || !d->pos || !d->roots)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	if ((rc = lanes_route_components(d->f, d->comp, &d->ncomp, err)) ||
 	    (rc = lanes_fabric_switch_distances(d->f, &d->dist, err)))
 		return rc;
@@ -182,7 +183,7 @@ static int set_notes(struct dfs *d, const struct lanes_route_opts *opts, struct 
 				       : NULL;
 
 	r->notes = lanes_route_notes_with_roots(d->f, head, d->roots, d->ncomp, tail);
-	return r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	return r->notes ? 0 : lanes_error_oom(err);
 }
 
 static void release(struct dfs *d)

@@ -319,7 +319,7 @@ static int with_file(struct updn *u, struct lanes_error *err)
 		lanes_sb_str(&b, " GUIDs of the file are not in the fabric (skipped)");
 	}
 	u->r->notes = lanes_route_notes_with_roots(u->f, head, u->roots, u->nroots, tail);
-	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	return u->r->notes ? 0 : lanes_error_oom(err);
 }
 
 /* Fallback 2: one central root per component; always routes every pair. */
@@ -343,7 +343,7 @@ static int with_centres(struct updn *u, const char *why, struct lanes_error *err
 	lanes_sb_str(&b, "; fallback: one root per connected component, the switch of minimum "
 		     "eccentricity, ties to the lowest GUID; up*/down* on BFS ranks from it; 1 VL; ");
 	u->r->notes = lanes_route_notes_with_roots(u->f, head, u->roots, u->nroots, NULL);
-	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	return u->r->notes ? 0 : lanes_error_oom(err);
 }
 
 /*
@@ -365,7 +365,7 @@ static int detected(struct updn *u, const char *rule, uint32_t hosts, struct lan
 	}
 	lanes_sb_str(&b, "; up*/down* on BFS ranks from them (equal ranks: lower GUID is up); 1 VL; ");
 	u->r->notes = lanes_route_notes_with_roots(u->f, head, u->roots, u->nroots, NULL);
-	return u->r->notes ? 0 : lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	return u->r->notes ? 0 : lanes_error_oom(err);
 }
 
 /* The chain: OpenSM's rule, fallback 1 (host switches), fallback 2 (centres). */
@@ -418,7 +418,7 @@ static int prepare(struct updn *u, struct lanes_error *err)
 
 	carve(u, &c);
 	if (!(u->block = c.base = malloc(c.used)))
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	c.used = 0;
 	carve(u, &c);
 	memset(u->seen, 0, sizeof(*u->seen) * (3 * ns + 1));

@@ -22,6 +22,7 @@
 #include "lanes/fabric.h"
 #include "lanes/io.h"
 #include "route/updown/updown.h"
+#include "core/util.h"
 
 struct guid_map {
 	uint64_t guid;
@@ -135,7 +136,7 @@ int lanes_route_read_roots(const struct lanes_fabric *f, const char *path, uint3
 
 	*unknown = 0;
 	if (!mark || !(m = guid_index(f, &nm))) {
-		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		rc = lanes_error_oom(err);
 		goto out;
 	}
 	if ((rc = lanes_io_slurp(path, &data, &dlen, err)))

@@ -55,6 +55,7 @@
 #include "route/minhop/minhop_share.h"
 #include "route/updown/updown.h"
 #include "route/updown/updown_internal.h"
+#include "core/util.h"
 
 /* Destination switches whose candidates a batch computes, per worker. */
 #define DESTINATIONS_PER_WORKER 32
@@ -257,7 +258,7 @@ static int route_batch(struct updown_run *run, struct lanes_error *err)
 			fill_slot(run, &run->whole, &run->batch[q]);
 	keep_or_free(run);
 	if (failed)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	return gap;
 }
 
@@ -370,7 +371,7 @@ static int start_workers(struct updown_run *run, struct lanes_error *err)
 		run->num_workers = lanes_threads_for(run->opts->threads, f->num_switches);
 	run->workers = calloc(run->num_workers, sizeof(*run->workers));
 	if (!run->workers)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (unsigned k = 0; k < run->num_workers; k++) {
 		struct updown_worker *w = &run->workers[k];
 
@@ -402,7 +403,7 @@ static int alloc_batch(struct updown_run *run, struct lanes_error *err)
 	run->saved = calloc((size_t)run->f->num_switches + 1, sizeof(*run->saved));
 	run->save_left = lanes_route_hop_ports_save_budget(run->f);
 	if (!run->batch || !run->batch_lids || !run->saved)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	return 0;
 }
 

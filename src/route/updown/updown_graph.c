@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "route/updown/updown_internal.h"
+#include "core/util.h"
 
 /* The adjacency of each switch, up moves first, each part in port order. */
 static void split_adjacency(struct updown_graph *g)
@@ -51,7 +52,7 @@ int lanes_updown_graph_init(struct updown_graph *g, const struct lanes_fabric *f
 	 * then entry_port, goes_up, has_ca */
 	g->first_up = calloc(1, sizeof(uint32_t) * (4 * (ns + 1) + ne + 1) + 2 * (ne + 1) + ns + 1);
 	if (!g->first_up)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	g->first_down = g->first_up + ns + 1;
 	g->by_position = g->first_down + ns + 1;
 	g->component = g->by_position + ns + 1;
@@ -84,7 +85,7 @@ int lanes_updown_phases_init(struct updown *u, const struct updown_graph *g,
 	 * queue, routed_by_hops, unrouted, hops_bucket, state */
 	u->down_set_bits = calloc(1, sizeof(uint64_t) * nbits + sizeof(uint32_t) * (7 * n + 1) + n);
 	if (!u->down_set_bits)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	u->down_hops = (uint32_t *)(u->down_set_bits + nbits);
 	u->best_hops = u->down_hops + n;
 	u->route_hops = u->best_hops + n;

@@ -14,6 +14,7 @@
 #include "lanes/fabric.h"
 #include "core/numfmt.h"
 #include "route/updown/updown.h"
+#include "core/util.h"
 
 #define INF UINT32_MAX /* unreached */
 
@@ -26,7 +27,7 @@ int lanes_route_bfs_ranks(const struct lanes_fabric *f, const uint32_t *seeds, u
 	uint32_t *queue = malloc(sizeof(*queue) * ((size_t)f->num_switches + 1));
 
 	if (!queue)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (uint32_t s = 0; s < f->num_switches; s++)
 		rank[s] = INF;
 	for (uint32_t i = 0; i < nseeds; i++)
@@ -72,7 +73,7 @@ int lanes_route_order_by_key(const struct lanes_fabric *f, const uint32_t *key, 
 	struct keyed *k = malloc(sizeof(*k) * ((size_t)ns + 1));
 
 	if (!k)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (uint32_t s = 0; s < ns; s++) {
 		k[s].key = key[s];
 		k[s].sw = s;
@@ -92,7 +93,7 @@ int lanes_route_components(const struct lanes_fabric *f, uint32_t *comp, uint32_
 	uint32_t *queue = malloc(sizeof(*queue) * ((size_t)ns + 1));
 
 	if (!queue)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (uint32_t s = 0; s < ns; s++)
 		comp[s] = INF;
 	for (uint32_t s0 = 0; s0 < ns; s0++) {
@@ -137,7 +138,7 @@ int lanes_route_center_roots(const struct lanes_fabric *f, const uint8_t *dist, 
 	uint32_t *best = malloc(sizeof(*best) * ((size_t)ncomp + 1));
 
 	if (!best)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(err);
 	for (uint32_t c = 0; c < ncomp; c++)
 		roots[c] = LANES_NONE;
 	for (uint32_t s = 0; s < f->num_switches; s++) {
