@@ -193,7 +193,7 @@ static int lmc_value(struct reader *r, struct lanes_scan *sc, uint8_t *lmc)
 int lanes_ibnd_grow_recs(struct reader *r)
 {
 	if (lanes_grow((void **)&r->recs, &r->cap_recs, r->nrecs + 1, sizeof(*r->recs)))
-		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(r->err);
 	memset(&r->recs[r->nrecs], 0, sizeof(*r->recs));
 	return 0;
 }
@@ -262,7 +262,7 @@ static int node_line(struct reader *r, struct lanes_scan *sc, struct lanes_scan 
 	if (type == LANES_NODE_SWITCH && (rc = switch_tail(r, cm, n)))
 		return rc;
 	if (lanes_strmap_put(&r->ids, id.s, id.len, (uint32_t)r->nrecs))
-		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(r->err);
 	memset(&r->hdr, 0, sizeof(r->hdr));
 	r->cur = (uint32_t)r->nrecs++;
 	return 0;
@@ -346,7 +346,7 @@ static int port_line(struct reader *r, struct lanes_scan *sc, struct lanes_scan 
 	if ((rc = port_comment(r, cm, &pl)))
 		return rc;
 	if (lanes_grow((void **)&r->pl, &r->cap_pl, r->npl + 1, sizeof(*r->pl)))
-		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(r->err);
 	r->pl[r->npl++] = pl;
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ibnetdiscover_internal.h"
+#include "core/util.h"
 
 /* Step 2: a record for every peer id that has none, from the port lines. */
 int lanes_ibnd_add_peers(struct reader *r)
@@ -42,7 +43,7 @@ int lanes_ibnd_add_peers(struct reader *r)
 				   .line = pl->line, .type = (uint8_t)lanes_ibnd_id_type(pl->rid),
 				   .nports = pl->rport, .implicit = 1 };
 		if (lanes_strmap_put(&r->ids, pl->rid.s, pl->rid.len, (uint32_t)r->nrecs++))
-			return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+			return lanes_error_oom(r->err);
 		lanes_builder_warn(r->b, "%s:%lu: peer \"%.*s\" has no record of its own; it is made "
 				   "from the port lines that name it", r->file, pl->line, SHOW(pl->rid));
 	}
@@ -69,7 +70,7 @@ int lanes_ibnd_check_guids(struct reader *r)
 			rc = PERR(r, "\"%.*s\" has the GUID 0x%016" PRIx64 " of \"%.*s\" (line %lu)",
 				  SHOW(n->id), n->guid, SHOW(r->recs[other].id), r->recs[other].line);
 		else if (lanes_strmap_put(&seen, key, strlen(key), (uint32_t)i))
-			rc = lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+			rc = lanes_error_oom(r->err);
 	}
 	lanes_strmap_clear(&seen);
 	return rc;
@@ -144,7 +145,7 @@ int lanes_ibnd_gather(struct reader *r)
 		total += (size_t)r->recs[i].nports + 1;
 	}
 	if (!(r->slots = calloc(total, sizeof(*r->slots))))
-		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(r->err);
 	for (size_t i = 0; i < total; i++)
 		r->slots[i].peer = LANES_NONE;
 	for (size_t i = 0; i < r->nrecs; i++) {
@@ -179,7 +180,7 @@ static int add_node(struct reader *r, const struct rec *n)
 	int rc;
 
 	if (!desc)
-		return lanes_error_set(r->err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(r->err);
 	spec.desc = desc;
 	rc = lanes_builder_add_node(r->b, &spec, NULL, r->err);
 	free(desc);

@@ -129,7 +129,7 @@ static int add_node(struct ibsim_parse *ps, int type, struct lanes_scan sc)
 		return rc;
 	desc = d && dlen ? lanes_strndup(d, dlen) : lanes_strndup(id, idlen);
 	if (!desc)
-		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(ps->err);
 	spec.nports = (uint8_t)nports;
 	spec.guid = ps->guid[type];
 	spec.sysimage_guid = ps->sysimg ? ps->sysimg : spec.guid;
@@ -151,7 +151,7 @@ static int add_node(struct ibsim_parse *ps, int type, struct lanes_scan sc)
 		rc = lanes_builder_set_port(ps->b, node, 0, 0, lid, lmc, ps->err);
 	if (!rc && (lanes_strmap_put(&ps->ids, id, idlen, node) ||
 		    lanes_strmap_put(&ps->guids, (const char *)&spec.guid, 8, node)))
-		rc = lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+		rc = lanes_error_oom(ps->err);
 	return rc;
 }
 
@@ -238,7 +238,7 @@ static int add_port(struct ibsim_parse *ps, uint32_t node, struct lanes_scan sc)
 		return rc;
 	if (lanes_grow((void **)&ps->ports, &ps->cap, ps->nports + 1, sizeof(*ps->ports)) ||
 	    !(pp.rid = lanes_strndup(rid, rlen)))
-		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(ps->err);
 	ps->ports[ps->nports++] = pp;
 	return 0;
 }

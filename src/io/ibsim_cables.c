@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ibsim_internal.h"
+#include "core/util.h"
 
 /* ibsim's get_active_linkwidth() order: 12x, 8x, 4x, 2x, 1x. */
 static uint8_t width_of_mask(unsigned m)
@@ -93,7 +94,7 @@ static int check_both_ends(struct ibsim_parse *ps, uint32_t n)
 	int rc = 0;
 
 	if (!start)
-		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(ps->err);
 	for (size_t i = 0; i < ps->nports && !rc; i++) {
 		const struct pport *pp = &ps->ports[i], *back;
 		uint32_t r = lanes_builder_peer(ps->b, pp->node, pp->port);
@@ -117,7 +118,7 @@ int lanes_ibsim_connect_all(struct ibsim_parse *ps)
 	int rc = 0;
 
 	if (!listed)
-		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(ps->err);
 	for (size_t i = 0; i < ps->nports && !rc; i++) {
 		struct pport *pp = &ps->ports[i];
 		uint32_t r = lanes_strmap_get(&ps->ids, pp->rid, strlen(pp->rid));

@@ -69,7 +69,7 @@ static int map_guids(struct lft_parse *ps)
 		if (osm_put_guid(&ps->guids, g, i) ||
 		    (f->nodes[i].type == LANES_NODE_SWITCH && g0 != g &&
 		     osm_put_guid(&ps->guids, g0, i)))
-			return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+			return lanes_error_oom(ps->err);
 	}
 	return 0;
 }

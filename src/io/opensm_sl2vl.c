@@ -71,7 +71,7 @@ static int map_guids(struct sl2vl_parse *ps)
 			for (unsigned p = 1; p <= n->nports && !bad; p++)
 				bad = osm_put_guid(&ps->ports, f->ports[n->port_base + p].guid, i);
 		if (bad)
-			return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+			return lanes_error_oom(ps->err);
 	}
 	return 0;
 }

@@ -190,7 +190,7 @@ static int node_of(struct subnet_parse *ps, const struct end *e, uint32_t *node)
 		return 0;
 	}
 	if (!(desc = lanes_strndup(e->desc, e->desclen)))
-		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(ps->err);
 	spec.desc = desc;
 	rc = lanes_builder_add_node(ps->b, &spec, node, ps->err);
 	free(desc);
@@ -198,7 +198,7 @@ static int node_of(struct subnet_parse *ps, const struct end *e, uint32_t *node)
 		return rc;
 	if (lanes_strmap_put(&ps->nodes, (const char *)&e->nodeguid, 8, *node) ||
 	    lanes_grow((void **)&ps->types, &ps->cap_types, (size_t)*node + 1, 1))
-		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(ps->err);
 	ps->types[*node] = e->type;
 	return 0;
 }

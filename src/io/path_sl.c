@@ -60,7 +60,7 @@ static int reset_sls(struct psl_parse *ps, int mode)
 
 	lanes_routing_reset_sls(r);
 	if (!(ps->seen = calloc(lanes_routing_sl_cells(r, mode) / 8 + 1, 1)))
-		return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+		return lanes_error_oom(ps->err);
 	ps->mode = mode;
 	return lanes_routing_set_sl_mode(r, mode, ps->err);
 }
@@ -320,7 +320,7 @@ static int map_switches(struct psl_parse *ps)
 
 		if (osm_put_guid(&ps->sw, g, s) ||
 		    osm_put_guid(&ps->sw, g0, s))
-			return lanes_error_set(ps->err, LANES_ENOMEM, "out of memory");
+			return lanes_error_oom(ps->err);
 	}
 	return 0;
 }
