@@ -364,7 +364,7 @@ const struct lanes_engine lanes_engine_dfsssp = {
 		   "paths up a layer (SL = VL)",
 	.scope = "any",
 	.resources = "the layers needed, spread over the VL budget (SL = VL)",
-	.source = "OpenSM 3.3.23 DFSSSP (seed 002), Domke et al. IPDPS 2011; osm_ucast_dfsssp.c",
+	.source = "OpenSM 3.3.23 DFSSSP (doc/current-routing.txt), Domke et al. IPDPS 2011; osm_ucast_dfsssp.c",
 	.flags = LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE | LANES_ENGINE_USES_SLS |
 		 LANES_ENGINE_USES_VLS,
 	.check = NULL,

@@ -353,7 +353,7 @@ const struct lanes_engine lanes_engine_lash = {
 		   "with acyclic channel dependencies (SL = VL)",
 	.scope = "any",
 	.resources = "the layers needed (fails naming them), balanced among themselves",
-	.source = "OpenSM 3.3.23 LASH (seed 002), Skeie et al. IPDPS 2002; osm_ucast_lash.c",
+	.source = "OpenSM 3.3.23 LASH (doc/current-routing.txt), Skeie et al. IPDPS 2002; osm_ucast_lash.c",
 	.flags = LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE | LANES_ENGINE_USES_SLS |
 		 LANES_ENGINE_USES_VLS,
 	.check = NULL,

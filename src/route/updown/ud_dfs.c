@@ -229,7 +229,7 @@ const struct lanes_engine lanes_engine_ud_dfs = {
 	.scope = "any",
 	.resources = "1 VL",
 	.source = "Sancho, Robles, Lopez, Flich, Duato: Routing in InfiniBand torus network "
-		  "topologies (seed 004), section 3",
+		  "topologies (ICPP 2003), section 3",
 	.flags = LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE,
 	.check = NULL,
 	.route = route,
