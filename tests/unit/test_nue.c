@@ -28,7 +28,7 @@
 #include "lanes/routing.h"
 #include "lanes/verify.h"
 #include "testutil.h"
-#include "route/nue/nue_search.h"
+#include "route/nue/nue.h"
 
 extern const struct lanes_engine lanes_engine_nue;
 
@@ -312,8 +312,23 @@ static void test_deterministic(void **state)
 	}
 }
 
+/* Route f with nue's internal entry: with or without the search's BFS shortcut. */
+static struct lanes_routing *route_fast(const struct lanes_fabric *f, uint8_t vls, int use_fast)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+
+	lanes_route_opts_init(&o);
+	o.max_vls = vls;
+	o.max_sls = 16;
+	if (lanes_nue_route(f, &o, use_fast, &r, &err))
+		fail_msg("nue: %s", err.message);
+	return r;
+}
+
 /*
- * The BFS shortcut of the search (nue_level.c) gives the heap search's
+ * The BFS shortcut of the search (nue_fast.c) gives the heap search's
  * tables byte for byte: every small generated fabric and every real file,
  * 1 and 4 VLs, with and without it.
  */
@@ -323,13 +338,8 @@ static void same_without_shortcut(const struct lanes_fabric *f, const char *name
 
 	(void)ctx;
 	for (size_t i = 0; i < N(budgets); i++) {
-		struct lanes_routing *a, *b;
+		struct lanes_routing *a = route_fast(f, budgets[i], 1), *b = route_fast(f, budgets[i], 0);
 
-		lanes_nue_level_off = 0;
-		a = route_opts(f, budgets[i], 16, 1);
-		lanes_nue_level_off = 1;
-		b = route_opts(f, budgets[i], 16, 1);
-		lanes_nue_level_off = 0;
 		if (!same(a, b))
 			fail_msg("nue on %s, %u VLs: the shortcut changes the tables", name, budgets[i]);
 		lanes_routing_free(a);

@@ -52,6 +52,8 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "core/util.h"
+#include "route/nue/nue.h"
 #include "route/nue/nue_cdg.h"
 #include "route/nue/nue_dests.h"
 #include "route/nue/nue_escape.h"
@@ -67,6 +69,7 @@
 struct nue {
 	const struct lanes_fabric *f;
 	const struct lanes_route_opts *opts;
+	int use_fast;          /* the search's BFS shortcut (nue_fast.c) */
 	struct lanes_routing *r;
 	uint32_t ns, E, k;
 	struct nue_cdg g;
@@ -80,11 +83,6 @@ struct nue {
 	uint32_t *roots, nroots;
 	struct route_arena a;  /* the arrays of the call (arena.c) */
 };
-
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
 
 /* ----------------------------------------------------------------- layers */
 
@@ -178,7 +176,7 @@ static int set_notes(struct nue *n, struct lanes_error *err)
 	lanes_sb_str(&b, " switches on escape paths; switch LIDs on shortest paths outside the "
 		     "CDG (SL 0); escape roots per layer and component: ");
 	n->r->notes = lanes_route_notes_with_roots(n->f, head, n->roots, n->nroots, NULL);
-	return n->r->notes ? 0 : oom(err);
+	return n->r->notes ? 0 : lanes_error_oom(err);
 }
 
 /* ------------------------------------------------------------- engine */
@@ -195,11 +193,11 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 	n->want = route_zalloc(&n->a, ns);
 	n->roots = route_alloc(&n->a, sizeof(*n->roots) * ns * LANES_NUM_SLS);
 	if (!n->load || !n->comp || !n->csize || !n->tw || !n->want || !n->roots)
-		return oom(err);
+		return lanes_error_oom(err);
 	if ((rc = lanes_nue_cdg_init(&n->g, n->f, &n->a, "nue", err)) ||
 	    (rc = lanes_nue_escape_init(&n->x, n->f, &n->a, err)))
 		return rc;
-	return lanes_nue_search_init(&n->s, n->f, &n->g, &n->x, &n->a, err);
+	return lanes_nue_search_init(&n->s, n->f, &n->g, &n->x, n->use_fast, &n->a, err);
 }
 
 /* What is not the arena's: the channel map, the search's added[]; then the arena. */
@@ -231,7 +229,7 @@ static int route_all(struct nue *n, struct lanes_error *err)
 		n->csize[n->comp[s]]++;
 	n->s.comp = n->comp, n->s.csize = n->csize, n->s.hca = n->d.hca, n->s.load = n->load;
 	n->s.w0 = n->d.nd ? (uint64_t)n->d.nd * n->d.nd : 1;
-	lanes_nue_bundles_sync(&n->s.level, n->load);
+	lanes_nue_bundles_sync(&n->s.fast, n->load);
 	for (uint32_t l = 0; l < n->k; l++)
 		if ((rc = route_layer(n, l, err)))
 			goto out;
@@ -246,8 +244,8 @@ out:
 	return rc;
 }
 
-static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		 struct lanes_routing **out, struct lanes_error *err)
+int lanes_nue_route(const struct lanes_fabric *f, const struct lanes_route_opts *opts, int use_fast,
+		    struct lanes_routing **out, struct lanes_error *err)
 {
 	_Alignas(16) unsigned char room[NUE_ROOM]; /* the arena's first arrays */
 	struct nue n;
@@ -257,6 +255,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	lanes_route_arena_init(&n.a, room, sizeof(room));
 	n.f = f;
 	n.opts = opts;
+	n.use_fast = use_fast;
 	n.ns = f->num_switches;
 	n.E = f->adj_off[n.ns];
 	n.k = lanes_route_layer_budget(opts);
@@ -269,6 +268,12 @@ out:
 	lanes_routing_free(n.r);
 	release(&n);
 	return rc;
+}
+
+static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct lanes_routing **out, struct lanes_error *err)
+{
+	return lanes_nue_route(f, opts, 1, out, err);
 }
 
 const struct lanes_engine lanes_engine_nue = {

@@ -90,6 +90,18 @@ static inline size_t nue_cdg_dep(const struct nue_cdg *g, uint32_t in, uint32_t 
 	return (uint32_t)(g->drow[in] + out); /* route_dependency(&g->ch, in, out) */
 }
 
+/**
+ * The dependencies onto channel out, which leaves switch x: the state of
+ * "rev[e], then out" for x's i-th adjacency entry e is at [i * deg(x)]
+ * (channels.h: a channel's in-dependencies are one stride of deg).
+ */
+static inline const uint8_t *nue_cdg_onto(const struct nue_cdg *g, uint32_t out)
+{
+	uint32_t x = g->tail[out], a0 = g->f->adj_off[x];
+
+	return g->dep + g->ch.dense_off[x] + (out - a0);
+}
+
 /** @return nonzero when "in, then out" is used */
 static inline int nue_cdg_used(const struct nue_cdg *g, uint32_t in, uint32_t out)
 {
