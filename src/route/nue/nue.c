@@ -1,53 +1,76 @@
 /*
- * nue.c - the Nue routing engine: Domke, Hoefler, Matsuoka, "Routing on the
- * Dependency Graph: A New Approach to Deadlock-Free High-Performance
- * Routing", HPDC 2016, as OpenSM 3.3.23 implements it (seed 002, "Nue
- * Routing Algorithm"; osm_ucast_nue.c). Facts and the algorithm only; no
- * code taken.
+ * nue.c - the Nue routing engine, after Jens Domke, Torsten Hoefler and
+ * Satoshi Matsuoka, "Routing on the Dependency Graph: A New Approach to
+ * Deadlock-Free High-Performance Routing", HPDC 2016 (ACM), with the details
+ * of Domke's dissertation (Tokyo Institute of Technology, 2017). Facts and
+ * the algorithm only; no code taken from OpenSM.
+ *
+ * Nue routes inside the channel dependency graph (CDG) instead of checking
+ * a routing against it afterwards: a route may take a turn only if the
+ * dependency between the two channels keeps the CDG acyclic, so the tables
+ * are free of credit loops by construction and any fabric, with any number
+ * of virtual lanes from one up, can be routed. In order:
  *
  * 1. Destinations and layers (nue_dests.c): the CA and router LIDs, in
- *    rounds over their switches, split into k = min(max_vls, max_sls)
- *    virtual layers by METIS_PartGraphKway as in OpenSM (no METIS when
- *    k = 1). SL = layer (per destination LID), and SL i goes to VL i
- *    everywhere.
+ *    rounds over their switches, are split into k = min(max_vls, max_sls)
+ *    virtual layers by a METIS k-way partition, as in OpenSM (no METIS when
+ *    k = 1). A destination's SL is its layer, and SL i goes to VL i.
  * 2. Per layer, a fresh complete CDG (nue_cdg.c): every pair of switch-to-
- *    switch channels meeting at a switch may become a dependency; the used
- *    ones are kept acyclic by an incremental topological order.
- * 3. Escape paths (nue_escape.c): per component, the most central switch of
- *    the convex subgraph of the layer's destination switches roots a
- *    spanning tree grown over the current channel weights; the up*-down*
- *    dependencies of its paths from every switch to every destination switch
- *    of the layer are used up front (they are acyclic, and a fresh CDG
- *    always takes them).
+ *    switch channels that meet at a switch is a possible dependency; the
+ *    used ones are kept acyclic by an incremental topological order.
+ * 3. Escape paths (nue_escape.c): per connected component, the most central
+ *    switch of the convex subgraph of the layer's destination switches
+ *    (betweenness) roots a spanning tree grown over the current channel
+ *    weights, and the up*-down* dependencies of its paths to every
+ *    destination switch of the layer are used up front. They are acyclic,
+ *    so a destination whose search ends at an impasse can always fall back
+ *    on them.
  * 4. Per destination LID (nue_search.c): a Dijkstra-like search on the CDG
  *    from the destination backward routes every switch of the component
- *    through dependencies that keep the CDG acyclic, with OpenSM's local
- *    backtracking, and the escape paths where it still ends at an impasse.
- *    Weights: w0 = P^2 (P: destination LIDs, OpenSM's base) plus the routes
- *    placed on the channel; after each destination every channel's weight
- *    grows by the source LIDs whose path crosses it.
+ *    through dependencies that keep the CDG acyclic, with local
+ *    backtracking, and escape paths where it still ends at an impasse. A
+ *    channel weighs w0 = P^2 (P: destination LIDs) plus the routes placed
+ *    on it, so that the searches spread the load. Where it provably gives
+ *    the same tree, a BFS (nue_fast.c, the engine's default) does the
+ *    search's work with less heap traffic.
  * 5. Switch LIDs (opts->switch_lids; nue_swlids.c), after all layers and
- *    outside the CDG: shortest paths, per switch the least-loaded min-hop
- *    port by minhop's rule (common/load.h), the loads being the CA LIDs
- *    routed per port; SL 0 (layer 0's VL 0).
+ *    outside the CDG: per switch the least-loaded min-hop port by minhop's
+ *    rule (common/load.h), the loads being the CA LIDs routed per port;
+ *    SL 0.
  *
- * Which paths: CA-to-CA (end port to end port), the traffic the verifier
- * checks by default and that OpenSM's engines promise to keep free of
- * deadlock ("between any two hosts"); OpenSM's nue does the same with its
- * default nue_include_switches FALSE. Paths from a switch to a CA LID follow
- * the same trees and stay in the CDG too, but the paths to switch LIDs are
- * not in it: they carry management traffic only, so `lanes verify
- * --all-traffic` may find cycles through them (with --ca-lids-only, where
- * every destination is a CA, it holds). Works on one VL on any connected
- * fabric; on a disconnected one each component is routed within itself.
+ * Which paths: CA to CA, the traffic the verifier checks by default and
+ * that OpenSM's engines keep free of deadlock ("between any two hosts").
+ * Paths from a switch to a CA LID follow the same trees and stay in the
+ * CDG too, but the paths to switch LIDs are not in it: they carry
+ * management traffic only, so `lanes verify --all-traffic` may find cycles
+ * through them (with --ca-lids-only, where every destination is a CA, it
+ * holds).
+ *
+ * Where this is not OpenSM's osm_ucast_nue.c (3.3.23):
+ * - the cycle check: a dynamic topological order of the channels (a
+ *   forward and a backward search inside the window between the two ends
+ *   of a new dependency, one side moved as a block) instead of OpenSM's
+ *   coloured subgraphs and depth-first search; only the time differs;
+ * - the search's heap holds one entry per switch (its best channel, with
+ *   decrease-key) instead of one per channel with lazy deletion: the same
+ *   pop order, except that after a local backtracking step a switch may be
+ *   offered again a channel into a switch that moved;
+ * - the escape root's betweenness is sampled (every n-th source) and the
+ *   convex subgraph becomes the whole component above fixed work bounds
+ *   (nue_escape.c), bounds that depend on the input alone;
+ * - switch LIDs are routed outside the CDG on min-hop paths (OpenSM's
+ *   nue_include_switches FALSE leaves them to its fallback);
+ * - a disconnected fabric is routed component by component, each within
+ *   itself, the other components' LIDs dropped;
+ * - the BFS shortcut of step 4 (nue_fast.c) is lanes' own: same tables.
  *
  * Deterministic: ties go to the lower index everywhere; METIS has a fixed
  * seed. The same build gives the same bytes for the same input; another
  * METIS version, or another compiler rounding the betweenness sums that pick
  * the escape root differently, may give other (equally valid) tables.
  *
- * Memory: the arrays of a call come from one arena (arena.c), its first
- * room on this function's stack, freed together at the end.
+ * Memory: the arrays of a call come from one arena (common/arena.c), its
+ * first room on this function's stack, freed together at the end.
  */
 #include <string.h>
 
@@ -282,8 +305,8 @@ const struct lanes_engine lanes_engine_nue = {
 		   "escape paths; never exceeds the VL budget (SL = layer of the destination)",
 	.scope = "any",
 	.resources = "1..budget VLs (METIS layers of destinations; SL = VL)",
-	.source = "Domke, Hoefler, Matsuoka, HPDC 2016; OpenSM 3.3.23 Nue (seed 002), "
-		  "osm_ucast_nue.c",
+	.source = "Domke, Hoefler, Matsuoka, \"Routing on the Dependency Graph\", HPDC 2016; "
+		  "OpenSM 3.3.23 osm_ucast_nue.c",
 	.flags = LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE | LANES_ENGINE_USES_SLS |
 		 LANES_ENGINE_USES_VLS,
 	.check = NULL,

@@ -175,7 +175,7 @@ static uint32_t take_level(struct nue_search *s, uint32_t i, uint32_t j, uint32_
 
 		if (p->dist >= limit)
 			return LANES_NONE;
-		s->via[x] = p->channel; /* dd[x] only at a hand-over: routed() */
+		s->via[x] = p->channel; /* dist[x] only at a hand-over: routed() */
 		need |= p->dep_state != NUE_DEP_USED;
 		*n = offer_bundles(s, x, v->base + lvl + 1, *n);
 	}
@@ -315,7 +315,7 @@ static void routed(struct nue_search *s, uint32_t i)
 	s->norder = i;
 	for (uint32_t j = 0; j < i; j++) {
 		s->seen[s->order[j]] = s->stamp;
-		s->dd[s->order[j]] = s->fast.node[s->order[j]].dist;
+		s->dist[s->order[j]] = s->fast.node[s->order[j]].dist;
 	}
 }
 
@@ -353,7 +353,7 @@ static int levels(struct nue_search *s, uint32_t t, struct lanes_error *err, int
 	v->node[t].dist = 0;
 	s->order[0] = t;
 	s->via[t] = LANES_NONE;
-	s->dd[t] = 0;
+	s->dist[t] = 0;
 	n = offer_bundles(s, t, base + 1, 1);
 	for (uint32_t lvl = 1; i < n; lvl++) {
 		uint32_t j, k, need = take_levels(s, &i, &j, &lvl, &n);
@@ -371,7 +371,7 @@ static int levels(struct nue_search *s, uint32_t t, struct lanes_error *err, int
 	}
 	s->norder = n;
 	if (n == s->csize[s->comp[t]])
-		return 1; /* done: nothing reads seen[] or dd[] any more */
+		return 1; /* done: nothing reads seen[] or dist[] any more */
 	routed(s, n); /* the others cannot enter: nothing to offer */
 	return 0;
 }

@@ -60,7 +60,7 @@ int lanes_nue_search_init(struct nue_search *s, const struct lanes_fabric *f, st
 	s->seen = route_zalloc(a, sizeof(*s->seen) * ns);
 	s->order = route_alloc(a, sizeof(*s->order) * ns);
 	s->sub = route_alloc(a, sizeof(*s->sub) * ns);
-	s->dd = route_alloc(a, sizeof(*s->dd) * ns);
+	s->dist = route_alloc(a, sizeof(*s->dist) * ns);
 	s->anc = route_zalloc(a, sizeof(*s->anc) * ns);
 	s->esc = route_zalloc(a, sizeof(*s->esc) * ns);
 	s->toward = route_alloc(a, sizeof(*s->toward) * ns);
@@ -70,7 +70,7 @@ int lanes_nue_search_init(struct nue_search *s, const struct lanes_fabric *f, st
 	/* added[]: room for one dependency per switch, a search's usual most; it grows past that */
 	s->added_cap = 2 * ns;
 	s->added = malloc(sizeof(*s->added) * s->added_cap);
-	if (!s->heap.entry || !s->heap.pos || !s->via || !s->seen || !s->order || !s->sub || !s->dd ||
+	if (!s->heap.entry || !s->heap.pos || !s->via || !s->seen || !s->order || !s->sub || !s->dist ||
 	    !s->anc || !s->esc || !s->toward || !s->q || !s->pend || !s->link || !s->added ||
 	    lanes_nue_fast_init(&s->fast, f, g->ch.rev, a))
 		return lanes_error_oom(err);
@@ -108,7 +108,7 @@ void lanes_nue_search_offer(struct nue_search *s, uint32_t x)
 	const struct nue_link *link = s->link + s->f->adj_off[x], *end = s->link + s->f->adj_off[x + 1];
 	const uint32_t *seen = s->seen, stamp = s->stamp, c = s->via[x];
 	const uint8_t *onto = c == LANES_NONE ? NULL : nue_cdg_onto(s->g, c);
-	const uint64_t *load = s->load, dw = s->dd[x] + s->w0;
+	const uint64_t *load = s->load, dw = s->dist[x] + s->w0;
 
 	for (; link < end; link++) {
 		if (seen[link->sw] == stamp || (onto && onto[link->onto_at] == NUE_DEP_BLOCKED))
@@ -122,7 +122,7 @@ static void settle(struct nue_search *s, uint32_t x, uint32_t c, uint64_t d)
 {
 	s->seen[x] = s->stamp;
 	s->via[x] = c;
-	s->dd[x] = d;
+	s->dist[x] = d;
 	s->order[s->norder++] = x;
 	lanes_nue_search_offer(s, x);
 }
@@ -138,7 +138,7 @@ static void reoffer(struct nue_search *s, uint32_t y)
 		if (s->seen[x] != s->stamp ||
 		    (s->via[x] != LANES_NONE && nue_cdg_blocked(s->g, e, s->via[x])))
 			continue;
-		lanes_heap_offer(&s->heap, s->dd[x] + weight(s, e), e, y);
+		lanes_heap_offer(&s->heap, s->dist[x] + weight(s, e), e, y);
 	}
 }
 
@@ -237,7 +237,7 @@ static int backtrack(struct nue_search *s, uint32_t x, struct lanes_error *err, 
 				continue;
 			s->via[u] = e2;
 			s->walked |= !before(s, v, u);
-			settle(s, x, e, s->dd[v] + weight(s, e2) + weight(s, e));
+			settle(s, x, e, s->dist[v] + weight(s, e2) + weight(s, e));
 			return 1;
 		}
 	}
@@ -409,7 +409,6 @@ static void place_walked(struct nue_search *s, uint32_t t)
 void lanes_nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t, uint32_t lid,
 		      uint8_t port)
 {
-	/* locals: the LFT's byte stores could alias every field */
 	const struct lanes_adj *adj = s->f->adj;
 	const uint32_t *order = s->order, *via = s->via, n = s->norder;
 	uint64_t *sub = s->sub, *load = s->load;
@@ -428,7 +427,7 @@ void lanes_nue_search_place(struct nue_search *s, struct lanes_routing *r, uint3
 
 			load[c] += sx;
 			sub[e.sw] += sx;
-			col[x] = e.port; /* last: a byte store could alias what the others read */
+			col[x] = e.port;
 		}
 	}
 	/* the BFS's bundles (nue_bundles_fast.c): one channel of each at most grew */

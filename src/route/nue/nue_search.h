@@ -45,7 +45,8 @@ struct nue_search {
 	uint32_t *via;                /* per routed switch: its channel toward t */
 	uint32_t *seen, stamp;        /* seen[s] == stamp: s is routed */
 	uint32_t *order, norder;      /* routed switches, in settle order */
-	uint64_t *sub, *dd;           /* per switch: sources behind it (hca from the start); distance */
+	uint64_t *sub;                /* per switch: source LIDs behind it (hca[] at the start) */
+	uint64_t *dist;               /* per routed switch: its distance to t */
 	uint32_t *added, nadded;      /* dependencies this search used: (in, out) pairs */
 	size_t added_cap;
 	int walked;                   /* order is no settle order (backtracking, escape) */
