@@ -347,6 +347,26 @@ static void same_without_shortcut(const struct lanes_fabric *f, const char *name
 	}
 }
 
+/* Threads 1 and 2 (the escape roots of the layers found in parallel) give the same bytes. */
+static void same_threads(const struct lanes_fabric *f, const char *name, void *ctx)
+{
+	struct lanes_routing *a = route_engine_threads(&lanes_engine_nue, f, 1);
+	struct lanes_routing *b = route_engine_threads(&lanes_engine_nue, f, 2);
+
+	(void)ctx;
+	if (!same(a, b))
+		fail_msg("nue on %s: threads 1 and 2 give different tables", name);
+	lanes_routing_free(a);
+	lanes_routing_free(b);
+}
+
+static void test_threads_identical(void **state)
+{
+	(void)state;
+	each_small_fabric(same_threads, NULL);
+	each_real_fabric(LANES_DATA_DIR, same_threads, NULL);
+}
+
 static void test_shortcut_exact(void **state)
 {
 	(void)state;
@@ -598,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_sl_budget),    cmocka_unit_test(test_lmc),
 		cmocka_unit_test(test_ca_lids_only), cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_shortcut_exact),
+		cmocka_unit_test(test_threads_identical),
 		cmocka_unit_test(test_disconnected), cmocka_unit_test(test_disconnected_rings),
 		cmocka_unit_test(test_fat_tree_balance),
 		cmocka_unit_test(test_switch_lids_shortest),

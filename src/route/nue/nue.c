@@ -74,6 +74,7 @@
  */
 #include <string.h>
 
+#include "core/parallel.h"
 #include "core/strbuf.h"
 #include "core/util.h"
 #include "route/nue/nue.h"
@@ -104,34 +105,101 @@ struct nue {
 	double *tw;          /* per switch: destination LIDs of the layer there */
 	uint8_t *want;       /* per switch: destinations of the layer there */
 	uint32_t *roots, nroots;
+	uint32_t *layer_root; /* per layer l and component c, [l * ncomp + c]: the escape root, or
+			       * LANES_NONE (no destination of l in c) */
 	struct route_arena a;  /* the arrays of the call (arena.c) */
 };
 
 /* ----------------------------------------------------------------- layers */
 
-/* The escape trees of layer l: one per component with destinations. */
-static void grow_trees(struct nue *n, uint32_t l)
+/* tw[s]: the destination LIDs of layer l at switch s. */
+static void layer_weights(const struct nue *n, uint32_t l, double *tw)
+{
+	for (uint32_t s = 0; s < n->ns; s++)
+		tw[s] = 0.0;
+	for (uint32_t i = 0; i < n->d.nd; i++)
+		if (n->d.layer[i] == l)
+			tw[n->d.sw[i]] += 1.0;
+}
+
+/*
+ * The escape roots of layer l, one per component with destinations, into
+ * layer_root (x and tw: scratch of the caller's thread). They depend on the
+ * layer's destinations alone, not on the loads, so every layer's can be
+ * found before the first is routed, each layer on any thread.
+ */
+static void layer_roots(struct nue *n, uint32_t l, struct nue_escape *x, double *tw)
 {
 	const struct lanes_fabric *f = n->f;
 
-	for (uint32_t s = 0; s < n->ns; s++)
-		n->tw[s] = 0.0;
-	for (uint32_t i = 0; i < n->d.nd; i++)
-		if (n->d.layer[i] == l)
-			n->tw[n->d.sw[i]] += 1.0;
-	lanes_nue_escape_clear(&n->x);
+	layer_weights(n, l, tw);
 	for (uint32_t c = 0; c < n->ncomp; c++) {
-		uint32_t nds = 0, root;
+		uint32_t nds = 0;
 		uint64_t edges = 0;
 
 		for (uint32_t s = 0; s < n->ns; s++)
 			if (n->comp[s] == c) {
-				nds += n->tw[s] > 0;
+				nds += tw[s] > 0;
 				edges += f->adj_off[s + 1] - f->adj_off[s];
 			}
-		if (!nds)
+		n->layer_root[(size_t)l * n->ncomp + c] =
+			nds ? lanes_nue_escape_root(x, n->comp, c, tw, nds, edges) : LANES_NONE;
+	}
+}
+
+struct roots_work {
+	struct nue *n;
+	unsigned workers;
+	struct nue_escape *x; /* per worker */
+	double *tw;           /* per worker: ns + 1 */
+};
+
+/* Worker k: layers k, k + workers, ... */
+static void roots_job(void *ctx, unsigned k)
+{
+	struct roots_work *w = ctx;
+
+	for (uint32_t l = k; l < w->n->k; l += w->workers)
+		layer_roots(w->n, l, &w->x[k], w->tw + (size_t)k * (w->n->ns + 1));
+}
+
+/* Below this many switches times layers one thread finds the roots (threads 0). */
+#define NUE_ROOTS_WORTH 4096
+
+/* Every layer's escape roots, on opts->threads threads (the same roots for any count). */
+static int all_roots(struct nue *n, struct lanes_error *err)
+{
+	size_t work = (size_t)n->ns * n->k;
+	struct roots_work w = { n, 1, NULL, NULL };
+	int rc;
+
+	n->layer_root = route_alloc(&n->a, sizeof(*n->layer_root) * ((size_t)n->k * n->ncomp + 1));
+	if (lanes_threads_wanted(n->opts->threads, work, NUE_ROOTS_WORTH))
+		w.workers = lanes_threads_for(n->opts->threads, n->k);
+	w.x = route_alloc(&n->a, sizeof(*w.x) * w.workers);
+	w.tw = route_alloc(&n->a, sizeof(*w.tw) * w.workers * ((size_t)n->ns + 1));
+	if (!n->layer_root || !w.x || !w.tw)
+		return lanes_error_oom(err);
+	for (unsigned k = 0; k < w.workers; k++)
+		if ((rc = lanes_nue_escape_init(&w.x[k], n->f, &n->a, err)))
+			return rc;
+	if (w.workers > 1)
+		lanes_parallel_run(w.workers, roots_job, &w);
+	else
+		roots_job(&w, 0);
+	return 0;
+}
+
+/* The escape trees of layer l: one per component with destinations, from its root. */
+static void grow_trees(struct nue *n, uint32_t l)
+{
+	layer_weights(n, l, n->tw);
+	lanes_nue_escape_clear(&n->x);
+	for (uint32_t c = 0; c < n->ncomp; c++) {
+		uint32_t root = n->layer_root[(size_t)l * n->ncomp + c];
+
+		if (root == LANES_NONE)
 			continue;
-		root = lanes_nue_escape_root(&n->x, n->comp, c, n->tw, nds, edges);
 		n->roots[n->nroots++] = root;
 		lanes_nue_escape_tree(&n->x, root, n->load, n->s.w0);
 	}
@@ -253,6 +321,8 @@ static int route_all(struct nue *n, struct lanes_error *err)
 	n->s.comp = n->comp, n->s.csize = n->csize, n->s.hca = n->d.hca, n->s.load = n->load;
 	n->s.w0 = n->d.nd ? (uint64_t)n->d.nd * n->d.nd : 1;
 	lanes_nue_bundles_sync(&n->s.fast, n->load);
+	if ((rc = all_roots(n, err)))
+		goto out;
 	for (uint32_t l = 0; l < n->k; l++)
 		if ((rc = route_layer(n, l, err)))
 			goto out;
