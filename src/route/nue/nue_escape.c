@@ -112,7 +112,7 @@ static uint32_t bfs_sigma(struct nue_escape *x, uint32_t s)
 	delta[s] = 0.0;
 	q[tail++] = s;
 	while (head < tail) {
-		uint32_t v = q[head++], dv = dist[v] + 1, end = off[v + 1]; /* locals: dist[] stores */
+		uint32_t v = q[head++], dv = dist[v] + 1, end = off[v + 1];
 		double sv = sigma[v];
 
 		for (uint32_t e = off[v]; e < end; e++) {

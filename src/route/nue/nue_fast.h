@@ -5,10 +5,12 @@
  * nue_search.c, with less heap work, where it can tell that it does
  * (test_nue.c compares the two byte for byte). Kept for its figure:
  * dragonfly a=16 p=8 h=8 (16,512 endpoints), the whole lanes_route call,
- * 2.78 s of user CPU with it against 4.97 s without (1.8x; medians of 3,
- * Release, shared 2-core machine, 2026-11-27). On torus k=14x14x14 p=4 it
- * gains only 1.07x (2.46 s against 2.63 s): there most switches are not
- * "short" (nue_fast.c) and the heap does the work.
+ * 3.46 s of user CPU with it against 5.48 s without (1.58x; medians of 7,
+ * Release, gcc, a shared 2-core machine, 2026-11-27; the commands:
+ * bench/bench_route_verify nue none dragonfly a=16 p=8 h=8, the engine
+ * against lanes_nue_route(..., 0, ...)). On torus k=14x14x14 p=4 it gains
+ * only 1.07x (2.46 s against 2.63 s, before the clean-up): there few
+ * switches are "short" (nue_fast.c) and the heap does most of the work.
  */
 #ifndef LANES_NUE_FAST_H
 #define LANES_NUE_FAST_H
