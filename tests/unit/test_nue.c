@@ -28,7 +28,7 @@
 #include "lanes/routing.h"
 #include "lanes/verify.h"
 #include "testutil.h"
-#include "route/nue/nue_search.h"
+#include "route/nue/nue.h"
 
 extern const struct lanes_engine lanes_engine_nue;
 
@@ -312,8 +312,23 @@ static void test_deterministic(void **state)
 	}
 }
 
+/* Route f with nue's internal entry: with or without the search's BFS shortcut. */
+static struct lanes_routing *route_fast(const struct lanes_fabric *f, uint8_t vls, int use_fast)
+{
+	struct lanes_route_opts o;
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+
+	lanes_route_opts_init(&o);
+	o.max_vls = vls;
+	o.max_sls = 16;
+	if (lanes_nue_route(f, &o, use_fast, &r, &err))
+		fail_msg("nue: %s", err.message);
+	return r;
+}
+
 /*
- * The BFS shortcut of the search (nue_level.c) gives the heap search's
+ * The BFS shortcut of the search (nue_fast.c) gives the heap search's
  * tables byte for byte: every small generated fabric and every real file,
  * 1 and 4 VLs, with and without it.
  */
@@ -323,18 +338,33 @@ static void same_without_shortcut(const struct lanes_fabric *f, const char *name
 
 	(void)ctx;
 	for (size_t i = 0; i < N(budgets); i++) {
-		struct lanes_routing *a, *b;
+		struct lanes_routing *a = route_fast(f, budgets[i], 1), *b = route_fast(f, budgets[i], 0);
 
-		lanes_nue_level_off = 0;
-		a = route_opts(f, budgets[i], 16, 1);
-		lanes_nue_level_off = 1;
-		b = route_opts(f, budgets[i], 16, 1);
-		lanes_nue_level_off = 0;
 		if (!same(a, b))
 			fail_msg("nue on %s, %u VLs: the shortcut changes the tables", name, budgets[i]);
 		lanes_routing_free(a);
 		lanes_routing_free(b);
 	}
+}
+
+/* Threads 1 and 2 (the escape roots of the layers found in parallel) give the same bytes. */
+static void same_threads(const struct lanes_fabric *f, const char *name, void *ctx)
+{
+	struct lanes_routing *a = route_engine_threads(&lanes_engine_nue, f, 1);
+	struct lanes_routing *b = route_engine_threads(&lanes_engine_nue, f, 2);
+
+	(void)ctx;
+	if (!same(a, b))
+		fail_msg("nue on %s: threads 1 and 2 give different tables", name);
+	lanes_routing_free(a);
+	lanes_routing_free(b);
+}
+
+static void test_threads_identical(void **state)
+{
+	(void)state;
+	each_small_fabric(same_threads, NULL);
+	each_real_fabric(LANES_DATA_DIR, same_threads, NULL);
 }
 
 static void test_shortcut_exact(void **state)
@@ -588,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_sl_budget),    cmocka_unit_test(test_lmc),
 		cmocka_unit_test(test_ca_lids_only), cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_shortcut_exact),
+		cmocka_unit_test(test_threads_identical),
 		cmocka_unit_test(test_disconnected), cmocka_unit_test(test_disconnected_rings),
 		cmocka_unit_test(test_fat_tree_balance),
 		cmocka_unit_test(test_switch_lids_shortest),

@@ -1,57 +1,83 @@
 /*
- * nue.c - the Nue routing engine: Domke, Hoefler, Matsuoka, "Routing on the
- * Dependency Graph: A New Approach to Deadlock-Free High-Performance
- * Routing", HPDC 2016, as OpenSM 3.3.23 implements it (seed 002, "Nue
- * Routing Algorithm"; osm_ucast_nue.c). Facts and the algorithm only; no
- * code taken.
+ * nue.c - the Nue routing engine, after Jens Domke, Torsten Hoefler and
+ * Satoshi Matsuoka, "Routing on the Dependency Graph: A New Approach to
+ * Deadlock-Free High-Performance Routing", HPDC 2016 (ACM), with the details
+ * of Domke's dissertation (Tokyo Institute of Technology, 2017). Facts and
+ * the algorithm only; no code taken from OpenSM.
+ *
+ * Nue routes inside the channel dependency graph (CDG) instead of checking
+ * a routing against it afterwards: a route may take a turn only if the
+ * dependency between the two channels keeps the CDG acyclic, so the tables
+ * are free of credit loops by construction and any fabric, with any number
+ * of virtual lanes from one up, can be routed. In order:
  *
  * 1. Destinations and layers (nue_dests.c): the CA and router LIDs, in
- *    rounds over their switches, split into k = min(max_vls, max_sls)
- *    virtual layers by METIS_PartGraphKway as in OpenSM (no METIS when
- *    k = 1). SL = layer (per destination LID), and SL i goes to VL i
- *    everywhere.
+ *    rounds over their switches, are split into k = min(max_vls, max_sls)
+ *    virtual layers by a METIS k-way partition, as in OpenSM (no METIS when
+ *    k = 1). A destination's SL is its layer, and SL i goes to VL i.
  * 2. Per layer, a fresh complete CDG (nue_cdg.c): every pair of switch-to-
- *    switch channels meeting at a switch may become a dependency; the used
- *    ones are kept acyclic by an incremental topological order.
- * 3. Escape paths (nue_escape.c): per component, the most central switch of
- *    the convex subgraph of the layer's destination switches roots a
- *    spanning tree grown over the current channel weights; the up*-down*
- *    dependencies of its paths from every switch to every destination switch
- *    of the layer are used up front (they are acyclic, and a fresh CDG
- *    always takes them).
+ *    switch channels that meet at a switch is a possible dependency; the
+ *    used ones are kept acyclic by an incremental topological order.
+ * 3. Escape paths (nue_escape.c): per connected component, the most central
+ *    switch of the convex subgraph of the layer's destination switches
+ *    (betweenness) roots a spanning tree grown over the current channel
+ *    weights, and the up*-down* dependencies of its paths to every
+ *    destination switch of the layer are used up front. They are acyclic,
+ *    so a destination whose search ends at an impasse can always fall back
+ *    on them.
  * 4. Per destination LID (nue_search.c): a Dijkstra-like search on the CDG
  *    from the destination backward routes every switch of the component
- *    through dependencies that keep the CDG acyclic, with OpenSM's local
- *    backtracking, and the escape paths where it still ends at an impasse.
- *    Weights: w0 = P^2 (P: destination LIDs, OpenSM's base) plus the routes
- *    placed on the channel; after each destination every channel's weight
- *    grows by the source LIDs whose path crosses it.
+ *    through dependencies that keep the CDG acyclic, with local
+ *    backtracking, and escape paths where it still ends at an impasse. A
+ *    channel weighs w0 = P^2 (P: destination LIDs) plus the routes placed
+ *    on it, so that the searches spread the load. Where it provably gives
+ *    the same tree, a BFS (nue_fast.c, the engine's default) does the
+ *    search's work with less heap traffic.
  * 5. Switch LIDs (opts->switch_lids; nue_swlids.c), after all layers and
- *    outside the CDG: shortest paths, per switch the least-loaded min-hop
- *    port by minhop's rule (common/load.h), the loads being the CA LIDs
- *    routed per port; SL 0 (layer 0's VL 0).
+ *    outside the CDG: per switch the least-loaded min-hop port by minhop's
+ *    rule (common/load.h), the loads being the CA LIDs routed per port;
+ *    SL 0.
  *
- * Which paths: CA-to-CA (end port to end port), the traffic the verifier
- * checks by default and that OpenSM's engines promise to keep free of
- * deadlock ("between any two hosts"); OpenSM's nue does the same with its
- * default nue_include_switches FALSE. Paths from a switch to a CA LID follow
- * the same trees and stay in the CDG too, but the paths to switch LIDs are
- * not in it: they carry management traffic only, so `lanes verify
- * --all-traffic` may find cycles through them (with --ca-lids-only, where
- * every destination is a CA, it holds). Works on one VL on any connected
- * fabric; on a disconnected one each component is routed within itself.
+ * Which paths: CA to CA, the traffic the verifier checks by default and
+ * that OpenSM's engines keep free of deadlock ("between any two hosts").
+ * Paths from a switch to a CA LID follow the same trees and stay in the
+ * CDG too, but the paths to switch LIDs are not in it: they carry
+ * management traffic only, so `lanes verify --all-traffic` may find cycles
+ * through them (with --ca-lids-only, where every destination is a CA, it
+ * holds).
+ *
+ * Where this is not OpenSM's osm_ucast_nue.c (3.3.23):
+ * - the cycle check: a dynamic topological order of the channels (a
+ *   forward and a backward search inside the window between the two ends
+ *   of a new dependency, one side moved as a block) instead of OpenSM's
+ *   coloured subgraphs and depth-first search; only the time differs;
+ * - the search's heap holds one entry per switch (its best channel, with
+ *   decrease-key) instead of one per channel with lazy deletion: the same
+ *   pop order, except that after a local backtracking step a switch may be
+ *   offered again a channel into a switch that moved;
+ * - the escape root's betweenness is sampled (every n-th source) and the
+ *   convex subgraph becomes the whole component above fixed work bounds
+ *   (nue_escape.c), bounds that depend on the input alone;
+ * - switch LIDs are routed outside the CDG on min-hop paths (OpenSM's
+ *   nue_include_switches FALSE leaves them to its fallback);
+ * - a disconnected fabric is routed component by component, each within
+ *   itself, the other components' LIDs dropped;
+ * - the BFS shortcut of step 4 (nue_fast.c) is lanes' own: same tables.
  *
  * Deterministic: ties go to the lower index everywhere; METIS has a fixed
  * seed. The same build gives the same bytes for the same input; another
  * METIS version, or another compiler rounding the betweenness sums that pick
  * the escape root differently, may give other (equally valid) tables.
  *
- * Memory: the arrays of a call come from one arena (arena.c), its first
- * room on this function's stack, freed together at the end.
+ * Memory: the arrays of a call come from one arena (common/arena.c), its
+ * first room on this function's stack, freed together at the end.
  */
 #include <string.h>
 
+#include "core/parallel.h"
 #include "core/strbuf.h"
+#include "core/util.h"
+#include "route/nue/nue.h"
 #include "route/nue/nue_cdg.h"
 #include "route/nue/nue_dests.h"
 #include "route/nue/nue_escape.h"
@@ -67,6 +93,7 @@
 struct nue {
 	const struct lanes_fabric *f;
 	const struct lanes_route_opts *opts;
+	int use_fast;          /* the search's BFS shortcut (nue_fast.c) */
 	struct lanes_routing *r;
 	uint32_t ns, E, k;
 	struct nue_cdg g;
@@ -78,39 +105,101 @@ struct nue {
 	double *tw;          /* per switch: destination LIDs of the layer there */
 	uint8_t *want;       /* per switch: destinations of the layer there */
 	uint32_t *roots, nroots;
+	uint32_t *layer_root; /* per layer l and component c, [l * ncomp + c]: the escape root, or
+			       * LANES_NONE (no destination of l in c) */
 	struct route_arena a;  /* the arrays of the call (arena.c) */
 };
 
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
-
 /* ----------------------------------------------------------------- layers */
 
-/* The escape trees of layer l: one per component with destinations. */
-static void grow_trees(struct nue *n, uint32_t l)
+/* tw[s]: the destination LIDs of layer l at switch s. */
+static void layer_weights(const struct nue *n, uint32_t l, double *tw)
+{
+	for (uint32_t s = 0; s < n->ns; s++)
+		tw[s] = 0.0;
+	for (uint32_t i = 0; i < n->d.nd; i++)
+		if (n->d.layer[i] == l)
+			tw[n->d.sw[i]] += 1.0;
+}
+
+/*
+ * The escape roots of layer l, one per component with destinations, into
+ * layer_root (x and tw: scratch of the caller's thread). They depend on the
+ * layer's destinations alone, not on the loads, so every layer's can be
+ * found before the first is routed, each layer on any thread.
+ */
+static void layer_roots(struct nue *n, uint32_t l, struct nue_escape *x, double *tw)
 {
 	const struct lanes_fabric *f = n->f;
 
-	for (uint32_t s = 0; s < n->ns; s++)
-		n->tw[s] = 0.0;
-	for (uint32_t i = 0; i < n->d.nd; i++)
-		if (n->d.layer[i] == l)
-			n->tw[n->d.sw[i]] += 1.0;
-	lanes_nue_escape_clear(&n->x);
+	layer_weights(n, l, tw);
 	for (uint32_t c = 0; c < n->ncomp; c++) {
-		uint32_t nds = 0, root;
+		uint32_t nds = 0;
 		uint64_t edges = 0;
 
 		for (uint32_t s = 0; s < n->ns; s++)
 			if (n->comp[s] == c) {
-				nds += n->tw[s] > 0;
+				nds += tw[s] > 0;
 				edges += f->adj_off[s + 1] - f->adj_off[s];
 			}
-		if (!nds)
+		n->layer_root[(size_t)l * n->ncomp + c] =
+			nds ? lanes_nue_escape_root(x, n->comp, c, tw, nds, edges) : LANES_NONE;
+	}
+}
+
+struct roots_work {
+	struct nue *n;
+	unsigned workers;
+	struct nue_escape *x; /* per worker */
+	double *tw;           /* per worker: ns + 1 */
+};
+
+/* Worker k: layers k, k + workers, ... */
+static void roots_job(void *ctx, unsigned k)
+{
+	struct roots_work *w = ctx;
+
+	for (uint32_t l = k; l < w->n->k; l += w->workers)
+		layer_roots(w->n, l, &w->x[k], w->tw + (size_t)k * (w->n->ns + 1));
+}
+
+/* Below this many switches times layers one thread finds the roots (threads 0). */
+#define NUE_ROOTS_WORTH 4096
+
+/* Every layer's escape roots, on opts->threads threads (the same roots for any count). */
+static int all_roots(struct nue *n, struct lanes_error *err)
+{
+	size_t work = (size_t)n->ns * n->k;
+	struct roots_work w = { n, 1, NULL, NULL };
+	int rc;
+
+	n->layer_root = route_alloc(&n->a, sizeof(*n->layer_root) * ((size_t)n->k * n->ncomp + 1));
+	if (lanes_threads_wanted(n->opts->threads, work, NUE_ROOTS_WORTH))
+		w.workers = lanes_threads_for(n->opts->threads, n->k);
+	w.x = route_alloc(&n->a, sizeof(*w.x) * w.workers);
+	w.tw = route_alloc(&n->a, sizeof(*w.tw) * w.workers * ((size_t)n->ns + 1));
+	if (!n->layer_root || !w.x || !w.tw)
+		return lanes_error_oom(err);
+	for (unsigned k = 0; k < w.workers; k++)
+		if ((rc = lanes_nue_escape_init(&w.x[k], n->f, &n->a, err)))
+			return rc;
+	if (w.workers > 1)
+		lanes_parallel_run(w.workers, roots_job, &w);
+	else
+		roots_job(&w, 0);
+	return 0;
+}
+
+/* The escape trees of layer l: one per component with destinations, from its root. */
+static void grow_trees(struct nue *n, uint32_t l)
+{
+	layer_weights(n, l, n->tw);
+	lanes_nue_escape_clear(&n->x);
+	for (uint32_t c = 0; c < n->ncomp; c++) {
+		uint32_t root = n->layer_root[(size_t)l * n->ncomp + c];
+
+		if (root == LANES_NONE)
 			continue;
-		root = lanes_nue_escape_root(&n->x, n->comp, c, n->tw, nds, edges);
 		n->roots[n->nroots++] = root;
 		lanes_nue_escape_tree(&n->x, root, n->load, n->s.w0);
 	}
@@ -178,7 +267,7 @@ static int set_notes(struct nue *n, struct lanes_error *err)
 	lanes_sb_str(&b, " switches on escape paths; switch LIDs on shortest paths outside the "
 		     "CDG (SL 0); escape roots per layer and component: ");
 	n->r->notes = lanes_route_notes_with_roots(n->f, head, n->roots, n->nroots, NULL);
-	return n->r->notes ? 0 : oom(err);
+	return n->r->notes ? 0 : lanes_error_oom(err);
 }
 
 /* ------------------------------------------------------------- engine */
@@ -195,11 +284,11 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 	n->want = route_zalloc(&n->a, ns);
 	n->roots = route_alloc(&n->a, sizeof(*n->roots) * ns * LANES_NUM_SLS);
 	if (!n->load || !n->comp || !n->csize || !n->tw || !n->want || !n->roots)
-		return oom(err);
+		return lanes_error_oom(err);
 	if ((rc = lanes_nue_cdg_init(&n->g, n->f, &n->a, "nue", err)) ||
 	    (rc = lanes_nue_escape_init(&n->x, n->f, &n->a, err)))
 		return rc;
-	return lanes_nue_search_init(&n->s, n->f, &n->g, &n->x, &n->a, err);
+	return lanes_nue_search_init(&n->s, n->f, &n->g, &n->x, n->use_fast, &n->a, err);
 }
 
 /* What is not the arena's: the channel map, the search's added[]; then the arena. */
@@ -231,7 +320,9 @@ static int route_all(struct nue *n, struct lanes_error *err)
 		n->csize[n->comp[s]]++;
 	n->s.comp = n->comp, n->s.csize = n->csize, n->s.hca = n->d.hca, n->s.load = n->load;
 	n->s.w0 = n->d.nd ? (uint64_t)n->d.nd * n->d.nd : 1;
-	lanes_nue_bundles_sync(&n->s.level, n->load);
+	lanes_nue_bundles_sync(&n->s.fast, n->load);
+	if ((rc = all_roots(n, err)))
+		goto out;
 	for (uint32_t l = 0; l < n->k; l++)
 		if ((rc = route_layer(n, l, err)))
 			goto out;
@@ -246,8 +337,8 @@ out:
 	return rc;
 }
 
-static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		 struct lanes_routing **out, struct lanes_error *err)
+int lanes_nue_route(const struct lanes_fabric *f, const struct lanes_route_opts *opts, int use_fast,
+		    struct lanes_routing **out, struct lanes_error *err)
 {
 	_Alignas(16) unsigned char room[NUE_ROOM]; /* the arena's first arrays */
 	struct nue n;
@@ -257,6 +348,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	lanes_route_arena_init(&n.a, room, sizeof(room));
 	n.f = f;
 	n.opts = opts;
+	n.use_fast = use_fast;
 	n.ns = f->num_switches;
 	n.E = f->adj_off[n.ns];
 	n.k = lanes_route_layer_budget(opts);
@@ -271,14 +363,20 @@ out:
 	return rc;
 }
 
+static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct lanes_routing **out, struct lanes_error *err)
+{
+	return lanes_nue_route(f, opts, 1, out, err);
+}
+
 const struct lanes_engine lanes_engine_nue = {
 	.name = "nue",
 	.summary = "Nue: routes inside the channel dependency graph of each virtual layer, with "
 		   "escape paths; never exceeds the VL budget (SL = layer of the destination)",
 	.scope = "any",
 	.resources = "1..budget VLs (METIS layers of destinations; SL = VL)",
-	.source = "Domke, Hoefler, Matsuoka, HPDC 2016; OpenSM 3.3.23 Nue (seed 002), "
-		  "osm_ucast_nue.c",
+	.source = "Domke, Hoefler, Matsuoka, \"Routing on the Dependency Graph\", HPDC 2016; "
+		  "OpenSM 3.3.23 osm_ucast_nue.c",
 	.flags = LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE | LANES_ENGINE_USES_SLS |
 		 LANES_ENGINE_USES_VLS,
 	.check = NULL,

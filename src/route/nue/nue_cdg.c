@@ -27,13 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "route/nue/nue_cdg.h"
 #include "route/cdg/channels.h"
-
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
 
 int lanes_nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct route_arena *a,
 		 const char *who, struct lanes_error *err)
@@ -72,7 +68,7 @@ int lanes_nue_cdg_init(struct nue_cdg *g, const struct lanes_fabric *f, struct r
 	if (!g->tail || !g->drow || !g->lab || !g->nxt || !g->prv || !g->mark || !g->setf || !g->setb ||
 	    !g->sorted || !g->dep || !g->succ || !g->pred || !g->head || !g->tailf || !g->lv || !g->q ||
 	    !g->key || !g->cnt)
-		return oom(err);
+		return lanes_error_oom(err);
 	for (uint32_t s = 0; s < ns; s++)
 		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
 			g->tail[e] = s;
@@ -207,13 +203,8 @@ static uint32_t next_stamp(struct nue_cdg *g)
 	return g->stamp;
 }
 
-static inline unsigned ctz64(uint64_t m)
-{
-	return (unsigned)__builtin_ctzll(m);
-}
-
 /*
- * Does out reach in over used dependencies (W: g->W)? Every channel on such a path
+ * Does out reach in over used dependencies? Every channel on such a path
  * lies in the window lab[out] .. lab[in]. A forward search from out (the
  * succ bits) and a backward one from in (the pred bits) take turns, one
  * channel each; meeting is a cycle. The side that runs out first has found
@@ -222,9 +213,9 @@ static inline unsigned ctz64(uint64_t m)
  * g->setb) ran out first, else the forward one (F: what out reaches, in
  * g->setf); g->nset: its size
  */
-static inline __attribute__((always_inline)) int two_way_w(struct nue_cdg *g, uint32_t in, uint32_t out,
-							   int *back, const uint32_t W)
+static int two_way(struct nue_cdg *g, uint32_t in, uint32_t out, int *back)
 {
+	const uint32_t W = g->W;
 	const uint64_t *succ = g->succ, *pred = g->pred, *lab = g->lab, lb = lab[out], ub = lab[in];
 	const uint32_t *head = g->head, *tailf = g->tailf, *rev = g->ch.rev;
 	uint32_t *mark = g->mark, *fs = g->setf, *bs = g->setb, nf = 0, nb = 0, tf, tb;
@@ -241,7 +232,7 @@ static inline __attribute__((always_inline)) int two_way_w(struct nue_cdg *g, ui
 		}
 		for (uint32_t c = fs[tf++], w = 0, a = head[c]; w < W; w++, a += 64)
 			for (uint64_t m = succ[(size_t)c * W + w]; m; m &= m - 1) {
-				uint32_t y = a + ctz64(m);
+				uint32_t y = a + nue_lowest_bit(m);
 
 				if (mark[y] == sb)
 					return 1;
@@ -254,7 +245,7 @@ static inline __attribute__((always_inline)) int two_way_w(struct nue_cdg *g, ui
 		}
 		for (uint32_t c = bs[tb++], w = 0, a = tailf[c]; w < W; w++, a += 64)
 			for (uint64_t m = pred[(size_t)c * W + w]; m; m &= m - 1) {
-				uint32_t y = rev[a + ctz64(m)]; /* c's switch is entered by rev[e], e its entries */
+				uint32_t y = rev[a + nue_lowest_bit(m)]; /* c's switch is entered by rev[e], e its entries */
 
 				if (mark[y] == sf)
 					return 1;
@@ -262,12 +253,6 @@ static inline __attribute__((always_inline)) int two_way_w(struct nue_cdg *g, ui
 					mark[y] = sb, bs[nb++] = y;
 			}
 	}
-}
-
-/* two_way_w() with W a constant 1 (switches of up to 64 ports: the loops over words go) or not. */
-static int two_way(struct nue_cdg *g, uint32_t in, uint32_t out, int *back)
-{
-	return g->W == 1 ? two_way_w(g, in, out, back, 1) : two_way_w(g, in, out, back, g->W);
 }
 
 static int by_label(const void *pa, const void *pb)

@@ -84,10 +84,36 @@ void lanes_nue_cdg_reset(struct nue_cdg *g);
  */
 void lanes_nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots, const uint8_t *want);
 
+/** @return the index of the lowest set bit of m (nonzero) */
+static inline unsigned nue_lowest_bit(uint64_t m)
+{
+#if defined(__GNUC__)
+	return (unsigned)__builtin_ctzll(m);
+#else
+	unsigned i = 0;
+
+	for (; !(m & 1); m >>= 1)
+		i++;
+	return i;
+#endif
+}
+
 /** @return the number of the dependency "in, then out" (out leaves where in ends) */
 static inline size_t nue_cdg_dep(const struct nue_cdg *g, uint32_t in, uint32_t out)
 {
 	return (uint32_t)(g->drow[in] + out); /* route_dependency(&g->ch, in, out) */
+}
+
+/**
+ * The dependencies onto channel out, which leaves switch x: the state of
+ * "rev[e], then out" for x's i-th adjacency entry e is at [i * deg(x)]
+ * (channels.h: a channel's in-dependencies are one stride of deg).
+ */
+static inline const uint8_t *nue_cdg_onto(const struct nue_cdg *g, uint32_t out)
+{
+	uint32_t x = g->tail[out], a0 = g->f->adj_off[x];
+
+	return g->dep + g->ch.dense_off[x] + (out - a0);
 }
 
 /** @return nonzero when "in, then out" is used */

@@ -24,15 +24,11 @@
 #include <metis.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "route/nue/nue_dests.h"
 #include "route/common/endports.h"
 
 #define METIS_SEED 1
-
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
 
 /*
  * Order the destinations in rounds: the lowest LID behind each switch, by
@@ -54,7 +50,7 @@ static int sort_dests(struct nue_dests *d, const uint32_t *ulid, const uint32_t 
 	uint32_t m = 0, rounds = 0;
 
 	if (!at || !cnt || !by || !rd || !off)
-		return oom(err);
+		return lanes_error_oom(err);
 	for (uint32_t i = 0; i <= f->max_lid; i++)
 		at[i] = LANES_NONE;
 	for (uint32_t i = 0; i < d->nd; i++)
@@ -98,7 +94,7 @@ static int list_dests(struct nue_dests *d, const struct route_endports *eps, str
 	usw = route_alloc(a, sizeof(*usw) * (n + 1));
 	uport = route_alloc(a, n + 1);
 	if (!d->lid || !d->sw || !d->port || !ulid || !usw || !uport)
-		return oom(err);
+		return lanes_error_oom(err);
 	for (uint32_t i = 0; i < eps->n; i++)
 		for (uint32_t l = 0; l < (1u << eps->ep[i].lmc); l++) {
 			ulid[d->nd] = eps->ep[i].lid + l;
@@ -131,7 +127,7 @@ static int metis_parts(struct nue_dests *d, const struct route_endports *eps, id
 	int ret;
 
 	if (!xadj || !adj || !last || !epoff || !eplist)
-		return oom(err);
+		return lanes_error_oom(err);
 	for (uint32_t s = 0; s < f->num_switches; s++)
 		last[s] = LANES_NONE;
 	for (uint32_t i = 0; i < eps->n; i++)
@@ -180,7 +176,7 @@ static int assign_layers(struct nue_dests *d, const struct route_endports *eps,
 
 	d->layer = route_zalloc(a, (size_t)d->nd + 1);
 	if (!d->layer)
-		return oom(err);
+		return lanes_error_oom(err);
 	if (d->k > nv)
 		d->k = nv;
 	if (d->k <= 1) {
@@ -191,7 +187,7 @@ static int assign_layers(struct nue_dests *d, const struct route_endports *eps,
 	part = route_zalloc(a, sizeof(*part) * ((size_t)nv + 1));
 	lid_part = route_alloc(a, sizeof(*lid_part) * ((size_t)f->max_lid + 1));
 	if (!part || !lid_part)
-		rc = oom(err);
+		rc = lanes_error_oom(err);
 	else if (!(rc = metis_parts(d, eps, part, a, err))) {
 		for (uint32_t j = 0; j < eps->n; j++)
 			for (uint32_t l = 0; l < (1u << eps->ep[j].lmc); l++)
@@ -214,7 +210,7 @@ int lanes_nue_dests_build(struct nue_dests *d, const struct lanes_fabric *f,
 	d->k = k;
 	d->hca = route_zalloc(a, sizeof(*d->hca) * ((size_t)f->num_switches + 1));
 	if (!d->hca)
-		return oom(err);
+		return lanes_error_oom(err);
 	if ((rc = list_dests(d, eps, a, err)))
 		return rc;
 	return assign_layers(d, eps, a, err);

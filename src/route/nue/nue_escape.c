@@ -20,6 +20,7 @@
  */
 #include <string.h>
 
+#include "core/util.h"
 #include "route/nue/nue_escape.h"
 
 #define HULL_WORK 100000000ull
@@ -42,15 +43,16 @@ int lanes_nue_escape_init(struct nue_escape *x, const struct lanes_fabric *f, st
 	x->sigma = route_alloc(a, sizeof(double) * ns);
 	x->delta = route_alloc(a, sizeof(double) * ns);
 	x->bc = route_alloc(a, sizeof(double) * ns);
-	x->heap.h = route_alloc(a, sizeof(*x->heap.h) * (E + ns));
+	x->heap.entry = route_alloc(a, sizeof(*x->heap.entry) * (E + ns)); /* a push per entry, + root */
 	x->nb = route_alloc(a, sizeof(*x->nb) * E);
 	if (!x->down || !x->onchain || !x->q || !x->dist || !x->seen || !x->hull || !x->sigma ||
-	    !x->delta || !x->bc || !x->heap.h || !x->nb)
-		return lanes_error_set(err, LANES_ENOMEM, "out of memory");
+	    !x->delta || !x->bc || !x->heap.entry || !x->nb)
+		return lanes_error_oom(err);
 	for (size_t e = 0; e + 1 < E; e++)
 		x->nb[e] = f->adj[e].sw;
 	for (uint32_t s = 0; s < x->ns; s++)
 		x->dist[s] = UINT32_MAX;
+	lanes_heap_init(&x->heap, x->heap.entry, NULL, 1);
 	lanes_nue_escape_clear(x);
 	return 0;
 }
@@ -110,7 +112,7 @@ static uint32_t bfs_sigma(struct nue_escape *x, uint32_t s)
 	delta[s] = 0.0;
 	q[tail++] = s;
 	while (head < tail) {
-		uint32_t v = q[head++], dv = dist[v] + 1, end = off[v + 1]; /* locals: dist[] stores */
+		uint32_t v = q[head++], dv = dist[v] + 1, end = off[v + 1];
 		double sv = sigma[v];
 
 		for (uint32_t e = off[v]; e < end; e++) {
@@ -244,19 +246,22 @@ uint32_t lanes_nue_escape_root(struct nue_escape *x, const uint32_t *comp, uint3
 void lanes_nue_escape_tree(struct nue_escape *x, uint32_t root, const uint64_t *load, uint64_t w0)
 {
 	const struct lanes_fabric *f = x->f;
-	struct nue_hent h;
+	struct lanes_heap_entry h;
 
 	x->stamp++;
 	x->heap.n = 0;
-	nue_heap_push(&x->heap, 0, root, LANES_NONE); /* c: the switch, par: the entry */
-	while (nue_heap_pop(&x->heap, &h)) {
-		if (x->seen[h.c] == x->stamp)
+	/* entries (distance, switch, the entry parent -> switch); lazy: a switch settles once */
+	lanes_heap_push(&x->heap, 0, root, LANES_NONE);
+	while (lanes_heap_pop(&x->heap, &h)) {
+		uint32_t s = h.tie;
+
+		if (x->seen[s] == x->stamp)
 			continue;
-		x->seen[h.c] = x->stamp;
-		x->down[h.c] = h.par;
-		for (uint32_t e = f->adj_off[h.c]; e < f->adj_off[h.c + 1]; e++)
+		x->seen[s] = x->stamp;
+		x->down[s] = h.id;
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
 			if (x->seen[f->adj[e].sw] != x->stamp)
-				nue_heap_push(&x->heap, h.d + w0 + load[e], f->adj[e].sw, e);
+				lanes_heap_push(&x->heap, h.key + w0 + load[e], f->adj[e].sw, e);
 	}
 }
 

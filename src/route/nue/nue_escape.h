@@ -17,7 +17,7 @@
 #include "lanes/error.h"
 #include "lanes/fabric.h"
 #include "route/nue/nue_cdg.h"
-#include "route/nue/nue_heap.h"
+#include "core/heap.h"
 
 struct nue_escape {
 	const struct lanes_fabric *f;
@@ -29,7 +29,7 @@ struct nue_escape {
 	uint32_t *nb;       /* per adjacency entry: its switch (a compact copy) */
 	uint8_t *hull;
 	double *sigma, *delta, *bc;
-	struct nue_heap heap;
+	struct lanes_heap heap; /* lazy, binary: the tree's Dijkstra */
 };
 
 /** Make the arrays (from a). */

@@ -42,13 +42,9 @@
 #include "core/util.h"
 #include "route/nue/nue_search.h"
 
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
-
 int lanes_nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
-		    const struct nue_escape *x, struct route_arena *a, struct lanes_error *err)
+			  const struct nue_escape *x, int use_fast, struct route_arena *a,
+			  struct lanes_error *err)
 {
 	size_t ns = (size_t)f->num_switches + 1;
 
@@ -57,25 +53,35 @@ int lanes_nue_search_init(struct nue_search *s, const struct lanes_fabric *f, st
 	s->g = g;
 	s->x = x;
 	s->ns = f->num_switches;
-	s->heap.h = route_alloc(a, sizeof(*s->heap.h) * ns);
+	s->use_fast = use_fast;
+	s->heap.entry = route_alloc(a, sizeof(*s->heap.entry) * ns);
 	s->heap.pos = route_alloc(a, sizeof(*s->heap.pos) * ns);
 	s->via = route_alloc(a, sizeof(*s->via) * ns);
 	s->seen = route_zalloc(a, sizeof(*s->seen) * ns);
 	s->order = route_alloc(a, sizeof(*s->order) * ns);
 	s->sub = route_alloc(a, sizeof(*s->sub) * ns);
-	s->dd = route_alloc(a, sizeof(*s->dd) * ns);
+	s->dist = route_alloc(a, sizeof(*s->dist) * ns);
 	s->anc = route_zalloc(a, sizeof(*s->anc) * ns);
 	s->esc = route_zalloc(a, sizeof(*s->esc) * ns);
 	s->toward = route_alloc(a, sizeof(*s->toward) * ns);
 	s->q = route_alloc(a, sizeof(*s->q) * ns);
 	s->pend = route_alloc(a, sizeof(*s->pend) * ns);
+	s->link = route_alloc(a, sizeof(*s->link) * ((size_t)f->adj_off[f->num_switches] + 1));
 	/* added[]: room for one dependency per switch, a search's usual most; it grows past that */
 	s->added_cap = 2 * ns;
 	s->added = malloc(sizeof(*s->added) * s->added_cap);
-	if (!s->heap.h || !s->heap.pos || !s->via || !s->seen || !s->order || !s->sub || !s->dd || !s->anc ||
-	    !s->esc || !s->toward || !s->q || !s->pend || !s->added || lanes_nue_level_init(&s->level, f, g, a))
-		return oom(err);
-	memset(s->heap.pos, 0xff, sizeof(*s->heap.pos) * ns);
+	if (!s->heap.entry || !s->heap.pos || !s->via || !s->seen || !s->order || !s->sub || !s->dist ||
+	    !s->anc || !s->esc || !s->toward || !s->q || !s->pend || !s->link || !s->added ||
+	    lanes_nue_fast_init(&s->fast, f, g->ch.rev, a))
+		return lanes_error_oom(err);
+	memset(s->heap.pos, 0xff, sizeof(*s->heap.pos) * ns); /* LANES_HEAP_ABSENT */
+	lanes_heap_init(&s->heap, s->heap.entry, s->heap.pos, 2); /* 4-ary */
+	for (uint32_t sw = 0; sw < s->ns; sw++) {
+		uint32_t a0 = f->adj_off[sw], deg = f->adj_off[sw + 1] - a0;
+
+		for (uint32_t e = a0; e < a0 + deg; e++)
+			s->link[e] = (struct nue_link){ f->adj[e].sw, g->ch.rev[e], (e - a0) * deg };
+	}
 	return 0;
 }
 
@@ -93,19 +99,32 @@ static uint64_t weight(const struct nue_search *s, uint32_t e)
 int lanes_nue_search_grow_added(struct nue_search *s, struct lanes_error *err)
 {
 	if (lanes_grow((void **)&s->added, &s->added_cap, s->nadded + 2, sizeof(*s->added)))
-		return oom(err);
+		return lanes_error_oom(err);
 	return 0;
 }
 
+void lanes_nue_search_offer(struct nue_search *s, uint32_t x)
+{
+	const struct nue_link *link = s->link + s->f->adj_off[x], *end = s->link + s->f->adj_off[x + 1];
+	const uint32_t *seen = s->seen, stamp = s->stamp, c = s->via[x];
+	const uint8_t *onto = c == LANES_NONE ? NULL : nue_cdg_onto(s->g, c);
+	const uint64_t *load = s->load, dw = s->dist[x] + s->w0;
+
+	for (; link < end; link++) {
+		if (seen[link->sw] == stamp || (onto && onto[link->onto_at] == NUE_DEP_BLOCKED))
+			continue;
+		lanes_heap_offer(&s->heap, dw + load[link->back], link->back, link->sw);
+	}
+}
+
 /* Route switch x by channel c (x -> next), then offer its unrouted neighbours. */
-static inline __attribute__((always_inline)) void settle(struct nue_search *s, uint32_t x, uint32_t c,
-							  uint64_t d)
+static void settle(struct nue_search *s, uint32_t x, uint32_t c, uint64_t d)
 {
 	s->seen[x] = s->stamp;
 	s->via[x] = c;
-	s->dd[x] = d;
+	s->dist[x] = d;
 	s->order[s->norder++] = x;
-	nue_search_offer(s, x);
+	lanes_nue_search_offer(s, x);
 }
 
 /* y's best channel into a routed switch whose dependency is not known to close a cycle. */
@@ -119,7 +138,7 @@ static void reoffer(struct nue_search *s, uint32_t y)
 		if (s->seen[x] != s->stamp ||
 		    (s->via[x] != LANES_NONE && nue_cdg_blocked(s->g, e, s->via[x])))
 			continue;
-		nue_iheap_offer(&s->heap, s->dd[x] + weight(s, e), e, y);
+		lanes_heap_offer(&s->heap, s->dist[x] + weight(s, e), e, y);
 	}
 }
 
@@ -130,23 +149,21 @@ static void reoffer(struct nue_search *s, uint32_t y)
  */
 static int run_heap(struct nue_search *s, struct lanes_error *err)
 {
-	struct nue_ient h;
-	const struct lanes_adj *adj = s->f->adj;
-	const uint32_t *via = s->via;
+	struct lanes_heap_entry h;
 	int rc;
 
-	while (nue_iheap_pop(&s->heap, &h)) {
-		uint32_t par = via[adj[h.c].sw];
+	while (lanes_heap_pop(&s->heap, &h)) {
+		uint32_t y = h.id, c = h.tie, par = s->via[s->f->adj[c].sw];
 
-		if (par != LANES_NONE && !nue_cdg_used(s->g, h.c, par)) {
-			if (lanes_nue_cdg_add(s->g, h.c, par)) {
-				reoffer(s, h.y);
+		if (par != LANES_NONE && !nue_cdg_used(s->g, c, par)) {
+			if (lanes_nue_cdg_add(s->g, c, par)) {
+				reoffer(s, y);
 				continue;
 			}
-			if ((rc = nue_search_remember(s, h.c, par, err)))
+			if ((rc = nue_search_remember(s, c, par, err)))
 				return rc;
 		}
-		settle(s, h.y, h.c, h.d);
+		settle(s, y, c, h.key);
 	}
 	return 0;
 }
@@ -220,7 +237,7 @@ static int backtrack(struct nue_search *s, uint32_t x, struct lanes_error *err, 
 				continue;
 			s->via[u] = e2;
 			s->walked |= !before(s, v, u);
-			settle(s, x, e, s->dd[v] + weight(s, e2) + weight(s, e));
+			settle(s, x, e, s->dist[v] + weight(s, e2) + weight(s, e));
 			return 1;
 		}
 	}
@@ -233,7 +250,9 @@ static int search(struct nue_search *s, uint32_t t, struct lanes_error *err, int
 	uint32_t want = s->csize[s->comp[t]];
 	int progress = 1;
 
-	if (lanes_nue_level_search(s, t, err, rc) || *rc)
+	*rc = 0;
+	s->norder = 0;
+	if (s->use_fast && (lanes_nue_fast_search(s, t, err, rc) || *rc))
 		return !*rc;
 	if (!s->norder)
 		settle(s, t, LANES_NONE, 0);
@@ -390,7 +409,6 @@ static void place_walked(struct nue_search *s, uint32_t t)
 void lanes_nue_search_place(struct nue_search *s, struct lanes_routing *r, uint32_t t, uint32_t lid,
 		      uint8_t port)
 {
-	/* locals: the LFT's byte stores could alias every field */
 	const struct lanes_adj *adj = s->f->adj;
 	const uint32_t *order = s->order, *via = s->via, n = s->norder;
 	uint64_t *sub = s->sub, *load = s->load;
@@ -409,10 +427,10 @@ void lanes_nue_search_place(struct nue_search *s, struct lanes_routing *r, uint3
 
 			load[c] += sx;
 			sub[e.sw] += sx;
-			col[x] = e.port; /* last: a byte store could alias what the others read */
+			col[x] = e.port;
 		}
 	}
-	/* the BFS's bundles (nue_bundle.c): one channel of each at most grew */
-	for (uint32_t j = 1; s->level.multi && j < n; j++)
-		nue_bundle_loaded(&s->level, via[order[j]]);
+	/* the BFS's bundles (nue_bundles_fast.c): one channel of each at most grew */
+	for (uint32_t j = 1; s->use_fast && s->fast.parallel && j < n; j++)
+		nue_bundle_loaded(&s->fast, via[order[j]]);
 }

@@ -15,19 +15,14 @@
  * the best rank among s's entries sorted by (load, port), as the loads stay
  * the same throughout. A switch LID with LMC > 0 starts each further LID's
  * scan after the port before: such a destination takes its min-hop ports
- * one switch at a time (lanes_route_hop_ports_fill()), as minhop does. The
- * ranks are compared for 16 destinations at a time (GCC vector extensions).
+ * one switch at a time (lanes_route_hop_ports_fill()), as minhop does.
  */
 #include <string.h>
 
 #include "route/nue/nue_swlids.h"
+#include "core/util.h"
 #include "route/common/load.h"
-#include "route/common/swar.h"
-
-static int oom(struct lanes_error *err)
-{
-	return lanes_error_set(err, LANES_ENOMEM, "out of memory");
-}
+#include "route/nue/nue_cdg.h"
 
 /* ---------------------------------------------------------------- hops */
 
@@ -53,7 +48,7 @@ static void hops_from(struct hops *h, const struct lanes_fabric *f, uint32_t t0,
 	const uint32_t ns = f->num_switches, W = h->W, *off = f->adj_off;
 	const struct lanes_adj *adj = f->adj;
 	uint64_t *cur = h->cur, *nxt = h->nxt, *seen = h->seen;
-	uint8_t *row = h->row; /* locals: its byte stores could alias every field */
+	uint8_t *row = h->row;
 	size_t words = (size_t)ns * W;
 	int any = 1;
 
@@ -81,8 +76,7 @@ static void hops_from(struct hops *h, const struct lanes_fabric *f, uint32_t t0,
 				sy[w] |= m;
 				any |= m != 0;
 				for (; m; m &= m - 1)
-					row[(size_t)y * cnt + w * 64 + (uint32_t)__builtin_ctzll(m)] =
-						(uint8_t)level;
+					row[(size_t)y * cnt + w * 64 + nue_lowest_bit(m)] = (uint8_t)level;
 			}
 		}
 		tmp = cur, cur = nxt, nxt = tmp;
@@ -128,32 +122,15 @@ static void rank_entries(struct work *w, uint32_t s)
 	}
 }
 
-typedef uint8_t v16u8 __attribute__((vector_size(16)));
-
 /*
  * best[i] = r where the entry's neighbour is one hop closer to destination
- * i (ry[i] + 1 == rs[i]) and r is below best[i]; 16 destinations at a time.
+ * i (ry[i] + 1 == rs[i]) and r is below best[i].
  */
 static void best_rank(uint8_t *best, const uint8_t *ry, const uint8_t *rs, uint8_t r, uint32_t cnt)
 {
-	const v16u8 one = (v16u8){ 0 } + 1, rv = (v16u8){ 0 } + r;
-	uint32_t i = 0;
-
-	for (; i + 16 <= cnt; i += 16) {
-		v16u8 y, x, b, m;
-
-		memcpy(&y, ry + i, 16);
-		memcpy(&x, rs + i, 16);
-		memcpy(&b, best + i, 16);
-		m = (v16u8)(y + one == x) & (v16u8)(rv < b);
-		b = (m & rv) | (~m & b);
-		memcpy(best + i, &b, 16);
-	}
-	for (; i < cnt; i++) {
-		uint8_t m = ((uint8_t)(ry[i] + 1) == rs[i]) & (r < best[i]);
-
-		best[i] = m ? r : best[i];
-	}
+	for (uint32_t i = 0; i < cnt; i++)
+		if ((uint8_t)(ry[i] + 1) == rs[i] && r < best[i])
+			best[i] = r;
 }
 
 /* Switch s's entries in the chunk's columns: its best min-hop port toward each destination. */
@@ -216,7 +193,7 @@ static int work_init(struct work *w, const struct lanes_fabric *f, struct lanes_
 	    !(w->best = route_alloc(a, 64 * (size_t)w->h.W)) ||
 	    !(w->dist = route_alloc(a, (size_t)ns + 1)) ||
 	    !(w->col = route_alloc(a, sizeof(*w->col) * 64 * w->h.W)))
-		return oom(err);
+		return lanes_error_oom(err);
 	w->by_rank[255] = LANES_PORT_DROP; /* best rank 255: none (ranks stay below, as the ports) */
 	if ((rc = lanes_route_load_init(&w->ld, f, err)))
 		return rc;
@@ -235,38 +212,17 @@ static void work_free(struct work *w)
 	lanes_route_hop_ports_free(&w->hp);
 }
 
-/* One LID's port loads of switches [s, end), its LFT column col: the ones that route it. */
-static inline void count_some(uint32_t *count, const uint32_t *off, const uint8_t *col, uint32_t s,
-			      uint32_t end)
-{
-	for (; s < end; s++)
-		if (col[s] != LANES_PORT_DROP)
-			count[off[s] + col[s]]++;
-}
-
-/*
- * The loads: the CA LIDs routed per switch port. Eight switches at a time
- * where none of them drops the LID (swar.h), which is most of them.
- */
+/* The loads: the CA LIDs routed per switch port. */
 static void count_loads(struct work *w, const uint32_t *lids, uint32_t nd)
 {
-	const uint32_t ns = w->f->num_switches, *off = w->ld.off;
-	uint32_t *count = w->ld.count; /* locals: the counts' stores could alias the fields */
+	const uint32_t ns = w->f->num_switches;
 
 	for (uint32_t i = 0; i < nd; i++) {
 		const uint8_t *col = w->r->lft + (size_t)lids[i] * ns;
-		uint32_t s = 0;
 
-		for (; s + 8 <= ns; s += 8) {
-			if (swar_zero_bytes(~swar_word(col + s))) { /* some LANES_PORT_DROP (255) */
-				count_some(count, off, col, s, s + 8);
-				continue;
-			}
-#pragma GCC unroll 8
-			for (uint32_t k = s; k < s + 8; k++)
-				count[off[k] + col[k]]++;
-		}
-		count_some(count, off, col, s, ns);
+		for (uint32_t s = 0; s < ns; s++)
+			if (col[s] != LANES_PORT_DROP)
+				w->ld.count[w->ld.off[s] + col[s]]++;
 	}
 }
 
