@@ -58,7 +58,7 @@ static inline void lanes_heap_init(struct lanes_heap *h, struct lanes_heap_entry
  */
 static inline int lanes_heap_less(const struct lanes_heap_entry *a, const struct lanes_heap_entry *b)
 {
-#if defined(__SIZEOF_INT128__)
+#if defined(__SIZEOF_INT128__) && !defined(LANES_PORTABLE_BITS)
 	__extension__ typedef unsigned __int128 lanes_heap_u128;
 
 	return ((lanes_heap_u128)a->key << 64 | a->tie) < ((lanes_heap_u128)b->key << 64 | b->tie);

@@ -6,14 +6,12 @@
  * (OpenSM's doc/current-routing.txt: "the one with less previously
  * assigned LIDs is selected"; OpenSM 3.3.23 takes CA ports behind the most
  * loaded switches first, ties in its GUID map order, and does not count
- * switch LIDs). Also minhop_fast.c against the reference, and swar.h's
- * byte-wise compares (used by sssp and nue since minhop_fast.c went plain).
+ * switch LIDs). Also minhop_fast.c against the reference.
  */
 #include <stdint.h>
 
 #include "lanes/route.h"
 #include "lanes/routing.h"
-#include "route/common/swar.h"
 #include "route/minhop/minhop.h"
 #include "testutil.h"
 
@@ -279,36 +277,6 @@ static void check_switch_lids(const struct lanes_fabric *f, const char *name)
 	}
 	free(count);
 	lanes_routing_free(r);
-}
-
-/* swar.h's byte-wise tests against the plain byte compares: every pair of bytes in every lane. */
-static void test_swar_bytes(void **state)
-{
-	uint8_t rv[8], rs[8];
-
-	(void)state;
-	for (unsigned a = 0; a < 256; a++)
-		for (unsigned b = 0; b < 256; b++)
-			for (unsigned lane = 0; lane < 8; lane++) {
-				uint64_t closer, between;
-
-				for (unsigned i = 0; i < 8; i++) { /* the other lanes: mixed values */
-					rv[i] = (uint8_t)(a * 7 + b + i * 37);
-					rs[i] = (uint8_t)(b * 5 + a + i * 91);
-				}
-				rv[lane] = (uint8_t)a;
-				rs[lane] = (uint8_t)b;
-				closer = swar_one_closer(rv, rs);
-				between = swar_between(rs);
-				for (unsigned i = 0; i < 8; i++) {
-					uint8_t bit_c, bit_b;
-
-					memcpy(&bit_c, (const uint8_t *)&closer + i, 1);
-					memcpy(&bit_b, (const uint8_t *)&between + i, 1);
-					assert_int_equal(bit_c, ((uint8_t)(rv[i] + 1) == rs[i]) ? 0x80 : 0);
-					assert_int_equal(bit_b, (rs[i] != 0 && rs[i] != 255) ? 0x80 : 0);
-				}
-			}
 }
 
 static void test_switch_lids_least_loaded(void **state)
@@ -719,7 +687,6 @@ int main(void)
 		cmocka_unit_test(test_result_is_sl0_one_vl),
 		cmocka_unit_test(test_parallel_cables_alternate),
 		cmocka_unit_test(test_switch_lids_least_loaded),
-		cmocka_unit_test(test_swar_bytes),
 		cmocka_unit_test(test_equal_loads_follow_guid_map_order),
 		cmocka_unit_test(test_loaded_switches_first),
 		cmocka_unit_test(test_single_port_routes_count),

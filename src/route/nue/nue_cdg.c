@@ -232,7 +232,7 @@ static int two_way(struct nue_cdg *g, uint32_t in, uint32_t out, int *back)
 		}
 		for (uint32_t c = fs[tf++], w = 0, a = head[c]; w < W; w++, a += 64)
 			for (uint64_t m = succ[(size_t)c * W + w]; m; m &= m - 1) {
-				uint32_t y = a + nue_lowest_bit(m);
+				uint32_t y = a + lanes_ctz64(m);
 
 				if (mark[y] == sb)
 					return 1;
@@ -245,7 +245,7 @@ static int two_way(struct nue_cdg *g, uint32_t in, uint32_t out, int *back)
 		}
 		for (uint32_t c = bs[tb++], w = 0, a = tailf[c]; w < W; w++, a += 64)
 			for (uint64_t m = pred[(size_t)c * W + w]; m; m &= m - 1) {
-				uint32_t y = rev[a + nue_lowest_bit(m)]; /* c's switch is entered by rev[e], e its entries */
+				uint32_t y = rev[a + lanes_ctz64(m)]; /* c's switch is entered by rev[e], e its entries */
 
 				if (mark[y] == sf)
 					return 1;

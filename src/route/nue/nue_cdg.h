@@ -31,6 +31,7 @@
 #include "lanes/fabric.h"
 #include "route/common/arena.h"
 #include "route/cdg/channels.h"
+#include "core/bits.h"
 
 enum { NUE_DEP_UNUSED = 0, NUE_DEP_USED = 1, NUE_DEP_BLOCKED = 2 };
 
@@ -83,20 +84,6 @@ void lanes_nue_cdg_reset(struct nue_cdg *g);
  * changes.
  */
 void lanes_nue_cdg_order_from(struct nue_cdg *g, const uint32_t *roots, uint32_t nroots, const uint8_t *want);
-
-/** @return the index of the lowest set bit of m (nonzero) */
-static inline unsigned nue_lowest_bit(uint64_t m)
-{
-#if defined(__GNUC__)
-	return (unsigned)__builtin_ctzll(m);
-#else
-	unsigned i = 0;
-
-	for (; !(m & 1); m >>= 1)
-		i++;
-	return i;
-#endif
-}
 
 /** @return the number of the dependency "in, then out" (out leaves where in ends) */
 static inline size_t nue_cdg_dep(const struct nue_cdg *g, uint32_t in, uint32_t out)

@@ -76,7 +76,7 @@ static void hops_from(struct hops *h, const struct lanes_fabric *f, uint32_t t0,
 				sy[w] |= m;
 				any |= m != 0;
 				for (; m; m &= m - 1)
-					row[(size_t)y * cnt + w * 64 + nue_lowest_bit(m)] = (uint8_t)level;
+					row[(size_t)y * cnt + w * 64 + lanes_ctz64(m)] = (uint8_t)level;
 			}
 		}
 		tmp = cur, cur = nxt, nxt = tmp;
