@@ -7,6 +7,8 @@
 #     THREADS thread counts for the scaling curve (default "1 2" and, where
 #             the machine has more cores, every power of two up to nproc)
 #     EBB     random bisections for the verifier's EBB (default 10)
+#     PARTS   which parts to run (default "1 2")
+#     RUNS    runs per point in part 2, the median kept (default 3)
 #
 # Part 1, routing targets: every engine on each fabric, one run, with the
 # default threads (one per core): routing seconds, peak RSS, the verifier's
@@ -17,7 +19,8 @@
 #
 # Part 2, thread scaling: the engines whose work is per destination (minhop,
 # updn, dnup, ud-dfs) and the verifier, on the first fabric, at each thread
-# count: wall seconds, and the speed-up over one thread. The targets: 1.8x
+# count: wall seconds (the median of RUNS runs), and the speed-up over one
+# thread. The targets: 1.8x
 # from 1 to 2 threads; 8x from 1 to 16 where there are 16 cores.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,6 +37,11 @@ fi
 
 field() { awk -v k="$1" '$1 == k { print $2 }' <<<"$2"; }
 
+parts=${PARTS:-1 2}
+runs=${RUNS:-3}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+if [[ " $parts " == *" 1 "* ]]; then
 echo "# part 1: routing and verifying, default threads ($cores cores)"
 printf '%-24s %-7s %9s %10s %9s %6s %5s\n' FABRIC ENGINE ROUTE-S PEAK-MB VERIFY-S DLFREE REACH
 for spec in "${specs[@]}"; do
@@ -46,6 +54,9 @@ for spec in "${specs[@]}"; do
 	done
 done
 
+fi
+
+[[ " $parts " == *" 2 "* ]] || exit 0
 echo
 echo "# part 2: thread scaling on ${specs[0]} (wall seconds; speed-up over 1 thread)"
 read -r -a words <<<"${specs[0]}"
@@ -54,10 +65,12 @@ for e in minhop updn dnup ud-dfs verify; do
 	eng=$e; [ "$e" = verify ] && eng=minhop
 	printf '%-9s' "$e"; base=
 	for t in $THREADS; do
-		out=$(THREADS=$t "$bin" "$eng" "$([ "$e" = verify ] && echo "$ebb" || echo none)" "${words[@]}" 2>&1)
-		s=$(field "$([ "$e" = verify ] && echo verify || echo route)" "$out")
+		s=$(for ((k = 0; k < runs; k++)); do
+			out=$(THREADS=$t "$bin" "$eng" "$([ "$e" = verify ] && echo "$ebb" || echo none)" "${words[@]}" 2>&1)
+			field "$([ "$e" = verify ] && echo verify || echo route)" "$out"
+		done | median)
 		[ -n "$base" ] || base=$s
-		printf ' %12s' "$s ($(awk -v a="$base" -v b="$s" 'BEGIN { printf "%.2fx", b > 0 ? a / b : 0 }'))"
+		printf ' %12s' "$s ($(awk -v a="$base" -v b="$s" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }'))"
 	done
 	echo
 done

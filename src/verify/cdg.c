@@ -7,9 +7,12 @@
  * Storage: a dependency always crosses one switch s, from one of its in-links
  * (position j in s's adjacency, VL vin) to one of its out-links (position k,
  * VL vout); each switch keeps a (deg*V) x (deg*V) bit matrix, so the graph
- * costs bits, not pointers, and setting an edge is one OR. The first
- * destination that sets a bit is remembered, so a cycle can be explained
- * without scanning every destination again.
+ * costs bits, not pointers, and setting an edge is one OR. Which destination
+ * set a bit is not kept: when there is a cycle, a second pass over the
+ * destinations finds, for the cycle's dependencies only, the first one that
+ * adds each (lanes_verify_first_dsts), and stops when it has them all. The
+ * verdict's pass, which every routing pays for, stays a pass over bits, and
+ * its threads share no map.
  *
  * Cycle search: iterative depth-first search with white/grey/black colours;
  * meeting a grey channel closes a cycle, which is read off the stack.
@@ -20,71 +23,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	return x ^ (x >> 33);
-}
-
-static int vmap_put(struct vmap *m, uint64_t key, uint32_t val)
-{
-	if ((m->count + 1) * 2 > m->cap) {
-		struct vmap n = { NULL, NULL, m->cap ? m->cap * 2 : 4096, 0 };
-
-		n.keys = calloc(n.cap, sizeof(*n.keys));
-		n.vals = malloc(n.cap * sizeof(*n.vals));
-		if (!n.keys || !n.vals) {
-			lanes_vmap_free(&n);
-			return -1;
-		}
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->keys[i])
-				vmap_put(&n, m->keys[i] - 1, m->vals[i]);
-		lanes_vmap_free(m);
-		*m = n;
-	}
-	size_t i = mix(key) & (m->cap - 1);
-
-	while (m->keys[i] && m->keys[i] != key + 1)
-		i = (i + 1) & (m->cap - 1);
-	if (!m->keys[i]) {
-		m->keys[i] = key + 1;
-		m->vals[i] = val;
-		m->count++;
-	}
-	return 0;
-}
-
-static uint32_t vmap_get(const struct vmap *m, uint64_t key)
-{
-	size_t i = m->cap ? mix(key) & (m->cap - 1) : 0;
-
-	while (m->cap && m->keys[i]) {
-		if (m->keys[i] == key + 1)
-			return m->vals[i];
-		i = (i + 1) & (m->cap - 1);
-	}
-	return LANES_NONE;
-}
-
-void lanes_vmap_free(struct vmap *m)
-{
-	free(m->keys);
-	free(m->vals);
-	memset(m, 0, sizeof(*m));
-}
-
-uint32_t lanes_verify_first_dst(const struct vctx *c, uint64_t bit)
-{
-	return vmap_get(&c->first_dst, bit);
-}
-
-int lanes_verify_set_first_dst(struct vctx *c, uint64_t bit, uint32_t d)
-{
-	return vmap_put(&c->first_dst, bit, d);
-}
 
 uint64_t lanes_verify_cdg_count(const struct vctx *c)
 {
@@ -131,16 +69,36 @@ static uint64_t edge_bit(const struct vctx *c, uint32_t s, uint32_t j, uint8_t v
 	return c->bit_off[s] + ((j * (uint64_t)c->V + vin) * deg + k) * c->V + vout;
 }
 
-int lanes_verify_cdg_add(struct vctx *c, uint32_t s, uint32_t j, uint8_t vin, uint32_t k, uint8_t vout)
+static int by_bit(const void *a, const void *b)
+{
+	uint64_t x = ((const struct verify_wanted *)a)->bit, y = ((const struct verify_wanted *)b)->bit;
+
+	return (x > y) - (x < y);
+}
+
+/* The first-destination pass: is g wanted, and still without a destination? Then it is c->d. */
+static void note_wanted(struct vctx *c, uint64_t g)
+{
+	struct verify_wanted key = { g, 0 };
+	struct verify_wanted *w = bsearch(&key, c->wanted, c->num_wanted, sizeof(key), by_bit);
+
+	if (w && w->dst == LANES_NONE) {
+		w->dst = c->d;
+		c->wanted_left--;
+	}
+}
+
+void lanes_verify_cdg_add(struct vctx *c, uint32_t s, uint32_t j, uint8_t vin, uint32_t k, uint8_t vout)
 {
 	uint64_t g = edge_bit(c, s, j, vin, k, vout);
 	uint64_t bit = 1ULL << (g & 63);
 
 	if (c->bits[g >> 6] & bit)
-		return 0;
+		return;
 	c->bits[g >> 6] |= bit;
 	c->res->cdg_dependencies++;
-	return vmap_put(&c->first_dst, g, c->d);
+	if (c->wanted)
+		note_wanted(c, g);
 }
 
 /* The next dependency of channel u at or after row position *cur, or -1. */
@@ -246,20 +204,55 @@ static uint32_t witness_source(struct vctx *c, uint32_t d, uint32_t e1, uint8_t 
 	return LANES_NONE;
 }
 
-static int record_cycle(struct vctx *c, struct frame *stack, uint64_t from, uint64_t top)
+/* The CDG bit of the dependency from stack channel u to stack channel w. */
+static uint64_t step_bit(const struct vctx *c, uint64_t u, uint64_t w)
+{
+	const struct lanes_fabric *f = c->f;
+	uint32_t e = (uint32_t)(u / c->V), e2 = (uint32_t)(w / c->V), s = f->adj[e].sw;
+
+	return edge_bit(c, s, c->rev[e], (uint8_t)(u % c->V), e2 - f->adj_off[s], (uint8_t)(w % c->V));
+}
+
+/* The first destination of every dependency of the cycle stack[from .. from + len), sorted by bit. */
+static struct verify_wanted *cycle_dsts(struct vctx *c, const struct frame *stack, uint64_t from,
+					uint32_t len, struct lanes_error *err)
+{
+	struct verify_wanted *want = malloc(sizeof(*want) * len);
+
+	if (!want) {
+		lanes_error_oom(err);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < len; i++)
+		want[i] = (struct verify_wanted){
+			step_bit(c, stack[from + i].node, stack[from + (i + 1) % len].node), LANES_NONE
+		};
+	qsort(want, len, sizeof(*want), by_bit);
+	if (lanes_verify_first_dsts(c, want, len, err)) {
+		free(want);
+		return NULL;
+	}
+	return want;
+}
+
+static int record_cycle(struct vctx *c, struct frame *stack, uint64_t from, uint64_t top,
+			struct lanes_error *err)
 {
 	const struct lanes_fabric *f = c->f;
 	uint32_t len = (uint32_t)(top - from);
 	struct lanes_cycle_step *steps = calloc(len, sizeof(*steps));
+	struct verify_wanted *want = steps ? cycle_dsts(c, stack, from, len, err) : NULL;
 
-	if (!steps)
-		return -1;
+	if (!steps || !want) {
+		free(steps);
+		return steps ? LANES_ENOMEM : lanes_error_oom(err);
+	}
 	for (uint32_t i = 0; i < len; i++) {
 		uint64_t u = stack[from + i].node, w = stack[from + (i + 1) % len].node;
-		uint32_t e = (uint32_t)(u / c->V), e2 = (uint32_t)(w / c->V), s = f->adj[e].sw;
+		uint32_t e = (uint32_t)(u / c->V), s = f->adj[e].sw;
 		uint8_t vin = (uint8_t)(u % c->V), vout = (uint8_t)(w % c->V);
-		uint32_t d = vmap_get(&c->first_dst,
-				      edge_bit(c, s, c->rev[e], vin, e2 - f->adj_off[s], vout));
+		struct verify_wanted key = { step_bit(c, u, w), 0 };
+		uint32_t d = ((struct verify_wanted *)bsearch(&key, want, len, sizeof(key), by_bit))->dst;
 
 		steps[i].from_sw = c->ent_sw[e]; /* field by field: calloc'ed padding stays 0 */
 		steps[i].to_sw = s;
@@ -269,6 +262,7 @@ static int record_cycle(struct vctx *c, struct frame *stack, uint64_t from, uint
 		steps[i].dst_lid = d;
 		steps[i].src_lid = witness_source(c, d, e, vin, vout);
 	}
+	free(want);
 	c->res->cycle = steps;
 	c->res->cycle_len = len;
 	return 0;
@@ -292,8 +286,7 @@ int lanes_verify_cdg_cycle(struct vctx *c, struct lanes_error *err)
 		if (color[u] || (from = dfs(c, u, color, stack, &top)) < 0)
 			continue;
 		c->res->deadlock_free = 0;
-		if (record_cycle(c, stack, (uint64_t)from, top))
-			rc = lanes_error_oom(err);
+		rc = record_cycle(c, stack, (uint64_t)from, top, err);
 		break;
 	}
 out:

@@ -189,7 +189,7 @@ static void own_sources(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int
 }
 
 /* Upstream switch t feeds s = nxt[t]: VL at s, CDG edges, counts. */
-static int feed(struct vctx *c, uint32_t t, uint8_t sl, int ca_dst)
+static void feed(struct vctx *c, uint32_t t, uint8_t sl, int ca_dst)
 {
 	const struct lanes_fabric *f = c->f;
 	uint32_t s = c->nxt[t], e = c->outent[t];
@@ -203,15 +203,13 @@ static int feed(struct vctx *c, uint32_t t, uint8_t sl, int ca_dst)
 	if (ca_dst)
 		c->res->routes_per_vl[vout] += c->sub_sl[t];
 	if (c->nxt[s] == LANES_NONE)
-		return 0; /* s delivers: the last channel is a sink */
+		return; /* s delivers: the last channel is a sink */
 	for (uint16_t m = c->vlmask[t]; m; m &= (uint16_t)(m - 1))
-		if (lanes_verify_cdg_add(c, s, c->rev[e], (uint8_t)lanes_ctz64(m),
-				   c->outent[s] - f->adj_off[s], vout))
-			return -1;
-	return 0;
+		lanes_verify_cdg_add(c, s, c->rev[e], (uint8_t)lanes_ctz64(m),
+				     c->outent[s] - f->adj_off[s], vout);
 }
 
-static int flow_sl(struct vctx *c, uint8_t sl, int ca_dst)
+static void flow_sl(struct vctx *c, uint8_t sl, int ca_dst)
 {
 	for (uint32_t i = 0; i < c->num_order; i++) {
 		uint32_t s = c->order[i];
@@ -226,17 +224,16 @@ static int flow_sl(struct vctx *c, uint8_t sl, int ca_dst)
 		if (!c->active[s])
 			continue;
 		own_sources(c, s, lanes_routing_port(c->r, s, c->d), sl, ca_dst);
-		if (c->nxt[s] != LANES_NONE && feed(c, s, sl, ca_dst))
-			return -1;
+		if (c->nxt[s] != LANES_NONE)
+			feed(c, s, sl, ca_dst);
 	}
-	return 0;
 }
 
 /*
  * The common case in one pass: no SL2VL maps (every hop on VL 0) and one SL
  * for all sources of this destination. Same results as the general path.
  */
-static int flow_plain(struct vctx *c, int ca_dst)
+static void flow_plain(struct vctx *c, int ca_dst)
 {
 	const uint32_t *adj_off = c->f->adj_off;
 	uint8_t sl = lanes_verify_sl(c, 0, 0, c->d);
@@ -258,23 +255,23 @@ static int flow_plain(struct vctx *c, int ca_dst)
 		e = c->outent[t];
 		c->sub[s] += total;
 		c->routes[e] += total;
-		if ((total || c->o->all_traffic) && c->nxt[s] != LANES_NONE &&
-		    lanes_verify_cdg_add(c, s, c->rev[e], 0, c->outent[s] - adj_off[s], 0))
-			return -1;
+		if ((total || c->o->all_traffic) && c->nxt[s] != LANES_NONE)
+			lanes_verify_cdg_add(c, s, c->rev[e], 0, c->outent[s] - adj_off[s], 0);
 	}
 	c->res->routes_per_vl[0] += hop_total;
-	return 0;
 }
 
-int lanes_verify_flow(struct vctx *c)
+void lanes_verify_flow(struct vctx *c)
 {
 	int ca_dst = c->f->nodes[c->dnode].type != LANES_NODE_SWITCH;
 	uint16_t sls;
 
 	if (!ca_dst && !c->o->all_traffic)
-		return 0; /* switch LIDs: reachability only */
-	if (!c->has_maps && c->r->sl_mode <= LANES_SL_PER_DST)
-		return flow_plain(c, ca_dst);
+		return; /* switch LIDs: reachability only */
+	if (!c->has_maps && c->r->sl_mode <= LANES_SL_PER_DST) {
+		flow_plain(c, ca_dst);
+		return;
+	}
 
 	if (ca_dst)
 		count_routes(c);
@@ -284,8 +281,6 @@ int lanes_verify_flow(struct vctx *c)
 			continue;
 		if (sl + 1u > c->res->sls_used)
 			c->res->sls_used = sl + 1u;
-		if (flow_sl(c, sl, ca_dst))
-			return -1;
+		flow_sl(c, sl, ca_dst);
 	}
-	return 0;
 }

@@ -216,7 +216,6 @@ static void release_worker(struct vctx *c)
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
-	lanes_vmap_free(&c->first_dst);
 }
 
 /* The tables built once from the fabric, shared read-only by the threads. */
@@ -243,11 +242,12 @@ static int setup(struct vctx *c, struct lanes_error *err)
 	return lanes_verify_cdg_alloc(c, err);
 }
 
-static int each_destination(struct vctx *c, uint32_t lo, uint32_t hi, struct lanes_error *err)
+/* Destinations lo .. hi - 1; in the first-destination pass, until every wanted one is found. */
+static void each_destination(struct vctx *c, uint32_t lo, uint32_t hi)
 {
 	const struct lanes_fabric *f = c->f;
 
-	for (uint32_t d = lo; d < hi; d++) {
+	for (uint32_t d = lo; d < hi && !(c->wanted && !c->wanted_left); d++) {
 		uint32_t owner = f->lid_owner[d].node;
 
 		if (owner == LANES_NONE || (c->o->ca_only && f->nodes[owner].type == LANES_NODE_SWITCH))
@@ -256,35 +256,37 @@ static int each_destination(struct vctx *c, uint32_t lo, uint32_t hi, struct lan
 			continue;
 		lanes_verify_count_failures(c);
 		lanes_verify_order(c);
-		if (lanes_verify_flow(c))
-			return lanes_error_oom(err);
+		lanes_verify_flow(c);
 	}
-	return 0;
 }
 
 struct job {
 	struct vctx w;
 	uint32_t lo, hi;
-	int rc;
-	struct lanes_error err;
 };
 
 static void run_job(void *ctx, unsigned k)
 {
 	struct job *j = (struct job *)ctx + k;
 
-	j->rc = each_destination(&j->w, j->lo, j->hi, &j->err);
+	each_destination(&j->w, j->lo, j->hi);
 }
 
-/* A thread's own state, sharing c's tables. */
+/*
+ * A thread's own state, sharing c's tables. scratch() runs first and
+ * always: it replaces every scratch pointer copied from c, so that on
+ * failure release_worker() frees only what is the worker's own.
+ */
 static int worker_init(struct job *j, const struct vctx *c, struct lanes_error *err)
 {
+	int rc;
+
 	j->w = *c;
-	j->w.res = calloc(1, sizeof(*j->w.res));
-	memset(&j->w.first_dst, 0, sizeof(j->w.first_dst));
 	j->w.bits = NULL;
 	j->w.bit_off = NULL;
-	if (!j->w.res || scratch(&j->w))
+	rc = scratch(&j->w);
+	j->w.res = calloc(1, sizeof(*j->w.res));
+	if (rc || !j->w.res)
 		return lanes_error_oom(err);
 	return lanes_verify_cdg_alloc(&j->w, err);
 }
@@ -314,8 +316,8 @@ static void merge_result(struct lanes_verify_result *to, const struct lanes_veri
 		to->routes_per_vl[v] += from->routes_per_vl[v];
 }
 
-/* Fold a thread into c. Threads come in LID order, so c keeps the lowest destination. */
-static int merge(struct vctx *c, const struct vctx *w)
+/* Fold a thread into c. Threads come in LID order, so the examples stay in LID order. */
+static void merge(struct vctx *c, const struct vctx *w)
 {
 	merge_result(c->res, w->res);
 	c->hop_sum += w->hop_sum;
@@ -325,11 +327,6 @@ static int merge(struct vctx *c, const struct vctx *w)
 		c->routes[e] += w->routes[e];
 	for (uint64_t i = 0; i <= c->bit_off[c->S] / 64; i++)
 		c->bits[i] |= w->bits[i];
-	for (size_t i = 0; i < w->first_dst.cap; i++)
-		if (w->first_dst.keys[i] && lanes_verify_first_dst(c, w->first_dst.keys[i] - 1) == LANES_NONE &&
-		    lanes_verify_set_first_dst(c, w->first_dst.keys[i] - 1, w->first_dst.vals[i]))
-			return -1;
-	return 0;
 }
 
 uint32_t lanes_verify_threads(const struct lanes_verify_opts *o, uint32_t work)
@@ -362,24 +359,95 @@ static int run_threads(struct vctx *c, struct lanes_error *err)
 	struct job *jobs;
 	int rc = 0;
 
-	if (T == 1)
-		return each_destination(c, 1, lids + 1, err);
+	if (T == 1) {
+		each_destination(c, 1, lids + 1);
+		return 0;
+	}
 	if (!(jobs = calloc(T, sizeof(*jobs))))
 		return lanes_error_oom(err);
 	if ((rc = jobs_init(jobs, T, c, lids, err)))
 		goto out;
 	lanes_parallel_run(T, run_job, jobs);
 	for (uint32_t k = 0; k < T; k++) {
-		if (!rc && (rc = jobs[k].rc))
-			*err = jobs[k].err;
-		if (!rc && merge(c, &jobs[k].w))
-			rc = lanes_error_oom(err);
+		merge(c, &jobs[k].w);
 		lanes_verify_result_free(jobs[k].w.res);
 		release_worker(&jobs[k].w);
 	}
 	c->res->cdg_dependencies = lanes_verify_cdg_count(c);
 out:
 	free(jobs);
+	return rc;
+}
+
+/* LID x, or lids + 1 (the end) when x is beyond. */
+static uint32_t lid_at(uint64_t x, uint32_t lids)
+{
+	return x <= lids ? (uint32_t)x : lids + 1;
+}
+
+/* Has some worker found a destination for every wanted dependency? */
+static int all_found(const struct verify_wanted *found, uint32_t n, uint32_t T)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k = 0;
+
+		while (k < T && found[(size_t)k * n + i].dst == LANES_NONE)
+			k++;
+		if (k == T)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Rounds of T consecutive blocks of LIDs, block k of a round on worker k
+ * (each with its own copy of want, its own CDG bits, and so its own first
+ * destination of each dependency among the LIDs it has seen); after a round
+ * every LID below the round's end has been seen, so once every dependency
+ * has a destination the least over the workers is the first one, and the
+ * pass stops. Blocks are a 64th of the LIDs a worker: a cycle's dependencies
+ * are usually all made within the first few (minhop on dragonfly a=20 p=10
+ * h=10: within the first quarter of the LIDs), so this costs a part of a
+ * second pass, and only where there is a cycle to explain.
+ */
+int lanes_verify_first_dsts(const struct vctx *c, struct verify_wanted *want, uint32_t n,
+			    struct lanes_error *err)
+{
+	uint32_t lids = c->f->max_lid, T = lids < 128 ? 1 : lanes_verify_threads(c->o, lids);
+	uint32_t block = lids / (64 * T) + 1;
+	struct job *jobs = calloc(T, sizeof(*jobs));
+	struct verify_wanted *found = malloc(sizeof(*found) * ((size_t)n * T + 1));
+	int rc = 0;
+
+	if (!jobs || !found) {
+		rc = lanes_error_oom(err);
+		goto out;
+	}
+	if ((rc = jobs_init(jobs, T, c, lids, err)))
+		goto out;
+	for (uint32_t k = 0; k < T; k++) {
+		memcpy(found + (size_t)k * n, want, sizeof(*want) * n);
+		jobs[k].w.wanted = found + (size_t)k * n;
+		jobs[k].w.num_wanted = jobs[k].w.wanted_left = n;
+	}
+	for (uint64_t lo = 1; lo <= lids && !all_found(found, n, T); lo += (uint64_t)block * T) {
+		for (uint32_t k = 0; k < T; k++) {
+			jobs[k].lo = lid_at(lo + (uint64_t)k * block, lids);
+			jobs[k].hi = lid_at(lo + (uint64_t)(k + 1) * block, lids);
+		}
+		lanes_parallel_run(T, run_job, jobs);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t k = 0; k < T; k++)
+			if (found[(size_t)k * n + i].dst < want[i].dst)
+				want[i].dst = found[(size_t)k * n + i].dst;
+	for (uint32_t k = 0; k < T; k++) {
+		lanes_verify_result_free(jobs[k].w.res);
+		release_worker(&jobs[k].w);
+	}
+out:
+	free(jobs);
+	free(found);
 	return rc;
 }
 

@@ -31,10 +31,10 @@ struct vca {
 enum { WALK_UNKNOWN = 0, WALK_BUSY, WALK_OK, WALK_LOOP, WALK_DROP };
 
 /* u64 -> u32 open-addressing map: CDG edge bit -> first destination creating it. */
-struct vmap {
-	uint64_t *keys; /* key + 1; 0 = empty */
-	uint32_t *vals;
-	size_t cap, count;
+/* A dependency of a cycle's witness and the first destination whose routes make it. */
+struct verify_wanted {
+	uint64_t bit;  /* the dependency's CDG bit */
+	uint32_t dst;  /* the lowest destination LID that adds it, or LANES_NONE */
 };
 
 struct vctx {
@@ -61,7 +61,10 @@ struct vctx {
 	/* CDG */
 	uint64_t *bits;
 	uint64_t *bit_off;      /* per switch, in bits */
-	struct vmap first_dst;
+	/* the first-destination pass only (lanes_verify_first_dsts): the bits it
+	 * looks for, sorted, and how many of them are still without a destination */
+	struct verify_wanted *wanted;
+	uint32_t num_wanted, wanted_left;
 
 	/* per destination scratch */
 	uint8_t *state;
@@ -97,15 +100,12 @@ void lanes_verify_count_failures(struct vctx *c);
 void lanes_verify_order(struct vctx *c);
 
 /* flow.c */
-int lanes_verify_flow(struct vctx *c);
+void lanes_verify_flow(struct vctx *c);
 
 /* cdg.c */
 int lanes_verify_cdg_alloc(struct vctx *c, struct lanes_error *err);
-int lanes_verify_cdg_add(struct vctx *c, uint32_t s, uint32_t j, uint8_t vin, uint32_t k, uint8_t vout);
+void lanes_verify_cdg_add(struct vctx *c, uint32_t s, uint32_t j, uint8_t vin, uint32_t k, uint8_t vout);
 int lanes_verify_cdg_cycle(struct vctx *c, struct lanes_error *err);
-void lanes_vmap_free(struct vmap *m);
-uint32_t lanes_verify_first_dst(const struct vctx *c, uint64_t bit);
-int lanes_verify_set_first_dst(struct vctx *c, uint64_t bit, uint32_t d);
 uint64_t lanes_verify_cdg_count(const struct vctx *c);
 
 /* metrics.c */
@@ -113,6 +113,16 @@ void lanes_verify_channel_metrics(struct vctx *c);
 
 /* verify.c: how many threads for `work` independent items */
 uint32_t lanes_verify_threads(const struct lanes_verify_opts *o, uint32_t work);
+
+/*
+ * verify.c: for each of the n dependencies of want (sorted by bit), the
+ * first destination in LID order whose routes add it, by a second pass over
+ * the destinations on a scratch context of c that stops when every one is
+ * found. Only a cycle's witness needs it, so the verdict's pass keeps no
+ * record of which destination made which dependency.
+ */
+int lanes_verify_first_dsts(const struct vctx *c, struct verify_wanted *want, uint32_t n,
+			    struct lanes_error *err);
 
 /* ebb.c */
 int lanes_verify_ebb(struct vctx *c, struct lanes_error *err);
