@@ -61,13 +61,17 @@ echo
 echo "# part 2: thread scaling on ${specs[0]} (wall seconds; speed-up over 1 thread)"
 read -r -a words <<<"${specs[0]}"
 printf '%-9s' WORK; for t in $THREADS; do printf ' %12s' "T=$t"; done; echo
-for e in minhop updn dnup ud-dfs verify; do
-	eng=$e; [ "$e" = verify ] && eng=minhop
+# verify: the verifier on updn's routing (no credit loop); verify-loop: on
+# minhop's, where a credit loop's witness takes a second, shorter pass.
+for e in minhop updn dnup ud-dfs verify verify-loop; do
+	eng=$e; [ "$e" = verify ] && eng=updn; [ "$e" = verify-loop ] && eng=minhop
 	printf '%-9s' "$e"; base=
 	for t in $THREADS; do
 		s=$(for ((k = 0; k < runs; k++)); do
-			out=$(THREADS=$t "$bin" "$eng" "$([ "$e" = verify ] && echo "$ebb" || echo none)" "${words[@]}" 2>&1)
-			field "$([ "$e" = verify ] && echo verify || echo route)" "$out"
+			case $e in
+			verify*) out=$(THREADS=$t "$bin" "$eng" "$ebb" "${words[@]}" 2>&1); field verify "$out" ;;
+			*) out=$(THREADS=$t "$bin" "$eng" none "${words[@]}" 2>&1); field route "$out" ;;
+			esac
 		done | median)
 		[ -n "$base" ] || base=$s
 		printf ' %12s' "$s ($(awk -v a="$base" -v b="$s" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }'))"

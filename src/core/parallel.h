@@ -35,6 +35,13 @@ int lanes_threads_wanted(unsigned requested, size_t work, size_t worth);
  */
 void lanes_run_pair(void *(*fn)(void *), void *a, void *b, int threaded);
 
+/*
+ * Bytes between the states of two workers that sit side by side in an array
+ * (a padding member at the end of the worker's struct): two cache lines, so
+ * that one worker's writes never invalidate a line the next one reads.
+ */
+#define LANES_FALSE_SHARING_GAP 128
+
 /** The most workers the library starts for one call. */
 #define LANES_MAX_THREADS 256
 

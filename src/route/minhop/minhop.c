@@ -86,6 +86,7 @@ struct minhop_worker {
 	struct minhop_share share;    /* the switches it fills */
 	struct minhop_fast fast;      /* minhop_fast.c's scratch, or unused */
 	int out_of_memory;
+	char apart[LANES_FALSE_SHARING_GAP]; /* from the next worker (core/parallel.h) */
 };
 
 struct minhop {

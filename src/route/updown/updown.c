@@ -80,6 +80,7 @@ struct updown_worker {
 	struct route_updown_gap gap; /* switch LIDs: unused verdicts */
 	int out_of_memory;
 	int found_gap;               /* has_gap */
+	char apart[LANES_FALSE_SHARING_GAP]; /* from the next worker (core/parallel.h) */
 };
 
 struct updown_run {
