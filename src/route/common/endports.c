@@ -158,3 +158,17 @@ void lanes_route_endports_free(struct route_endports *eps)
 	eps->ep = NULL;
 	eps->n = 0;
 }
+
+void lanes_route_take_dest(const struct route_endports *eps, uint32_t *next, int offset,
+			   uint32_t *lids, uint32_t first_lid, struct route_dest *d)
+{
+	uint32_t i = *next, j = i + 1;
+
+	while (j < eps->n && eps->ep[j].sw == eps->ep[i].sw)
+		j++;
+	*d = (struct route_dest){ eps->ep[i].sw, i, j, first_lid, 0 };
+	for (uint32_t q = i; q < j; q++)
+		if (offset < (1 << eps->ep[q].lmc))
+			lids[first_lid + d->num_lids++] = eps->ep[q].lid + (uint32_t)offset;
+	*next = j;
+}

@@ -45,6 +45,27 @@ int lanes_route_endports_osm_order(const struct lanes_fabric *f, struct route_en
 void lanes_route_endports_free(struct route_endports *eps);
 
 /**
+ * One destination switch of a batch: the end ports behind it, which are
+ * consecutive in OpenSM's order, and their LIDs at one LMC offset. Engines
+ * that find each destination's candidate ports on several workers (minhop,
+ * the up* / down* engines) take destinations so, a batch at a time, and
+ * then choose ports in OpenSM's order.
+ */
+struct route_dest {
+	uint32_t dst_switch;
+	uint32_t first_endport, end_endport; /**< its end ports: eps->ep[first..end) */
+	uint32_t first_lid, num_lids;        /**< their LIDs: the batch's lids[first_lid..) */
+};
+
+/**
+ * Take the end ports from eps->ep[*next] on that sit behind the same switch
+ * as destination d: their LIDs base + offset (those whose LMC has that
+ * offset) go to lids[first_lid..), and *next moves past them.
+ */
+void lanes_route_take_dest(const struct route_endports *eps, uint32_t *next, int offset,
+			   uint32_t *lids, uint32_t first_lid, struct route_dest *d);
+
+/**
  * The key by which OpenSM's GUID maps (cl_qmap) order nodes and ports: the
  * GUID as stored, in network byte order, read as a host integer. On the
  * little-endian hosts OpenSM runs on, that is the byte-swapped GUID.

@@ -72,9 +72,7 @@
 
 /* One destination switch of a batch. */
 struct minhop_slot {
-	uint32_t dst_switch;
-	uint32_t first_endport, end_endport; /* its CA ports: eps.ep[first..end) */
-	uint32_t first_lid, num_lids;        /* their LIDs: batch_lids[first_lid..) */
+	struct route_dest dest;              /* its switch, CA ports and LIDs (in batch_lids) */
 	const struct route_hop_ports *hops;  /* its min-hop ports: computed or saved */
 	struct route_saved_hops *computed;   /* computed for this batch, or NULL */
 	size_t computed_bytes;
@@ -126,7 +124,7 @@ static int wanted_again(const struct minhop *m, uint32_t t)
 static void find_slot_hops(struct minhop_worker *w, struct minhop_slot *slot)
 {
 	const struct minhop *m = w->m;
-	uint32_t t = slot->dst_switch;
+	uint32_t t = slot->dest.dst_switch;
 	size_t unlimited = SIZE_MAX;
 
 	slot->computed = NULL;
@@ -166,12 +164,12 @@ static void count_single(struct minhop *m, const struct minhop_share *share,
  */
 static void fill_slot(struct minhop *m, struct minhop_share *share, const struct minhop_slot *slot)
 {
-	const uint32_t *lids = m->batch_lids + slot->first_lid;
-	uint32_t t = slot->dst_switch;
+	const uint32_t *lids = m->batch_lids + slot->dest.first_lid;
+	uint32_t t = slot->dest.dst_switch;
 
 	lanes_minhop_fill_share(share, m->r->lft, slot->hops, &m->load, &m->peers, lids,
-				slot->num_lids, m->offset, slot->hops->nmulti);
-	for (uint32_t q = slot->first_endport; minhop_share_has(share, t) && q < slot->end_endport;
+				slot->dest.num_lids, m->offset, slot->hops->nmulti);
+	for (uint32_t q = slot->dest.first_endport; minhop_share_has(share, t) && q < slot->dest.end_endport;
 	     q++) {
 		const struct route_endport *ep = &m->eps.ep[q];
 
@@ -180,7 +178,7 @@ static void fill_slot(struct minhop *m, struct minhop_share *share, const struct
 		lanes_routing_set_port(m->r, t, ep->lid + (uint32_t)m->offset, ep->sw_port);
 		route_load_of(&m->load, t)[ep->sw_port]++;
 	}
-	count_single(m, share, slot->hops, slot->num_lids);
+	count_single(m, share, slot->hops, slot->dest.num_lids);
 }
 
 /* Worker k: every slot of the batch, in order, at its own switches. */
@@ -209,9 +207,9 @@ static void keep_or_free(struct minhop *m)
 	for (uint32_t q = 0; q < m->batch_size; q++) {
 		struct minhop_slot *slot = &m->batch[q];
 
-		if (slot->computed && wanted_again(m, slot->dst_switch) &&
+		if (slot->computed && wanted_again(m, slot->dest.dst_switch) &&
 		    slot->computed_bytes <= m->save_left) {
-			m->saved[slot->dst_switch] = slot->computed;
+			m->saved[slot->dest.dst_switch] = slot->computed;
 			m->save_left -= slot->computed_bytes;
 		} else {
 			free(slot->computed);
@@ -226,9 +224,9 @@ static int check_batch(struct minhop *m)
 	for (uint32_t q = 0; q < m->batch_size; q++) {
 		const struct minhop_slot *slot = &m->batch[q];
 
-		for (uint32_t j = 0; j < slot->num_lids; j++)
+		for (uint32_t j = 0; j < slot->dest.num_lids; j++)
 			if (!lanes_route_cdg_check_lid(m->check, m->r,
-						       m->batch_lids[slot->first_lid + j]))
+						       m->batch_lids[slot->dest.first_lid + j]))
 				return 1;
 		if (lanes_route_cdg_check_cyclic(m->check))
 			return 1;
@@ -255,36 +253,20 @@ static int route_batch(struct minhop *m, struct lanes_error *err)
 
 /* ------------------------------------------------------------ a pass */
 
-/* The end ports eps.ep[i..j) behind one switch become the next slot of the batch. */
-static void add_slot(struct minhop *m, uint32_t i, uint32_t j)
-{
-	struct minhop_slot *slot = &m->batch[m->batch_size++];
-	uint32_t first_lid = slot == m->batch ? 0 : slot[-1].first_lid + slot[-1].num_lids;
-
-	slot->dst_switch = m->eps.ep[i].sw;
-	slot->first_endport = i;
-	slot->end_endport = j;
-	slot->first_lid = first_lid;
-	slot->num_lids = 0;
-	for (uint32_t q = i; q < j; q++)
-		if (m->offset < (1 << m->eps.ep[q].lmc))
-			m->batch_lids[first_lid + slot->num_lids++] =
-				m->eps.ep[q].lid + (uint32_t)m->offset;
-}
-
 /* Every CA LID base + offset, in batches. @return 0, 1 on a cycle, or an error */
 static int route_endports(struct minhop *m, struct lanes_error *err)
 {
-	const struct route_endport *ep = m->eps.ep;
-	uint32_t most = DESTINATIONS_PER_WORKER * m->num_workers, i = 0, j;
+	uint32_t most = DESTINATIONS_PER_WORKER * m->num_workers, i = 0;
 	int rc;
 
 	while (i < m->eps.n) {
-		m->batch_size = 0;
-		for (; i < m->eps.n && m->batch_size < most; i = j) {
-			for (j = i + 1; j < m->eps.n && ep[j].sw == ep[i].sw; j++)
-				;
-			add_slot(m, i, j);
+		uint32_t lids = 0;
+
+		for (m->batch_size = 0; i < m->eps.n && m->batch_size < most; m->batch_size++) {
+			struct route_dest *d = &m->batch[m->batch_size].dest;
+
+			lanes_route_take_dest(&m->eps, &i, m->offset, m->batch_lids, lids, d);
+			lids += d->num_lids;
 		}
 		if ((rc = route_batch(m, err)))
 			return rc;

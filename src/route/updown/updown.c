@@ -62,9 +62,7 @@
 
 /* One destination switch of a batch. */
 struct updown_slot {
-	uint32_t dst_switch;
-	uint32_t first_endport, end_endport; /* its CA ports: eps.ep[first..end) */
-	uint32_t first_lid, num_lids;        /* their LIDs: batch_lids[first_lid..) */
+	struct route_dest dest;              /* its switch, CA ports and LIDs (in batch_lids) */
 	const struct route_hop_ports *hops;  /* its candidates: computed or saved */
 	const uint8_t *state;                /* the switches' ST_* toward it */
 	uint32_t num_legal;                     /* hops->multi[0..num_legal) have legal routes */
@@ -118,7 +116,7 @@ static void find_candidates(struct updown *u, uint32_t t, int check)
 static void find_slot_candidates(struct updown_worker *w, struct updown_slot *slot)
 {
 	const struct updown_run *run = w->run;
-	const struct route_saved_hops *saved = run->saved[slot->dst_switch];
+	const struct route_saved_hops *saved = run->saved[slot->dest.dst_switch];
 	struct updown *u = &w->phases;
 	size_t unlimited = SIZE_MAX;
 
@@ -131,7 +129,7 @@ static void find_slot_candidates(struct updown_worker *w, struct updown_slot *sl
 		return;
 	}
 	u->gap = &slot->gap;
-	find_candidates(u, slot->dst_switch, 1);
+	find_candidates(u, slot->dest.dst_switch, 1);
 	if (slot->gap.from_sw != LANES_NONE)
 		return;
 	slot->computed = lanes_route_hop_ports_save(&u->hops, run->f->num_switches, u->state,
@@ -180,12 +178,12 @@ static void count_single(struct updown_run *run, const struct minhop_share *shar
 static void fill_slot(struct updown_run *run, struct minhop_share *share,
 		      const struct updown_slot *slot)
 {
-	uint32_t t = slot->dst_switch;
+	uint32_t t = slot->dest.dst_switch;
 
 	lanes_minhop_fill_share(share, run->r->lft, slot->hops, &run->load, &run->peers,
-				run->batch_lids + slot->first_lid, slot->num_lids, run->offset,
+				run->batch_lids + slot->dest.first_lid, slot->dest.num_lids, run->offset,
 				slot->num_legal);
-	for (uint32_t q = slot->first_endport; minhop_share_has(share, t) && q < slot->end_endport;
+	for (uint32_t q = slot->dest.first_endport; minhop_share_has(share, t) && q < slot->dest.end_endport;
 	     q++) {
 		const struct route_endport *ep = &run->eps.ep[q];
 
@@ -194,7 +192,7 @@ static void fill_slot(struct updown_run *run, struct minhop_share *share,
 		lanes_routing_set_port(run->r, t, ep->lid + (uint32_t)run->offset, ep->sw_port);
 		route_load_of(&run->load, t)[ep->sw_port]++;
 	}
-	count_single(run, share, slot, slot->num_lids);
+	count_single(run, share, slot, slot->dest.num_lids);
 }
 
 /* Worker k: every slot of the batch, in order, at its own switches. */
@@ -221,9 +219,9 @@ static void keep_or_free(struct updown_run *run)
 	for (uint32_t q = 0; q < run->batch_size; q++) {
 		struct updown_slot *slot = &run->batch[q];
 
-		if (slot->computed && wanted_again(run, slot->dst_switch) &&
+		if (slot->computed && wanted_again(run, slot->dest.dst_switch) &&
 		    slot->computed_bytes <= run->save_left) {
-			run->saved[slot->dst_switch] = slot->computed;
+			run->saved[slot->dest.dst_switch] = slot->computed;
 			run->save_left -= slot->computed_bytes;
 		} else {
 			free(slot->computed);
@@ -265,36 +263,20 @@ static int route_batch(struct updown_run *run, struct lanes_error *err)
 
 /* ------------------------------------------------------------ a pass */
 
-/* The end ports eps.ep[i..j) behind one switch become the next slot of the batch. */
-static void add_slot(struct updown_run *run, uint32_t i, uint32_t j)
-{
-	struct updown_slot *slot = &run->batch[run->batch_size++];
-	uint32_t first_lid = slot == run->batch ? 0 : slot[-1].first_lid + slot[-1].num_lids;
-
-	slot->dst_switch = run->eps.ep[i].sw;
-	slot->first_endport = i;
-	slot->end_endport = j;
-	slot->first_lid = first_lid;
-	slot->num_lids = 0;
-	for (uint32_t q = i; q < j; q++)
-		if (run->offset < (1 << run->eps.ep[q].lmc))
-			run->batch_lids[first_lid + slot->num_lids++] =
-				run->eps.ep[q].lid + (uint32_t)run->offset;
-}
-
 /* Every CA LID base + offset, in batches. @return 0, 1 on a gap, or an error */
 static int route_endports(struct updown_run *run, struct lanes_error *err)
 {
-	const struct route_endport *ep = run->eps.ep;
-	uint32_t most = DESTINATIONS_PER_WORKER * run->num_workers, i = 0, j;
+	uint32_t most = DESTINATIONS_PER_WORKER * run->num_workers, i = 0;
 	int rc;
 
 	while (i < run->eps.n) {
-		run->batch_size = 0;
-		for (; i < run->eps.n && run->batch_size < most; i = j) {
-			for (j = i + 1; j < run->eps.n && ep[j].sw == ep[i].sw; j++)
-				;
-			add_slot(run, i, j);
+		uint32_t lids = 0;
+
+		for (run->batch_size = 0; i < run->eps.n && run->batch_size < most; run->batch_size++) {
+			struct route_dest *d = &run->batch[run->batch_size].dest;
+
+			lanes_route_take_dest(&run->eps, &i, run->offset, run->batch_lids, lids, d);
+			lids += d->num_lids;
 		}
 		if ((rc = route_batch(run, err)))
 			return rc;
