@@ -41,8 +41,12 @@ int lanes_emu_fast_ok(const struct emu *h)
 	       (uint64_t)h->d->max_hops * h->p2 + spread < OSM_INF;
 }
 
-/* u's runs in turn, each checked against the key as it stands. */
-static void relax_near(struct emu *h, uint32_t u, uint64_t base)
+/*
+ * u's runs in turn, each checked against the key as it stands. in_heap: a
+ * lowered key goes to the heap too; not for u at max_hops - 1 hops, whose
+ * neighbours farther on are the farthest switches, never taken from the heap.
+ */
+static void relax_runs(struct emu *h, uint32_t u, uint64_t base, int in_heap)
 {
 	const struct emu_dest *d = h->d;
 
@@ -53,23 +57,8 @@ static void relax_near(struct emu *h, uint32_t u, uint64_t base)
 		if (w < h->dist[v]) {
 			h->farther_used[v] = i;
 			h->dist[v] = w;
-			lanes_emu_heap_decrease(&h->hp, v, w);
-		}
-	}
-}
-
-/* u at max_hops - 1 hops: the keys and links of the farthest switches, no heap. */
-static void relax_far(struct emu *h, uint32_t u, uint64_t base)
-{
-	const struct emu_dest *d = h->d;
-
-	for (uint32_t i = d->farther_first[u]; i < d->farther_end[u]; i++) {
-		uint32_t v = d->farther_nb[i];
-		uint64_t w = base + h->run_load[d->farther_run[i]];
-
-		if (w < h->dist[v]) {
-			h->farther_used[v] = i;
-			h->dist[v] = w;
+			if (in_heap)
+				lanes_emu_heap_decrease(&h->hp, v, w);
 		}
 	}
 }
@@ -85,7 +74,7 @@ static void far_by_heap(struct emu *h)
 		uint64_t du;
 		uint32_t u = lanes_emu_heap_pop(&h->hp, &du);
 
-		relax_far(h, u, du + h->p2);
+		relax_runs(h, u, du + h->p2, 0);
 	}
 }
 
@@ -99,19 +88,19 @@ void lanes_emu_dijkstra_fast(struct emu *h)
 	h->dist[t] = d->ca ? 1 : 0;
 	if (d->max_hops < 2) { /* t alone, or every other switch next to it */
 		if (d->max_hops)
-			relax_far(h, t, h->dist[t] + h->p2);
+			relax_runs(h, t, h->dist[t] + h->p2, 0);
 		return;
 	}
 	/* the heap from t's start up to the switches at max_hops - 1 hops */
 	memcpy(h->hp.he, d->heap_at_start.he, sizeof(*h->hp.he) * d->heap_at_start.n);
 	memcpy(h->hp.pos, d->heap_at_start.pos, sizeof(*h->hp.pos) * (h->ns + 1));
 	h->hp.n = d->heap_at_start.n;
-	relax_near(h, t, h->dist[t] + h->p2);
+	relax_runs(h, t, h->dist[t] + h->p2, 1);
 	for (uint32_t k = 1; k < d->nearer_than[d->max_hops - 1]; k++) {
 		uint64_t du;
 		uint32_t u = lanes_emu_heap_pop(&h->hp, &du);
 
-		relax_near(h, u, du + h->p2);
+		relax_runs(h, u, du + h->p2, 1);
 	}
 	far_by_heap(h);
 }
