@@ -64,15 +64,26 @@ void lanes_parallel_run(unsigned n, void (*job)(void *ctx, unsigned k), void *ct
 	}
 }
 
+struct pair {
+	void *(*fn)(void *);
+	void *arg[2];
+};
+
+static void pair_job(void *ctx, unsigned k)
+{
+	struct pair *p = ctx;
+
+	p->fn(p->arg[k]);
+}
+
 void lanes_run_pair(void *(*fn)(void *), void *a, void *b, int threaded)
 {
-	pthread_t t;
+	struct pair p = { fn, { a, b } };
 
-	if (!threaded || pthread_create(&t, NULL, fn, b)) {
+	if (!threaded) {
 		fn(a);
 		fn(b);
 		return;
 	}
-	fn(a);
-	pthread_join(t, NULL);
+	lanes_parallel_run(2, pair_job, &p);
 }
