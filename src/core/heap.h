@@ -17,8 +17,11 @@
  * A d-ary heap of arity 2^k: the parent of i is (i - 1) >> k, its children
  * (i << k) + 1 .. (i << k) + 2^k; a wider heap is shallower (fewer moves on
  * a push, more compares on a pop). Sifting down takes the least child, ties
- * to the lower index. The caller gives the room (entry: the most the heap
- * ever holds) and keeps it; nothing here allocates.
+ * to the lower index, or, where last_of_equal_children is set, to the
+ * higher one: OpenSM's cl_heap (complib/cl_heap.c) does that, and the sssp
+ * engines replay its Dijkstra step for step (route/sssp/sssp_osm_dijkstra.c).
+ * The caller gives the room (entry: the most the heap ever holds) and keeps
+ * it; nothing here allocates.
  */
 #ifndef LANES_CORE_HEAP_H
 #define LANES_CORE_HEAP_H
@@ -38,6 +41,7 @@ struct lanes_heap {
 	uint32_t *pos;                  /* indexed: per id, its index in entry[]; lazy: NULL */
 	uint32_t n;                     /* entries in the heap */
 	unsigned log2_arity;            /* children per node: 1 << log2_arity */
+	int last_of_equal_children;     /* sifting down: ties between children to the higher index */
 };
 
 /** Start an empty heap over the caller's arrays (pos NULL: lazy; else every slot ABSENT). */
@@ -48,6 +52,7 @@ static inline void lanes_heap_init(struct lanes_heap *h, struct lanes_heap_entry
 	h->pos = pos;
 	h->n = 0;
 	h->log2_arity = log2_arity;
+	h->last_of_equal_children = 0;
 }
 
 /**
@@ -134,6 +139,17 @@ static inline uint32_t lanes_heap_least_child(const struct lanes_heap_entry *ent
 	return child;
 }
 
+/* The least of the children entry[first .. end), ties to the higher index (cl_heap's rule). */
+static inline uint32_t lanes_heap_least_child_last(const struct lanes_heap_entry *entry, uint32_t first,
+						   uint32_t end)
+{
+	uint32_t child = first;
+
+	for (uint32_t k = first + 1; k < end; k++)
+		child = lanes_heap_less(&entry[child], &entry[k]) ? child : k;
+	return child;
+}
+
 /** Take the least entry into *out. @return 1, or 0 when the heap is empty */
 static inline int lanes_heap_pop(struct lanes_heap *h, struct lanes_heap_entry *out)
 {
@@ -151,11 +167,12 @@ static inline int lanes_heap_pop(struct lanes_heap *h, struct lanes_heap_entry *
 		return 1;
 	last = entry[n];
 	for (;;) {
-		uint32_t first = i * arity + 1, child;
+		uint32_t first = i * arity + 1, end = first + arity < n ? first + arity : n, child;
 
 		if (first >= n)
 			break;
-		child = lanes_heap_least_child(entry, first, first + arity < n ? first + arity : n);
+		child = h->last_of_equal_children ? lanes_heap_least_child_last(entry, first, end)
+						  : lanes_heap_least_child(entry, first, end);
 		if (!lanes_heap_less(&entry[child], &last))
 			break;
 		if (pos)

@@ -115,12 +115,109 @@ static void test_compare_is_lexicographic(void **state)
 				}
 }
 
+/*
+ * OpenSM's cl_heap as sssp_osm_dijkstra.c describes it, written plainly: a
+ * 4-ary heap of (key, id); sifting up passes parents with strictly greater
+ * keys; sifting down goes below the least child, the last of equal least
+ * children, while that child is strictly smaller.
+ */
+struct model {
+	uint64_t key[N];
+	uint32_t id[N], at[N], n;
+};
+
+static void model_swap(struct model *m, uint32_t a, uint32_t b)
+{
+	uint64_t k = m->key[a];
+	uint32_t v = m->id[a];
+
+	m->key[a] = m->key[b];
+	m->id[a] = m->id[b];
+	m->key[b] = k;
+	m->id[b] = v;
+	m->at[m->id[a]] = a;
+	m->at[m->id[b]] = b;
+}
+
+static void model_up(struct model *m, uint32_t i)
+{
+	while (i && m->key[(i - 1) / 4] > m->key[i]) {
+		model_swap(m, i, (i - 1) / 4);
+		i = (i - 1) / 4;
+	}
+}
+
+static uint32_t model_pop(struct model *m)
+{
+	uint32_t top = m->id[0], i = 0;
+
+	model_swap(m, 0, --m->n);
+	for (;;) {
+		uint32_t best = UINT32_MAX;
+
+		for (uint32_t c = 4 * i + 1; c <= 4 * i + 4 && c < m->n; c++)
+			if (best == UINT32_MAX || m->key[c] <= m->key[best])
+				best = c;
+		if (best == UINT32_MAX || !(m->key[best] < m->key[i]))
+			return top;
+		model_swap(m, i, best);
+		i = best;
+	}
+}
+
+/* The sssp engines' use: all ids at one key, then lowered keys and pops in turn (many ties). */
+static void test_last_of_equal_children_is_cl_heap(void **state)
+{
+	static struct lanes_heap_entry room[N];
+	static uint32_t pos[N], first_rule[N];
+	static struct model m;
+	struct lanes_heap_entry e = { 0, 0, 0 };
+	uint64_t r = 0x9E3779B97F4A7C15ULL;
+	int differs = 0;
+
+	(void)state;
+	for (int last = 1; last >= 0; last--) {
+		struct lanes_heap h;
+
+		lanes_heap_init(&h, room, pos, 2);
+		h.last_of_equal_children = last;
+		m.n = 0;
+		for (uint32_t i = 0; i < N; i++) {
+			lanes_heap_push(&h, 1000, 0, i); /* equal keys: the array stays in push order */
+			m.key[m.n] = 1000;
+			m.id[m.n] = i;
+			m.at[i] = m.n++;
+		}
+		for (uint32_t popped = 0; popped < N; popped++) {
+			for (int j = 0; j < 3; j++) { /* lower some keys still in the heap */
+				uint32_t id = (uint32_t)(next_random(&r) % N);
+				uint64_t key = next_random(&r) % 8;
+
+				if (pos[id] != LANES_HEAP_ABSENT && key < h.entry[pos[id]].key) {
+					lanes_heap_offer(&h, key, 0, id);
+					m.key[m.at[id]] = key;
+					model_up(&m, m.at[id]);
+				}
+			}
+			assert_true(lanes_heap_pop(&h, &e));
+			if (last)
+				assert_int_equal(e.id, model_pop(&m));
+			else
+				differs |= e.id != first_rule[popped];
+			first_rule[popped] = e.id;
+		}
+		r = 0x9E3779B97F4A7C15ULL; /* the same offers for the other rule */
+	}
+	assert_true(differs); /* the rule matters here, so the check above can fail */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lazy_pops_in_order),
 		cmocka_unit_test(test_indexed_decrease_key),
 		cmocka_unit_test(test_compare_is_lexicographic),
+		cmocka_unit_test(test_last_of_equal_children_is_cl_heap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -124,13 +124,13 @@ static uint64_t count_lids(const struct lanes_fabric *f)
 #define EMU_ARRAYS(X)                                                                             \
 	X(gorder, ns + 1) X(gkey, 2 * ns + 2) X(port_e, slots + 1) X(reverse, ne + 1) X(nb, ne + 1) X(load, ne + 1) X(run_off, ns + 1)           \
 	X(run_v, ne + 1) X(run_e0, ne + 1) X(run_load, ne + 1) X(run_best, ne + 1)                  \
-	X(run_of, ne + 1) X(hp.he, ns + 2) X(hp.pos, ns + 2) X(dist, ns + 2)        \
+	X(run_of, ne + 1) X(hp.entry, ns + 2) X(hp.pos, ns + 2) X(dist, ns + 2)        \
 	X(used, ns + 1) X(farther_used, ns + 1) X(done, ns + 2) X(reached, ns + 1) X(lids_below, ns + 1)             \
-	X(start.he, ns + 2) X(start.pos, ns + 2)    \
+	X(start.entry, ns + 2) X(start.pos, ns + 2)    \
 	X(kept_at, ns + 1)
 #define DEST_ARRAYS(Y)                                                                            \
 	Y(row, ns + 1) Y(bfs, ns + 1) Y(farther_first, ns + 1) Y(farther_end, ns + 1) Y(farther_run, ne + 1) Y(farther_nb, ne + 1) \
-	Y(heap_at_start.he, ns + 2) Y(heap_at_start.pos, ns + 2) Y(nearer_than, ns + 2)
+	Y(heap_at_start.entry, ns + 2) Y(heap_at_start.pos, ns + 2) Y(nearer_than, ns + 2)
 
 /* Bytes of an array of n elements of a, in 64-byte lines. */
 #define LINES(a, n) (((sizeof(*(a)) * (n)) + 63) & ~(size_t)63)
@@ -167,6 +167,11 @@ static int emu_alloc(struct emu *h)
 #undef CARVE
 #undef CARVE_D
 #undef CARVE_D1
+	lanes_emu_heap_init(&h->hp, h->hp.entry, h->hp.pos);
+	lanes_emu_heap_init(&h->start, h->start.entry, h->start.pos);
+	for (int k = 0; k < 2; k++)
+		lanes_emu_heap_init(&h->buf[k].heap_at_start, h->buf[k].heap_at_start.entry,
+				    h->buf[k].heap_at_start.pos);
 	memset(h->load, 0, sizeof(*h->load) * (ne + 1));
 	memset(h->done, 0, sizeof(*h->done) * (ns + 2));
 	memset(h->farther_used, 0, sizeof(*h->farther_used) * (ns + 1));

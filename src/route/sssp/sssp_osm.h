@@ -13,18 +13,13 @@
 
 #include "lanes/fabric.h"
 #include "lanes/routing.h"
+#include "core/heap.h"
 #include "route/common/prep_pipe.h"
 #include "route/sssp/sssp.h"
 
 /* OpenSM's "infinity" for Dijkstra keys */
 #define OSM_INF 0x7FFFFFFFull
 
-/* A 4-ary heap of entries key << 32 | vertex. */
-struct emu_heap {
-	uint64_t *he;               /* by heap index */
-	uint32_t *pos;              /* per vertex: its heap index */
-	uint32_t n;
-};
 
 /*
  * What one destination switch t needs that does not depend on the loads
@@ -42,7 +37,7 @@ struct emu_dest {
 	uint32_t *farther_first, *farther_end; /* per switch: its runs one hop farther,
 				       farther_run[farther_first .. farther_end) */
 	uint32_t *farther_run, *farther_nb; /* those runs, and their neighbours */
-	struct emu_heap heap_at_start; /* the heap once t has left it */
+	struct lanes_heap heap_at_start; /* the heap once t has left it */
 };
 
 struct emu {
@@ -61,7 +56,7 @@ struct emu {
 	uint64_t max_load;          /* the largest entry of load */
 	const uint64_t *hca;        /* per switch: OpenSM's num_hca */
 	void *block;                /* every array below (sssp_osm.c) but kept */
-	struct emu_heap start;      /* every vertex at infinity in vertex order, the CA's last */
+	struct lanes_heap start;      /* every vertex at infinity in vertex order, the CA's last */
 
 	/*
 	 * Runs: each switch's cables to other switches in port order, with
@@ -77,7 +72,7 @@ struct emu {
 
 	/* one Dijkstra */
 	struct emu_dest *d;         /* the current destination switch */
-	struct emu_heap hp;
+	struct lanes_heap hp;
 	uint64_t *dist;             /* per vertex: its key */
 	uint32_t *used;             /* per switch: its adjacency entry toward t (full step) */
 	uint32_t *farther_used;     /* per switch: the place in farther_run of its run
@@ -124,11 +119,31 @@ void lanes_emu_dest_heap(const struct emu *h, struct emu_dest *d);
 /* The full step: OpenSM's dijkstra() as it is; returns switches reached. */
 uint32_t lanes_emu_dijkstra_full(struct emu *h);
 
+/*
+ * OpenSM's heap (cl_heap, d = 4) is core/heap.h's with arity 4, every tie
+ * 0 (keys alone decide) and ties between children to the last of them.
+ */
+static inline void lanes_emu_heap_init(struct lanes_heap *hp, struct lanes_heap_entry *entry, uint32_t *pos)
+{
+	lanes_heap_init(hp, entry, pos, 2);
+	hp->last_of_equal_children = 1;
+}
+
 /* The root of hp; the last element takes its place and sinks. */
-uint32_t lanes_emu_heap_pop(struct emu_heap *hp, uint64_t *key);
+static inline uint32_t lanes_emu_heap_pop(struct lanes_heap *hp, uint64_t *key)
+{
+	struct lanes_heap_entry e = { OSM_INF, 0, 0 }; /* hp is never empty here */
+
+	lanes_heap_pop(hp, &e);
+	*key = e.key;
+	return e.id;
+}
 
 /* v's key in hp decreases to key (a strict improvement), so it sifts up. */
-void lanes_emu_heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key);
+static inline void lanes_emu_heap_decrease(struct lanes_heap *hp, uint32_t v, uint64_t key)
+{
+	lanes_heap_offer(hp, key, 0, v);
+}
 
 /* sssp_osm_dijkstra_fast.c */
 

@@ -20,80 +20,12 @@
  * The first steps (the CA's vertex and t leave the heap) do not depend on
  * the loads, so lanes_emu_dest_fill makes them once per destination switch (on
  * the helper thread, if any) and each LID starts from a copy.
- * Heap entries pack key << 32 | vertex (keys never exceed 0x7FFFFFFF);
- * comparisons look at the key alone.
+ * The heap is core/heap.h's with cl_heap's rules (lanes_emu_heap_init):
+ * every entry's tie is 0, so comparisons look at the key alone.
  */
 #include <string.h>
 
 #include "route/sssp/sssp_osm.h"
-
-#define HEAP_D 4
-#define KEY(x) ((x) >> 32)
-#define ENTRY(key, v) ((uint64_t)(key) << 32 | (v))
-
-static inline void heap_up(struct emu_heap *hp, uint32_t i)
-{
-	uint64_t *he = hp->he, x = he[i], key = KEY(x);
-	uint32_t *pos = hp->pos;
-
-	while (i > 0) {
-		uint32_t p = (i - 1) / HEAP_D;
-
-		if (!(key < KEY(he[p])))
-			break;
-		he[i] = he[p];
-		pos[(uint32_t)he[i]] = i;
-		i = p;
-	}
-	he[i] = x;
-	pos[(uint32_t)x] = i;
-}
-
-static void heap_down(struct emu_heap *hp, uint32_t i)
-{
-	uint64_t *he = hp->he, x = he[i], key = KEY(x);
-	uint32_t *pos = hp->pos, n = hp->n;
-
-	for (;;) {
-		uint32_t c = i * HEAP_D + 1, best = c;
-		uint64_t bk;
-
-		if (c >= n)
-			break;
-		bk = KEY(he[c]);
-		/* the smallest child, the later one on ties */
-		for (uint32_t j = c + 1; j < c + HEAP_D && j < n; j++)
-			if (KEY(he[j]) <= bk) {
-				best = j;
-				bk = KEY(he[j]);
-			}
-		if (!(key > bk))
-			break;
-		he[i] = he[best];
-		pos[(uint32_t)he[i]] = i;
-		i = best;
-	}
-	he[i] = x;
-	pos[(uint32_t)x] = i;
-}
-
-uint32_t lanes_emu_heap_pop(struct emu_heap *hp, uint64_t *key)
-{
-	uint64_t x = hp->he[0];
-
-	*key = KEY(x);
-	if (--hp->n > 0) {
-		hp->he[0] = hp->he[hp->n];
-		heap_down(hp, 0);
-	}
-	return (uint32_t)x;
-}
-
-void lanes_emu_heap_decrease(struct emu_heap *hp, uint32_t v, uint64_t key)
-{
-	hp->he[hp->pos[v]] = ENTRY(key, v);
-	heap_up(hp, hp->pos[v]);
-}
 
 static inline void decrease(struct emu *h, uint32_t v, uint64_t key)
 {
@@ -102,12 +34,12 @@ static inline void decrease(struct emu *h, uint32_t v, uint64_t key)
 }
 
 /* Every vertex at infinity in vertex order (the CA's last, h->start), the source at 0. */
-static void heap_fill(const struct emu *h, struct emu_heap *hp, uint32_t t, int ca)
+static void heap_fill(const struct emu *h, struct lanes_heap *hp, uint32_t t, int ca)
 {
 	uint32_t ns = h->ns;
 
 	hp->n = ns + (ca ? 1 : 0);
-	memcpy(hp->he, h->start.he, sizeof(*hp->he) * hp->n);
+	memcpy(hp->entry, h->start.entry, sizeof(*hp->entry) * hp->n);
 	memcpy(hp->pos, h->start.pos, sizeof(*hp->pos) * (ns + 1));
 	lanes_emu_heap_decrease(hp, ca ? ns : t, 0);
 }
@@ -189,10 +121,10 @@ void lanes_emu_set_runs(struct emu *h)
 	h->run_off[h->ns] = nr;
 	h->run_e0[nr] = f->adj_off[h->ns];
 	for (uint32_t i = 0; i < h->ns; i++) {
-		h->start.he[i] = ENTRY(OSM_INF, h->gorder[i]);
+		h->start.entry[i] = (struct lanes_heap_entry){ OSM_INF, 0, h->gorder[i] };
 		h->start.pos[h->gorder[i]] = i;
 	}
-	h->start.he[h->ns] = ENTRY(OSM_INF, h->ns);
+	h->start.entry[h->ns] = (struct lanes_heap_entry){ OSM_INF, 0, h->ns };
 	h->start.pos[h->ns] = h->ns;
 	for (uint32_t k = 0; k < nr; k++)
 		lanes_emu_run_update(h, k);

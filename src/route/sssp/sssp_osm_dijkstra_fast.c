@@ -92,7 +92,7 @@ void lanes_emu_dijkstra_fast(struct emu *h)
 		return;
 	}
 	/* the heap from t's start up to the switches at max_hops - 1 hops */
-	memcpy(h->hp.he, d->heap_at_start.he, sizeof(*h->hp.he) * d->heap_at_start.n);
+	memcpy(h->hp.entry, d->heap_at_start.entry, sizeof(*h->hp.entry) * d->heap_at_start.n);
 	memcpy(h->hp.pos, d->heap_at_start.pos, sizeof(*h->hp.pos) * (h->ns + 1));
 	h->hp.n = d->heap_at_start.n;
 	relax_runs(h, t, h->dist[t] + h->p2, 1);
