@@ -33,6 +33,7 @@
  */
 #include "bfs.h"
 #include "core/bits.h"
+#include "core/parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,7 @@ static void sweep(struct bfs *b, uint32_t first, uint32_t count, struct bfs_sums
 		b->list_edges += degree(g, first + k);
 		if (dist) {
 			rows[k] = dist + (size_t)g->orig[first + k] * g->n;
+			memset(rows[k], 255, g->n);
 			rows[k][g->orig[first + k]] = 0;
 		}
 	}
@@ -247,33 +249,63 @@ static void graph_build(const struct lanes_fabric *f, struct graph *g, uint32_t 
 	}
 }
 
+/* One worker's sweeps: those of sources 64 k, 64 (k + workers), ...; its own scratch and sums. */
+struct sweeper {
+	const struct graph *g;
+	uint8_t *dist;
+	unsigned workers;
+	int failed;
+	struct bfs_sums sums;
+	char gap[LANES_FALSE_SHARING_GAP];
+};
+
+static void sweep_job(void *ctx, unsigned k)
+{
+	struct sweeper *w = (struct sweeper *)ctx + k;
+	const struct graph *g = w->g;
+	size_t n = (size_t)g->n + 1;
+	uint64_t *masks = calloc(3 * n * sizeof(uint64_t) + 2 * n * sizeof(uint32_t), 1);
+	uint32_t *lists = (uint32_t *)(masks + 3 * n);
+	struct bfs b = { g, masks, masks + n, masks + 2 * n, lists, lists + n, 0, 0, 0, 0 };
+
+	if (!masks) {
+		w->failed = 1;
+		return;
+	}
+	for (uint32_t first = 64 * k; first < g->n; first += 64 * w->workers)
+		sweep(&b, first, g->n - first < 64 ? g->n - first : 64, &w->sums, w->dist);
+	free(masks);
+}
+
 /*
- * One block for every array (a dozen mallocs cost more than the search on
- * a fabric of a few switches): the masks, then the 32-bit arrays, then the
- * flags; the masks and the flags zeroed.
+ * The relabelled graph in one block (a dozen mallocs cost more than the
+ * search on a fabric of a few switches), then the sweeps, interleaved over
+ * the workers; their sums add up in worker order.
  */
-int lanes_bfs_all(const struct lanes_fabric *f, struct bfs_sums *sums, uint8_t *dist)
+int lanes_bfs_all(const struct lanes_fabric *f, unsigned workers, struct bfs_sums *sums, uint8_t *dist)
 {
 	size_t n = (size_t)f->num_switches + 1, ne = (size_t)f->adj_off[f->num_switches] + 1;
-	uint64_t *masks = malloc(3 * n * sizeof(uint64_t) + (6 * n + ne) * sizeof(uint32_t) + n);
-	uint32_t *lists, *label, *order;
-	uint8_t *seen;
+	uint32_t *lists = malloc((5 * n + ne) * sizeof(uint32_t) + n);
+	struct sweeper w[LANES_MAX_THREADS];
 	struct graph g;
-	struct bfs b;
+	int failed = 0;
 
-	if (!masks)
+	if (!lists)
 		return LANES_ENOMEM;
-	lists = (uint32_t *)(masks + 3 * n);
-	g = (struct graph){ f->num_switches, lists + 2 * n, lists + 3 * n, lists + 3 * n + ne };
-	label = g.orig + n;
-	order = label + n;
-	seen = (uint8_t *)(order + n);
-	memset(masks, 0, 3 * n * sizeof(uint64_t));
-	memset(seen, 0, n);
-	graph_build(f, &g, label, order, seen);
-	b = (struct bfs){ &g, masks, masks + n, masks + 2 * n, lists, lists + n, 0, 0, 0, 0 };
-	for (uint32_t first = 0; first < g.n; first += 64)
-		sweep(&b, first, g.n - first < 64 ? g.n - first : 64, sums, dist);
-	free(masks);
-	return 0;
+	g = (struct graph){ f->num_switches, lists, lists + n, lists + n + ne };
+	memset(lists + 4 * n + ne, 0, n); /* seen */
+	graph_build(f, &g, lists + 2 * n + ne, lists + 3 * n + ne, (uint8_t *)(lists + 4 * n + ne));
+	workers = lanes_threads_for(workers ? workers : 1, (f->num_switches + 63) / 64);
+	for (unsigned k = 0; k < workers; k++)
+		w[k] = (struct sweeper){ .g = &g, .dist = dist, .workers = workers };
+	lanes_parallel_run(workers, sweep_job, w);
+	for (unsigned k = 0; k < workers; k++) {
+		failed |= w[k].failed;
+		sums->dist_sum += w[k].sums.dist_sum;
+		sums->pairs += w[k].sums.pairs;
+		if (w[k].sums.diameter > sums->diameter)
+			sums->diameter = w[k].sums.diameter;
+	}
+	free(lists);
+	return failed ? LANES_ENOMEM : 0;
 }

@@ -14,9 +14,11 @@ struct bfs_sums {
 };
 
 /*
- * BFS from every switch, 64 at a time. Adds to sums; when dist is not NULL,
- * also fills dist[source * n + target] (which must start all 255).
+ * BFS from every switch, 64 at a time, the sweeps shared by up to `workers`
+ * threads (0 or 1: the calling thread alone). Adds to sums; when dist is
+ * not NULL, also fills dist[source * n + target] (255: unreached, or 255
+ * hops or more). The same result for any number of workers.
  */
-int lanes_bfs_all(const struct lanes_fabric *f, struct bfs_sums *sums, uint8_t *dist);
+int lanes_bfs_all(const struct lanes_fabric *f, unsigned workers, struct bfs_sums *sums, uint8_t *dist);
 
 #endif

@@ -7,10 +7,11 @@
 #include <string.h>
 
 #include "bfs.h"
+#include "distance.h"
 #include "core/util.h"
 
-int lanes_fabric_switch_distances(const struct lanes_fabric *f, uint8_t **out,
-				  struct lanes_error *err)
+int lanes_switch_distances_parallel(const struct lanes_fabric *f, unsigned workers, uint8_t **out,
+				    struct lanes_error *err)
 {
 	size_t n = f->num_switches;
 	struct bfs_sums s = { 0, 0, 0 };
@@ -20,11 +21,17 @@ int lanes_fabric_switch_distances(const struct lanes_fabric *f, uint8_t **out,
 	if (!dist)
 		return lanes_error_set(err, LANES_ENOMEM, "out of memory for %zu x %zu distances",
 				       n, n);
-	memset(dist, 255, n * n + 1);
-	if (lanes_bfs_all(f, &s, dist)) {
+	dist[n * n] = 255;
+	if (lanes_bfs_all(f, workers, &s, dist)) {
 		free(dist);
 		return lanes_error_oom(err);
 	}
 	*out = dist;
 	return 0;
+}
+
+int lanes_fabric_switch_distances(const struct lanes_fabric *f, uint8_t **out,
+				  struct lanes_error *err)
+{
+	return lanes_switch_distances_parallel(f, 1, out, err);
 }

@@ -12,7 +12,7 @@ static int distances(const struct lanes_fabric *f, struct lanes_fabric_stats *st
 {
 	struct bfs_sums s = { 0, 0, 0 };
 
-	if (lanes_bfs_all(f, &s, NULL))
+	if (lanes_bfs_all(f, 1, &s, NULL))
 		return LANES_ENOMEM;
 	st->diameter = s.diameter;
 	st->avg_distance = s.pairs ? (double)s.dist_sum / (double)s.pairs : 0.0;

@@ -12,15 +12,33 @@
 #include <string.h>
 
 #include "route/common/layers.h"
+#include "route/common/tables.h"
+#include "core/parallel.h"
 #include "core/util.h"
 
 static const uint8_t zero_map[LANES_NUM_SLS];
 
-int lanes_routing_new(const struct lanes_fabric *f, struct lanes_routing **out,
-		      struct lanes_error *err)
+/* Job k of n: "drop" into the k-th of n equal runs of the LFT block. */
+struct drop_runs {
+	struct lanes_routing *r;
+	size_t cells;
+	unsigned n;
+};
+
+static void drop_run(void *ctx, unsigned k)
+{
+	const struct drop_runs *d = ctx;
+	size_t first = d->cells * k / d->n, end = d->cells * (k + 1) / d->n;
+
+	memset(d->r->lft + first, LANES_PORT_DROP, end - first);
+}
+
+int lanes_routing_new_parallel(const struct lanes_fabric *f, unsigned workers,
+			       struct lanes_routing **out, struct lanes_error *err)
 {
 	struct lanes_routing *r = calloc(1, sizeof(*r));
 	size_t cells = ((size_t)f->max_lid + 1) * (f->num_switches ? f->num_switches : 1);
+	struct drop_runs runs = { r, cells, workers ? workers : 1 };
 
 	*out = NULL;
 	if (!r)
@@ -34,12 +52,18 @@ int lanes_routing_new(const struct lanes_fabric *f, struct lanes_routing **out,
 		return lanes_error_set(err, LANES_ENOMEM,
 				       "out of memory for the LFTs (%zu MB)", cells >> 20);
 	}
-	memset(r->lft, LANES_PORT_DROP, cells);
+	lanes_parallel_run(runs.n, drop_run, &runs);
 	r->num_sl2vl_maps = 1;
 	r->num_vls = 1;
 	r->num_sls = 1;
 	*out = r;
 	return 0;
+}
+
+int lanes_routing_new(const struct lanes_fabric *f, struct lanes_routing **out,
+		      struct lanes_error *err)
+{
+	return lanes_routing_new_parallel(f, 1, out, err);
 }
 
 void lanes_routing_free(struct lanes_routing *r)

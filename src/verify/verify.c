@@ -19,6 +19,7 @@
 
 #include "core/parallel.h"
 #include "core/util.h"
+#include "fabric/distance.h"
 
 void lanes_verify_opts_init(struct lanes_verify_opts *o)
 {
@@ -237,7 +238,7 @@ static int setup(struct vctx *c, struct lanes_error *err)
 	c->V = (uint8_t)(c->has_maps ? highest_vl(c->r) + 1 : 1);
 	if (scratch(c) || link_tables(c) || ca_tables(c) || (c->has_maps && injection_masks(c)))
 		return lanes_error_oom(err);
-	if (lanes_fabric_switch_distances(c->f, &c->dist, err))
+	if (lanes_switch_distances_parallel(c->f, lanes_threads_for(c->o->threads, c->S), &c->dist, err))
 		return LANES_ENOMEM;
 	return lanes_verify_cdg_alloc(c, err);
 }

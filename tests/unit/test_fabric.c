@@ -3,6 +3,7 @@
  * fault injection, on fabrics small enough to check by hand or by formula.
  */
 #include "testutil.h"
+#include "fabric/distance.h"
 
 /* A ring of n switches (ports 1 = clockwise, 2 = counter-clockwise), each with h hosts. */
 static struct lanes_fabric *ring(unsigned n, unsigned h, unsigned chords)
@@ -195,20 +196,27 @@ static void naive(const struct lanes_fabric *f, uint32_t *diam, double *avg)
 	free(q);
 }
 
-/* The distance matrix against one plain BFS per source (255: unreachable or 255+ hops). */
+/*
+ * The distance matrix against one plain BFS per source (255: unreachable or
+ * 255+ hops), on the calling thread and with its sweeps on three workers.
+ */
 static void check_distance_matrix(const struct lanes_fabric *f)
 {
 	uint32_t n = f->num_switches, *dist = malloc(n * sizeof(*dist)), *q = malloc(n * sizeof(*q));
 	struct lanes_error err;
-	uint8_t *m;
+	uint8_t *m, *m3;
 
 	assert_int_equal(lanes_fabric_switch_distances(f, &m, &err), 0);
+	assert_int_equal(lanes_switch_distances_parallel(f, 3, &m3, &err), 0);
 	for (uint32_t s = 0; s < n; s++) {
 		plain_bfs(f, s, dist, q);
-		for (uint32_t v = 0; v < n; v++)
+		for (uint32_t v = 0; v < n; v++) {
 			assert_int_equal(m[(size_t)s * n + v], dist[v] > 254 ? 255 : dist[v]);
+			assert_int_equal(m3[(size_t)s * n + v], dist[v] > 254 ? 255 : dist[v]);
+		}
 	}
 	free(m);
+	free(m3);
 	free(dist);
 	free(q);
 }

@@ -390,62 +390,42 @@ static void fill_from_start(uint8_t *const *cols, uint32_t s, uint32_t *load,
 }
 
 /*
- * One LID from the start (offset 0): every multi switch takes its first
- * least-loaded port, fill_from_start for m = 1 in one loop.
+ * A switch's choices read only its own counters (and, for offset > 0, its
+ * own entries for the LIDs before): the multi switches are taken one at a
+ * time, those of the range only. (Locals: the byte stores into lft could
+ * alias h.)
  */
-static void fill_one(uint8_t *col, const struct route_hop_ports *h, uint32_t *count,
-		     const uint32_t *loff, uint32_t ncount)
-{
-	const uint32_t *multi = h->multi, *moff = h->moff, nmulti = h->nmulti;
-	const uint8_t *port = h->port;
-
-	for (uint32_t i = 0; i < nmulti; i++) {
-		uint32_t s = multi[i], a = moff[i], b = moff[i + 1];
-		const uint32_t *load = count + loff[s];
-		uint32_t lo = load[port[a]], c = a;
-
-		for (uint32_t q = a + 1; q < b; q++)
-			if (load[port[q]] < lo) {
-				lo = load[port[q]];
-				c = q;
-			}
-		col[s] = port[c];
-		if (i < ncount)
-			count[loff[s] + port[c]]++;
-	}
-}
-
-/*
- * A switch's choices read only its own counters: the multi switches are
- * taken one at a time. (Locals: the byte stores into lft could alias h.)
- */
-void lanes_route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
-		     const struct route_load *load, const struct route_peers *peers,
-		     const uint32_t *lids, uint32_t m, int offset, uint32_t ncount)
+void lanes_route_fill_lids(uint8_t *lft, uint32_t ns, struct route_switch_range range,
+			   const struct route_hop_ports *h, const struct route_load *load,
+			   const struct route_peers *peers, const uint32_t *lids, uint32_t m, int offset,
+			   uint32_t ncount)
 {
 	const uint32_t *multi = h->multi, *moff = h->moff, *loff = load->off, nmulti = h->nmulti;
-	const uint8_t *port = h->port;
+	const uint8_t *port = h->port, *one = h->one + range.first;
+	const size_t width = range.end - range.first;
 	uint32_t *count = load->count;
 	uint8_t *cols[64];
 
-	if (offset || m == 1) {
+	if (offset) {
 		for (uint32_t j = 0; j < m; j++)
-			memcpy(lft + (size_t)lids[j] * ns, h->one, ns);
-		if (!offset)
-			fill_one(lft + (size_t)lids[0] * ns, h, count, loff, ncount);
-		for (uint32_t i = 0; offset && i < nmulti; i++)
-			fill_after_prev(lft, ns, multi[i], count + loff[multi[i]], port + moff[i],
-					moff[i + 1] - moff[i], lids, m, i < ncount, offset,
-					peers->node + loff[multi[i]], peers->sys + loff[multi[i]]);
+			memcpy(lft + (size_t)lids[j] * ns + range.first, one, width);
+		for (uint32_t i = 0; i < nmulti; i++)
+			if (multi[i] >= range.first && multi[i] < range.end)
+				fill_after_prev(lft, ns, multi[i], count + loff[multi[i]], port + moff[i],
+						moff[i + 1] - moff[i], lids, m, i < ncount, offset,
+						peers->node + loff[multi[i]], peers->sys + loff[multi[i]]);
 		return;
 	}
 	for (uint32_t j0 = 0; j0 < m; j0 += 64) { /* 64 columns at a time */
 		uint32_t k = m - j0 < 64 ? m - j0 : 64;
 
-		for (uint32_t j = 0; j < k; j++)
-			cols[j] = memcpy(lft + (size_t)lids[j0 + j] * ns, h->one, ns);
+		for (uint32_t j = 0; j < k; j++) {
+			cols[j] = lft + (size_t)lids[j0 + j] * ns;
+			memcpy(cols[j] + range.first, one, width);
+		}
 		for (uint32_t i = 0; i < nmulti; i++)
-			fill_from_start(cols, multi[i], count + loff[multi[i]], port + moff[i],
-					moff[i + 1] - moff[i], k, i < ncount);
+			if (multi[i] >= range.first && multi[i] < range.end)
+				fill_from_start(cols, multi[i], count + loff[multi[i]], port + moff[i],
+						moff[i + 1] - moff[i], k, i < ncount);
 	}
 }

@@ -52,7 +52,7 @@ struct route_hop_ports {
 	uint8_t *one;    /**< per switch: its only min-hop port; 0 when it has several
 			      (see multi); LANES_PORT_DROP (255) when none (the
 			      destination itself, or unreachable) */
-	uint32_t *multi; /**< switches with several min-hop ports, ascending */
+	uint32_t *multi; /**< switches with several min-hop ports (ascending from lanes_route_hop_ports_fill) */
 	uint32_t *moff;  /**< nmulti + 1 offsets into port */
 	uint8_t *port;   /**< ascending port numbers of each multi switch */
 	uint32_t nmulti;
@@ -111,6 +111,20 @@ int lanes_route_peers_init(struct route_peers *p, const struct lanes_fabric *f,
 /** Free the arrays (the struct itself is the caller's). */
 void lanes_route_peers_free(struct route_peers *p);
 
+/** Switches first .. end - 1: one worker's share of a column fill. */
+struct route_switch_range {
+	uint32_t first, end;
+};
+
+/** @return the k-th of n equal runs of ns switches */
+static inline struct route_switch_range route_switch_share(uint32_t ns, unsigned k, unsigned n)
+{
+	struct route_switch_range r = { (uint32_t)((uint64_t)ns * k / n),
+					(uint32_t)((uint64_t)ns * (k + 1) / n) };
+
+	return r;
+}
+
 /**
  * minhop's LFT column fill for the m LIDs lids[] toward h's destination, as
  * if the LIDs came one after the other: a switch with one candidate takes
@@ -120,10 +134,14 @@ void lanes_route_peers_free(struct route_peers *p);
  * starts after the port of lids[j] - 1, and a counted switch prefers, as
  * OpenSM's osm_switch_recommend_path with LMC > 0, a port towards a system,
  * then a node, that none of base .. lids[j] - 1 leaves to (see load.c).
+ * Only the switches of range are filled and counted: a switch's choice
+ * reads only its own counters and its own entries, so workers with
+ * disjoint ranges can fill the same columns at once, each in LID order.
  */
-void lanes_route_fill_lids(uint8_t *lft, uint32_t ns, const struct route_hop_ports *h,
-		     const struct route_load *load, const struct route_peers *peers,
-		     const uint32_t *lids, uint32_t m, int offset, uint32_t ncount);
+void lanes_route_fill_lids(uint8_t *lft, uint32_t ns, struct route_switch_range range,
+			   const struct route_hop_ports *h, const struct route_load *load,
+			   const struct route_peers *peers, const uint32_t *lids, uint32_t m, int offset,
+			   uint32_t ncount);
 
 /**
  * OpenSM's least-loaded choice among n >= 1 candidate ports (ascending):

@@ -27,11 +27,12 @@
  * one worker per thread (opts->threads). The choices then are made in
  * OpenSM's order, but a switch's choice reads only its own counters, so
  * each worker fills every LID of the batch in order for its own share of
- * the switches (minhop_share.c). The tables are the same for any number of
- * threads. Before that, two workers set up at once: one allocates the
- * LFTs (which writes every entry), the other the distances, the end ports
- * and the counters. Switch LIDs, not counted, depend on nothing but the counters
- * the CA LIDs left, and are filled one destination per worker; with one
+ * the switches (lanes_route_fill_lids takes a switch range). The tables
+ * are the same for any number of threads. Before that, the workers set
+ * every LFT entry to "drop", each a run of the table (common/tables.h),
+ * and compute the distances (fabric/distance.h). Switch LIDs, not counted,
+ * depend on nothing but the counters the CA LIDs left, and are filled one
+ * destination per worker; with one
  * pass (LMC 0), where many switches have no CAs (fat trees: want_fast),
  * minhop_fast.c answers them for all destinations at once, switch by
  * switch, instead.
@@ -49,7 +50,8 @@
  * start_from), and a least-loaded port towards a system image GUID, else a
  * node, that base .. base + i - 1 do not leave by comes first
  * (lanes_route_fill_lids, load.c). Every CA LID is counted, the extra ones
- * too. Those passes read earlier columns, so one worker fills them.
+ * too. Those passes read the switch's own entries for the earlier LIDs,
+ * which its worker wrote, so they split among the workers as well.
  *
  * Result: uniform SL 0 and no SL2VL maps (one VL). Min Hop is not
  * deadlock-free: it makes credit loops on rings, tori and dragonflies.
@@ -58,13 +60,14 @@
 #include <string.h>
 
 #include "core/parallel.h"
+#include "fabric/distance.h"
 #include "route/cdg/cdg.h"
 #include "route/common/endports.h"
 #include "route/common/load.h"
+#include "route/common/tables.h"
 #include "route/engines.h"
 #include "route/minhop/minhop.h"
 #include "route/minhop/minhop_fast.h"
-#include "route/minhop/minhop_share.h"
 #include "core/util.h"
 
 /* Destination switches whose min-hop ports a batch computes, per worker. */
@@ -81,7 +84,7 @@ struct minhop_slot {
 struct minhop_worker {
 	struct minhop *m;
 	struct route_hop_ports hops;  /* min-hop ports toward one switch */
-	struct minhop_share share;    /* the switches it fills */
+	struct route_switch_range share; /* the switches it fills */
 	struct minhop_fast fast;      /* minhop_fast.c's scratch, or unused */
 	int out_of_memory;
 	char apart[LANES_FALSE_SHARING_GAP]; /* from the next worker (core/parallel.h) */
@@ -101,7 +104,6 @@ struct minhop {
 	int fast_switch_lids;           /* switch LIDs by minhop_fast.c (want_fast) */
 	unsigned num_workers;
 	struct minhop_worker *workers;
-	struct minhop_share whole;      /* all switches: fills that read earlier columns */
 	struct minhop_slot *batch;      /* DESTINATIONS_PER_WORKER per worker */
 	uint32_t batch_size;
 	uint32_t *batch_lids;           /* the LIDs of the batch, slot after slot */
@@ -150,10 +152,10 @@ static void find_batch_hops(void *ctx, unsigned k)
 }
 
 /* Count k paths on the share's switches with a single min-hop port (they make no choice). */
-static void count_single(struct minhop *m, const struct minhop_share *share,
+static void count_single(struct minhop *m, struct route_switch_range share,
 			 const struct route_hop_ports *hops, uint32_t k)
 {
-	for (uint32_t s = share->first_switch; s < share->end_switch; s++)
+	for (uint32_t s = share.first; s < share.end; s++)
 		if (hops->one[s] != 0 && hops->one[s] != LANES_PORT_DROP)
 			route_load_of(&m->load, s)[hops->one[s]] += k;
 }
@@ -162,15 +164,15 @@ static void count_single(struct minhop *m, const struct minhop_share *share,
  * One slot's LIDs at the share's switches: the columns (lanes_route_fill_lids,
  * all counted), then the destination switch's own entries, set and counted.
  */
-static void fill_slot(struct minhop *m, struct minhop_share *share, const struct minhop_slot *slot)
+static void fill_slot(struct minhop *m, struct route_switch_range share, const struct minhop_slot *slot)
 {
 	const uint32_t *lids = m->batch_lids + slot->dest.first_lid;
 	uint32_t t = slot->dest.dst_switch;
 
-	lanes_minhop_fill_share(share, m->r->lft, slot->hops, &m->load, &m->peers, lids,
-				slot->dest.num_lids, m->offset, slot->hops->nmulti);
-	for (uint32_t q = slot->dest.first_endport; minhop_share_has(share, t) && q < slot->dest.end_endport;
-	     q++) {
+	lanes_route_fill_lids(m->r->lft, m->f->num_switches, share, slot->hops, &m->load, &m->peers,
+			      lids, slot->dest.num_lids, m->offset, slot->hops->nmulti);
+	for (uint32_t q = slot->dest.first_endport; t >= share.first && t < share.end &&
+						    q < slot->dest.end_endport; q++) {
 		const struct route_endport *ep = &m->eps.ep[q];
 
 		if (m->offset >= (1 << ep->lmc))
@@ -187,18 +189,7 @@ static void fill_batch(void *ctx, unsigned k)
 	struct minhop_worker *w = (struct minhop_worker *)ctx + k;
 
 	for (uint32_t q = 0; q < w->m->batch_size; q++)
-		fill_slot(w->m, &w->share, &w->m->batch[q]);
-}
-
-/* Fill the batch: at LID base, every worker its share; later passes read earlier columns. */
-static void fill_batch_columns(struct minhop *m)
-{
-	if (m->offset == 0) {
-		lanes_parallel_run(m->num_workers, fill_batch, m->workers);
-		return;
-	}
-	for (uint32_t q = 0; q < m->batch_size; q++)
-		fill_slot(m, &m->whole, &m->batch[q]);
+		fill_slot(w->m, w->share, &w->m->batch[q]);
 }
 
 /* Keep the computed ports a later LID wants, in order, within the budget; free the rest. */
@@ -243,7 +234,7 @@ static int route_batch(struct minhop *m, struct lanes_error *err)
 	for (unsigned k = 0; k < m->num_workers; k++)
 		failed |= m->workers[k].out_of_memory;
 	if (!failed)
-		fill_batch_columns(m);
+		lanes_parallel_run(m->num_workers, fill_batch, m->workers);
 	cyclic = !failed && m->check && check_batch(m);
 	keep_or_free(m);
 	if (failed)
@@ -290,7 +281,8 @@ static void route_switch(struct minhop_worker *w, uint32_t t)
 		else
 			lanes_route_hop_ports_fill(&w->hops, m->f, t,
 						   m->dist + (size_t)t * m->f->num_switches);
-		lanes_route_fill_lids(m->r->lft, m->f->num_switches, hops, &m->load, &m->peers,
+		lanes_route_fill_lids(m->r->lft, m->f->num_switches,
+				      route_switch_share(m->f->num_switches, 0, 1), hops, &m->load, &m->peers,
 				      &lid, 1, m->offset, 0);
 	}
 	lanes_routing_set_port(m->r, t, lid, 0);
@@ -360,23 +352,21 @@ static int start_workers(struct minhop *m, struct lanes_error *err)
 		struct minhop_worker *w = &m->workers[k];
 
 		w->m = m;
+		w->share = route_switch_share(f->num_switches, k, m->num_workers);
 		if ((rc = lanes_route_hop_ports_init(&w->hops, f, err)) ||
-		    (rc = lanes_minhop_share_init(&w->share, f, k, m->num_workers, err)) ||
 		    (m->fast_switch_lids && (rc = lanes_minhop_fast_init(&w->fast, f, err))))
 			return rc;
 	}
-	return lanes_minhop_share_init(&m->whole, f, 0, 1, err);
+	return 0;
 }
 
 static void stop_workers(struct minhop *m)
 {
 	for (unsigned k = 0; m->workers && k < m->num_workers; k++) {
 		lanes_route_hop_ports_free(&m->workers[k].hops);
-		lanes_minhop_share_free(&m->workers[k].share);
 		lanes_minhop_fast_free(&m->workers[k].fast);
 	}
 	free(m->workers);
-	lanes_minhop_share_free(&m->whole);
 }
 
 /* The batch: slots, and room for the LIDs of its end ports (at most all of them). */
@@ -417,58 +407,24 @@ static int want_fast(const struct minhop *m, int fast)
 	return fast == 2 || (without_ca >= 1 && without_ca >= with_lid / 4);
 }
 
-/* The setup's two independent parts, which two workers run at once. */
-struct minhop_setup {
-	struct minhop *m;
-	int rc[2];
-	struct lanes_error err[2];
-};
-
-/* Part 0: the tables (lanes_routing_new writes every entry); part 1: what routing reads. */
-static void setup_part(void *ctx, unsigned k)
-{
-	struct minhop_setup *setup = ctx;
-	struct minhop *m = setup->m;
-	struct lanes_error *err = &setup->err[k];
-	int rc;
-
-	if (k == 0) {
-		setup->rc[0] = lanes_routing_new(m->f, &m->r, err);
-		return;
-	}
-	if (!(rc = lanes_fabric_switch_distances(m->f, &m->dist, err)) &&
-	    !(rc = lanes_route_endports_osm_order(m->f, &m->eps, err)) &&
-	    !(rc = lanes_route_load_init(&m->load, m->f, err)) && m->eps.max_lmc)
-		rc = lanes_route_peers_init(&m->peers, m->f, &m->load, err);
-	setup->rc[1] = rc;
-}
-
-/* setup_part 0 and 1, at once where there are workers. */
+/* The tables (lanes_routing_new_parallel writes every entry, on the workers), then what routing reads. */
 static int set_up(struct minhop *m, struct lanes_error *err)
 {
-	struct minhop_setup setup = { .m = m };
+	int rc;
 
-	if (m->num_workers > 1) {
-		lanes_parallel_run(2, setup_part, &setup);
-	} else {
-		setup_part(&setup, 0);
-		setup_part(&setup, 1);
-	}
-	for (int k = 0; k < 2; k++)
-		if (setup.rc[k]) {
-			*err = setup.err[k];
-			return setup.rc[k];
-		}
-	return 0;
+	if ((rc = lanes_routing_new_parallel(m->f, m->num_workers, &m->r, err)) ||
+	    (rc = lanes_switch_distances_parallel(m->f, m->num_workers, &m->dist, err)) ||
+	    (rc = lanes_route_endports_osm_order(m->f, &m->eps, err)) ||
+	    (rc = lanes_route_load_init(&m->load, m->f, err)))
+		return rc;
+	return m->eps.max_lmc ? lanes_route_peers_init(&m->peers, m->f, &m->load, err) : 0;
 }
 
 static int prepare(struct minhop *m, int fast, struct lanes_error *err)
 {
 	int rc;
 
-	m->num_workers = 1;
-	if (lanes_threads_wanted(m->opts->threads, m->f->num_switches, 256))
-		m->num_workers = lanes_threads_for(m->opts->threads, m->f->num_switches);
+	m->num_workers = lanes_route_destination_workers(m->opts, m->f->num_switches);
 	if ((rc = set_up(m, err)))
 		return rc;
 	m->fast_switch_lids = want_fast(m, fast);

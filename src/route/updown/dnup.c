@@ -53,6 +53,8 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "fabric/distance.h"
+#include "route/common/tables.h"
 #include "route/updown/updown.h"
 #include "route/cdg/cdg.h"
 #include "route/minhop/minhop.h"
@@ -98,7 +100,8 @@ static int attempt(struct dnup *d, struct lanes_error *err)
 
 	lanes_routing_free(d->r);
 	d->r = NULL;
-	if ((rc = lanes_routing_new(d->f, &d->r, err)))
+	if ((rc = lanes_routing_new_parallel(d->f, lanes_route_destination_workers(d->opts, d->f->num_switches),
+					     &d->r, err)))
 		return rc;
 	rc = lanes_route_updown_lfts(d->f, d->opts, d->pos, d->r, &d->gap, err);
 	if (rc == 1) {
@@ -141,7 +144,8 @@ static int fallback(struct dnup *d, const char *why, struct lanes_error *err)
 	if (!comp)
 		return lanes_error_oom(err);
 	if ((rc = lanes_route_components(d->f, comp, &ncomp, err)) ||
-	    (rc = lanes_fabric_switch_distances(d->f, &dist, err)) ||
+	    (rc = lanes_switch_distances_parallel(
+		     d->f, lanes_route_destination_workers(d->opts, d->f->num_switches), &dist, err)) ||
 	    (rc = lanes_route_center_roots(d->f, dist, comp, ncomp, d->seeds, err)) ||
 	    (rc = lanes_route_bfs_ranks(d->f, d->seeds, ncomp, d->rank, err)) ||
 	    (rc = lanes_route_order_by_key(d->f, d->rank, d->pos, err)))

@@ -38,12 +38,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/distance.h"
+#include "route/common/tables.h"
 #include "route/updown/updown.h"
 #include "route/engines.h"
 #include "core/util.h"
 
 struct dfs {
 	const struct lanes_fabric *f;
+	unsigned workers;  /* for the distances and the tables */
 	uint8_t *dist;     /* all-pairs switch hops */
 	uint32_t *comp, ncomp;
 	uint64_t *sum;     /* hops to the other switches of the component */
@@ -162,7 +165,7 @@ static int dfs_order(struct dfs *d, struct lanes_error *err)
 	if (!d->comp || !d->sum || !d->intree || !d->visited || !d->stack || !d->pos || !d->roots)
 		return lanes_error_oom(err);
 	if ((rc = lanes_route_components(d->f, d->comp, &d->ncomp, err)) ||
-	    (rc = lanes_fabric_switch_distances(d->f, &d->dist, err)))
+	    (rc = lanes_switch_distances_parallel(d->f, d->workers, &d->dist, err)))
 		return rc;
 	distance_sums(d);
 	pick_roots(d);
@@ -208,8 +211,9 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 
 	memset(&d, 0, sizeof(d));
 	d.f = f;
+	d.workers = lanes_route_destination_workers(opts, f->num_switches);
 	*out = NULL;
-	if ((rc = dfs_order(&d, err)) || (rc = lanes_routing_new(f, &r, err)))
+	if ((rc = dfs_order(&d, err)) || (rc = lanes_routing_new_parallel(f, d.workers, &r, err)))
 		goto out;
 	if ((rc = lanes_route_updown_lfts(f, opts, d.pos, r, &gap, err)) == 1)
 		rc = lanes_error_set(err, LANES_EINTERNAL, "ud-dfs: internal: the DFS order left a gap");

@@ -50,7 +50,11 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "core/parallel.h"
 #include "core/util.h"
+#include "fabric/distance.h"
+#include "route/common/load.h"
+#include "route/common/tables.h"
 #include "route/updown/updown.h"
 #include "route/engines.h"
 
@@ -59,11 +63,10 @@
 struct updn {
 	const struct lanes_fabric *f;
 	const struct lanes_route_opts *opts;
+	unsigned num_workers; /* for the distances, the root test and the tables */
 	void *block;          /* the arrays below but dist (carve) */
-	uint8_t *dist;        /* all-pairs switch hops (fallback 2 only) */
-	uint64_t *seen;       /* detect_roots: 3 masks per switch (seen, front, next) */
-	uint32_t *list;       /* detect_roots: 2 switch lists */
-	unsigned *hist;       /* detect_roots: hop histograms, HOPS_MAX per switch */
+	uint8_t *dist;        /* all-pairs switch hops (root detection, fallback 2) */
+	uint8_t *is_root;     /* detect_roots: per switch, the rule's verdict */
 	uint32_t *comp;       /* connected component per switch */
 	uint32_t ncomp;
 	uint32_t *cas;        /* CA and router ports cabled to each switch */
@@ -98,97 +101,41 @@ static int is_root(const unsigned *hist, int len, unsigned cas_num)
 	double thd1 = cas_num * 0.9, thd2 = cas_num * 0.05;
 	unsigned over1 = 0, over2 = 0;
 
-	for (int i = 0; i < len; i++) { /* the bars past len are 0, over no threshold */
+	for (int i = 0; i < len; i++) {
 		over1 += hist[i] > thd1;
 		over2 += hist[i] > thd2;
 	}
 	return over1 == 1 && over2 == 1;
 }
 
-/* The CA ports of the sources in mask m (bit i: src[i]). */
-static unsigned cas_of_sources(const struct updn *u, const uint32_t *src, uint64_t m)
-{
-	unsigned sum = 0;
-
-	for (uint32_t i = 0; m; i++, m >>= 1)
-		if (m & 1)
-			sum += u->cas[src[i]];
-	return sum;
-}
+/* The rule's question for detect_roots' switches, min_cas and cas_num its sources'. */
+struct root_test {
+	const struct updn *u;
+	uint32_t min_cas;
+	unsigned cas_num;
+};
 
 /*
- * One step of sweep: the sources that reach each neighbour of the current
- * level (u->list[0..nl), their masks in front) for the first time become
- * the next level, which replaces it. @return its size
+ * Worker k's switches s: the hop histogram of OpenSM's rule, the CA ports
+ * of each source switch t (cas[t] >= min_cas) at d < HOPS_MAX hops from s
+ * (hops are symmetric, so s's row of the distances), and its verdict.
  */
-static uint32_t next_level(struct updn *u, uint32_t nl)
+static void test_switches(void *ctx, unsigned k)
 {
-	const struct lanes_fabric *f = u->f;
-	uint64_t *seen = u->seen, *front = seen + f->num_switches, *next = front + f->num_switches;
-	uint32_t *list = u->list, *next_list = u->list + f->num_switches, nn = 0;
+	const struct root_test *q = ctx;
+	const struct updn *u = q->u;
+	uint32_t ns = u->f->num_switches;
+	struct route_switch_range mine = route_switch_share(ns, k, u->num_workers);
 
-	for (uint32_t i = 0; i < nl; i++) {
-		uint32_t x = list[i];
+	for (uint32_t s = mine.first; s < mine.end; s++) {
+		const uint8_t *hops = u->dist + (size_t)s * ns;
+		unsigned bars[HOPS_MAX] = { 0 };
 
-		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
-			uint32_t y = f->adj[e].sw;
-			uint64_t b = front[x] & ~seen[y];
-
-			if (b && !next[y])
-				next_list[nn++] = y;
-			next[y] |= b;
-		}
+		for (uint32_t t = 0; t < ns; t++)
+			if (u->cas[t] && u->cas[t] >= q->min_cas && hops[t] < HOPS_MAX)
+				bars[hops[t]] += u->cas[t];
+		u->is_root[s] = (uint8_t)is_root(bars, HOPS_MAX, q->cas_num);
 	}
-	for (uint32_t i = 0; i < nl; i++)
-		front[list[i]] = 0;
-	for (uint32_t i = 0; i < nn; i++) {
-		uint32_t y = next_list[i];
-
-		seen[y] |= next[y];
-		front[y] = next[y];
-		next[y] = 0;
-		list[i] = y;
-	}
-	return nn;
-}
-
-/*
- * The hop histograms of OpenSM's rule: hist[d * ns + s] += the CA ports of
- * each switch t among src[0..n) (n <= 64) at d < HOPS_MAX hops from s (hops
- * are symmetric), by one breadth-first search from all of them at once:
- * every switch holds a mask of the sources that have reached it, and each
- * level's new bits are pushed from the switches that gained them (as
- * fabric/bfs.c's push step). Rows d >= *rows are zeroed first (*rows grows).
- * @return the most hops counted
- */
-static uint32_t sweep(struct updn *u, const uint32_t *src, uint32_t n, unsigned *hist,
-		      uint32_t *rows)
-{
-	const struct lanes_fabric *f = u->f;
-	uint64_t *seen = u->seen, *front = u->seen + f->num_switches;
-	uint32_t *list = u->list, nl = 0, most = 0;
-
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t s = src[i];
-
-		if (!front[s])
-			list[nl++] = s;
-		seen[s] |= (uint64_t)1 << i;
-		front[s] |= (uint64_t)1 << i;
-	}
-	for (uint32_t d = 0; nl; d++) {
-		if (d == *rows)
-			memset(hist + (size_t)(*rows)++ * f->num_switches, 0,
-			       sizeof(*hist) * f->num_switches);
-		for (uint32_t i = 0; i < nl; i++) /* the level found: counted */
-			hist[(size_t)d * f->num_switches + list[i]] +=
-				cas_of_sources(u, src, front[list[i]]);
-		most = d;
-		nl = d + 1 < HOPS_MAX ? next_level(u, nl) : 0;
-	}
-	memset(seen, 0, sizeof(*seen) * f->num_switches);
-	memset(front, 0, sizeof(*front) * f->num_switches);
-	return most;
 }
 
 /*
@@ -198,36 +145,16 @@ static uint32_t sweep(struct updn *u, const uint32_t *src, uint32_t n, unsigned 
  */
 static uint32_t detect_roots(struct updn *u, uint32_t min_cas)
 {
-	const struct lanes_fabric *f = u->f;
-	uint32_t ns = f->num_switches, n = 0, src[64], nsrc = 0, most = 0, rows = 0;
-	unsigned cas_num = 0, *hist = u->hist;
+	struct root_test q = { u, min_cas, 0 };
+	uint32_t ns = u->f->num_switches, n = 0;
 
-	for (uint32_t t = 0; t < ns; t++) {
-		uint32_t m;
-
-		if (!u->cas[t] || u->cas[t] < min_cas)
-			continue;
-		cas_num += u->cas[t];
-		src[nsrc++] = t;
-		if (nsrc == 64) {
-			m = sweep(u, src, nsrc, hist, &rows);
-			most = m > most ? m : most;
-			nsrc = 0;
-		}
-	}
-	if (nsrc) {
-		uint32_t m = sweep(u, src, nsrc, hist, &rows);
-
-		most = m > most ? m : most;
-	}
-	for (uint32_t s = 0; s < ns && rows; s++) { /* bars past the most hops: 0, over no threshold */
-		unsigned bars[HOPS_MAX];
-
-		for (uint32_t d = 0; d <= most; d++)
-			bars[d] = hist[(size_t)d * ns + s];
-		if (is_root(bars, (int)most + 1, cas_num))
+	for (uint32_t t = 0; t < ns; t++)
+		if (u->cas[t] && u->cas[t] >= min_cas)
+			q.cas_num += u->cas[t];
+	lanes_parallel_run(u->num_workers, test_switches, &q);
+	for (uint32_t s = 0; s < ns; s++)
+		if (u->is_root[s])
 			u->roots[n++] = s;
-	}
 	return n;
 }
 
@@ -258,7 +185,7 @@ static int attempt(struct updn *u, struct lanes_error *err)
 	u->r = NULL;
 	if ((rc = lanes_route_bfs_ranks(u->f, u->roots, u->nroots, u->rank, err)) ||
 	    (rc = lanes_route_order_by_key(u->f, u->rank, u->pos, err)) ||
-	    (rc = lanes_routing_new(u->f, &u->r, err)))
+	    (rc = lanes_routing_new_parallel(u->f, u->num_workers, &u->r, err)))
 		return rc;
 	rc = lanes_route_updown_lfts(u->f, u->opts, u->pos, u->r, &u->gap, err);
 	if (rc == 1) {
@@ -329,7 +256,7 @@ static int with_centres(struct updn *u, const char *why, struct lanes_error *err
 	struct lanes_sb b;
 	int rc;
 
-	if ((!u->dist && (rc = lanes_fabric_switch_distances(u->f, &u->dist, err))) ||
+	if ((!u->dist && (rc = lanes_switch_distances_parallel(u->f, u->num_workers, &u->dist, err))) ||
 	    (rc = lanes_route_center_roots(u->f, u->dist, u->comp, u->ncomp, u->roots, err)))
 		return rc;
 	u->nroots = u->ncomp;
@@ -399,15 +326,12 @@ static void carve(struct updn *u, struct lanes_carver *c)
 {
 	size_t ns = u->f->num_switches;
 
-	u->seen = lanes_carve(c, sizeof(*u->seen) * (3 * ns + 1));
 	u->cas = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
-	u->list = lanes_carve(c, sizeof(uint32_t) * (2 * ns + 1));
+	u->is_root = lanes_carve(c, ns + 1);
 	u->comp = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
 	u->roots = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
 	u->rank = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
 	u->pos = lanes_carve(c, sizeof(uint32_t) * (ns + 1));
-	if (!u->opts->roots)
-		u->hist = lanes_carve(c, sizeof(*u->hist) * (ns * HOPS_MAX + 1));
 }
 
 static int prepare(struct updn *u, struct lanes_error *err)
@@ -421,12 +345,12 @@ static int prepare(struct updn *u, struct lanes_error *err)
 		return lanes_error_oom(err);
 	c.used = 0;
 	carve(u, &c);
-	memset(u->seen, 0, sizeof(*u->seen) * (3 * ns + 1));
 	memset(u->cas, 0, sizeof(uint32_t) * (ns + 1));
+	u->num_workers = lanes_route_destination_workers(u->opts, u->f->num_switches);
 	if ((rc = lanes_route_components(u->f, u->comp, &u->ncomp, err)))
 		return rc;
 	count_cas(u);
-	return 0;
+	return u->opts->roots ? 0 : lanes_switch_distances_parallel(u->f, u->num_workers, &u->dist, err);
 }
 
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,

@@ -28,9 +28,10 @@
  * and kept (within a memory budget: 4 MB plus a quarter of the LFTs) for
  * its switch LID after every CA LID and for later LMC passes. The choices
  * are then made in OpenSM's order; a switch's choice reads only its own
- * counters, so each worker fills every LID of the batch for its own share
- * of the switches (minhop_share.c). Switch LIDs, not counted, go one
- * destination per worker; one at offset 0 whose candidates are not kept (a
+ * counters (and, in LMC passes, its own entries for the earlier LIDs), so
+ * each worker fills every LID of the batch for its own share of the
+ * switches (lanes_route_fill_lids takes a switch range). Switch LIDs, not
+ * counted, go one destination per worker; one at offset 0 whose candidates are not kept (a
  * switch without CAs, without LMC) needs only each switch's least-loaded
  * candidate: the phases put it straight into the LFT column (column mode,
  * u->column), the port lanes_route_fill_lids would pick. The tables are the
@@ -52,7 +53,7 @@
 #include "lanes/routing.h"
 #include "route/common/endports.h"
 #include "route/common/load.h"
-#include "route/minhop/minhop_share.h"
+#include "route/common/tables.h"
 #include "route/updown/updown.h"
 #include "route/updown/updown_internal.h"
 #include "core/util.h"
@@ -74,7 +75,7 @@ struct updown_slot {
 struct updown_worker {
 	struct updown_run *run;
 	struct updown phases;        /* its state for the phases */
-	struct minhop_share share;   /* the switches it fills */
+	struct route_switch_range share; /* the switches it fills */
 	struct route_updown_gap gap; /* switch LIDs: unused verdicts */
 	int out_of_memory;
 	int found_gap;               /* has_gap */
@@ -94,7 +95,6 @@ struct updown_run {
 	size_t save_left;               /* bytes the saved copies may still take */
 	unsigned num_workers;
 	struct updown_worker *workers;
-	struct minhop_share whole;      /* all switches: fills that read earlier columns */
 	struct updown_slot *batch;      /* DESTINATIONS_PER_WORKER per worker */
 	uint32_t batch_size;
 	uint32_t *batch_lids;           /* the LIDs of the batch, slot after slot */
@@ -160,12 +160,12 @@ static void find_batch_candidates(void *ctx, unsigned k)
  * no choice). Completed routes are never counted: OpenSM has no route
  * there, and management traffic should not move CA routes.
  */
-static void count_single(struct updown_run *run, const struct minhop_share *share,
+static void count_single(struct updown_run *run, struct route_switch_range share,
 			 const struct updown_slot *slot, uint32_t k)
 {
 	const uint8_t *one = slot->hops->one;
 
-	for (uint32_t s = share->first_switch; s < share->end_switch; s++)
+	for (uint32_t s = share.first; s < share.end; s++)
 		if (one[s] != 0 && one[s] != LANES_PORT_DROP && slot->state[s] != ST_COMPLETED)
 			route_load_of(&run->load, s)[one[s]] += k;
 }
@@ -175,16 +175,16 @@ static void count_single(struct updown_run *run, const struct minhop_share *shar
  * routes counted), then the destination switch's own entries, set and
  * counted.
  */
-static void fill_slot(struct updown_run *run, struct minhop_share *share,
+static void fill_slot(struct updown_run *run, struct route_switch_range share,
 		      const struct updown_slot *slot)
 {
 	uint32_t t = slot->dest.dst_switch;
 
-	lanes_minhop_fill_share(share, run->r->lft, slot->hops, &run->load, &run->peers,
-				run->batch_lids + slot->dest.first_lid, slot->dest.num_lids, run->offset,
-				slot->num_legal);
-	for (uint32_t q = slot->dest.first_endport; minhop_share_has(share, t) && q < slot->dest.end_endport;
-	     q++) {
+	lanes_route_fill_lids(run->r->lft, run->f->num_switches, share, slot->hops, &run->load,
+			      &run->peers, run->batch_lids + slot->dest.first_lid, slot->dest.num_lids,
+			      run->offset, slot->num_legal);
+	for (uint32_t q = slot->dest.first_endport; t >= share.first && t < share.end &&
+						    q < slot->dest.end_endport; q++) {
 		const struct route_endport *ep = &run->eps.ep[q];
 
 		if (run->offset >= (1 << ep->lmc))
@@ -201,7 +201,7 @@ static void fill_batch(void *ctx, unsigned k)
 	struct updown_worker *w = (struct updown_worker *)ctx + k;
 
 	for (uint32_t q = 0; q < w->run->batch_size; q++)
-		fill_slot(w->run, &w->share, &w->run->batch[q]);
+		fill_slot(w->run, w->share, &w->run->batch[q]);
 }
 
 /* A later pass or switch t's own LID will want t's candidates again. */
@@ -250,11 +250,8 @@ static int route_batch(struct updown_run *run, struct lanes_error *err)
 	for (unsigned k = 0; k < run->num_workers; k++)
 		failed |= run->workers[k].out_of_memory;
 	gap = !failed && first_gap(run);
-	if (!failed && !gap && run->offset == 0)
+	if (!failed && !gap)
 		lanes_parallel_run(run->num_workers, fill_batch, run->workers);
-	else if (!failed && !gap) /* later passes read earlier columns */
-		for (uint32_t q = 0; q < run->batch_size; q++)
-			fill_slot(run, &run->whole, &run->batch[q]);
 	keep_or_free(run);
 	if (failed)
 		return lanes_error_oom(err);
@@ -304,8 +301,9 @@ static void route_switch_lid(struct updown_worker *w, uint32_t t, uint32_t lid)
 	}
 	if (!saved)
 		find_candidates(&w->phases, t, 0);
-	lanes_route_fill_lids(run->r->lft, ns, saved ? &saved->h : &w->phases.hops, &run->load,
-			      &run->peers, &lid, 1, run->offset, 0);
+	lanes_route_fill_lids(run->r->lft, ns, route_switch_share(ns, 0, 1),
+			      saved ? &saved->h : &w->phases.hops, &run->load, &run->peers, &lid, 1,
+			      run->offset, 0);
 }
 
 /* Switch t's LID base + offset: through the fabric (opts->switch_lids), port 0 at t. */
@@ -349,9 +347,7 @@ static int start_workers(struct updown_run *run, struct lanes_error *err)
 	const struct lanes_fabric *f = run->f;
 	int rc;
 
-	run->num_workers = 1;
-	if (lanes_threads_wanted(run->opts->threads, f->num_switches, 256))
-		run->num_workers = lanes_threads_for(run->opts->threads, f->num_switches);
+	run->num_workers = lanes_route_destination_workers(run->opts, f->num_switches);
 	run->workers = calloc(run->num_workers, sizeof(*run->workers));
 	if (!run->workers)
 		return lanes_error_oom(err);
@@ -359,21 +355,18 @@ static int start_workers(struct updown_run *run, struct lanes_error *err)
 		struct updown_worker *w = &run->workers[k];
 
 		w->run = run;
-		if ((rc = lanes_updown_phases_init(&w->phases, &run->graph, err)) ||
-		    (rc = lanes_minhop_share_init(&w->share, f, k, run->num_workers, err)))
+		w->share = route_switch_share(f->num_switches, k, run->num_workers);
+		if ((rc = lanes_updown_phases_init(&w->phases, &run->graph, err)))
 			return rc;
 	}
-	return lanes_minhop_share_init(&run->whole, f, 0, 1, err);
+	return 0;
 }
 
 static void stop_workers(struct updown_run *run)
 {
-	for (unsigned k = 0; run->workers && k < run->num_workers; k++) {
+	for (unsigned k = 0; run->workers && k < run->num_workers; k++)
 		lanes_updown_phases_free(&run->workers[k].phases);
-		lanes_minhop_share_free(&run->workers[k].share);
-	}
 	free(run->workers);
-	lanes_minhop_share_free(&run->whole);
 }
 
 /* The batch: slots, and room for the LIDs of its end ports (at most all of them). */
