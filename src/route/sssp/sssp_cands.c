@@ -28,7 +28,7 @@ int lanes_sssp_dest_alloc(struct dest *d, size_t ns, size_t ne)
 	uint32_t *w = malloc(sizeof(uint32_t) * (5 * n + ne) + 2 * n);
 
 	if (!(d->order = w))
-		return -1;
+		return LANES_ENOMEM;
 	d->pick = w + n;
 	d->program = w + 2 * n; /* at most 2 words per switch and its candidates */
 	d->hops = (uint8_t *)(w + 5 * n + ne);

@@ -144,8 +144,9 @@ static void emu_free(struct emu *h)
 /*
  * Every array in one block (malloc'd: each is written before it is read,
  * except the loads, done and farther_used, cleared here).
+ * @return 0, or LANES_ENOMEM
  */
-static int emu_alloc(struct emu *h)
+static int emu_alloc(struct emu *h, struct lanes_error *err)
 {
 	size_t ns = h->ns, ne = h->f->adj_off[ns], slots = h->f->num_port_slots, size = 0;
 	char *p;
@@ -157,7 +158,7 @@ static int emu_alloc(struct emu *h)
 #undef SIZE
 #undef SIZE_D
 	if (!(h->block = p = malloc(size)))
-		return -1;
+		return lanes_error_oom(err);
 #define CARVE(a, n) h->a = (void *)p, p += LINES(h->a, n);
 #define CARVE_D(a, n) h->buf[0].a = (void *)p, p += LINES(h->buf[0].a, n);
 #define CARVE_D1(a, n) h->buf[1].a = (void *)p, p += LINES(h->buf[1].a, n);
@@ -201,9 +202,9 @@ int lanes_route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_
 	h.seq = o->seq;
 	h.nseq = o->nseq;
 	h.ngroups = o->ngroups;
-	if (emu_alloc(&h)) {
+	if (emu_alloc(&h, err)) {
 		emu_free(&h);
-		return lanes_error_oom(err);
+		return LANES_ENOMEM;
 	}
 	set_order(&h);
 	lanes_emu_set_runs(&h);

@@ -84,7 +84,7 @@ static inline uint64_t sssp_switch_lids(const struct lanes_fabric *f, uint32_t s
 int lanes_sssp_order(struct sssp *m, struct lanes_error *err);
 
 /* sssp_cands.c */
-/* The arrays of d, in one block (d->order heads it). */
+/* The arrays of d, in one block (d->order heads it). @return 0, or LANES_ENOMEM (no message) */
 int lanes_sssp_dest_alloc(struct dest *d, size_t ns, size_t ne);
 void lanes_sssp_dest_free(struct dest *d);
 /* Start preparing the destinations of seq (on a helper thread on large fabrics). */
