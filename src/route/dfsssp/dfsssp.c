@@ -314,6 +314,7 @@ static void release(struct dfsssp *d)
 	free(d->unit);
 	free(d->unit_deps);
 	lanes_route_arena_free(&d->arena);
+	lanes_route_deps_free(&d->deps);
 	lanes_route_endports_free(&d->eps);
 	lanes_route_channels_free(&d->ch);
 }

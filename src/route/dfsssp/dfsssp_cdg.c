@@ -5,8 +5,10 @@
  * osm_ucast_dfsssp.c). Facts only, no code taken. Shared state: dfsssp_internal.h.
  *
  * Each dependency keeps the units that make it (OpenSM keeps LID pairs)
- * and its LID pairs per layer. Dependencies are numbered by (switch, in
- * port, out port), so a channel's out-edges are one run of numbers.
+ * and its LID pairs per layer. The dependencies some unit makes are listed
+ * by cdg/cycles.h (lanes_route_deps_list, d->deps) and numbered by their
+ * place there, which is by (switch, in port, out port), so a channel's
+ * out-dependencies are one run of numbers.
  *
  * On large fabrics (DFSSSP_SPLIT_MIN switches) the units split in two
  * halves, one per thread, for the three passes over their references: mark
@@ -24,26 +26,19 @@ struct part {
 	struct dfsssp *d;
 	uint32_t u0, u1;
 	int pass;
-	uint8_t *mark;   /* pass 1: the dense dependencies it makes, or NULL: into d->dep_number */
+	uint8_t *mark;   /* pass 1: per dependency number, 1 when one of its units makes it */
 	uint32_t *count; /* pass 2: its references per dependency; then where its next unit goes */
 	uint64_t *cnt;   /* pass 3: its LID pairs per dependency */
 	uint64_t paths;  /* pass 3: its LID pairs */
 };
 
-/* Pass 1: mark the dense dependencies the part's units make. */
+/* Pass 1: mark the dependencies the part's units make (by dependency number). */
 static void mark_used(struct part *p, size_t j0, size_t j1)
 {
 	const uint32_t *dep = p->d->unit_deps;
 
-	uint8_t *mark = p->mark;
-
-	if (!mark) {
-		for (size_t j = j0; j < j1; j++)
-			p->d->dep_number[dep[j]] = 1;
-		return;
-	}
 	for (size_t j = j0; j < j1; j++)
-		mark[dep[j]] = 1;
+		p->mark[dep[j]] = 1;
 }
 
 /*
@@ -53,7 +48,7 @@ static void mark_used(struct part *p, size_t j0, size_t j1)
 static void renumber(struct part *p, size_t j0, size_t j1)
 {
 	uint32_t *dep = p->d->unit_deps;
-	const uint32_t *eid = p->d->dep_number;
+	const uint32_t *eid = p->d->deps.number;
 
 	for (size_t j = j0; j < j1; j++)
 		dep[j] = eid[dep[j]];
@@ -98,52 +93,24 @@ static void run_pass(struct part *a, struct part *b, int n)
 	lanes_run_pair(run_part, a, b, b->u0 < b->u1);
 }
 
-/* Number the dependencies some unit makes, in dense order, with their channels. */
+/* List the dependencies some unit makes (cdg/cycles.h), in dependency-number order. */
 static int number_dependencies(struct dfsssp *d, struct part *a, struct part *b,
 			       struct lanes_error *err)
 {
-	const struct lanes_fabric *f = d->f;
-	size_t nd = d->ch.dense_off[d->ns];
+	size_t nd = d->ch.ndeps;
 
-	if (!(d->dep_number = route_zalloc(&d->arena, sizeof(*d->dep_number) * (nd + 1))) ||
-	    !(d->chan_deps_off = route_alloc(&d->arena, sizeof(*d->chan_deps_off) * ((size_t)d->ch.E + 1))) ||
-	    (b->u0 < b->u1 && !(b->mark = calloc(nd + 1, 1))))
+	if (!(a->mark = calloc(nd + 1, 1)) || (b->u0 < b->u1 && !(b->mark = calloc(nd + 1, 1))))
 		return lanes_error_oom(err);
 	run_pass(a, b, 1);
 	for (size_t i = 0; b->mark && i < nd; i++)
-		d->dep_number[i] |= b->mark[i];
-	for (size_t i = 0; i < nd; i++)
-		d->ndeps += d->dep_number[i];
-	d->dep_in = route_alloc(&d->arena, sizeof(*d->dep_in) * ((size_t)d->ndeps + 1));
-	d->dep_out = route_alloc(&d->arena, sizeof(*d->dep_out) * ((size_t)d->ndeps + 1));
-	if (!d->dep_in || !d->dep_out)
-		return lanes_error_oom(err);
-	for (uint32_t x = 0, k = 0; x < d->ns; x++) {
-		uint32_t a0 = f->adj_off[x], deg = f->adj_off[x + 1] - a0;
-
-		for (uint32_t i = 0; i < deg; i++) {
-			d->chan_deps_off[a0 + i] = k;
-			for (uint32_t o = 0; o < deg; o++) {
-				uint32_t *id = &d->dep_number[d->ch.dense_off[x] + (size_t)i * deg + o];
-
-				if (!*id) {
-					*id = LANES_NONE;
-					continue;
-				}
-				d->dep_in[k] = d->ch.rev[a0 + i];
-				d->dep_out[k] = a0 + o;
-				*id = k++;
-			}
-		}
-	}
-	d->chan_deps_off[d->ch.E] = d->ndeps;
-	return 0;
+		a->mark[i] |= b->mark[i];
+	return lanes_route_deps_list(&d->deps, &d->ch, a->mark, 1, err);
 }
 
 /* Each dependency's first place in dep_units; where each part lists its units from. */
 static void place_lists(struct dfsssp *d, struct part *a, struct part *b)
 {
-	for (uint32_t k = 0; k < d->ndeps; k++) {
+	for (uint32_t k = 0; k < d->deps.n; k++) {
 		uint32_t na = a->count[k], nb = b->count ? b->count[k] : 0;
 
 		d->dep_units_off[k + 1] = d->dep_units_off[k] + na + nb;
@@ -155,7 +122,7 @@ static void place_lists(struct dfsssp *d, struct part *a, struct part *b)
 
 static int alloc_lists(struct dfsssp *d, struct part *a, struct part *b, struct lanes_error *err)
 {
-	size_t n = (size_t)d->ndeps + 1;
+	size_t n = (size_t)d->deps.n + 1;
 
 	d->dep_units_off = route_zalloc(&d->arena, sizeof(*d->dep_units_off) * (n + 1));
 	d->dep_units = route_alloc(&d->arena, sizeof(*d->dep_units) * (d->ndep_refs + 1));
@@ -180,7 +147,7 @@ static int build(struct dfsssp *d, struct part *a, struct part *b, struct lanes_
 	run_pass(a, b, 2);
 	place_lists(d, a, b);
 	run_pass(a, b, 3);
-	for (uint32_t k = 0; b->cnt && k < d->ndeps; k++)
+	for (uint32_t k = 0; b->cnt && k < d->deps.n; k++)
 		d->layer_pairs[0][k] += b->cnt[k];
 	d->paths[0] += a->paths + b->paths;
 	d->nlayers = 1;
@@ -198,6 +165,7 @@ int lanes_dfsssp_build_cdg(struct dfsssp *d, struct lanes_error *err)
 	rc = build(d, &a, &b, err);
 	free(a.count);
 	free(b.count);
+	free(a.mark);
 	free(b.mark);
 	free(b.cnt);
 	return rc;

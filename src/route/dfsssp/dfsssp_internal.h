@@ -31,6 +31,7 @@
 #include "route/common/endports.h"
 #include "route/sssp/sssp.h"
 #include "route/cdg/channels.h"
+#include "route/cdg/cycles.h"
 #include "core/parallel.h"
 
 #define DFSSSP_MAX_LAYERS LANES_NUM_SLS
@@ -76,10 +77,8 @@ struct dfsssp {
 	uint8_t *layer;
 	size_t u_cap, dep_cap, ndep_refs;
 	/* dependencies */
-	uint32_t *dep_number;     /* dense dependency -> its number, or LANES_NONE */
-	uint32_t ndeps;
-	uint32_t *dep_in, *dep_out; /* per dependency: its two channels */
-	uint32_t *chan_deps_off;  /* per entry e: the dependencies of channel rev[e] */
+	struct route_deps deps;   /* the dependencies some unit makes, listed (cdg/cycles.h):
+				     numbered 0 .. deps.n - 1 in dependency-number order */
 	size_t *dep_units_off;    /* per dependency: its units in dep_units */
 	uint32_t *dep_units;
 	uint64_t *layer_pairs[DFSSSP_MAX_LAYERS]; /* per layer and dependency: LID pairs */
@@ -89,10 +88,7 @@ struct dfsssp {
 	uint32_t greedy;          /* layers OpenSM's way (DFSSSP_MAX_LAYERS + 1: too many) */
 	/* searches */
 	uint32_t *chan;           /* one path's channels */
-	uint8_t *state;           /* cycle search, per channel: new, on the stack, done */
-	uint32_t *cycle_chan, *cycle_edge; /* cycle search stack: channels, edges taken */
-	uint32_t *cycle_depth;    /* per channel: its place on that stack */
-	uint32_t *resume;         /* per channel: where its scan goes on when pushed again */
+	uint32_t *ff_stack;       /* first fit: the channels its search has yet to scan */
 	uint32_t *ff_seen, ff_stamp; /* first fit: visits per channel */
 	uint32_t *ff_place;       /* first fit: 1 + a channel's place on the path, or 0 */
 	uint64_t ff_work;         /* first fit: dependencies checked */

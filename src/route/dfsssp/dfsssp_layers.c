@@ -7,11 +7,12 @@
  * needs more layers than the budget. Facts only, no code taken. Shared
  * state: dfsssp_internal.h.
  *
- * The cycle search pops the stack back to the tail of the broken edge only,
- * and a channel pushed again resumes its scan where it stopped: within a
- * layer, edges only die, so what it passed stays passed. A layer's counts
- * are rebuilt from its units when its turn comes, so a move only touches the
- * layer it leaves. (Dropping from a dependency's list, as a move reads it,
+ * The cycle search is cdg/cdg_cycles.c's, over the layer's dependency set
+ * (those of d->deps with LID pairs in the layer, layer_pairs): it goes
+ * on after each broken cycle from the tail of the broken dependency, and a
+ * channel pushed again resumes its scan where it stopped (within a layer,
+ * dependencies only leave). A layer's counts are rebuilt from its units when
+ * its turn comes, so a move only touches the layer it leaves. (Dropping from a dependency's list, as a move reads it,
  * the units left below for good made it slower: 23.8 s against 22.2 on the
  * dragonfly below.) Cost on the 114,582-endpoint dragonfly (8,814 switches):
  * 97M units, 188M unit-dependency references, 6.3M dependencies; OpenSM's
@@ -27,11 +28,11 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "route/cdg/cycles.h"
 #include "route/dfsssp/dfsssp_internal.h"
 
 #define FF_WORK 2000000000ull /* dependency checks first fit may spend */
 
-enum { NEW = 0, ON_STACK, DONE };
 enum { OVERFLOW = 1 }; /* the greedy layering ran out of SLs */
 
 /* ------------------------------------------------------ moving units */
@@ -79,7 +80,7 @@ static void *count_units(void *arg)
 
 	if (!p->c)
 		return NULL; /* no second part */
-	memset(p->c, 0, sizeof(*p->c) * ((size_t)d->ndeps + 1));
+	memset(p->c, 0, sizeof(*p->c) * ((size_t)d->deps.n + 1));
 	for (uint32_t u = p->u0; u < p->u1; u++) {
 		if (d->layer[u] == p->l)
 			for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++)
@@ -104,133 +105,64 @@ static void count_layer(struct dfsssp *d, uint32_t l)
 		a.u1 = b.u0 = d->nunits / 2;
 	b.c = d->spare;
 	lanes_run_pair(count_units, &a, &b, d->spare != NULL);
-	for (uint32_t k = 0; d->spare && k < d->ndeps; k++)
+	for (uint32_t k = 0; d->spare && k < d->deps.n; k++)
 		a.c[k] += d->spare[k];
 }
 
-/* ---------------------------------------------------- cycle search */
+/* ---------------------------------------------------- cycle breaking */
 
 /*
- * From dependency *k on (within c's run): the first live one of layer l to a
- * channel not done; *k stays on it, so that the scan comes back to it after
- * a child is done. @return its out channel, or LANES_NONE
+ * The search of cdg/cycles.h over layer l's set (channels in adjacency
+ * order, as cdg_cycles.c says) breaks each cycle it meets at its weakest
+ * dependency (fewest LID pairs, the first on ties, from where the cycle
+ * closes) and goes on from that dependency's tail; moving its units takes
+ * it and maybe others out of the set (lift).
  */
-static uint32_t next_edge(const struct dfsssp *d, uint32_t l, uint32_t c, uint32_t *k)
+static int break_cycles(struct dfsssp *d, struct route_cycles *s, uint32_t l)
 {
-	uint32_t end = d->chan_deps_off[d->ch.rev[c] + 1];
+	uint32_t n, k;
 
-	for (; *k < end; (*k)++)
-		if (d->layer_pairs[l][*k] && d->state[d->dep_out[*k]] != DONE)
-			return d->dep_out[*k];
-	return LANES_NONE;
-}
+	lanes_route_cycles_start(s, &d->deps, d->layer_pairs[l]);
+	while ((n = lanes_route_cycles_next(s))) {
+		uint32_t weakest = 0;
+		uint64_t least = UINT64_MAX;
 
-/* A channel pushed again resumes its scan: what it passed is dead or done for good. */
-static void push(struct dfsssp *d, uint32_t c, uint32_t *sp)
-{
-	d->state[c] = ON_STACK;
-	d->cycle_depth[c] = *sp;
-	d->cycle_chan[*sp] = c;
-	d->cycle_edge[(*sp)++] = d->resume[c];
-}
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t pairs = d->layer_pairs[l][route_cycle_dep(s, i)];
 
-static void pop_to(struct dfsssp *d, uint32_t keep, uint32_t *sp)
-{
-	for (uint32_t i = keep; i < *sp; i++) {
-		d->state[d->cycle_chan[i]] = NEW;
-		d->resume[d->cycle_chan[i]] = d->cycle_edge[i];
-	}
-	*sp = keep;
-}
-
-/*
- * The stack from position from up to the top, closed by the top's current
- * dependency, is a cycle unless a dependency on it died since it was pushed
- * (then search again from before that one). A real cycle loses its weakest
- * dependency (the first on ties, from where the cycle closes), and the search
- * resumes at that dependency's tail: the stack below it is still a path, or
- * its dead dependencies are found as above.
- */
-static int on_cycle(struct dfsssp *d, uint32_t l, uint32_t from, uint32_t *sp)
-{
-	uint32_t weakest = from;
-	uint64_t least = UINT64_MAX;
-
-	for (uint32_t i = from; i < *sp; i++) {
-		uint64_t n = d->layer_pairs[l][d->cycle_edge[i]];
-
-		if (!n) {
-			pop_to(d, i + 1, sp);
-			return 0;
+			if (pairs < least) {
+				least = pairs;
+				weakest = i;
+			}
 		}
-		if (n < least) {
-			least = n;
-			weakest = i;
-		}
+		k = route_cycle_dep(s, weakest);
+		lanes_route_cycles_cut(s, weakest);
+		if (move_up(d, l, k))
+			return OVERFLOW;
 	}
-	pop_to(d, weakest + 1, sp);
-	return move_up(d, l, d->cycle_edge[weakest]);
-}
-
-/* Depth-first search from channel root, breaking the cycles it meets; 0 or OVERFLOW. */
-static int search_from(struct dfsssp *d, uint32_t l, uint32_t root)
-{
-	uint32_t sp = 0;
-	int rc;
-
-	push(d, root, &sp);
-	while (sp) {
-		uint32_t c = d->cycle_chan[sp - 1], n = next_edge(d, l, c, &d->cycle_edge[sp - 1]);
-
-		if (n == LANES_NONE) {
-			d->state[c] = DONE;
-			sp--;
-		} else if (d->state[n] == NEW) {
-			push(d, n, &sp);
-		} else if ((rc = on_cycle(d, l, d->cycle_depth[n], &sp))) {
-			return rc;
-		}
-	}
-	return 0;
-}
-
-static int break_cycles(struct dfsssp *d, uint32_t l)
-{
-	int rc;
-
-	memset(d->state, NEW, d->ch.E);
-	for (uint32_t c = 0; c < d->ch.E; c++)
-		d->resume[c] = d->chan_deps_off[d->ch.rev[c]];
-	for (uint32_t c = 0; c < d->ch.E; c++)
-		if (d->state[c] == NEW && (rc = search_from(d, l, c)))
-			return rc;
 	return 0;
 }
 
 /* OpenSM's layering; d->nlayers = DFSSSP_MAX_LAYERS + 1 when the SLs do not suffice. */
 int lanes_dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err)
 {
-	struct route_arena *a = &d->arena;
-	size_t e = (size_t)d->ch.E + 1;
+	struct route_cycles s;
+	int rc;
 
-	d->state = route_alloc(a, e);
-	d->cycle_chan = route_alloc(a, sizeof(*d->cycle_chan) * e);
-	d->cycle_edge = route_alloc(a, sizeof(*d->cycle_edge) * e);
-	d->cycle_depth = route_alloc(a, sizeof(*d->cycle_depth) * e);
-	d->resume = route_alloc(a, sizeof(*d->resume) * e);
-	if (!d->state || !d->cycle_chan || !d->cycle_edge || !d->cycle_depth || !d->resume)
-		return lanes_error_oom(err);
 	if (dfsssp_two_threads(d) &&
-	    !(d->spare = route_alloc(a, sizeof(*d->spare) * ((size_t)d->ndeps + 1))))
+	    !(d->spare = route_alloc(&d->arena, sizeof(*d->spare) * ((size_t)d->deps.n + 1))))
 		return lanes_error_oom(err);
+	if ((rc = lanes_route_cycles_init(&s, &d->ch, err)))
+		return rc;
 	for (uint32_t l = 0; l < d->nlayers; l++) {
 		if (l)
 			count_layer(d, l);
-		if (break_cycles(d, l) == OVERFLOW) {
+		if (break_cycles(d, &s, l) == OVERFLOW) {
 			d->nlayers = DFSSSP_MAX_LAYERS + 1;
 			break;
 		}
 	}
+	lanes_route_cycles_free(&s);
 	return 0;
 }
 
@@ -242,12 +174,12 @@ static int reaches_back(struct dfsssp *d, uint32_t k, uint32_t c, uint32_t limit
 	uint32_t sp = 0;
 
 	d->ff_seen[c] = d->ff_stamp;
-	d->cycle_chan[sp++] = c;
+	d->ff_stack[sp++] = c;
 	while (sp) {
-		uint32_t in = d->cycle_chan[--sp];
+		uint32_t in = d->ff_stack[--sp];
 
-		for (uint32_t j = d->chan_deps_off[d->ch.rev[in]]; j < d->chan_deps_off[d->ch.rev[in] + 1]; j++) {
-			uint32_t nx = d->dep_out[j];
+		for (uint32_t j = d->deps.first[d->ch.rev[in]]; j < d->deps.first[d->ch.rev[in] + 1]; j++) {
+			uint32_t nx = d->deps.out[j];
 
 			d->ff_work++;
 			if (!d->layer_pairs[k][j] || d->ff_seen[nx] == d->ff_stamp)
@@ -255,7 +187,7 @@ static int reaches_back(struct dfsssp *d, uint32_t k, uint32_t c, uint32_t limit
 			if (d->ff_place[nx] && d->ff_place[nx] <= limit)
 				return 1;
 			d->ff_seen[nx] = d->ff_stamp;
-			d->cycle_chan[sp++] = nx;
+			d->ff_stack[sp++] = nx;
 		}
 	}
 	return 0;
@@ -266,9 +198,9 @@ static uint32_t unit_channels(struct dfsssp *d, uint32_t u)
 {
 	uint32_t n = 0;
 
-	d->chan[0] = d->dep_in[d->unit_deps[d->unit[u].off]];
+	d->chan[0] = d->deps.in[d->unit_deps[d->unit[u].off]];
 	for (uint32_t j = d->unit[u].off; j < d->unit[u + 1].off; j++)
-		d->chan[++n] = d->dep_out[d->unit_deps[j]];
+		d->chan[++n] = d->deps.out[d->unit_deps[j]];
 	return n;
 }
 
@@ -303,9 +235,9 @@ static int ff_empty(struct dfsssp *d, struct lanes_error *err)
 
 	for (uint32_t l = 0; l < DFSSSP_MAX_LAYERS; l++) {
 		if (!d->layer_pairs[l] &&
-		    !(d->layer_pairs[l] = route_alloc(&d->arena, sizeof(uint64_t) * ((size_t)d->ndeps + 1))))
+		    !(d->layer_pairs[l] = route_alloc(&d->arena, sizeof(uint64_t) * ((size_t)d->deps.n + 1))))
 			return lanes_error_oom(err);
-		memset(d->layer_pairs[l], 0, sizeof(uint64_t) * ((size_t)d->ndeps + 1));
+		memset(d->layer_pairs[l], 0, sizeof(uint64_t) * ((size_t)d->deps.n + 1));
 		all += d->paths[l];
 		d->paths[l] = 0;
 	}
@@ -361,7 +293,8 @@ int lanes_dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_erro
 
 	d->ff_seen = route_zalloc(&d->arena, sizeof(*d->ff_seen) * ((size_t)d->ch.E + 1));
 	d->ff_place = route_zalloc(&d->arena, sizeof(*d->ff_place) * ((size_t)d->ch.E + 1));
-	if (!order || !d->ff_seen || !d->ff_place)
+	d->ff_stack = route_alloc(&d->arena, sizeof(*d->ff_stack) * ((size_t)d->ch.E + 1));
+	if (!order || !d->ff_seen || !d->ff_place || !d->ff_stack)
 		rc = lanes_error_oom(err);
 	else if (!(rc = ff_empty(d, err)))
 		rc = ff_order(d, order, err);

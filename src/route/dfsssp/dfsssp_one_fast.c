@@ -22,8 +22,8 @@
  * LID passes adds (its channel, the next switch's channel), and a walk from
  * a source stops at a switch already passed. That is one pass per LID, not
  * one per path (dfsssp_units.c makes units, their dependencies and
- * dfsssp_cdg.c their graph only when some cycle must be broken). Then one
- * depth-first search looks for a cycle.
+ * dfsssp_cdg.c their graph only when some cycle must be broken). Then the
+ * search of cdg/cycles.h looks for a cycle in the set of those dependencies.
  *
  * The sources are as dfsssp_units.c takes them (switches with end ports at
  * two switch hops or more, dfsssp_has_dependency), and every switch that
@@ -38,15 +38,16 @@
 
 #include "route/dfsssp/dfsssp_internal.h"
 #include "route/cdg/channels.h"
+#include "route/cdg/cycles.h"
 #include "core/util.h"
-
-enum { NEW = 0, ON_STACK, DONE };
 
 /* Scratch: per (switch, port), its channel (chan, w ports a switch); the sources toward t. */
 struct one {
 	uint32_t *chan, w, *src, nsrc;
 	uint32_t *stamp;       /* per switch: the last walk that passed it */
-	uint8_t *used;         /* per dense dependency: some path makes it */
+	uint8_t *used;         /* per dependency number: some path makes it */
+	struct route_deps deps;      /* used, listed for the search */
+	struct route_cycles cycles;  /* the search */
 };
 
 /* The channel out of switch s for the LID of column col, or LANES_NONE. */
@@ -110,45 +111,7 @@ static int all_shortest(const struct dfsssp *d, const struct one *o)
 	return 1;
 }
 
-/* Does the graph of the dependencies in used have a cycle? (stk, stj, state: E each) */
-static int has_cycle(const struct dfsssp *d, const uint8_t *used, uint32_t *stk, uint32_t *stj,
-		     uint8_t *state)
-{
-	const struct lanes_fabric *f = d->f;
-
-	memset(state, NEW, d->ch.E);
-	for (uint32_t root = 0; root < d->ch.E; root++) {
-		uint32_t sp = 0;
-
-		if (state[root] != NEW)
-			continue;
-		state[root] = ON_STACK;
-		stk[sp] = root;
-		stj[sp++] = 0;
-		while (sp) {
-			uint32_t c = stk[sp - 1], x = f->adj[c].sw, a = f->adj_off[x];
-			uint32_t deg = f->adj_off[x + 1] - a, o = stj[sp - 1];
-			const uint8_t *row = used + d->ch.dense_off[x] + (size_t)(d->ch.rev[c] - a) * deg;
-
-			while (o < deg && (!row[o] || state[a + o] == DONE))
-				o++;
-			stj[sp - 1] = o + 1;
-			if (o == deg) {
-				state[c] = DONE;
-				sp--;
-			} else if (state[a + o] == ON_STACK) {
-				return 1;
-			} else {
-				state[a + o] = ON_STACK;
-				stk[sp] = a + o;
-				stj[sp++] = 0;
-			}
-		}
-	}
-	return 0;
-}
-
-/* o's arrays from d's arena; 0 or LANES_ENOMEM. */
+/* o's arrays from d's arena, and the search's; 0 or LANES_ENOMEM. */
 static int one_alloc(struct dfsssp *d, struct one *o, struct lanes_error *err)
 {
 	struct route_arena *a = &d->arena;
@@ -166,6 +129,8 @@ static int one_alloc(struct dfsssp *d, struct one *o, struct lanes_error *err)
 	o->used = route_zalloc(a, d->ch.ndeps + 1);
 	if (!o->chan || !o->src || !o->stamp || !o->used)
 		return lanes_error_oom(err);
+	if (lanes_route_cycles_init(&o->cycles, &d->ch, err))
+		return LANES_ENOMEM;
 	for (uint32_t s = 0; s < d->ns; s++) {
 		for (uint32_t p = 0; p < o->w; p++)
 			o->chan[(size_t)s * o->w + p] = route_channel_at(&d->ch, s, (uint8_t)p);
@@ -199,36 +164,56 @@ static uint32_t spread_step(uint32_t n)
 	return s ? s : 1;
 }
 
-int lanes_dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err)
+/* Do the dependencies marked in o->used make a cycle? 1 yes, 0 no, or LANES_ENOMEM. */
+static int cyclic(struct dfsssp *d, struct one *o, struct lanes_error *err)
 {
-	struct route_arena *a = &d->arena;
-	size_t e = (size_t)d->ch.E + 1;
-	struct one o;
-	uint8_t *state = route_alloc(a, e);
-	uint32_t *stk = route_alloc(a, sizeof(*stk) * e), *stj = route_alloc(a, sizeof(*stj) * e);
-	uint32_t mark = 0;
+	int rc = lanes_route_deps_list(&o->deps, &d->ch, o->used, 0, err);
 
-	d->one_layer = 0;
-	if (!state || !stk || !stj || one_alloc(d, &o, err))
-		return lanes_error_oom(err);
-	for (uint32_t q = 0, p = 0, check = 64, step = spread_step(d->nt); q < d->nt; q++) {
-		uint32_t t = d->t_order[p];
+	return rc ? rc : lanes_route_cycles_any(&o->cycles, &o->deps);
+}
 
-		o.nsrc = 0;
-		for (uint32_t s = 0; s < d->ns; s++)
-			if (dfsssp_has_dependency(d, s, t))
-				o.src[o.nsrc++] = s;
-		for (uint32_t i = d->dst_off[t]; i < d->dst_off[t + 1]; i++, mark++)
-			lid_deps(d, &o, lanes_routing_column(d->r, d->dst[i]), mark);
+/* Mark the dependencies of the paths toward the destination switch t. */
+static void dest_deps(struct dfsssp *d, struct one *o, uint32_t t, uint32_t *mark)
+{
+	o->nsrc = 0;
+	for (uint32_t s = 0; s < d->ns; s++)
+		if (dfsssp_has_dependency(d, s, t))
+			o->src[o->nsrc++] = s;
+	for (uint32_t i = d->dst_off[t]; i < d->dst_off[t + 1]; i++, (*mark)++)
+		lid_deps(d, o, lanes_routing_column(d->r, d->dst[i]), *mark);
+}
+
+/* Mark every destination's dependencies; a cycle ends it early. @return 1 acyclic, 0 a cycle, or an error */
+static int acyclic(struct dfsssp *d, struct one *o, struct lanes_error *err)
+{
+	uint32_t mark = 0, check = 64, step = spread_step(d->nt);
+	int rc;
+
+	for (uint32_t q = 0, p = 0; q < d->nt; q++) {
+		dest_deps(d, o, d->t_order[p], &mark);
 		/* after 64, 128, 256, ... LIDs: a cycle already there ends it early */
 		if (mark >= check && q + 1 < d->nt) {
-			if (has_cycle(d, o.used, stk, stj, state))
-				return 0;
+			if ((rc = cyclic(d, o, err)))
+				return rc < 0 ? rc : 0;
 			while (check <= mark)
 				check *= 2;
 		}
 		p = (uint32_t)(((uint64_t)p + step) % d->nt);
 	}
-	d->one_layer = !has_cycle(d, o.used, stk, stj, state) && all_shortest(d, &o);
-	return 0;
+	rc = cyclic(d, o, err);
+	return rc < 0 ? rc : !rc;
+}
+
+int lanes_dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err)
+{
+	struct one o;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	d->one_layer = 0;
+	if (!(rc = one_alloc(d, &o, err)) && (rc = acyclic(d, &o, err)) == 1)
+		d->one_layer = all_shortest(d, &o);
+	lanes_route_deps_free(&o.deps);
+	lanes_route_cycles_free(&o.cycles);
+	return rc < 0 ? rc : 0;
 }

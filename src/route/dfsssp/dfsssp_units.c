@@ -17,8 +17,9 @@
  * threads on large fabrics (dfsssp_overlap.c).
  *
  * Until lanes_dfsssp_build_cdg() (dfsssp_cdg.c), unit_deps holds route_dependency()
- * numbers (dense per switch, cdg/channels.h); from then on, the numbers
- * of the dependencies some unit makes (dep_number), 0 .. ndeps - 1.
+ * numbers (dense per switch, cdg/channels.h); from then on, their places
+ * in the list of the dependencies some unit makes (d->deps, cdg/cycles.h),
+ * 0 .. deps.n - 1.
  */
 #include <stdlib.h>
 #include <string.h>
