@@ -15,7 +15,11 @@
  * dependency with one already there costs a count. The searches read the
  * graph as bits: per channel, its dependencies out (one bit per channel
  * leaving the switch it enters) and its dependencies in (one bit per
- * channel entering the switch it leaves), a word for up to 64 ports.
+ * channel entering the switch it leaves), a word for up to 64 ports. A
+ * channel's bits in share one record with the refusals of its
+ * dependencies in, so that a question about one dependency reads one
+ * place; Nue asks about the dependencies onto a channel right after
+ * reading their refusals.
  *
  * The order. Each layer keeps its channels in a topological order, a list
  * with growing labels (cdg_order.c), as in Pearce and Kelly's dynamic
@@ -47,10 +51,10 @@
  * Refusals remembered. A refused dependency whose cycle (the searches keep
  * their trees) uses no dependency the open transaction made new closes a
  * cycle in the layer's kept graph, and does so while the layer only grows.
- * Such a refusal is stamped with the layer's epoch, and the adds refuse a
- * stamped dependency at once. lanes_cdg_remove_path() advances the epoch
- * whenever a dependency leaves the layer, so that lanes_cdg_known_refused()
- * stays exact: LASH tries the same dependencies in full layers again and
+ * Such a refusal is stamped with the layer's epoch (a byte; when it wraps,
+ * every stamp goes), and the adds refuse a stamped dependency at once.
+ * lanes_cdg_remove_path() advances the epoch whenever a dependency leaves
+ * the layer, so that lanes_cdg_known_refused() stays exact: LASH tries the same dependencies in full layers again and
  * again and skips most searches so. lanes_cdg_remove_dep() keeps the stamps:
  * a refused dependency stays refused until the caller forgets it
  * (lanes_cdg_forget_refusal) or the layer is opened again, Nue's "blocked"
@@ -73,18 +77,24 @@
 
 struct cdg_layer {
 	uint32_t *count;   /* per dependency: the paths that use it */
-	uint32_t *refused; /* per dependency, by dep_into(): the epoch in which it was refused */
 	uint8_t *tentative; /* per dependency: made new by the open transaction */
 	/*
-	 * The dependencies in the graph (count > 0) as bits, words_per_channel
-	 * words per channel: succ, bit j of channel c: "c, then out_first[c] +
-	 * j"; pred, bit i of channel c: "rev[in_first[c] + i], then c". The
-	 * searches walk the set bits of a word instead of a run of counts.
+	 * The dependencies in the graph (count > 0) as bits: succ,
+	 * words_per_channel words per channel c, bit j: "c, then out_first[c]
+	 * + j". The searches walk the set bits of a word instead of a run of
+	 * counts.
 	 */
-	uint64_t *succ, *pred;
+	uint64_t *succ;
+	/*
+	 * Per channel c, its record at onto + record[c].at, on the
+	 * dependencies "rev[record[c].in_first + i], then c" into it:
+	 * words_per_channel words with bit i set when it is in the graph, then
+	 * a byte per i, the epoch in which it was refused.
+	 */
+	uint64_t *onto;
 	struct cdg_order order; /* the channels in a topological order (cdg_order.c); its
 				   labels head the layer's one block, NULL until opened */
-	uint32_t epoch;    /* advanced whenever lanes_cdg_remove_path takes a dependency out */
+	uint8_t epoch;     /* advanced whenever lanes_cdg_remove_path takes a dependency out */
 };
 
 struct channel_label {
@@ -96,12 +106,16 @@ struct journal_entry {
 	uint32_t layer, in, out;
 };
 
+struct channel_record {
+	uint32_t at;       /* where its record starts in a layer's onto block, in 64-bit words */
+	uint32_t in_first; /* the first channel leaving the switch it leaves */
+};
+
 struct lanes_cdg {
 	const struct route_channels *ch;
 	uint32_t num_channels, max_layers, words_per_channel;
 	uint32_t *out_first; /* per channel: the first channel leaving the switch it enters */
-	uint32_t *in_first;  /* per channel: the first channel leaving the switch it leaves */
-	uint32_t *into_row;  /* per channel: its first dependency in, by dep_into() */
+	struct channel_record *record; /* per channel, and one past the last: the end */
 	struct cdg_layer *layers;
 	/* the transaction: the dependencies it counted, and how many it made new */
 	struct journal_entry *journal;
@@ -119,41 +133,55 @@ struct lanes_cdg {
 	uint32_t *pred;        /* per channel seen: the one before it from v, or after it to u */
 };
 
-/*
- * The number of "in, then out" in the transposed numbering of refused,
- * dense_off[x] + (out - a) * deg + (rev[in] - a), a = adj_off[x]: the
- * dependencies into one channel are one run there, in the order of pred's bits.
- */
-static uint32_t dep_into(const struct lanes_cdg *g, uint32_t in, uint32_t out)
+/* Channel c's bits in: a dependency into c is used when its bit is set. */
+static uint64_t *used_into(const struct lanes_cdg *g, const struct cdg_layer *y, uint32_t c)
 {
-	return g->into_row[out] + (g->ch->rev[in] - g->in_first[out]);
+	return y->onto + g->record[c].at;
 }
 
-/* Is "in, then out" in layer y's graph? Its bit in succ. */
+/* Channel c's refusals in: a dependency into c is refused when its byte is the epoch. */
+static uint8_t *refused_into(const struct lanes_cdg *g, const struct cdg_layer *y, uint32_t c)
+{
+	return (uint8_t *)(y->onto + g->record[c].at + g->words_per_channel);
+}
+
+/* Where "in, then out" is among the dependencies into out (its bit, its refusal). */
+static uint32_t index_into(const struct lanes_cdg *g, uint32_t in, uint32_t out)
+{
+	return g->ch->rev[in] - g->record[out].in_first;
+}
+
+/* Is "in, then out" in layer y's graph? */
 static int is_used(const struct lanes_cdg *g, const struct cdg_layer *y, uint32_t in, uint32_t out)
 {
-	uint32_t j = out - g->out_first[in];
-
-	return lanes_cdg_onto_bit(y->succ + (size_t)in * g->words_per_channel, j);
+	return lanes_cdg_onto_bit(used_into(g, y, out), index_into(g, in, out));
 }
 
-/* out_first and in_first of every channel, and the words per channel of the bits. */
+/* The epoch in which layer y refused "in, then out". */
+static uint8_t *refusal(const struct lanes_cdg *g, const struct cdg_layer *y, uint32_t in, uint32_t out)
+{
+	return refused_into(g, y, out) + index_into(g, in, out);
+}
+
+/* out_first and the record of every channel, and the words per channel of the bits. */
 static void channel_geometry(struct lanes_cdg *g)
 {
 	const struct lanes_fabric *f = g->ch->f;
-	uint32_t most = 1;
+	uint32_t most = 1, at = 0;
 
+	for (uint32_t x = 0; x < f->num_switches; x++)
+		most = f->adj_off[x + 1] - f->adj_off[x] > most ? f->adj_off[x + 1] - f->adj_off[x] : most;
+	g->words_per_channel = (most + 63) / 64;
 	for (uint32_t x = 0; x < f->num_switches; x++) {
 		uint32_t a = f->adj_off[x], deg = f->adj_off[x + 1] - a;
 
-		most = deg > most ? deg : most;
 		for (uint32_t c = a; c < a + deg; c++) {
-			g->in_first[c] = a;
-			g->into_row[c] = (uint32_t)(g->ch->dense_off[x] + (size_t)(c - a) * deg);
+			g->record[c] = (struct channel_record){ at, a };
+			at += g->words_per_channel + (deg + 7) / 8; /* the bits, deg epochs */
 			g->out_first[c] = f->adj_off[f->adj[c].sw];
 		}
 	}
-	g->words_per_channel = (most + 63) / 64;
+	g->record[g->num_channels] = (struct channel_record){ at, 0 };
 }
 
 int lanes_cdg_new(struct lanes_cdg **out, const struct route_channels *ch, uint32_t max_layers,
@@ -170,18 +198,17 @@ int lanes_cdg_new(struct lanes_cdg **out, const struct route_channels *ch, uint3
 	g->max_layers = max_layers;
 	g->layers = calloc(max_layers ? max_layers : 1, sizeof(*g->layers));
 	/* one block: the labels first, then the 32-bit arrays */
-	g->sorted = malloc(n * (sizeof(*g->sorted) + 7 * sizeof(uint32_t)));
+	g->sorted = malloc(n * (sizeof(*g->sorted) + sizeof(*g->record) + 5 * sizeof(uint32_t)));
 	if (!g->layers || !g->sorted) {
 		lanes_cdg_free(g);
 		return lanes_error_oom(err);
 	}
-	g->mark = (uint32_t *)(g->sorted + n);
+	g->record = (struct channel_record *)(g->sorted + n);
+	g->mark = (uint32_t *)(g->record + n);
 	g->fwd = g->mark + n;
 	g->bwd = g->fwd + n;
 	g->pred = g->bwd + n;
 	g->out_first = g->pred + n;
-	g->in_first = g->out_first + n;
-	g->into_row = g->in_first + n;
 	memset(g->mark, 0, sizeof(*g->mark) * n);
 	channel_geometry(g);
 	*out = g;
@@ -200,19 +227,25 @@ void lanes_cdg_free(struct lanes_cdg *g)
 	free(g);
 }
 
-/* Layer y's one block: labels, succ, pred (64-bit), count, refused, next, prev, tentative. */
+/* The 64-bit words of a layer's onto block. */
+static size_t onto_words(const struct lanes_cdg *g)
+{
+	return g->record[g->num_channels].at;
+}
+
+/* Layer y's one block: labels, succ, onto (64-bit), count, next, prev, tentative. */
 static int layer_block(struct lanes_cdg *g, struct cdg_layer *y)
 {
 	size_t nd = g->ch->ndeps + 1, n = (size_t)g->num_channels + 1, bits = n * g->words_per_channel;
 
-	y->order.label = malloc(sizeof(uint64_t) * (n + 2 * bits) + sizeof(uint32_t) * (2 * nd + 2 * n) + nd);
+	y->order.label = malloc(sizeof(uint64_t) * (n + bits + onto_words(g)) + sizeof(uint32_t) * (nd + 2 * n) +
+				nd);
 	if (!y->order.label)
 		return -1;
 	y->succ = y->order.label + n;
-	y->pred = y->succ + bits;
-	y->count = (uint32_t *)(y->pred + bits);
-	y->refused = y->count + nd;
-	y->order.next = y->refused + nd;
+	y->onto = y->succ + bits;
+	y->count = (uint32_t *)(y->onto + onto_words(g));
+	y->order.next = y->count + nd;
 	y->order.prev = y->order.next + n;
 	y->tentative = (uint8_t *)(y->order.prev + n);
 	return 0;
@@ -225,8 +258,8 @@ int lanes_cdg_open_layer(struct lanes_cdg *g, uint32_t layer, struct lanes_error
 
 	if (!y->order.label && layer_block(g, y))
 		return lanes_error_oom(err);
-	memset(y->succ, 0, sizeof(uint64_t) * 2 * n * g->words_per_channel); /* succ and pred */
-	memset(y->count, 0, sizeof(uint32_t) * 2 * nd);                     /* count and refused */
+	memset(y->succ, 0, sizeof(uint64_t) * (n * g->words_per_channel + onto_words(g))); /* succ, onto */
+	memset(y->count, 0, sizeof(uint32_t) * nd);
 	memset(y->tentative, 0, nd);
 	lanes_cdg_order_init(&y->order, g->num_channels);
 	y->epoch = 1;
@@ -283,8 +316,8 @@ static int step_forward(struct lanes_cdg *g, const struct cdg_layer *y, uint32_t
  */
 static int step_backward(struct lanes_cdg *g, const struct cdg_layer *y, uint32_t c, uint64_t bound)
 {
-	const uint64_t *pred = y->pred + (size_t)c * g->words_per_channel;
-	uint32_t first = g->in_first[c];
+	const uint64_t *pred = used_into(g, y, c);
+	uint32_t first = g->record[c].in_first;
 
 	for (uint32_t k = 0; k < g->words_per_channel; k++)
 		for (uint64_t bits = pred[k]; bits; bits &= bits - 1) {
@@ -401,7 +434,7 @@ static void refuse(struct lanes_cdg *g, uint32_t layer, uint32_t u, uint32_t v, 
 	struct cdg_layer *y = &g->layers[layer];
 
 	if (searched && (!g->new_deps || !cycle_is_tentative(g, y, u, v)))
-		y->refused[dep_into(g, u, v)] = y->epoch; /* the kept graph alone closes a cycle */
+		*refusal(g, y, u, v) = y->epoch; /* the kept graph alone closes a cycle */
 	g->refused_any = 1;
 	g->refused_layer = layer;
 	g->refused_in = u;
@@ -411,9 +444,8 @@ static void refuse(struct lanes_cdg *g, uint32_t layer, uint32_t u, uint32_t v, 
 /* Set (on) or clear the bits of "in, then out" in layer y. */
 static void set_bits(const struct lanes_cdg *g, struct cdg_layer *y, uint32_t in, uint32_t out, int on)
 {
-	uint32_t j = out - g->out_first[in], i = g->ch->rev[in] - g->in_first[out];
-	uint64_t *s = y->succ + (size_t)in * g->words_per_channel + j / 64;
-	uint64_t *p = y->pred + (size_t)out * g->words_per_channel + i / 64;
+	uint32_t j = out - g->out_first[in], i = index_into(g, in, out);
+	uint64_t *s = y->succ + (size_t)in * g->words_per_channel + j / 64, *p = used_into(g, y, out) + i / 64;
 
 	*s = on ? *s | 1ull << (j % 64) : *s & ~(1ull << (j % 64));
 	*p = on ? *p | 1ull << (i % 64) : *p & ~(1ull << (i % 64));
@@ -429,7 +461,7 @@ static int add_dep(struct lanes_cdg *g, uint32_t layer, uint32_t u, uint32_t v, 
 	uint32_t dep = route_dependency(g->ch, u, v);
 
 	if (!is_used(g, y, u, v)) {
-		if (y->refused[dep_into(g, u, v)] == y->epoch) {
+		if (*refusal(g, y, u, v) == y->epoch) {
 			refuse(g, layer, u, v, 0);
 			return 0;
 		}
@@ -441,8 +473,10 @@ static int add_dep(struct lanes_cdg *g, uint32_t layer, uint32_t u, uint32_t v, 
 			reorder(g, y, u, v);
 		}
 		set_bits(g, y, u, v, 1);
-		y->tentative[dep] = (uint8_t)in_transaction;
-		g->new_deps += (uint32_t)in_transaction;
+		if (in_transaction) {
+			y->tentative[dep] = 1;
+			g->new_deps++;
+		}
 	}
 	y->count[dep]++;
 	return 1;
@@ -509,10 +543,7 @@ void lanes_cdg_keep(struct lanes_cdg *g)
 /* One use of "in, then out" fewer in layer y. @return 1 when it left the graph */
 static int count_down(struct lanes_cdg *g, struct cdg_layer *y, uint32_t in, uint32_t out)
 {
-	uint32_t dep = route_dependency(g->ch, in, out);
-
-	y->tentative[dep] = 0;
-	if (--y->count[dep])
+	if (--y->count[route_dependency(g->ch, in, out)])
 		return 0;
 	set_bits(g, y, in, out, 0);
 	return 1;
@@ -522,8 +553,10 @@ void lanes_cdg_undo(struct lanes_cdg *g)
 {
 	while (g->journal_len) {
 		const struct journal_entry *e = &g->journal[--g->journal_len];
+		struct cdg_layer *y = &g->layers[e->layer];
 
-		count_down(g, &g->layers[e->layer], e->in, e->out);
+		count_down(g, y, e->in, e->out);
+		y->tentative[route_dependency(g->ch, e->in, e->out)] = 0;
 	}
 	g->new_deps = 0;
 }
@@ -531,8 +564,10 @@ void lanes_cdg_undo(struct lanes_cdg *g)
 /* A dependency left layer y: its remembered refusals no longer hold. */
 static void next_epoch(struct lanes_cdg *g, struct cdg_layer *y)
 {
-	if (y->epoch == UINT32_MAX) {
-		memset(y->refused, 0, sizeof(uint32_t) * (g->ch->ndeps + 1));
+	if (y->epoch == UINT8_MAX) { /* every refusal's epoch to 0 */
+		for (uint32_t c = 0; c < g->num_channels; c++)
+			memset(refused_into(g, y, c), 0,
+			       sizeof(uint64_t) * (g->record[c + 1].at - g->record[c].at - g->words_per_channel));
 		y->epoch = 0;
 	}
 	y->epoch++;
@@ -614,20 +649,20 @@ int lanes_cdg_refused(const struct lanes_cdg *g, uint32_t layer, uint32_t in, ui
 {
 	const struct cdg_layer *y = &g->layers[layer];
 
-	return y->refused[dep_into(g, in, out)] == y->epoch;
+	return *refusal(g, y, in, out) == y->epoch;
 }
 
 void lanes_cdg_forget_refusal(struct lanes_cdg *g, uint32_t layer, uint32_t in, uint32_t out)
 {
-	g->layers[layer].refused[dep_into(g, in, out)] = 0;
+	*refusal(g, &g->layers[layer], in, out) = 0;
 }
 
 void lanes_cdg_onto(const struct lanes_cdg *g, uint32_t layer, uint32_t out, struct lanes_cdg_onto *o)
 {
 	const struct cdg_layer *y = &g->layers[layer];
 
-	o->used = y->pred + (size_t)out * g->words_per_channel;
-	o->refused = y->refused + g->into_row[out];
+	o->used = used_into(g, y, out);
+	o->refused = refused_into(g, y, out);
 	o->epoch = y->epoch;
 }
 
@@ -655,10 +690,11 @@ int lanes_cdg_order_holds(const struct lanes_cdg *g, uint32_t layer)
 		for (uint32_t i = 0; i < deg; i++)
 			for (uint32_t j = 0; j < deg; j++) {
 				uint32_t in = g->ch->rev[a + i], out = a + j;
-				int counted = in != LANES_NONE && lanes_cdg_used(g, layer, in, out);
+				int counted = in != LANES_NONE && y->count[route_dependency(g->ch, in, out)];
 
-				if (in != LANES_NONE && counted != lanes_cdg_onto_bit(y->pred + (size_t)out *
-										     g->words_per_channel, i))
+				if (in != LANES_NONE &&
+				    (counted != lanes_cdg_onto_bit(used_into(g, y, out), i) ||
+				     counted != lanes_cdg_onto_bit(y->succ + (size_t)in * g->words_per_channel, j)))
 					return 0; /* the bits are not the counts */
 				if (counted && y->order.label[in] >= y->order.label[out])
 					return 0;

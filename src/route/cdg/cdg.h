@@ -125,9 +125,9 @@ void lanes_cdg_forget_refusal(struct lanes_cdg *g, uint32_t layer, uint32_t in, 
  * takes a dependency out (the refusals' epoch changes).
  */
 struct lanes_cdg_onto {
-	const uint64_t *used;    /* bit i */
-	const uint32_t *refused; /* entry i: the epoch of its refusal */
-	uint32_t epoch;          /* the layer's */
+	const uint64_t *used;   /* bit i */
+	const uint8_t *refused; /* byte i: the epoch of its refusal */
+	uint8_t epoch;          /* the layer's */
 };
 
 /** Fill o for channel out of layer. */

@@ -271,6 +271,8 @@ void lanes_nue_escape_tree(struct nue_escape *x, uint32_t root, const uint64_t *
  */
 static int reserve(struct lanes_cdg *cdg, uint32_t layer, uint32_t in, uint32_t out)
 {
+	if (lanes_cdg_used(cdg, layer, in, out))
+		return 0; /* once is enough: nothing takes escape dependencies back */
 	lanes_cdg_forget_refusal(cdg, layer, in, out);
 	return !lanes_cdg_add_dep(cdg, layer, in, out);
 }
