@@ -177,7 +177,7 @@ static void channel_geometry(struct lanes_cdg *g)
 
 		for (uint32_t c = a; c < a + deg; c++) {
 			g->record[c] = (struct channel_record){ at, a };
-			at += g->words_per_channel + (deg + 7) / 8; /* the bits, deg epochs */
+			at += g->words_per_channel + (deg + 7) / 8; /* the bits, then a byte per channel in */
 			g->out_first[c] = f->adj_off[f->adj[c].sw];
 		}
 	}
@@ -197,7 +197,7 @@ int lanes_cdg_new(struct lanes_cdg **out, const struct route_channels *ch, uint3
 	g->num_channels = ch->E;
 	g->max_layers = max_layers;
 	g->layers = calloc(max_layers ? max_layers : 1, sizeof(*g->layers));
-	/* one block: the labels first, then the 32-bit arrays */
+	/* one block: the labels first, then the records, then the 32-bit arrays */
 	g->sorted = malloc(n * (sizeof(*g->sorted) + sizeof(*g->record) + 5 * sizeof(uint32_t)));
 	if (!g->layers || !g->sorted) {
 		lanes_cdg_free(g);
