@@ -49,8 +49,8 @@
  * holds).
  *
  * Where this is not OpenSM's osm_ucast_nue.c (3.3.23):
- * - the cycle check: a dynamic topological order of the channels (a
- *   forward and a backward search inside the window between the two ends
+ * - the cycle check: a dynamic topological order of the channels (cdg/cdg.c:
+ *   a forward and a backward search inside the window between the two ends
  *   of a new dependency, one side moved as a block) instead of OpenSM's
  *   coloured subgraphs and depth-first search; only the time differs;
  * - the search's heap holds one entry per switch (its best channel, with
