@@ -50,11 +50,13 @@
  * Such a refusal is stamped with the layer's epoch (a byte; when it wraps,
  * every stamp goes), and the adds refuse a stamped dependency at once.
  * lanes_cdg_remove_path() advances the epoch whenever a dependency leaves
- * the layer, so that lanes_cdg_known_refused() stays exact: LASH tries the same dependencies in full layers again and
- * again and skips most searches so. lanes_cdg_remove_dep() keeps the stamps:
- * a refused dependency stays refused until the caller forgets it
- * (lanes_cdg_forget_refusal) or the layer is opened again, Nue's "blocked"
- * (OpenSM's osm_ucast_nue.c keeps such an edge BLOCKED too).
+ * the layer, so that lanes_cdg_known_refused() stays exact: LASH tries the
+ * same dependencies in full layers again and again and skips most searches
+ * so. lanes_cdg_remove_dep() keeps the stamps: a refused dependency stays
+ * refused, even where the layer has lost the cycle it closed, until the
+ * caller forgets it (lanes_cdg_forget_refusal) or the layer is opened
+ * again. That is Nue's "blocked" (OpenSM's osm_ucast_nue.c keeps such an
+ * edge BLOCKED too), on which its tables depend.
  *
  * The witness. lanes_cdg_witness() looks for the path from v back to u
  * again, breadth first through the layer, and returns it with u: a shortest
