@@ -11,8 +11,15 @@
  *   dependency in the layer except the refused one, which closes it;
  * - hand-made cycles around a ring are refused, in one layer and not in a
  *   second one; undo restores what was there;
+ * - single dependencies (Nue's way): lanes_cdg_add_dep accepts exactly
+ *   what keeps the layer acyclic, except a dependency it refused before,
+ *   which it refuses until lanes_cdg_forget_refusal (lanes_cdg_remove_dep
+ *   keeps refusals; lanes_cdg_remove_path forgets them); lanes_cdg_used,
+ *   lanes_cdg_refused and the lanes_cdg_onto view agree with the model,
+ *   from a random start order (lanes_cdg_set_order);
  * - the labelled list of an order (cdg_order.c) against an array, with
- *   moves into one gap until it is labelled again, and random moves.
+ *   moves into one gap until it is labelled again, and random moves; a list
+ *   set from an array (lanes_cdg_order_set).
  */
 #include <stdint.h>
 
@@ -282,6 +289,149 @@ static void test_random_seeds(void **state)
 		random_run("jellyfish switches=16 degree=4 p=2 seed=7", seed, 1500);
 }
 
+/* ---------------------------------------------------------------- single dependencies */
+
+struct dep_run {
+	struct model m;
+	uint8_t *refused;       /* per dependency: the model's remembered refusals */
+	uint32_t (*kept)[2], nkept; /* dependencies added, a pair per use */
+};
+
+/* A random dependency "in, then out" of the fabric; @return 0 when in is not cabled back */
+static int random_dep(struct model *m, uint32_t *in, uint32_t *out)
+{
+	uint32_t x, a, deg;
+
+	*in = rnd(m, m->ch.E);
+	x = m->f->adj[*in].sw;
+	a = m->f->adj_off[x];
+	deg = m->f->adj_off[x + 1] - a;
+	*out = a + rnd(m, deg);
+	return m->ch.rev[*in] != LANES_NONE && deg > 0;
+}
+
+/* Every dependency: used, refused and the onto view as the model has them; the order holds. */
+static void check_deps(struct dep_run *r, uint32_t k)
+{
+	const struct lanes_fabric *f = r->m.f;
+
+	check_layer(&r->m, k);
+	for (uint32_t out = 0; out < r->m.ch.E; out++) {
+		uint32_t x = tail_switch(&r->m, out), a = f->adj_off[x];
+		struct lanes_cdg_onto o;
+
+		lanes_cdg_onto(r->m.g, k, out, &o);
+		for (uint32_t e = a; e < f->adj_off[x + 1]; e++) {
+			uint32_t in = r->m.ch.rev[e], d;
+
+			if (in == LANES_NONE)
+				continue;
+			d = route_dependency(&r->m.ch, in, out);
+			assert_int_equal(lanes_cdg_used(r->m.g, k, in, out), r->m.count[k][d] > 0);
+			assert_int_equal(lanes_cdg_onto_used(&o, e - a), r->m.count[k][d] > 0);
+			assert_int_equal(lanes_cdg_refused(r->m.g, k, in, out), r->refused[d]);
+			assert_int_equal(lanes_cdg_onto_refused(&o, e - a), r->refused[d]);
+		}
+	}
+}
+
+/* Add a random dependency: refused when refused before, else exactly when it closes a cycle. */
+static void dep_add(struct dep_run *r, uint32_t k)
+{
+	uint32_t in, out, d;
+	int want;
+
+	if (!random_dep(&r->m, &in, &out))
+		return;
+	d = route_dependency(&r->m.ch, in, out);
+	r->m.count[k][d]++;
+	want = r->m.count[k][d] > 1 || (!r->refused[d] && model_acyclic(&r->m, k));
+	assert_int_equal(lanes_cdg_add_dep(r->m.g, k, in, out), want);
+	if (!want) {
+		r->m.count[k][d]--;
+		if (!r->refused[d]) /* a cycle found, not remembered: the witness closes it */
+			check_witness(&r->m, k, in, out);
+		r->refused[d] = 1;
+		r->m.refused++;
+		return;
+	}
+	r->kept[r->nkept][0] = in;
+	r->kept[r->nkept++][1] = out;
+	r->m.accepted++;
+}
+
+/* Take a random use back (refusals stay), or forget a random refusal. */
+static void dep_remove_or_forget(struct dep_run *r, uint32_t k)
+{
+	uint32_t in, out;
+
+	if (r->nkept && rnd(&r->m, 2)) {
+		uint32_t i = rnd(&r->m, r->nkept);
+
+		in = r->kept[i][0];
+		out = r->kept[i][1];
+		r->kept[i][0] = r->kept[--r->nkept][0];
+		r->kept[i][1] = r->kept[r->nkept][1];
+		lanes_cdg_remove_dep(r->m.g, k, in, out);
+		r->m.count[k][route_dependency(&r->m.ch, in, out)]--;
+	} else if (random_dep(&r->m, &in, &out)) {
+		lanes_cdg_forget_refusal(r->m.g, k, in, out);
+		r->refused[route_dependency(&r->m.ch, in, out)] = 0;
+	}
+}
+
+/* A random permutation of the channels as layer k's start order. */
+static void random_start(struct model *m, uint32_t k, uint32_t *chan)
+{
+	for (uint32_t c = 0; c < m->ch.E; c++) {
+		uint32_t j = rnd(m, c + 1);
+
+		chan[c] = chan[j];
+		chan[j] = c;
+	}
+	lanes_cdg_set_order(m->g, k, chan);
+	assert_true(lanes_cdg_order_holds(m->g, k));
+}
+
+static void dep_run(const char *spec, uint64_t seed, uint32_t steps)
+{
+	struct lanes_fabric *f = gen(spec);
+	struct dep_run r;
+	uint32_t k = 1, *chan;
+
+	model_init(&r.m, f, seed);
+	r.refused = calloc(r.m.ch.ndeps + 1, 1);
+	r.kept = calloc(steps + 1, sizeof(*r.kept));
+	r.nkept = 0;
+	chan = calloc(r.m.ch.E + 1, sizeof(*chan));
+	random_start(&r.m, k, chan);
+	for (uint32_t s = 0; s < steps; s++) {
+		if (rnd(&r.m, 4))
+			dep_add(&r, k);
+		else
+			dep_remove_or_forget(&r, k);
+		if (s % 16 == 0 || s + 1 == steps)
+			check_deps(&r, k);
+	}
+	if (r.m.accepted < steps / 4 || r.m.refused < steps / 20)
+		fail_msg("%s: %u dependencies accepted, %u refused: too few to judge", spec, r.m.accepted,
+			 r.m.refused);
+	free(chan);
+	free(r.kept);
+	free(r.refused);
+	model_free(&r.m);
+	lanes_fabric_free(f);
+}
+
+static void test_single_deps(void **state)
+{
+	(void)state;
+	dep_run("torus k=3x3 p=1", 21, 3000);
+	dep_run("dragonfly a=4 p=2 h=2", 22, 3000);
+	dep_run("jellyfish switches=10 degree=3 p=1", 23, 3000);
+	dep_run("jellyfish switches=16 degree=4 p=2 seed=7", 24, 2000);
+}
+
 /* ---------------------------------------------------------------- a ring */
 
 /* The channels of the ring torus k=4 (switches 0..3), clockwise: the entry from x to x + 1. */
@@ -324,7 +474,14 @@ static void test_ring(void **state)
 	for (uint32_t i = 0; i < 5; i++)
 		assert_int_equal(w[i], c[(4 + i) % 5]);
 	assert_int_equal(lanes_cdg_known_refused(g, 0, path, 2), 1);
+	assert_int_equal(lanes_cdg_refused(g, 0, c[4], c[0]), 1);
 	lanes_cdg_undo(g);
+	/* one dependency out and in again by itself: the refusal stays */
+	lanes_cdg_remove_dep(g, 0, c[1], c[2]);
+	assert_int_equal(lanes_cdg_used(g, 0, c[1], c[2]), 0);
+	assert_int_equal(lanes_cdg_refused(g, 0, c[4], c[0]), 1);
+	assert_int_equal(lanes_cdg_add_dep(g, 0, c[4], c[0]), 0);
+	assert_int_equal(lanes_cdg_add_dep(g, 0, c[1], c[2]), 1);
 	/* the other layer takes it; the first again once a path is out */
 	assert_int_equal(lanes_cdg_add_path(g, 1, path, 2, &err), 1);
 	lanes_cdg_keep(g);
@@ -432,6 +589,14 @@ static void test_order(void **state)
 		}
 		order_move(&o, seq, anchor, nodes, k, (int)rnd(&m, 2));
 	}
+	/* a list set from an array: the array reversed */
+	for (uint32_t i = 0; i < ORDER_N; i++)
+		seq[i] = ORDER_N - 1 - i;
+	lanes_cdg_order_set(&o, seq);
+	check_order(&o, seq);
+	nodes[0] = seq[0];
+	nodes[1] = seq[1];
+	order_move(&o, seq, seq[3], nodes, 2, 0);
 }
 
 int main(void)
@@ -439,6 +604,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_small),
 		cmocka_unit_test(test_random_seeds),
+		cmocka_unit_test(test_single_deps),
 		cmocka_unit_test(test_ring),
 		cmocka_unit_test(test_order),
 	};

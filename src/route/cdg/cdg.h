@@ -30,6 +30,11 @@
  * lanes_cdg_keep() makes it permanent. lanes_cdg_remove_path() takes out a
  * path added earlier. cdg.c says how (a dynamic topological order per
  * layer, after Pearce and Kelly, JEA 2006).
+ *
+ * A caller may also add and remove single dependencies outside any
+ * transaction (lanes_cdg_add_dep, lanes_cdg_remove_dep: Nue's way, a
+ * dependency at a time); a refusal they find stays remembered until it is
+ * forgotten or the layer opened again.
  */
 struct lanes_cdg;
 
@@ -84,6 +89,75 @@ void lanes_cdg_remove_path(struct lanes_cdg *g, uint32_t layer, const uint32_t *
  */
 uint32_t lanes_cdg_witness(struct lanes_cdg *g, uint32_t *out, uint32_t max);
 
+/**
+ * Add one use of the dependency "in, then out" (out leaves the switch where
+ * in ends) to layer at once, kept; no transaction may be open. A
+ * dependency known to be refused (lanes_cdg_refused) is refused without a
+ * search. @return 1 added, 0 refused: it would close a cycle, or was
+ * refused before (it is then known to be refused, until
+ * lanes_cdg_forget_refusal or lanes_cdg_open_layer)
+ */
+int lanes_cdg_add_dep(struct lanes_cdg *g, uint32_t layer, uint32_t in, uint32_t out);
+
+/**
+ * Take back one use of "in, then out" added to layer earlier; unlike
+ * lanes_cdg_remove_path, the refusals remembered stay (they may no longer
+ * close a cycle: Nue's "blocked").
+ */
+void lanes_cdg_remove_dep(struct lanes_cdg *g, uint32_t layer, uint32_t in, uint32_t out);
+
+/** @return 1 when "in, then out" is in layer's graph (used by a path), else 0 */
+int lanes_cdg_used(const struct lanes_cdg *g, uint32_t layer, uint32_t in, uint32_t out);
+
+/** @return 1 when layer is known to refuse "in, then out" (a refusal remembered), else 0 */
+int lanes_cdg_refused(const struct lanes_cdg *g, uint32_t layer, uint32_t in, uint32_t out);
+
+/** Forget a refusal of "in, then out" in layer: the next add searches again. */
+void lanes_cdg_forget_refusal(struct lanes_cdg *g, uint32_t layer, uint32_t in, uint32_t out);
+
+/*
+ * The dependencies of a layer onto one channel out, for a caller that asks
+ * about every channel into the switch x that out leaves in turn (Nue's
+ * searches): with e = adj_off[x] + i, x's i-th adjacency entry, the
+ * dependency "rev[e], then out" is used when lanes_cdg_onto_used(&o, i) and
+ * known refused when lanes_cdg_onto_refused(&o, i). It reads the layer as
+ * it is; valid until the layer is opened again or lanes_cdg_remove_path
+ * takes a dependency out (the refusals' epoch changes).
+ */
+struct lanes_cdg_onto {
+	const uint64_t *used;   /* bit i */
+	const uint8_t *refused; /* byte i: the epoch of its refusal */
+	uint8_t epoch;          /* the layer's */
+};
+
+/** Fill o for channel out of layer. */
+void lanes_cdg_onto(const struct lanes_cdg *g, uint32_t layer, uint32_t out, struct lanes_cdg_onto *o);
+
+/** @return bit i of the words at bits */
+static inline int lanes_cdg_onto_bit(const uint64_t *bits, uint32_t i)
+{
+	return (int)(bits[i / 64] >> (i % 64) & 1);
+}
+
+/** @return 1 when the dependency of x's i-th entry onto the channel is used */
+static inline int lanes_cdg_onto_used(const struct lanes_cdg_onto *o, uint32_t i)
+{
+	return lanes_cdg_onto_bit(o->used, i);
+}
+
+/** @return 1 when the dependency of x's i-th entry onto the channel is known refused */
+static inline int lanes_cdg_onto_refused(const struct lanes_cdg_onto *o, uint32_t i)
+{
+	return o->refused[i] == o->epoch;
+}
+
+/**
+ * Put layer's channels in the order chan[0..num_channels) (each channel
+ * once), a start that makes later adds cheap where their dependencies agree
+ * with it. The layer must hold no dependency (just opened).
+ */
+void lanes_cdg_set_order(struct lanes_cdg *g, uint32_t layer, const uint32_t *chan);
+
 /** @return the number of paths of layer that use dependency dep */
 uint32_t lanes_cdg_count(const struct lanes_cdg *g, uint32_t layer, uint32_t dep);
 
@@ -105,6 +179,9 @@ struct cdg_order {
 
 /** All channels in index order. */
 void lanes_cdg_order_init(struct cdg_order *o, uint32_t n);
+
+/** All channels in the order chan[0..o->n) (each once), labelled evenly. */
+void lanes_cdg_order_set(struct cdg_order *o, const uint32_t *chan);
 
 /** Move nodes[0..k) (not anchor) right after anchor, in that order. */
 void lanes_cdg_order_move_after(struct cdg_order *o, uint32_t anchor, const uint32_t *nodes, uint32_t k);

@@ -34,6 +34,21 @@ void lanes_cdg_order_init(struct cdg_order *o, uint32_t n)
 	o->prev[n] = n ? n - 1 : n;
 }
 
+void lanes_cdg_order_set(struct cdg_order *o, const uint32_t *chan)
+{
+	uint64_t step = UINT64_MAX / ((uint64_t)o->n + 2);
+	uint32_t last = o->n; /* the head */
+
+	for (uint32_t i = 0; i < o->n; i++) {
+		o->label[chan[i]] = step * (i + 1);
+		o->prev[chan[i]] = last;
+		o->next[last] = chan[i];
+		last = chan[i];
+	}
+	o->next[last] = o->n;
+	o->prev[o->n] = last;
+}
+
 /* The labels around the gap after channel p (the head n: 0 and UINT64_MAX). */
 static uint64_t label_below(const struct cdg_order *o, uint32_t p)
 {

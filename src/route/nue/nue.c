@@ -15,9 +15,11 @@
  *    rounds over their switches, are split into k = min(max_vls, max_sls)
  *    virtual layers by a METIS k-way partition, as in OpenSM (no METIS when
  *    k = 1). A destination's SL is its layer, and SL i goes to VL i.
- * 2. Per layer, a fresh complete CDG (nue_cdg.c): every pair of switch-to-
- *    switch channels that meet at a switch is a possible dependency; the
- *    used ones are kept acyclic by an incremental topological order.
+ * 2. Per layer, a fresh complete CDG (cdg/cdg.c, one layer of a lanes_cdg):
+ *    every pair of switch-to-switch channels that meet at a switch is a
+ *    possible dependency; the used ones are kept acyclic by an incremental
+ *    topological order, which starts from an order that the escape paths
+ *    agree with (nue_order.c).
  * 3. Escape paths (nue_escape.c): per connected component, the most central
  *    switch of the convex subgraph of the layer's destination switches
  *    (betweenness) roots a spanning tree grown over the current channel
@@ -47,8 +49,8 @@
  * holds).
  *
  * Where this is not OpenSM's osm_ucast_nue.c (3.3.23):
- * - the cycle check: a dynamic topological order of the channels (a
- *   forward and a backward search inside the window between the two ends
+ * - the cycle check: a dynamic topological order of the channels (cdg/cdg.c:
+ *   a forward and a backward search inside the window between the two ends
  *   of a new dependency, one side moved as a block) instead of OpenSM's
  *   coloured subgraphs and depth-first search; only the time differs;
  * - the search's heap holds one entry per switch (its best channel, with
@@ -78,9 +80,10 @@
 #include "core/strbuf.h"
 #include "core/util.h"
 #include "route/nue/nue.h"
-#include "route/nue/nue_cdg.h"
+#include "route/cdg/cdg.h"
 #include "route/nue/nue_dests.h"
 #include "route/nue/nue_escape.h"
+#include "route/nue/nue_order.h"
 #include "route/nue/nue_search.h"
 #include "route/nue/nue_swlids.h"
 #include "route/common/endports.h"
@@ -96,7 +99,9 @@ struct nue {
 	int use_fast;          /* the search's BFS shortcut (nue_fast.c) */
 	struct lanes_routing *r;
 	uint32_t ns, E, k;
-	struct nue_cdg g;
+	struct route_channels ch; /* the CDG's channels and dependencies */
+	struct lanes_cdg *cdg;    /* the layer being routed: its layer NUE_LAYER */
+	struct nue_order order;   /* a fresh layer's first order */
 	struct nue_escape x;
 	struct nue_search s;
 	struct nue_dests d;
@@ -212,11 +217,13 @@ static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 	int rc;
 
 	grow_trees(n, l);
-	lanes_nue_cdg_reset(&n->g);
+	if ((rc = lanes_cdg_open_layer(n->cdg, NUE_LAYER, err)))
+		return rc;
 	for (uint32_t s = 0; s < n->ns; s++)
 		n->want[s] = n->tw[s] > 0;
-	lanes_nue_cdg_order_from(&n->g, n->roots + r0, n->nroots - r0, n->want);
-	if (lanes_nue_escape_mark(&n->x, &n->g, n->want))
+	lanes_cdg_set_order(n->cdg, NUE_LAYER,
+			    lanes_nue_order_from(&n->order, n->roots + r0, n->nroots - r0, n->want));
+	if (lanes_nue_escape_mark(&n->x, n->cdg, NUE_LAYER, &n->ch, n->want))
 		return lanes_error_set(err, LANES_EINTERNAL, "nue: internal: escape paths close a cycle");
 	for (uint32_t i = 0; i < n->d.nd; i++) {
 		if (n->d.layer[i] != l)
@@ -285,17 +292,25 @@ static int alloc_all(struct nue *n, struct lanes_error *err)
 	n->roots = route_alloc(&n->a, sizeof(*n->roots) * ns * LANES_NUM_SLS);
 	if (!n->load || !n->comp || !n->csize || !n->tw || !n->want || !n->roots)
 		return lanes_error_oom(err);
-	if ((rc = lanes_nue_cdg_init(&n->g, n->f, &n->a, "nue", err)) ||
+	if ((rc = lanes_route_channels_init(&n->ch, n->f, "nue", err)))
+		return rc;
+	for (uint32_t e = 0; e < n->E; e++)
+		if (n->ch.rev[e] == LANES_NONE)
+			return lanes_error_set(err, LANES_EINTERNAL,
+					       "nue: internal: switch adjacency is not symmetric");
+	if ((rc = lanes_cdg_new(&n->cdg, &n->ch, 1, err)) ||
+	    (rc = lanes_nue_order_init(&n->order, n->f, &n->ch, &n->a, err)) ||
 	    (rc = lanes_nue_escape_init(&n->x, n->f, &n->a, err)))
 		return rc;
-	return lanes_nue_search_init(&n->s, n->f, &n->g, &n->x, n->use_fast, &n->a, err);
+	return lanes_nue_search_init(&n->s, n->f, n->cdg, &n->ch, &n->x, n->use_fast, &n->a, err);
 }
 
-/* What is not the arena's: the channel map, the search's added[]; then the arena. */
+/* What is not the arena's: the CDG, the channel map, the search's added[]; then the arena. */
 static void release(struct nue *n)
 {
 	lanes_nue_search_free(&n->s);
-	lanes_nue_cdg_free(&n->g);
+	lanes_cdg_free(n->cdg);
+	lanes_route_channels_free(&n->ch);
 	lanes_route_arena_free(&n->a);
 }
 

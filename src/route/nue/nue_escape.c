@@ -265,14 +265,26 @@ void lanes_nue_escape_tree(struct nue_escape *x, uint32_t root, const uint64_t *
 	}
 }
 
-/* Use a dependency even if an earlier search found it blocked: check it again. */
-static int reserve(struct nue_cdg *g, uint32_t in, uint32_t out)
+/*
+ * Use a dependency even if an earlier search found it blocked: check it
+ * again. @return 1 when it closes a cycle, else 0
+ */
+static int reserve(struct lanes_cdg *cdg, uint32_t layer, uint32_t in, uint32_t out)
 {
-	nue_cdg_unblock(g, in, out);
-	return lanes_nue_cdg_add(g, in, out);
+	if (lanes_cdg_used(cdg, layer, in, out))
+		return 0; /* once is enough: nothing takes escape dependencies back */
+	lanes_cdg_forget_refusal(cdg, layer, in, out);
+	return !lanes_cdg_add_dep(cdg, layer, in, out);
 }
 
-int lanes_nue_escape_mark(struct nue_escape *x, struct nue_cdg *g, const uint8_t *want)
+/* The switch channel c leaves (every channel of nue's is cabled back). */
+static uint32_t tail_of(const struct nue_escape *x, const struct route_channels *ch, uint32_t c)
+{
+	return x->f->adj[ch->rev[c]].sw;
+}
+
+int lanes_nue_escape_mark(struct nue_escape *x, struct lanes_cdg *cdg, uint32_t layer,
+			  const struct route_channels *ch, const uint8_t *want)
 {
 	const struct lanes_fabric *f = x->f;
 
@@ -282,25 +294,25 @@ int lanes_nue_escape_mark(struct nue_escape *x, struct nue_cdg *g, const uint8_t
 			x->onchain[v] = 1;
 			if (x->down[v] == LANES_NONE)
 				break;
-			v = g->tail[x->down[v]];
+			v = tail_of(x, ch, x->down[v]);
 		}
 	for (uint32_t s = 0; s < x->ns; s++) {
 		uint32_t d = x->down[s], p, up;
 
 		if (d == LANES_NONE)
 			continue;
-		p = g->tail[d];
-		up = g->ch.rev[d];
+		p = tail_of(x, ch, d);
+		up = ch->rev[d];
 		if (x->down[p] != LANES_NONE) {
-			if (reserve(g, up, g->ch.rev[x->down[p]]))
+			if (reserve(cdg, layer, up, ch->rev[x->down[p]]))
 				return 1;
-			if (x->onchain[s] && reserve(g, x->down[p], d))
+			if (x->onchain[s] && reserve(cdg, layer, x->down[p], d))
 				return 1;
 		}
 		for (uint32_t e = f->adj_off[p]; e < f->adj_off[p + 1]; e++) {
 			uint32_t y = f->adj[e].sw;
 
-			if (y != s && x->down[y] == e && x->onchain[y] && reserve(g, up, e))
+			if (y != s && x->down[y] == e && x->onchain[y] && reserve(cdg, layer, up, e))
 				return 1;
 		}
 	}

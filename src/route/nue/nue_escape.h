@@ -16,7 +16,9 @@
 
 #include "lanes/error.h"
 #include "lanes/fabric.h"
-#include "route/nue/nue_cdg.h"
+#include "route/cdg/cdg.h"
+#include "route/cdg/channels.h"
+#include "route/common/arena.h"
 #include "core/heap.h"
 
 struct nue_escape {
@@ -51,12 +53,13 @@ uint32_t lanes_nue_escape_root(struct nue_escape *x, const uint32_t *comp, uint3
 void lanes_nue_escape_tree(struct nue_escape *x, uint32_t root, const uint64_t *load, uint64_t w0);
 
 /**
- * Use in g the dependencies of the tree paths from every switch up to its
- * root, and down from the root to every switch s with want[s] (with the
- * turns between them). Dependencies already used cost nothing, so calling it
- * again with more switches wanted only adds theirs.
- * @return 0 all used; 1 one would close a cycle (g keeps what was added)
+ * Use in layer of cdg (channels ch) the dependencies of the tree paths from
+ * every switch up to its root, and down from the root to every switch s
+ * with want[s] (with the turns between them), each even where the layer
+ * refused it before. @return 0 all used; 1 one would close a cycle (the
+ * layer keeps what was added)
  */
-int lanes_nue_escape_mark(struct nue_escape *x, struct nue_cdg *g, const uint8_t *want);
+int lanes_nue_escape_mark(struct nue_escape *x, struct lanes_cdg *cdg, uint32_t layer,
+			  const struct route_channels *ch, const uint8_t *want);
 
 #endif

@@ -87,25 +87,34 @@ static uint32_t next_base(struct nue_search *s, struct nue_fast *v)
 	return v->base;
 }
 
+/* NUE_DEP_* of the dependency of x's i-th entry onto the channel of onto. */
+static uint8_t dep_state(const struct lanes_cdg_onto *onto, uint32_t i)
+{
+	if (lanes_cdg_onto_refused(onto, i))
+		return NUE_DEP_BLOCKED;
+	return lanes_cdg_onto_used(onto, i) ? NUE_DEP_USED : NUE_DEP_UNUSED;
+}
+
 /*
- * The best open channel back of bundle b (onto: the dependencies onto the
- * channel of the bundle's switch, nue_cdg_onto()): least
- * (load, number) among the bundle's channels whose dependency is not
- * blocked. @return it (*state: its dependency's), or LANES_NONE
+ * The best open channel back of bundle b of switch x (onto: the
+ * dependencies onto x's channel, lanes_cdg_onto()): least (load, number)
+ * among the bundle's channels whose dependency is not blocked. @return it
+ * (*state: its dependency's), or LANES_NONE
  */
-static uint32_t open_best(const struct nue_search *s, const struct nue_bundle *b, const uint8_t *onto,
-			  uint8_t *state)
+static uint32_t open_best(const struct nue_search *s, uint32_t x, const struct nue_bundle *b,
+			  const struct lanes_cdg_onto *onto, uint8_t *state)
 {
 	uint32_t best = LANES_NONE;
 
 	for (uint32_t i = b->first; i < b->first + b->count; i++) {
-		const struct nue_link *l = &s->link[s->fast.entry[i]];
+		uint32_t e = s->fast.entry[i], at = e - s->f->adj_off[x];
+		const struct nue_link *l = &s->link[e];
 
-		if (onto[l->onto_at] == NUE_DEP_BLOCKED)
+		if (lanes_cdg_onto_refused(onto, at))
 			continue;
 		if (best == LANES_NONE || s->load[l->back] < s->load[best] ||
 		    (s->load[l->back] == s->load[best] && l->back < best))
-			best = l->back, *state = onto[l->onto_at];
+			best = l->back, *state = dep_state(onto, at);
 	}
 	return best;
 }
@@ -125,19 +134,21 @@ static uint32_t offer_bundles(struct nue_search *s, uint32_t x, uint32_t next, u
 {
 	const struct nue_fast *v = &s->fast;
 	const struct nue_bundle *b = v->bundle + v->bundle_off[x], *end = v->bundle + v->bundle_off[x + 1];
-	const uint8_t *onto = s->via[x] == LANES_NONE ? NULL : nue_cdg_onto(s->g, s->via[x]);
 	const uint64_t dw = v->node[x].dist + s->w0;
+	const int onto_any = s->via[x] != LANES_NONE; /* t has no channel: nothing onto it */
+	struct lanes_cdg_onto onto;
 
+	if (onto_any)
+		lanes_cdg_onto(s->cdg, NUE_LAYER, s->via[x], &onto);
 	for (; b < end; b++) {
-		const struct nue_link *l = &s->link[b->best];
-		uint32_t in = l->back;
+		uint32_t in = s->link[b->best].back;
 		uint8_t state = NUE_DEP_USED;
 		uint64_t d;
 
 		if (v->level[b->neighbour] < next) /* done (an older base is above: not discovered) */
 			continue;
-		if (onto && (state = onto[l->onto_at]) == NUE_DEP_BLOCKED &&
-		    (in = open_best(s, b, onto, &state)) == LANES_NONE)
+		if (onto_any && (state = dep_state(&onto, b->best - s->f->adj_off[x])) == NUE_DEP_BLOCKED &&
+		    (in = open_best(s, x, b, &onto, &state)) == LANES_NONE)
 			continue;
 		d = dw + s->load[in];
 		if (v->level[b->neighbour] != next) {
@@ -210,9 +221,9 @@ static uint32_t add_upto(struct nue_search *s, uint32_t i, uint32_t n, struct la
 	for (; i < n; i++) {
 		uint32_t c = s->via[s->order[i]], par = s->via[s->f->adj[c].sw];
 
-		if (par == LANES_NONE || nue_cdg_used(s->g, c, par))
+		if (par == LANES_NONE || lanes_cdg_used(s->cdg, NUE_LAYER, c, par))
 			continue;
-		if (lanes_nue_cdg_add(s->g, c, par))
+		if (!lanes_cdg_add_dep(s->cdg, NUE_LAYER, c, par))
 			break;
 		if ((*rc = nue_search_remember(s, c, par, err)))
 			break;
@@ -225,10 +236,10 @@ static void take_back(struct nue_search *s, uint32_t i, uint32_t mark)
 {
 	uint32_t c = s->via[s->order[i]];
 
-	nue_cdg_unblock(s->g, c, s->via[s->f->adj[c].sw]);
+	lanes_cdg_forget_refusal(s->cdg, NUE_LAYER, c, s->via[s->f->adj[c].sw]);
 	while (s->nadded > mark) {
 		s->nadded -= 2;
-		nue_cdg_remove(s->g, s->added[s->nadded], s->added[s->nadded + 1]);
+		lanes_cdg_remove_dep(s->cdg, NUE_LAYER, s->added[s->nadded], s->added[s->nadded + 1]);
 	}
 }
 
@@ -258,7 +269,7 @@ static unsigned bit_length(uint64_t x)
 static void sort_level(struct nue_search *s, uint32_t i, uint32_t j, uint32_t lvl)
 {
 	struct nue_fast *v = &s->fast;
-	unsigned cb = bit_length(s->g->ch.E), bits = bit_length(s->w0 - 1) + cb;
+	unsigned cb = bit_length(s->ch->E), bits = bit_length(s->w0 - 1) + cb;
 	uint64_t base = (uint64_t)lvl * s->w0, *a = v->packed;
 
 	if (bits > 64) {
@@ -274,7 +285,7 @@ static void sort_level(struct nue_search *s, uint32_t i, uint32_t j, uint32_t lv
 		a[k - i] = (v->node[s->order[k]].dist - base) << cb | s->via[s->order[k]];
 	lanes_route_sort_u64(a, j - i, v->packed + (j - i), 0, bits);
 	for (uint32_t k = i; k < j; k++)
-		s->order[k] = s->g->tail[(uint32_t)(a[k - i] & ((1ull << cb) - 1))];
+		s->order[k] = s->tail[(uint32_t)(a[k - i] & ((1ull << cb) - 1))];
 }
 
 /*
@@ -295,7 +306,7 @@ static uint32_t add_level(struct nue_search *s, uint32_t i, uint32_t j, uint32_t
 
 		if (s->fast.node[s->order[k]].dep_state == NUE_DEP_USED)
 			continue;
-		if (!lanes_nue_cdg_add(s->g, c, par)) {
+		if (lanes_cdg_add_dep(s->cdg, NUE_LAYER, c, par)) {
 			if ((*rc = nue_search_remember(s, c, par, err)))
 				return k;
 			continue;

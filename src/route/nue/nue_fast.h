@@ -23,6 +23,9 @@
 
 struct nue_search;
 
+/* What the CDG knows of a dependency: used, refused (known to close a cycle), or neither. */
+enum { NUE_DEP_UNUSED = 0, NUE_DEP_USED = 1, NUE_DEP_BLOCKED = 2 };
+
 /* A switch discovered by the BFS (its level: struct nue_fast). */
 struct nue_fast_node {
 	uint64_t dist;     /* its best distance so far (final once its level is taken) */

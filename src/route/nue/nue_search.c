@@ -5,7 +5,7 @@
  * osm_ucast_nue.c): a Dijkstra-like search on the layer's CDG from the
  * destination switch t backward. A popped channel (x -> u) routes switch x,
  * provided the dependency from it onto u's channel is used already or can be
- * used without closing a cycle (lanes_nue_cdg_add); then the channels into x are
+ * used without closing a cycle (lanes_cdg_add_dep); then the channels into x are
  * offered to their switches. Distance: the sum of channel weights, each w0
  * (OpenSM: P^2, P the destination LIDs) plus the routes placed on it. Each
  * switch is routed once, so the LFT column is a tree toward t. The heap
@@ -42,15 +42,16 @@
 #include "core/util.h"
 #include "route/nue/nue_search.h"
 
-int lanes_nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
-			  const struct nue_escape *x, int use_fast, struct route_arena *a,
-			  struct lanes_error *err)
+int lanes_nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct lanes_cdg *cdg,
+			  const struct route_channels *ch, const struct nue_escape *x, int use_fast,
+			  struct route_arena *a, struct lanes_error *err)
 {
-	size_t ns = (size_t)f->num_switches + 1;
+	size_t ns = (size_t)f->num_switches + 1, E = (size_t)f->adj_off[f->num_switches] + 1;
 
 	memset(s, 0, sizeof(*s));
 	s->f = f;
-	s->g = g;
+	s->cdg = cdg;
+	s->ch = ch;
 	s->x = x;
 	s->ns = f->num_switches;
 	s->use_fast = use_fast;
@@ -66,21 +67,24 @@ int lanes_nue_search_init(struct nue_search *s, const struct lanes_fabric *f, st
 	s->toward = route_alloc(a, sizeof(*s->toward) * ns);
 	s->q = route_alloc(a, sizeof(*s->q) * ns);
 	s->pend = route_alloc(a, sizeof(*s->pend) * ns);
-	s->link = route_alloc(a, sizeof(*s->link) * ((size_t)f->adj_off[f->num_switches] + 1));
+	s->link = route_alloc(a, sizeof(*s->link) * E);
+	s->tail = route_alloc(a, sizeof(*s->tail) * E);
 	/* added[]: room for one dependency per switch, a search's usual most; it grows past that */
 	s->added_cap = 2 * ns;
 	s->added = malloc(sizeof(*s->added) * s->added_cap);
 	if (!s->heap.entry || !s->heap.pos || !s->via || !s->seen || !s->order || !s->sub || !s->dist ||
-	    !s->anc || !s->esc || !s->toward || !s->q || !s->pend || !s->link || !s->added ||
-	    lanes_nue_fast_init(&s->fast, f, g->ch.rev, a))
+	    !s->anc || !s->esc || !s->toward || !s->q || !s->pend || !s->link || !s->tail || !s->added ||
+	    lanes_nue_fast_init(&s->fast, f, ch->rev, a))
 		return lanes_error_oom(err);
 	memset(s->heap.pos, 0xff, sizeof(*s->heap.pos) * ns); /* LANES_HEAP_ABSENT */
 	lanes_heap_init(&s->heap, s->heap.entry, s->heap.pos, 2); /* 4-ary */
 	for (uint32_t sw = 0; sw < s->ns; sw++) {
 		uint32_t a0 = f->adj_off[sw], deg = f->adj_off[sw + 1] - a0;
 
-		for (uint32_t e = a0; e < a0 + deg; e++)
-			s->link[e] = (struct nue_link){ f->adj[e].sw, g->ch.rev[e], (e - a0) * deg };
+		for (uint32_t e = a0; e < a0 + deg; e++) {
+			s->link[e] = (struct nue_link){ f->adj[e].sw, ch->rev[e] };
+			s->tail[e] = sw;
+		}
 	}
 	return 0;
 }
@@ -105,15 +109,18 @@ int lanes_nue_search_grow_added(struct nue_search *s, struct lanes_error *err)
 
 void lanes_nue_search_offer(struct nue_search *s, uint32_t x)
 {
-	const struct nue_link *link = s->link + s->f->adj_off[x], *end = s->link + s->f->adj_off[x + 1];
+	const struct nue_link *link = s->link + s->f->adj_off[x];
 	const uint32_t *seen = s->seen, stamp = s->stamp, c = s->via[x];
-	const uint8_t *onto = c == LANES_NONE ? NULL : nue_cdg_onto(s->g, c);
+	const uint32_t deg = s->f->adj_off[x + 1] - s->f->adj_off[x];
 	const uint64_t *load = s->load, dw = s->dist[x] + s->w0;
+	struct lanes_cdg_onto onto;
 
-	for (; link < end; link++) {
-		if (seen[link->sw] == stamp || (onto && onto[link->onto_at] == NUE_DEP_BLOCKED))
+	if (c != LANES_NONE) /* the dependencies onto x's channel: the entries' channels back */
+		lanes_cdg_onto(s->cdg, NUE_LAYER, c, &onto);
+	for (uint32_t i = 0; i < deg; i++) {
+		if (seen[link[i].sw] == stamp || (c != LANES_NONE && lanes_cdg_onto_refused(&onto, i)))
 			continue;
-		lanes_heap_offer(&s->heap, dw + load[link->back], link->back, link->sw);
+		lanes_heap_offer(&s->heap, dw + load[link[i].back], link[i].back, link[i].sw);
 	}
 }
 
@@ -136,7 +143,7 @@ static void reoffer(struct nue_search *s, uint32_t y)
 		uint32_t x = f->adj[e].sw;
 
 		if (s->seen[x] != s->stamp ||
-		    (s->via[x] != LANES_NONE && nue_cdg_blocked(s->g, e, s->via[x])))
+		    (s->via[x] != LANES_NONE && lanes_cdg_refused(s->cdg, NUE_LAYER, e, s->via[x])))
 			continue;
 		lanes_heap_offer(&s->heap, s->dist[x] + weight(s, e), e, y);
 	}
@@ -155,8 +162,8 @@ static int run_heap(struct nue_search *s, struct lanes_error *err)
 	while (lanes_heap_pop(&s->heap, &h)) {
 		uint32_t y = h.id, c = h.tie, par = s->via[s->f->adj[c].sw];
 
-		if (par != LANES_NONE && !nue_cdg_used(s->g, c, par)) {
-			if (lanes_nue_cdg_add(s->g, c, par)) {
+		if (par != LANES_NONE && !lanes_cdg_used(s->cdg, NUE_LAYER, c, par)) {
+			if (!lanes_cdg_add_dep(s->cdg, NUE_LAYER, c, par)) {
 				reoffer(s, y);
 				continue;
 			}
@@ -175,9 +182,9 @@ static int use_all(struct nue_search *s, const uint32_t *in, const uint32_t *out
 	uint32_t i, mark = s->nadded;
 
 	for (i = 0; i < cnt; i++) {
-		if (nue_cdg_used(s->g, in[i], out[i]))
+		if (lanes_cdg_used(s->cdg, NUE_LAYER, in[i], out[i]))
 			continue;
-		if (lanes_nue_cdg_add(s->g, in[i], out[i]))
+		if (!lanes_cdg_add_dep(s->cdg, NUE_LAYER, in[i], out[i]))
 			break;
 		if ((*rc = nue_search_remember(s, in[i], out[i], err)))
 			return 0;
@@ -186,7 +193,7 @@ static int use_all(struct nue_search *s, const uint32_t *in, const uint32_t *out
 		return 1;
 	while (s->nadded > mark) {
 		s->nadded -= 2;
-		nue_cdg_remove(s->g, s->added[s->nadded], s->added[s->nadded + 1]);
+		lanes_cdg_remove_dep(s->cdg, NUE_LAYER, s->added[s->nadded], s->added[s->nadded + 1]);
 	}
 	return 0;
 }
@@ -230,8 +237,8 @@ static int backtrack(struct nue_search *s, uint32_t x, struct lanes_error *err, 
 			for (uint32_t e3 = f->adj_off[u]; e3 < f->adj_off[u + 1]; e3++) {
 				uint32_t y = f->adj[e3].sw;
 
-				if (s->seen[y] == s->stamp && s->via[y] == s->g->ch.rev[e3])
-					in[cnt] = s->g->ch.rev[e3], out[cnt++] = e2;
+				if (s->seen[y] == s->stamp && s->via[y] == s->ch->rev[e3])
+					in[cnt] = s->ch->rev[e3], out[cnt++] = e2;
 			}
 			if (!use_all(s, in, out, cnt, err, rc))
 				continue;
@@ -279,7 +286,7 @@ static int search(struct nue_search *s, uint32_t t, struct lanes_error *err, int
 /* The escape channel of x toward t: down when x is an ancestor of t, else up. */
 static uint32_t escape_channel(const struct nue_search *s, uint32_t x)
 {
-	return s->anc[x] == s->stamp ? s->toward[x] : s->g->ch.rev[s->x->down[x]];
+	return s->anc[x] == s->stamp ? s->toward[x] : s->ch->rev[s->x->down[x]];
 }
 
 static void put_on_escape(struct nue_search *s, uint32_t x, uint32_t t)
@@ -301,9 +308,9 @@ static int escape_impasse(struct nue_search *s, uint32_t t, struct lanes_error *
 
 	s->fallbacks++;
 	s->walked = 1;
-	for (uint32_t x = t; down[x] != LANES_NONE; x = s->g->tail[down[x]]) {
-		s->anc[s->g->tail[down[x]]] = s->stamp;
-		s->toward[s->g->tail[down[x]]] = down[x];
+	for (uint32_t x = t; down[x] != LANES_NONE; x = s->tail[down[x]]) {
+		s->anc[s->tail[down[x]]] = s->stamp;
+		s->toward[s->tail[down[x]]] = down[x];
 	}
 	s->nq = 0;
 	for (uint32_t x = 0; x < s->ns; x++)
@@ -316,7 +323,7 @@ static int escape_impasse(struct nue_search *s, uint32_t t, struct lanes_error *
 		for (uint32_t e = f->adj_off[x]; e < f->adj_off[x + 1]; e++) {
 			uint32_t y = f->adj[e].sw;
 
-			in = s->g->ch.rev[e];
+			in = s->ch->rev[e];
 			out = c;
 			if (s->seen[y] != s->stamp || s->esc[y] == s->stamp || s->via[y] != in)
 				continue;
@@ -344,14 +351,14 @@ static void drop_unused(struct nue_search *s, uint32_t t)
 	uint32_t k = 0;
 
 	for (uint32_t i = 0; i < s->nadded; i += 2) {
-		uint32_t in = s->added[i], out = s->added[i + 1], x = s->g->tail[in];
+		uint32_t in = s->added[i], out = s->added[i + 1], x = s->tail[in];
 		uint32_t y = s->f->adj[in].sw;
 
 		if (s->via[x] == in && y != t && s->via[y] == out) {
 			s->added[k++] = in;
 			s->added[k++] = out;
 		} else {
-			nue_cdg_remove(s->g, in, out);
+			lanes_cdg_remove_dep(s->cdg, NUE_LAYER, in, out);
 		}
 	}
 	s->nadded = k;

@@ -13,27 +13,30 @@
 #include "lanes/error.h"
 #include "lanes/fabric.h"
 #include "lanes/routing.h"
-#include "route/nue/nue_cdg.h"
+#include "route/cdg/cdg.h"
+#include "route/cdg/channels.h"
 #include "route/nue/nue_escape.h"
 #include "core/heap.h"
 #include "route/nue/nue_fast.h"
 
+/* nue routes one layer at a time, in this layer of its lanes_cdg (opened again for each). */
+#define NUE_LAYER 0
+
 /*
  * An adjacency entry e of switch x (x -> y) as the searches read it when x
- * offers its neighbours: y, the channel back (y -> x, rev[e]) that y would
- * take, and where the dependency "back, then out" lies in nue_cdg_onto(out)
- * for x's channels out: (e - x's first entry) * x's degree. One record per
- * entry instead of three arrays read together.
+ * offers its neighbours: y and the channel back (y -> x, rev[e]) that y
+ * would take. One record per entry instead of two arrays read together.
  */
 struct nue_link {
 	uint32_t sw;
 	uint32_t back;
-	uint32_t onto_at;
 };
 
 struct nue_search {
 	const struct lanes_fabric *f;
-	struct nue_cdg *g;            /* the layer's CDG */
+	struct lanes_cdg *cdg;        /* the layer's CDG (its layer NUE_LAYER) */
+	const struct route_channels *ch; /* its channels */
+	uint32_t *tail;               /* per channel: the switch it leaves */
 	const struct nue_escape *x;   /* the layer's escape trees */
 	uint32_t ns;
 	const uint32_t *comp, *csize; /* per switch: component; per component: switches */
@@ -59,8 +62,8 @@ struct nue_search {
 };
 
 /** Make the arrays (from a), the shortcut's and the bundles' too; use_fast: take the shortcut. */
-int lanes_nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct nue_cdg *g,
-			  const struct nue_escape *x, int use_fast, struct route_arena *a,
+int lanes_nue_search_init(struct nue_search *s, const struct lanes_fabric *f, struct lanes_cdg *cdg,
+			  const struct route_channels *ch, const struct nue_escape *x, int use_fast, struct route_arena *a,
 			  struct lanes_error *err);
 /** Free what is not the arena's (added[]). */
 void lanes_nue_search_free(struct nue_search *s);

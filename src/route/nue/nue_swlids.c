@@ -22,7 +22,8 @@
 #include "route/nue/nue_swlids.h"
 #include "core/util.h"
 #include "route/common/load.h"
-#include "route/nue/nue_cdg.h"
+#include "route/common/arena.h"
+#include "core/bits.h"
 
 /* ---------------------------------------------------------------- hops */
 
