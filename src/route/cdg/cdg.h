@@ -1,8 +1,11 @@
 /*
  * cdg.h - channel dependency graphs while a routing is built: the
  * incremental graph with layers that stays acyclic (cdg.c, its reordering
- * step in cdg_order.c) and the credit-loop check of finished tables
- * (cdg_check.c). Channels and dependencies are numbered as channels.h says.
+ * step in cdg_order.c; lash and nue) and the credit-loop check of finished
+ * tables (cdg_check.c; minhop and dnup). The other half of src/route/cdg/ is
+ * cycles.h: a dependency set filled without checks and its one cycle
+ * search (cdg_cycles.c; cdg_check.c and dfsssp's layering). Channels and
+ * dependencies are numbered as channels.h says.
  */
 #ifndef LANES_ROUTE_CDG_H
 #define LANES_ROUTE_CDG_H
