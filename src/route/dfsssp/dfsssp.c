@@ -242,7 +242,7 @@ static int assign_layers(struct dfsssp *d, uint32_t budget, struct lanes_error *
 	if (d->greedy <= budget && (rc = keep_layering(d, &k, err)))
 		return rc;
 	rc = lanes_dfsssp_first_fit(d, &ff, err);
-	if (k.layer && (rc || ff >= d->greedy)) { /* DFSSSP_GAVE_UP is more than any count */
+	if (k.layer && (rc || ff >= d->greedy)) {
 		restore_layering(d, &k); /* OpenSM's layering fits: first fit was optional */
 		rc = 0;
 	} else if (!rc && !k.layer && ff > budget) {

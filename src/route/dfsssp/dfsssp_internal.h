@@ -35,7 +35,6 @@
 #include "core/parallel.h"
 
 #define DFSSSP_MAX_LAYERS LANES_NUM_SLS
-#define DFSSSP_GAVE_UP UINT32_MAX /* first fit spent its dependency checks */
 #define DFSSSP_SPLIT_MIN 256      /* switches from which dfsssp takes a second thread */
 #define DFSSSP_FF_ABOVE 8         /* OpenSM's layering needs more: first fit tries too */
 #define DFSSSP_ROOM 2048          /* bytes of the arena's first room, on the stack */
@@ -88,10 +87,6 @@ struct dfsssp {
 	uint32_t greedy;          /* layers OpenSM's way (DFSSSP_MAX_LAYERS + 1: too many) */
 	/* searches */
 	uint32_t *chan;           /* one path's channels */
-	uint32_t *ff_stack;       /* first fit: the channels its search has yet to scan */
-	uint32_t *ff_seen, ff_stamp; /* first fit: visits per channel */
-	uint32_t *ff_place;       /* first fit: 1 + a channel's place on the path, or 0 */
-	uint64_t ff_work;         /* first fit: dependencies checked */
 	uint8_t split[DFSSSP_MAX_LAYERS], start[DFSSSP_MAX_LAYERS];
 };
 
@@ -197,7 +192,7 @@ int lanes_dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err);
 
 /**
  * LASH's first fit, longest paths first; *needed receives the layers used,
- * DFSSSP_MAX_LAYERS + 1 when they do not suffice, or DFSSSP_GAVE_UP.
+ * DFSSSP_MAX_LAYERS + 1 when they do not suffice.
  */
 int lanes_dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_error *err);
 

@@ -21,6 +21,9 @@
  * Not reproduced: OpenSM's order of the cycle search (its channel IDs in a
  * binary tree, edges in insertion order); here channels in adjacency order.
  *
+ * First fit keeps its layers in cdg/cdg.c's layered graph, which stays
+ * acyclic as each unit's path is added or refused (lash's layers too).
+ *
  * Invariant: a layer is acyclic once its cycles are broken, and at all
  * times under first fit; taking units out of it keeps it so.
  */
@@ -28,10 +31,10 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "route/cdg/cdg.h"
 #include "route/cdg/cycles.h"
 #include "route/dfsssp/dfsssp_internal.h"
 
-#define FF_WORK 2000000000ull /* dependency checks first fit may spend */
 
 enum { OVERFLOW = 1 }; /* the greedy layering ran out of SLs */
 
@@ -168,31 +171,6 @@ int lanes_dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err)
 
 /* ---------------------------------------------------------- first fit */
 
-/* Does layer k reach, from channel c, a channel of the path placed before limit? */
-static int reaches_back(struct dfsssp *d, uint32_t k, uint32_t c, uint32_t limit)
-{
-	uint32_t sp = 0;
-
-	d->ff_seen[c] = d->ff_stamp;
-	d->ff_stack[sp++] = c;
-	while (sp) {
-		uint32_t in = d->ff_stack[--sp];
-
-		for (uint32_t j = d->deps.first[d->ch.rev[in]]; j < d->deps.first[d->ch.rev[in] + 1]; j++) {
-			uint32_t nx = d->deps.out[j];
-
-			d->ff_work++;
-			if (!d->layer_pairs[k][j] || d->ff_seen[nx] == d->ff_stamp)
-				continue;
-			if (d->ff_place[nx] && d->ff_place[nx] <= limit)
-				return 1;
-			d->ff_seen[nx] = d->ff_stamp;
-			d->ff_stack[sp++] = nx;
-		}
-	}
-	return 0;
-}
-
 /* Unit u's channels into chan; @return the last index. */
 static uint32_t unit_channels(struct dfsssp *d, uint32_t u)
 {
@@ -205,27 +183,30 @@ static uint32_t unit_channels(struct dfsssp *d, uint32_t u)
 }
 
 /*
- * Can unit u join the acyclic layer k and keep it acyclic? Only if no
- * channel of its path reaches an earlier one in layer k. Later channels
- * first, sharing the visits: what a later channel reaches was checked
- * against more channels.
+ * The lowest layer that unit u's path joins and leaves acyclic, its
+ * dependencies added there (cdg.c decides); DFSSSP_MAX_LAYERS when none,
+ * or LANES_ENOMEM.
  */
-static int fits(struct dfsssp *d, uint32_t k, uint32_t u)
+static int first_layer(struct dfsssp *d, struct lanes_cdg *g, uint32_t *opened, uint32_t u,
+		       struct lanes_error *err)
 {
-	uint32_t n = unit_channels(d, u);
-	int found = 0;
+	uint32_t n = unit_channels(d, u) + 1;
 
-	if (++d->ff_stamp == 0) {
-		memset(d->ff_seen, 0, sizeof(*d->ff_seen) * d->ch.E);
-		d->ff_stamp = 1;
+	for (uint32_t k = 0; k < DFSSSP_MAX_LAYERS; k++) {
+		int rc;
+
+		if (k == *opened && (rc = lanes_cdg_open_layer(g, (*opened)++, err)))
+			return rc;
+		rc = lanes_cdg_add_path(g, k, d->chan, n, err);
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			lanes_cdg_keep(g);
+			return (int)k;
+		}
+		lanes_cdg_undo(g);
 	}
-	for (uint32_t i = 0; i <= n; i++)
-		d->ff_place[d->chan[i]] = i + 1;
-	for (uint32_t j = n + 1; j-- > 1 && !found;)
-		found = d->ff_seen[d->chan[j]] != d->ff_stamp && reaches_back(d, k, d->chan[j], j);
-	for (uint32_t i = 0; i <= n; i++)
-		d->ff_place[d->chan[i]] = 0;
-	return !found;
+	return DFSSSP_MAX_LAYERS;
 }
 
 /* Empty every layer (pairs without a dependency stay in layer 0). */
@@ -282,35 +263,38 @@ static void place(struct dfsssp *d, uint32_t u, uint32_t k)
 /*
  * Beyond OpenSM, when its layering needs more than the budget: LASH's first
  * fit on these paths. Longest paths first, each goes to the lowest layer
- * that stays acyclic with it. *needed receives the layers used, DFSSSP_MAX_LAYERS
- * + 1 when they do not suffice, or DFSSSP_GAVE_UP past FF_WORK dependency checks
- * (a bound on time; it depends only on the input).
+ * that stays acyclic with it, in the layered graph of cdg/cdg.c (as lash's
+ * layers). *needed receives the layers used, DFSSSP_MAX_LAYERS + 1 when
+ * they do not suffice.
  */
 int lanes_dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_error *err)
 {
-	uint32_t *order = malloc(sizeof(*order) * ((size_t)d->nunits + 1));
-	int rc = 0;
+	uint32_t *order = malloc(sizeof(*order) * ((size_t)d->nunits + 1)), opened = 0;
+	struct lanes_cdg *g = NULL;
+	int rc;
 
-	d->ff_seen = route_zalloc(&d->arena, sizeof(*d->ff_seen) * ((size_t)d->ch.E + 1));
-	d->ff_place = route_zalloc(&d->arena, sizeof(*d->ff_place) * ((size_t)d->ch.E + 1));
-	d->ff_stack = route_alloc(&d->arena, sizeof(*d->ff_stack) * ((size_t)d->ch.E + 1));
-	if (!order || !d->ff_seen || !d->ff_place || !d->ff_stack)
-		rc = lanes_error_oom(err);
-	else if (!(rc = ff_empty(d, err)))
-		rc = ff_order(d, order, err);
 	*needed = 0;
-	for (uint32_t i = 0; !rc && i < d->nunits && !*needed; i++) {
-		uint32_t u = order[i], k = 0;
+	if (!order)
+		return lanes_error_oom(err);
+	if ((rc = lanes_cdg_new(&g, &d->ch, DFSSSP_MAX_LAYERS, err)) || (rc = ff_empty(d, err)) ||
+	    (rc = ff_order(d, order, err)))
+		goto out;
+	for (uint32_t i = 0; i < d->nunits && !*needed; i++) {
+		int k = first_layer(d, g, &opened, order[i], err);
 
-		while (k < DFSSSP_MAX_LAYERS && !fits(d, k, u))
-			k++;
-		if (k == DFSSSP_MAX_LAYERS || d->ff_work > FF_WORK)
-			*needed = k == DFSSSP_MAX_LAYERS ? DFSSSP_MAX_LAYERS + 1 : DFSSSP_GAVE_UP;
+		if (k < 0) {
+			rc = k;
+			goto out;
+		}
+		if (k == DFSSSP_MAX_LAYERS)
+			*needed = DFSSSP_MAX_LAYERS + 1;
 		else
-			place(d, u, k);
+			place(d, order[i], (uint32_t)k);
 	}
 	if (!*needed)
 		*needed = d->nlayers;
+out:
+	lanes_cdg_free(g);
 	free(order);
 	return rc;
 }
