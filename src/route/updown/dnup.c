@@ -137,6 +137,7 @@ static int fallback(struct dnup *d, const char *why, struct lanes_error *err)
 {
 	uint8_t *dist = NULL;
 	uint32_t *comp = malloc(sizeof(uint32_t) * ((size_t)d->f->num_switches + 1)), ncomp = 0;
+	unsigned workers = lanes_route_destination_workers(d->opts, d->f->num_switches);
 	char head[1024];
 	struct lanes_sb b;
 	int rc;
@@ -144,9 +145,8 @@ static int fallback(struct dnup *d, const char *why, struct lanes_error *err)
 	if (!comp)
 		return lanes_error_oom(err);
 	if ((rc = lanes_route_components(d->f, comp, &ncomp, err)) ||
-	    (rc = lanes_switch_distances_parallel(
-		     d->f, lanes_route_destination_workers(d->opts, d->f->num_switches), &dist, err)) ||
-	    (rc = lanes_route_center_roots(d->f, dist, comp, ncomp, d->seeds, err)) ||
+	    (rc = lanes_switch_distances_parallel(d->f, workers, &dist, err)) ||
+	    (rc = lanes_route_center_roots(d->f, dist, comp, ncomp, workers, d->seeds, err)) ||
 	    (rc = lanes_route_bfs_ranks(d->f, d->seeds, ncomp, d->rank, err)) ||
 	    (rc = lanes_route_order_by_key(d->f, d->rank, d->pos, err)))
 		goto out;

@@ -257,7 +257,8 @@ static int with_centres(struct updn *u, const char *why, struct lanes_error *err
 	int rc;
 
 	if ((!u->dist && (rc = lanes_switch_distances_parallel(u->f, u->num_workers, &u->dist, err))) ||
-	    (rc = lanes_route_center_roots(u->f, u->dist, u->comp, u->ncomp, u->roots, err)))
+	    (rc = lanes_route_center_roots(u->f, u->dist, u->comp, u->ncomp, u->num_workers, u->roots,
+					     err)))
 		return rc;
 	u->nroots = u->ncomp;
 	if ((rc = attempt(u, err)) == 1)

@@ -81,11 +81,11 @@ int lanes_route_components(const struct lanes_fabric *f, uint32_t *comp, uint32_
 
 /**
  * The fallback roots: one per connected component, the switch of minimum
- * eccentricity (from the distance matrix dist), ties to the lowest GUID:
- * roots[c] for component c.
+ * eccentricity (from the distance matrix dist, on up to `workers`
+ * threads), ties to the lowest GUID: roots[c] for component c.
  */
 int lanes_route_center_roots(const struct lanes_fabric *f, const uint8_t *dist, const uint32_t *comp,
-		       uint32_t ncomp, uint32_t *roots, struct lanes_error *err);
+			     uint32_t ncomp, unsigned workers, uint32_t *roots, struct lanes_error *err);
 
 /**
  * A malloc'ed notes string: head, then "roots=0x..,0x.." naming the node

@@ -13,6 +13,8 @@
 
 #include "lanes/fabric.h"
 #include "core/numfmt.h"
+#include "core/parallel.h"
+#include "route/common/load.h"
 #include "route/updown/updown.h"
 #include "core/util.h"
 
@@ -132,22 +134,42 @@ static uint32_t eccentricity(const struct lanes_fabric *f, const uint8_t *dist,
 	return ecc;
 }
 
-int lanes_route_center_roots(const struct lanes_fabric *f, const uint8_t *dist, const uint32_t *comp,
-		       uint32_t ncomp, uint32_t *roots, struct lanes_error *err)
+/* The eccentricities of one worker's run of switches. */
+struct eccentricities {
+	const struct lanes_fabric *f;
+	const uint8_t *dist;
+	const uint32_t *comp;
+	uint32_t *ecc;
+	unsigned workers;
+};
+
+static void eccentricity_job(void *ctx, unsigned k)
 {
-	uint32_t *best = malloc(sizeof(*best) * ((size_t)ncomp + 1));
+	const struct eccentricities *e = ctx;
+	struct route_switch_range mine = route_switch_share(e->f->num_switches, k, e->workers);
+
+	for (uint32_t s = mine.first; s < mine.end; s++)
+		e->ecc[s] = eccentricity(e->f, e->dist, e->comp, s);
+}
+
+int lanes_route_center_roots(const struct lanes_fabric *f, const uint8_t *dist, const uint32_t *comp,
+			     uint32_t ncomp, unsigned workers, uint32_t *roots, struct lanes_error *err)
+{
+	uint32_t *best = malloc(sizeof(*best) * ((size_t)ncomp + 1 + f->num_switches));
+	struct eccentricities e = { f, dist, comp, best + ncomp + 1, workers ? workers : 1 };
 
 	if (!best)
 		return lanes_error_oom(err);
+	lanes_parallel_run(e.workers, eccentricity_job, &e);
 	for (uint32_t c = 0; c < ncomp; c++)
 		roots[c] = LANES_NONE;
 	for (uint32_t s = 0; s < f->num_switches; s++) {
-		uint32_t c = comp[s], e = eccentricity(f, dist, comp, s), r = roots[c];
+		uint32_t c = comp[s], r = roots[c];
 
-		if (r == LANES_NONE || e < best[c] ||
-		    (e == best[c] && f->nodes[f->switches[s]].guid < f->nodes[f->switches[r]].guid)) {
+		if (r == LANES_NONE || e.ecc[s] < best[c] ||
+		    (e.ecc[s] == best[c] && f->nodes[f->switches[s]].guid < f->nodes[f->switches[r]].guid)) {
 			roots[c] = s;
-			best[c] = e;
+			best[c] = e.ecc[s];
 		}
 	}
 	free(best);
