@@ -44,10 +44,7 @@ struct model {
 
 static uint32_t rnd(struct model *m, uint32_t n)
 {
-	m->rng ^= m->rng << 13;
-	m->rng ^= m->rng >> 7;
-	m->rng ^= m->rng << 17;
-	return (uint32_t)(m->rng % n);
+	return test_random_below(&m->rng, n);
 }
 
 static void model_init(struct model *m, const struct lanes_fabric *f, uint64_t seed)

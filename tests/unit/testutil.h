@@ -9,7 +9,7 @@
  * verifier without the EBB patterns, which these tests do not check),
  * each_small_fabric() / each_real_fabric() (a check on every small generated
  * fabric / every real fabric file), tb_new() / tb_finish() with tb_add() and
- * tb_cable() for hand-built fabrics.
+ * tb_cable() for hand-built fabrics, test_random_below() for random models.
  */
 #ifndef LANES_TESTUTIL_H
 #define LANES_TESTUTIL_H
@@ -318,6 +318,15 @@ static inline struct lanes_fabric *tb_lmc_chassis(uint8_t lmc, uint32_t *x, uint
 	assert_int_equal(lanes_builder_set_port(b, *t0, 1, 0, 0, lmc, &err), 0);
 	*x = X;
 	return tb_finish(b);
+}
+
+/** A number below n from the xorshift64 state *state (Marsaglia), for the tests' random models. */
+static inline uint32_t test_random_below(uint64_t *state, uint32_t n)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return (uint32_t)(*state % n);
 }
 
 #endif
