@@ -150,6 +150,12 @@ static inline int dfsssp_two_threads(const struct dfsssp *d)
 	return lanes_threads_wanted(d->opts->threads, d->ns, DFSSSP_SPLIT_MIN);
 }
 
+/** The workers for d's destinations (and its distances): 1, or as many as opts->threads allows. */
+static inline unsigned dfsssp_workers(const struct dfsssp *d)
+{
+	return dfsssp_two_threads(d) ? lanes_threads_for(d->opts->threads, d->ns) : 1;
+}
+
 /**
  * fn for every destination switch with end ports, in ranges: the first on
  * d, each other one on a thread of its own on a view of d (its own

@@ -54,12 +54,6 @@ static uint32_t range_start(const struct dfsssp *d, unsigned k, unsigned n)
 	return t;
 }
 
-/* The workers for d's destinations: 1, or as many as opts->threads allows. */
-static unsigned workers(const struct dfsssp *d)
-{
-	return dfsssp_two_threads(d) ? lanes_threads_for(d->opts->threads, d->ns) : 1;
-}
-
 /* w: d's read-only fields, fresh scratch from its own arena, no units of its own. */
 int lanes_dfsssp_view_init(struct dfsssp *w, const struct dfsssp *d, struct lanes_error *err)
 {
@@ -89,7 +83,7 @@ void lanes_dfsssp_view_free(struct dfsssp *w)
  */
 int lanes_dfsssp_split(struct dfsssp *d, dfsssp_dest_fn fn, void *arg, struct lanes_error *err)
 {
-	unsigned n = workers(d), k;
+	unsigned n = dfsssp_workers(d), k;
 	struct range *r = calloc(n, sizeof(*r));
 	struct dfsssp *views = calloc(n, sizeof(*views));
 	struct ranges all = { r, fn, arg };

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "fabric/distance.h"
 #include "route/dfsssp/dfsssp_internal.h"
 #include "route/common/endports.h"
 #include "route/cdg/channels.h"
@@ -314,7 +315,7 @@ int lanes_dfsssp_units_setup(struct dfsssp *d, struct lanes_error *err)
 	int rc;
 
 	if ((rc = list_destinations(d, err)) ||
-	    (rc = lanes_fabric_switch_distances(d->f, &d->dist, err)) ||
+	    (rc = lanes_switch_distances_parallel(d->f, dfsssp_workers(d), &d->dist, err)) ||
 	    (rc = lanes_dfsssp_alloc_scratch(d, err)))
 		return rc;
 	if (!(d->t_unit = route_zalloc(&d->arena, sizeof(*d->t_unit) * ((size_t)d->ns + 1))))
