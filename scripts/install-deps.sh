@@ -11,6 +11,8 @@ packages=(
   libjson-c-dev                     # JSON reports
   libmetis-dev                      # graph partitioning for the nue engine (as OpenSM's nue)
   opensm ibsim-utils infiniband-diags  # the real OpenSM, ibsim and ibroute for interop tests
+  libopensm-dev libibumad-dev       # OpenSM's headers for the OpenSM plugin (they include umad.h,
+                                    # which libopensm-dev does not pull in)
   time hyperfine                    # benchmarks: peak memory and repeated timing
 )
 
