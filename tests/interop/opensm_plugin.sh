@@ -4,10 +4,14 @@
 # LFTs `lanes route -e ENGINE` writes for the same fabric (the ibsim net file
 # carries OpenSM's LIDs, ibsim_opensm.sh checks that); a routing the
 # verifier rejects is refused with the cycle in OpenSM's log, and OpenSM
-# falls back to its own minhop.
+# falls back to its own minhop. With OpenSM running as a daemon, the SA
+# answers lanes' SL for every CA pair of the torus, and what OpenSM deployed
+# (its LFT and SL2VL dumps, the SA's SLs) verifies free of credit loops with
+# the VLs of lanes' own routing.
 set -u
 . "$(dirname "$0")/osm_lib.bash"
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/osm_daemon.bash"
+work=$(mktemp -d); trap 'osm_daemon_stop; rm -rf "$work"' EXIT
 plugin_dir=${BUILD:?}
 [ -f "$plugin_dir/liblanes_opensm.so" ] || fail "no $plugin_dir/liblanes_opensm.so"
 
@@ -62,6 +66,70 @@ if grep -q "bad option 'colour=blue'" "$log" && grep -q "minhop tables configure
 else
   bad "badopt: expected the bad option and minhop in OpenSM's log:"; grep -i "lanes\|plugin\|configured" "$log" | head -5
 fi
+
+# ca_lids NETFILE: "LID SWITCH-GUID" for every CA port of a lanes-written ibsim net file.
+ca_lids() {
+  awk '/^caguid=/ { ca = 1 } /^switchguid=/ { ca = 0 }
+       ca && /^\[/ && / lid / { match($0, /"S-[0-9a-f]+"/); g = substr($0, RSTART + 3, RLENGTH - 4)
+                              for (i = 1; i < NF; i++) if ($i == "lid") print $(i + 1), "0x" g }' "$1"
+}
+
+# sa_sls NETFILE ENGINE: OpenSM as a daemon with lanes-ENGINE; the SA's path
+# record of every CA pair against lanes' SLs, then the deployed tables verified.
+sa_sls() {
+  local net=$1 engine=$2 dir=$work/sa_$2 want got same total
+  mkdir -p "$dir"
+  printf 'event_plugin_name lanes_opensm\nevent_plugin_options threads=1\nrouting_engine lanes-%s\nqos TRUE\n' \
+    "$engine" >"$dir/opensm.conf"
+  if ! LD_LIBRARY_PATH=$plugin_dir osm_daemon_start "$net" "$dir/osm" -F "$dir/opensm.conf" -D 0x43; then
+    bad "sa_$engine: OpenSM did not come up"; return
+  fi
+  ca_lids "$net" >"$dir/cas"
+  while read -r s _; do while read -r d _; do [ "$s" = "$d" ] || echo "$s $d"; done <"$dir/cas"; done <"$dir/cas" |
+    OSM_D_SOCK=$OSM_D_SOCK xargs -P 4 -n 2 sh -c \
+      'IBSIM_SOCKNAME=$OSM_D_SOCK timeout 60 ibsim-run saquery -p --slid $0 --dlid $1 2>/dev/null' \
+      >"$dir/records"
+  osm_daemon_stop
+  "$LANES" route -e "$engine" "$net" -o "$dir/ours" >/dev/null 2>&1 || { bad "sa_$engine: lanes route"; return; }
+  # lanes' SL per (source LID, destination LID), from its per-source-switch table
+  awk 'function num(v,   i, x) {
+         if (v !~ /^0x/) return v + 0
+         for (i = 3; i <= length(v); i++) x = x * 16 + index("0123456789abcdef", tolower(substr(v, i, 1))) - 1
+         return x
+       }
+       FNR == NR { sw[$1] = $2; next }
+       /^0x/ && NF == 3 { sl[$2 " " num($1)] = $3 }
+       END { for (s in sw) for (d in sw) if (s != d) print s, d, sl[sw[s] " " d] }' \
+    "$dir/cas" "$dir/ours/lanes-path-sl.txt" | sort >"$dir/want"
+  awk 'function num(v,   i, x) {
+         if (v !~ /^0x/) return v + 0
+         for (i = 3; i <= length(v); i++) x = x * 16 + index("0123456789abcdef", tolower(substr(v, i, 1))) - 1
+         return x
+       }
+       /PathRecord dump/ { s = d = "" }
+       /^[ \t]*slid\./ { v = $0; sub(/^[^.]*\.+/, "", v); s = num(v) }
+       /^[ \t]*dlid\./ { v = $0; sub(/^[^.]*\.+/, "", v); d = num(v) }
+       /^[ \t]*sl\./ && s != "" { v = $0; sub(/^[^.]*\.+/, "", v); print s, d, v + 0 }' "$dir/records" |
+    sort -u >"$dir/got"
+  total=$(wc -l <"$dir/want"); same=$(comm -12 "$dir/want" "$dir/got" | wc -l)
+  if [ "$total" -gt 0 ] && [ "$same" = "$total" ] && [ "$(wc -l <"$dir/got")" = "$total" ]; then
+    ok "sa_$engine: the SA answers lanes' SL for all $total CA pairs"
+  else
+    bad "sa_$engine: $same of $total CA pairs with lanes' SL (< lanes, > SA):"
+    diff "$dir/want" "$dir/got" | grep '^[<>]' | head -6
+  fi
+  "$LANES" verify "$net" --lfts "$dir/osm/opensm-lfts.dump" --sl2vl "$dir/osm/opensm-sl2vl.dump" \
+    --path-sl "$dir/records" --ebb-patterns 0 --json >"$dir/deployed.json" 2>"$dir/deployed.err"
+  "$LANES" verify "$net" "$dir/ours" --ebb-patterns 0 --json >"$dir/ours.json" 2>&1
+  want=$(json_field "$dir/ours.json" vls_used); got=$(json_field "$dir/deployed.json" vls_used)
+  if [ "$(json_field "$dir/deployed.json" deadlock_free)" = true ] && [ "$got" = "$want" ] && [ "$want" -gt 1 ]; then
+    ok "sa_$engine: what OpenSM deployed is free of credit loops, on lanes' $want VLs"
+  else
+    bad "sa_$engine: deployed: deadlock_free $(json_field "$dir/deployed.json" deadlock_free), VLs $got (lanes $want)"
+    head -3 "$dir/deployed.err"
+  fi
+}
+sa_sls "$work/net/torus.net" dfsssp
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
