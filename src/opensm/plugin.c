@@ -17,11 +17,13 @@
  * log, and OpenSM goes on to the next engine of routing_engine. Then OpenSM
  * asks update_sl2vl for every (switch, in port, out port) and CA port, and
  * the SA asks path_sl for every path record: both answer from the sweep's
- * routing. update_sl2vl is only called with `qos TRUE`.
+ * routing. update_sl2vl is only called with `qos TRUE`. Each sweep logs its
+ * time, the LFTs' size and OpenSM's peak memory.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 
 #include "lanes/verify.h"
 #include "lanes_opensm.h"
@@ -229,6 +231,7 @@ static int build_fwd_tables(void *ctx)
 {
 	struct engine *e = ctx;
 	double t0 = seconds();
+	struct rusage ru;
 
 	lanes_osm_sweep_free(&e->sweep);
 	if (route_sweep(e)) {
@@ -236,10 +239,13 @@ static int build_fwd_tables(void *ctx)
 		return -1;
 	}
 	write_lfts(e);
+	getrusage(RUSAGE_SELF, &ru);
 	LOG(e->plugin, OSM_LOG_INFO, "%s: %u switches, %u endpoints, LIDs up to %u: %u VLs, %u SLs, "
-	    "%s, %.3f s\n", e->name, e->sweep.f->num_switches, e->sweep.f->num_cas,
-	    e->sweep.f->max_lid, e->sweep.r->num_vls, e->sweep.r->num_sls,
-	    e->plugin->verify ? "verified" : "not verified (verify=no)", seconds() - t0);
+	    "%s, %.3f s, LFTs %.1f MB, OpenSM's peak RSS %.1f MB\n", e->name, e->sweep.f->num_switches,
+	    e->sweep.f->num_cas, e->sweep.f->max_lid, e->sweep.r->num_vls, e->sweep.r->num_sls,
+	    e->plugin->verify ? "verified" : "not verified (verify=no)", seconds() - t0,
+	    (double)e->sweep.r->num_lids * e->sweep.r->num_switches / 1048576.0,
+	    (double)ru.ru_maxrss / 1024.0);
 	return 0;
 }
 
