@@ -12,6 +12,12 @@
 #   osm_daemon_stop
 #       stop OpenSM and ibsim by their PIDs.
 #
+#   OSM_CONSOLE=1 osm_daemon_start ...
+#       the same, with ibsim reading its console from DIR/ibsim.in (a FIFO
+#       this shell keeps open) instead of running without one (-n);
+#   osm_console CMD
+#       then sends it a console command (Unlink "S-..."[3], ReLink ...).
+#
 # Every process started here is stopped by its PID; callers should
 # `trap osm_daemon_stop EXIT`. Needs ibsim-utils, opensm, infiniband-diags.
 
@@ -20,7 +26,17 @@ OSM_D_IBSIM=""
 OSM_D_OSM=""
 OSM_D_DIR=""
 
+OSM_D_CONSOLE=""
+
+osm_console() {
+  [ -n "$OSM_D_CONSOLE" ] && echo "$*" >&9
+}
+
 osm_daemon_stop() {
+  if [ -n "$OSM_D_CONSOLE" ]; then
+    exec 9>&-
+    OSM_D_CONSOLE=""
+  fi
   if [ -n "$OSM_D_OSM" ]; then
     kill "$OSM_D_OSM" 2>/dev/null
     wait "$OSM_D_OSM" 2>/dev/null
@@ -51,9 +67,18 @@ osm_daemon_start() {
   mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
   OSM_D_DIR=$dir
   OSM_D_SOCK="lanes_d$$_${RANDOM}"
-  IBSIM_SOCKNAME=$OSM_D_SOCK timeout 900 ibsim -s -n -N 4096 -S 4096 -P 65536 "$net" \
-    >"$dir/ibsim.log" 2>&1 &
-  OSM_D_IBSIM=$!
+  if [ "${OSM_CONSOLE:-0}" = 1 ]; then
+    rm -f "$dir/ibsim.in" && mkfifo "$dir/ibsim.in"
+    IBSIM_SOCKNAME=$OSM_D_SOCK timeout 900 ibsim -s -N 4096 -S 4096 -P 65536 "$net" \
+      <"$dir/ibsim.in" >"$dir/ibsim.log" 2>&1 &
+    OSM_D_IBSIM=$!
+    exec 9>"$dir/ibsim.in"
+    OSM_D_CONSOLE=$dir/ibsim.in
+  else
+    IBSIM_SOCKNAME=$OSM_D_SOCK timeout 900 ibsim -s -n -N 4096 -S 4096 -P 65536 "$net" \
+      >"$dir/ibsim.log" 2>&1 &
+    OSM_D_IBSIM=$!
+  fi
   if ! osm_d_wait_for "$dir/ibsim.log" MaxMcastCap "$OSM_D_IBSIM" 10; then
     echo "ibsim did not start on $net:"; cat "$dir/ibsim.log"
     osm_daemon_stop; return 1
