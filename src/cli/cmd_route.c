@@ -342,9 +342,16 @@ int cmd_route(int argc, char **argv)
 		return rc;
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &fo, &f)))
 		return rc;
-	if (!(rc = cli_route_fabric(e, f, &ro, &r, &t)) && !(rc = write_all(dir, e, f, r, &ro, t)))
+	if (!(rc = cli_route_fabric(e, f, &ro, &r, &t)) && !(rc = write_all(dir, e, f, r, &ro, t))) {
 		printf("%s: routed %u switches and %u LIDs in %.3f s with %u VL(s) and %u SL(s); wrote %s/\n",
 		       e->name, f->num_switches, f->max_lid, t, r->num_vls, r->num_sls, dir);
+		if (r->num_vls > 1 || r->num_sls > 1)
+			printf("note: `opensm -R file -U %s/opensm-lfts.dump` loads the LFTs only; this routing "
+			       "also needs its SLs (lanes-path-sl.txt) and SL2VL maps (opensm-sl2vl.dump): "
+			       "deploy it with OpenSM's lanes-%s engine (liblanes_opensm.so, "
+			       "docs/opensm-plugin.md)\n",
+			       dir, e->name);
+	}
 	lanes_routing_free(r);
 	lanes_fabric_free(f);
 	return rc;

@@ -240,7 +240,7 @@ static int build_fwd_tables(void *ctx)
 	}
 	write_lfts(e);
 	getrusage(RUSAGE_SELF, &ru);
-	LOG(e->plugin, OSM_LOG_INFO, "%s: %u switches, %u endpoints, LIDs up to %u: %u VLs, %u SLs, "
+	LOG(e->plugin, OSM_LOG_INFO, "%s: %u switches, %u endpoints, LIDs up to %u: %u VL(s), %u SL(s), "
 	    "%s, %.3f s, LFTs %.1f MB, OpenSM's peak RSS %.1f MB\n", e->name, e->sweep.f->num_switches,
 	    e->sweep.f->num_cas, e->sweep.f->max_lid, e->sweep.r->num_vls, e->sweep.r->num_sls,
 	    e->plugin->verify ? "verified" : "not verified (verify=no)", seconds() - t0,

@@ -18,6 +18,11 @@ for f in opensm-lfts.dump opensm-sl2vl.dump lanes-path-sl.txt report.json; do
   [ -s "$work/df/$f" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: route wrote no $f"; }
 done
 expect "report engine" "$work/df/report.json" '"engine":"minhop"'
+# one VL: the LFT file is all OpenSM needs, and route says nothing more
+grep -q '^note:' "$work/out" && { fail=$((fail + 1)); echo "FAIL: a note for a 1-VL routing"; } || pass=$((pass + 1))
+# several VLs and SLs: route says that opensm -R file is not enough, and names the plugin
+check "route dfsssp" 0 "$LANES" route -e dfsssp torus k=4x4 p=2 -o "$work/t44"
+expect "route dfsssp note" "$work/out" "^note: .*loads the LFTs only.*lanes-dfsssp engine .*liblanes_opensm.so"
 expect "report vls" "$work/df/report.json" '"vls":1'
 # 36 switches, each with a header and 108 LID lines (36 switch + 72 CA LIDs)
 [ "$(grep -c '^Unicast lids' "$work/df/opensm-lfts.dump")" = 36 ] &&
