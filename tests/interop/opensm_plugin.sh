@@ -4,10 +4,13 @@
 # LFTs `lanes route -e ENGINE` writes for the same fabric (the ibsim net file
 # carries OpenSM's LIDs, ibsim_opensm.sh checks that); a routing the
 # verifier rejects is refused with the cycle in OpenSM's log, and OpenSM
-# falls back to its own minhop. With OpenSM running as a daemon, the SA
-# answers lanes' SL for every CA pair of the torus, and what OpenSM deployed
-# (its LFT and SL2VL dumps, the SA's SLs) verifies free of credit loops with
-# the VLs of lanes' own routing.
+# falls back to its own minhop, as for ports that cannot hold its VLs, and
+# verify=no puts it live unchecked. With OpenSM running as a daemon, the SA
+# answers lanes' SL for every CA pair of the torus (dfsssp, lash, nue) and
+# for 500 pairs of the DGX file, and what OpenSM deployed (its LFT and SL2VL
+# dumps, the SA's SLs) verifies free of credit loops with the VLs of lanes'
+# own routing. After a cable is unlinked, OpenSM routes again through the
+# plugin, which verifies the new tables.
 set -u
 . "$(dirname "$0")/osm_lib.bash"
 . "$(dirname "$0")/osm_daemon.bash"
@@ -15,12 +18,12 @@ work=$(mktemp -d); trap 'osm_daemon_stop; rm -rf "$work"' EXIT
 plugin_dir=${BUILD:?}
 [ -f "$plugin_dir/liblanes_opensm.so" ] || fail "no $plugin_dir/liblanes_opensm.so"
 
-# plugin_run NAME NETFILE ENGINES OPTIONS: OpenSM once, the plugin loaded, in $work/NAME/osm.
+# plugin_run NAME NETFILE ENGINES OPTIONS [CONF-LINE]: OpenSM once, the plugin loaded, in $work/NAME/osm.
 plugin_run() {
   local dir=$work/$1/osm
   mkdir -p "$dir"
-  printf 'event_plugin_name lanes_opensm\nevent_plugin_options %s\nrouting_engine %s\nqos TRUE\n' \
-    "$4" "$3" >"$dir/opensm.conf"
+  printf 'event_plugin_name lanes_opensm\nevent_plugin_options %s\nrouting_engine %s\nqos TRUE\n%s\n' \
+    "$4" "$3" "${5:-}" >"$dir/opensm.conf"
   LD_LIBRARY_PATH=$plugin_dir osm_run "$2" "$dir" -F "$dir/opensm.conf" -D 0x43
 }
 
@@ -38,6 +41,13 @@ same_tables() {
     bad "$name: lanes route failed"; cat "$dir/route.out"; return
   fi
   same_entries "$name" "$dir"
+  # the same SL2VL maps, switch by switch and CA by CA (OpenSM puts each CA's block elsewhere)
+  if cmp -s <(blocks "$dir/osm/opensm-sl2vl.dump") <(blocks "$dir/ours/opensm-sl2vl.dump"); then
+    ok "$name: OpenSM's opensm-sl2vl.dump equals lanes route's"
+  else
+    bad "$name: opensm-sl2vl.dump differs from lanes route's:"
+    diff <(blocks "$dir/osm/opensm-sl2vl.dump") <(blocks "$dir/ours/opensm-sl2vl.dump") | head -4
+  fi
 }
 
 mkdir -p "$work/net"
@@ -56,6 +66,24 @@ if grep -q "lanes-minhop: refused: a credit loop" "$log" && grep -q "lanes-minho
 else
   bad "refused: expected the refusal, the cycle and the fallback in OpenSM's log:"
   grep -i "lanes\|tables configured" "$log" | head -8
+fi
+
+# Ports that hold fewer VLs than the routing uses (max_op_vls 2): refused, with both numbers.
+plugin_run vlroom "$work/net/torus.net" "lanes-dfsssp" "vls=8" "max_op_vls 2"
+if grep -q "lanes-dfsssp: refused: the routing needs 8 VLs, the ports hold 2" "$work/vlroom/osm/osm.log" &&
+   grep -q "minhop tables configured" "$work/vlroom/osm/osm.log"; then
+  ok "vlroom: 8 VLs on ports limited to 2 (max_op_vls) refused, OpenSM fell back"
+else
+  bad "vlroom: expected the refusal:"; grep -i "lanes" "$work/vlroom/osm/osm.log" | head -4
+fi
+
+# verify=no: the same routing goes live unchecked, as the log says.
+plugin_run unchecked "$work/net/torus.net" "lanes-minhop" "verify=no"
+log=$work/unchecked/osm/osm.log
+if grep -q "lanes-minhop: .*not verified (verify=no)" "$log" && grep -q "lanes-minhop tables configured" "$log"; then
+  ok "unchecked: verify=no puts lanes-minhop's tables live without the verifier"
+else
+  bad "unchecked: expected lanes-minhop live and unverified:"; grep -i "lanes" "$log" | head -4
 fi
 
 # An unknown option: the plugin does not load, OpenSM says so and routes with minhop.
@@ -84,6 +112,9 @@ osm_order_net() {
          gsub(/\n/, "\001"); print k "\t" $0 }' "$1" |
     sort | cut -f2- | tr '\001' '\n'
 }
+
+# blocks DUMP: an opensm-sl2vl.dump as one line per node block, sorted.
+blocks() { awk 'BEGIN { RS = "" } { gsub(/\n/, "|"); print }' "$1" | sort; }
 
 # ca_pairs CASFILE N: every ordered pair of CA LIDs (N 0), or N of them drawn at random (seed 7).
 ca_pairs() {
@@ -114,15 +145,19 @@ sa_sls() {
   osm_order_net "$net" >"$dir/ordered.net"
   "$LANES" route -e "$engine" "$dir/ordered.net" -o "$dir/ours" >"$dir/route.out" 2>&1 ||
     { bad "$name: lanes route"; cat "$dir/route.out"; return; }
-  # lanes' SL per (source LID, destination LID), from its per-source-switch table
+  # lanes' SL per (source LID, destination LID), from its table (any of its four modes)
   awk 'function num(v,   i, x) {
          if (v !~ /^0x/) return v + 0
          for (i = 3; i <= length(v); i++) x = x * 16 + index("0123456789abcdef", tolower(substr(v, i, 1))) - 1
          return x
        }
        FNR == NR { sw[$1] = $2; next }
-       /^0x/ && NF == 3 { sl[$2 " " num($1)] = $3 }
-       FILENAME ~ /pairs$/ { print $1, $2, sl[sw[$1] " " $2] }' \
+       /^mode / { mode = $2; next }
+       /^sl / { uniform = $2; next }
+       /^0x/ && NF == 2 { sl["* " num($1)] = $2 }
+       /^0x/ && NF == 3 { sl[(mode == "per-pair" ? num($2) : $2) " " num($1)] = $3 }
+       FILENAME ~ /pairs$/ { src = mode == "per-pair" ? $1 : mode == "per-dst" ? "*" : sw[$1]
+                             print $1, $2, mode == "uniform" ? uniform : sl[src " " $2] }' \
     "$dir/cas" "$dir/ours/lanes-path-sl.txt" "$dir/pairs" | sort >"$dir/want"
   awk 'function num(v,   i, x) {
          if (v !~ /^0x/) return v + 0
@@ -153,7 +188,9 @@ sa_sls() {
     head -3 "$dir/deployed.err"
   fi
 }
-sa_sls sa_torus "$work/net/torus.net" dfsssp 0
+for engine in dfsssp lash nue; do
+  sa_sls "sa_torus_$engine" "$work/net/torus.net" "$engine" 0
+done
 "$LANES" topo convert "$DATA/dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt" --to ibsim -o "$work/net/dgx.net" ||
   fail "convert dgx"
 sa_sls sa_dgx "$work/net/dgx.net" dfsssp 500
