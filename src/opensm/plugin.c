@@ -151,6 +151,20 @@ static void log_cycle(const struct engine *e, const struct lanes_verify_result *
 	}
 }
 
+/* The verifier's first failed paths (a loop or a drop) in OpenSM's log, at most three. */
+static void log_failures(const struct engine *e, const struct lanes_verify_result *res)
+{
+	const struct lanes_fabric *f = e->sweep.f;
+
+	for (uint32_t i = 0; i < res->num_examples && i < 3; i++) {
+		const struct lanes_path_failure *x = &res->examples[i];
+
+		LOG(e->plugin, OSM_LOG_ERROR, "ERR: %s: LID %u -> %u %s at \"%s\" port %u\n", e->name,
+		    x->src_lid, x->dst_lid, x->kind == LANES_PATH_LOOP ? "loops" : "is dropped",
+		    f->nodes[f->switches[x->at_switch]].desc, x->port);
+	}
+}
+
 /* lanes' verifier on the sweep's routing. @return 1 it may go live, else 0 (logged) */
 static int verified(const struct engine *e)
 {
@@ -175,6 +189,7 @@ static int verified(const struct engine *e)
 	if (!res->reachable)
 		LOG(e->plugin, OSM_LOG_ERROR, "ERR: %s: refused: %llu unreachable pairs\n", e->name,
 		    (unsigned long long)res->unreachable_pairs);
+	log_failures(e, res);
 	if (res->vls_over_budget)
 		LOG(e->plugin, OSM_LOG_ERROR, "ERR: %s: refused: VLs over the budget of %u\n", e->name,
 		    vo.max_vls);
