@@ -69,8 +69,11 @@ static int parse_option(struct plugin *p, const char *word, size_t len)
 	v = strtoul(value, &end, 10);
 	if (klen == 6 && !strncmp(word, "verify", 6) && (!strcmp(value, "yes") || !strcmp(value, "no")))
 		p->verify = value[0] == 'y';
-	else if (klen == 5 && !strncmp(word, "roots", 5) && value[0])
-		p->roots = strdup(value);
+	else if (klen == 5 && !strncmp(word, "roots", 5) && value[0]) {
+		free(p->roots);
+		if (!(p->roots = strdup(value)))
+			return -1;
+	}
 	else if (*end || !value[0])
 		goto bad;
 	else if (klen == 3 && !strncmp(word, "vls", 3) && v >= 1 && v <= 15)

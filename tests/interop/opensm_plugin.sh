@@ -57,43 +57,34 @@ for engine in dfsssp lash nue updn; do
 done
 same_tables dgx_dfsssp "$DATA/dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt" dfsssp
 
+# log_case NAME ENGINES OPTIONS CONF-LINE WHAT PATTERN...: OpenSM once on the
+# torus; ok (saying WHAT) when its log matches every PATTERN.
+log_case() {
+  local name=$1 engines=$2 options=$3 conf=$4 what=$5 log pattern; shift 5
+  plugin_run "$name" "$work/net/torus.net" "$engines" "$options" "$conf"
+  log=$work/$name/osm/osm.log
+  for pattern in "$@"; do
+    if ! grep -q -- "$pattern" "$log"; then
+      bad "$name: no /$pattern/ in OpenSM's log:"; grep -i "lanes\|plugin\|configured" "$log" | head -5
+      return
+    fi
+  done
+  ok "$name: $what"
+}
+
 # minhop makes credit loops on a torus: refused, the cycle logged, OpenSM's own minhop instead.
-plugin_run refused "$work/net/torus.net" "lanes-minhop" "verify=yes" || bad "refused: OpenSM did not run"
-log=$work/refused/osm/osm.log
-if grep -q "lanes-minhop: refused: a credit loop" "$log" && grep -q "lanes-minhop: cycle 1/" "$log" &&
-   grep -q "cannot build fwd tables" "$log" && grep -q "minhop tables configured on all switches" "$log"; then
-  ok "refused: lanes-minhop's credit loop named, OpenSM fell back to its minhop"
-else
-  bad "refused: expected the refusal, the cycle and the fallback in OpenSM's log:"
-  grep -i "lanes\|tables configured" "$log" | head -8
-fi
-
+log_case refused lanes-minhop verify=yes "" "lanes-minhop's credit loop named, OpenSM fell back to its minhop" \
+  "lanes-minhop: refused: a credit loop" "lanes-minhop: cycle 1/" "cannot build fwd tables" \
+  "minhop tables configured on all switches"
 # Ports that hold fewer VLs than the routing uses (max_op_vls 2): refused, with both numbers.
-plugin_run vlroom "$work/net/torus.net" "lanes-dfsssp" "vls=8" "max_op_vls 2"
-if grep -q "lanes-dfsssp: refused: the routing needs 8 VLs, the ports hold 2" "$work/vlroom/osm/osm.log" &&
-   grep -q "minhop tables configured" "$work/vlroom/osm/osm.log"; then
-  ok "vlroom: 8 VLs on ports limited to 2 (max_op_vls) refused, OpenSM fell back"
-else
-  bad "vlroom: expected the refusal:"; grep -i "lanes" "$work/vlroom/osm/osm.log" | head -4
-fi
-
+log_case vlroom lanes-dfsssp vls=8 "max_op_vls 2" "8 VLs on ports limited to 2 (max_op_vls) refused, OpenSM fell back" \
+  "lanes-dfsssp: refused: the routing needs 8 VLs, the ports hold 2" "minhop tables configured"
 # verify=no: the same routing goes live unchecked, as the log says.
-plugin_run unchecked "$work/net/torus.net" "lanes-minhop" "verify=no"
-log=$work/unchecked/osm/osm.log
-if grep -q "lanes-minhop: .*not verified (verify=no)" "$log" && grep -q "lanes-minhop tables configured" "$log"; then
-  ok "unchecked: verify=no puts lanes-minhop's tables live without the verifier"
-else
-  bad "unchecked: expected lanes-minhop live and unverified:"; grep -i "lanes" "$log" | head -4
-fi
-
+log_case unchecked lanes-minhop verify=no "" "verify=no puts lanes-minhop's tables live without the verifier" \
+  "lanes-minhop: .*not verified (verify=no)" "lanes-minhop tables configured"
 # An unknown option: the plugin does not load, OpenSM says so and routes with minhop.
-plugin_run badopt "$work/net/torus.net" "lanes-updn" "vls=8 colour=blue"
-log=$work/badopt/osm/osm.log
-if grep -q "bad option 'colour=blue'" "$log" && grep -q "minhop tables configured on all switches" "$log"; then
-  ok "badopt: an unknown option is named, and OpenSM falls back"
-else
-  bad "badopt: expected the bad option and minhop in OpenSM's log:"; grep -i "lanes\|plugin\|configured" "$log" | head -5
-fi
+log_case badopt lanes-updn "vls=8 colour=blue" "" "an unknown option is named, and OpenSM falls back" \
+  "bad option 'colour=blue'" "minhop tables configured on all switches"
 
 # ca_lids NETFILE: "LID SWITCH-GUID" for every CA port of a lanes-written ibsim net file.
 ca_lids() {
