@@ -72,7 +72,13 @@ static inline int lanes_heap_less(const struct lanes_heap_entry *a, const struct
 #endif
 }
 
-/* Move e up from index i (a free slot, or e's own) past every parent it comes before. */
+/*
+ * Move e up from index i (a free slot, or e's own) past every parent it comes
+ * before. The loops here and in lanes_heap_pop keep entry and pos in locals:
+ * a helper that stores through h->entry and h->pos makes the compiler reload
+ * them after every store (they may alias), and nue on dragonfly a=16 p=8 h=8
+ * then takes 3.3 s of user CPU instead of 2.9 (threads 1, 3 runs each).
+ */
 static inline void lanes_heap_sift_up(struct lanes_heap *h, uint32_t i, struct lanes_heap_entry e)
 {
 	struct lanes_heap_entry *entry = h->entry;

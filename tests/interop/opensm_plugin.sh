@@ -86,6 +86,13 @@ log_case unchecked lanes-minhop verify=no "" "verify=no puts lanes-minhop's tabl
 log_case badopt lanes-updn "vls=8 colour=blue" "" "an unknown option is named, and OpenSM falls back" \
   "bad option 'colour=blue'" "minhop tables configured on all switches"
 
+# awk_num: an awk function num(v), a decimal or 0x hex number (saquery and lanes print both).
+awk_num='function num(v,   i, x) {
+  if (v !~ /^0x/) return v + 0
+  for (i = 3; i <= length(v); i++) x = x * 16 + index("0123456789abcdef", tolower(substr(v, i, 1))) - 1
+  return x
+}'
+
 # ca_lids NETFILE: "LID SWITCH-GUID" for every CA port of a lanes-written ibsim net file.
 ca_lids() {
   awk '/^caguid=/ { ca = 1 } /^switchguid=/ { ca = 0 }
@@ -137,11 +144,7 @@ sa_sls() {
   "$LANES" route -e "$engine" "$dir/ordered.net" -o "$dir/ours" >"$dir/route.out" 2>&1 ||
     { bad "$name: lanes route"; cat "$dir/route.out"; return; }
   # lanes' SL per (source LID, destination LID), from its table (any of its four modes)
-  awk 'function num(v,   i, x) {
-         if (v !~ /^0x/) return v + 0
-         for (i = 3; i <= length(v); i++) x = x * 16 + index("0123456789abcdef", tolower(substr(v, i, 1))) - 1
-         return x
-       }
+  awk "$awk_num"'
        FNR == NR { sw[$1] = $2; next }
        /^mode / { mode = $2; next }
        /^sl / { uniform = $2; next }
@@ -150,11 +153,7 @@ sa_sls() {
        FILENAME ~ /pairs$/ { src = mode == "per-pair" ? $1 : mode == "per-dst" ? "*" : sw[$1]
                              print $1, $2, mode == "uniform" ? uniform : sl[src " " $2] }' \
     "$dir/cas" "$dir/ours/lanes-path-sl.txt" "$dir/pairs" | sort >"$dir/want"
-  awk 'function num(v,   i, x) {
-         if (v !~ /^0x/) return v + 0
-         for (i = 3; i <= length(v); i++) x = x * 16 + index("0123456789abcdef", tolower(substr(v, i, 1))) - 1
-         return x
-       }
+  awk "$awk_num"'
        /PathRecord dump/ { s = d = "" }
        /^[ \t]*slid\./ { v = $0; sub(/^[^.]*\.+/, "", v); s = num(v) }
        /^[ \t]*dlid\./ { v = $0; sub(/^[^.]*\.+/, "", v); d = num(v) }
