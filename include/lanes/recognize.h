@@ -1,0 +1,91 @@
+/*
+ * lanes/recognize.h - structure recognition: which regular topology a bare
+ * fabric is, found from its switch graph alone (no names, no GUIDs, no port
+ * numbers, no generator metadata), as a subnet manager sees it.
+ *
+ * - Dragonfly: the group of every switch (closed neighbourhoods, Maglione-
+ *   Mathey et al., "Leveraging InfiniBand controller to configure deadlock-
+ *   free routing engines for Dragonflies", JPDC 2021, Sec. 4; link
+ *   equivalence, Sec. 2.2 of "Early evaluation of direct large-scale
+ *   InfiniBand networks with adaptive routing").
+ * - HyperX / Flattened Butterfly (hypercubes included): the coordinate of
+ *   every switch in every dimension (link equivalence and union-find, same
+ *   paper, Sec. 2.1).
+ * - Slim Fly (MMS graphs): the (t, x, y) coordinate of every switch.
+ *
+ * Recognition tolerates missing switches and cables: what is found is what
+ * the surviving graph shows (a dragonfly group with a missing switch is a
+ * smaller group). Engines that need the complete structure check it
+ * themselves and name what is missing.
+ */
+#ifndef LANES_RECOGNIZE_H
+#define LANES_RECOGNIZE_H
+
+#include <stdint.h>
+
+#include "lanes/error.h"
+#include "lanes/fabric.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The kinds of structure lanes recognises. */
+enum lanes_structure_kind {
+	LANES_STRUCTURE_NONE = 0,  /**< none recognised */
+	LANES_STRUCTURE_DRAGONFLY, /**< groups */
+	LANES_STRUCTURE_HYPERX,    /**< coordinates, one per dimension */
+	LANES_STRUCTURE_SLIMFLY,   /**< coordinates (t, x, y) of an MMS graph */
+};
+
+/** Most dimensions a recognised HyperX may have. */
+#define LANES_STRUCTURE_MAX_DIMS 16
+
+/** What was recognised. Free with lanes_structure_free(). */
+struct lanes_structure {
+	int kind;                 /**< enum lanes_structure_kind */
+	uint32_t num_switches;    /**< of the fabric */
+
+	/* LANES_STRUCTURE_DRAGONFLY */
+	uint32_t num_groups;
+	uint32_t *group;          /**< per switch index: its group, 0..num_groups-1 */
+
+	/* LANES_STRUCTURE_HYPERX and LANES_STRUCTURE_SLIMFLY */
+	uint32_t num_dims;        /**< HyperX: dimensions; Slim Fly: 3 (t, x, y) */
+	uint32_t extent[LANES_STRUCTURE_MAX_DIMS]; /**< values per dimension */
+	uint32_t *coord;          /**< [switch * num_dims + dim] */
+	uint32_t slimfly_q;       /**< Slim Fly: the prime power q */
+
+	/** Why nothing (or something partial) was recognised: a short sentence. */
+	char note[256];
+};
+
+/** Kind name: "none", "dragonfly", "hyperx", "slimfly". */
+const char *lanes_structure_kind_name(int kind);
+
+/**
+ * Recognise f as a Slim Fly, a HyperX or a dragonfly, tried in that order.
+ * Finding nothing is not an error: s->kind is LANES_STRUCTURE_NONE and
+ * s->note says why. Errors are out of memory only.
+ */
+int lanes_recognize(const struct lanes_fabric *f, struct lanes_structure *s,
+		    struct lanes_error *err);
+
+/**
+ * Recognise one kind only. LANES_EINVAL, with the reason in err, when f is
+ * not of that kind (s is then empty); LANES_ENOMEM.
+ */
+int lanes_recognize_dragonfly(const struct lanes_fabric *f, struct lanes_structure *s,
+			      struct lanes_error *err);
+int lanes_recognize_hyperx(const struct lanes_fabric *f, struct lanes_structure *s,
+			   struct lanes_error *err);
+int lanes_recognize_slimfly(const struct lanes_fabric *f, struct lanes_structure *s,
+			    struct lanes_error *err);
+
+/** Free what s holds and empty it. NULL is a no-op. */
+void lanes_structure_free(struct lanes_structure *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
