@@ -44,6 +44,9 @@ struct lanes_route_opts {
 	const char *roots;     /**< engine-specific: a file of root GUIDs, or NULL */
 	unsigned threads;      /**< worker threads: 0 one per online core (the default), 1 none;
 				    the routing does not depend on it */
+	const char *params;    /**< engine parameters, "key=value" words separated by commas
+				    or spaces ("base=minhop"), or NULL; only for engines whose
+				    params_usage names them */
 };
 
 /** Fill opts with the defaults. */
@@ -57,6 +60,7 @@ struct lanes_engine {
 	const char *resources; /**< "1 VL", "2^n SLs, 2 VLs", ... */
 	const char *source;    /**< the paper or document followed */
 	unsigned flags;        /**< enum lanes_engine_flags */
+	const char *params_usage; /**< "base=sssp|minhop": the parameters it takes, or NULL */
 	/** Cheap refusal with a reason ("dla: group 3 is not fully connected"); 0 if it applies. */
 	int (*check)(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		     struct lanes_error *err);

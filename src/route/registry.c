@@ -53,6 +53,9 @@ int lanes_route(const struct lanes_engine *e, const struct lanes_fabric *f,
 		return lanes_error_set(err, LANES_EINVAL, "vls must be 1..15, not %u", opts->max_vls);
 	if (opts->max_sls < 1 || opts->max_sls > 16)
 		return lanes_error_set(err, LANES_EINVAL, "sls must be 1..16, not %u", opts->max_sls);
+	if (opts->params && opts->params[0] && !e->params_usage)
+		return lanes_error_set(err, LANES_EINVAL, "%s takes no parameters, not '%s'", e->name,
+				       opts->params);
 	if (!f->num_switches)
 		return lanes_error_set(err, LANES_EINVAL, "%s: the fabric has no switch to route",
 				       e->name);
