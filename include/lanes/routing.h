@@ -14,7 +14,8 @@
  *   and for each CA or router port its injection map. Maps live once in a
  *   pool; switches and ports hold pool indices, because most share a map.
  *   Map 0 sends every SL to VL 0, which is what a routing without VLs means.
- * - num_vls and num_sls used, and the engine's notes.
+ * - num_vls and num_sls used, vls_needed and sls_needed (fewer where an engine
+ *   spreads paths over spare VLs), and the engine's notes.
  *
  * A routing belongs to one fabric (it copies its switch and LID counts to
  * catch mix-ups) and never points into engine state.
@@ -63,6 +64,15 @@ struct lanes_routing {
 
 	uint8_t num_vls; /**< data VLs used: 1 + the highest VL any map gives */
 	uint8_t num_sls; /**< SLs used: 1 + the highest path SL */
+	/**
+	 * The fewest VLs and SLs the engine's scheme needs for this fabric: what
+	 * it would still route deadlock-free with as its budget. Equal to
+	 * num_vls / num_sls, except for engines that spread paths over spare
+	 * VLs for balance (dfsssp, lash, nue), which set them after
+	 * lanes_routing_count_resources().
+	 */
+	uint8_t vls_needed;
+	uint8_t sls_needed;
 	char *notes;     /**< the engine's notes (malloc'ed), or NULL */
 };
 

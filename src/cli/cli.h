@@ -137,6 +137,15 @@ enum cli_engine_outcome cli_run_engine(const struct lanes_engine *e, const struc
 const char *cli_engine_message(const struct lanes_engine *e, const struct lanes_error *err,
 			       char *buf, size_t size);
 
+/*
+ * An engine with its parameters, "NAME[:KEY=VALUE]..." (spec[0..len)): the
+ * engine in *e and its parameters, space-separated, in params ("" for none).
+ * An unknown name, or parameters for an engine that takes none, is a usage
+ * error (printed, naming cmd): EXIT_USAGE.
+ */
+int cli_engine_spec(const char *cmd, const char *spec, size_t len, const struct lanes_engine **e,
+		    char *params, size_t cap);
+
 /* Print "lanes: ENGINE: message" (once, when the engine already names itself). */
 void cli_engine_error(const struct lanes_engine *e, const struct lanes_error *err);
 

@@ -41,7 +41,8 @@ static const char compare_usage[] =
 	"  VLs and SLs used, CA-to-CA hops average and max, routes per switch-to-switch channel\n"
 	"  max and standard deviation, effective bisection bandwidth, routing time in seconds,\n"
 	"  or the reason the engine refused; NOTE says when pairs are unreachable.\n"
-	"  -e LIST          engines, comma separated, or all\n"
+	"  -e LIST          engines, comma separated, or all; each may carry its parameters,\n"
+	"                   NAME:KEY=VALUE[:KEY=VALUE...] (dfdn:base=minhop)\n"
 	"  --vls N, --sls N the budgets every engine gets (default 8 and 16)\n"
 	"  --ca-lids-only   no engine routes switch LIDs as destinations\n"
 	"  --roots FILE     root switch GUIDs for updn only (the other engines do not use it);\n"
@@ -51,7 +52,8 @@ static const char compare_usage[] =
 	"  --threads N      worker threads for each engine and the verifier, 0 one per core\n"
 	"                   (default); the results do not depend on it\n"
 	"  --json           an array of objects: engine, claims_deadlock_free, deadlock_free,\n"
-	"                   reachable, unreachable_pairs, vls, sls, hops_avg, hops_max,\n"
+	"                   reachable, unreachable_pairs, vls, sls (used), vls_needed,\n"
+	"                   sls_needed (what the engine's scheme needs), hops_avg, hops_max,\n"
 	"                   routes_per_channel_max, routes_per_channel_stddev, ebb, time_s, error\n"
 	"  Exit 0 done; 1 an engine failed (an internal error, not a refusal), an engine that\n"
 	"  claims deadlock freedom was rejected by the verifier (CA-to-CA traffic; not judged\n"
@@ -64,12 +66,15 @@ static const char compare_usage[] =
 /* One engine's outcome. */
 struct row {
 	const struct lanes_engine *e;
+	char label[128];          /* as -e names it: "dfdn:base=minhop" */
+	char params[256];         /* from -e NAME:KEY=VALUE, space-separated */
 	char error[512];          /* empty, or why it refused */
 	int failed;               /* the error is not a refusal: a bug */
 	int deadlock_free, reachable;
 	int has_ebb;              /* the EBB was computed (--ebb-patterns > 0) */
 	uint64_t unreachable;     /* pairs lost: loops and drops */
-	unsigned vls, sls;
+	unsigned vls, sls;        /* used, as the verifier counts them */
+	unsigned vls_needed, sls_needed; /* what the engine's scheme needs */
 	double hops_avg, rpc_stddev, ebb, time_s;
 	unsigned hops_max;
 	uint64_t rpc_max;
@@ -103,7 +108,10 @@ static int run_engine(const struct cargs *a, const struct lanes_fabric *f, struc
 	struct lanes_verify_result *res;
 	struct lanes_error err;
 
-	switch (cli_run_engine(w->e, f, &a->ro, &r, &w->time_s, &err)) {
+	struct lanes_route_opts ro = a->ro;
+
+	ro.params = w->params[0] ? w->params : NULL;
+	switch (cli_run_engine(w->e, f, &ro, &r, &w->time_s, &err)) {
 	case CLI_ROUTED:
 		break;
 	case CLI_FAILED:
@@ -125,6 +133,8 @@ static int run_engine(const struct cargs *a, const struct lanes_fabric *f, struc
 	w->unreachable = res->unreachable_pairs;
 	w->vls = res->vls_used;
 	w->sls = res->sls_used;
+	w->vls_needed = r->vls_needed;
+	w->sls_needed = r->sls_needed;
 	w->hops_avg = res->hops_avg;
 	w->hops_max = res->hops_max;
 	w->rpc_max = res->rpc_max;
@@ -136,50 +146,43 @@ static int run_engine(const struct cargs *a, const struct lanes_fabric *f, struc
 	return 0;
 }
 
-/* The engine named by s[0..len), or NULL (printed, naming -e). */
-static const struct lanes_engine *one_engine(const char *list, const char *s, size_t len)
+/* The engine (with its parameters) named by s[0..len) into w; EXIT_USAGE printed, naming -e. */
+static int one_engine(const char *list, const char *s, size_t len, struct row *w)
 {
-	const struct lanes_engine *e = NULL;
-	char name[128];
-
-	if (!len) {
-		cli_usage_error("compare: -e: empty engine name in '%s' (engines are separated by "
-				"single commas, with none at either end)", list);
-		return NULL;
-	}
-	snprintf(name, sizeof(name), "%.*s", (int)len, s);
-	if (len < sizeof(name))
-		e = lanes_engine_find(name);
-	if (!e)
-		cli_usage_error("compare: -e: no engine named '%s' (see `lanes engines`)", name);
-	return e;
+	if (!len)
+		return cli_usage_error("compare: -e: empty engine name in '%s' (engines are separated "
+				       "by single commas, with none at either end)", list);
+	if (cli_engine_spec("compare: -e", s, len, &w->e, w->params, sizeof(w->params)))
+		return EXIT_USAGE;
+	snprintf(w->label, sizeof(w->label), "%.*s", (int)len, s);
+	return 0;
 }
 
-/* Resolve -e into engines; NULL or "all" is every registered one. Empty names are errors. */
-static int pick_engines(const char *list, const struct lanes_engine **out, size_t *n)
+/* Resolve -e into rows; NULL or "all" is every registered engine. Empty names are errors. */
+static int pick_engines(const char *list, struct row *rows, size_t *n)
 {
 	const char *s = list;
 
 	*n = 0;
 	if (!list || !strcmp(list, "all")) {
 		while (*n < MAX_ENGINES && lanes_engine_at(*n)) {
-			out[*n] = lanes_engine_at(*n);
+			rows[*n].e = lanes_engine_at(*n);
+			snprintf(rows[*n].label, sizeof(rows[*n].label), "%s", rows[*n].e->name);
 			(*n)++;
 		}
 		return 0;
 	}
 	for (;;) {
 		size_t len = strcspn(s, ",");
-		const struct lanes_engine *e = one_engine(list, s, len);
 
-		if (!e)
-			return EXIT_USAGE;
-		for (size_t i = 0; i < *n; i++)
-			if (out[i] == e)
-				return cli_usage_error("compare: -e: '%s' is named twice", e->name);
 		if (*n == MAX_ENGINES)
 			return cli_usage_error("compare: -e: more than %d engines", MAX_ENGINES);
-		out[(*n)++] = e;
+		if (one_engine(list, s, len, &rows[*n]))
+			return EXIT_USAGE;
+		for (size_t i = 0; i < *n; i++)
+			if (!strcmp(rows[i].label, rows[*n].label))
+				return cli_usage_error("compare: -e: '%s' is named twice", rows[i].label);
+		(*n)++;
 		if (!s[len])
 			return 0;
 		s += len + 1; /* past the comma: "a," ends with an empty name */
@@ -187,12 +190,12 @@ static int pick_engines(const char *list, const struct lanes_engine **out, size_
 }
 
 /* --roots must reach an engine that reads it. */
-static int check_roots(const struct cargs *a, const struct lanes_engine **engines, size_t n)
+static int check_roots(const struct cargs *a, const struct row *rows, size_t n)
 {
 	if (!a->ro.roots)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (cli_engine_takes_roots(engines[i]))
+		if (cli_engine_takes_roots(rows[i].e))
 			return 0;
 	return cli_usage_error("compare: --roots is read by updn only, and -e does not name it");
 }
@@ -203,7 +206,7 @@ static struct json_object *row_json(const struct row *w)
 	int ok = !w->error[0];
 
 #define NUM(key, v) json_object_object_add(o, key, ok ? (v) : NULL)
-	json_object_object_add(o, "engine", json_object_new_string(w->e->name));
+	json_object_object_add(o, "engine", json_object_new_string(w->label));
 	json_object_object_add(o, "claims_deadlock_free",
 			       json_object_new_boolean((w->e->flags & LANES_ENGINE_DEADLOCK_FREE) != 0));
 	NUM("deadlock_free", json_object_new_boolean(w->deadlock_free));
@@ -211,6 +214,8 @@ static struct json_object *row_json(const struct row *w)
 	NUM("unreachable_pairs", json_object_new_int64((int64_t)w->unreachable));
 	NUM("vls", json_object_new_int((int)w->vls));
 	NUM("sls", json_object_new_int((int)w->sls));
+	NUM("vls_needed", json_object_new_int((int)w->vls_needed));
+	NUM("sls_needed", json_object_new_int((int)w->sls_needed));
 	NUM("hops_avg", json_object_new_double(w->hops_avg));
 	NUM("hops_max", json_object_new_int((int)w->hops_max));
 	NUM("routes_per_channel_max", json_object_new_int64((int64_t)w->rpc_max));
@@ -234,19 +239,23 @@ static void print_json(const struct row *rows, size_t n)
 
 static void print_table(const struct lanes_fabric *f, const struct row *rows, size_t n)
 {
-	printf("%u switches, %u CAs; deadlock-free is the verifier's verdict\n\n", f->num_switches,
-	       f->num_cas);
-	printf("%-8s %-13s %3s %3s %8s %8s %8s %10s %6s %8s %s\n", "ENGINE", "DEADLOCK-FREE", "VLS",
+	printf("%u switches, %u CAs; deadlock-free is the verifier's verdict; VLS and SLS are "
+	       "used/needed\n\n", f->num_switches, f->num_cas);
+	printf("%-10s %-13s %5s %5s %8s %8s %8s %10s %6s %8s %s\n", "ENGINE", "DEADLOCK-FREE", "VLS",
 	       "SLS", "HOPS-AVG", "HOPS-MAX", "RPC-MAX", "RPC-STDDEV", "EBB", "TIME-S", "NOTE");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
 
 		if (w->error[0]) {
-			printf("%-8s %s: %s\n", w->e->name, w->failed ? "FAILED" : "refused", w->error);
+			printf("%-10s %s: %s\n", w->label, w->failed ? "FAILED" : "refused", w->error);
 			continue;
 		}
-		printf("%-8s %-13s %3u %3u %8.3f %8u %8llu %10.2f ", w->e->name,
-		       w->deadlock_free ? "yes" : "no", w->vls, w->sls, w->hops_avg, w->hops_max,
+		char vls[16], sls[16];
+
+		snprintf(vls, sizeof(vls), "%u/%u", w->vls, w->vls_needed);
+		snprintf(sls, sizeof(sls), "%u/%u", w->sls, w->sls_needed);
+		printf("%-10s %-13s %5s %5s %8.3f %8u %8llu %10.2f ", w->label,
+		       w->deadlock_free ? "yes" : "no", vls, sls, w->hops_avg, w->hops_max,
 		       (unsigned long long)w->rpc_max, w->rpc_stddev);
 		if (w->has_ebb)
 			printf("%6.3f", w->ebb);
@@ -317,23 +326,20 @@ static int findings(const struct cargs *a, const struct lanes_fabric *f, const s
 }
 
 /* Route in two passes, engines that read --roots first; rows stay in -e order. */
-static int run_all(const struct cargs *a, const struct lanes_fabric *f,
-		   const struct lanes_engine **engines, struct row *rows, size_t n)
+static int run_all(const struct cargs *a, const struct lanes_fabric *f, struct row *rows,
+		   size_t n)
 {
 	int rc = 0;
 
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < n && !rc; i++)
-			if (cli_engine_takes_roots(engines[i]) == (pass == 0)) {
-				rows[i].e = engines[i];
+			if (cli_engine_takes_roots(rows[i].e) == (pass == 0))
 				rc = run_engine(a, f, &rows[i]);
-			}
 	return rc;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	const struct lanes_engine *engines[MAX_ENGINES];
 	struct row rows[MAX_ENGINES];
 	struct cargs a;
 	struct lanes_fabric *f;
@@ -346,11 +352,11 @@ int cmd_compare(int argc, char **argv)
 	lanes_verify_opts_init(&a.vo);
 	if ((rc = parse_args(&a, argc, argv)))
 		return rc < 0 ? EXIT_OK : rc;
-	if ((rc = pick_engines(a.engines, engines, &n)) || (rc = check_roots(&a, engines, n)) ||
+	memset(rows, 0, sizeof(rows));
+	if ((rc = pick_engines(a.engines, rows, &n)) || (rc = check_roots(&a, rows, n)) ||
 	    (rc = cli_load_fabric(argc - optind, argv + optind, &a.fo, &f)))
 		return rc;
-	memset(rows, 0, sizeof(rows));
-	if (!(rc = run_all(&a, f, engines, rows, n))) {
+	if (!(rc = run_all(&a, f, rows, n))) {
 		if (a.json)
 			print_json(rows, n);
 		else

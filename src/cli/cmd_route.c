@@ -26,7 +26,9 @@ static const char route_usage[] =
 	"    opensm-lfts.dump    the LFTs, as OpenSM writes them and `opensm -R file -U` loads them\n"
 	"    opensm-sl2vl.dump   the SL2VL maps, as OpenSM writes them\n"
 	"    lanes-path-sl.txt   the path SLs (docs/formats-routing.md)\n"
-	"    report.json         engine, resources, time\n"
+	"    report.json         engine, resources used and needed, time\n"
+	"  ENGINE may carry the engine's parameters: NAME:KEY=VALUE[:KEY=VALUE...]\n"
+	"                   (`lanes engines` lists them; dfdn:base=minhop)\n"
 	"  --vls N          data VL budget, 1..15 (default 8)\n"
 	"  --sls N          SL budget, 1..16 (default 16)\n"
 	"  --seed S         seed for randomised engines (default 1)\n"
@@ -69,6 +71,8 @@ int cmd_engines(int argc, char **argv)
 			json_object_object_add(o, "resources", json_object_new_string(e->resources));
 			json_object_object_add(o, "summary", json_object_new_string(e->summary));
 			json_object_object_add(o, "source", json_object_new_string(e->source));
+			json_object_object_add(o, "params", e->params_usage ?
+					       json_object_new_string(e->params_usage) : NULL);
 			json_object_array_add(a, o);
 		}
 		puts(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -79,8 +83,11 @@ int cmd_engines(int argc, char **argv)
 	for (size_t i = 0; lanes_engine_at(i); i++) {
 		const struct lanes_engine *e = lanes_engine_at(i);
 
-		printf("%-10s %-16s %-30s %-14s %s\n", e->name, e->scope,
+		printf("%-10s %-16s %-30s %-14s %s", e->name, e->scope,
 		       flag_words(e->flags, buf, sizeof(buf)), e->resources, e->summary);
+		if (e->params_usage)
+			printf(" (-e %s:%s)", e->name, e->params_usage);
+		putchar('\n');
 	}
 	return EXIT_OK;
 }
@@ -153,6 +160,32 @@ void cli_engine_error(const struct lanes_engine *e, const struct lanes_error *er
  * The one engine option that is not for every engine. The descriptor has no
  * parameter table yet (lanes/route.h), so the list is kept here.
  */
+int cli_engine_spec(const char *cmd, const char *spec, size_t len, const struct lanes_engine **e,
+		    char *params, size_t cap)
+{
+	size_t name_len = strcspn(spec, ":");
+	char name[128];
+
+	if (name_len > len)
+		name_len = len;
+	snprintf(name, sizeof(name), "%.*s", (int)name_len, spec);
+	if (name_len >= sizeof(name) || !(*e = lanes_engine_find(name)))
+		return cli_usage_error("%s: no engine named '%s' (see `lanes engines`)", cmd, name);
+	params[0] = 0;
+	if (name_len == len)
+		return 0;
+	if (!(*e)->params_usage)
+		return cli_usage_error("%s: %s takes no parameters, not '%.*s'", cmd, name,
+				       (int)(len - name_len - 1), spec + name_len + 1);
+	if (len - name_len >= cap)
+		return cli_usage_error("%s: the parameters of %s are too long", cmd, name);
+	snprintf(params, cap, "%.*s", (int)(len - name_len - 1), spec + name_len + 1);
+	for (char *p = params; *p; p++)
+		if (*p == ':')
+			*p = ' ';
+	return 0;
+}
+
 int cli_engine_takes_roots(const struct lanes_engine *e)
 {
 	return !strcmp(e->name, "updn");
@@ -221,6 +254,8 @@ static int write_report(const char *dir, const struct lanes_engine *e,
 	json_object_object_add(j, "max_lid", json_object_new_int64(f->max_lid));
 	json_object_object_add(j, "vls", json_object_new_int(r->num_vls));
 	json_object_object_add(j, "sls", json_object_new_int(r->num_sls));
+	json_object_object_add(j, "vls_needed", json_object_new_int(r->vls_needed));
+	json_object_object_add(j, "sls_needed", json_object_new_int(r->sls_needed));
 	json_object_object_add(j, "time_s", json_object_new_double(seconds));
 	json_object_object_add(j, "notes", r->notes ? json_object_new_string(r->notes) : NULL);
 	json_object_object_add(opt, "vls", json_object_new_int(o->max_vls));
@@ -317,6 +352,7 @@ int cmd_route(int argc, char **argv)
 	const char *engine = NULL, *dir = NULL;
 	struct lanes_fabric *f;
 	struct lanes_routing *r = NULL;
+	char params[256];
 	double t = 0;
 	int c, rc;
 
@@ -336,15 +372,18 @@ int cmd_route(int argc, char **argv)
 	}
 	if (!engine || !dir)
 		return cli_usage_error("route: -e ENGINE and -o DIR are required (see lanes route --help)");
-	if (!(e = lanes_engine_find(engine)))
-		return cli_usage_error("route: no engine named '%s' (see `lanes engines`)", engine);
+	if ((rc = cli_engine_spec("route", engine, strlen(engine), &e, params, sizeof(params))))
+		return rc;
+	ro.params = params[0] ? params : NULL;
 	if ((rc = cli_check_roots("route", e, &ro)))
 		return rc;
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &fo, &f)))
 		return rc;
 	if (!(rc = cli_route_fabric(e, f, &ro, &r, &t)) && !(rc = write_all(dir, e, f, r, &ro, t))) {
-		printf("%s: routed %u switches and %u LIDs in %.3f s with %u VL(s) and %u SL(s); wrote %s/\n",
-		       e->name, f->num_switches, f->max_lid, t, r->num_vls, r->num_sls, dir);
+		printf("%s: routed %u switches and %u LIDs in %.3f s with %u VL(s) and %u SL(s) "
+		       "(%u and %u needed); wrote %s/\n",
+		       e->name, f->num_switches, f->max_lid, t, r->num_vls, r->num_sls,
+		       r->vls_needed, r->sls_needed, dir);
 		if (r->num_vls > 1 || r->num_sls > 1)
 			printf("note: `opensm -R file -U %s/opensm-lfts.dump` loads the LFTs only; this routing "
 			       "also needs its SLs (lanes-path-sl.txt) and SL2VL maps (opensm-sl2vl.dump): "

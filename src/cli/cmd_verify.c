@@ -31,6 +31,7 @@ static const char verify_usage[] =
 	"  --sl2vl FILE     opensm-sl2vl.dump (without it every SL maps to VL 0)\n"
 	"  --path-sl FILE   path SLs (without it every path has SL 0)\n"
 	"  -e ENGINE        route with ENGINE first instead of reading tables\n"
+	"                   (NAME:KEY=VALUE[:KEY=VALUE...] passes the engine's parameters)\n"
 	"  --vls N          data VL budget (default 8)\n"
 	"  --ca-only        destinations are CA LIDs only\n"
 	"  --all-traffic    credit loops and VLs from every path, switch LIDs and switch sources\n"
@@ -51,6 +52,7 @@ struct vargs {
 	struct lanes_route_opts ro;
 	struct lanes_verify_opts vo;
 	const char *engine, *lfts, *sl2vl, *path_sl, *dir;
+	char params[256]; /* the engine's parameters, from -e NAME:KEY=VALUE */
 	int json;
 	char **words;
 	int nwords;
@@ -175,10 +177,12 @@ static int run(struct vargs *a, struct lanes_fabric *f, struct lanes_routing **r
 	int rc;
 
 	if (a->engine) {
-		const struct lanes_engine *e = lanes_engine_find(a->engine);
+		const struct lanes_engine *e;
 
-		if (!e)
-			return cli_usage_error("verify: no engine named '%s'", a->engine);
+		if ((rc = cli_engine_spec("verify", a->engine, strlen(a->engine), &e, a->params,
+					  sizeof(a->params))))
+			return rc;
+		a->ro.params = a->params[0] ? a->params : NULL;
 		if (a->dir || a->lfts)
 			return cli_usage_error("verify: -e ENGINE routes itself; drop DIR and --lfts");
 		if ((rc = cli_check_roots("verify", e, &a->ro)) ||

@@ -54,8 +54,8 @@ int lanes_routing_new_parallel(const struct lanes_fabric *f, unsigned workers,
 	}
 	lanes_parallel_run(runs.n, drop_run, &runs);
 	r->num_sl2vl_maps = 1;
-	r->num_vls = 1;
-	r->num_sls = 1;
+	r->num_vls = r->vls_needed = 1;
+	r->num_sls = r->sls_needed = 1;
 	*out = r;
 	return 0;
 }
@@ -335,7 +335,7 @@ static uint8_t max_byte(const uint8_t *p, size_t n, uint8_t m)
 	return m;
 }
 
-/* VLs count only for the SLs that paths use, as OpenSM's default maps send
+/* VLs count only for the SLs that paths use (and the needs are set to the use), as OpenSM's default maps send
  * SLs 8..15 somewhere even when every path has SL 0. */
 void lanes_routing_count_resources(struct lanes_routing *r)
 {
@@ -347,6 +347,6 @@ void lanes_routing_count_resources(struct lanes_routing *r)
 		for (int s = 0; s <= sl; s++)
 			if (r->sl2vl_maps[m][s] > vl && r->sl2vl_maps[m][s] != 15)
 				vl = r->sl2vl_maps[m][s];
-	r->num_vls = (uint8_t)(vl + 1);
-	r->num_sls = (uint8_t)(sl + 1);
+	r->num_vls = r->vls_needed = (uint8_t)(vl + 1);
+	r->num_sls = r->sls_needed = (uint8_t)(sl + 1);
 }

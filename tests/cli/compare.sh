@@ -6,6 +6,9 @@ set -u
 source "$(dirname "$0")/cli_lib.bash"
 
 col() { awk -v e="$1" -v c="$2" '$1 == e { print $c }' "$work/table"; }
+# VLS and SLS columns are used/needed
+used() { col "$1" "$2" | cut -d/ -f1; }
+needed() { col "$1" "$2" | cut -d/ -f2; }
 
 DF=(dragonfly a=4 p=2 h=2)
 
@@ -33,10 +36,23 @@ same "dfsssp and sssp: shortest paths, same hops avg" "$(col dfsssp 5)" "$(col s
 awk -v a="$(col updn 5)" -v b="$(col minhop 5)" 'BEGIN { exit !(a >= b) }' &&
   pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: updn hops avg below minhop's"; }
 # single-VL engines report 1 VL; dfsssp stays within the budget
-for e in minhop updn sssp; do same "$e 1 VL" "$(col $e 3)" 1; done
+for e in minhop updn sssp; do same "$e 1 VL" "$(col $e 3)" 1/1; done
+# seed 000 Table 2, 72 nodes: DFSSSP uses 8 SLs and 8 VLs (it spreads paths
+# over the whole budget), LASH 2 and 2, UPDN 1 and 1
+same "dfsssp uses 8 VLs and 8 SLs" "$(used dfsssp 3) $(used dfsssp 4)" "8 8"
+same "lash 2 VLs and 2 SLs" "$(col lash 3) $(col lash 4)" "2/2 2/2"
+same "updn 1 VL and 1 SL" "$(col updn 3) $(col updn 4)" "1/1 1/1"
+# what dfsssp needs is what it would fit in: fewer than it spreads over
+n=$(needed dfsssp 3)
+awk -v n="$n" 'BEGIN { exit !(n >= 2 && n < 8) }' && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL: dfsssp needs $n VLs"; }
+check "budget = dfsssp's need" 0 "$LANES" compare "${DF[@]}" -e dfsssp --vls "$n" --ebb-patterns 0
+cp "$work/out" "$work/table"
+same "dfsssp routed within what it needs" "$(col dfsssp 2) $(col dfsssp 3)" "yes $n/$n"
+cp "$work/out" "$work/table"
 check "budget 2" 0 "$LANES" compare "${DF[@]}" -e dfsssp,minhop --vls 2 --ebb-patterns 0
 cp "$work/out" "$work/table"
-same "dfsssp within --vls 2" "$(col dfsssp 3)" 2
+same "dfsssp within --vls 2" "$(used dfsssp 3)" 2
 same "rows in -e order" "$(awk 'NR > 3 { print $1 }' "$work/table" | tr '\n' ' ')" "dfsssp minhop "
 same "no EBB when skipped" "$(col minhop 9)" -
 same "no EBB when skipped (dfsssp)" "$(col dfsssp 9)" -
@@ -87,11 +103,12 @@ same "no note when reachable" "$(awk '$1 == "updn" { print NF }' "$work/out")" 1
 # a refusal is a row with the reason; the command still succeeds
 check "refusal" 0 "$LANES" compare torus k=6x6 p=1 -e dfsssp,updn --vls 1 --ebb-patterns 0
 expect "refusal row" "$work/out" '^dfsssp +refused: needs [0-9]+ VLs, the budget is 1'
-expect "updn still routed" "$work/out" '^updn +yes +1 '
+expect "updn still routed" "$work/out" '^updn +yes +1/1 '
 
 # JSON: an array of objects with the issue's keys; error null or the reason
 check "json" 0 "$LANES" compare torus k=6x6 p=1 -e updn,dfsssp --vls 1 --ebb-patterns 5 --json
-for k in engine claims_deadlock_free deadlock_free reachable unreachable_pairs vls sls hops_avg \
+for k in engine claims_deadlock_free deadlock_free reachable unreachable_pairs vls sls vls_needed \
+         sls_needed hops_avg \
          hops_max routes_per_channel_max routes_per_channel_stddev ebb time_s error; do
   same "json key $k" "$(grep -c "\"$k\":" "$work/out")" 2
 done
@@ -107,7 +124,7 @@ expect "dgx updn" "$work/out" '^updn +yes'
 # nue within one VL (its budget), lash refused naming what it needs
 check "one VL" 0 "$LANES" compare torus k=6x6 p=1 -e nue,lash --vls 1 --ebb-patterns 0
 cp "$work/out" "$work/table"
-same "nue on one VL" "$(col nue 2) $(col nue 3)" "yes 1"
+same "nue on one VL" "$(col nue 2) $(col nue 3)" "yes 1/1"
 expect "lash refusal" "$work/table" '^lash +refused: needs [0-9]+ VLs, the budget is 1'
 
 # --all-traffic judges switch traffic too: lash layers it, so it stays free;

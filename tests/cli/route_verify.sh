@@ -23,7 +23,11 @@ grep -q '^note:' "$work/out" && { fail=$((fail + 1)); echo "FAIL: a note for a 1
 # several VLs and SLs: route says that opensm -R file is not enough, and names the plugin
 check "route dfsssp" 0 "$LANES" route -e dfsssp torus k=4x4 p=2 -o "$work/t44"
 expect "route dfsssp note" "$work/out" "^note: .*loads the LFTs only.*lanes-dfsssp engine .*liblanes_opensm.so"
-expect "report vls" "$work/df/report.json" '"vls":1'
+expect "report vls" "$work/df/report.json" '"vls":1,'
+expect "report vls needed" "$work/df/report.json" '"vls_needed":1,'
+expect "report sls needed" "$work/df/report.json" '"sls_needed":1,'
+expect "route summary: used and needed" "$work/out" 'with [0-9]+ VL\(s\) and [0-9]+ SL\(s\) \([0-9]+ and [0-9]+ needed\)'
+
 # 36 switches, each with a header and 108 LID lines (36 switch + 72 CA LIDs)
 [ "$(grep -c '^Unicast lids' "$work/df/opensm-lfts.dump")" = 36 ] &&
   [ "$(grep -c '^0x' "$work/df/opensm-lfts.dump")" = $((36 * 108)) ] && pass=$((pass + 1)) ||

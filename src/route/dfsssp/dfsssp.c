@@ -304,6 +304,7 @@ static int layer_paths(struct dfsssp *d, struct lanes_error *err)
 	if ((rc = set_sls(d, err)) || (rc = set_maps(d, budget, err)))
 		return rc;
 	lanes_routing_count_resources(d->r);
+	d->r->vls_needed = d->r->sls_needed = (uint8_t)d->nlayers; /* before spreading */
 	return set_notes(d, budget, err);
 }
 

@@ -316,6 +316,8 @@ static int compute(struct lash *l, struct lanes_error *err)
 	if ((rc = lanes_route_sl2vl_identity(l->r, l->f, used, err)))
 		return rc;
 	lanes_routing_count_resources(l->r);
+	/* the layering that fitted, before the pairs were balanced over more */
+	l->r->vls_needed = l->r->sls_needed = (uint8_t)(ff_needed ? ff_needed : osm_needed);
 	return set_notes(l, osm_needed, ff_needed, used, err);
 }
 

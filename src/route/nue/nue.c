@@ -346,6 +346,9 @@ static int route_all(struct nue *n, struct lanes_error *err)
 	if ((rc = set_sls_and_maps(n, err)))
 		goto out;
 	lanes_routing_count_resources(n->r);
+	/* Nue routes deadlock-free within any budget, 1 VL included (one
+	 * layer, escape paths): it needs 1 and uses its layers for balance. */
+	n->r->vls_needed = n->r->sls_needed = 1;
 	rc = set_notes(n, err);
 out:
 	lanes_route_endports_free(&eps);
