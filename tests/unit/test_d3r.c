@@ -130,14 +130,16 @@ static void check_paths(const struct lanes_fabric *f, const struct lanes_routing
 			assert_int_equal(sl, gd < gs ? 1 : 0);
 			assert_int_equal(lanes_routing_port_map(r, f, src, 1)[sl], sl);
 			for (int i = 0; i < n; i++) {
-				assert_int_equal(lanes_routing_switch_map(r, f, hops[i].sw, hops[i].in,
-									  hops[i].out)[sl],
-						 sl);
+				const uint8_t *map = lanes_routing_switch_map(
+					r, f, hops[i].sw, hops[i].in, hops[i].out);
+
+				assert_int_equal(map[sl], sl);
 				global += i + 1 < n && is_global(f, a, hops[i].sw, hops[i].out);
 			}
 			assert_int_equal(global, gs != gd);
 			if (complete)
-				assert_int_equal(n - 1, lgl_distance(f, a, hops[0].sw, hops[n - 1].sw));
+				assert_int_equal(n - 1,
+						 lgl_distance(f, a, hops[0].sw, hops[n - 1].sw));
 		}
 }
 
@@ -223,8 +225,9 @@ static void add_group(struct lanes_builder *b, const struct df_spec *d, unsigned
 	char desc[32];
 
 	for (unsigned s = 0; s < d->a; s++) {
-		struct lanes_node_spec sp = { LANES_NODE_SWITCH, (uint8_t)(d->p + d->a - 1 + d->h),
-					      0x1000 + x * d->a + s, 0, 0, 0, desc };
+		uint8_t nports = (uint8_t)(d->p + d->a - 1 + d->h);
+		uint64_t guid = 0x1000 + x * d->a + s;
+		struct lanes_node_spec sp = { LANES_NODE_SWITCH, nports, guid, 0, 0, 0, desc };
 
 		snprintf(desc, sizeof(desc), "g%u-s%u", x, s);
 		assert_int_equal(lanes_builder_add_node(b, &sp, NULL, &err), 0);
@@ -255,12 +258,13 @@ static struct lanes_fabric *build_dragonfly(const struct df_spec *d)
 	for (unsigned x = 0; x < g; x++)
 		for (unsigned y = x + 1; y < g; y++)
 			if (!((int)x == d->no_global_x && (int)y == d->no_global_y))
-				tb_cable(b, x * d->a + (y - 1) / d->h, (uint8_t)(base + (y - 1) % d->h),
-					 y * d->a + x / d->h, (uint8_t)(base + x % d->h));
+				tb_cable(b, x * d->a + (y - 1) / d->h,
+					 (uint8_t)(base + (y - 1) % d->h), y * d->a + x / d->h,
+					 (uint8_t)(base + x % d->h));
 	for (unsigned s = 0; s < g * d->a; s++)
 		for (unsigned k = 0; k < d->p; k++)
-			tb_cable(b, s, (uint8_t)(1 + k), tb_add(b, LANES_NODE_CA, 1, 0x100000 + s * d->p + k),
-				 1);
+			tb_cable(b, s, (uint8_t)(1 + k),
+				 tb_add(b, LANES_NODE_CA, 1, 0x100000 + s * d->p + k), 1);
 	return tb_finish(b);
 }
 

@@ -113,7 +113,8 @@ static int check_lgl_shape(const struct lanes_fabric *f, unsigned a, const struc
 	}
 	assert_true(global <= 1 && local_before <= 1 && local_after <= 1);
 	if (hops[0].sw / a == hops[n - 1].sw / a)
-		assert_true(global == 0 && local_before + local_after == (hops[0].sw != hops[n - 1].sw));
+		assert_true(global == 0 &&
+			    local_before + local_after == (hops[0].sw != hops[n - 1].sw));
 	else
 		assert_int_equal(global, 1);
 	return local_before + global + local_after;
@@ -222,8 +223,10 @@ static void add_switches(struct lanes_builder *b, const struct df_spec *d, unsig
 
 	for (unsigned x = 0; x < g; x++)
 		for (unsigned s = 0; s < d->a; s++) {
-			struct lanes_node_spec sp = { LANES_NODE_SWITCH, (uint8_t)(d->p + d->a - 1 + d->h),
-						      0x1000 + x * d->a + s, 0, 0, 0, desc };
+			uint8_t nports = (uint8_t)(d->p + d->a - 1 + d->h);
+			uint64_t guid = 0x1000 + x * d->a + s;
+			struct lanes_node_spec sp = { LANES_NODE_SWITCH, nports, guid, 0, 0, 0,
+						      desc };
 
 			snprintf(desc, sizeof(desc), "g%u-s%u", x, s);
 			assert_int_equal(lanes_builder_add_node(b, &sp, NULL, &err), 0);
@@ -325,7 +328,8 @@ static void test_sl2vl_figure8(void **state)
 		for (uint8_t in = 1; in <= nports; in++)
 			for (uint8_t out = 1; out <= nports; out++) {
 				const uint8_t *map = lanes_routing_switch_map(r, f, s, in, out);
-				int vl1 = kind(f, 6, s, in) == GLOBAL && kind(f, 6, s, out) == LOCAL;
+				int vl1 = kind(f, 6, s, in) == GLOBAL &&
+					  kind(f, 6, s, out) == LOCAL;
 
 				for (int sl = 0; sl < LANES_NUM_SLS; sl++)
 					assert_int_equal(map[sl], vl1);
@@ -418,7 +422,8 @@ static void check_formulas(const struct lanes_fabric *f, unsigned a, unsigned p,
 			   const struct flow_counts *c)
 {
 	uint64_t N = (uint64_t)a * p * (a * h + 1), ap = (uint64_t)a * p;
-	uint64_t local = (uint64_t)p * p + 2ull * a * h * p * p, from_others = (uint64_t)a * h * p * p;
+	uint64_t from_others = (uint64_t)a * h * p * p;
+	uint64_t local = (uint64_t)p * p + 2 * from_others;
 
 	for (uint32_t n = 0; n < f->num_nodes; n++)
 		if (f->nodes[n].type == LANES_NODE_CA) {
@@ -614,7 +619,8 @@ static void test_ca_lids_only(void **state)
 		uint32_t lid = lanes_fabric_port(f, f->switches[t], 0)->lid;
 
 		for (uint32_t s = 0; s < f->num_switches; s++)
-			assert_int_equal(lanes_routing_port(r, s, lid), s == t ? 0 : LANES_PORT_DROP);
+			assert_int_equal(lanes_routing_port(r, s, lid),
+					 s == t ? 0 : LANES_PORT_DROP);
 	}
 	lanes_verify_result_free(res);
 	lanes_routing_free(r);

@@ -132,11 +132,13 @@ static int cycle_refusal(const struct dragonfly *d, const struct route_cycles *c
 	uint32_t e = route_cycle_chan(cyc, 0), from = channel_switch(d->f, e);
 	char la[160], lb[160];
 
+	lanes_dragonfly_switch_label(d->f, from, la, sizeof(la));
+	lanes_dragonfly_switch_label(d->f, d->f->adj[e].sw, lb, sizeof(lb));
 	return lanes_error_set(err, LANES_EINVAL,
-			       "d3r: the shortest paths inside group %u make a credit loop (through "
-			       "the cable from switch %s to %s): not covered by d3r's 2 VLs",
-			       d->group_of[from], dragonfly_switch_label(d->f, from, la, sizeof(la)),
-			       dragonfly_switch_label(d->f, d->f->adj[e].sw, lb, sizeof(lb)));
+			       "d3r: the shortest paths inside group %u make a credit loop "
+			       "(through the cable from switch %s to %s): not covered by d3r's "
+			       "2 VLs",
+			       d->group_of[from], la, lb);
 }
 
 /* The paths inside the groups that are not complete make no cycle, or the refusal. */
@@ -196,9 +198,9 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	memset(&d, 0, sizeof(d));
 	if (lanes_route_layer_budget(opts) < 2)
 		return lanes_route_over_budget(err, "d3r", 2, 2, opts);
-	if ((rc = dragonfly_build(&d, f, "d3r", DRAGONFLY_GROUPS_CONNECTED, err)) ||
+	if ((rc = lanes_dragonfly_build(&d, f, "d3r", DRAGONFLY_GROUPS_CONNECTED, err)) ||
 	    (!d.groups_complete && (rc = check_inside_groups(&d, err))) ||
-	    (rc = dragonfly_route_lfts(&d, opts, 1, &r, err)) ||
+	    (rc = lanes_dragonfly_route_lfts(&d, opts, 1, &r, err)) ||
 	    (rc = lanes_route_sl2vl_identity(r, f, 2, err)) || (rc = set_notes(&d, r, err)))
 		goto out;
 	lanes_routing_count_resources(r);
@@ -206,13 +208,13 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	r = NULL;
 out:
 	lanes_routing_free(r);
-	dragonfly_free(&d);
+	lanes_dragonfly_free(&d);
 	return rc;
 }
 
 const struct lanes_engine lanes_engine_d3r = {
 	.name = "d3r",
-	.summary = "dragonfly routing minimal in global hops, one VL per route by destination group order",
+	.summary = "minimal in global hops; one VL per route, by destination group order",
 	.scope = "dragonflies with a fully connected inter-group network",
 	.resources = "2 SLs, 2 VLs",
 	.source = "Maglione-Mathey et al., IEEE TPDS 29(1), 2018; JPDC 2021 Secs. 1, 2.3, Table 2",

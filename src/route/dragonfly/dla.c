@@ -111,16 +111,16 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	memset(&d, 0, sizeof(d));
 	if (opts->max_vls < 2)
 		return lanes_route_over_budget(err, "dla", 2, 2, opts);
-	if ((rc = dragonfly_build(&d, f, "dla", DRAGONFLY_GROUPS_COMPLETE, err)) ||
-	    (rc = dragonfly_route_lfts(&d, opts, 0, &r, err)) || (rc = set_sl2vl(&d, r, err)) ||
-	    (rc = set_notes(&d, r, err)))
+	if ((rc = lanes_dragonfly_build(&d, f, "dla", DRAGONFLY_GROUPS_COMPLETE, err)) ||
+	    (rc = lanes_dragonfly_route_lfts(&d, opts, 0, &r, err)) ||
+	    (rc = set_sl2vl(&d, r, err)) || (rc = set_notes(&d, r, err)))
 		goto out;
 	lanes_routing_count_resources(r);
 	*out = r;
 	r = NULL;
 out:
 	lanes_routing_free(r);
-	dragonfly_free(&d);
+	lanes_dragonfly_free(&d);
 	return rc;
 }
 

@@ -29,7 +29,7 @@
 #include "route/dragonfly/dragonfly.h"
 #include "core/util.h"
 
-const char *dragonfly_switch_label(const struct lanes_fabric *f, uint32_t sw, char *buf,
+const char *lanes_dragonfly_switch_label(const struct lanes_fabric *f, uint32_t sw, char *buf,
 				   size_t size)
 {
 	const struct lanes_node *n = &f->nodes[f->switches[sw]];
@@ -171,11 +171,10 @@ static int check_global_pairs(const struct dragonfly *d, struct lanes_error *err
 /* ------------------------------------------------------------ inside the groups */
 
 /*
- * Breadth-first search inside s's group from member `target`: dist[position]
- * in local hops (UINT32_MAX unreached), queue[] the members reached in order.
- * @return how many were reached
+ * Breadth-first search inside target's group from target: dist[position] in
+ * local hops (UINT32_MAX unreached); queue has room for the group.
  */
-static uint32_t search_group(const struct dragonfly *d, uint32_t target, uint32_t *dist,
+static void search_group(const struct dragonfly *d, uint32_t target, uint32_t *dist,
 			     uint32_t *queue)
 {
 	const struct lanes_fabric *f = d->f;
@@ -198,7 +197,6 @@ static uint32_t search_group(const struct dragonfly *d, uint32_t target, uint32_
 			}
 		}
 	}
-	return tail;
 }
 
 /* toward_member of every member of target's group toward target, from dist. */
@@ -211,7 +209,8 @@ static void set_first_hops(struct dragonfly *d, uint32_t target, const uint32_t 
 		uint32_t u = d->group_members[i], du = dist[d->position[u]];
 		uint8_t port = du == UINT32_MAX ? LANES_PORT_DROP : 0;
 
-		for (uint32_t e = f->adj_off[u]; du != UINT32_MAX && du && e < f->adj_off[u + 1]; e++) {
+		for (uint32_t e = f->adj_off[u]; du != UINT32_MAX && du && e < f->adj_off[u + 1];
+		     e++) {
 			uint32_t v = f->adj[e].sw;
 
 			if (d->group_of[v] == x && dist[d->position[v]] + 1 == du &&
@@ -224,8 +223,8 @@ static void set_first_hops(struct dragonfly *d, uint32_t target, const uint32_t 
 
 /* Two members of a group without a path inside it, and two more than a hop apart. */
 struct group_gaps {
-	uint32_t unreached_from, unreached_to; /* LANES_NONE when every member reaches every other */
-	uint32_t uncabled_from, uncabled_to;   /* LANES_NONE when every two have a cable */
+	uint32_t unreached_from, unreached_to; /* LANES_NONE: every member reaches every other */
+	uint32_t uncabled_from, uncabled_to;   /* LANES_NONE: a cable between every two */
 };
 
 /* toward_member inside group x, and its gaps. */
@@ -247,7 +246,8 @@ static void route_inside_group(struct dragonfly *d, uint32_t x, uint32_t *dist, 
 			if (du == UINT32_MAX && gaps->unreached_from == LANES_NONE) {
 				gaps->unreached_from = t;
 				gaps->unreached_to = u;
-			} else if (du != UINT32_MAX && du > 1 && gaps->uncabled_from == LANES_NONE) {
+			} else if (du != UINT32_MAX && du > 1 &&
+				   gaps->uncabled_from == LANES_NONE) {
 				gaps->uncabled_from = t;
 				gaps->uncabled_to = u;
 			}
@@ -259,21 +259,25 @@ static void route_inside_group(struct dragonfly *d, uint32_t x, uint32_t *dist, 
 static int group_refusal(const struct dragonfly *d, uint32_t x, const struct group_gaps *gaps,
 			 int groups_needed, struct lanes_error *err)
 {
+	int unreached = gaps->unreached_from != LANES_NONE;
 	char la[160], lb[160];
 
-	if (gaps->unreached_from != LANES_NONE)
-		return lanes_error_set(
-			err, LANES_EINVAL,
-			"%s: group %u is not connected: switches %s and %s have no path inside it",
-			d->engine, x, dragonfly_switch_label(d->f, gaps->unreached_from, la, sizeof(la)),
-			dragonfly_switch_label(d->f, gaps->unreached_to, lb, sizeof(lb)));
-	if (gaps->uncabled_from != LANES_NONE && groups_needed == DRAGONFLY_GROUPS_COMPLETE)
-		return lanes_error_set(
-			err, LANES_EINVAL,
-			"%s: group %u is not fully connected: switches %s and %s have no cable",
-			d->engine, x, dragonfly_switch_label(d->f, gaps->uncabled_from, la, sizeof(la)),
-			dragonfly_switch_label(d->f, gaps->uncabled_to, lb, sizeof(lb)));
-	return 0;
+	if (!unreached && (gaps->uncabled_from == LANES_NONE ||
+			   groups_needed != DRAGONFLY_GROUPS_COMPLETE))
+		return 0;
+	lanes_dragonfly_switch_label(d->f, unreached ? gaps->unreached_from : gaps->uncabled_from,
+				     la, sizeof(la));
+	lanes_dragonfly_switch_label(d->f, unreached ? gaps->unreached_to : gaps->uncabled_to, lb,
+				     sizeof(lb));
+	if (unreached)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "%s: group %u is not connected: switches %s and %s have no "
+				       "path inside it",
+				       d->engine, x, la, lb);
+	return lanes_error_set(err, LANES_EINVAL,
+			       "%s: group %u is not fully connected: switches %s and %s have no "
+			       "cable",
+			       d->engine, x, la, lb);
 }
 
 /* toward_member for every group; refuse a group the engine cannot take. */
@@ -406,7 +410,7 @@ static int index_lids(struct dragonfly *d, struct lanes_error *err)
 
 /* ------------------------------------------------------------ all of it */
 
-int dragonfly_build(struct dragonfly *d, const struct lanes_fabric *f, const char *engine,
+int lanes_dragonfly_build(struct dragonfly *d, const struct lanes_fabric *f, const char *engine,
 		    int groups_needed, struct lanes_error *err)
 {
 	int rc;
@@ -418,11 +422,11 @@ int dragonfly_build(struct dragonfly *d, const struct lanes_fabric *f, const cha
 	    (rc = classify_ports(d, err)) || (rc = check_global_pairs(d, err)) ||
 	    (rc = route_inside_groups(d, groups_needed, err)) || (rc = index_cables(d, err)) ||
 	    (rc = index_lids(d, err)))
-		dragonfly_free(d);
+		lanes_dragonfly_free(d);
 	return rc;
 }
 
-void dragonfly_free(struct dragonfly *d)
+void lanes_dragonfly_free(struct dragonfly *d)
 {
 	free(d->group_of);
 	free(d->group_first);

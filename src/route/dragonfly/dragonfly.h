@@ -79,8 +79,8 @@ struct dragonfly {
 	uint8_t *toward_member;
 	uint32_t *cables_first;    /**< [X * num_groups + Y], + 1 more: group X's cables to Y */
 	struct dragonfly_cable *cables; /**< ordered by (X, Y, switch, port) */
-	uint8_t *own_port;         /**< [Y * num_switches + sw]: sw's first global port to group Y, or 0 */
-	uint8_t *own_count;        /**< same index: how many global cables sw has to Y (at most 255) */
+	uint8_t *own_port;         /**< [Y * num_switches + sw]: sw's first port to Y, or 0 */
+	uint8_t *own_count;        /**< same index: sw's global cables to Y (at most 255) */
 	uint32_t *lid_switch;      /**< per LID: the switch where it ends, or LANES_NONE */
 	uint8_t *lid_port;         /**< per LID: its port at that switch (0 for a switch's LIDs) */
 	uint32_t *lid_rank;        /**< per LID: its place among the LIDs ending in its group */
@@ -93,14 +93,14 @@ struct dragonfly {
  * cable", "dla: group 3 is not fully connected: switches "a" and "b" have
  * no cable", or the recogniser's reason after "dla: "); LANES_ENOMEM.
  */
-int dragonfly_build(struct dragonfly *d, const struct lanes_fabric *f, const char *engine,
+int lanes_dragonfly_build(struct dragonfly *d, const struct lanes_fabric *f, const char *engine,
 		    int groups_needed, struct lanes_error *err);
 
 /** Free what d holds (d itself is the caller's; a zeroed d is fine). */
-void dragonfly_free(struct dragonfly *d);
+void lanes_dragonfly_free(struct dragonfly *d);
 
 /** "\"description\"" of switch sw, or its GUID when it has none; in buf. */
-const char *dragonfly_switch_label(const struct lanes_fabric *f, uint32_t sw, char *buf,
+const char *lanes_dragonfly_switch_label(const struct lanes_fabric *f, uint32_t sw, char *buf,
 				   size_t size);
 
 /** @return the kind of port `port` of switch sw */
@@ -117,7 +117,7 @@ static inline int dragonfly_port_kind_of(const struct dragonfly *d, uint32_t sw,
  * too: 0 toward a higher-numbered group and inside a group, 1 toward a
  * lower-numbered one. No SL2VL maps.
  */
-int dragonfly_route_lfts(const struct dragonfly *d, const struct lanes_route_opts *opts,
+int lanes_dragonfly_route_lfts(const struct dragonfly *d, const struct lanes_route_opts *opts,
 			 int sls_by_group_order, struct lanes_routing **out,
 			 struct lanes_error *err);
 

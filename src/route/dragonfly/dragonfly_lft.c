@@ -79,8 +79,8 @@ static void choose_exits(const struct dragonfly *d, uint32_t y, uint32_t t, uint
 		if (x == y)
 			exit_position[x] = d->position[t];
 		else
-			exit_position[x] =
-				d->position[d->cables[first[0] + pick(rank, first[1] - first[0])].sw];
+			exit_position[x] = d->position[d->cables[first[0] +
+							       pick(rank, first[1] - first[0])].sw];
 	}
 	for (uint32_t e = f->adj_off[t]; e < f->adj_off[t + 1]; e++) {
 		uint32_t x = d->group_of[f->adj[e].sw];
@@ -153,7 +153,8 @@ static void fill_lid(const struct lft_fill *fill, uint32_t lid, uint32_t *exit_p
 
 	if (t == LANES_NONE)
 		return;
-	if (f->nodes[f->lid_owner[lid].node].type == LANES_NODE_SWITCH && !fill->opts->switch_lids) {
+	if (f->nodes[f->lid_owner[lid].node].type == LANES_NODE_SWITCH &&
+	    !fill->opts->switch_lids) {
 		column[t] = 0; /* a switch keeps its own LIDs */
 		return;
 	}
@@ -193,7 +194,7 @@ static int start_workers(struct lft_worker *w, unsigned n, const struct lft_fill
 	return 0;
 }
 
-int dragonfly_route_lfts(const struct dragonfly *d, const struct lanes_route_opts *opts,
+int lanes_dragonfly_route_lfts(const struct dragonfly *d, const struct lanes_route_opts *opts,
 			 int sls_by_group_order, struct lanes_routing **out,
 			 struct lanes_error *err)
 {
