@@ -25,6 +25,8 @@ enum lanes_error_code {
 	LANES_ERANGE = -6,   /**< a value is outside what the fabric model can hold, or a
 				  routing does not fit the VL/SL budget */
 	LANES_EINTERNAL = -7,/**< an internal invariant failed: a bug in lanes, never the input */
+	LANES_EREFUSED = -8, /**< the engine does not apply to this fabric (its structure, its
+				  faults); the message names what is missing */
 };
 
 /** Details of the last failure of one call. */

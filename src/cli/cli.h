@@ -112,7 +112,8 @@ int cli_fabric_route_verify_option(int c, const char *arg, struct cli_fabric_opt
 
 /*
  * What running an engine came to. The class follows the error code, never
- * the message: a check() that fails (the engine does not apply) and
+ * the message: a check() that fails (the engine does not apply),
+ * LANES_EREFUSED from route() (the same, found while routing) and
  * LANES_ERANGE from route() (the VL/SL budget, or what the model can hold)
  * are refusals; LANES_EINTERNAL (a bug in lanes) and LANES_ENOMEM (the work
  * does not fit in memory) are failures; every other code is the input's

@@ -105,6 +105,7 @@ static enum cli_engine_outcome outcome_of(int code)
 {
 	switch (code) {
 	case LANES_ERANGE:
+	case LANES_EREFUSED:
 		return CLI_REFUSED;
 	case LANES_EINTERNAL:
 	case LANES_ENOMEM:

@@ -79,6 +79,7 @@ const char *lanes_error_name(int code)
 	case LANES_ENOTFOUND: return "not found";
 	case LANES_ERANGE: return "out of range";
 	case LANES_EINTERNAL: return "internal error";
+	case LANES_EREFUSED: return "refused";
 	default: return "unknown error";
 	}
 }

@@ -105,6 +105,13 @@ check "refusal" 0 "$LANES" compare torus k=6x6 p=1 -e dfsssp,updn --vls 1 --ebb-
 expect "refusal row" "$work/out" '^dfsssp +refused: needs [0-9]+ VLs, the budget is 1'
 expect "updn still routed" "$work/out" '^updn +yes +1/1 '
 
+# engines for one structure refuse other fabrics with the reason, as rows
+check "structure refusal" 0 "$LANES" compare torus k=4x4 p=1 -e dla,d3r,updn --ebb-patterns 0
+expect "dla refused" "$work/out" '^dla +refused: not a dragonfly'
+expect "d3r refused" "$work/out" '^d3r +refused: not a dragonfly'
+check "route refusal" 1 "$LANES" route -e dla torus k=4x4 p=1 -o "$work/dla"
+expect "route refusal names it" "$work/err" 'dla: not a dragonfly'
+
 # JSON: an array of objects with the keys; error null or the reason
 check "json" 0 "$LANES" compare torus k=6x6 p=1 -e updn,dfsssp --vls 1 --ebb-patterns 5 --json
 for k in engine claims_deadlock_free deadlock_free reachable unreachable_pairs vls sls vls_needed \

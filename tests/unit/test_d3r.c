@@ -345,7 +345,7 @@ static void test_group_missing_local(void **state)
 			ca1 = n;
 	}
 	assert_int_equal(walk(f, r, ca0, lanes_fabric_lid(f, ca1, 1), hops), 3);
-	assert_int_equal(route_engine_error(&lanes_engine_dla, f, 8, 16).code, LANES_EINVAL);
+	assert_int_equal(route_engine_error(&lanes_engine_dla, f, 8, 16).code, LANES_EREFUSED);
 	lanes_routing_free(r);
 	lanes_fabric_free(f);
 }
@@ -377,7 +377,7 @@ static void test_octahedron_cycle_refused(void **state)
 	struct lanes_error err = route_engine_error(&lanes_engine_d3r, f, 8, 16);
 
 	(void)state;
-	assert_int_equal(err.code, LANES_EINVAL);
+	assert_int_equal(err.code, LANES_EREFUSED);
 	assert_memory_equal(err.message, expected, sizeof(expected) - 1);
 	assert_non_null(strstr(err.message, "\"g4-s"));
 	lanes_fabric_free(f);
@@ -391,7 +391,7 @@ static void test_refuse_missing_global(void **state)
 	struct lanes_error err = route_engine_error(&lanes_engine_d3r, f, 8, 16);
 
 	(void)state;
-	assert_int_equal(err.code, LANES_EINVAL);
+	assert_int_equal(err.code, LANES_EREFUSED);
 	assert_string_equal(err.message, "d3r: groups 2 and 5 have no global cable");
 	lanes_fabric_free(f);
 }
@@ -406,7 +406,7 @@ static void test_refuse_not_dragonfly(void **state)
 		struct lanes_fabric *f = gen(specs[i]);
 		struct lanes_error err = route_engine_error(&lanes_engine_d3r, f, 8, 16);
 
-		assert_int_equal(err.code, LANES_EINVAL);
+		assert_int_equal(err.code, LANES_EREFUSED);
 		assert_memory_equal(err.message, "d3r: ", 5);
 		lanes_fabric_free(f);
 	}

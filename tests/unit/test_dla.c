@@ -496,7 +496,7 @@ static void test_refuse_missing_local(void **state)
 	struct lanes_error err = refusal(f);
 
 	(void)state;
-	assert_int_equal(err.code, LANES_EINVAL);
+	assert_int_equal(err.code, LANES_EREFUSED);
 	assert_string_equal(err.message, "dla: group 3 is not fully connected: switches \"g3-s0\" "
 					 "and \"g3-s1\" have no cable");
 	lanes_fabric_free(f);
@@ -510,7 +510,7 @@ static void test_refuse_missing_global(void **state)
 	struct lanes_error err = refusal(f);
 
 	(void)state;
-	assert_int_equal(err.code, LANES_EINVAL);
+	assert_int_equal(err.code, LANES_EREFUSED);
 	assert_string_equal(err.message, "dla: groups 2 and 5 have no global cable");
 	lanes_fabric_free(f);
 }
@@ -544,7 +544,7 @@ static void test_refuse_faults(void **state)
 
 		assert_int_equal(lanes_fabric_inject_faults(f, &spec, &faulty, NULL, &err), 0);
 		err = refusal(faulty);
-		assert_int_equal(err.code, LANES_EINVAL);
+		assert_int_equal(err.code, LANES_EREFUSED);
 		assert_memory_equal(err.message, "dla: ", 5);
 		lanes_fabric_free(faulty);
 	}
@@ -562,7 +562,7 @@ static void test_refuse_not_dragonfly(void **state)
 		struct lanes_fabric *f = gen(specs[i]);
 		struct lanes_error err = refusal(f);
 
-		assert_int_equal(err.code, LANES_EINVAL);
+		assert_int_equal(err.code, LANES_EREFUSED);
 		assert_memory_equal(err.message, "dla: ", 5);
 		lanes_fabric_free(f);
 	}

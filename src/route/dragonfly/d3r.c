@@ -134,7 +134,7 @@ static int cycle_refusal(const struct dragonfly *d, const struct route_cycles *c
 
 	lanes_dragonfly_switch_label(d->f, from, la, sizeof(la));
 	lanes_dragonfly_switch_label(d->f, d->f->adj[e].sw, lb, sizeof(lb));
-	return lanes_error_set(err, LANES_EINVAL,
+	return lanes_error_set(err, LANES_EREFUSED,
 			       "d3r: the shortest paths inside group %u make a credit loop "
 			       "(through the cable from switch %s to %s): not covered by d3r's "
 			       "2 VLs",

@@ -55,7 +55,8 @@ static int recognise(struct dragonfly *d, struct lanes_error *err)
 	if (rc == LANES_ENOMEM)
 		return lanes_error_oom(err);
 	if (rc)
-		return lanes_error_set(err, rc, "%s: %s", d->engine, why.message);
+		return lanes_error_set(err, rc == LANES_EINVAL ? LANES_EREFUSED : rc, "%s: %s",
+				       d->engine, why.message);
 	d->num_groups = s.num_groups;
 	d->group_of = s.group; /* taken over */
 	s.group = NULL;
@@ -158,7 +159,7 @@ static int check_global_pairs(const struct dragonfly *d, struct lanes_error *err
 			continue;
 		for (uint32_t y = 0; y < g; y++)
 			if (y != x && partner_seen[y] != x + 1) {
-				rc = lanes_error_set(err, LANES_EINVAL,
+				rc = lanes_error_set(err, LANES_EREFUSED,
 						     "%s: groups %u and %u have no global cable",
 						     d->engine, x < y ? x : y, x < y ? y : x);
 				break;
@@ -270,11 +271,11 @@ static int group_refusal(const struct dragonfly *d, uint32_t x, const struct gro
 	lanes_dragonfly_switch_label(d->f, unreached ? gaps->unreached_to : gaps->uncabled_to, lb,
 				     sizeof(lb));
 	if (unreached)
-		return lanes_error_set(err, LANES_EINVAL,
+		return lanes_error_set(err, LANES_EREFUSED,
 				       "%s: group %u is not connected: switches %s and %s have no "
 				       "path inside it",
 				       d->engine, x, la, lb);
-	return lanes_error_set(err, LANES_EINVAL,
+	return lanes_error_set(err, LANES_EREFUSED,
 			       "%s: group %u is not fully connected: switches %s and %s have no "
 			       "cable",
 			       d->engine, x, la, lb);

@@ -89,7 +89,7 @@ struct dragonfly {
 /**
  * Recognise f as a dragonfly and check what the engine needs: a global
  * cable between every two groups, and groups complete or connected.
- * LANES_EINVAL naming what is missing ("dla: groups 2 and 7 have no global
+ * LANES_EREFUSED naming what is missing ("dla: groups 2 and 7 have no global
  * cable", "dla: group 3 is not fully connected: switches "a" and "b" have
  * no cable", or the recogniser's reason after "dla: "); LANES_ENOMEM.
  */
