@@ -16,5 +16,6 @@ extern const struct lanes_engine lanes_engine_sssp;
 extern const struct lanes_engine lanes_engine_dfsssp;
 extern const struct lanes_engine lanes_engine_lash;
 extern const struct lanes_engine lanes_engine_nue;
+extern const struct lanes_engine lanes_engine_slimfly;
 
 #endif

@@ -16,6 +16,7 @@ static const struct lanes_engine *const engines[] = {
 	&lanes_engine_dfsssp,
 	&lanes_engine_lash,
 	&lanes_engine_nue,
+	&lanes_engine_slimfly,
 };
 
 #define NUM_ENGINES (sizeof(engines) / sizeof(engines[0]))
