@@ -237,14 +237,14 @@ static void fill_lid(struct sf_route *sr, uint32_t d, uint32_t lid, uint8_t port
 	const struct sf_cables *c = &sr->cables;
 
 	for (uint32_t s = 0; s < sr->f->num_switches; s++) {
-		uint32_t e = column[s];
+		uint32_t e = column[s], parallel;
 
-		if (s == d)
+		if (s == d) {
 			lanes_routing_set_port(sr->r, s, lid, port_at_d);
-		else
-			lanes_routing_set_port(sr->r, s, lid,
-					       c->port[c->first_port[e] +
-						       lid % (c->first_port[e + 1] - c->first_port[e])]);
+			continue;
+		}
+		parallel = c->first_port[e + 1] - c->first_port[e];
+		lanes_routing_set_port(sr->r, s, lid, c->port[c->first_port[e] + lid % parallel]);
 	}
 }
 
@@ -265,9 +265,12 @@ static int route_destination(struct sf_worker *w, uint32_t d)
 			lanes_routing_set_port(sr->r, d, lid, 0);
 			continue;
 		}
-		for (; columns_made <= choice; columns_made++)
-			if (fill_column(w, d, columns_made, w->next_entry + (size_t)columns_made * n))
+		for (; columns_made <= choice; columns_made++) {
+			uint32_t *column = w->next_entry + (size_t)columns_made * n;
+
+			if (fill_column(w, d, columns_made, column))
 				return 1;
+		}
 		fill_lid(sr, d, lid, port_at_d, w->next_entry + (size_t)choice * n);
 	}
 	return 0;
@@ -362,6 +365,7 @@ static int start_workers(struct sf_route *sr, struct lanes_error *err)
 static int refuse_missing_route(struct sf_route *sr, struct lanes_error *err)
 {
 	const struct sf_worker *first = NULL;
+	const struct lanes_fabric *f = sr->f;
 
 	for (unsigned k = 0; k < sr->num_workers; k++)
 		if (sr->workers[k].failed_to != NO_ENTRY &&
@@ -370,10 +374,10 @@ static int refuse_missing_route(struct sf_route *sr, struct lanes_error *err)
 	if (!first)
 		return 0;
 	return lanes_error_set(err, LANES_EINVAL,
-			       ENGINE ": no route of at most 2 switch hops from switch %u ('%.60s') "
-			       "to switch %u ('%.60s')",
-			       first->failed_from, sr->f->nodes[sr->f->switches[first->failed_from]].desc,
-			       first->failed_to, sr->f->nodes[sr->f->switches[first->failed_to]].desc);
+			       ENGINE ": no route of at most 2 switch hops from switch %u "
+			       "('%.60s') to switch %u ('%.60s')",
+			       first->failed_from, f->nodes[f->switches[first->failed_from]].desc,
+			       first->failed_to, f->nodes[f->switches[first->failed_to]].desc);
 }
 
 static int prepare(struct sf_route *sr, struct lanes_error *err)
@@ -388,7 +392,8 @@ static int prepare(struct sf_route *sr, struct lanes_error *err)
 		return rc == LANES_EINVAL ? lanes_error_set(err, rc, ENGINE ": %s", why.message)
 					  : lanes_error_set(err, rc, "%s", why.message);
 	if ((rc = sf_paths_init(&sr->paths, &sr->structure, err)) ||
-	    (rc = cables_init(&sr->cables, sr->f, err)) || (rc = lids_init(&sr->lids, sr->f, err)) ||
+	    (rc = cables_init(&sr->cables, sr->f, err)) ||
+	    (rc = lids_init(&sr->lids, sr->f, err)) ||
 	    (rc = start_workers(sr, err)) ||
 	    (rc = lanes_routing_new_parallel(sr->f, sr->num_workers, &sr->r, err)))
 		return rc;
