@@ -24,7 +24,7 @@
  *    When both exist, the choice-th of [ty, yt]: with choice 0, ty, the
  *    order the paper lists them in. ty puts the y-link in the destination's
  *    half: routes from half 0 load half 1's y-links and routes from half 1
- *    load half 0's, so the two halves carry the same.
+ *    load half 0's, so these routes spread over both halves, not one.
  *
  * Nothing is searched: the cases give the next switch in O(1), yy in
  * O(|X_t|).
@@ -63,7 +63,7 @@ static int read_generator_sets(struct sf_paths *p, struct lanes_error *err)
 	return 0;
 }
 
-int sf_paths_init(struct sf_paths *p, const struct lanes_structure *s, struct lanes_error *err)
+int lanes_slimfly_paths_init(struct sf_paths *p, const struct lanes_structure *s, struct lanes_error *err)
 {
 	unsigned q = s->slimfly_q;
 	int rc;
@@ -86,7 +86,7 @@ int sf_paths_init(struct sf_paths *p, const struct lanes_structure *s, struct la
 	return 0;
 }
 
-void sf_paths_free(struct sf_paths *p)
+void lanes_slimfly_paths_free(struct sf_paths *p)
 {
 	lanes_gf_free(&p->field);
 	free(p->switch_at);
@@ -168,7 +168,7 @@ static uint32_t other_half(const struct sf_paths *p, const uint32_t *s, const ui
 	return via[choice % found];
 }
 
-uint32_t sf_next_switch(const struct sf_paths *p, uint32_t from, uint32_t to, uint32_t choice,
+uint32_t lanes_slimfly_next_switch(const struct sf_paths *p, uint32_t from, uint32_t to, uint32_t choice,
 			int *shape)
 {
 	const uint32_t *s = &p->coord[3 * (size_t)from], *d = &p->coord[3 * (size_t)to];

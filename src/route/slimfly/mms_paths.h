@@ -40,8 +40,8 @@ struct sf_paths {
  * graph (the neighbours of (t, 0, 0) in its column), the inverse of the
  * coordinates. s must stay alive while p is used.
  */
-int sf_paths_init(struct sf_paths *p, const struct lanes_structure *s, struct lanes_error *err);
-void sf_paths_free(struct sf_paths *p);
+int lanes_slimfly_paths_init(struct sf_paths *p, const struct lanes_structure *s, struct lanes_error *err);
+void lanes_slimfly_paths_free(struct sf_paths *p);
 
 /**
  * The switch after `from` on the minimal route toward `to`, and the route's
@@ -50,7 +50,7 @@ void sf_paths_free(struct sf_paths *p);
  * when the coordinates admit no route of at most two links (never on a
  * graph that is an MMS graph under them).
  */
-uint32_t sf_next_switch(const struct sf_paths *p, uint32_t from, uint32_t to, uint32_t choice,
+uint32_t lanes_slimfly_next_switch(const struct sf_paths *p, uint32_t from, uint32_t to, uint32_t choice,
 			int *shape);
 
 #endif

@@ -7,8 +7,9 @@
  *
  * 1. Structure: lanes_recognize_slimfly() gives every switch coordinates
  *    (t, x, y) under which the fabric is exactly the MMS graph (it checks
- *    every cable). A fabric it refuses, this engine refuses with its reason:
- *    any other topology, and a Slim Fly with a missing cable or switch.
+ *    every cable). A fabric it refuses, this engine refuses with its reason,
+ *    in check() (so that the CLI reports "not for this fabric"): any other
+ *    topology, and a Slim Fly with a missing cable or switch.
  * 2. Routes: for a destination switch d and every switch s, the next switch
  *    toward d is d itself when they are cabled, else the intermediate switch
  *    that the case analysis of Sec. 3.6 gives (mms_paths.c: y, yy, t, tt,
@@ -17,7 +18,7 @@
  *    port of a cable to that next switch, and at d the port of its CA (0 for
  *    its own LID). Every route is a shortest path: one link when cabled, two
  *    otherwise, the diameter being 2.
- * 3. LMC: LID base + i of a port asks for choice i of sf_next_switch(): the
+ * 3. LMC: LID base + i of a port asks for choice i of lanes_slimfly_next_switch(): the
  *    pairs with two minimal routes (yy with several middles, ty and yt)
  *    spread their LIDs over them; the others use their one route for all.
  *    Parallel cables between two switches: LID mod their number picks one,
@@ -216,7 +217,7 @@ static int fill_column(struct sf_worker *w, uint32_t d, uint32_t choice, uint32_
 
 	for (uint32_t s = 0; s < sr->f->num_switches; s++) {
 		int shape;
-		uint32_t next = s == d ? d : sf_next_switch(&sr->paths, s, d, choice, &shape);
+		uint32_t next = s == d ? d : lanes_slimfly_next_switch(&sr->paths, s, d, choice, &shape);
 
 		column[s] = s == d ? NO_ENTRY : next == LANES_NONE ? NO_ENTRY
 					: cable_entry(&sr->cables, s, next);
@@ -244,7 +245,8 @@ static void fill_lid(struct sf_route *sr, uint32_t d, uint32_t lid, uint8_t port
 			continue;
 		}
 		parallel = c->first_port[e + 1] - c->first_port[e];
-		lanes_routing_set_port(sr->r, s, lid, c->port[c->first_port[e] + lid % parallel]);
+		lanes_routing_set_port(sr->r, s, lid,
+				       c->port[c->first_port[e] + (parallel > 1 ? lid % parallel : 0)]);
 	}
 }
 
@@ -391,7 +393,7 @@ static int prepare(struct sf_route *sr, struct lanes_error *err)
 	if ((rc = lanes_recognize_slimfly(sr->f, &sr->structure, &why)))
 		return rc == LANES_EINVAL ? lanes_error_set(err, rc, ENGINE ": %s", why.message)
 					  : lanes_error_set(err, rc, "%s", why.message);
-	if ((rc = sf_paths_init(&sr->paths, &sr->structure, err)) ||
+	if ((rc = lanes_slimfly_paths_init(&sr->paths, &sr->structure, err)) ||
 	    (rc = cables_init(&sr->cables, sr->f, err)) ||
 	    (rc = lids_init(&sr->lids, sr->f, err)) ||
 	    (rc = start_workers(sr, err)) ||
@@ -407,9 +409,31 @@ static void release(struct sf_route *sr)
 	free(sr->workers);
 	lids_free(&sr->lids);
 	cables_free(&sr->cables);
-	sf_paths_free(&sr->paths);
+	lanes_slimfly_paths_free(&sr->paths);
 	lanes_structure_free(&sr->structure);
 	lanes_routing_free(sr->r);
+}
+
+/*
+ * Is f a Slim Fly? The whole recogniser: `lanes compare` and `lanes route`
+ * take a refusal from check() as "not for this fabric", and only the search
+ * tells a look-alike of the right size and degree from a Slim Fly.
+ * Milliseconds on most Slim Flies (docs/slimfly.md), and route() repeats it.
+ */
+static int check(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct lanes_error *err)
+{
+	struct lanes_structure structure;
+	struct lanes_error why;
+	int rc;
+
+	(void)opts;
+	lanes_error_clear(&why);
+	rc = lanes_recognize_slimfly(f, &structure, &why);
+	lanes_structure_free(&structure);
+	if (rc == LANES_EINVAL)
+		return lanes_error_set(err, rc, ENGINE ": %s", why.message);
+	return rc ? lanes_error_set(err, rc, "%s", why.message) : 0;
 }
 
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
@@ -442,6 +466,6 @@ const struct lanes_engine lanes_engine_slimfly = {
 	.source = "Early evaluation of direct large-scale InfiniBand networks with adaptive "
 		  "routing, Sec. 3.6; Besta, Hoefler, Slim Fly, SC14",
 	.flags = LANES_ENGINE_DEADLOCK_FREE | LANES_ENGINE_USES_VLS,
-	.check = NULL,
+	.check = check,
 	.route = route,
 };
