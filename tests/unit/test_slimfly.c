@@ -15,6 +15,7 @@
  *   switch), VL 1 for packets from a switch;
  * - the verifier: every pair reached, free of credit loops for all traffic,
  *   2 VLs; threads 1 and 2 give the same bytes;
+ * - every switch cable doubled: recognised, odd LIDs on the second cable;
  * - refusals: --vls 1 (needs 2 VLs), other topologies, a missing cable.
  */
 #include <stdint.h>
@@ -61,7 +62,8 @@ static void copy_nodes(struct lanes_builder *b, const struct lanes_fabric *f, co
 		if (f->nodes[v].type != LANES_NODE_SWITCH) {
 			new_index[v] = tb_add(b, f->nodes[v].type, f->nodes[v].nports, 0);
 			for (uint8_t p = 1; p <= f->nodes[v].nports; p++) {
-				int rc = lanes_builder_set_port(b, new_index[v], p, 0, 0, lmc, &err);
+				int rc = lanes_builder_set_port(b, new_index[v], p, 0, 0, lmc,
+								&err);
 
 				assert_int_equal(rc, 0);
 			}
@@ -438,6 +440,62 @@ static void test_no_switch_lids(void **state)
 	lanes_fabric_free(f);
 }
 
+/*
+ * f with every switch cable doubled: a switch of n ports gets n more, and
+ * the cable (a, pa) - (b, pb) a twin (a, pa + n_a) - (b, pb + n_b).
+ */
+static struct lanes_fabric *doubled(const struct lanes_fabric *f)
+{
+	struct lanes_builder *b = tb_new();
+
+	for (uint32_t v = 0; v < f->num_nodes; v++) {
+		int is_switch = f->nodes[v].type == LANES_NODE_SWITCH;
+
+		tb_add(b, f->nodes[v].type, (uint8_t)(f->nodes[v].nports * (is_switch ? 2 : 1)), 0);
+	}
+	for (uint32_t i = 0; i < f->num_links; i++) {
+		const struct lanes_link *l = &f->links[i];
+
+		tb_cable(b, l->a, l->pa, l->b, l->pb);
+		if (f->nodes[l->a].type == LANES_NODE_SWITCH &&
+		    f->nodes[l->b].type == LANES_NODE_SWITCH)
+			tb_cable(b, l->a, (uint8_t)(l->pa + f->nodes[l->a].nports), l->b,
+				 (uint8_t)(l->pb + f->nodes[l->b].nports));
+	}
+	return tb_finish(b);
+}
+
+/* Doubled cables: still a Slim Fly; LIDs spread over both cables by LID parity; verified. */
+static void test_parallel_cables(void **state)
+{
+	struct lanes_fabric *f0 = gen("slimfly q=5 p=2"), *f = doubled(f0);
+	struct lanes_routing *r = route_engine(&lanes_engine_slimfly, f, 8, 16, 1);
+	struct lanes_verify_result *res = verify_quick(f, r, 2, 1, 0);
+	uint32_t n = f->num_switches, first, high_port[2] = { 0, 0 };
+
+	(void)state;
+	assert_true(res->reachable && res->deadlock_free);
+	assert_true(res->stretch_max == 1.0);
+	for (uint32_t s = 0; s < n; s++)
+		for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+			uint8_t p = lanes_routing_port(r, s, lid);
+			uint32_t half = f->nodes[f->switches[s]].nports / 2;
+
+			if (p >= 1 && p != LANES_PORT_DROP && peer_switch(f, s, p) != LANES_NONE)
+				high_port[lid % 2] += p > half;
+		}
+	/* odd LIDs take the second cable (port + n), even LIDs the first */
+	assert_int_equal(high_port[0], 0);
+	assert_true(high_port[1] > 0);
+	for (uint32_t s = 0; s < n; s++)
+		for (uint32_t t = 0; t < n; t++)
+			assert_true(walk(f, r, s, t, switch_lid(f, t), &first) <= 2);
+	lanes_verify_result_free(res);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+	lanes_fabric_free(f0);
+}
+
 static void test_refusals(void **state)
 {
 	struct lanes_fabric *f = gen("slimfly q=5 p=1"), *g;
@@ -477,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_sl2vl),
 		cmocka_unit_test(test_verifier_and_threads),
 		cmocka_unit_test(test_no_switch_lids),
+		cmocka_unit_test(test_parallel_cables),
 		cmocka_unit_test(test_refusals),
 	};
 

@@ -63,7 +63,8 @@ static int read_generator_sets(struct sf_paths *p, struct lanes_error *err)
 	return 0;
 }
 
-int lanes_slimfly_paths_init(struct sf_paths *p, const struct lanes_structure *s, struct lanes_error *err)
+int lanes_slimfly_paths_init(struct sf_paths *p, const struct lanes_structure *s,
+			     struct lanes_error *err)
 {
 	unsigned q = s->slimfly_q;
 	int rc;
@@ -168,8 +169,8 @@ static uint32_t other_half(const struct sf_paths *p, const uint32_t *s, const ui
 	return via[choice % found];
 }
 
-uint32_t lanes_slimfly_next_switch(const struct sf_paths *p, uint32_t from, uint32_t to, uint32_t choice,
-			int *shape)
+uint32_t lanes_slimfly_next_switch(const struct sf_paths *p, uint32_t from, uint32_t to,
+				   uint32_t choice, int *shape)
 {
 	const uint32_t *s = &p->coord[3 * (size_t)from], *d = &p->coord[3 * (size_t)to];
 

@@ -210,19 +210,26 @@ static uint32_t lid_offset(const struct lanes_fabric *f, uint32_t lid, uint8_t *
 	return lid - lanes_fabric_lid(f, node, port);
 }
 
-/* Column `choice` toward d: per switch, its cable entry to the next switch. @return 0, or 1 */
+/*
+ * Column `choice` toward d: per switch, its cable entry to the next switch
+ * (NO_ENTRY at d). @return 0, or 1 when a route's cable is missing
+ */
 static int fill_column(struct sf_worker *w, uint32_t d, uint32_t choice, uint32_t *column)
 {
 	const struct sf_route *sr = w->sr;
 
 	for (uint32_t s = 0; s < sr->f->num_switches; s++) {
 		int shape;
-		uint32_t next = s == d ? d : lanes_slimfly_next_switch(&sr->paths, s, d, choice, &shape);
+		uint32_t next;
 
-		column[s] = s == d ? NO_ENTRY : next == LANES_NONE ? NO_ENTRY
-					: cable_entry(&sr->cables, s, next);
-		if (s != d && (column[s] == NO_ENTRY ||
-			       (next != d && cable_entry(&sr->cables, next, d) == NO_ENTRY))) {
+		column[s] = NO_ENTRY;
+		if (s == d)
+			continue;
+		next = lanes_slimfly_next_switch(&sr->paths, s, d, choice, &shape);
+		if (next != LANES_NONE)
+			column[s] = cable_entry(&sr->cables, s, next);
+		if (column[s] == NO_ENTRY ||
+		    (next != d && cable_entry(&sr->cables, next, d) == NO_ENTRY)) {
 			w->failed_from = s;
 			w->failed_to = d;
 			return 1;
@@ -245,8 +252,8 @@ static void fill_lid(struct sf_route *sr, uint32_t d, uint32_t lid, uint8_t port
 			continue;
 		}
 		parallel = c->first_port[e + 1] - c->first_port[e];
-		lanes_routing_set_port(sr->r, s, lid,
-				       c->port[c->first_port[e] + (parallel > 1 ? lid % parallel : 0)]);
+		e = c->first_port[e] + (parallel > 1 ? lid % parallel : 0);
+		lanes_routing_set_port(sr->r, s, lid, c->port[e]);
 	}
 }
 
