@@ -58,8 +58,9 @@
  *    y-link (same column, same difference) and every t-link (y = m x + c iff
  *    y + b = m (x + a) + c + b - m a), so they are automorphisms moving
  *    (t, 0, 0) to any (t, x, y): if switch 0 has an image in half t, it has
- *    one at (t, 0, 0). (The halves are not always alike: for q = 7, 11, 27
- *    only one of the two leads to a labelling.)
+ *    one at (t, 0, 0). Both are needed: in gf.c's graphs for q = 7, 11
+ *    and 27 (delta = -1), measured, no automorphism swaps the halves, and
+ *    switch 0 has images in one half only.
  * 3. Verification: when every class holds one switch of each graph, the
  *    classes pair them up, and every cable of the fabric must be an MMS link
  *    between the images. The two graphs have the same number of switches
