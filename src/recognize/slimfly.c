@@ -75,10 +75,18 @@
  * search is bounded (SEARCH_BUDGET_*) and gives up with a reason rather
  * than run long.
  *
- * Faults: a Slim Fly with a missing cable or switch is refused in step 1,
- * with the switch whose degree is wrong (or the switch count) in the
- * reason. Recognising the surviving part would be a subgraph isomorphism;
- * the slimfly engine needs the intact graph for its two-hop routes anyway.
+ * Faults. Missing cables: a switch with more than (3q - delta)/2 neighbours
+ * is refused, and fewer are taken as missing cable ends. Up to
+ * MAX_MISSING_CABLES missing cables, the short switches (one entry per
+ * missing end) are paired up in every way that adds no cable twice and no
+ * cable that is there (at most MAX_COMPLETIONS ways, all sharing one
+ * refinement budget), and each completed graph goes through steps 2 and 3
+ * until one is the MMS graph. Its labelling makes every surviving cable an
+ * MMS link, and exactly the added cables are the MMS links without a cable;
+ * s->note counts them. Any completion that works will do: the coordinates
+ * are consistent with every surviving cable, which is all that is asked.
+ * Engines that need every cable check for them. Missing switches (2q^2 - r
+ * switches) are refused: their places would have to be guessed too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +99,9 @@
 /* Refinements the search may make: per fabric switch, plus a floor. */
 #define SEARCH_BUDGET_PER_SWITCH 4
 #define SEARCH_BUDGET_FLOOR 256
+/* Missing cables looked for, and the ways of adding them back tried. */
+#define MAX_MISSING_CABLES 4
+#define MAX_COMPLETIONS 128
 
 enum search_result { SEARCH_NONE = 0, SEARCH_FOUND = 1, SEARCH_GAVE_UP = 2 };
 
@@ -115,6 +126,12 @@ struct sf_search {
 	uint32_t refinements_left;
 	uint32_t *reference_of;      /* result: per fabric switch, its MMS vertex */
 };
+
+/* The refinements one recognition may make (all the completions of one fabric together). */
+static uint32_t search_budget(uint32_t num_switches)
+{
+	return SEARCH_BUDGET_FLOOR + SEARCH_BUDGET_PER_SWITCH * num_switches;
+}
 
 static uint64_t mix64(uint64_t z)
 {
@@ -307,7 +324,6 @@ static int search_init(struct sf_search *s, const struct lanes_switch_graph *g,
 			list[i] = n + reference->nbr[(size_t)r * k + i];
 	}
 	count_triangles(s);
-	s->refinements_left = SEARCH_BUDGET_FLOOR + SEARCH_BUDGET_PER_SWITCH * n;
 	return 0;
 }
 
@@ -322,11 +338,19 @@ static void search_free(struct sf_search *s)
 	free(s->triangles);
 }
 
+/* What step 1 found: q, and the cable ends missing from the degrees. */
+struct sf_counts {
+	unsigned q;
+	uint32_t degree;        /* (3q - delta)/2 */
+	uint32_t missing_ends;  /* sum over switches of degree minus its neighbours */
+	uint32_t short_switch;  /* the first switch with fewer, or LANES_NONE */
+};
+
 /* Step 1: q from the switch count, then the degree of every switch. */
 static int check_counts(const struct lanes_fabric *f, const struct lanes_switch_graph *g,
-			unsigned *q_out, struct lanes_error *err)
+			struct sf_counts *c, struct lanes_error *err)
 {
-	uint32_t n = f->num_switches, q = 1, k;
+	uint32_t n = f->num_switches, q = 1;
 	struct lanes_error why;
 	int delta;
 
@@ -335,17 +359,25 @@ static int check_counts(const struct lanes_fabric *f, const struct lanes_switch_
 	if ((uint64_t)2 * q * q != n || lanes_mms_check_q("slimfly", q, &delta, &why))
 		return lanes_error_set(err, LANES_EINVAL,
 				       "not a Slim Fly: %u switches is not 2q^2 for a prime power "
-				       "q = 4w + delta, |delta| <= 1 (3, 4, 5, 7, 8, 9, 11, 13, ...)",
+				       "q = 4w + delta, |delta| <= 1 (3, 4, 5, 7, 8, 9, 11, 13, ...; "
+				       "missing switches are not recognised)",
 				       n);
-	k = (uint32_t)(3 * (int)q - delta) / 2;
-	for (uint32_t u = 0; u < n; u++)
-		if (g->off[u + 1] - g->off[u] != k)
-			return lanes_error_set(
-				err, LANES_EINVAL,
-				"not a Slim Fly: switch %u ('%.60s') has %u neighbour switches, the "
-				"Slim Fly of q=%u has %u on every switch (a missing cable?)",
-				u, f->nodes[f->switches[u]].desc, g->off[u + 1] - g->off[u], q, k);
-	*q_out = q;
+	c->q = q;
+	c->degree = (uint32_t)(3 * (int)q - delta) / 2;
+	c->missing_ends = 0;
+	c->short_switch = LANES_NONE;
+	for (uint32_t u = 0; u < n; u++) {
+		uint32_t d = g->off[u + 1] - g->off[u];
+
+		if (d > c->degree)
+			return lanes_error_set(err, LANES_EINVAL,
+					       "not a Slim Fly: switch %u ('%.60s') has %u neighbour "
+					       "switches, the Slim Fly of q=%u has %u",
+					       u, f->nodes[f->switches[u]].desc, d, q, c->degree);
+		if (d < c->degree && c->short_switch == LANES_NONE)
+			c->short_switch = u;
+		c->missing_ends += c->degree - d;
+	}
 	return 0;
 }
 
@@ -377,7 +409,7 @@ static int find_labelling(struct sf_search *s, unsigned q, struct lanes_error *e
 		return lanes_error_set(err, LANES_EINVAL,
 				       "not recognised as a Slim Fly: no MMS labelling for q=%u found "
 				       "within %u refinements",
-				       q, SEARCH_BUDGET_FLOOR + SEARCH_BUDGET_PER_SWITCH * s->n);
+				       q, search_budget(s->n));
 	if (rc == SEARCH_NONE)
 		return lanes_error_set(err, LANES_EINVAL,
 				       "not a Slim Fly: %u switches of degree %u, but not the MMS "
@@ -386,12 +418,175 @@ static int find_labelling(struct sf_search *s, unsigned q, struct lanes_error *e
 	return 0;
 }
 
-/* The structure from the labelling: coordinates of each switch's image. */
-static int fill_structure(struct lanes_structure *s, const struct sf_search *search_state,
-			  const struct mms *reference, struct lanes_error *err)
+/*
+ * Steps 2 and 3 on g: an MMS labelling into reference_of, within and
+ * from *refinements_left. 0, LANES_EINVAL or LANES_ENOMEM
+ */
+static int label_graph(const struct lanes_switch_graph *g, const struct mms *reference,
+		       uint32_t *reference_of, uint32_t *refinements_left,
+		       struct lanes_error *err)
 {
-	uint32_t n = search_state->n;
+	struct sf_search search_state = { 0 };
+	int rc;
 
+	search_state.refinements_left = *refinements_left;
+	if (!(rc = search_init(&search_state, g, reference, err)) &&
+	    !(rc = find_labelling(&search_state, reference->q, err)))
+		memcpy(reference_of, search_state.reference_of,
+		       (size_t)g->num_switches * sizeof(*reference_of));
+	*refinements_left = search_state.refinements_left;
+	search_free(&search_state);
+	return rc;
+}
+
+/* ------------------------------------------------------------ missing cables */
+
+/*
+ * A Slim Fly with a few missing cables: its short switches, one entry per
+ * missing cable end (ascending), are paired up in every way that adds no
+ * cable twice, and each completed graph is labelled until one is an MMS
+ * graph. The labelling then holds for the surviving cables too.
+ */
+struct sf_completion {
+	const struct lanes_switch_graph *g;
+	const struct mms *reference;
+	uint32_t *end;        /* per missing cable end: its switch */
+	uint32_t *partner;    /* per end: the end it is paired with, or LANES_NONE */
+	uint32_t num_ends;
+	uint32_t completions_left;
+	uint32_t refinements_left; /* shared by all completions */
+	uint32_t *reference_of; /* the result */
+};
+
+/* g with the paired ends cabled, as a new switch graph. */
+static int completed_graph(const struct sf_completion *c, struct lanes_switch_graph *h,
+			   struct lanes_error *err)
+{
+	const struct lanes_switch_graph *g = c->g;
+	uint32_t n = g->num_switches, k = 0;
+
+	h->num_switches = n;
+	h->off = malloc(((size_t)n + 1) * sizeof(*h->off));
+	h->nbr = malloc(((size_t)g->off[n] + c->num_ends + 1) * sizeof(*h->nbr));
+	if (!h->off || !h->nbr)
+		return lanes_error_oom(err);
+	for (uint32_t u = 0; u < n; u++) {
+		h->off[u] = k;
+		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++)
+			h->nbr[k++] = g->nbr[e];
+		for (uint32_t i = 0; i < c->num_ends; i++)
+			if (c->end[i] == u)
+				h->nbr[k++] = c->end[c->partner[i]];
+		qsort(h->nbr + h->off[u], k - h->off[u], sizeof(*h->nbr), lanes_cmp_u32);
+	}
+	h->off[n] = k;
+	return 0;
+}
+
+/* May end i be paired with end j? Different, not yet cabled, not yet paired switches. */
+static int may_pair(const struct sf_completion *c, uint32_t i, uint32_t j)
+{
+	uint32_t u = c->end[i], v = c->end[j];
+
+	if (c->partner[j] != LANES_NONE || u == v || lanes_switch_graph_adjacent(c->g, u, v))
+		return 0;
+	if (j > i + 1 && c->end[j - 1] == v && c->partner[j - 1] == LANES_NONE)
+		return 0; /* the same as pairing with end j - 1 */
+	for (uint32_t a = 0; a < c->num_ends; a++)
+		if (c->partner[a] != LANES_NONE && c->end[a] == u && c->end[c->partner[a]] == v)
+			return 0;
+	return 1;
+}
+
+/* Pair the remaining ends in every way. @return 0 labelled, LANES_EINVAL none, or an error */
+static int complete(struct sf_completion *c, struct lanes_error *err)
+{
+	struct lanes_switch_graph h = { 0 };
+	uint32_t i = 0;
+	int rc = LANES_EINVAL;
+
+	while (i < c->num_ends && c->partner[i] != LANES_NONE)
+		i++;
+	if (i == c->num_ends) {
+		if (!c->completions_left)
+			return LANES_EINVAL;
+		c->completions_left--;
+		if (!(rc = completed_graph(c, &h, err)))
+			rc = label_graph(&h, c->reference, c->reference_of, &c->refinements_left,
+					 err);
+		lanes_switch_graph_free(&h);
+		return rc;
+	}
+	for (uint32_t j = i + 1; j < c->num_ends && rc == LANES_EINVAL; j++) {
+		if (!may_pair(c, i, j))
+			continue;
+		c->partner[i] = j;
+		c->partner[j] = i;
+		rc = complete(c, err);
+		c->partner[i] = c->partner[j] = LANES_NONE;
+	}
+	return rc;
+}
+
+/* Label a Slim Fly whose cable ends counts->missing_ends are missing. */
+static int label_with_missing(const struct lanes_fabric *f, const struct lanes_switch_graph *g,
+			      const struct mms *reference, const struct sf_counts *counts,
+			      uint32_t *reference_of, struct lanes_error *err)
+{
+	struct sf_completion c = { g,
+				   reference,
+				   NULL,
+				   NULL,
+				   counts->missing_ends,
+				   MAX_COMPLETIONS,
+				   search_budget(g->num_switches),
+				   reference_of };
+	uint32_t u = counts->short_switch, k = 0;
+	int rc;
+
+	if (counts->missing_ends % 2 || counts->missing_ends > 2 * MAX_MISSING_CABLES)
+		return lanes_error_set(
+			err, LANES_EINVAL,
+			"not a Slim Fly: switch %u ('%.60s') has %u neighbour switches, the Slim Fly "
+			"of q=%u has %u on every switch; %u cable ends are missing, at most %u "
+			"missing cables are looked for",
+			u, f->nodes[f->switches[u]].desc, g->off[u + 1] - g->off[u], counts->q,
+			counts->degree, counts->missing_ends, MAX_MISSING_CABLES);
+	c.end = malloc(counts->missing_ends * sizeof(*c.end));
+	c.partner = malloc(counts->missing_ends * sizeof(*c.partner));
+	if (!c.end || !c.partner) {
+		rc = lanes_error_oom(err);
+		goto out;
+	}
+	for (uint32_t v = 0; v < g->num_switches; v++)
+		for (uint32_t d = g->off[v + 1] - g->off[v]; d < counts->degree; d++)
+			c.end[k++] = v;
+	for (uint32_t i = 0; i < c.num_ends; i++)
+		c.partner[i] = LANES_NONE;
+	rc = complete(&c, err);
+	if (rc == LANES_EINVAL)
+		rc = lanes_error_set(err, LANES_EINVAL,
+				     "not a Slim Fly: %u cables short of the MMS graph of q=%u (switch "
+				     "%u ('%.60s') has %u of %u neighbours), and %s",
+				     c.num_ends / 2, counts->q, u, f->nodes[f->switches[u]].desc,
+				     g->off[u + 1] - g->off[u], counts->degree,
+				     c.completions_left && c.refinements_left
+					     ? "no way of adding them back gives it"
+					     : "no way of adding them back that was tried gives it "
+					       "(the search gave up)");
+out:
+	free(c.end);
+	free(c.partner);
+	return rc;
+}
+
+/* ------------------------------------------------------------ the structure */
+
+/* The structure from the labelling: coordinates of each switch's image. */
+static int fill_structure(struct lanes_structure *s, uint32_t n, const uint32_t *reference_of,
+			  const struct mms *reference, uint32_t missing_cables,
+			  struct lanes_error *err)
+{
 	s->coord = malloc(3 * (size_t)n * sizeof(*s->coord));
 	if (!s->coord)
 		return lanes_error_oom(err);
@@ -404,13 +599,14 @@ static int fill_structure(struct lanes_structure *s, const struct sf_search *sea
 	for (uint32_t u = 0; u < n; u++) {
 		unsigned t, x, y;
 
-		mms_coords(reference, search_state->reference_of[u], &t, &x, &y);
+		mms_coords(reference, reference_of[u], &t, &x, &y);
 		s->coord[3 * (size_t)u + 0] = t;
 		s->coord[3 * (size_t)u + 1] = x;
 		s->coord[3 * (size_t)u + 2] = y;
 	}
-	snprintf(s->note, sizeof(s->note), "Slim Fly (MMS graph) of q=%u, delta %d: %u switches",
-		 reference->q, reference->delta, n);
+	snprintf(s->note, sizeof(s->note),
+		 "Slim Fly (MMS graph) of q=%u, delta %d: %u switches, %u MMS links not cabled",
+		 reference->q, reference->delta, n, missing_cables);
 	return 0;
 }
 
@@ -418,22 +614,31 @@ int lanes_recognize_slimfly(const struct lanes_fabric *f, struct lanes_structure
 			    struct lanes_error *err)
 {
 	struct lanes_switch_graph g = { 0 };
-	struct sf_search search_state = { 0 };
 	struct mms reference = { 0 };
-	unsigned q = 0;
+	struct sf_counts counts = { 0 };
+	uint32_t *reference_of = NULL, budget;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	if ((rc = lanes_switch_graph_build(f, &g, err)) || (rc = check_counts(f, &g, &q, err)) ||
-	    (rc = lanes_mms_build(&reference, q, err)) ||
-	    (rc = search_init(&search_state, &g, &reference, err)) ||
-	    (rc = find_labelling(&search_state, q, err)) ||
-	    (rc = fill_structure(s, &search_state, &reference, err)))
+	if ((rc = lanes_switch_graph_build(f, &g, err)) ||
+	    (rc = check_counts(f, &g, &counts, err)) ||
+	    (rc = lanes_mms_build(&reference, counts.q, err)))
 		goto out;
+	if (!(reference_of = malloc((size_t)f->num_switches * sizeof(*reference_of)))) {
+		rc = lanes_error_oom(err);
+		goto out;
+	}
+	budget = search_budget(g.num_switches);
+	rc = counts.missing_ends
+		     ? label_with_missing(f, &g, &reference, &counts, reference_of, err)
+		     : label_graph(&g, &reference, reference_of, &budget, err);
+	if (!rc)
+		rc = fill_structure(s, f->num_switches, reference_of, &reference,
+				    counts.missing_ends / 2, err);
 out:
 	if (rc)
 		lanes_structure_free(s);
-	search_free(&search_state);
+	free(reference_of);
 	lanes_mms_free(&reference);
 	lanes_switch_graph_free(&g);
 	return rc;

@@ -16,7 +16,10 @@
  * - the verifier: every pair reached, free of credit loops for all traffic,
  *   2 VLs; threads 1 and 2 give the same bytes;
  * - every switch cable doubled: recognised, odd LIDs on the second cable;
- * - refusals: --vls 1 (needs 2 VLs), other topologies, a missing cable.
+ * - faults (1 or 2 missing cables): refused exactly when some switch pair
+ *   is more than 2 hops apart, naming such a pair; otherwise minimal and
+ *   deadlock-free; both happen;
+ * - refusals: --vls 1 (needs 2 VLs), other topologies.
  */
 #include <stdint.h>
 
@@ -72,11 +75,9 @@ static void copy_nodes(struct lanes_builder *b, const struct lanes_fabric *f, co
 
 /*
  * f with its switch indices and switch port numbers shuffled by seed, every
- * name "n", LMC lmc everywhere, and switch cable skip_link left out
- * (LANES_NONE: none).
+ * name "n", LMC lmc everywhere.
  */
-static struct lanes_fabric *shuffled(const struct lanes_fabric *f, uint64_t seed, uint8_t lmc,
-				     uint32_t skip_link)
+static struct lanes_fabric *shuffled(const struct lanes_fabric *f, uint64_t seed, uint8_t lmc)
 {
 	struct lanes_builder *b = tb_new();
 	uint32_t *order = malloc(f->num_switches * sizeof(*order));
@@ -101,9 +102,8 @@ static struct lanes_fabric *shuffled(const struct lanes_fabric *f, uint64_t seed
 	for (uint32_t i = 0; i < f->num_links; i++) {
 		const struct lanes_link *l = &f->links[i];
 
-		if (i != skip_link)
-			tb_cable(b, new_index[l->a], port_map[f->nodes[l->a].port_base + l->pa],
-				 new_index[l->b], port_map[f->nodes[l->b].port_base + l->pb]);
+		tb_cable(b, new_index[l->a], port_map[f->nodes[l->a].port_base + l->pa],
+			 new_index[l->b], port_map[f->nodes[l->b].port_base + l->pb]);
 	}
 	free(order);
 	free(new_index);
@@ -118,7 +118,7 @@ static struct lanes_fabric *shuffled_slimfly(unsigned q, uint8_t lmc)
 
 	snprintf(spec, sizeof(spec), "slimfly q=%u p=2", q);
 	f = gen(spec);
-	g = shuffled(f, 0x9e3779b97f4a7c15ULL * q + 5, lmc, LANES_NONE);
+	g = shuffled(f, 0x9e3779b97f4a7c15ULL * q + 5, lmc);
 	lanes_fabric_free(f);
 	return g;
 }
@@ -496,29 +496,93 @@ static void test_parallel_cables(void **state)
 	lanes_fabric_free(f0);
 }
 
+/* The pair a refusal names: "from switch A (...) to switch B". */
+static void named_pair(const char *message, uint32_t *from, uint32_t *to)
+{
+	const char *a = strstr(message, "from switch "), *b = strstr(message, " to switch ");
+
+	assert_non_null(a);
+	assert_non_null(b);
+	*from = (uint32_t)strtoul(a + strlen("from switch "), NULL, 10);
+	*to = (uint32_t)strtoul(b + strlen(" to switch "), NULL, 10);
+}
+
+/*
+ * Faults (1 or 2 missing cables, by lanes_fabric_inject_faults): refused
+ * exactly when some switch pair is more than 2 hops apart, naming such a
+ * pair; otherwise minimal routes, deadlock-free in 2 VLs. Both happen.
+ */
+static void check_faulty(const struct lanes_fabric *g, uint32_t *routed, uint32_t *refused)
+{
+	uint32_t n = g->num_switches, from, to, first;
+	uint8_t *dist = NULL;
+	struct lanes_routing *r = NULL;
+	struct lanes_route_opts o;
+	struct lanes_error err;
+
+	assert_int_equal(lanes_fabric_switch_distances(g, &dist, &err), 0);
+	lanes_route_opts_init(&o);
+	if (lanes_route(&lanes_engine_slimfly, g, &o, &r, &err)) {
+		assert_true(stats_of(g).diameter > 2);
+		named_pair(err.message, &from, &to);
+		assert_true(from < n && to < n && dist[(size_t)from * n + to] > 2);
+		(*refused)++;
+	} else {
+		struct lanes_verify_result *res = verify_quick(g, r, 2, 1, 0);
+
+		assert_true(res->reachable && res->deadlock_free);
+		for (uint32_t s = 0; s < n; s++)
+			for (uint32_t t = 0; t < n; t++)
+				assert_int_equal(walk(g, r, s, t, switch_lid(g, t), &first),
+						 dist[(size_t)s * n + t]);
+		lanes_verify_result_free(res);
+		(*routed)++;
+	}
+	lanes_routing_free(r);
+	free(dist);
+}
+
+static void test_faults(void **state)
+{
+	static const char *const specs[] = { "slimfly q=5 p=1", "slimfly q=7 p=1",
+					     "slimfly q=8 p=1", "slimfly q=9 p=1" };
+	uint32_t routed = 0, refused = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct lanes_fabric *f = gen(specs[i]);
+
+		for (uint64_t seed = 1; seed <= 8; seed++)
+			for (int links = 1; links <= 2; links++) {
+				struct lanes_fault_spec spec = { links, 0, seed };
+				struct lanes_fault_report rep;
+				struct lanes_fabric *g;
+				struct lanes_error err;
+				int rc = lanes_fabric_inject_faults(f, &spec, &g, &rep, &err);
+
+				assert_int_equal(rc, 0);
+				check_faulty(g, &routed, &refused);
+				lanes_fabric_free(g);
+			}
+		lanes_fabric_free(f);
+	}
+	assert_true(routed > 0);
+	assert_true(refused > 0);
+}
+
 static void test_refusals(void **state)
 {
-	struct lanes_fabric *f = gen("slimfly q=5 p=1"), *g;
+	struct lanes_fabric *f = gen("slimfly q=5 p=1");
 	struct lanes_error err;
-	uint32_t link = 0;
 
 	(void)state;
 	err = route_engine_error(&lanes_engine_slimfly, f, 1, 16);
 	assert_int_equal(err.code, LANES_ERANGE);
 	assert_non_null(strstr(err.message, "needs 2 VLs"));
-	while (f->nodes[f->links[link].a].type != LANES_NODE_SWITCH ||
-	       f->nodes[f->links[link].b].type != LANES_NODE_SWITCH)
-		link++;
-	g = shuffled(f, 3, 0, link);
-	err = route_engine_error(&lanes_engine_slimfly, g, 8, 16);
-	assert_int_equal(err.code, LANES_EINVAL);
-	assert_non_null(strstr(err.message, "slimfly: not a Slim Fly"));
-	assert_non_null(strstr(err.message, "missing cable"));
-	lanes_fabric_free(g);
 	lanes_fabric_free(f);
 	f = gen("dragonfly a=4 p=2 h=2");
 	err = route_engine_error(&lanes_engine_slimfly, f, 8, 16);
-	assert_non_null(strstr(err.message, "not a Slim Fly"));
+	assert_non_null(strstr(err.message, "slimfly: not a Slim Fly"));
 	lanes_fabric_free(f);
 	f = gen("jellyfish switches=18 degree=5 p=1 seed=1");
 	err = route_engine_error(&lanes_engine_slimfly, f, 8, 16);
@@ -536,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_verifier_and_threads),
 		cmocka_unit_test(test_no_switch_lids),
 		cmocka_unit_test(test_parallel_cables),
+		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_refusals),
 	};
 

@@ -28,6 +28,15 @@
  *
  * Nothing is searched: the cases give the next switch in O(1), yy in
  * O(|X_t|).
+ *
+ * A missing cable (the recogniser labels Slim Flies with a few): asked to
+ * route without the link between a linked pair, a pair in one column goes
+ * "yy" as if it were not linked (its common neighbours are all in its
+ * column), a t-linked pair has no route of two links (its ends have no
+ * common neighbour). These and the alternatives above (choice) are all the
+ * routes of at most two links the MMS graph has between two switches: case
+ * 1 lists every middle of the column, case 2 has one common neighbour, case
+ * 3 at most the two, ty and yt.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -101,12 +110,12 @@ static uint32_t at(const struct sf_paths *p, unsigned t, unsigned x, unsigned y)
 
 /* Case 1: the same column. */
 static uint32_t same_column(const struct sf_paths *p, const uint32_t *s, const uint32_t *d,
-			    uint32_t choice, int *shape)
+			    uint32_t choice, int without_link, int *shape)
 {
 	const struct gf *f = &p->field;
 	unsigned t = s[0], found = 0, yi[GF_Q_MAX];
 
-	if (p->in_generator_set[t][gf_sub(f, s[2], d[2])]) {
+	if (!without_link && p->in_generator_set[t][gf_sub(f, s[2], d[2])]) {
 		*shape = SF_SHAPE_Y;
 		return at(p, t, d[1], d[2]);
 	}
@@ -170,17 +179,17 @@ static uint32_t other_half(const struct sf_paths *p, const uint32_t *s, const ui
 }
 
 uint32_t lanes_slimfly_next_switch(const struct sf_paths *p, uint32_t from, uint32_t to,
-				   uint32_t choice, int *shape)
+				   uint32_t choice, int without_link, int *shape)
 {
 	const uint32_t *s = &p->coord[3 * (size_t)from], *d = &p->coord[3 * (size_t)to];
+	uint32_t next;
 
 	if (from == to) {
 		*shape = SF_SHAPE_HERE;
 		return to;
 	}
-	if (s[0] != d[0])
-		return other_half(p, s, d, choice, shape);
-	if (s[1] != d[1])
-		return same_half(p, s, d, shape);
-	return same_column(p, s, d, choice, shape);
+	if (s[0] == d[0] && s[1] == d[1])
+		return same_column(p, s, d, choice, without_link, shape);
+	next = s[0] != d[0] ? other_half(p, s, d, choice, shape) : same_half(p, s, d, shape);
+	return without_link && next == to ? LANES_NONE : next;
 }

@@ -40,17 +40,19 @@ struct sf_paths {
  * graph (the neighbours of (t, 0, 0) in its column), the inverse of the
  * coordinates. s must stay alive while p is used.
  */
-int lanes_slimfly_paths_init(struct sf_paths *p, const struct lanes_structure *s, struct lanes_error *err);
+int lanes_slimfly_paths_init(struct sf_paths *p, const struct lanes_structure *s,
+			     struct lanes_error *err);
 void lanes_slimfly_paths_free(struct sf_paths *p);
 
 /**
  * The switch after `from` on the minimal route toward `to`, and the route's
  * shape. Where there are several (yy; ty and yt both), `choice` picks one:
- * choice mod their number, in the order of sf_paths.c's header. LANES_NONE
- * when the coordinates admit no route of at most two links (never on a
- * graph that is an MMS graph under them).
+ * choice mod their number, in the order of mms_paths.c's header.
+ * without_link: the MMS link between `from` and `to` (if they have one) is
+ * not cabled; route over two links instead. LANES_NONE when there is no
+ * route of at most two links (never without without_link).
  */
-uint32_t lanes_slimfly_next_switch(const struct sf_paths *p, uint32_t from, uint32_t to, uint32_t choice,
-			int *shape);
+uint32_t lanes_slimfly_next_switch(const struct sf_paths *p, uint32_t from, uint32_t to,
+				   uint32_t choice, int without_link, int *shape);
 
 #endif

@@ -6,10 +6,11 @@
  * diameter 2, where every switch reaches every other in one or two links.
  *
  * 1. Structure: lanes_recognize_slimfly() gives every switch coordinates
- *    (t, x, y) under which the fabric is exactly the MMS graph (it checks
- *    every cable). A fabric it refuses, this engine refuses with its reason,
- *    in check() (so that the CLI reports "not for this fabric"): any other
- *    topology, and a Slim Fly with a missing cable or switch.
+ *    (t, x, y) under which every cable is an MMS link (it checks every
+ *    cable), and every MMS link a cable but for up to 4 missing ones. A
+ *    fabric it refuses, this engine refuses with its reason, in check() (so
+ *    that the CLI reports "not for this fabric"): any other topology, a
+ *    Slim Fly with a missing switch or more than 4 missing cables.
  * 2. Routes: for a destination switch d and every switch s, the next switch
  *    toward d is d itself when they are cabled, else the intermediate switch
  *    that the case analysis of Sec. 3.6 gives (mms_paths.c: y, yy, t, tt,
@@ -18,9 +19,19 @@
  *    port of a cable to that next switch, and at d the port of its CA (0 for
  *    its own LID). Every route is a shortest path: one link when cabled, two
  *    otherwise, the diameter being 2.
- * 3. LMC: LID base + i of a port asks for choice i of lanes_slimfly_next_switch(): the
- *    pairs with two minimal routes (yy with several middles, ty and yt)
- *    spread their LIDs over them; the others use their one route for all.
+ *    Missing cables (the paper routes intact Slim Flies): where a cable of
+ *    the chosen route is missing, the next other minimal route whose cables
+ *    are there; where the MMS link s - d itself is missing, a two-link
+ *    route (mms_paths.c lists all routes of at most two links). Still every
+ *    route is a shortest path of at most two links, and the VLs below keep
+ *    it deadlock-free. A pair left with no such route (the ends of a missing
+ *    t-link, which share no neighbour, or a pair whose only route used the
+ *    missing cable) is more than 2 hops apart: the engine refuses, in
+ *    check(), naming the first such pair (lowest destination, then source).
+ * 3. LMC: LID base + i of a port asks for choice i of
+ *    lanes_slimfly_next_switch(): the pairs with two minimal routes (yy with
+ *    several middles, ty and yt) spread their LIDs over them; the others use
+ *    their one route for all.
  *    Parallel cables between two switches: LID mod their number picks one,
  *    in port order.
  * 4. VLs, as the paper says: "on two-hop paths VL 0 is used on the first
@@ -43,7 +54,6 @@
  * LMC choice, then every LID's column from it; destination switches are
  * split among the workers (opts->threads), each writing only its own LIDs'
  * entries, so the tables are the same for any number of threads.
- * Defensive: a route whose cable is missing is refused naming the pair.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,25 +221,43 @@ static uint32_t lid_offset(const struct lanes_fabric *f, uint32_t lid, uint8_t *
 }
 
 /*
+ * The cable entry from s toward d (s != d) for `choice`; where a cable of
+ * that route is missing, the next of the other minimal routes (choice + 1,
+ * ...) whose cables are all there, and where the MMS link s - d itself is
+ * missing, a route of two links. NO_ENTRY when none is left.
+ */
+static uint32_t route_entry(const struct sf_route *sr, uint32_t s, uint32_t d, uint32_t choice)
+{
+	const struct sf_cables *c = &sr->cables;
+	int shape, without_link;
+	uint32_t next = lanes_slimfly_next_switch(&sr->paths, s, d, choice, 0, &shape);
+
+	without_link = next == d && cable_entry(c, s, d) == NO_ENTRY;
+	for (uint32_t k = 0; k < sr->paths.q; k++) { /* fewer than q routes of two links */
+		uint32_t e;
+
+		next = lanes_slimfly_next_switch(&sr->paths, s, d, choice + k, without_link,
+						 &shape);
+		if (next == LANES_NONE)
+			return NO_ENTRY;
+		e = cable_entry(c, s, next);
+		if (e != NO_ENTRY && (next == d || cable_entry(c, next, d) != NO_ENTRY))
+			return e;
+	}
+	return NO_ENTRY;
+}
+
+/*
  * Column `choice` toward d: per switch, its cable entry to the next switch
- * (NO_ENTRY at d). @return 0, or 1 when a route's cable is missing
+ * (NO_ENTRY at d). @return 0, or 1 when a switch has no route
  */
 static int fill_column(struct sf_worker *w, uint32_t d, uint32_t choice, uint32_t *column)
 {
 	const struct sf_route *sr = w->sr;
 
 	for (uint32_t s = 0; s < sr->f->num_switches; s++) {
-		int shape;
-		uint32_t next;
-
-		column[s] = NO_ENTRY;
-		if (s == d)
-			continue;
-		next = lanes_slimfly_next_switch(&sr->paths, s, d, choice, &shape);
-		if (next != LANES_NONE)
-			column[s] = cable_entry(&sr->cables, s, next);
-		if (column[s] == NO_ENTRY ||
-		    (next != d && cable_entry(&sr->cables, next, d) == NO_ENTRY)) {
+		column[s] = s == d ? NO_ENTRY : route_entry(sr, s, d, choice);
+		if (s != d && column[s] == NO_ENTRY) {
 			w->failed_from = s;
 			w->failed_to = d;
 			return 1;
@@ -370,39 +398,76 @@ static int start_workers(struct sf_route *sr, struct lanes_error *err)
 	return 0;
 }
 
-/* The first pair without a route (lowest destination), as a refusal. */
+/* MMS links without a cable. */
+static uint32_t links_missing(const struct sf_route *sr)
+{
+	uint32_t n = sr->f->num_switches, degree = sr->paths.q + sr->paths.num_generators[0];
+
+	return (n * degree - sr->cables.first_entry[n]) / 2;
+}
+
+/* The refusal for a pair without a route of at most two links. */
+static int refuse_pair(const struct sf_route *sr, uint32_t from, uint32_t to,
+		       struct lanes_error *err)
+{
+	const struct lanes_fabric *f = sr->f;
+
+	return lanes_error_set(err, LANES_EINVAL,
+			       ENGINE ": no route of at most 2 switch hops from switch %u "
+			       "('%.60s') to switch %u ('%.60s'); MMS links of q=%u without a "
+			       "cable: %u",
+			       from, f->nodes[f->switches[from]].desc, to,
+			       f->nodes[f->switches[to]].desc, sr->paths.q, links_missing(sr));
+}
+
+/* The first pair the workers found without a route (lowest destination), as a refusal. */
 static int refuse_missing_route(struct sf_route *sr, struct lanes_error *err)
 {
 	const struct sf_worker *first = NULL;
-	const struct lanes_fabric *f = sr->f;
 
 	for (unsigned k = 0; k < sr->num_workers; k++)
 		if (sr->workers[k].failed_to != NO_ENTRY &&
 		    (!first || sr->workers[k].failed_to < first->failed_to))
 			first = &sr->workers[k];
-	if (!first)
-		return 0;
-	return lanes_error_set(err, LANES_EINVAL,
-			       ENGINE ": no route of at most 2 switch hops from switch %u "
-			       "('%.60s') to switch %u ('%.60s')",
-			       first->failed_from, f->nodes[f->switches[first->failed_from]].desc,
-			       first->failed_to, f->nodes[f->switches[first->failed_to]].desc);
+	return first ? refuse_pair(sr, first->failed_from, first->failed_to, err) : 0;
 }
 
-static int prepare(struct sf_route *sr, struct lanes_error *err)
+/* With cables missing: every pair still has a route of at most two links? */
+static int check_routes(const struct sf_route *sr, struct lanes_error *err)
+{
+	uint32_t n = sr->f->num_switches;
+
+	if (!links_missing(sr))
+		return 0;
+	for (uint32_t d = 0; d < n; d++)
+		for (uint32_t s = 0; s < n; s++)
+			if (s != d && route_entry(sr, s, d, 0) == NO_ENTRY)
+				return refuse_pair(sr, s, d, err);
+	return 0;
+}
+
+/* The coordinates (recognised), the routes' arithmetic and the cables. */
+static int set_up_paths(struct sf_route *sr, struct lanes_error *err)
 {
 	struct lanes_error why;
 	int rc;
 
-	if (sr->opts->max_vls < VLS_NEEDED)
-		return lanes_route_over_budget(err, ENGINE, VLS_NEEDED, 15, sr->opts);
 	lanes_error_clear(&why);
 	if ((rc = lanes_recognize_slimfly(sr->f, &sr->structure, &why)))
 		return rc == LANES_EINVAL ? lanes_error_set(err, rc, ENGINE ": %s", why.message)
 					  : lanes_error_set(err, rc, "%s", why.message);
-	if ((rc = lanes_slimfly_paths_init(&sr->paths, &sr->structure, err)) ||
-	    (rc = cables_init(&sr->cables, sr->f, err)) ||
-	    (rc = lids_init(&sr->lids, sr->f, err)) ||
+	if ((rc = lanes_slimfly_paths_init(&sr->paths, &sr->structure, err)))
+		return rc;
+	return cables_init(&sr->cables, sr->f, err);
+}
+
+static int prepare(struct sf_route *sr, struct lanes_error *err)
+{
+	int rc;
+
+	if (sr->opts->max_vls < VLS_NEEDED)
+		return lanes_route_over_budget(err, ENGINE, VLS_NEEDED, 15, sr->opts);
+	if ((rc = set_up_paths(sr, err)) || (rc = lids_init(&sr->lids, sr->f, err)) ||
 	    (rc = start_workers(sr, err)) ||
 	    (rc = lanes_routing_new_parallel(sr->f, sr->num_workers, &sr->r, err)))
 		return rc;
@@ -422,25 +487,25 @@ static void release(struct sf_route *sr)
 }
 
 /*
- * Is f a Slim Fly? The whole recogniser: `lanes compare` and `lanes route`
- * take a refusal from check() as "not for this fabric", and only the search
- * tells a look-alike of the right size and degree from a Slim Fly.
- * Milliseconds on most Slim Flies (docs/slimfly.md), and route() repeats it.
+ * Is f a Slim Fly, with a route of at most two links for every pair? The
+ * whole recogniser and, where cables are missing, every pair: `lanes
+ * compare` and `lanes route` take a refusal from check() as "not for this
+ * fabric", and only these tell. Milliseconds on most Slim Flies
+ * (docs/slimfly.md); route() repeats the recognition.
  */
 static int check(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		 struct lanes_error *err)
 {
-	struct lanes_structure structure;
-	struct lanes_error why;
+	struct sf_route sr;
 	int rc;
 
-	(void)opts;
-	lanes_error_clear(&why);
-	rc = lanes_recognize_slimfly(f, &structure, &why);
-	lanes_structure_free(&structure);
-	if (rc == LANES_EINVAL)
-		return lanes_error_set(err, rc, ENGINE ": %s", why.message);
-	return rc ? lanes_error_set(err, rc, "%s", why.message) : 0;
+	memset(&sr, 0, sizeof(sr));
+	sr.f = f;
+	sr.opts = opts;
+	if (!(rc = set_up_paths(&sr, err)))
+		rc = check_routes(&sr, err);
+	release(&sr);
+	return rc;
 }
 
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
