@@ -533,7 +533,7 @@ out:
 const struct lanes_engine lanes_engine_slimfly = {
 	.name = ENGINE,
 	.summary = "Slim Fly minimal routing from recognised MMS coordinates, VL 0 then VL 1",
-	.scope = "Slim Flies (MMS graphs), intact",
+	.scope = "Slim Flies",
 	.resources = "1 SL, 2 VLs",
 	.source = "Early evaluation of direct large-scale InfiniBand networks with adaptive "
 		  "routing, Sec. 3.6; Besta, Hoefler, Slim Fly, SC14",
