@@ -18,5 +18,6 @@ extern const struct lanes_engine lanes_engine_lash;
 extern const struct lanes_engine lanes_engine_nue;
 extern const struct lanes_engine lanes_engine_dla;
 extern const struct lanes_engine lanes_engine_d3r;
+extern const struct lanes_engine lanes_engine_slimfly;
 
 #endif

@@ -18,6 +18,7 @@ static const struct lanes_engine *const engines[] = {
 	&lanes_engine_nue,
 	&lanes_engine_dla,
 	&lanes_engine_d3r,
+	&lanes_engine_slimfly,
 };
 
 #define NUM_ENGINES (sizeof(engines) / sizeof(engines[0]))
