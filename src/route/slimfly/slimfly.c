@@ -8,9 +8,10 @@
  * 1. Structure: lanes_recognize_slimfly() gives every switch coordinates
  *    (t, x, y) under which every cable is an MMS link (it checks every
  *    cable), and every MMS link a cable but for up to 4 missing ones. A
- *    fabric it refuses, this engine refuses with its reason, in check() (so
- *    that the CLI reports "not for this fabric"): any other topology, a
- *    Slim Fly with a missing switch or more than 4 missing cables.
+ *    fabric it refuses, this engine refuses with its reason
+ *    (LANES_EREFUSED, which the CLI reports as "not for this fabric"): any
+ *    other topology, a Slim Fly with a missing switch or more than 4
+ *    missing cables.
  * 2. Routes: for a destination switch d and every switch s, the next switch
  *    toward d is d itself when they are cabled, else the intermediate switch
  *    that the case analysis of Sec. 3.6 gives (mms_paths.c: y, yy, t, tt,
@@ -26,8 +27,8 @@
  *    route is a shortest path of at most two links, and the VLs below keep
  *    it deadlock-free. A pair left with no such route (the ends of a missing
  *    t-link, which share no neighbour, or a pair whose only route used the
- *    missing cable) is more than 2 hops apart: the engine refuses, in
- *    check(), naming the first such pair (lowest destination, then source).
+ *    missing cable) is more than 2 hops apart: the engine refuses
+ *    (LANES_EREFUSED), naming the first such pair (lowest destination, then source).
  * 3. LMC: LID base + i of a port asks for choice i of
  *    lanes_slimfly_next_switch(): the pairs with two minimal routes (yy with
  *    several middles, ty and yt) spread their LIDs over them; the others use
@@ -412,7 +413,7 @@ static int refuse_pair(const struct sf_route *sr, uint32_t from, uint32_t to,
 {
 	const struct lanes_fabric *f = sr->f;
 
-	return lanes_error_set(err, LANES_EINVAL,
+	return lanes_error_set(err, LANES_EREFUSED,
 			       ENGINE ": no route of at most 2 switch hops from switch %u "
 			       "('%.60s') to switch %u ('%.60s'); MMS links of q=%u without a "
 			       "cable: %u",
@@ -432,20 +433,6 @@ static int refuse_missing_route(struct sf_route *sr, struct lanes_error *err)
 	return first ? refuse_pair(sr, first->failed_from, first->failed_to, err) : 0;
 }
 
-/* With cables missing: every pair still has a route of at most two links? */
-static int check_routes(const struct sf_route *sr, struct lanes_error *err)
-{
-	uint32_t n = sr->f->num_switches;
-
-	if (!links_missing(sr))
-		return 0;
-	for (uint32_t d = 0; d < n; d++)
-		for (uint32_t s = 0; s < n; s++)
-			if (s != d && route_entry(sr, s, d, 0) == NO_ENTRY)
-				return refuse_pair(sr, s, d, err);
-	return 0;
-}
-
 /* The coordinates (recognised), the routes' arithmetic and the cables. */
 static int set_up_paths(struct sf_route *sr, struct lanes_error *err)
 {
@@ -454,7 +441,8 @@ static int set_up_paths(struct sf_route *sr, struct lanes_error *err)
 
 	lanes_error_clear(&why);
 	if ((rc = lanes_recognize_slimfly(sr->f, &sr->structure, &why)))
-		return rc == LANES_EINVAL ? lanes_error_set(err, rc, ENGINE ": %s", why.message)
+		return rc == LANES_EINVAL ? lanes_error_set(err, LANES_EREFUSED, ENGINE ": %s",
+							    why.message)
 					  : lanes_error_set(err, rc, "%s", why.message);
 	if ((rc = lanes_slimfly_paths_init(&sr->paths, &sr->structure, err)))
 		return rc;
@@ -484,28 +472,6 @@ static void release(struct sf_route *sr)
 	lanes_slimfly_paths_free(&sr->paths);
 	lanes_structure_free(&sr->structure);
 	lanes_routing_free(sr->r);
-}
-
-/*
- * Is f a Slim Fly, with a route of at most two links for every pair? The
- * whole recogniser and, where cables are missing, every pair: `lanes
- * compare` and `lanes route` take a refusal from check() as "not for this
- * fabric", and only these tell. Milliseconds on most Slim Flies
- * (docs/slimfly.md); route() repeats the recognition.
- */
-static int check(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		 struct lanes_error *err)
-{
-	struct sf_route sr;
-	int rc;
-
-	memset(&sr, 0, sizeof(sr));
-	sr.f = f;
-	sr.opts = opts;
-	if (!(rc = set_up_paths(&sr, err)))
-		rc = check_routes(&sr, err);
-	release(&sr);
-	return rc;
 }
 
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
@@ -538,6 +504,5 @@ const struct lanes_engine lanes_engine_slimfly = {
 	.source = "Early evaluation of direct large-scale InfiniBand networks with adaptive "
 		  "routing, Sec. 3.6; Besta, Hoefler, Slim Fly, SC14",
 	.flags = LANES_ENGINE_DEADLOCK_FREE | LANES_ENGINE_USES_VLS,
-	.check = check,
 	.route = route,
 };
