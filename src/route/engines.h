@@ -16,5 +16,8 @@ extern const struct lanes_engine lanes_engine_sssp;
 extern const struct lanes_engine lanes_engine_dfsssp;
 extern const struct lanes_engine lanes_engine_lash;
 extern const struct lanes_engine lanes_engine_nue;
+extern const struct lanes_engine lanes_engine_dfdn;
+extern const struct lanes_engine lanes_engine_sssp_df;
+extern const struct lanes_engine lanes_engine_minhop_df;
 
 #endif

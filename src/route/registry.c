@@ -16,6 +16,9 @@ static const struct lanes_engine *const engines[] = {
 	&lanes_engine_dfsssp,
 	&lanes_engine_lash,
 	&lanes_engine_nue,
+	&lanes_engine_dfdn,
+	&lanes_engine_sssp_df,
+	&lanes_engine_minhop_df,
 };
 
 #define NUM_ENGINES (sizeof(engines) / sizeof(engines[0]))

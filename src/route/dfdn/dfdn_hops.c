@@ -1,0 +1,301 @@
+/*
+ * dfdn_hops.c - VL hopping on given LFTs: an SL per (source switch,
+ * destination LID) by first fit, and the SL2VL maps that raise the VL by one
+ * at every switch-to-switch hop (Schneider, Bibartiu and Hoefler, HOTI 2016;
+ * dfdn.c has the whole story and the choices made where the paper is silent).
+ *
+ * Entries: for each switch and (in port, out port) one 64-bit word, 16
+ * nibbles, nibble s = 1 + the VL that SL s must get there, 0 while no path
+ * has used it. The words sit in the layout of the routing's map indices
+ * (switch offset + in * (nports + 1) + out), so a word becomes a map index in
+ * place.
+ */
+#include "route/dfdn/dfdn.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "route/common/layers.h"
+
+#define NIBBLES_ALL_SLS 16
+#define MAP_HASH_SLOTS (1u << 17) /* over twice the 65535 maps a pool holds */
+
+struct hops {
+	const struct lanes_fabric *f;
+	struct lanes_routing *r;
+	uint32_t *next_switch;     /* per port slot: the switch behind the cable, or LANES_NONE */
+	uint8_t *peer_port;        /* per port slot: the port at the other end */
+	size_t *entry_base;        /* per switch: its first entry */
+	uint64_t *entry;           /* (switch, in, out) words, see the header */
+	uint32_t *sources;         /* switches with an endport cabled to them */
+	uint32_t num_sources;
+	uint8_t *dst_sl;           /* per LID: the SL of its first path, 0xff none yet */
+	int same_sl_per_dst;       /* every path to a LID got the same SL so far */
+	struct dfdn_result *res;
+};
+
+/* One path: the entry each of its hops 1..hops-1 uses (hop 0 leaves a CA port). */
+struct path {
+	uint32_t hops;
+	size_t entry[DFDN_MAX_HOPS + 1];
+};
+
+static int is_endport(const struct lanes_fabric *f, uint32_t node)
+{
+	return node != LANES_NONE && f->nodes[node].type != LANES_NODE_SWITCH;
+}
+
+/* next_switch and peer_port for every port slot; the switches with endports. */
+static int index_ports(struct hops *h, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = h->f;
+	uint8_t *has_endport = calloc(f->num_switches + 1, 1);
+
+	h->next_switch = malloc(sizeof(uint32_t) * (f->num_port_slots + 1));
+	h->peer_port = calloc(f->num_port_slots + 1, 1);
+	h->sources = malloc(sizeof(uint32_t) * (f->num_switches + 1));
+	if (!has_endport || !h->next_switch || !h->peer_port || !h->sources) {
+		free(has_endport);
+		return lanes_error_oom(err);
+	}
+	for (uint32_t n = 0; n < f->num_nodes; n++) {
+		const struct lanes_node *nd = &f->nodes[n];
+
+		for (uint32_t p = 0; p <= nd->nports; p++) {
+			const struct lanes_port *pt = &f->ports[nd->port_base + p];
+			uint32_t peer = p ? pt->peer_node : LANES_NONE;
+			uint32_t sw = peer == LANES_NONE ? LANES_NONE : f->nodes[peer].switch_index;
+
+			h->next_switch[nd->port_base + p] = sw;
+			h->peer_port[nd->port_base + p] = pt->peer_port;
+			if (sw != LANES_NONE && is_endport(f, n))
+				has_endport[sw] = 1;
+		}
+	}
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		if (has_endport[s])
+			h->sources[h->num_sources++] = s;
+	free(has_endport);
+	return 0;
+}
+
+static int alloc_entries(struct hops *h, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = h->f;
+	size_t total = 0;
+
+	h->entry_base = malloc(sizeof(size_t) * (f->num_switches + 1));
+	h->dst_sl = malloc((size_t)f->max_lid + 1);
+	if (!h->entry_base || !h->dst_sl)
+		return lanes_error_oom(err);
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		size_t n = (size_t)f->nodes[f->switches[s]].nports + 1;
+
+		h->entry_base[s] = total;
+		total += n * n;
+	}
+	h->entry = calloc(total + 1, sizeof(uint64_t));
+	if (!h->entry)
+		return lanes_error_set(err, LANES_ENOMEM, "out of memory for the SL2VL entries (%zu MB)",
+				       (total * sizeof(uint64_t)) >> 20);
+	memset(h->dst_sl, 0xff, (size_t)f->max_lid + 1);
+	h->same_sl_per_dst = 1;
+	return 0;
+}
+
+/*
+ * Follow column col (the LFT entries of one LID, whose switch is t) from
+ * switch s; 1 when it reaches t within DFDN_MAX_HOPS + 1 hops, with the
+ * entries of its hops in p; 0 when it drops or loops (the verifier reports
+ * those); -1 when it is longer (p->hops says how long it got).
+ */
+static int walk(const struct hops *h, uint32_t s, uint32_t t, const uint8_t *col, struct path *p)
+{
+	const struct lanes_fabric *f = h->f;
+	uint8_t in = 0;
+
+	p->hops = 0;
+	while (s != t) {
+		uint8_t out = col[s];
+		const struct lanes_node *nd = &f->nodes[f->switches[s]];
+		uint32_t slot = nd->port_base + out;
+
+		if (out == 0 || out > nd->nports || h->next_switch[slot] == LANES_NONE)
+			return 0;
+		if (p->hops > DFDN_MAX_HOPS)
+			return -1;
+		p->entry[p->hops] = h->entry_base[s] + (size_t)in * (nd->nports + 1u) + out;
+		p->hops++;
+		in = h->peer_port[slot];
+		s = h->next_switch[slot];
+	}
+	return p->hops > DFDN_MAX_HOPS ? -1 : 1;
+}
+
+/* The first SL under which every hop i >= 1 of p finds VL i or nothing; -1 if none. */
+static int first_fit(const struct hops *h, const struct path *p)
+{
+	for (unsigned sl = 0; sl < NIBBLES_ALL_SLS; sl++) {
+		uint32_t i;
+
+		for (i = 1; i < p->hops; i++) {
+			unsigned nib = (unsigned)(h->entry[p->entry[i]] >> (4 * sl)) & 15u;
+
+			if (nib && nib != i + 1)
+				break;
+		}
+		if (i == p->hops)
+			return (int)sl;
+	}
+	return -1;
+}
+
+/* Give path p from source switch s to lid its SL and claim its entries. */
+static void place(struct hops *h, const struct path *p, uint32_t s, uint32_t lid)
+{
+	int sl = first_fit(h, p);
+
+	if (sl < 0) {
+		h->res->sls_needed = NIBBLES_ALL_SLS + 1;
+		return;
+	}
+	for (uint32_t i = 1; i < p->hops; i++)
+		h->entry[p->entry[i]] |= (uint64_t)(i + 1) << (4 * sl);
+	h->r->sl[(size_t)lid * h->f->num_switches + s] = (uint8_t)sl;
+	if ((uint32_t)sl + 1 > h->res->sls_needed)
+		h->res->sls_needed = (uint32_t)sl + 1;
+	if (h->dst_sl[lid] == 0xff)
+		h->dst_sl[lid] = (uint8_t)sl;
+	else if (h->dst_sl[lid] != sl)
+		h->same_sl_per_dst = 0;
+}
+
+/* Every path to one endport LID, source switches in index order. */
+static void assign_lid(struct hops *h, uint32_t lid)
+{
+	uint32_t t = lanes_fabric_lid_switch(h->f, lid);
+	const uint8_t *col = lanes_routing_column(h->r, lid);
+	struct path p;
+
+	if (t == LANES_NONE)
+		return;
+	for (uint32_t k = 0; k < h->num_sources; k++) {
+		uint32_t s = h->sources[k];
+		int rc = s == t ? 0 : walk(h, s, t, col, &p);
+
+		if (rc && p.hops > h->res->longest_path)
+			h->res->longest_path = p.hops;
+		if (rc < 0)
+			h->res->too_long = 1;
+		if (rc <= 0 || h->res->too_long || h->res->sls_needed > NIBBLES_ALL_SLS)
+			continue;
+		place(h, &p, s, lid);
+	}
+}
+
+/* The pool index of the map that entry word w stands for (unset SLs go to VL 0). */
+static int map_of_word(struct hops *h, uint64_t w, uint64_t *keys, uint16_t *vals,
+		       uint16_t *out, struct lanes_error *err)
+{
+	size_t i = (size_t)((w * 0x9E3779B97F4A7C15ull) >> 47) & (MAP_HASH_SLOTS - 1);
+	uint8_t map[LANES_NUM_SLS];
+	int rc;
+
+	while (keys[i] && keys[i] != w)
+		i = (i + 1) & (MAP_HASH_SLOTS - 1);
+	if (keys[i]) {
+		*out = vals[i];
+		return 0;
+	}
+	for (unsigned sl = 0; sl < LANES_NUM_SLS; sl++) {
+		unsigned nib = (unsigned)(w >> (4 * sl)) & 15u;
+
+		map[sl] = (uint8_t)(nib ? nib - 1 : 0);
+	}
+	if ((rc = lanes_routing_add_map(h->r, map, &vals[i], err)))
+		return rc;
+	keys[i] = w;
+	*out = vals[i];
+	return 0;
+}
+
+/* Every switch's (in, out) map from its entry word; CA ports keep map 0. */
+static int build_maps(struct hops *h, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = h->f;
+	uint64_t *keys = calloc(MAP_HASH_SLOTS, sizeof(uint64_t));
+	uint16_t *vals = calloc(MAP_HASH_SLOTS, sizeof(uint16_t));
+	int rc = 0;
+
+	if (!keys || !vals) {
+		rc = lanes_error_oom(err);
+		goto out;
+	}
+	if ((rc = lanes_route_sl2vl_alloc(h->r, f, err)))
+		goto out;
+	for (uint32_t s = 0; s < f->num_switches && !rc; s++) {
+		size_t n = (size_t)f->nodes[f->switches[s]].nports + 1;
+		uint16_t *idx = h->r->sl2vl_sw + h->r->sl2vl_sw_off[s];
+		const uint64_t *w = h->entry + h->entry_base[s];
+
+		for (size_t c = 0; c < n * n && !rc; c++) {
+			idx[c] = 0;
+			if (w[c])
+				rc = map_of_word(h, w[c], keys, vals, &idx[c], err);
+		}
+	}
+out:
+	free(keys);
+	free(vals);
+	return rc;
+}
+
+/* The coarsest exact SL mode: one SL, one per destination LID, or per source switch. */
+static int coarsen_sls(struct hops *h, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = h->f;
+	int rc;
+
+	if (h->res->sls_needed <= 1) {
+		lanes_routing_reset_sls(h->r);
+		return 0;
+	}
+	if (!h->same_sl_per_dst)
+		return 0;
+	lanes_routing_reset_sls(h->r);
+	if ((rc = lanes_routing_set_sl_mode(h->r, LANES_SL_PER_DST, err)))
+		return rc;
+	for (uint32_t lid = 0; lid <= f->max_lid; lid++)
+		lanes_routing_set_sl(h->r, 0, lid, h->dst_sl[lid] == 0xff ? 0 : h->dst_sl[lid]);
+	return 0;
+}
+
+int dfdn_assign(const struct lanes_fabric *f, struct lanes_routing *r, struct dfdn_result *res,
+		struct lanes_error *err)
+{
+	struct hops h = { .f = f, .r = r, .res = res };
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	res->sls_needed = 1;
+	if ((rc = index_ports(&h, err)) || (rc = alloc_entries(&h, err)) ||
+	    (rc = lanes_route_sls_per_src_switch(r, err)))
+		goto out;
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++)
+		if (is_endport(f, f->lid_owner[lid].node))
+			assign_lid(&h, lid);
+	if (res->too_long || res->sls_needed > NIBBLES_ALL_SLS)
+		goto out;
+	if ((rc = build_maps(&h, err)) || (rc = coarsen_sls(&h, err)))
+		goto out;
+	lanes_routing_count_resources(r);
+out:
+	free(h.next_switch);
+	free(h.peer_port);
+	free(h.entry_base);
+	free(h.entry);
+	free(h.sources);
+	free(h.dst_sl);
+	return rc;
+}
