@@ -6,9 +6,15 @@
  *
  * Entries: for each switch and (in port, out port) one 64-bit word, 16
  * nibbles, nibble s = 1 + the VL that SL s must get there, 0 while no path
- * has used it. The words sit in the layout of the routing's map indices
- * (switch offset + in * (nports + 1) + out), so a word becomes a map index in
- * place.
+ * has used it. A switch's words are stored out port major (offset + out *
+ * (nports + 1) + in): the paths to one LID leave a switch by one out port,
+ * and on a dragonfly the LIDs of a whole group do, so their words share
+ * cache lines (minhop-df on dragonfly a=16 p=8 h=8: FIXME).
+ *
+ * Per LID, the tree of its paths is computed once (lid_tree: next switch,
+ * hops left, the entry used at the next switch), so a path of L hops costs
+ * L - 1 reads of those arrays, and first fit tests all 16 SLs of an entry
+ * at once (zero_nibbles).
  */
 #include "route/dfdn/dfdn.h"
 
@@ -20,25 +26,31 @@
 
 #define NIBBLES_ALL_SLS 16
 #define MAP_HASH_SLOTS (1u << 17) /* over twice the 65535 maps a pool holds */
+/* dist[] values beyond a hop count */
+#define HOPS_LONG (DFDN_MAX_HOPS + 1) /* this many or more */
+#define HOPS_VISITING 0xfd
+#define HOPS_UNKNOWN 0xfe
+#define HOPS_NONE 0xff
 
 struct hops {
 	const struct lanes_fabric *f;
 	struct lanes_routing *r;
 	uint32_t *next_switch;     /* per port slot: the switch behind the cable, or LANES_NONE */
 	uint8_t *peer_port;        /* per port slot: the port at the other end */
+	uint32_t *port_base;       /* per switch: its port 0 slot */
+	uint8_t *nports;           /* per switch */
 	size_t *entry_base;        /* per switch: its first entry */
-	uint64_t *entry;           /* (switch, in, out) words, see the header */
+	uint64_t *entry;           /* (switch, out, in) words, see the header */
+	/* the tree of the LID at hand (lid_tree) */
+	uint8_t *dist;             /* per switch: hops to the LID's switch, or HOPS_* */
+	uint32_t *next;            /* per switch: the switch it forwards to */
+	size_t *enter;             /* per switch: the entry its packets use at next[] */
+	uint32_t *stack;           /* tree_dist's path */
 	uint32_t *sources;         /* switches with an endport cabled to them */
 	uint32_t num_sources;
 	uint8_t *dst_sl;           /* per LID: the SL of its first path, 0xff none yet */
 	int same_sl_per_dst;       /* every path to a LID got the same SL so far */
 	struct dfdn_result *res;
-};
-
-/* One path: the entry each of its hops 1..hops-1 uses (hop 0 leaves a CA port). */
-struct path {
-	uint32_t hops;
-	size_t entry[DFDN_MAX_HOPS + 1];
 };
 
 static int is_endport(const struct lanes_fabric *f, uint32_t node)
@@ -55,7 +67,10 @@ static int index_ports(struct hops *h, struct lanes_error *err)
 	h->next_switch = malloc(sizeof(uint32_t) * (f->num_port_slots + 1));
 	h->peer_port = calloc(f->num_port_slots + 1, 1);
 	h->sources = malloc(sizeof(uint32_t) * (f->num_switches + 1));
-	if (!has_endport || !h->next_switch || !h->peer_port || !h->sources) {
+	h->port_base = malloc(sizeof(uint32_t) * (f->num_switches + 1));
+	h->nports = malloc(f->num_switches + 1);
+	if (!has_endport || !h->next_switch || !h->peer_port || !h->sources || !h->port_base ||
+	    !h->nports) {
 		free(has_endport);
 		return lanes_error_oom(err);
 	}
@@ -73,9 +88,12 @@ static int index_ports(struct hops *h, struct lanes_error *err)
 				has_endport[sw] = 1;
 		}
 	}
-	for (uint32_t s = 0; s < f->num_switches; s++)
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		h->port_base[s] = f->nodes[f->switches[s]].port_base;
+		h->nports[s] = f->nodes[f->switches[s]].nports;
 		if (has_endport[s])
 			h->sources[h->num_sources++] = s;
+	}
 	free(has_endport);
 	return 0;
 }
@@ -85,9 +103,15 @@ static int alloc_entries(struct hops *h, struct lanes_error *err)
 	const struct lanes_fabric *f = h->f;
 	size_t total = 0;
 
-	h->entry_base = malloc(sizeof(size_t) * (f->num_switches + 1));
+	size_t nsw = (size_t)f->num_switches + 1;
+
+	h->entry_base = malloc(sizeof(size_t) * nsw);
 	h->dst_sl = malloc((size_t)f->max_lid + 1);
-	if (!h->entry_base || !h->dst_sl)
+	h->dist = malloc(nsw);
+	h->next = malloc(sizeof(uint32_t) * nsw);
+	h->enter = malloc(sizeof(size_t) * nsw);
+	h->stack = malloc(sizeof(uint32_t) * nsw);
+	if (!h->entry_base || !h->dst_sl || !h->dist || !h->next || !h->enter || !h->stack)
 		return lanes_error_oom(err);
 	for (uint32_t s = 0; s < f->num_switches; s++) {
 		size_t n = (size_t)f->nodes[f->switches[s]].nports + 1;
@@ -104,64 +128,87 @@ static int alloc_entries(struct hops *h, struct lanes_error *err)
 	return 0;
 }
 
+/* dist[x] by following next[] to a switch whose distance is known. */
+static void tree_dist(struct hops *h, uint32_t x)
+{
+	uint32_t depth = 0, nsw = h->f->num_switches;
+	uint8_t d;
+
+	while (h->dist[x] == HOPS_UNKNOWN && depth < nsw) {
+		h->stack[depth++] = x;
+		h->dist[x] = HOPS_VISITING;
+		x = h->next[x];
+	}
+	d = h->dist[x] >= HOPS_VISITING ? HOPS_NONE : h->dist[x]; /* a loop drops */
+	while (depth--) {
+		d = d == HOPS_NONE ? HOPS_NONE : (uint8_t)(d < HOPS_LONG ? d + 1 : HOPS_LONG);
+		h->dist[h->stack[depth]] = d;
+	}
+}
+
 /*
- * Follow column col (the LFT entries of one LID, whose switch is t) from
- * switch s; 1 when it reaches t within DFDN_MAX_HOPS + 1 hops, with the
- * entries of its hops in p; 0 when it drops or loops (the verifier reports
- * those); -1 when it is longer (p->hops says how long it got).
+ * The tree of one LID (column col, switch t): for every switch x, dist[x]
+ * its hops to t (HOPS_NONE when its packets drop or loop, which the verifier
+ * reports), next[x] the switch it forwards to, and enter[x] the entry its
+ * packets use at next[x] (in port from x, next[x]'s out port).
  */
-static int walk(const struct hops *h, uint32_t s, uint32_t t, const uint8_t *col, struct path *p)
+static void lid_tree(struct hops *h, uint32_t t, const uint8_t *col)
 {
-	const struct lanes_fabric *f = h->f;
-	uint8_t in = 0;
+	uint32_t nsw = h->f->num_switches;
 
-	p->hops = 0;
-	while (s != t) {
-		uint8_t out = col[s];
-		const struct lanes_node *nd = &f->nodes[f->switches[s]];
-		uint32_t slot = nd->port_base + out;
+	for (uint32_t x = 0; x < nsw; x++) {
+		uint32_t slot = h->port_base[x] + col[x], nx;
+		uint8_t out2;
 
-		if (out == 0 || out > nd->nports || h->next_switch[slot] == LANES_NONE)
-			return 0;
-		if (p->hops > DFDN_MAX_HOPS)
-			return -1;
-		p->entry[p->hops] = h->entry_base[s] + (size_t)in * (nd->nports + 1u) + out;
-		p->hops++;
-		in = h->peer_port[slot];
-		s = h->next_switch[slot];
-	}
-	return p->hops > DFDN_MAX_HOPS ? -1 : 1;
-}
-
-/* The first SL under which every hop i >= 1 of p finds VL i or nothing; -1 if none. */
-static int first_fit(const struct hops *h, const struct path *p)
-{
-	for (unsigned sl = 0; sl < NIBBLES_ALL_SLS; sl++) {
-		uint32_t i;
-
-		for (i = 1; i < p->hops; i++) {
-			unsigned nib = (unsigned)(h->entry[p->entry[i]] >> (4 * sl)) & 15u;
-
-			if (nib && nib != i + 1)
-				break;
+		h->dist[x] = x == t ? 0 : HOPS_UNKNOWN;
+		if (x == t)
+			continue;
+		if (col[x] == 0 || col[x] > h->nports[x] || h->next_switch[slot] == LANES_NONE) {
+			h->dist[x] = HOPS_NONE;
+			continue;
 		}
-		if (i == p->hops)
-			return (int)sl;
+		nx = h->next_switch[slot];
+		out2 = col[nx] <= h->nports[nx] ? col[nx] : 0;
+		h->next[x] = nx;
+		h->enter[x] = h->entry_base[nx] + (size_t)out2 * (h->nports[nx] + 1u) +
+			      h->peer_port[slot];
 	}
-	return -1;
+	for (uint32_t x = 0; x < nsw; x++)
+		tree_dist(h, x);
 }
 
-/* Give path p from source switch s to lid its SL and claim its entries. */
-static void place(struct hops *h, const struct path *p, uint32_t s, uint32_t lid)
+/* Per nibble: 8 where the nibble of x is 0, else 0. */
+static inline uint64_t zero_nibbles(uint64_t x)
 {
-	int sl = first_fit(h, p);
+	const uint64_t low = 0x7777777777777777ull;
+
+	return ~(((x & low) + low) | x) & 0x8888888888888888ull;
+}
+
+/* The first SL under which every entry of the path is free or holds its VL; -1 if none. */
+static int first_fit(const struct hops *h, const size_t *entry, uint32_t hops)
+{
+	uint64_t ok = 0x8888888888888888ull;
+
+	for (uint32_t i = 1; i < hops; i++) {
+		uint64_t w = h->entry[entry[i]];
+
+		ok &= zero_nibbles(w) | zero_nibbles(w ^ (0x1111111111111111ull * (i + 1)));
+	}
+	return ok ? __builtin_ctzll(ok) / 4 : -1;
+}
+
+/* Give the path from source switch s to lid (entries entry[1..hops-1]) its SL. */
+static void place(struct hops *h, const size_t *entry, uint32_t hops, uint32_t s, uint32_t lid)
+{
+	int sl = first_fit(h, entry, hops);
 
 	if (sl < 0) {
 		h->res->sls_needed = NIBBLES_ALL_SLS + 1;
 		return;
 	}
-	for (uint32_t i = 1; i < p->hops; i++)
-		h->entry[p->entry[i]] |= (uint64_t)(i + 1) << (4 * sl);
+	for (uint32_t i = 1; i < hops; i++)
+		h->entry[entry[i]] |= (uint64_t)(i + 1) << (4 * sl);
 	h->r->sl[(size_t)lid * h->f->num_switches + s] = (uint8_t)sl;
 	if ((uint32_t)sl + 1 > h->res->sls_needed)
 		h->res->sls_needed = (uint32_t)sl + 1;
@@ -175,22 +222,25 @@ static void place(struct hops *h, const struct path *p, uint32_t s, uint32_t lid
 static void assign_lid(struct hops *h, uint32_t lid)
 {
 	uint32_t t = lanes_fabric_lid_switch(h->f, lid);
-	const uint8_t *col = lanes_routing_column(h->r, lid);
-	struct path p;
+	size_t entry[DFDN_MAX_HOPS + 1];
 
 	if (t == LANES_NONE)
 		return;
+	lid_tree(h, t, lanes_routing_column(h->r, lid));
 	for (uint32_t k = 0; k < h->num_sources; k++) {
-		uint32_t s = h->sources[k];
-		int rc = s == t ? 0 : walk(h, s, t, col, &p);
+		uint32_t s = h->sources[k], x = s, hops = h->dist[s];
 
-		if (rc && p.hops > h->res->longest_path)
-			h->res->longest_path = p.hops;
-		if (rc < 0)
-			h->res->too_long = 1;
-		if (rc <= 0 || h->res->too_long || h->res->sls_needed > NIBBLES_ALL_SLS)
+		if (hops == HOPS_NONE || hops == 0)
 			continue;
-		place(h, &p, s, lid);
+		if (hops > h->res->longest_path)
+			h->res->longest_path = hops;
+		if (hops > DFDN_MAX_HOPS)
+			h->res->too_long = 1;
+		if (h->res->too_long || h->res->sls_needed > NIBBLES_ALL_SLS)
+			continue;
+		for (uint32_t i = 1; i < hops; i++, x = h->next[x])
+			entry[i] = h->enter[x];
+		place(h, entry, hops, s, lid);
 	}
 }
 
@@ -239,11 +289,14 @@ static int build_maps(struct hops *h, struct lanes_error *err)
 		uint16_t *idx = h->r->sl2vl_sw + h->r->sl2vl_sw_off[s];
 		const uint64_t *w = h->entry + h->entry_base[s];
 
-		for (size_t c = 0; c < n * n && !rc; c++) {
-			idx[c] = 0;
-			if (w[c])
-				rc = map_of_word(h, w[c], keys, vals, &idx[c], err);
-		}
+		for (size_t in = 0; in < n; in++)
+			for (size_t out = 0; out < n && !rc; out++) {
+				uint64_t word = w[out * n + in];
+
+				idx[in * n + out] = 0;
+				if (word)
+					rc = map_of_word(h, word, keys, vals, &idx[in * n + out], err);
+			}
 	}
 out:
 	free(keys);
@@ -297,5 +350,11 @@ out:
 	free(h.entry);
 	free(h.sources);
 	free(h.dst_sl);
+	free(h.port_base);
+	free(h.nports);
+	free(h.dist);
+	free(h.next);
+	free(h.enter);
+	free(h.stack);
 	return rc;
 }
