@@ -170,7 +170,7 @@ static int route_with(const char *name, enum dfdn_base base, const struct lanes_
 	o.params = NULL;
 	if ((rc = e->route(f, &o, &r, err)))
 		goto out;
-	if ((rc = dfdn_assign(f, r, &res, err)) || (rc = check_budget(name, &res, opts, err)) ||
+	if ((rc = lanes_dfdn_assign(f, r, &res, err)) || (rc = check_budget(name, &res, opts, err)) ||
 	    (rc = set_notes(r, name, base, &res, err)))
 		goto out;
 	*out = r;

@@ -29,7 +29,7 @@ struct dfdn_result {
  * paths fit in 16 SLs and DFDN_MAX_HOPS hops (res->sls_needed <= 16 and
  * !res->too_long). Fails only for out of memory.
  */
-int dfdn_assign(const struct lanes_fabric *f, struct lanes_routing *r, struct dfdn_result *res,
-		struct lanes_error *err);
+int lanes_dfdn_assign(const struct lanes_fabric *f, struct lanes_routing *r,
+		      struct dfdn_result *res, struct lanes_error *err);
 
 #endif

@@ -322,8 +322,8 @@ static int coarsen_sls(struct hops *h, struct lanes_error *err)
 	return 0;
 }
 
-int dfdn_assign(const struct lanes_fabric *f, struct lanes_routing *r, struct dfdn_result *res,
-		struct lanes_error *err)
+int lanes_dfdn_assign(const struct lanes_fabric *f, struct lanes_routing *r,
+		      struct dfdn_result *res, struct lanes_error *err)
 {
 	struct hops h = { .f = f, .r = r, .res = res };
 	int rc;
