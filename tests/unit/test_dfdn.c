@@ -172,12 +172,41 @@ static void test_table2_dragonflies(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < 4; i++) {
-		unsigned s = check_fabric("sssp-df", specs[i], 3, 0);
-		unsigned m = check_fabric("minhop-df", specs[i], 3, 0);
+		struct lanes_fabric *f = gen(specs[i]);
+		unsigned diameter = stats_of(f).diameter, s, m;
+
+		lanes_fabric_free(f);
+		assert_int_equal(diameter, 3); /* a fully connected dragonfly: local, global, local */
+		s = check_fabric("sssp-df", specs[i], diameter, 0);
+		m = check_fabric("minhop-df", specs[i], diameter, 0);
 
 		print_message("%s: SSSP-DF %u SLs (paper %u), MINHOP-DF %u SLs (paper %u), 3 VLs\n",
 			      specs[i], s, paper_sssp[i], m, paper_minhop[i]);
 		assert_true(s >= 2 && s <= 16 && m >= 2 && m <= 16);
+	}
+}
+
+/*
+ * By hand: a line of four switches A-B-C-D, one CA each. A->D and B->D both
+ * leave C from B towards D, A->D on its third hop (VL 2), B->D on its second
+ * (VL 1): two SLs at least, and two paths to one LID with different SLs, so
+ * not one SL per destination. Those two and their mirrors D->A, C->A are the
+ * only pairs that clash, so first fit needs no third SL.
+ */
+static void test_line_by_hand(void **state)
+{
+	static const char *const engines[] = { "dfdn", "sssp-df", "minhop-df" };
+
+	(void)state;
+	for (size_t e = 0; e < 3; e++) {
+		struct lanes_fabric *f = gen("mesh k=4 p=1");
+		struct lanes_routing *r = route_engine(eng(engines[e]), f, 8, 16, 1);
+
+		assert_int_equal(r->num_sls, 2);
+		assert_int_equal(r->sl_mode, LANES_SL_PER_SRC_SWITCH);
+		lanes_routing_free(r);
+		lanes_fabric_free(f);
+		check_fabric(engines[e], "mesh k=4 p=1", 3, 2);
 	}
 }
 
@@ -360,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_diameter_two),
 		cmocka_unit_test(test_diameters_are_the_generators),
 		cmocka_unit_test(test_table2_dragonflies),
+		cmocka_unit_test(test_line_by_hand),
 		cmocka_unit_test(test_larger_diameters),
 		cmocka_unit_test(test_lfts_are_the_base),
 		cmocka_unit_test(test_params),
