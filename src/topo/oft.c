@@ -2,23 +2,26 @@
  * oft.c - the two-level orthogonal fat tree (OFT) of Valerio, Moser and
  * Melliar-Smith ("Recursively scalable fat-trees as interconnection
  * networks", 1994: the two-level OFT, built from a complete set of mutually
- * orthogonal Latin squares, is their building block),
- * with the sizes Kathareios, Minkenberg, Prisacari, Rodriguez and Hoefler
- * give it ("Cost-effective diameter-two topologies: analysis and
- * evaluation", SC15): switches of radix 2k, where k - 1 = q is a prime
- * power; 2(k^2 - k + 1) leaf switches with k hosts and k up-links each,
- * k^2 - k + 1 spine switches with 2k leaves each, 2k(k^2 - k + 1) hosts;
- * 2 cables and 3 switch ports per host; any two leaves are joined through a
- * spine (diameter two between hosts). Schneider, Bibartiu and Hoefler (HOTI
- * 2016) route it with VL hopping.
+ * orthogonal Latin squares, is their building block), as Kathareios,
+ * Minkenberg, Prisacari, Rodriguez and Hoefler evaluate it ("Cost-effective
+ * diameter-two topologies: analysis and evaluation", SC15: diameter two,
+ * 2 cables and 3 switch ports per host) and Schneider, Bibartiu and Hoefler
+ * route it with VL hopping (HOTI 2016). Of these we had the abstracts; the
+ * sizes below follow from the construction: switches of radix 2k with
+ * k - 1 = q a prime power; 2(k^2 - k + 1) leaf switches with k hosts and k
+ * up-links each, k^2 - k + 1 spine switches with 2k leaves each,
+ * 2k(k^2 - k + 1) hosts.
  *
- * Construction (the projective plane PG(2, q) over GF(q), gf.h; Camarero et
- * al., "Projective networks", arXiv:1512.07574, describe the OFT the same
- * way). Points and lines of PG(2, q) are both written as the n = q^2 + q + 1
- * nonzero vectors of GF(q)^3 whose first nonzero coordinate is 1, numbered
- * (0,0,1), then (0,1,z), then (1,y,z) for y, z = 0..q-1; point x lies on
- * line v when x . v = 0. Every line has k = q + 1 points, every point is on
- * k lines, two points share exactly one line and two lines one point.
+ * Construction: the projective plane PG(2, q) over GF(q) (gf.h), as a
+ * complete set of q - 1 mutually orthogonal Latin squares of order q is
+ * equivalent to it (Camarero, Martinez, Vallejo and Beivide, "Projective
+ * networks", arXiv:1512.07574, count the OFT among the networks built on
+ * projective planes). Points and lines of PG(2, q) are both written as the
+ * n = q^2 + q + 1 nonzero vectors of GF(q)^3 whose first nonzero coordinate
+ * is 1, numbered (0,0,1), then (0,1,z), then (1,y,z) for y, z = 0..q-1;
+ * point x lies on line v when x . v = 0. Every line has k = q + 1 points,
+ * every point is on k lines, two points share exactly one line and two lines
+ * one point.
  *  - Point leaves P0..P(n-1) (switches 0..n-1): P_x is cabled to the spines
  *    of the k lines through point x.
  *  - Line leaves L0..L(n-1) (switches n..2n-1): L_a is cabled to the spines
@@ -28,8 +31,9 @@
  * Two point leaves share exactly one spine (the line through both points),
  * two line leaves exactly one (the point on both lines); P_x and L_a share
  * the spines v with x . v = 0 and a . v = 0: one when x != a, k when x = a.
- * Where the two papers are silent (which leaf half is which, the numbering
- * and the ports) the choices are ours.
+ * So hosts are two switch hops apart at most; a leaf is three hops from the
+ * spines it does not touch. Where the sources are silent (which leaf half is
+ * which, the numbering and the ports) the choices are ours.
  *
  * Ports: a leaf has hosts on 1..p (p = k by default) and its spines on
  * p+1..p+k in ascending spine order; a spine has its point leaves on 1..k

@@ -213,8 +213,8 @@ static int route_minhop_df(const struct lanes_fabric *f, const struct lanes_rout
 const struct lanes_engine lanes_engine_dfdn = {
 	.name = "dfdn",
 	.summary = "DF-DN: base LFTs (sssp or minhop), VL raised by one at every switch hop",
-	.scope = "low diameter: longest path <= VL budget",
-	.resources = "VLs = longest path; SLs by first fit (1 at diameter 2)",
+	.scope = "low diameter",
+	.resources = "diameter VLs, first-fit SLs",
 	.source = DFDN_SOURCE,
 	.flags = DFDN_FLAGS,
 	.params_usage = "base=sssp|minhop",
@@ -224,8 +224,8 @@ const struct lanes_engine lanes_engine_dfdn = {
 const struct lanes_engine lanes_engine_sssp_df = {
 	.name = "sssp-df",
 	.summary = "DF-DN on sssp's LFTs: VL raised by one at every switch hop",
-	.scope = "low diameter: longest path <= VL budget",
-	.resources = "VLs = longest path; SLs by first fit (1 at diameter 2)",
+	.scope = "low diameter",
+	.resources = "diameter VLs, first-fit SLs",
 	.source = DFDN_SOURCE,
 	.flags = DFDN_FLAGS,
 	.route = route_sssp_df,
@@ -234,8 +234,8 @@ const struct lanes_engine lanes_engine_sssp_df = {
 const struct lanes_engine lanes_engine_minhop_df = {
 	.name = "minhop-df",
 	.summary = "DF-DN on minhop's LFTs: VL raised by one at every switch hop",
-	.scope = "low diameter: longest path <= VL budget",
-	.resources = "VLs = longest path; SLs by first fit (1 at diameter 2)",
+	.scope = "low diameter",
+	.resources = "diameter VLs, first-fit SLs",
 	.source = DFDN_SOURCE,
 	.flags = DFDN_FLAGS,
 	.route = route_minhop_df,
