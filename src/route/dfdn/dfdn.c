@@ -60,7 +60,9 @@
  *   `minhop-df` are dfdn with the base fixed and take none.
  *
  * Threads: the base engine uses opts->threads and gives the same tables for
- * any count; the SL pass is sequential (first fit depends on the order).
+ * any count; the SL pass places paths sequentially (first fit depends on
+ * the order) while a second thread, where opts->threads allows, computes
+ * the next LIDs' trees (dfdn_hops.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,7 +172,7 @@ static int route_with(const char *name, enum dfdn_base base, const struct lanes_
 	o.params = NULL;
 	if ((rc = e->route(f, &o, &r, err)))
 		goto out;
-	if ((rc = lanes_dfdn_assign(f, r, &res, err)) || (rc = check_budget(name, &res, opts, err)) ||
+	if ((rc = lanes_dfdn_assign(f, r, opts->threads, &res, err)) || (rc = check_budget(name, &res, opts, err)) ||
 	    (rc = set_notes(r, name, base, &res, err)))
 		goto out;
 	*out = r;

@@ -27,9 +27,10 @@ struct dfdn_result {
  * path's i-th switch-to-switch hop is i (dfdn.c explains the rules).
  * On 0, res says what it needed; r's SLs and maps are set only when the
  * paths fit in 16 SLs and DFDN_MAX_HOPS hops (res->sls_needed <= 16 and
- * !res->too_long). Fails only for out of memory.
+ * !res->too_long). threads: as opts->threads (the result does not depend on
+ * it). Fails only for out of memory.
  */
-int lanes_dfdn_assign(const struct lanes_fabric *f, struct lanes_routing *r,
+int lanes_dfdn_assign(const struct lanes_fabric *f, struct lanes_routing *r, unsigned threads,
 		      struct dfdn_result *res, struct lanes_error *err);
 
 #endif
