@@ -360,10 +360,13 @@ static void test_threads(void **state)
 			struct lanes_fabric *f = gen(specs[i]);
 			struct lanes_routing *a = route_engine_threads(eng(engines[e]), f, 1);
 			struct lanes_routing *b = route_engine_threads(eng(engines[e]), f, 2);
+			struct lanes_routing *c = route_engine_threads(eng(engines[e]), f, 3);
 
 			assert_true(routings_equal(a, b));
+			assert_true(routings_equal(a, c));
 			lanes_routing_free(a);
 			lanes_routing_free(b);
+			lanes_routing_free(c);
 			lanes_fabric_free(f);
 		}
 }
