@@ -19,5 +19,8 @@ extern const struct lanes_engine lanes_engine_nue;
 extern const struct lanes_engine lanes_engine_dla;
 extern const struct lanes_engine lanes_engine_d3r;
 extern const struct lanes_engine lanes_engine_slimfly;
+extern const struct lanes_engine lanes_engine_dfdn;
+extern const struct lanes_engine lanes_engine_sssp_df;
+extern const struct lanes_engine lanes_engine_minhop_df;
 
 #endif

@@ -19,6 +19,9 @@ static const struct lanes_engine *const engines[] = {
 	&lanes_engine_dla,
 	&lanes_engine_d3r,
 	&lanes_engine_slimfly,
+	&lanes_engine_dfdn,
+	&lanes_engine_sssp_df,
+	&lanes_engine_minhop_df,
 };
 
 #define NUM_ENGINES (sizeof(engines) / sizeof(engines[0]))

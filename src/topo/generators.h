@@ -17,5 +17,6 @@ extern const struct lanes_generator lanes_gen_fattree;
 extern const struct lanes_generator lanes_gen_xgft;
 extern const struct lanes_generator lanes_gen_sfxff;
 extern const struct lanes_generator lanes_gen_jellyfish;
+extern const struct lanes_generator lanes_gen_oft;
 
 #endif

@@ -11,6 +11,7 @@ static const struct lanes_generator *const generators[] = {
 	&lanes_gen_dragonfly, &lanes_gen_slimfly,   &lanes_gen_hyperx, &lanes_gen_torus,
 	&lanes_gen_mesh,      &lanes_gen_hypercube, &lanes_gen_fattree, &lanes_gen_xgft,
 	&lanes_gen_sfxff,     &lanes_gen_jellyfish,
+	&lanes_gen_oft,
 };
 
 #define NUM_GENERATORS (sizeof(generators) / sizeof(generators[0]))

@@ -110,6 +110,7 @@ static inline const char *small_fabric(size_t i)
 		"fattree k=2 n=3", "fattree k=4 n=2", "xgft h=2 m=2,2 w=1,2",
 		"xgft h=3 m=2,2,2 w=1,2,2", "sfxff q=3 K=2 p=1",
 		"jellyfish switches=10 degree=3 p=1", "jellyfish switches=16 degree=4 p=2 seed=7",
+		"oft k=3", "dragonfly a=4 p=4 h=2",
 	};
 
 	return i < sizeof(list) / sizeof(list[0]) ? list[i] : NULL;
