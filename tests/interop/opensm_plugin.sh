@@ -2,12 +2,14 @@
 # The OpenSM plugin (liblanes_opensm.so) inside the real OpenSM 3.3.23 on
 # ibsim: OpenSM loads it, routes with lanes-ENGINE, and programs exactly the
 # LFTs `lanes route -e ENGINE` writes for the same fabric (the ibsim net file
-# carries OpenSM's LIDs, ibsim_opensm.sh checks that); a routing the
+# carries OpenSM's LIDs, ibsim_opensm.sh checks that), on a torus, the DGX
+# file and seed 000's dragonfly (dla, d3r and sssp-df, which recognise its
+# groups or hop VLs from OpenSM's view of the cables); a routing the
 # verifier rejects is refused with the cycle in OpenSM's log, and OpenSM
 # falls back to its own minhop, as for ports that cannot hold its VLs, and
 # verify=no puts it live unchecked. With OpenSM running as a daemon, the SA
 # answers lanes' SL for every CA pair of the torus (dfsssp, lash, nue) and
-# for 500 pairs of the DGX file, and what OpenSM deployed (its LFT and SL2VL
+# of the dragonfly (d3r, sssp-df), and for 500 pairs of the DGX file, and what OpenSM deployed (its LFT and SL2VL
 # dumps, the SA's SLs) verifies free of credit loops with the VLs of lanes'
 # own routing. After a cable is unlinked, OpenSM routes again through the
 # plugin, which verifies the new tables.
@@ -56,6 +58,12 @@ for engine in dfsssp lash nue updn; do
   same_tables "torus_4x4_$engine" "$work/net/torus.net" "$engine"
 done
 same_tables dgx_dfsssp "$DATA/dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt" dfsssp
+# seed 000's 72-node dragonfly: the engines that recognise its groups from
+# OpenSM's view of the cables, dla's asymmetric SL2VL maps and VL hopping
+"$LANES" topo convert dragonfly a=4 p=2 h=2 --to ibsim -o "$work/net/df.net" || fail "convert dragonfly"
+for engine in dla d3r sssp-df; do
+  same_tables "dragonfly_$engine" "$work/net/df.net" "$engine"
+done
 
 # log_case NAME ENGINES OPTIONS CONF-LINE WHAT PATTERN...: OpenSM once on the
 # torus; ok (saying WHAT) when its log matches every PATTERN.
@@ -184,6 +192,9 @@ done
 "$LANES" topo convert "$DATA/dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt" --to ibsim -o "$work/net/dgx.net" ||
   fail "convert dgx"
 sa_sls sa_dgx "$work/net/dgx.net" dfsssp 500
+for engine in d3r sssp-df; do
+  sa_sls "sa_dragonfly_$engine" "$work/net/df.net" "$engine" 0
+done
 
 # Re-sweep: a torus cable goes away while OpenSM runs (ibsim's console);
 # OpenSM routes again through the plugin, which verifies the new tables, and
