@@ -1,59 +1,188 @@
 /*
  * dragonfly.c - recognise the groups of a dragonfly from its switch graph.
  *
- * Closed neighbourhoods (Maglione-Mathey et al., "Leveraging InfiniBand
- * controller to configure deadlock-free routing engines for Dragonflies",
- * JPDC 2021, Sec. 4, after their D3R paper): the closed neighbourhood of a
- * switch is the switch and its neighbours. Two switches of one group share
- * most of theirs (in a complete group of a switches, a - 2 common neighbours
- * besides themselves); the two ends of a global cable share almost none. A
- * cable is local when its ends have more than half as many common neighbours
- * as the most any cable's ends have; the groups are the components of the
- * local cables (union-find).
+ * Two sources, combined:
  *
- * This first version expects an intact dragonfly with groups of at least 3
- * switches; it refuses graphs with no triangles (tori, fat trees) and graphs
- * that come out as one group (HyperX, complete graphs).
+ * - Closed neighbourhoods (Maglione-Mathey, Escudero-Sahuquillo, Garcia,
+ *   Quiles, Zahavi, "Leveraging InfiniBand controller to configure
+ *   deadlock-free routing engines for Dragonflies", JPDC 2021, Sec. 4 stage
+ *   1, after their D3R paper, IEEE TPDS 29(1), 2018): the closed
+ *   neighbourhood N[v] of a switch is v and its neighbours. Two switches of
+ *   one group share their whole group in N[u] and N[v]; the two ends of a
+ *   global cable share almost nothing. The papers do not spell out the rule
+ *   that turns this into groups; ours is below.
+ * - Link equivalence ("Early evaluation of direct large-scale InfiniBand
+ *   networks with adaptive routing", Sec. 2.2): the links of a triangle are
+ *   equivalent, and a class of more than one link is the local links of
+ *   one group; all other links are global. The paper also unites opposite
+ *   sides of rectangles (its FlatFly rule 4), but in a dragonfly a local
+ *   link u-v whose group's cables to groups B and C land on u and v, with a
+ *   B-C cable between the landing switches, closes a rectangle with that
+ *   global cable, and all classes run together; we use triangles only. A
+ *   triangle of three global cables also exists (consecutive wiring puts
+ *   switch 0 of groups 0..h in one clique of global cables), and with fewer
+ *   than a*h+1 groups two cables between one pair of groups close a
+ *   triangle with a local link; so a triangle alone does not decide.
+ *
+ * Our rule: every link u-v gets its closed-neighbourhood similarity
+ * |N[u] & N[v]| / |N[u] | N[v]| (u and v included, so a link in triangles
+ * shares 3 or more). Links are taken in order: those in some triangle first
+ * (the paper's evidence of a local link), then by falling similarity, ties
+ * by switch index. Union-find merges the groups of a link's ends when more
+ * than half of the switch pairs across the two groups are linked: a group
+ * stays a near-clique, and one global cable (or a clique of them, which
+ * shares less of its ends' neighbourhoods than a group does) never joins two
+ * groups of two or more switches. Links outside triangles come last, and
+ * only pair up switches still alone: a group whose faults left two
+ * switches with their cable between them. Groups are numbered by their
+ * lowest switch index.
+ *
+ * Faults: what survives is recognised, parts cut off included; a group
+ * whose surviving switches lost the local cables between them cannot be
+ * told from several groups and comes out as several (docs/recognize.md
+ * gives the measured rates). The fabric is accepted as a dragonfly when
+ * (our decisions): there are 2 groups or more; at least half of the
+ * switches lie in groups of 3 or more (tori, meshes, fat trees and most
+ * random graphs have no triangles to build groups from); global cables are
+ * spread over the pairs of groups (at least 3/4 as many pairs of groups are
+ * joined as there are global cables, or pairs; a Kim-Dally dragonfly joins
+ * every pair, a torus of triangles joins each group to two); and the fabric
+ * is no HyperX (lanes_recognize_hyperx: a dragonfly of 2 groups and h = 1
+ * is the HyperX K_a x K_2, and is called that).
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "recognize/recognize.h"
 #include "core/util.h"
 
-/* The most common neighbours over all cables. */
-static uint32_t max_common(const struct lanes_switch_graph *g)
+/* One link and how much its ends' closed neighbourhoods overlap. */
+struct df_link {
+	uint32_t u, v;
+	uint32_t shared; /* |N[u] & N[v]|, u and v included */
+	uint32_t joint;  /* |N[u] | N[v]| */
+	uint32_t squares; /* links in no triangle: the 4-cycles through them */
+};
+
+/* Triangle links first, then higher similarity, then lower (u, v). */
+static int link_order(const void *pa, const void *pb)
 {
-	uint32_t best = 0;
+	const struct df_link *a = pa, *b = pb;
+	int ta = a->shared > 2, tb = b->shared > 2, qa = a->squares > 0, qb = b->squares > 0;
+	uint64_t sa = (uint64_t)a->shared * b->joint, sb = (uint64_t)b->shared * a->joint;
 
-	for (uint32_t u = 0; u < g->num_switches; u++)
-		for (uint32_t i = g->off[u]; i < g->off[u + 1]; i++) {
-			uint32_t c = lanes_switch_graph_common(g, u, g->nbr[i]);
-
-			if (c > best)
-				best = c;
-		}
-	return best;
+	if (ta != tb)
+		return tb - ta;
+	if (qa != qb)
+		return qb - qa;
+	if (sa != sb)
+		return sa > sb ? -1 : 1;
+	if (a->u != b->u)
+		return a->u < b->u ? -1 : 1;
+	return (a->v > b->v) - (a->v < b->v);
 }
 
-/* Merge the ends of every local cable; returns 1 if some cable is global. */
-static int merge_local(const struct lanes_switch_graph *g, uint32_t most_common,
-		       struct lanes_uf *uf)
+/* 4-cycles u - x - y - v - u through the link u-v (u, v in no triangle). */
+static uint32_t count_squares(const struct lanes_switch_graph *g, uint32_t u, uint32_t v,
+			      uint32_t *mark)
 {
-	int any_global = 0;
+	uint32_t squares = 0;
 
+	for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++)
+		mark[g->nbr[e]] = u + 1;
+	for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++) {
+		uint32_t x = g->nbr[e];
+
+		if (x == v)
+			continue;
+		for (uint32_t f = g->off[x]; f < g->off[x + 1]; f++)
+			squares += g->nbr[f] != u && mark[g->nbr[f]] == u + 1;
+	}
+	for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++)
+		mark[g->nbr[e]] = 0;
+	return squares;
+}
+
+static int list_links(const struct lanes_switch_graph *g, struct df_link **out, uint32_t *count,
+		      struct lanes_error *err)
+{
+	struct df_link *l = malloc(((size_t)g->off[g->num_switches] / 2 + 1) * sizeof(*l));
+	uint32_t *mark = calloc((size_t)g->num_switches + 1, sizeof(*mark));
+	uint32_t m = 0;
+
+	if (!l || !mark) {
+		free(l);
+		free(mark);
+		return lanes_error_oom(err);
+	}
 	for (uint32_t u = 0; u < g->num_switches; u++)
-		for (uint32_t i = g->off[u]; i < g->off[u + 1]; i++) {
-			uint32_t v = g->nbr[i];
+		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++) {
+			uint32_t v = g->nbr[e], shared;
 
 			if (v < u)
 				continue;
-			if (2 * lanes_switch_graph_common(g, u, v) > most_common)
-				lanes_uf_union(uf, u, v);
-			else
-				any_global = 1;
+			shared = lanes_switch_graph_common(g, u, v) + 2;
+			l[m].u = u;
+			l[m].v = v;
+			l[m].shared = shared;
+			l[m].joint = (g->off[u + 1] - g->off[u] + 1) + (g->off[v + 1] - g->off[v] + 1) -
+				     shared;
+			l[m].squares = shared > 2 ? 0 : count_squares(g, u, v, mark);
+			m++;
 		}
-	return any_global;
+	free(mark);
+	qsort(l, m, sizeof(*l), link_order);
+	*out = l;
+	*count = m;
+	return 0;
+}
+
+/* The groups being built: union-find plus a circular member list per group. */
+struct df_groups {
+	struct lanes_uf uf;
+	uint32_t *next;      /* next member of the same group */
+	uint8_t *triangular; /* per switch: joined its group over a link in a triangle */
+};
+
+/* Links between the groups with roots x and y, counted from x's members. */
+static uint32_t links_between(const struct lanes_switch_graph *g, struct df_groups *gr,
+			      uint32_t x, uint32_t y)
+{
+	uint32_t count = 0, m = x;
+
+	do {
+		for (uint32_t e = g->off[m]; e < g->off[m + 1]; e++)
+			if (lanes_uf_find(&gr->uf, g->nbr[e]) == y)
+				count++;
+		m = gr->next[m];
+	} while (m != x);
+	return count;
+}
+
+/* Merge the groups of u and v when more than half their cross pairs are linked. */
+static void try_merge(const struct lanes_switch_graph *g, struct df_groups *gr,
+		      const struct df_link *l)
+{
+	uint32_t x = lanes_uf_find(&gr->uf, l->u), y = lanes_uf_find(&gr->uf, l->v), t;
+	uint64_t cross;
+
+	if (x == y)
+		return;
+	if (gr->uf.size[x] > gr->uf.size[y]) {
+		t = x;
+		x = y;
+		y = t;
+	}
+	cross = (uint64_t)gr->uf.size[x] * gr->uf.size[y];
+	if (2 * (uint64_t)links_between(g, gr, x, y) < cross)
+		return;
+	t = gr->next[x]; /* splice the two circular member lists */
+	gr->next[x] = gr->next[y];
+	gr->next[y] = t;
+	lanes_uf_union(&gr->uf, x, y);
+	if (l->shared > 2)
+		gr->triangular[l->u] = gr->triangular[l->v] = 1;
 }
 
 /* Number the groups by their lowest switch; returns the count. */
@@ -73,40 +202,188 @@ static uint32_t number_groups(struct lanes_uf *uf, uint32_t n, uint32_t *group)
 	return count;
 }
 
+static int build_groups(const struct lanes_switch_graph *g, uint32_t *group, uint32_t *count,
+			uint32_t *triangular, struct lanes_error *err)
+{
+	struct df_groups gr = { { 0 }, NULL, NULL };
+	struct df_link *links = NULL;
+	uint32_t m = 0, n = g->num_switches;
+	int rc;
+
+	if ((rc = list_links(g, &links, &m, err)) || (rc = lanes_uf_init(&gr.uf, n, err)))
+		goto out;
+	gr.next = malloc(((size_t)n + 1) * sizeof(*gr.next));
+	gr.triangular = calloc((size_t)n + 1, 1);
+	if (!gr.next || !gr.triangular) {
+		rc = lanes_error_oom(err);
+		goto out;
+	}
+	for (uint32_t u = 0; u < n; u++)
+		gr.next[u] = u;
+	for (uint32_t i = 0; i < m; i++)
+		try_merge(g, &gr, &links[i]);
+	*count = number_groups(&gr.uf, n, group);
+	*triangular = 0;
+	for (uint32_t u = 0; u < n; u++)
+		*triangular += gr.triangular[u];
+out:
+	free(links);
+	free(gr.next);
+	free(gr.triangular);
+	lanes_uf_free(&gr.uf);
+	return rc;
+}
+
+/*
+ * At least half of the switches joined their group over a link in a
+ * triangle; and either every group has one size (an intact dragonfly,
+ * groups of 3 included) or more than half of the switches lie in groups of 4
+ * or more (the groups a random graph's triangles make are of 3).
+ */
+static int check_triangles(uint32_t n, const uint32_t *group, uint32_t groups,
+			   uint32_t triangular, struct lanes_error *err)
+{
+	uint32_t *size = calloc((size_t)groups + 1, sizeof(*size)), in_big = 0, uniform = 1;
+
+	if (!size)
+		return lanes_error_oom(err);
+	for (uint32_t u = 0; u < n; u++)
+		size[group[u]]++;
+	for (uint32_t u = 0; u < n; u++) {
+		in_big += size[group[u]] >= 4;
+		uniform &= size[group[u]] == size[0];
+	}
+	free(size);
+	if (2 * (uint64_t)triangular < n)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "not a dragonfly: only %u of %u switches joined a group over "
+				       "a link in a triangle", triangular, n);
+	if (!uniform && 2 * (uint64_t)in_big <= n)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "not a dragonfly: groups of unequal size, and only %u of %u "
+				       "switches in groups of 4 or more", in_big, n);
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Global cables spread over pairs of groups, as in a Kim-Dally dragonfly. */
+static int check_spread(const struct lanes_switch_graph *g, const uint32_t *group,
+			uint32_t groups, struct lanes_error *err)
+{
+	uint64_t *pair = malloc(((size_t)g->off[g->num_switches] / 2 + 1) * sizeof(*pair));
+	uint64_t cables = 0, joined = 0, all = (uint64_t)groups * (groups - 1) / 2;
+
+	if (!pair)
+		return lanes_error_oom(err);
+	for (uint32_t u = 0; u < g->num_switches; u++)
+		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++) {
+			uint32_t v = g->nbr[e], a = group[u], b = group[v];
+
+			if (v > u && a != b)
+				pair[cables++] = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+		}
+	qsort(pair, cables, sizeof(*pair), cmp_u64);
+	for (uint64_t i = 0; i < cables; i++)
+		joined += !i || pair[i] != pair[i - 1];
+	free(pair);
+	if (!cables)
+		return lanes_error_set(err, LANES_EINVAL, "not a dragonfly: no global cables");
+	if (4 * joined < 3 * (cables < all ? cables : all))
+		return lanes_error_set(err, LANES_EINVAL,
+				       "not a dragonfly: %llu global cables join only %llu pairs of "
+				       "%u groups", (unsigned long long)cables,
+				       (unsigned long long)joined, groups);
+	return 0;
+}
+
+/*
+ * A dragonfly switch has at most h global cables, whatever its group lost:
+ * none outside the groups of 3 or more may have more than any inside them
+ * (a random graph's triangles make groups whose switches have fewer global
+ * cables than the switches left alone).
+ */
+static int check_global_degree(const struct lanes_switch_graph *g, const uint32_t *group,
+			       uint32_t groups, struct lanes_error *err)
+{
+	uint32_t *size = calloc((size_t)groups + 1, sizeof(*size));
+	uint32_t most_inside = 0, most_outside = 0, worst = 0;
+
+	if (!size)
+		return lanes_error_oom(err);
+	for (uint32_t u = 0; u < g->num_switches; u++)
+		size[group[u]]++;
+	for (uint32_t u = 0; u < g->num_switches; u++) {
+		uint32_t global = 0;
+
+		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++)
+			global += group[g->nbr[e]] != group[u];
+		if (size[group[u]] >= 3 && global > most_inside)
+			most_inside = global;
+		/* a switch alone may be one whose single local cable was all that survived */
+		if (size[group[u]] < 3 && global > most_outside) {
+			most_outside = global;
+			worst = u;
+		}
+	}
+	free(size);
+	if (most_outside > most_inside + 1)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "not a dragonfly: switch %u, alone or in a pair, has %u global "
+				       "cables, switches of the groups of 3 or more at most %u",
+				       worst, most_outside, most_inside);
+	return 0;
+}
+
+/* Refuse a fabric that is a HyperX. */
+static int check_not_hyperx(const struct lanes_fabric *f, struct lanes_error *err)
+{
+	struct lanes_structure hx;
+	struct lanes_error e;
+	int rc = lanes_recognize_hyperx(f, &hx, &e);
+
+	if (rc == LANES_EINVAL)
+		return 0;
+	if (rc)
+		return lanes_error_set(err, rc, "%s", e.message);
+	rc = lanes_error_set(err, LANES_EINVAL, "not a dragonfly: a HyperX of %u dimensions",
+			     hx.num_dims);
+	lanes_structure_free(&hx);
+	return rc;
+}
+
 int lanes_recognize_dragonfly(const struct lanes_fabric *f, struct lanes_structure *s,
 			      struct lanes_error *err)
 {
 	struct lanes_switch_graph g = { 0 };
-	struct lanes_uf uf = { 0 };
-	uint32_t best, groups;
+	uint32_t groups = 0, triangular = 0;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
 	if (f->num_switches < 2)
 		return lanes_error_set(err, LANES_EINVAL, "not a dragonfly: fewer than 2 switches");
-	if ((rc = lanes_switch_graph_build(f, &g, err)) ||
-	    (rc = lanes_uf_init(&uf, f->num_switches, err)))
+	if ((rc = lanes_switch_graph_build(f, &g, err)))
 		goto out;
-	best = max_common(&g);
-	if (best == 0) {
-		rc = lanes_error_set(err, LANES_EINVAL,
-				     "not a dragonfly: no two neighbour switches share a neighbour");
-		goto out;
-	}
-	if (!merge_local(&g, best, &uf)) {
-		rc = lanes_error_set(err, LANES_EINVAL, "not a dragonfly: no global cables");
-		goto out;
-	}
 	s->group = malloc((size_t)f->num_switches * sizeof(*s->group));
 	if (!s->group) {
 		rc = lanes_error_oom(err);
 		goto out;
 	}
-	groups = number_groups(&uf, f->num_switches, s->group);
+	if ((rc = build_groups(&g, s->group, &groups, &triangular, err)))
+		goto out;
 	if (groups < 2) {
 		rc = lanes_error_set(err, LANES_EINVAL, "not a dragonfly: one group");
 		goto out;
 	}
+	if ((rc = check_triangles(f->num_switches, s->group, groups, triangular, err)) ||
+	    (rc = check_spread(&g, s->group, groups, err)) ||
+	    (rc = check_global_degree(&g, s->group, groups, err)) || (rc = check_not_hyperx(f, err)))
+		goto out;
 	s->kind = LANES_STRUCTURE_DRAGONFLY;
 	s->num_switches = f->num_switches;
 	s->num_groups = groups;
@@ -114,6 +391,5 @@ out:
 	if (rc)
 		lanes_structure_free(s);
 	lanes_switch_graph_free(&g);
-	lanes_uf_free(&uf);
 	return rc;
 }
