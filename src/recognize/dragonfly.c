@@ -175,7 +175,7 @@ static void try_merge(const struct lanes_switch_graph *g, struct df_groups *gr,
 		y = t;
 	}
 	cross = (uint64_t)gr->uf.size[x] * gr->uf.size[y];
-	if (2 * (uint64_t)links_between(g, gr, x, y) < cross)
+	if (2 * (uint64_t)links_between(g, gr, x, y) < cross + (l->shared > 2))
 		return;
 	t = gr->next[x]; /* splice the two circular member lists */
 	gr->next[x] = gr->next[y];
@@ -202,6 +202,258 @@ static uint32_t number_groups(struct lanes_uf *uf, uint32_t n, uint32_t *group)
 	return count;
 }
 
+/*
+ * Phase 1, the link equivalence of triangles: the links of a triangle are
+ * equivalent (union-find over the link positions u -> v with u < v of the
+ * switch graph). Each class is a candidate group: the switches its links
+ * touch.
+ */
+static void unite_triangles(const struct lanes_switch_graph *g, struct lanes_uf *eps)
+{
+	for (uint32_t u = 0; u < g->num_switches; u++)
+		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++) {
+			uint32_t v = g->nbr[e], i = g->off[u], j = g->off[v];
+
+			if (v < u)
+				continue;
+			while (i < g->off[u + 1] && j < g->off[v + 1]) { /* common w > v */
+				if (g->nbr[i] < g->nbr[j])
+					i++;
+				else if (g->nbr[i] > g->nbr[j])
+					j++;
+				else {
+					if (g->nbr[i] > v) {
+						lanes_uf_union(eps, e, i);
+						lanes_uf_union(eps, e, j);
+					}
+					i++;
+					j++;
+				}
+			}
+		}
+}
+
+/* A class of triangle links: a range of the links sorted by class. */
+struct df_class {
+	uint32_t begin, end;  /* in the sorted triangle links */
+	uint32_t own;         /* switches in no other class */
+	uint32_t first_link;  /* lowest link position, for ties */
+};
+
+/* The link u-v at position pos (u < v) with its class. */
+struct df_tri_link {
+	uint32_t cls, pos, u, v;
+};
+
+static int tri_link_order(const void *pa, const void *pb)
+{
+	const struct df_tri_link *a = pa, *b = pb;
+
+	if (a->cls != b->cls)
+		return a->cls < b->cls ? -1 : 1;
+	return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* More switches of its own first, then more links, then the lowest link. */
+static int class_order(const void *pa, const void *pb)
+{
+	const struct df_class *a = pa, *b = pb;
+
+	if (a->own != b->own)
+		return a->own > b->own ? -1 : 1;
+	if (a->end - a->begin != b->end - b->begin)
+		return a->end - a->begin > b->end - b->begin ? -1 : 1;
+	return (a->first_link > b->first_link) - (a->first_link < b->first_link);
+}
+
+/* Per switch: its only class, or LANES_NONE (none) or LANES_NONE - 1 (several). */
+static void only_class(const struct df_tri_link *t, uint32_t count, uint32_t *only)
+{
+	for (uint32_t k = 0; k < count; k++)
+		for (int end = 0; end < 2; end++) {
+			uint32_t x = end ? t[k].v : t[k].u;
+
+			if (only[x] == LANES_NONE)
+				only[x] = t[k].cls;
+			else if (only[x] != t[k].cls)
+				only[x] = LANES_NONE - 1;
+		}
+}
+
+/* Links from x to switches already in group gid. */
+static uint32_t links_into(const struct lanes_switch_graph *g, const uint32_t *group_of,
+			   uint32_t x, uint32_t gid)
+{
+	uint32_t count = 0;
+
+	for (uint32_t e = g->off[x]; e < g->off[x + 1]; e++)
+		count += group_of[g->nbr[e]] == gid;
+	return count;
+}
+
+/*
+ * A class becomes a group of its own switches (those in no other class);
+ * a switch it shares with other classes joins when it is linked to more
+ * than half of the group so far and no group took it before. A class of
+ * global cables (a clique of them, or a triangle a local link makes with
+ * two cables to one switch) has few or no switches of its own: every one of
+ * its switches has its own group.
+ */
+static void take_class(const struct lanes_switch_graph *g, const struct df_tri_link *t,
+		       const struct df_class *c, const uint32_t *only, uint32_t gid,
+		       uint32_t *group_of, uint32_t *size)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t k = c->begin; k < c->end; k++)
+			for (int end = 0; end < 2; end++) {
+				uint32_t x = end ? t[k].v : t[k].u;
+
+				if (group_of[x] != LANES_NONE)
+					continue;
+				if (pass == 0 ? only[x] != t[k].cls
+					      : 2 * links_into(g, group_of, x, gid) <= *size)
+					continue;
+				group_of[x] = gid;
+				(*size)++;
+			}
+}
+
+static int list_classes(const struct lanes_switch_graph *g, struct lanes_uf *eps,
+			struct df_tri_link **out_t, uint32_t *out_nt, struct df_class **out_c,
+			uint32_t *out_nc, struct lanes_error *err)
+{
+	uint32_t nt = 0, nc = 0;
+	struct df_tri_link *t = malloc(((size_t)g->off[g->num_switches] / 2 + 1) * sizeof(*t));
+	struct df_class *c = NULL;
+
+	if (!t)
+		return lanes_error_oom(err);
+	for (uint32_t u = 0; u < g->num_switches; u++)
+		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++) {
+			uint32_t r = lanes_uf_find(eps, e);
+
+			if (g->nbr[e] > u && eps->size[r] > 1)
+				t[nt++] = (struct df_tri_link){ r, e, u, g->nbr[e] };
+		}
+	qsort(t, nt, sizeof(*t), tri_link_order);
+	c = malloc(((size_t)nt + 1) * sizeof(*c));
+	if (!c) {
+		free(t);
+		return lanes_error_oom(err);
+	}
+	for (uint32_t k = 0; k < nt; k++) {
+		if (!k || t[k].cls != t[k - 1].cls)
+			c[nc++] = (struct df_class){ k, k, 0, t[k].pos };
+		c[nc - 1].end = k + 1;
+	}
+	*out_t = t;
+	*out_nt = nt;
+	*out_c = c;
+	*out_nc = nc;
+	return 0;
+}
+
+/* Each class's own switches (classes still in the order of their root). */
+static void count_own(struct df_class *c, uint32_t nc, const struct df_tri_link *t,
+		      const uint32_t *only, uint32_t n)
+{
+	for (uint32_t x = 0; x < n; x++) {
+		uint32_t lo = 0, hi = nc;
+
+		if (only[x] >= LANES_NONE - 1)
+			continue;
+		while (lo < hi) {
+			uint32_t mid = (lo + hi) / 2;
+
+			if (t[c[mid].begin].cls < only[x])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		c[lo].own++;
+	}
+}
+
+/* Phase 1: groups from the triangle classes; group_of[x] = LANES_NONE for the rest. */
+static int triangle_groups(const struct lanes_switch_graph *g, uint32_t *group_of,
+			   struct lanes_error *err)
+{
+	uint32_t n = g->num_switches, nt = 0, nc = 0, gid = 0;
+	struct lanes_uf eps = { 0 };
+	struct df_tri_link *t = NULL;
+	struct df_class *c = NULL;
+	uint32_t *only = NULL;
+	int rc;
+
+	if ((rc = lanes_uf_init(&eps, g->off[n], err)))
+		return rc;
+	unite_triangles(g, &eps);
+	if ((rc = list_classes(g, &eps, &t, &nt, &c, &nc, err)))
+		goto out;
+	only = malloc(((size_t)n + 1) * sizeof(*only));
+	if (!only) {
+		rc = lanes_error_oom(err);
+		goto out;
+	}
+	for (uint32_t x = 0; x < n; x++)
+		only[x] = group_of[x] = LANES_NONE;
+	only_class(t, nt, only);
+	count_own(c, nc, t, only, n);
+	qsort(c, nc, sizeof(*c), class_order);
+	for (uint32_t k = 0; k < nc; k++) {
+		uint32_t size = 0;
+
+		if (!c[k].own)
+			continue;
+		take_class(g, t, &c[k], only, gid, group_of, &size);
+		gid += size > 0;
+	}
+out:
+	free(t);
+	free(c);
+	free(only);
+	lanes_uf_free(&eps);
+	return rc;
+}
+
+/* Start phase 2 from the groups of phase 1. */
+static int seed_groups(const struct lanes_switch_graph *g, struct df_groups *gr,
+		       struct lanes_error *err)
+{
+	uint32_t n = g->num_switches, *group_of = malloc(((size_t)n + 1) * sizeof(*group_of));
+	uint32_t *first = malloc(((size_t)n + 1) * sizeof(*first));
+	int rc = 0;
+
+	if (!group_of || !first) {
+		rc = lanes_error_oom(err);
+		goto out;
+	}
+	if ((rc = triangle_groups(g, group_of, err)))
+		goto out;
+	for (uint32_t x = 0; x < n; x++)
+		first[x] = LANES_NONE;
+	for (uint32_t x = 0; x < n; x++) {
+		uint32_t k = group_of[x], r, t;
+
+		if (k == LANES_NONE)
+			continue;
+		gr->triangular[x] = 1;
+		if (first[k] == LANES_NONE) {
+			first[k] = x;
+			continue;
+		}
+		r = lanes_uf_find(&gr->uf, first[k]);
+		t = gr->next[r]; /* splice x's one-member list in */
+		gr->next[r] = gr->next[x];
+		gr->next[x] = t;
+		lanes_uf_union(&gr->uf, r, x);
+	}
+out:
+	free(group_of);
+	free(first);
+	return rc;
+}
+
 static int build_groups(const struct lanes_switch_graph *g, uint32_t *group, uint32_t *count,
 			uint32_t *triangular, struct lanes_error *err)
 {
@@ -220,6 +472,8 @@ static int build_groups(const struct lanes_switch_graph *g, uint32_t *group, uin
 	}
 	for (uint32_t u = 0; u < n; u++)
 		gr.next[u] = u;
+	if ((rc = seed_groups(g, &gr, err)))
+		goto out;
 	for (uint32_t i = 0; i < m; i++)
 		try_merge(g, &gr, &links[i]);
 	*count = number_groups(&gr.uf, n, group);

@@ -176,11 +176,12 @@ static int number_classes(struct hx *x, uint32_t *num_classes, struct lanes_erro
 }
 
 /*
- * The classes of eps_c: switches joined by the links whose dim_of is not c
- * and is below `usable` (links of other dimensions; orphans excluded once
- * known), numbered by lowest switch. Returns the count.
+ * The classes of the relation that joins the ends of every link whose
+ * dim_of entry d has use[d] set: with every class but one in use, the values
+ * of that one's coordinate (eps_i). Numbered by lowest switch; returns the
+ * count in *count.
  */
-static int split_by(struct hx *x, uint32_t c, uint32_t usable, uint32_t *value, uint32_t *count,
+static int split_by(struct hx *x, const uint8_t *use, uint32_t *value, uint32_t *count,
 		    struct lanes_error *err)
 {
 	const struct lanes_switch_graph *g = &x->g;
@@ -192,7 +193,7 @@ static int split_by(struct hx *x, uint32_t c, uint32_t usable, uint32_t *value, 
 		return rc;
 	for (uint32_t u = 0; u < n; u++)
 		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++)
-			if (x->dim_of[e] != c && x->dim_of[e] < usable)
+			if (x->dim_of[e] != LANES_NONE && use[x->dim_of[e]])
 				lanes_uf_union(&uf, u, g->nbr[e]);
 	for (uint32_t u = 0; u < n; u++)
 		value[u] = LANES_NONE;
@@ -209,26 +210,74 @@ static int split_by(struct hx *x, uint32_t c, uint32_t usable, uint32_t *value, 
 }
 
 /*
- * Dimensions are the classes that cut the switches in two or more (under
- * faults a few links lose every triangle and rectangle that tied them to
- * their dimension and form classes of their own that cut nothing: orphans,
- * placed after the coordinates are known). Renumbers dim_of: dimensions
- * 0..num_dims-1 in class order, orphans LANES_NONE.
+ * A cut into count parts is a dimension's when at least two parts hold 2
+ * switches or more, or every part is one switch (a complete graph): a
+ * bridge to a switch hanging on one cable cuts off one switch only.
+ */
+static int real_cut(const struct hx *x, const uint32_t *value, uint32_t count)
+{
+	uint32_t n = x->g.num_switches, big = 0, *size;
+
+	if (count < 2 || count == n)
+		return count >= 2;
+	size = calloc(count, sizeof(*size));
+	if (!size)
+		return count >= 2; /* no memory to tell: as the paper */
+	for (uint32_t u = 0; u < n; u++)
+		size[value[u]]++;
+	for (uint32_t v = 0; v < count; v++)
+		big += size[v] >= 2;
+	free(size);
+	return big >= 2;
+}
+
+/*
+ * Does class c cut the switches in two? First with every other link in
+ * place, as the paper has it; then, for a faulty fabric, without the classes
+ * under a quarter of c's size too: a few links of c's dimension that lost
+ * every triangle and rectangle tying them to c form small classes of their
+ * own (orphans) and hold the cut together.
+ */
+static int cuts(struct hx *x, uint32_t c, const uint32_t *size, uint32_t classes,
+		uint32_t *value, int *yes, struct lanes_error *err)
+{
+	uint8_t use[MAX_CLASSES];
+	uint32_t count;
+	int rc;
+
+	for (uint32_t k = 0; k < classes; k++)
+		use[k] = k != c;
+	if ((rc = split_by(x, use, value, &count, err)) || (*yes = real_cut(x, value, count)))
+		return rc;
+	for (uint32_t k = 0; k < classes; k++)
+		use[k] = k != c && 4 * (uint64_t)size[k] >= size[c];
+	if ((rc = split_by(x, use, value, &count, err)))
+		return rc;
+	*yes = real_cut(x, value, count);
+	return 0;
+}
+
+/*
+ * Dimensions are the classes that cut; the rest are orphans, placed once
+ * the coordinates are known. Renumbers dim_of: dimensions 0..num_dims-1 in
+ * class order (lowest link), orphans LANES_NONE.
  */
 static int choose_dims(struct hx *x, uint32_t *value, struct lanes_error *err)
 {
-	uint32_t classes = 0, count = 0, map[MAX_CLASSES];
+	uint32_t classes = 0, map[MAX_CLASSES], size[MAX_CLASSES] = { 0 };
 	uint32_t links = x->g.off[x->g.num_switches];
-	int rc;
+	int rc, yes = 0;
 
 	if ((rc = number_classes(x, &classes, err)))
 		return rc;
+	for (uint32_t e = 0; e < links; e++)
+		size[x->dim_of[e]]++;
 	x->num_dims = 0;
 	for (uint32_t c = 0; c < classes; c++) {
-		if ((rc = split_by(x, c, UINT32_MAX, value, &count, err)))
+		if ((rc = cuts(x, c, size, classes, value, &yes, err)))
 			return rc;
 		map[c] = LANES_NONE;
-		if (count < 2)
+		if (!yes)
 			continue;
 		if (x->num_dims == LANES_STRUCTURE_MAX_DIMS)
 			return lanes_error_set(err, LANES_EINVAL,
@@ -236,12 +285,47 @@ static int choose_dims(struct hx *x, uint32_t *value, struct lanes_error *err)
 					       LANES_STRUCTURE_MAX_DIMS);
 		map[c] = x->num_dims++;
 	}
-	if (!x->num_dims)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "not a HyperX: no link class cuts the switches in two");
 	for (uint32_t e = 0; e < links; e++)
 		x->dim_of[e] = map[x->dim_of[e]];
 	return 0;
+}
+
+/* Dimension d becomes orphan links; those above it move down one. */
+static void drop_dim(struct hx *x, uint32_t d)
+{
+	for (uint32_t e = 0; e < x->g.off[x->g.num_switches]; e++)
+		if (x->dim_of[e] == d)
+			x->dim_of[e] = LANES_NONE;
+		else if (x->dim_of[e] != LANES_NONE && x->dim_of[e] > d)
+			x->dim_of[e]--;
+	x->num_dims--;
+}
+
+/*
+ * eps_i for every dimension over the links of the dimensions (orphans left
+ * out). A dimension with one value cut only with help (see cuts()) and is
+ * dropped to orphans, and the rest computed again.
+ */
+static int fill_coords(struct hx *x, uint32_t *value, struct lanes_error *err)
+{
+	uint32_t n = x->g.num_switches;
+	uint8_t use[LANES_STRUCTURE_MAX_DIMS];
+	int rc = 0;
+
+	for (uint32_t d = 0; d < x->num_dims && !rc; d++) {
+		for (uint32_t k = 0; k < x->num_dims; k++)
+			use[k] = k != d;
+		if ((rc = split_by(x, use, value, &x->extent[d], err)))
+			break;
+		if (x->extent[d] < 2) {
+			drop_dim(x, d);
+			d = (uint32_t)-1; /* start over */
+			continue;
+		}
+		for (uint32_t u = 0; u < n; u++)
+			x->coord[(size_t)u * x->num_dims + d] = value[u];
+	}
+	return rc;
 }
 
 static int coordinates(struct hx *x, struct lanes_error *err)
@@ -259,14 +343,145 @@ static int coordinates(struct hx *x, struct lanes_error *err)
 		rc = lanes_error_oom(err);
 		goto out;
 	}
-	for (uint32_t d = 0; d < x->num_dims && !rc; d++) {
-		rc = split_by(x, d, x->num_dims, value, &x->extent[d], err);
-		for (uint32_t u = 0; u < n && !rc; u++)
-			x->coord[(size_t)u * x->num_dims + d] = value[u];
-	}
+	if ((rc = fill_coords(x, value, err)))
+		goto out;
+	if (!x->num_dims)
+		rc = lanes_error_set(err, LANES_EINVAL,
+				     "not a HyperX: no link class cuts the switches in two");
 out:
 	free(value);
 	return rc;
+}
+
+/* Is switch s a loner: every one of its links an orphan? */
+static int loner(const struct hx *x, uint32_t s)
+{
+	for (uint32_t e = x->g.off[s]; e < x->g.off[s + 1]; e++)
+		if (x->dim_of[e] != LANES_NONE)
+			return 0;
+	return 1;
+}
+
+/* Coordinates p differ from switch t's in how many dimensions? */
+static uint32_t distance_to(const struct hx *x, const uint32_t *p, uint32_t t)
+{
+	uint32_t differ = 0;
+
+	for (uint32_t d = 0; d < x->num_dims; d++)
+		differ += p[d] != x->coord[(size_t)t * x->num_dims + d];
+	return differ;
+}
+
+/*
+ * Where a loner can sit: one step from every placed neighbour, on no other
+ * switch. Tries every neighbour's every one-coordinate change; returns how
+ * many distinct places fit (the first in place).
+ */
+static uint32_t places_for(const struct hx *x, uint32_t s, const uint8_t *placed,
+			   uint32_t *place)
+{
+	const struct lanes_switch_graph *g = &x->g;
+	uint32_t nd = x->num_dims, found = 0, p[LANES_STRUCTURE_MAX_DIMS];
+
+	for (uint32_t e = g->off[s]; e < g->off[s + 1]; e++) {
+		uint32_t t = g->nbr[e];
+
+		if (!placed[t])
+			continue;
+		for (uint32_t d = 0; d < nd; d++)
+			for (uint32_t v = 0; v < x->extent[d]; v++) {
+				int fits = 1;
+
+				memcpy(p, &x->coord[(size_t)t * nd], nd * sizeof(*p));
+				if (v == p[d])
+					continue;
+				p[d] = v;
+				for (uint32_t f = g->off[s]; f < g->off[s + 1] && fits; f++)
+					fits = !placed[g->nbr[f]] || distance_to(x, p, g->nbr[f]) == 1;
+				for (uint32_t w = 0; w < g->num_switches && fits; w++)
+					fits = w == s || !placed[w] || distance_to(x, p, w) > 0;
+				if (fits && (!found || memcmp(p, place, nd * sizeof(*p)))) {
+					if (found++)
+						return found;
+					memcpy(place, p, nd * sizeof(*p));
+				}
+			}
+	}
+	return found;
+}
+
+/*
+ * A switch whose links all lost their triangles and rectangles (a loner)
+ * got values of its own in every dimension. It is placed where its placed
+ * neighbours allow exactly one place (our addition to the paper's method,
+ * for faulty fabrics); loners next to loners follow, round after round.
+ * When only loners with several places are left (a switch hanging on one
+ * cable may sit one step away from its neighbour in any free direction),
+ * the lowest takes the first place (lowest neighbour, dimension, value):
+ * a guess, and the only one the recogniser makes.
+ */
+static int place_loners(struct hx *x, struct lanes_error *err)
+{
+	uint32_t n = x->g.num_switches, nd = x->num_dims, place[LANES_STRUCTURE_MAX_DIMS];
+	uint8_t *placed = malloc((size_t)n + 1);
+	int progress;
+
+	if (!placed)
+		return lanes_error_oom(err);
+	if (nd < 2) { /* in one dimension every switch has a value of its own */
+		free(placed);
+		return 0;
+	}
+	for (uint32_t s = 0; s < n; s++)
+		placed[s] = !loner(x, s);
+	for (;;) {
+		uint32_t s;
+
+		for (progress = 1; progress;) {
+			progress = 0;
+			for (s = 0; s < n; s++)
+				if (!placed[s] && places_for(x, s, placed, place) == 1) {
+					memcpy(&x->coord[(size_t)s * nd], place, nd * sizeof(*place));
+					placed[s] = 1;
+					progress = 1;
+				}
+		}
+		for (s = 0; s < n; s++) /* a guess: the first of several places */
+			if (!placed[s] && places_for(x, s, placed, place) > 1)
+				break;
+		if (s == n)
+			break;
+		memcpy(&x->coord[(size_t)s * nd], place, nd * sizeof(*place));
+		placed[s] = 1;
+	}
+	free(placed);
+	return 0;
+}
+
+/* Values renumbered by lowest switch, extents recounted (loners moved). */
+static int renumber_values(struct hx *x, struct lanes_error *err)
+{
+	uint32_t n = x->g.num_switches, nd = x->num_dims;
+	uint32_t *map = malloc(((size_t)n + 1) * sizeof(*map));
+
+	if (!map)
+		return lanes_error_oom(err);
+	for (uint32_t d = 0; d < nd; d++) {
+		uint32_t count = 0;
+
+		for (uint32_t v = 0; v < n; v++)
+			map[v] = LANES_NONE;
+		for (uint32_t u = 0; u < n; u++) {
+			uint32_t *c = &x->coord[(size_t)u * nd + d];
+
+			if (map[*c] == LANES_NONE)
+				map[*c] = count++;
+			*c = map[*c];
+		}
+		x->extent[d] = count;
+	}
+	free(map);
+	return 0;
 }
 
 /* An orphan link joins switches that differ in one coordinate: its dimension. */
@@ -379,9 +594,9 @@ static int check_fill(struct hx *x, struct lanes_error *err)
 		rc = lanes_error_set(err, LANES_EINVAL,
 				     "not a HyperX: %u switches fill under 2/3 of the %.0f coordinates",
 				     n, space);
-	else if (2.0 * links < possible)
+	else if (3.0 * links < 2.0 * possible)
 		rc = lanes_error_set(err, LANES_EINVAL,
-				     "not a HyperX: %.0f links, under half of the %.0f a HyperX would have",
+				     "not a HyperX: %.0f links, under 2/3 of the %.0f a HyperX would have",
 				     links, possible);
 out:
 	free(idx);
@@ -446,7 +661,8 @@ static int map(struct hx *x, const struct lanes_fabric *f, struct lanes_error *e
 	if (!x->reverse || !x->dim_of)
 		return lanes_error_oom(err);
 	if ((rc = lanes_uf_init(&x->eps, links, err)) || (rc = link_classes(x, err)) ||
-	    (rc = coordinates(x, err)) || (rc = place_orphans(x, err)) ||
+	    (rc = coordinates(x, err)) || (rc = place_loners(x, err)) ||
+	    (rc = renumber_values(x, err)) || (rc = place_orphans(x, err)) ||
 	    (rc = check_dims(x, err)) || (rc = check_fill(x, err)))
 		return rc;
 	return 0;
