@@ -238,22 +238,48 @@ static int real_cut(const struct hx *x, const uint32_t *value, uint32_t count)
  * every triangle and rectangle tying them to c form small classes of their
  * own (orphans) and hold the cut together.
  */
-static int cuts(struct hx *x, uint32_t c, const uint32_t *size, uint32_t classes,
+static int cuts(struct hx *x, uint32_t c, uint32_t c2, const uint32_t *size, uint32_t classes,
 		uint32_t *value, int *yes, struct lanes_error *err)
 {
+	uint64_t together = size[c] + (c2 == LANES_NONE ? 0 : size[c2]);
 	uint8_t use[MAX_CLASSES];
 	uint32_t count;
 	int rc;
 
 	for (uint32_t k = 0; k < classes; k++)
-		use[k] = k != c;
+		use[k] = k != c && k != c2;
 	if ((rc = split_by(x, use, value, &count, err)) || (*yes = real_cut(x, value, count)))
 		return rc;
 	for (uint32_t k = 0; k < classes; k++)
-		use[k] = k != c && 4 * (uint64_t)size[k] >= size[c];
+		use[k] = use[k] && 4 * (uint64_t)size[k] >= together;
 	if ((rc = split_by(x, use, value, &count, err)))
 		return rc;
 	*yes = real_cut(x, value, count);
+	return 0;
+}
+
+/*
+ * A dimension whose links fell into two pieces of like size, neither of
+ * which cuts alone: for each class that does not cut, the first other
+ * such class that cuts with it joins it (alias).
+ */
+static int pair_pieces(struct hx *x, uint32_t *size, uint32_t classes, uint8_t *cut,
+		       uint32_t *alias, uint32_t *value, struct lanes_error *err)
+{
+	int rc, yes = 0;
+
+	for (uint32_t c = 0; c < classes; c++)
+		for (uint32_t c2 = c + 1; c2 < classes && !cut[c] && alias[c] == c; c2++) {
+			if (cut[c2] || alias[c2] != c2)
+				continue;
+			if ((rc = cuts(x, c, c2, size, classes, value, &yes, err)))
+				return rc;
+			if (yes) {
+				alias[c2] = c;
+				size[c] += size[c2];
+				cut[c] = 1;
+			}
+		}
 	return 0;
 }
 
@@ -264,20 +290,27 @@ static int cuts(struct hx *x, uint32_t c, const uint32_t *size, uint32_t classes
  */
 static int choose_dims(struct hx *x, uint32_t *value, struct lanes_error *err)
 {
-	uint32_t classes = 0, map[MAX_CLASSES], size[MAX_CLASSES] = { 0 };
+	uint32_t classes = 0, map[MAX_CLASSES], size[MAX_CLASSES] = { 0 }, alias[MAX_CLASSES];
 	uint32_t links = x->g.off[x->g.num_switches];
+	uint8_t cut[MAX_CLASSES];
 	int rc, yes = 0;
 
 	if ((rc = number_classes(x, &classes, err)))
 		return rc;
 	for (uint32_t e = 0; e < links; e++)
 		size[x->dim_of[e]]++;
+	for (uint32_t c = 0; c < classes; c++) {
+		if ((rc = cuts(x, c, LANES_NONE, size, classes, value, &yes, err)))
+			return rc;
+		cut[c] = (uint8_t)yes;
+		alias[c] = c;
+	}
+	if ((rc = pair_pieces(x, size, classes, cut, alias, value, err)))
+		return rc;
 	x->num_dims = 0;
 	for (uint32_t c = 0; c < classes; c++) {
-		if ((rc = cuts(x, c, size, classes, value, &yes, err)))
-			return rc;
 		map[c] = LANES_NONE;
-		if (!yes)
+		if (alias[c] != c || !cut[c])
 			continue;
 		if (x->num_dims == LANES_STRUCTURE_MAX_DIMS)
 			return lanes_error_set(err, LANES_EINVAL,
@@ -286,7 +319,7 @@ static int choose_dims(struct hx *x, uint32_t *value, struct lanes_error *err)
 		map[c] = x->num_dims++;
 	}
 	for (uint32_t e = 0; e < links; e++)
-		x->dim_of[e] = map[x->dim_of[e]];
+		x->dim_of[e] = map[alias[x->dim_of[e]]];
 	return 0;
 }
 
@@ -353,15 +386,6 @@ out:
 	return rc;
 }
 
-/* Is switch s a loner: every one of its links an orphan? */
-static int loner(const struct hx *x, uint32_t s)
-{
-	for (uint32_t e = x->g.off[s]; e < x->g.off[s + 1]; e++)
-		if (x->dim_of[e] != LANES_NONE)
-			return 0;
-	return 1;
-}
-
 /* Coordinates p differ from switch t's in how many dimensions? */
 static uint32_t distance_to(const struct hx *x, const uint32_t *p, uint32_t t)
 {
@@ -372,13 +396,31 @@ static uint32_t distance_to(const struct hx *x, const uint32_t *p, uint32_t t)
 	return differ;
 }
 
+/* Does p fit switch s: its own values kept, one step from every placed neighbour, on no one? */
+static int fits(const struct hx *x, uint32_t s, const uint32_t *p, const uint8_t *placed,
+		uint32_t own_dims)
+{
+	const struct lanes_switch_graph *g = &x->g;
+
+	for (uint32_t d = 0; d < x->num_dims; d++)
+		if ((own_dims >> d & 1) && p[d] != x->coord[(size_t)s * x->num_dims + d])
+			return 0;
+	for (uint32_t f = g->off[s]; f < g->off[s + 1]; f++)
+		if (placed[g->nbr[f]] && distance_to(x, p, g->nbr[f]) != 1)
+			return 0;
+	for (uint32_t w = 0; w < g->num_switches; w++)
+		if (w != s && placed[w] && distance_to(x, p, w) == 0)
+			return 0;
+	return 1;
+}
+
 /*
- * Where a loner can sit: one step from every placed neighbour, on no other
- * switch. Tries every neighbour's every one-coordinate change; returns how
- * many distinct places fit (the first in place).
+ * Where an unsettled switch can sit: one step from a placed neighbour (its
+ * every one-coordinate change to a value a placed switch holds). Returns
+ * how many distinct places fit, 2 meaning "several" (the first in place).
  */
 static uint32_t places_for(const struct hx *x, uint32_t s, const uint8_t *placed,
-			   uint32_t *place)
+			   const uint8_t *held, uint32_t own_dims, uint32_t *place)
 {
 	const struct lanes_switch_graph *g = &x->g;
 	uint32_t nd = x->num_dims, found = 0, p[LANES_STRUCTURE_MAX_DIMS];
@@ -390,72 +432,117 @@ static uint32_t places_for(const struct hx *x, uint32_t s, const uint8_t *placed
 			continue;
 		for (uint32_t d = 0; d < nd; d++)
 			for (uint32_t v = 0; v < x->extent[d]; v++) {
-				int fits = 1;
-
 				memcpy(p, &x->coord[(size_t)t * nd], nd * sizeof(*p));
-				if (v == p[d])
+				if (v == p[d] || !held[(size_t)d * g->num_switches + v])
 					continue;
 				p[d] = v;
-				for (uint32_t f = g->off[s]; f < g->off[s + 1] && fits; f++)
-					fits = !placed[g->nbr[f]] || distance_to(x, p, g->nbr[f]) == 1;
-				for (uint32_t w = 0; w < g->num_switches && fits; w++)
-					fits = w == s || !placed[w] || distance_to(x, p, w) > 0;
-				if (fits && (!found || memcmp(p, place, nd * sizeof(*p)))) {
-					if (found++)
-						return found;
-					memcpy(place, p, nd * sizeof(*p));
-				}
+				if (!fits(x, s, p, placed, own_dims) ||
+				    (found && !memcmp(p, place, nd * sizeof(*p))))
+					continue;
+				if (found++)
+					return found;
+				memcpy(place, p, nd * sizeof(*p));
 			}
 	}
 	return found;
 }
 
 /*
- * A switch whose links all lost their triangles and rectangles (a loner)
- * got values of its own in every dimension. It is placed where its placed
- * neighbours allow exactly one place (our addition to the paper's method,
- * for faulty fabrics); loners next to loners follow, round after round.
- * When only loners with several places are left (a switch hanging on one
- * cable may sit one step away from its neighbour in any free direction),
- * the lowest takes the first place (lowest neighbour, dimension, value):
- * a guess, and the only one the recogniser makes.
+ * Settled dimensions of every switch: those where its value is held by more
+ * than a quarter as many switches as the most held value of the dimension.
+ * A value held by a few switches only is a fault's trace: they lost every
+ * link that tied them to the rest of their hyperplane, or every link they
+ * have is an orphan. (In one dimension every value is one switch's: all
+ * settled.)
  */
-static int place_loners(struct hx *x, struct lanes_error *err)
+static int settled_dims(const struct hx *x, uint32_t *own, struct lanes_error *err)
+{
+	uint32_t n = x->g.num_switches, nd = x->num_dims;
+	uint32_t *holders = calloc((size_t)n + 1, sizeof(*holders));
+
+	if (!holders)
+		return lanes_error_oom(err);
+	for (uint32_t u = 0; u < n; u++)
+		own[u] = 0;
+	for (uint32_t d = 0; d < nd; d++) {
+		memset(holders, 0, ((size_t)n + 1) * sizeof(*holders));
+		uint32_t most = 0;
+
+		for (uint32_t u = 0; u < n; u++)
+			holders[x->coord[(size_t)u * nd + d]]++;
+		for (uint32_t v = 0; v < n; v++)
+			most = holders[v] > most ? holders[v] : most;
+		for (uint32_t u = 0; u < n; u++)
+			if (4 * holders[x->coord[(size_t)u * nd + d]] > most)
+				own[u] |= 1u << d;
+	}
+	free(holders);
+	return 0;
+}
+
+/* The values of placed switch s, per dimension: held[dim * n + value]. */
+static void mark_held(const struct hx *x, uint32_t s, uint8_t *held)
+{
+	for (uint32_t d = 0; d < x->num_dims; d++)
+		held[(size_t)d * x->g.num_switches + x->coord[(size_t)s * x->num_dims + d]] = 1;
+}
+
+/*
+ * A switch with a value of its own in some dimension (below, unsettled) is
+ * placed where its placed neighbours allow exactly one place (our addition
+ * to the paper's method, for faulty fabrics); unsettled switches next to
+ * unsettled ones follow, round after round. When only switches with
+ * several places are left (one hanging on a single cable may sit one step
+ * from its neighbour in any free direction), the lowest takes the first
+ * place (lowest neighbour, dimension, value): a guess, the only one made.
+ */
+static int place_unsettled(struct hx *x, struct lanes_error *err)
 {
 	uint32_t n = x->g.num_switches, nd = x->num_dims, place[LANES_STRUCTURE_MAX_DIMS];
-	uint8_t *placed = malloc((size_t)n + 1);
-	int progress;
+	uint32_t *own = malloc(((size_t)n + 1) * sizeof(*own)), full = (1u << nd) - 1, s;
+	uint8_t *placed = malloc((size_t)n + 1), *held = calloc((size_t)n * nd + 1, 1);
+	int rc = 0, progress;
 
-	if (!placed)
-		return lanes_error_oom(err);
-	if (nd < 2) { /* in one dimension every switch has a value of its own */
-		free(placed);
-		return 0;
+	if (!placed || !own || !held) {
+		rc = lanes_error_oom(err);
+		goto out;
 	}
-	for (uint32_t s = 0; s < n; s++)
-		placed[s] = !loner(x, s);
+	if ((rc = settled_dims(x, own, err)))
+		goto out;
+	for (s = 0; s < n; s++)
+		if ((placed[s] = own[s] == full))
+			mark_held(x, s, held);
 	for (;;) {
-		uint32_t s;
-
 		for (progress = 1; progress;) {
 			progress = 0;
 			for (s = 0; s < n; s++)
-				if (!placed[s] && places_for(x, s, placed, place) == 1) {
+				if (!placed[s] && places_for(x, s, placed, held, own[s], place) == 1) {
 					memcpy(&x->coord[(size_t)s * nd], place, nd * sizeof(*place));
 					placed[s] = 1;
+					mark_held(x, s, held);
 					progress = 1;
 				}
 		}
-		for (s = 0; s < n; s++) /* a guess: the first of several places */
-			if (!placed[s] && places_for(x, s, placed, place) > 1)
+		for (s = 0; s < n; s++)
+			if (!placed[s] && places_for(x, s, placed, held, own[s], place) > 1)
 				break;
 		if (s == n)
 			break;
 		memcpy(&x->coord[(size_t)s * nd], place, nd * sizeof(*place));
 		placed[s] = 1;
+		mark_held(x, s, held);
+#ifdef DEBUG_HX
+		fprintf(stderr, "guess %u\n", s);
+#endif
 	}
+#ifdef DEBUG_HX
+	{ uint32_t un = 0; for (s = 0; s < n; s++) un += own[s] != full; fprintf(stderr, "unsettled %u of %u\n", un, n); }
+#endif
+out:
+	free(own);
 	free(placed);
-	return 0;
+	free(held);
+	return rc;
 }
 
 /* Values renumbered by lowest switch, extents recounted (loners moved). */
@@ -590,9 +677,9 @@ static int check_fill(struct hx *x, struct lanes_error *err)
 		o.skip = d;
 		possible += pairs_in_lines(&o, idx, tmp, n);
 	}
-	if (3.0 * n < 2.0 * space)
+	if (4.0 * n <= 3.0 * space)
 		rc = lanes_error_set(err, LANES_EINVAL,
-				     "not a HyperX: %u switches fill under 2/3 of the %.0f coordinates",
+				     "not a HyperX: %u switches fill 3/4 or less of the %.0f coordinates",
 				     n, space);
 	else if (3.0 * links < 2.0 * possible)
 		rc = lanes_error_set(err, LANES_EINVAL,
@@ -661,7 +748,7 @@ static int map(struct hx *x, const struct lanes_fabric *f, struct lanes_error *e
 	if (!x->reverse || !x->dim_of)
 		return lanes_error_oom(err);
 	if ((rc = lanes_uf_init(&x->eps, links, err)) || (rc = link_classes(x, err)) ||
-	    (rc = coordinates(x, err)) || (rc = place_loners(x, err)) ||
+	    (rc = coordinates(x, err)) || (rc = place_unsettled(x, err)) ||
 	    (rc = renumber_values(x, err)) || (rc = place_orphans(x, err)) ||
 	    (rc = check_dims(x, err)) || (rc = check_fill(x, err)))
 		return rc;
