@@ -40,7 +40,8 @@
  * the links a complete HyperX would have among the present switches are
  * there (the paper: 15% of the links missing). A complete graph is a 1-D
  * HyperX; a ring of 4 is the 2x2 HyperX it is isomorphic to (a torus of
- * extents 3 and 4 only is a HyperX). Longer rings, meshes, trees, fat trees
+ * extents 3 and 4 only is a HyperX). Fewer than 3 switches are too few to
+ * call anything (two switches and a cable would be a 1-D HyperX). Longer rings, meshes, trees, fat trees
  * and dragonflies fail one of the tests and are refused with the reason.
  */
 #include <stdlib.h>
@@ -737,8 +738,9 @@ static int map(struct hx *x, const struct lanes_fabric *f, struct lanes_error *e
 	uint32_t links;
 	int rc;
 
-	if (f->num_switches < 2)
-		return lanes_error_set(err, LANES_EINVAL, "not a HyperX: fewer than 2 switches");
+	if (f->num_switches < 3)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "not a HyperX: fewer than 3 switches, too few to tell");
 	if ((rc = lanes_switch_graph_build(f, &x->g, err)) ||
 	    (rc = check_connected(&x->g, err)))
 		return rc;

@@ -296,7 +296,7 @@ static void test_hyperx_intact(void **state)
 {
 	static const char *const specs[] = {
 		"hyperx K=4x4x4 p=1", "hyperx K=3x3 p=1", "hyperx K=2x3x2 L=2,1,1 p=1",
-		"hyperx K=8 p=1", "hyperx K=3x4x5 p=1", "hyperx K=8x8 p=2", "hypercube n=3 p=1",
+		"hyperx K=8 p=1", "hyperx K=3 p=1", "hyperx K=3x4x5 p=1", "hyperx K=8x8 p=2", "hypercube n=3 p=1",
 		"hypercube n=6 p=1", "hyperx K=2x2 p=1",
 	};
 	(void)state;
