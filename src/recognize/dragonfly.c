@@ -22,33 +22,49 @@
  *   triangle of three global cables also exists (consecutive wiring puts
  *   switch 0 of groups 0..h in one clique of global cables), and with fewer
  *   than a*h+1 groups two cables between one pair of groups close a
- *   triangle with a local link; so a triangle alone does not decide.
+ *   triangle with a local link; so the paper's rule "more than one link,
+ *   local" does not hold on our generator's dragonflies.
  *
- * Our rule: every link u-v gets its closed-neighbourhood similarity
- * |N[u] & N[v]| / |N[u] | N[v]| (u and v included, so a link in triangles
- * shares 3 or more). Links are taken in order: those in some triangle first
- * (the paper's evidence of a local link), then by falling similarity, ties
- * by switch index. Union-find merges the groups of a link's ends when more
- * than half of the switch pairs across the two groups are linked: a group
- * stays a near-clique, and one global cable (or a clique of them, which
- * shares less of its ends' neighbourhoods than a group does) never joins two
- * groups of two or more switches. Links outside triangles come last, and
- * only pair up switches still alone: a group whose faults left two
- * switches with their cable between them. Groups are numbered by their
- * lowest switch index.
+ * Ours, in two phases.
  *
- * Faults: what survives is recognised, parts cut off included; a group
+ * Phase 1 (link equivalence, triangles only): the classes of the triangle
+ * relation are candidate groups. A switch in one class only is that class's
+ * own; a class of global cables has few or none of its own, since each of
+ * its switches also lies in its group's class. Classes are taken by most
+ * own switches, then most links, then lowest link; a class with own
+ * switches becomes a group of them, and a switch it shares with other
+ * classes joins when no group took it before and it is linked to more than
+ * half of the group so far.
+ *
+ * Phase 2 (closed neighbourhoods): every link u-v gets its similarity
+ * |N[u] & N[v]| / |N[u] | N[v]| (u and v included) and, when it lies in no
+ * triangle, its number of 4-cycles. Links are taken in order: in a
+ * triangle first, then in a 4-cycle, then the rest; within each by falling
+ * similarity, ties by switch index. Union-find merges the groups of a
+ * link's ends when the switch pairs across the two groups are linked more
+ * than half (a triangle link) or at least half (other links: a faulty group
+ * of 4 that kept a 4-cycle of its 6 cables, or 2 switches and their cable).
+ * A group stays a near-clique, and one global cable never joins two groups
+ * of two or more switches. Groups are numbered by their lowest switch.
+ *
+ * Faults: what survives is recognised, parts cut off included. A group
  * whose surviving switches lost the local cables between them cannot be
- * told from several groups and comes out as several (docs/recognize.md
- * gives the measured rates). The fabric is accepted as a dragonfly when
- * (our decisions): there are 2 groups or more; at least half of the
- * switches lie in groups of 3 or more (tori, meshes, fat trees and most
- * random graphs have no triangles to build groups from); global cables are
- * spread over the pairs of groups (at least 3/4 as many pairs of groups are
- * joined as there are global cables, or pairs; a Kim-Dally dragonfly joins
- * every pair, a torus of triangles joins each group to two); and the fabric
- * is no HyperX (lanes_recognize_hyperx: a dragonfly of 2 groups and h = 1
- * is the HyperX K_a x K_2, and is called that).
+ * told from several groups and comes out as several; a switch left with a
+ * single cable into its group (or none) looks like any other group's
+ * neighbour and is placed by the half rule above, which can be wrong
+ * (docs/recognize.md gives the measured rates). The fabric is accepted as
+ * a dragonfly when (our decisions): there are 2 groups or more; at least
+ * half of the switches joined their group over a link in a triangle (tori,
+ * meshes, hypercubes and fat trees have none); every group has one size or
+ * more than half of the switches lie in groups of 4 or more (the groups a
+ * random graph's triangles make are of 3); global cables are spread over
+ * the pairs of groups (at least 3/4 as many pairs are joined as there are
+ * global cables, or pairs: a Kim-Dally dragonfly joins every pair, a torus
+ * of triangles each group to two); no switch outside the groups of 3 or
+ * more has more than one global cable more than any switch inside them (a
+ * dragonfly switch has at most h); and the fabric is no HyperX
+ * (lanes_recognize_hyperx: a dragonfly of 2 groups and h = 1 is the HyperX
+ * K_a x K_2, and is called that).
  */
 #include <stdlib.h>
 #include <stdio.h>
@@ -164,7 +180,7 @@ static uint32_t links_between(const struct lanes_switch_graph *g, struct df_grou
 static void try_merge(const struct lanes_switch_graph *g, struct df_groups *gr,
 		      const struct df_link *l)
 {
-	uint32_t x = lanes_uf_find(&gr->uf, l->u), y = lanes_uf_find(&gr->uf, l->v), t;
+	uint32_t x = lanes_uf_find(&gr->uf, l->u), y = lanes_uf_find(&gr->uf, l->v), t, between;
 	uint64_t cross;
 
 	if (x == y)
@@ -175,7 +191,8 @@ static void try_merge(const struct lanes_switch_graph *g, struct df_groups *gr,
 		y = t;
 	}
 	cross = (uint64_t)gr->uf.size[x] * gr->uf.size[y];
-	if (2 * (uint64_t)links_between(g, gr, x, y) < cross + (l->shared > 2))
+	between = links_between(g, gr, x, y);
+	if (2 * (uint64_t)between < cross + (l->shared > 2))
 		return;
 	t = gr->next[x]; /* splice the two circular member lists */
 	gr->next[x] = gr->next[y];

@@ -532,13 +532,8 @@ static int place_unsettled(struct hx *x, struct lanes_error *err)
 		memcpy(&x->coord[(size_t)s * nd], place, nd * sizeof(*place));
 		placed[s] = 1;
 		mark_held(x, s, held);
-#ifdef DEBUG_HX
-		fprintf(stderr, "guess %u\n", s);
-#endif
 	}
-#ifdef DEBUG_HX
-	{ uint32_t un = 0; for (s = 0; s < n; s++) un += own[s] != full; fprintf(stderr, "unsettled %u of %u\n", un, n); }
-#endif
+
 out:
 	free(own);
 	free(placed);
