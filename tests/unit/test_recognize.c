@@ -89,7 +89,8 @@ static void test_dragonfly_intact(void **state)
 		"dragonfly a=8 p=4 h=4", "dragonfly a=6 p=3 h=3 wiring=palmtree",
 		"dragonfly a=3 p=1 h=2 g=5 wiring=palmtree", "dragonfly a=4 p=2 h=2 g=5",
 		"dragonfly a=6 p=3 h=3 g=10", "dragonfly a=6 p=3 h=3 g=7 wiring=palmtree",
-		"dragonfly a=4 p=4 h=2", "dragonfly a=8 p=4 h=4 wiring=palmtree",
+		"dragonfly a=4 p=4 h=2", "dragonfly a=8 p=4 h=4 wiring=palmtree", "dragonfly a=3 p=1 h=3",
+		"dragonfly a=16 p=8 h=8 g=20 wiring=palmtree",
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
