@@ -53,16 +53,8 @@
  * single cable into its group (or none) looks like any other group's
  * neighbour and is placed by the half rule above, which can be wrong
  * (docs/recognize.md gives the measured rates). The fabric is accepted as
- * a dragonfly when (our decisions): there are 2 groups or more; at least
- * half of the switches joined their group over a link in a triangle (tori,
- * meshes, hypercubes and fat trees have none); every group has one size or
- * more than half of the switches lie in groups of 4 or more (the groups a
- * random graph's triangles make are of 3); global cables are spread over
- * the pairs of groups (at least 3/4 as many pairs are joined as there are
- * global cables, or pairs: a Kim-Dally dragonfly joins every pair, a torus
- * of triangles each group to two); no switch outside the groups of 3 or
- * more has more than one global cable more than any switch inside them (a
- * dragonfly switch has at most h); and the fabric is no HyperX
+ * a dragonfly when it passes the checks below (check_*: our decisions,
+ * each says what it refuses), the last that it is no HyperX
  * (lanes_recognize_hyperx: a dragonfly of 2 groups and h = 1 is the HyperX
  * K_a x K_2, and is called that).
  */
@@ -574,10 +566,72 @@ static int check_spread(const struct lanes_switch_graph *g, const uint32_t *grou
 }
 
 /*
+ * Local cables are at least 2/5 of all: a dragonfly switch has a-1 local
+ * and h global ports, (a-1)/(a-1+h) is 2/3 for the balanced a = 2h and
+ * 2/5 for a=3 h=3, and faults thin both alike. A random graph's groups
+ * (its triangles) hold a quarter to a third of its cables.
+ */
+static int check_local_share(const struct lanes_switch_graph *g, const uint32_t *group,
+			     struct lanes_error *err)
+{
+	uint64_t local = 0, all = 0;
+
+	for (uint32_t u = 0; u < g->num_switches; u++)
+		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++) {
+			local += group[g->nbr[e]] == group[u];
+			all++;
+		}
+	if (5 * local < 2 * all)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "not a dragonfly: only %llu of %llu cables inside groups",
+				       (unsigned long long)local / 2, (unsigned long long)all / 2);
+	return 0;
+}
+
+/*
+ * Every group of 3 switches or more is a near-clique: more than half of
+ * its pairs linked (a dragonfly group is a clique; phase 1 takes a class of
+ * triangles whole, and in a dense random graph the triangles run together
+ * into one class that is no clique).
+ */
+static int check_dense(const struct lanes_switch_graph *g, const uint32_t *group,
+		       uint32_t groups, struct lanes_error *err)
+{
+	uint64_t *size = calloc((size_t)groups + 1, sizeof(*size));
+	uint64_t *links = calloc((size_t)groups + 1, sizeof(*links));
+	int rc = 0;
+
+	if (!size || !links) {
+		rc = lanes_error_oom(err);
+		goto out;
+	}
+	for (uint32_t u = 0; u < g->num_switches; u++) {
+		size[group[u]]++;
+		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++)
+			links[group[u]] += group[g->nbr[e]] == group[u]; /* twice per link */
+	}
+	for (uint32_t k = 0; k < groups && !rc; k++)
+		if (size[k] >= 3 && 2 * links[k] <= size[k] * (size[k] - 1))
+			rc = lanes_error_set(err, LANES_EINVAL,
+					     "not a dragonfly: a group of %llu switches has only "
+					     "%llu of its %llu pairs linked",
+					     (unsigned long long)size[k],
+					     (unsigned long long)links[k] / 2,
+					     (unsigned long long)(size[k] * (size[k] - 1) / 2));
+out:
+	free(size);
+	free(links);
+	return rc;
+}
+
+/*
  * A dragonfly switch has at most h global cables, whatever its group lost:
- * none outside the groups of 3 or more may have more than any inside them
- * (a random graph's triangles make groups whose switches have fewer global
- * cables than the switches left alone).
+ * none outside the groups of 3 or more may have more than any inside them,
+ * give or take one cable and an eighth (a switch whose one local cable
+ * was not recognised counts it as global, and with 40% of the switches
+ * gone the most any switch keeps is under h). A random graph's triangles
+ * make groups whose switches have fewer global cables than the switches
+ * left alone.
  */
 static int check_global_degree(const struct lanes_switch_graph *g, const uint32_t *group,
 			       uint32_t groups, struct lanes_error *err)
@@ -603,7 +657,7 @@ static int check_global_degree(const struct lanes_switch_graph *g, const uint32_
 		}
 	}
 	free(size);
-	if (most_outside > most_inside + 1)
+	if (most_outside > most_inside + 1 + most_inside / 8)
 		return lanes_error_set(err, LANES_EINVAL,
 				       "not a dragonfly: switch %u, alone or in a pair, has %u global "
 				       "cables, switches of the groups of 3 or more at most %u",
@@ -653,6 +707,8 @@ int lanes_recognize_dragonfly(const struct lanes_fabric *f, struct lanes_structu
 	}
 	if ((rc = check_triangles(f->num_switches, s->group, groups, triangular, err)) ||
 	    (rc = check_spread(&g, s->group, groups, err)) ||
+	    (rc = check_local_share(&g, s->group, err)) ||
+	    (rc = check_dense(&g, s->group, groups, err)) ||
 	    (rc = check_global_degree(&g, s->group, groups, err)) || (rc = check_not_hyperx(f, err)))
 		goto out;
 	s->kind = LANES_STRUCTURE_DRAGONFLY;

@@ -264,6 +264,28 @@ static void test_dragonfly_faults(void **state)
 	}
 }
 
+/* Larger groups keep more of their local cables: most runs come out exact. */
+static void test_dragonfly_faults_large(void **state)
+{
+	static const char *const specs[] = { "dragonfly a=16 p=8 h=8",
+					     "dragonfly a=16 p=8 h=8 wiring=palmtree" };
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		struct df_fault_tally t = { 0 };
+
+		for (uint64_t seed = 1; seed <= 5; seed++)
+			df_fault_run(specs[i], seed, &t);
+		print_message("%s, 40%% switches 10%% cables, seeds 1..5: %u accepted, %u exact, "
+			      "%u of %u switches exactly placed, %u false pairs\n", specs[i],
+			      t.accepted, t.exact_runs, t.exact_switches, t.switches,
+			      t.false_merges);
+		assert_int_equal(t.accepted, 5);
+		assert_true(t.exact_runs >= 2);
+		assert_int_equal(t.false_merges, 0);
+		assert_true(t.exact_switches * 100 >= t.switches * 99);
+	}
+}
+
 /* Coordinates equal the generator's up to renaming dimensions and values. */
 static int same_coords(const struct lanes_fabric *f, const struct lanes_structure *s)
 {
@@ -601,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_dragonfly_refuses),
 		cmocka_unit_test(test_real_fabrics_refused),
 		cmocka_unit_test(test_dragonfly_faults),
+		cmocka_unit_test(test_dragonfly_faults_large),
 		cmocka_unit_test(test_hyperx_intact),
 		cmocka_unit_test(test_hyperx_refuses),
 		cmocka_unit_test(test_hyperx_isomorphic),
