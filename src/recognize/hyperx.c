@@ -41,8 +41,9 @@
  * there (the paper: 15% of the links missing). A complete graph is a 1-D
  * HyperX; a ring of 4 is the 2x2 HyperX it is isomorphic to (a torus of
  * extents 3 and 4 only is a HyperX). Fewer than 3 switches are too few to
- * call anything (two switches and a cable would be a 1-D HyperX). Longer rings, meshes, trees, fat trees
- * and dragonflies fail one of the tests and are refused with the reason.
+ * call anything (two switches and a cable would be a 1-D HyperX). Longer
+ * rings, meshes, trees, fat trees and dragonflies fail one of the tests and
+ * are refused with the reason.
  */
 #include <stdlib.h>
 #include <stdio.h>

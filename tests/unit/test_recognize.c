@@ -543,7 +543,8 @@ static struct lanes_fabric *through_ibnetdiscover(const struct lanes_fabric *f)
 
 static void test_bare_fabrics(void **state)
 {
-	static const char *const specs[] = { "dragonfly a=4 p=2 h=2", "dragonfly a=6 p=2 h=3 wiring=palmtree",
+	static const char *const specs[] = { "dragonfly a=4 p=2 h=2",
+					     "dragonfly a=6 p=2 h=3 wiring=palmtree",
 					     "hyperx K=4x3x2 p=1", "hypercube n=4 p=1" };
 	(void)state;
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
