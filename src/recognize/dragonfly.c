@@ -301,30 +301,49 @@ static uint32_t links_into(const struct lanes_switch_graph *g, const uint32_t *g
 }
 
 /*
- * A class becomes a group of its own switches (those in no other class);
- * a switch it shares with other classes joins when it is linked to more
- * than half of the group so far and no group took it before. A class of
+ * A class becomes a group of its own switches (those in no other class)
+ * when they form a near-clique (more than half of their pairs linked: with
+ * few groups and many cables between two groups, triangles of a local link
+ * and two cables run the classes of several groups together, and phase 2
+ * sorts such switches out); a switch it shares with other classes joins
+ * when it is linked to more than half of the group so far and no group
+ * took it before. A class of
  * global cables (a clique of them, or a triangle a local link makes with
  * two cables to one switch) has few or no switches of its own: every one of
  * its switches has its own group.
  */
 static void take_class(const struct lanes_switch_graph *g, const struct df_tri_link *t,
 		       const struct df_class *c, const uint32_t *only, uint32_t gid,
-		       uint32_t *group_of, uint32_t *size)
+		       uint32_t *group_of, uint32_t *members)
 {
-	for (int pass = 0; pass < 2; pass++)
-		for (uint32_t k = c->begin; k < c->end; k++)
-			for (int end = 0; end < 2; end++) {
-				uint32_t x = end ? t[k].v : t[k].u;
+	uint32_t size = 0;
+	uint64_t twice_links = 0;
 
-				if (group_of[x] != LANES_NONE)
-					continue;
-				if (pass == 0 ? only[x] != t[k].cls
-					      : 2 * links_into(g, group_of, x, gid) <= *size)
-					continue;
+	for (uint32_t k = c->begin; k < c->end; k++) /* the class's own switches */
+		for (int end = 0; end < 2; end++) {
+			uint32_t x = end ? t[k].v : t[k].u;
+
+			if (group_of[x] == LANES_NONE && only[x] == t[k].cls) {
 				group_of[x] = gid;
-				(*size)++;
+				members[size++] = x;
 			}
+		}
+	for (uint32_t i = 0; i < size; i++)
+		twice_links += links_into(g, group_of, members[i], gid);
+	if (size >= 3 && twice_links <= (uint64_t)size * (size - 1) / 2) { /* no near-clique */
+		for (uint32_t i = 0; i < size; i++)
+			group_of[members[i]] = LANES_NONE;
+		return;
+	}
+	for (uint32_t k = c->begin; k < c->end; k++) /* switches it shares */
+		for (int end = 0; end < 2; end++) {
+			uint32_t x = end ? t[k].v : t[k].u;
+
+			if (group_of[x] == LANES_NONE && 2 * links_into(g, group_of, x, gid) > size) {
+				group_of[x] = gid;
+				size++;
+			}
+		}
 }
 
 static int list_classes(const struct lanes_switch_graph *g, struct lanes_uf *eps,
@@ -391,7 +410,7 @@ static int triangle_groups(const struct lanes_switch_graph *g, uint32_t *group_o
 	struct lanes_uf eps = { 0 };
 	struct df_tri_link *t = NULL;
 	struct df_class *c = NULL;
-	uint32_t *only = NULL;
+	uint32_t *only = NULL, *members = NULL;
 	int rc;
 
 	if ((rc = lanes_uf_init(&eps, g->off[n], err)))
@@ -400,7 +419,8 @@ static int triangle_groups(const struct lanes_switch_graph *g, uint32_t *group_o
 	if ((rc = list_classes(g, &eps, &t, &nt, &c, &nc, err)))
 		goto out;
 	only = malloc(((size_t)n + 1) * sizeof(*only));
-	if (!only) {
+	members = malloc(((size_t)n + 1) * sizeof(*members));
+	if (!only || !members) {
 		rc = lanes_error_oom(err);
 		goto out;
 	}
@@ -409,18 +429,14 @@ static int triangle_groups(const struct lanes_switch_graph *g, uint32_t *group_o
 	only_class(t, nt, only);
 	count_own(c, nc, t, only, n);
 	qsort(c, nc, sizeof(*c), class_order);
-	for (uint32_t k = 0; k < nc; k++) {
-		uint32_t size = 0;
-
-		if (!c[k].own)
-			continue;
-		take_class(g, t, &c[k], only, gid, group_of, &size);
-		gid += size > 0;
-	}
+	for (uint32_t k = 0; k < nc; k++)
+		if (c[k].own)
+			take_class(g, t, &c[k], only, gid++, group_of, members);
 out:
 	free(t);
 	free(c);
 	free(only);
+	free(members);
 	lanes_uf_free(&eps);
 	return rc;
 }
@@ -665,6 +681,40 @@ static int check_global_degree(const struct lanes_switch_graph *g, const uint32_
 	return 0;
 }
 
+/*
+ * A fabric with no faults is regular (every switch the same number of
+ * cables to switches, as in a generated dragonfly): then its groups
+ * must be of one size too. Unequal groups there mean the groups were not
+ * found (with few groups and many cables between two groups, triangles of
+ * a local link and two cables blur them), and a refusal beats a wrong map.
+ */
+static int check_regular(const struct lanes_fabric *f, const struct lanes_switch_graph *g,
+			 const uint32_t *group, uint32_t groups, struct lanes_error *err)
+{
+	uint32_t *size, lo = UINT32_MAX, hi = 0, degree = f->adj_off[1] - f->adj_off[0];
+
+	for (uint32_t u = 1; u < f->num_switches; u++)
+		if (f->adj_off[u + 1] - f->adj_off[u] != degree)
+			return 0;
+	size = calloc((size_t)groups + 1, sizeof(*size));
+	if (!size)
+		return lanes_error_oom(err);
+	for (uint32_t u = 0; u < g->num_switches; u++)
+		size[group[u]]++;
+	for (uint32_t k = 0; k < groups; k++) {
+		lo = size[k] < lo ? size[k] : lo;
+		hi = size[k] > hi ? size[k] : hi;
+	}
+	free(size);
+	if (lo != hi)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "not a dragonfly that could be mapped: every switch has %u "
+				       "cables to switches, but the groups found hold %u to %u "
+				       "switches", 
+				       degree, lo, hi);
+	return 0;
+}
+
 /* Refuse a fabric that is a HyperX. */
 static int check_not_hyperx(const struct lanes_fabric *f, struct lanes_error *err)
 {
@@ -709,7 +759,8 @@ int lanes_recognize_dragonfly(const struct lanes_fabric *f, struct lanes_structu
 	    (rc = check_spread(&g, s->group, groups, err)) ||
 	    (rc = check_local_share(&g, s->group, err)) ||
 	    (rc = check_dense(&g, s->group, groups, err)) ||
-	    (rc = check_global_degree(&g, s->group, groups, err)) || (rc = check_not_hyperx(f, err)))
+	    (rc = check_global_degree(&g, s->group, groups, err)) ||
+	    (rc = check_regular(f, &g, s->group, groups, err)) || (rc = check_not_hyperx(f, err)))
 		goto out;
 	s->kind = LANES_STRUCTURE_DRAGONFLY;
 	s->num_switches = f->num_switches;

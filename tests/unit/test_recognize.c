@@ -111,6 +111,44 @@ static void test_dragonfly_intact(void **state)
 	}
 }
 
+/*
+ * With few groups many cables join two groups and the groups blur; what is
+ * not refused must be exact. Every intact variant with h < a and small g.
+ */
+static void test_dragonfly_small_g(void **state)
+{
+	uint32_t exact = 0, refused = 0;
+
+	(void)state;
+	for (unsigned a = 3; a <= 6; a++)
+		for (unsigned h = 1; h < a && h <= 3; h++)
+			for (unsigned g = 3; g <= (a * h + 1) / 2; g++)
+				for (int palm = 0; palm < 2; palm++) {
+					char spec[96];
+					struct lanes_fabric *f;
+					struct lanes_structure s;
+					struct lanes_error err;
+
+					snprintf(spec, sizeof(spec), "dragonfly a=%u p=1 h=%u g=%u%s", a,
+						 h, g, palm ? " wiring=palmtree" : "");
+					f = gen(spec);
+					if (lanes_recognize_dragonfly(f, &s, &err)) {
+						refused++;
+						lanes_fabric_free(f);
+						continue;
+					}
+					for (uint32_t u = 0; u < f->num_switches; u++)
+						if (s.group[u] != true_group(f, u))
+							fail_msg("%s: switch %u in group %u", spec, u,
+								 s.group[u]);
+					exact++;
+					lanes_structure_free(&s);
+					lanes_fabric_free(f);
+				}
+	print_message("small g, h < a: %u exact, %u refused\n", exact, refused);
+	assert_true(exact > refused);
+}
+
 /* What a recogniser must refuse, generated. */
 static const char *const not_dragonflies[] = {
 	"torus k=4 p=1", "torus k=5x5 p=1", "torus k=3x5 p=1", "torus k=4x6 p=1", "torus k=3x3 p=1",
@@ -438,6 +476,7 @@ static void test_recognize_order(void **state)
 		{ "hyperx K=4x4x4 p=1", LANES_STRUCTURE_HYPERX },
 		{ "hypercube n=4 p=1", LANES_STRUCTURE_HYPERX },
 		{ "dragonfly a=4 p=2 h=1 g=2", LANES_STRUCTURE_HYPERX }, /* K_4 x K_2 */
+		{ "dragonfly a=4 p=2 h=2 g=3", LANES_STRUCTURE_HYPERX }, /* K_4 x K_3 */
 		{ "torus k=5x5 p=1", LANES_STRUCTURE_NONE },
 		{ "fattree k=4 n=3", LANES_STRUCTURE_NONE },
 	};
@@ -621,6 +660,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dragonfly_intact),
+		cmocka_unit_test(test_dragonfly_small_g),
 		cmocka_unit_test(test_dragonfly_refuses),
 		cmocka_unit_test(test_real_fabrics_refused),
 		cmocka_unit_test(test_dragonfly_faults),
