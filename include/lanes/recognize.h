@@ -16,7 +16,12 @@
  * Recognition tolerates missing switches and cables: what is found is what
  * the surviving graph shows (a dragonfly group with a missing switch is a
  * smaller group). Engines that need the complete structure check it
- * themselves and name what is missing.
+ * themselves and name what is missing. docs/recognize.md gives the methods,
+ * the decisions and the fault tolerance measured.
+ *
+ * Numbering is deterministic: dragonfly groups by their lowest switch index;
+ * HyperX dimensions by their lowest link (lower switch index, then higher),
+ * and the values of a dimension by their lowest switch index.
  */
 #ifndef LANES_RECOGNIZE_H
 #define LANES_RECOGNIZE_H

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "lanes/io.h"
+#include "lanes/recognize.h"
 #include "lanes/topo.h"
 
 static const char topo_usage[] =
@@ -81,6 +82,98 @@ static struct json_object *stats_json(const struct lanes_fabric_stats *st,
 	return o;
 }
 
+/* The smallest and largest group, of a recognised dragonfly. */
+static void group_sizes(const struct lanes_structure *s, uint32_t *lo, uint32_t *hi)
+{
+	uint32_t *size = calloc((size_t)s->num_groups + 1, sizeof(*size));
+
+	*lo = *hi = 0;
+	if (!size)
+		return;
+	for (uint32_t u = 0; u < s->num_switches; u++)
+		size[s->group[u]]++;
+	*lo = UINT32_MAX;
+	for (uint32_t g = 0; g < s->num_groups; g++) {
+		*lo = size[g] < *lo ? size[g] : *lo;
+		*hi = size[g] > *hi ? size[g] : *hi;
+	}
+	free(size);
+}
+
+/* "structure: dragonfly, 9 groups of 4 switches", "structure: hyperx 4x4x4", ... */
+static void print_structure(const struct lanes_structure *s)
+{
+	uint32_t lo, hi;
+
+	printf("structure           %s", lanes_structure_kind_name(s->kind));
+	switch (s->kind) {
+	case LANES_STRUCTURE_DRAGONFLY:
+		group_sizes(s, &lo, &hi);
+		if (lo == hi)
+			printf(", %u groups of %u switches\n", s->num_groups, lo);
+		else
+			printf(", %u groups of %u..%u switches\n", s->num_groups, lo, hi);
+		break;
+	case LANES_STRUCTURE_HYPERX:
+		for (uint32_t d = 0; d < s->num_dims; d++)
+			printf("%s%u", d ? "x" : " ", s->extent[d]);
+		printf("\n");
+		break;
+	case LANES_STRUCTURE_SLIMFLY:
+		printf(" q=%u\n", s->slimfly_q);
+		break;
+	default:
+		printf(" (%s)\n", s->note);
+	}
+}
+
+/* "structure": {"kind", then per kind the counts, and every switch's place}. */
+static struct json_object *structure_json(const struct lanes_structure *s,
+					  const struct lanes_fabric *f)
+{
+	struct json_object *o = json_object_new_object(), *list = json_object_new_array();
+	char guid[32];
+
+	json_object_object_add(o, "kind", json_object_new_string(lanes_structure_kind_name(s->kind)));
+	if (s->kind == LANES_STRUCTURE_NONE) {
+		json_object_object_add(o, "note", json_object_new_string(s->note));
+		json_object_put(list);
+		return o;
+	}
+	if (s->kind == LANES_STRUCTURE_DRAGONFLY)
+		add_int(o, "groups", s->num_groups);
+	if (s->kind == LANES_STRUCTURE_SLIMFLY)
+		add_int(o, "q", s->slimfly_q);
+	if (s->kind != LANES_STRUCTURE_DRAGONFLY) {
+		struct json_object *ext = json_object_new_array();
+
+		for (uint32_t d = 0; d < s->num_dims; d++)
+			json_object_array_add(ext, json_object_new_int64(s->extent[d]));
+		json_object_object_add(o, "extent", ext);
+	}
+	for (uint32_t u = 0; u < f->num_switches; u++) {
+		const struct lanes_node *n = &f->nodes[f->switches[u]];
+		struct json_object *sw = json_object_new_object();
+
+		snprintf(guid, sizeof(guid), "0x%016llx", (unsigned long long)n->guid);
+		json_object_object_add(sw, "guid", json_object_new_string(guid));
+		json_object_object_add(sw, "name", json_object_new_string(n->desc));
+		if (s->kind == LANES_STRUCTURE_DRAGONFLY) {
+			add_int(sw, "group", s->group[u]);
+		} else {
+			struct json_object *c = json_object_new_array();
+
+			for (uint32_t d = 0; d < s->num_dims; d++)
+				json_object_array_add(c, json_object_new_int64(
+							      s->coord[(size_t)u * s->num_dims + d]));
+			json_object_object_add(sw, "coord", c);
+		}
+		json_object_array_add(list, sw);
+	}
+	json_object_object_add(o, "switches", list);
+	return o;
+}
+
 static void print_text(const struct lanes_fabric_stats *st, const struct lanes_fabric *f)
 {
 	printf("switches            %u\n", st->switches);
@@ -115,6 +208,7 @@ static int topo_info(int argc, char **argv)
 						  { NULL, 0, NULL, 0 } };
 	struct cli_fabric_opts opts = { NULL, 0, 0, 1, 0, { 0, 0, 0 } };
 	struct lanes_fabric_stats st;
+	struct lanes_structure s;
 	struct lanes_fabric *f;
 	struct lanes_error err;
 	int json = 0, c, rc;
@@ -133,18 +227,21 @@ static int topo_info(int argc, char **argv)
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f)))
 		return rc;
 	print_report(&opts);
-	if (lanes_fabric_stats(f, &st, &err)) {
+	if (lanes_fabric_stats(f, &st, &err) || lanes_recognize(f, &s, &err)) {
 		lanes_fabric_free(f);
 		return cli_fail(&err);
 	}
 	if (json) {
 		struct json_object *o = stats_json(&st, f, &opts);
 
+		json_object_object_add(o, "structure", structure_json(&s, f));
 		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
 		print_text(&st, f);
+		print_structure(&s);
 	}
+	lanes_structure_free(&s);
 	lanes_fabric_free(f);
 	return st.connected ? EXIT_OK : EXIT_FINDING;
 }

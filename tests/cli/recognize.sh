@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# CLI: `lanes topo info` names the structure it recognises (text line
+# "structure ...") and, with --json, "structure": {"kind", ..., "switches":
+# [{"guid", "name", "group" | "coord"}]} as docs/recognize.md defines it.
+set -u
+# shellcheck source=cli_lib.bash
+source "$(dirname "$0")/cli_lib.bash"
+
+# the JSON without blanks and newlines, for matching with grep
+flat() { tr -d ' \n' <"$work/out" >"$work/flat"; }
+count() { grep -o -- "$1" "$work/flat" | wc -l | tr -d ' '; }
+
+# dragonfly: 9 groups of 4 (seed 000's 72-node dragonfly), by lowest switch
+check "df text" 0 "$LANES" topo info dragonfly a=4 p=2 h=2
+expect "df line" "$work/out" '^structure +dragonfly, 9 groups of 4 switches$'
+check "df json" 0 "$LANES" topo info dragonfly a=4 p=2 h=2 --json
+flat
+expect "df kind" "$work/flat" '"structure":\{"kind":"dragonfly","groups":9,"switches":\['
+same "df one entry per switch" "$(count '"group":')" 36
+same "df guids" "$(count '"guid":"0x[0-9a-f]\{16\}"')" 36
+# the generator's switch s of group i is "g<i>-s<s>": group i
+expect "df g0-s0" "$work/flat" '"name":"MF0;dragonfly-g0-s0:MQM8700/U1","group":0\}'
+expect "df g2-s1" "$work/flat" '"name":"MF0;dragonfly-g2-s1:MQM8700/U1","group":2\}'
+expect "df g8-s3" "$work/flat" '"name":"MF0;dragonfly-g8-s3:MQM8700/U1","group":8\}'
+
+# HyperX: coordinates per dimension, dimension 0 fastest as the generator
+check "hx text" 0 "$LANES" topo info hyperx K=4x3x2 p=1
+expect "hx line" "$work/out" '^structure +hyperx 4x3x2$'
+check "hx json" 0 "$LANES" topo info hyperx K=4x3x2 p=1 --json
+flat
+expect "hx kind" "$work/flat" '"structure":\{"kind":"hyperx","extent":\[4,3,2\],"switches":\['
+same "hx one entry per switch" "$(count '"coord":')" 24
+expect "hx x3-y1-z1" "$work/flat" '"name":"MF0;hyperx-x3-y1-z1:MQM8700/U1","coord":\[3,1,1\]\}'
+expect "hx x0-y2-z0" "$work/flat" '"name":"MF0;hyperx-x0-y2-z0:MQM8700/U1","coord":\[0,2,0\]\}'
+check "hypercube" 0 "$LANES" topo info hypercube n=3 p=1
+expect "hypercube line" "$work/out" '^structure +hyperx 2x2x2$'
+
+# nothing recognised: kind none and the reasons
+check "none text" 0 "$LANES" topo info torus k=5x5 p=1
+expect "none line" "$work/out" '^structure +none \(.*not a HyperX.*not a dragonfly.*\)$'
+check "none json" 0 "$LANES" topo info fattree k=4 n=3 --json
+flat
+expect "none kind" "$work/flat" '"structure":\{"kind":"none","note":"[^"]+"\}'
+
+# a bare fabric: names and GUIDs say nothing, and the groups are still found
+check "gen df" 0 "$LANES" topo gen dragonfly a=4 p=2 h=2 --format ibnetdiscover -o "$work/df.txt"
+sed -e 's/MF0;dragonfly-g[0-9]*-s[0-9]*:MQM8700\/U1/switch/' \
+    -e 's/S-0002c90300a0\([0-9a-f]\{4\}\)/S-00deadbeef\1/g' \
+    -e 's/0002c90300a0\([0-9a-f]\{4\}\)/00deadbeef\1/g' "$work/df.txt" >"$work/bare.txt"
+if grep -q 'dragonfly-g' "$work/bare.txt"; then
+  fail=$((fail + 1)); echo "FAIL: names left in the bare fabric"
+else pass=$((pass + 1)); fi
+check "bare info" 0 "$LANES" topo info "$work/bare.txt"
+expect "bare line" "$work/out" '^structure +dragonfly, 9 groups of 4 switches$'
+
+# faults at seed 001's rates: still recognised, groups of unequal size
+check "df faults" 0 "$LANES" topo info dragonfly a=8 p=4 h=4 --fail-switches 0.4 \
+  --fail-links 0.1 --seed 3
+expect "df faults line" "$work/out" '^structure +dragonfly, [0-9]+ groups of [0-9]+\.\.[0-9]+ switches$'
+check "hx faults" 0 "$LANES" topo info hyperx K=4x4x4 p=1 --fail-switches 0.2 \
+  --fail-links 0.15 --seed 3
+expect "hx faults line" "$work/out" '^structure +hyperx 4x4x4$'
+
+finish
