@@ -54,9 +54,11 @@
  * neighbour and is placed by the half rule above, which can be wrong
  * (docs/recognize.md gives the measured rates). The fabric is accepted as
  * a dragonfly when it passes the checks below (check_*: our decisions,
- * each says what it refuses), the last that it is no HyperX
- * (lanes_recognize_hyperx: a dragonfly of 2 groups and h = 1 is the HyperX
- * K_a x K_2, and is called that).
+ * each says what it refuses). A HyperX is tried first
+ * (lanes_recognize_hyperx): one of 2 dimensions, K_a x K_g, is the dragonfly
+ * of g complete groups of a switches (the larger dimension's lines, at
+ * least 3 switches), any other HyperX is refused. lanes_recognize() calls K_a x K_g a HyperX, as it
+ * tries HyperX before dragonfly.
  */
 #include <stdlib.h>
 #include <stdio.h>
@@ -715,19 +717,38 @@ static int check_regular(const struct lanes_fabric *f, const struct lanes_switch
 	return 0;
 }
 
-/* Refuse a fabric that is a HyperX. */
-static int check_not_hyperx(const struct lanes_fabric *f, struct lanes_error *err)
+/*
+ * A HyperX is no dragonfly, but for one case: the 2-dimensional HyperX
+ * K_a x K_g is exactly a dragonfly of g complete groups of a switches with a
+ * cables between every two groups (our generator makes it for g - 1 = h, and
+ * OpenSM sees only the cables). Its groups are then the lines along the
+ * larger dimension (the first on a tie): switches that share the other
+ * coordinate. Groups of 2 (a ring of 4 is K_2 x K_2) are not taken, as
+ * groups of fewer than 3 switches are not recognised anywhere else either.
+ * *taken is 1 when s->group now holds them.
+ */
+static int hyperx_groups(const struct lanes_fabric *f, struct lanes_structure *s, int *taken,
+			 struct lanes_error *err)
 {
 	struct lanes_structure hx;
 	struct lanes_error e;
 	int rc = lanes_recognize_hyperx(f, &hx, &e);
 
+	*taken = 0;
 	if (rc == LANES_EINVAL)
 		return 0;
 	if (rc)
 		return lanes_error_set(err, rc, "%s", e.message);
-	rc = lanes_error_set(err, LANES_EINVAL, "not a dragonfly: a HyperX of %u dimensions",
-			     hx.num_dims);
+	if (hx.num_dims == 2 && (hx.extent[0] >= 3 || hx.extent[1] >= 3)) {
+		uint32_t other = hx.extent[0] >= hx.extent[1] ? 1 : 0;
+
+		for (uint32_t u = 0; u < f->num_switches; u++)
+			s->group[u] = hx.coord[(size_t)u * 2 + other];
+		s->num_groups = hx.extent[other];
+		*taken = 1;
+	} else
+		rc = lanes_error_set(err, LANES_EINVAL, "not a dragonfly: a HyperX of %u dimensions",
+				     hx.num_dims);
 	lanes_structure_free(&hx);
 	return rc;
 }
@@ -737,7 +758,7 @@ int lanes_recognize_dragonfly(const struct lanes_fabric *f, struct lanes_structu
 {
 	struct lanes_switch_graph g = { 0 };
 	uint32_t groups = 0, triangular = 0;
-	int rc;
+	int rc, taken;
 
 	memset(s, 0, sizeof(*s));
 	if (f->num_switches < 2)
@@ -748,6 +769,12 @@ int lanes_recognize_dragonfly(const struct lanes_fabric *f, struct lanes_structu
 	if (!s->group) {
 		rc = lanes_error_oom(err);
 		goto out;
+	}
+	if ((rc = hyperx_groups(f, s, &taken, err)))
+		goto out;
+	if (taken) {
+		groups = s->num_groups;
+		goto found;
 	}
 	if ((rc = build_groups(&g, s->group, &groups, &triangular, err)))
 		goto out;
@@ -760,8 +787,9 @@ int lanes_recognize_dragonfly(const struct lanes_fabric *f, struct lanes_structu
 	    (rc = check_local_share(&g, s->group, err)) ||
 	    (rc = check_dense(&g, s->group, groups, err)) ||
 	    (rc = check_global_degree(&g, s->group, groups, err)) ||
-	    (rc = check_regular(f, &g, s->group, groups, err)) || (rc = check_not_hyperx(f, err)))
+	    (rc = check_regular(f, &g, s->group, groups, err)))
 		goto out;
+found:
 	s->kind = LANES_STRUCTURE_DRAGONFLY;
 	s->num_switches = f->num_switches;
 	s->num_groups = groups;

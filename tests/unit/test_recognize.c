@@ -151,15 +151,62 @@ static void test_dragonfly_small_g(void **state)
 
 /* What a recogniser must refuse, generated. */
 static const char *const not_dragonflies[] = {
-	"torus k=4 p=1", "torus k=5x5 p=1", "torus k=3x5 p=1", "torus k=4x6 p=1", "torus k=3x3 p=1",
+	"torus k=4 p=1", "torus k=5x5 p=1", "torus k=3x5 p=1", "torus k=4x6 p=1",
 	"torus k=4x2x3 p=1", "mesh k=3x3 p=1", "mesh k=2x4 p=2", "mesh k=4x4x2 p=1",
 	"fattree k=2 n=3", "fattree k=4 n=2", "fattree k=4 n=3", "xgft h=2 m=2,2 w=1,2",
 	"xgft h=3 m=2,2,2 w=1,2,2", "jellyfish switches=10 degree=3 p=1",
 	"jellyfish switches=16 degree=4 p=2 seed=7", "jellyfish switches=100 degree=8 p=2 seed=7",
-	"jellyfish switches=50 degree=6 p=1 seed=1", "hyperx K=4x4x4 p=1", "hyperx K=3x3 p=1",
+	"jellyfish switches=50 degree=6 p=1 seed=1", "hyperx K=4x4x4 p=1",
 	"hyperx K=2x3x2 L=2,1,1 p=1", "hyperx K=8 p=1", "hypercube n=4 p=1", "slimfly q=3",
 	"slimfly q=5 p=1", "slimfly q=7 p=1", "sfxff q=3 K=2 p=1",
 };
+
+/*
+ * The 2-D HyperX K_a x K_g is a dragonfly of g complete groups of a
+ * switches with a cables between every two groups: lanes_recognize() calls
+ * it a HyperX (tried first), lanes_recognize_dragonfly() gives the lines of
+ * the larger dimension as groups, so that the dragonfly engines route it.
+ */
+static void test_hyperx_as_dragonfly(void **state)
+{
+	static const struct {
+		const char *spec;
+		uint32_t groups, group_size;
+	} t[] = {
+		{ "dragonfly a=4 p=2 h=2 g=3", 3, 4 }, /* K_4 x K_3 */
+		{ "dragonfly a=4 p=2 h=1 g=2", 2, 4 }, /* K_4 x K_2 */
+		{ "hyperx K=3x5 p=1", 3, 5 },
+		{ "torus k=3x3 p=1", 3, 3 },           /* a 3-ring is K_3 */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct lanes_fabric *f = gen(t[i].spec);
+		struct lanes_structure s;
+		struct lanes_error err;
+		uint32_t *size;
+
+		if (lanes_recognize_dragonfly(f, &s, &err))
+			fail_msg("%s: %s", t[i].spec, err.message);
+		assert_int_equal(s.num_groups, t[i].groups);
+		size = calloc(s.num_groups, sizeof(*size));
+		for (uint32_t u = 0; u < f->num_switches; u++)
+			size[s.group[u]]++;
+		for (uint32_t g = 0; g < s.num_groups; g++)
+			assert_int_equal(size[g], t[i].group_size);
+		/* a group is a clique: every switch is cabled to each other of its group */
+		for (uint32_t u = 0; u < f->num_switches; u++) {
+			uint32_t mates = 0;
+
+			for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++)
+				mates += s.group[f->adj[e].sw] == s.group[u];
+			assert_int_equal(mates, t[i].group_size - 1);
+		}
+		free(size);
+		lanes_structure_free(&s);
+		lanes_fabric_free(f);
+	}
+}
 
 static void test_dragonfly_refuses(void **state)
 {
@@ -672,6 +719,7 @@ int main(void)
 		cmocka_unit_test(test_recognize_order),
 		cmocka_unit_test(test_bare_fabrics),
 		cmocka_unit_test(test_dragonfly_large),
+		cmocka_unit_test(test_hyperx_as_dragonfly),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
