@@ -305,8 +305,8 @@ static void df_fault_run(const char *spec, uint64_t seed, struct df_fault_tally 
 	if (lanes_fabric_inject_faults(full, &fs, &f, &rep, &err))
 		fail_msg("%s", err.message);
 	n = f->num_switches;
-	vis = malloc(n * sizeof(*vis));
-	truth = malloc(n * sizeof(*truth));
+	vis = calloc((size_t)n + 1, sizeof(*vis));
+	truth = calloc((size_t)n + 1, sizeof(*truth));
 	visible_groups(f, vis);
 	for (uint32_t u = 0; u < n; u++)
 		truth[u] = true_group(f, u);
