@@ -52,6 +52,25 @@ if grep -q 'dragonfly-g' "$work/bare.txt"; then
 else pass=$((pass + 1)); fi
 check "bare info" 0 "$LANES" topo info "$work/bare.txt"
 expect "bare line" "$work/out" '^structure +dragonfly, 9 groups of 4 switches$'
+# what an administrator does with it: route with the dragonfly engines, and
+# the verifier finds every pair reachable and no credit loop in what was written
+for e in dla d3r sssp-df; do
+  check "bare route $e" 0 "$LANES" route -e "$e" "$work/bare.txt" -o "$work/bare-$e"
+  check "bare verify $e" 0 "$LANES" verify "$work/bare.txt" "$work/bare-$e" --ebb-patterns 0
+  expect "bare $e deadlock-free" "$work/out" '^deadlock +none'
+done
+# a bare Slim Fly: its MMS coordinates found, routed on 2 VLs
+check "gen sf" 0 "$LANES" topo gen slimfly q=5 --format ibnetdiscover -o "$work/sf.txt"
+sed -e 's/MF0;slimfly-[^:]*:MQM8700\/U1/switch/' "$work/sf.txt" >"$work/sf-bare.txt"
+if grep -q 'slimfly-' "$work/sf-bare.txt"; then
+  fail=$((fail + 1)); echo "FAIL: names left in the bare slim fly"
+else pass=$((pass + 1)); fi
+check "bare sf info" 0 "$LANES" topo info "$work/sf-bare.txt"
+expect "bare sf line" "$work/out" '^structure +slimfly q=5$'
+check "bare sf route" 0 "$LANES" route -e slimfly "$work/sf-bare.txt" -o "$work/sf-route"
+check "bare sf verify" 0 "$LANES" verify "$work/sf-bare.txt" "$work/sf-route" --ebb-patterns 0
+expect "bare sf deadlock-free" "$work/out" '^deadlock +none'
+expect "bare sf 2 VLs" "$work/out" '^VLs +2 used'
 
 # faults at seed 001's rates: still recognised, groups of unequal size
 check "df faults" 0 "$LANES" topo info dragonfly a=8 p=4 h=4 --fail-switches 0.4 \
