@@ -187,6 +187,33 @@ static void test_dragonfly_seed000_sizes(void **state)
 	}
 }
 
+/*
+ * Seed 000, Sec. 5 (Figs. 17-19): the oversubscribed dragonflies a = 2h = p
+ * have twice the endnodes of Table 2's balanced ones, on the same switches.
+ */
+static void test_dragonfly_seed000_oversubscribed(void **state)
+{
+	static const struct {
+		unsigned a, h, balanced_nodes;
+	} sizes[] = { { 4, 2, 72 }, { 6, 3, 342 }, { 8, 4, 1056 }, { 10, 5, 2550 } };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		unsigned a = sizes[i].a, h = sizes[i].h, g = a * h + 1;
+		char spec[96];
+		struct lanes_fabric *f;
+		struct lanes_fabric_stats st;
+
+		snprintf(spec, sizeof(spec), "dragonfly a=%u p=%u h=%u", a, a, h);
+		f = gen(spec);
+		st = stats_of(f);
+		assert_int_equal(f->num_cas, 2 * sizes[i].balanced_nodes);
+		assert_int_equal(st.switches, a * g);
+		assert_int_equal(st.diameter, 3);
+		lanes_fabric_free(f);
+	}
+}
+
 static void test_dragonfly_one_cable_per_pair(void **state)
 {
 	static const struct df cases[] = {
@@ -840,6 +867,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dragonfly_seed000_sizes),
+		cmocka_unit_test(test_dragonfly_seed000_oversubscribed),
 		cmocka_unit_test(test_dragonfly_one_cable_per_pair),
 		cmocka_unit_test(test_dragonfly_wiring_formulas),
 		cmocka_unit_test(test_dragonfly_fewer_groups),
