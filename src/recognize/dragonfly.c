@@ -53,11 +53,12 @@
  * single cable into its group (or none) looks like any other group's
  * neighbour and is placed by the half rule above, which can be wrong
  * (docs/recognize.md gives the measured rates). The fabric is accepted as
- * a dragonfly when it passes the checks below (check_*: our decisions,
- * each says what it refuses). A HyperX is tried first
- * (lanes_recognize_hyperx): one of 2 dimensions, K_a x K_g, is the dragonfly
- * of g complete groups of a switches (the larger dimension's lines, at
- * least 3 switches), any other HyperX is refused. lanes_recognize() calls K_a x K_g a HyperX, as it
+ * a dragonfly when it passes the acceptance checks, our decisions, which
+ * live in dragonfly_checks.c (lanes_df_check_*; recognize/dragonfly.h says
+ * what each refuses). A HyperX is tried first (lanes_recognize_hyperx): one
+ * of 2 dimensions, K_a x K_g, is the dragonfly of g complete groups of a
+ * switches (the larger dimension's lines, at least 3 switches), any other
+ * HyperX is refused. lanes_recognize() calls K_a x K_g a HyperX, as it
  * tries HyperX before dragonfly.
  */
 #include <stdlib.h>
@@ -65,6 +66,7 @@
 #include <string.h>
 
 #include "recognize/recognize.h"
+#include "recognize/dragonfly.h"
 #include "core/util.h"
 
 /* One link and how much its ends' closed neighbourhoods overlap. */
@@ -516,208 +518,6 @@ out:
 }
 
 /*
- * At least half of the switches joined their group over a link in a
- * triangle; and either every group has one size (an intact dragonfly,
- * groups of 3 included) or more than half of the switches lie in groups of 4
- * or more (the groups a random graph's triangles make are of 3).
- */
-static int check_triangles(uint32_t n, const uint32_t *group, uint32_t groups,
-			   uint32_t triangular, struct lanes_error *err)
-{
-	uint32_t *size = calloc((size_t)groups + 1, sizeof(*size)), in_big = 0, uniform = 1;
-
-	if (!size)
-		return lanes_error_oom(err);
-	for (uint32_t u = 0; u < n; u++)
-		size[group[u]]++;
-	for (uint32_t u = 0; u < n; u++) {
-		in_big += size[group[u]] >= 4;
-		uniform &= size[group[u]] == size[0];
-	}
-	free(size);
-	if (2 * (uint64_t)triangular < n)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "not a dragonfly: only %u of %u switches joined a group over "
-				       "a link in a triangle", triangular, n);
-	if (!uniform && 2 * (uint64_t)in_big <= n)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "not a dragonfly: groups of unequal size, and only %u of %u "
-				       "switches in groups of 4 or more", in_big, n);
-	return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Global cables spread over pairs of groups, as in a Kim-Dally dragonfly. */
-static int check_spread(const struct lanes_switch_graph *g, const uint32_t *group,
-			uint32_t groups, struct lanes_error *err)
-{
-	uint64_t *pair = malloc(((size_t)g->off[g->num_switches] / 2 + 1) * sizeof(*pair));
-	uint64_t cables = 0, joined = 0, all = (uint64_t)groups * (groups - 1) / 2;
-
-	if (!pair)
-		return lanes_error_oom(err);
-	for (uint32_t u = 0; u < g->num_switches; u++)
-		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++) {
-			uint32_t v = g->nbr[e], a = group[u], b = group[v];
-
-			if (v > u && a != b)
-				pair[cables++] = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
-		}
-	qsort(pair, cables, sizeof(*pair), cmp_u64);
-	for (uint64_t i = 0; i < cables; i++)
-		joined += !i || pair[i] != pair[i - 1];
-	free(pair);
-	if (!cables)
-		return lanes_error_set(err, LANES_EINVAL, "not a dragonfly: no global cables");
-	if (4 * joined < 3 * (cables < all ? cables : all))
-		return lanes_error_set(err, LANES_EINVAL,
-				       "not a dragonfly: %llu global cables join only %llu pairs of "
-				       "%u groups", (unsigned long long)cables,
-				       (unsigned long long)joined, groups);
-	return 0;
-}
-
-/*
- * Local cables are at least 2/5 of all: a dragonfly switch has a-1 local
- * and h global ports, (a-1)/(a-1+h) is 2/3 for the balanced a = 2h and
- * 2/5 for a=3 h=3, and faults thin both alike. A random graph's groups
- * (its triangles) hold a quarter to a third of its cables.
- */
-static int check_local_share(const struct lanes_switch_graph *g, const uint32_t *group,
-			     struct lanes_error *err)
-{
-	uint64_t local = 0, all = 0;
-
-	for (uint32_t u = 0; u < g->num_switches; u++)
-		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++) {
-			local += group[g->nbr[e]] == group[u];
-			all++;
-		}
-	if (5 * local < 2 * all)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "not a dragonfly: only %llu of %llu cables inside groups",
-				       (unsigned long long)local / 2, (unsigned long long)all / 2);
-	return 0;
-}
-
-/*
- * Every group of 3 switches or more is a near-clique: more than half of
- * its pairs linked (a dragonfly group is a clique; phase 1 takes a class of
- * triangles whole, and in a dense random graph the triangles run together
- * into one class that is no clique).
- */
-static int check_dense(const struct lanes_switch_graph *g, const uint32_t *group,
-		       uint32_t groups, struct lanes_error *err)
-{
-	uint64_t *size = calloc((size_t)groups + 1, sizeof(*size));
-	uint64_t *links = calloc((size_t)groups + 1, sizeof(*links));
-	int rc = 0;
-
-	if (!size || !links) {
-		rc = lanes_error_oom(err);
-		goto out;
-	}
-	for (uint32_t u = 0; u < g->num_switches; u++) {
-		size[group[u]]++;
-		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++)
-			links[group[u]] += group[g->nbr[e]] == group[u]; /* twice per link */
-	}
-	for (uint32_t k = 0; k < groups && !rc; k++)
-		if (size[k] >= 3 && 2 * links[k] <= size[k] * (size[k] - 1))
-			rc = lanes_error_set(err, LANES_EINVAL,
-					     "not a dragonfly: a group of %llu switches has only "
-					     "%llu of its %llu pairs linked",
-					     (unsigned long long)size[k],
-					     (unsigned long long)links[k] / 2,
-					     (unsigned long long)(size[k] * (size[k] - 1) / 2));
-out:
-	free(size);
-	free(links);
-	return rc;
-}
-
-/*
- * A dragonfly switch has at most h global cables, whatever its group lost:
- * none outside the groups of 3 or more may have more than any inside them,
- * give or take one cable and an eighth (a switch whose one local cable
- * was not recognised counts it as global, and with 40% of the switches
- * gone the most any switch keeps is under h). A random graph's triangles
- * make groups whose switches have fewer global cables than the switches
- * left alone.
- */
-static int check_global_degree(const struct lanes_switch_graph *g, const uint32_t *group,
-			       uint32_t groups, struct lanes_error *err)
-{
-	uint32_t *size = calloc((size_t)groups + 1, sizeof(*size));
-	uint32_t most_inside = 0, most_outside = 0, worst = 0;
-
-	if (!size)
-		return lanes_error_oom(err);
-	for (uint32_t u = 0; u < g->num_switches; u++)
-		size[group[u]]++;
-	for (uint32_t u = 0; u < g->num_switches; u++) {
-		uint32_t global = 0;
-
-		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++)
-			global += group[g->nbr[e]] != group[u];
-		if (size[group[u]] >= 3 && global > most_inside)
-			most_inside = global;
-		/* a switch alone may be one whose single local cable was all that survived */
-		if (size[group[u]] < 3 && global > most_outside) {
-			most_outside = global;
-			worst = u;
-		}
-	}
-	free(size);
-	if (most_outside > most_inside + 1 + most_inside / 8)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "not a dragonfly: switch %u, alone or in a pair, has %u global "
-				       "cables, switches of the groups of 3 or more at most %u",
-				       worst, most_outside, most_inside);
-	return 0;
-}
-
-/*
- * A fabric with no faults is regular (every switch the same number of
- * cables to switches, as in a generated dragonfly): then its groups
- * must be of one size too. Unequal groups there mean the groups were not
- * found (with few groups and many cables between two groups, triangles of
- * a local link and two cables blur them), and a refusal beats a wrong map.
- */
-static int check_regular(const struct lanes_fabric *f, const struct lanes_switch_graph *g,
-			 const uint32_t *group, uint32_t groups, struct lanes_error *err)
-{
-	uint32_t *size, lo = UINT32_MAX, hi = 0, degree = f->adj_off[1] - f->adj_off[0];
-
-	for (uint32_t u = 1; u < f->num_switches; u++)
-		if (f->adj_off[u + 1] - f->adj_off[u] != degree)
-			return 0;
-	size = calloc((size_t)groups + 1, sizeof(*size));
-	if (!size)
-		return lanes_error_oom(err);
-	for (uint32_t u = 0; u < g->num_switches; u++)
-		size[group[u]]++;
-	for (uint32_t k = 0; k < groups; k++) {
-		lo = size[k] < lo ? size[k] : lo;
-		hi = size[k] > hi ? size[k] : hi;
-	}
-	free(size);
-	if (lo != hi)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "not a dragonfly that could be mapped: every switch has %u "
-				       "cables to switches, but the groups found hold %u to %u "
-				       "switches", 
-				       degree, lo, hi);
-	return 0;
-}
-
-/*
  * A HyperX is no dragonfly, but for one case: the 2-dimensional HyperX
  * K_a x K_g is exactly a dragonfly of g complete groups of a switches with a
  * cables between every two groups (our generator makes it for g - 1 = h, and
@@ -782,12 +582,12 @@ int lanes_recognize_dragonfly(const struct lanes_fabric *f, struct lanes_structu
 		rc = lanes_error_set(err, LANES_EINVAL, "not a dragonfly: one group");
 		goto out;
 	}
-	if ((rc = check_triangles(f->num_switches, s->group, groups, triangular, err)) ||
-	    (rc = check_spread(&g, s->group, groups, err)) ||
-	    (rc = check_local_share(&g, s->group, err)) ||
-	    (rc = check_dense(&g, s->group, groups, err)) ||
-	    (rc = check_global_degree(&g, s->group, groups, err)) ||
-	    (rc = check_regular(f, &g, s->group, groups, err)))
+	if ((rc = lanes_df_check_triangles(f->num_switches, s->group, groups, triangular, err)) ||
+	    (rc = lanes_df_check_spread(&g, s->group, groups, err)) ||
+	    (rc = lanes_df_check_local_share(&g, s->group, err)) ||
+	    (rc = lanes_df_check_dense(&g, s->group, groups, err)) ||
+	    (rc = lanes_df_check_global_degree(&g, s->group, groups, err)) ||
+	    (rc = lanes_df_check_regular(f, &g, s->group, groups, err)))
 		goto out;
 found:
 	s->kind = LANES_STRUCTURE_DRAGONFLY;

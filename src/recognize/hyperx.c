@@ -44,24 +44,20 @@
  * call anything (two switches and a cable would be a 1-D HyperX). Longer
  * rings, meshes, trees, fat trees and dragonflies fail one of the tests and
  * are refused with the reason.
+ *
+ * Files: hyperx.c builds eps and the coordinates; hyperx_place.c places the
+ * switches that faults left with a value of their own in some dimension,
+ * and the links in no dimension (our addition to the paper, for faulty
+ * fabrics); hyperx_checks.c holds the acceptance checks above. They share
+ * struct hx and their steps through recognize/hyperx.h.
  */
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "recognize/recognize.h"
+#include "recognize/hyperx.h"
 #include "core/util.h"
-
-/* The working state: the graph, its links' classes and the coordinates. */
-struct hx {
-	struct lanes_switch_graph g;
-	uint32_t *reverse;   /* per link position u->v: the position of v->u */
-	struct lanes_uf eps; /* over link positions */
-	uint32_t *dim_of;    /* per link position: its dimension */
-	uint32_t num_dims;
-	uint32_t extent[LANES_STRUCTURE_MAX_DIMS];
-	uint32_t *coord;     /* [switch * num_dims + dim] */
-};
 
 /* The position of v in u's neighbour list (v must be a neighbour). */
 static uint32_t position(const struct lanes_switch_graph *g, uint32_t u, uint32_t v)
@@ -388,347 +384,6 @@ out:
 	return rc;
 }
 
-/* Coordinates p differ from switch t's in how many dimensions? */
-static uint32_t distance_to(const struct hx *x, const uint32_t *p, uint32_t t)
-{
-	uint32_t differ = 0;
-
-	for (uint32_t d = 0; d < x->num_dims; d++)
-		differ += p[d] != x->coord[(size_t)t * x->num_dims + d];
-	return differ;
-}
-
-/* Does p fit switch s: its own values kept, one step from every placed neighbour, on no one? */
-static int fits(const struct hx *x, uint32_t s, const uint32_t *p, const uint8_t *placed,
-		uint32_t own_dims)
-{
-	const struct lanes_switch_graph *g = &x->g;
-
-	for (uint32_t d = 0; d < x->num_dims; d++)
-		if ((own_dims >> d & 1) && p[d] != x->coord[(size_t)s * x->num_dims + d])
-			return 0;
-	for (uint32_t f = g->off[s]; f < g->off[s + 1]; f++)
-		if (placed[g->nbr[f]] && distance_to(x, p, g->nbr[f]) != 1)
-			return 0;
-	for (uint32_t w = 0; w < g->num_switches; w++)
-		if (w != s && placed[w] && distance_to(x, p, w) == 0)
-			return 0;
-	return 1;
-}
-
-/*
- * Where an unsettled switch can sit: one step from a placed neighbour (its
- * every one-coordinate change to a value a placed switch holds). Returns
- * how many distinct places fit, 2 meaning "several" (the first in place).
- */
-static uint32_t places_for(const struct hx *x, uint32_t s, const uint8_t *placed,
-			   const uint8_t *held, uint32_t own_dims, uint32_t *place)
-{
-	const struct lanes_switch_graph *g = &x->g;
-	uint32_t nd = x->num_dims, found = 0, p[LANES_STRUCTURE_MAX_DIMS];
-
-	for (uint32_t e = g->off[s]; e < g->off[s + 1]; e++) {
-		uint32_t t = g->nbr[e];
-
-		if (!placed[t])
-			continue;
-		for (uint32_t d = 0; d < nd; d++)
-			for (uint32_t v = 0; v < x->extent[d]; v++) {
-				memcpy(p, &x->coord[(size_t)t * nd], nd * sizeof(*p));
-				if (v == p[d] || !held[(size_t)d * g->num_switches + v])
-					continue;
-				p[d] = v;
-				if (!fits(x, s, p, placed, own_dims) ||
-				    (found && !memcmp(p, place, nd * sizeof(*p))))
-					continue;
-				if (found++)
-					return found;
-				memcpy(place, p, nd * sizeof(*p));
-			}
-	}
-	return found;
-}
-
-/*
- * Settled dimensions of every switch: those where its value is held by more
- * than a quarter as many switches as the most held value of the dimension.
- * A value held by a few switches only is a fault's trace: they lost every
- * link that tied them to the rest of their hyperplane, or every link they
- * have is an orphan. (In one dimension every value is one switch's: all
- * settled.)
- */
-static int settled_dims(const struct hx *x, uint32_t *own, struct lanes_error *err)
-{
-	uint32_t n = x->g.num_switches, nd = x->num_dims;
-	uint32_t *holders = calloc((size_t)n + 1, sizeof(*holders));
-
-	if (!holders)
-		return lanes_error_oom(err);
-	for (uint32_t u = 0; u < n; u++)
-		own[u] = 0;
-	for (uint32_t d = 0; d < nd; d++) {
-		memset(holders, 0, ((size_t)n + 1) * sizeof(*holders));
-		uint32_t most = 0;
-
-		for (uint32_t u = 0; u < n; u++)
-			holders[x->coord[(size_t)u * nd + d]]++;
-		for (uint32_t v = 0; v < n; v++)
-			most = holders[v] > most ? holders[v] : most;
-		for (uint32_t u = 0; u < n; u++)
-			if (4 * holders[x->coord[(size_t)u * nd + d]] > most)
-				own[u] |= 1u << d;
-	}
-	free(holders);
-	return 0;
-}
-
-/* The values of placed switch s, per dimension: held[dim * n + value]. */
-static void mark_held(const struct hx *x, uint32_t s, uint8_t *held)
-{
-	for (uint32_t d = 0; d < x->num_dims; d++)
-		held[(size_t)d * x->g.num_switches + x->coord[(size_t)s * x->num_dims + d]] = 1;
-}
-
-/*
- * A switch with a value of its own in some dimension (below, unsettled) is
- * placed where its placed neighbours allow exactly one place (our addition
- * to the paper's method, for faulty fabrics); unsettled switches next to
- * unsettled ones follow, round after round. When only switches with
- * several places are left (one hanging on a single cable may sit one step
- * from its neighbour in any free direction), the lowest takes the first
- * place (lowest neighbour, dimension, value): a guess, the only one made.
- */
-static int place_unsettled(struct hx *x, struct lanes_error *err)
-{
-	uint32_t n = x->g.num_switches, nd = x->num_dims, place[LANES_STRUCTURE_MAX_DIMS];
-	uint32_t *own = malloc(((size_t)n + 1) * sizeof(*own)), full = (1u << nd) - 1, s;
-	uint8_t *placed = malloc((size_t)n + 1), *held = calloc((size_t)n * nd + 1, 1);
-	int rc = 0, progress;
-
-	if (!placed || !own || !held) {
-		rc = lanes_error_oom(err);
-		goto out;
-	}
-	if ((rc = settled_dims(x, own, err)))
-		goto out;
-	for (s = 0; s < n; s++)
-		if ((placed[s] = own[s] == full))
-			mark_held(x, s, held);
-	for (;;) {
-		for (progress = 1; progress;) {
-			progress = 0;
-			for (s = 0; s < n; s++)
-				if (!placed[s] && places_for(x, s, placed, held, own[s], place) == 1) {
-					memcpy(&x->coord[(size_t)s * nd], place, nd * sizeof(*place));
-					placed[s] = 1;
-					mark_held(x, s, held);
-					progress = 1;
-				}
-		}
-		for (s = 0; s < n; s++)
-			if (!placed[s] && places_for(x, s, placed, held, own[s], place) > 1)
-				break;
-		if (s == n)
-			break;
-		memcpy(&x->coord[(size_t)s * nd], place, nd * sizeof(*place));
-		placed[s] = 1;
-		mark_held(x, s, held);
-	}
-
-out:
-	free(own);
-	free(placed);
-	free(held);
-	return rc;
-}
-
-/* Values renumbered by lowest switch, extents recounted (loners moved). */
-static int renumber_values(struct hx *x, struct lanes_error *err)
-{
-	uint32_t n = x->g.num_switches, nd = x->num_dims;
-	uint32_t *map = malloc(((size_t)n + 1) * sizeof(*map));
-
-	if (!map)
-		return lanes_error_oom(err);
-	for (uint32_t d = 0; d < nd; d++) {
-		uint32_t count = 0;
-
-		for (uint32_t v = 0; v < n; v++)
-			map[v] = LANES_NONE;
-		for (uint32_t u = 0; u < n; u++) {
-			uint32_t *c = &x->coord[(size_t)u * nd + d];
-
-			if (map[*c] == LANES_NONE)
-				map[*c] = count++;
-			*c = map[*c];
-		}
-		x->extent[d] = count;
-	}
-	free(map);
-	return 0;
-}
-
-/* An orphan link joins switches that differ in one coordinate: its dimension. */
-static int place_orphans(struct hx *x, struct lanes_error *err)
-{
-	const struct lanes_switch_graph *g = &x->g;
-	uint32_t nd = x->num_dims;
-
-	for (uint32_t u = 0; u < g->num_switches; u++)
-		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++) {
-			uint32_t v = g->nbr[e], differ = 0, dim = 0;
-
-			if (x->dim_of[e] != LANES_NONE)
-				continue;
-			for (uint32_t d = 0; d < nd; d++)
-				if (x->coord[(size_t)u * nd + d] != x->coord[(size_t)v * nd + d]) {
-					differ++;
-					dim = d;
-				}
-			if (differ != 1)
-				return lanes_error_set(err, LANES_EINVAL,
-						       "not a HyperX: a link in no dimension joins "
-						       "switches %u and %u, %u coordinates apart",
-						       u, v, differ);
-			x->dim_of[e] = dim;
-		}
-	return 0;
-}
-
-/* Compare two switches' coordinates, skipping dimension `skip` (num_dims: none). */
-struct coord_order {
-	const uint32_t *coord;
-	uint32_t num_dims, skip;
-};
-
-static int coords_cmp(const struct coord_order *o, uint32_t a, uint32_t b)
-{
-	for (uint32_t d = 0; d < o->num_dims; d++) {
-		uint32_t ca = o->coord[(size_t)a * o->num_dims + d];
-		uint32_t cb = o->coord[(size_t)b * o->num_dims + d];
-
-		if (d != o->skip && ca != cb)
-			return ca < cb ? -1 : 1;
-	}
-	return 0;
-}
-
-/* Merge sort of switch indices by coordinates (qsort has no context in C11). */
-static void sort_by_coords(const struct coord_order *o, uint32_t *idx, uint32_t *tmp, uint32_t n)
-{
-	uint32_t half = n / 2, i = 0, j = half, k = 0;
-
-	if (n < 2)
-		return;
-	sort_by_coords(o, idx, tmp, half);
-	sort_by_coords(o, idx + half, tmp, n - half);
-	while (i < half || j < n)
-		tmp[k++] = j == n || (i < half && coords_cmp(o, idx[i], idx[j]) <= 0) ? idx[i++]
-										      : idx[j++];
-	memcpy(idx, tmp, (size_t)n * sizeof(*idx));
-}
-
-/*
- * Pairs of switches equal in every coordinate but `skip` (with skip ==
- * num_dims: pairs equal in all, which a HyperX has none of).
- */
-static double pairs_in_lines(const struct coord_order *o, uint32_t *idx, uint32_t *tmp, uint32_t n)
-{
-	double pairs = 0;
-	uint32_t run = 1;
-
-	for (uint32_t i = 0; i < n; i++)
-		idx[i] = i;
-	sort_by_coords(o, idx, tmp, n);
-	for (uint32_t i = 1; i <= n; i++) {
-		if (i < n && coords_cmp(o, idx[i - 1], idx[i]) == 0) {
-			run++;
-			continue;
-		}
-		pairs += (double)run * (run - 1) / 2;
-		run = 1;
-	}
-	return pairs;
-}
-
-/* Distinct coordinates, and enough of the switches and links present. */
-static int check_fill(struct hx *x, struct lanes_error *err)
-{
-	uint32_t n = x->g.num_switches;
-	struct coord_order o = { x->coord, x->num_dims, x->num_dims };
-	uint32_t *idx = malloc(((size_t)n + 1) * sizeof(*idx));
-	uint32_t *tmp = malloc(((size_t)n + 1) * sizeof(*tmp));
-	double space = 1, possible = 0, links = x->g.off[n] / 2.0;
-	int rc = 0;
-
-	if (!idx || !tmp) {
-		rc = lanes_error_oom(err);
-		goto out;
-	}
-	if (pairs_in_lines(&o, idx, tmp, n) > 0) {
-		rc = lanes_error_set(err, LANES_EINVAL, "not a HyperX: two switches get the same coordinates");
-		goto out;
-	}
-	for (uint32_t d = 0; d < x->num_dims; d++) {
-		space *= x->extent[d];
-		o.skip = d;
-		possible += pairs_in_lines(&o, idx, tmp, n);
-	}
-	if (4.0 * n <= 3.0 * space)
-		rc = lanes_error_set(err, LANES_EINVAL,
-				     "not a HyperX: %u switches fill 3/4 or less of the %.0f coordinates",
-				     n, space);
-	else if (3.0 * links < 2.0 * possible)
-		rc = lanes_error_set(err, LANES_EINVAL,
-				     "not a HyperX: %.0f links, under 2/3 of the %.0f a HyperX would have",
-				     links, possible);
-out:
-	free(idx);
-	free(tmp);
-	return rc;
-}
-
-/* Every dimension has 2+ values and every link changes its own coordinate. */
-static int check_dims(const struct hx *x, struct lanes_error *err)
-{
-	const struct lanes_switch_graph *g = &x->g;
-
-	for (uint32_t d = 0; d < x->num_dims; d++)
-		if (x->extent[d] < 2)
-			return lanes_error_set(err, LANES_EINVAL,
-					       "not a HyperX: link class %u does not cut the switches "
-					       "in two (a ring longer than 4?)", d);
-	for (uint32_t u = 0; u < g->num_switches; u++)
-		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++) {
-			uint32_t d = x->dim_of[e], v = g->nbr[e];
-
-			if (x->coord[(size_t)u * x->num_dims + d] == x->coord[(size_t)v * x->num_dims + d])
-				return lanes_error_set(err, LANES_EINVAL,
-						       "not a HyperX: a link of dimension %u joins "
-						       "switches of one coordinate", d);
-		}
-	return 0;
-}
-
-static int check_connected(const struct lanes_switch_graph *g, struct lanes_error *err)
-{
-	struct lanes_uf uf = { 0 };
-	uint32_t parts;
-	int rc;
-
-	if ((rc = lanes_uf_init(&uf, g->num_switches, err)))
-		return rc;
-	parts = g->num_switches;
-	for (uint32_t u = 0; u < g->num_switches; u++)
-		for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++)
-			parts -= (uint32_t)lanes_uf_union(&uf, u, g->nbr[e]);
-	lanes_uf_free(&uf);
-	if (parts > 1)
-		return lanes_error_set(err, LANES_EINVAL,
-				       "not a HyperX: the switch graph has %u components", parts);
-	return 0;
-}
-
 static int map(struct hx *x, const struct lanes_fabric *f, struct lanes_error *err)
 {
 	uint32_t links;
@@ -738,7 +393,7 @@ static int map(struct hx *x, const struct lanes_fabric *f, struct lanes_error *e
 		return lanes_error_set(err, LANES_EINVAL,
 				       "not a HyperX: fewer than 3 switches, too few to tell");
 	if ((rc = lanes_switch_graph_build(f, &x->g, err)) ||
-	    (rc = check_connected(&x->g, err)))
+	    (rc = lanes_hx_check_connected(&x->g, err)))
 		return rc;
 	links = x->g.off[f->num_switches];
 	x->reverse = malloc(((size_t)links + 1) * sizeof(*x->reverse));
@@ -746,9 +401,9 @@ static int map(struct hx *x, const struct lanes_fabric *f, struct lanes_error *e
 	if (!x->reverse || !x->dim_of)
 		return lanes_error_oom(err);
 	if ((rc = lanes_uf_init(&x->eps, links, err)) || (rc = link_classes(x, err)) ||
-	    (rc = coordinates(x, err)) || (rc = place_unsettled(x, err)) ||
-	    (rc = renumber_values(x, err)) || (rc = place_orphans(x, err)) ||
-	    (rc = check_dims(x, err)) || (rc = check_fill(x, err)))
+	    (rc = coordinates(x, err)) || (rc = lanes_hx_place_unsettled(x, err)) ||
+	    (rc = lanes_hx_renumber_values(x, err)) || (rc = lanes_hx_place_orphans(x, err)) ||
+	    (rc = lanes_hx_check_dims(x, err)) || (rc = lanes_hx_check_fill(x, err)))
 		return rc;
 	return 0;
 }
