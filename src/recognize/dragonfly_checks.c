@@ -36,13 +36,6 @@ int lanes_df_check_triangles(uint32_t n, const uint32_t *group, uint32_t groups,
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 int lanes_df_check_spread(const struct lanes_switch_graph *g, const uint32_t *group,
 			  uint32_t groups, struct lanes_error *err)
 {
@@ -58,7 +51,7 @@ int lanes_df_check_spread(const struct lanes_switch_graph *g, const uint32_t *gr
 			if (v > u && a != b)
 				pair[cables++] = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
 		}
-	qsort(pair, cables, sizeof(*pair), cmp_u64);
+	qsort(pair, cables, sizeof(*pair), lanes_cmp_u64);
 	for (uint64_t i = 0; i < cables; i++)
 		joined += !i || pair[i] != pair[i - 1];
 	free(pair);
@@ -173,7 +166,7 @@ int lanes_df_check_regular(const struct lanes_fabric *f, const struct lanes_swit
 		return lanes_error_set(err, LANES_EINVAL,
 				       "not a dragonfly that could be mapped: every switch has %u "
 				       "cables to switches, but the groups found hold %u to %u "
-				       "switches", 
+				       "switches",
 				       degree, lo, hi);
 	return 0;
 }
