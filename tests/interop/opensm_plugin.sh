@@ -9,10 +9,11 @@
 # falls back to its own minhop, as for ports that cannot hold its VLs, and
 # verify=no puts it live unchecked. With OpenSM running as a daemon, the SA
 # answers lanes' SL for every CA pair of the torus (dfsssp, lash, nue) and
-# of the dragonfly (d3r, sssp-df), and for 500 pairs of the DGX file, and what OpenSM deployed (its LFT and SL2VL
-# dumps, the SA's SLs) verifies free of credit loops with the VLs of lanes'
-# own routing. After a cable is unlinked, OpenSM routes again through the
-# plugin, which verifies the new tables.
+# of the dragonfly with one CA per switch (d3r, sssp-df), and for 500 pairs
+# of the DGX file, and what OpenSM deployed (its LFT and SL2VL dumps, the SA's SLs)
+# verifies free of credit loops with the VLs of lanes' own routing. After a
+# cable is unlinked, OpenSM routes again through the plugin, which verifies
+# the new tables.
 set -u
 . "$(dirname "$0")/osm_lib.bash"
 . "$(dirname "$0")/osm_daemon.bash"
@@ -192,8 +193,10 @@ done
 "$LANES" topo convert "$DATA/dgxa100_superpod_qm8790_hdr_ibnetdiscover.txt" --to ibsim -o "$work/net/dgx.net" ||
   fail "convert dgx"
 sa_sls sa_dgx "$work/net/dgx.net" dfsssp 500
+# the same dragonfly with one CA per switch: every pair asked, and what OpenSM deployed verified
+"$LANES" topo convert dragonfly a=4 p=1 h=2 --to ibsim -o "$work/net/df1.net" || fail "convert dragonfly p=1"
 for engine in d3r sssp-df; do
-  sa_sls "sa_dragonfly_$engine" "$work/net/df.net" "$engine" 0
+  sa_sls "sa_dragonfly_$engine" "$work/net/df1.net" "$engine" 0
 done
 
 # Re-sweep: a torus cable goes away while OpenSM runs (ibsim's console);
