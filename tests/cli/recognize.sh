@@ -59,6 +59,20 @@ for e in dla d3r sssp-df; do
   check "bare verify $e" 0 "$LANES" verify "$work/bare.txt" "$work/bare-$e" --ebb-patterns 0
   expect "bare $e deadlock-free" "$work/out" '^deadlock +none'
 done
+# real files list switches in no particular order: the switch blocks shuffled
+# (a fixed permutation), so that groups interleave in node order
+awk 'BEGIN { RS = ""; srand(7) } /^#/ { print; print ""; next }
+     { block[n++] = $0 }
+     END { for (i = n - 1; i > 0; i--) { j = int(rand() * (i + 1)); t = block[i]; block[i] = block[j]; block[j] = t }
+           for (i = 0; i < n; i++) { print block[i]; print "" } }' "$work/bare.txt" >"$work/shuffled.txt"
+check "shuffled info" 0 "$LANES" topo info "$work/shuffled.txt"
+expect "shuffled line" "$work/out" '^structure +dragonfly, 9 groups of 4 switches$'
+for e in dla d3r; do
+  check "shuffled route $e" 0 "$LANES" route -e "$e" "$work/shuffled.txt" -o "$work/shuffled-$e"
+  check "shuffled verify $e" 0 "$LANES" verify "$work/shuffled.txt" "$work/shuffled-$e" --ebb-patterns 0
+  expect "shuffled $e deadlock-free" "$work/out" '^deadlock +none'
+done
+
 # a bare Slim Fly: its MMS coordinates found, routed on 2 VLs
 check "gen sf" 0 "$LANES" topo gen slimfly q=5 --format ibnetdiscover -o "$work/sf.txt"
 sed -e 's/MF0;slimfly-[^:]*:MQM8700\/U1/switch/' "$work/sf.txt" >"$work/sf-bare.txt"

@@ -67,7 +67,7 @@ static int recognise(struct dragonfly *d, struct lanes_error *err)
 /* Members of every group in switch order, each switch's position, the largest group. */
 static int index_groups(struct dragonfly *d, struct lanes_error *err)
 {
-	uint32_t ns = d->f->num_switches, g = d->num_groups;
+	uint32_t ns = d->f->num_switches, g = d->num_groups, *next;
 
 	d->group_first = calloc((size_t)g + 1, sizeof(uint32_t));
 	d->group_members = malloc(sizeof(uint32_t) * ns);
@@ -83,15 +83,17 @@ static int index_groups(struct dragonfly *d, struct lanes_error *err)
 			d->largest_group = size;
 		d->group_first[x + 1] += d->group_first[x];
 	}
-	for (uint32_t s = 0; s < ns; s++) { /* group_first[x] moves to the end of group x ... */
+	next = malloc(sizeof(uint32_t) * ((size_t)g + 1));
+	if (!next)
+		return lanes_error_oom(err);
+	memcpy(next, d->group_first, sizeof(uint32_t) * ((size_t)g + 1));
+	for (uint32_t s = 0; s < ns; s++) { /* groups interleave in switch order on real files */
 		uint32_t x = d->group_of[s];
 
-		d->position[s] = d->group_first[x] - (x ? d->group_first[x - 1] : 0);
-		d->group_members[d->group_first[x]++] = s;
+		d->position[s] = next[x] - d->group_first[x];
+		d->group_members[next[x]++] = s;
 	}
-	for (uint32_t x = g; x > 0; x--) /* ... and back */
-		d->group_first[x] = d->group_first[x - 1];
-	d->group_first[0] = 0;
+	free(next);
 	return 0;
 }
 
