@@ -122,39 +122,41 @@ static int parse_params(const char *params, enum dfdn_base *base, struct lanes_e
 static int set_notes(struct lanes_routing *r, const char *name, enum dfdn_base base,
 		     const struct dfdn_result *res, struct lanes_error *err)
 {
-	char buf[160];
-	int n = snprintf(buf, sizeof(buf),
-			 "%s (LFTs from %s): VL i on switch-to-switch hop i; longest path %u hops, "
-			 "%u VLs, %u SLs",
-			 name, base == BASE_SSSP ? "sssp" : "minhop", res->longest_path, r->num_vls,
-			 r->num_sls);
-
 	free(r->notes);
-	r->notes = lanes_strndup(buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	r->notes = lanes_aprintf("%s (LFTs from %s): VL i on switch-to-switch hop i; longest path "
+				 "%u hops, %u VLs, %u SLs",
+				 name, base == BASE_SSSP ? "sssp" : "minhop", res->longest_path,
+				 r->num_vls, r->num_sls);
 	return r->notes ? 0 : lanes_error_oom(err);
 }
 
-/* LANES_ERANGE naming what the paths need, when it is over the budget; else 0. */
+/*
+ * LANES_EREFUSED when no budget could hold the paths (a path longer than
+ * InfiniBand's VLs, more SLs than exist); LANES_ERANGE, in the words of
+ * lanes_route_over_budget(), when the budget given is too small; else 0.
+ */
 static int check_budget(const char *name, const struct dfdn_result *res,
 			const struct lanes_route_opts *opts, struct lanes_error *err)
 {
 	if (res->too_long)
-		return lanes_error_set(err, LANES_ERANGE,
-				       "%s: needs more than %u VLs (a path has more than %u "
-				       "switch-to-switch hops), the budget is vls %u",
-				       name, DFDN_MAX_HOPS, DFDN_MAX_HOPS, opts->max_vls);
+		return lanes_error_set(err, LANES_EREFUSED,
+				       "%s: a path has more than %u switch-to-switch hops, more VLs "
+				       "than InfiniBand has",
+				       name, DFDN_MAX_HOPS);
+	if (res->sls_needed > LANES_NUM_SLS)
+		return lanes_error_set(err, LANES_EREFUSED,
+				       "%s: the paths need more than %u SLs, more than InfiniBand has",
+				       name, LANES_NUM_SLS);
 	if (res->longest_path > opts->max_vls)
 		return lanes_error_set(err, LANES_ERANGE,
 				       "%s: needs %u VLs (its longest path has %u switch-to-switch "
-				       "hops), the budget is vls %u",
-				       name, res->longest_path, res->longest_path, opts->max_vls);
-	if (res->sls_needed > LANES_NUM_SLS)
-		return lanes_error_set(err, LANES_ERANGE,
-				       "%s: needs more than 16 SLs, the budget is sls %u", name,
-				       opts->max_sls);
+				       "hops), the budget is %u (vls %u)",
+				       name, res->longest_path, res->longest_path, opts->max_vls,
+				       opts->max_vls);
 	if (res->sls_needed > opts->max_sls)
-		return lanes_error_set(err, LANES_ERANGE, "%s: needs %u SLs, the budget is sls %u",
-				       name, res->sls_needed, opts->max_sls);
+		return lanes_error_set(err, LANES_ERANGE,
+				       "%s: needs %u SLs, the budget is %u (sls %u)", name,
+				       res->sls_needed, opts->max_sls, opts->max_sls);
 	return 0;
 }
 
