@@ -196,10 +196,11 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 
 	*out = NULL;
 	memset(&d, 0, sizeof(d));
-	if (lanes_route_layer_budget(opts) < 2)
-		return lanes_route_over_budget(err, "d3r", 2, 2, opts);
+	/* the structure first: a fabric that is no dragonfly says so whatever the budget */
 	if ((rc = lanes_dragonfly_build(&d, f, "d3r", DRAGONFLY_GROUPS_CONNECTED, err)) ||
 	    (!d.groups_complete && (rc = check_inside_groups(&d, err))) ||
+	    (lanes_route_layer_budget(opts) < 2 &&
+	     (rc = lanes_route_over_budget(err, "d3r", 2, 2, opts))) ||
 	    (rc = lanes_dragonfly_route_lfts(&d, opts, 1, &r, err)) ||
 	    (rc = lanes_route_sl2vl_identity(r, f, 2, err)) || (rc = set_notes(&d, r, err)))
 		goto out;

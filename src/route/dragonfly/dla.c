@@ -109,9 +109,9 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 
 	*out = NULL;
 	memset(&d, 0, sizeof(d));
-	if (opts->max_vls < 2)
-		return lanes_route_over_budget(err, "dla", 2, 2, opts);
+	/* the structure first: a fabric that is no dragonfly says so whatever the budget */
 	if ((rc = lanes_dragonfly_build(&d, f, "dla", DRAGONFLY_GROUPS_COMPLETE, err)) ||
+	    (opts->max_vls < 2 && (rc = lanes_route_over_budget(err, "dla", 2, 2, opts))) ||
 	    (rc = lanes_dragonfly_route_lfts(&d, opts, 0, &r, err)) ||
 	    (rc = set_sl2vl(&d, r, err)) || (rc = set_notes(&d, r, err)))
 		goto out;

@@ -453,9 +453,12 @@ static int prepare(struct sf_route *sr, struct lanes_error *err)
 {
 	int rc;
 
+	/* the structure first: a fabric that is no Slim Fly says so whatever the budget */
+	if ((rc = set_up_paths(sr, err)))
+		return rc;
 	if (sr->opts->max_vls < VLS_NEEDED)
 		return lanes_route_over_budget(err, ENGINE, VLS_NEEDED, 15, sr->opts);
-	if ((rc = set_up_paths(sr, err)) || (rc = lids_init(&sr->lids, sr->f, err)) ||
+	if ((rc = lids_init(&sr->lids, sr->f, err)) ||
 	    (rc = start_workers(sr, err)) ||
 	    (rc = lanes_routing_new_parallel(sr->f, sr->num_workers, &sr->r, err)))
 		return rc;
