@@ -239,22 +239,27 @@ static void print_json(const struct row *rows, size_t n)
 
 static void print_table(const struct lanes_fabric *f, const struct row *rows, size_t n)
 {
+	int width = 10; /* the engine column: its longest label, "dfdn:base=minhop" included */
+
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(rows[i].label) > width)
+			width = (int)strlen(rows[i].label);
 	printf("%u switches, %u CAs; deadlock-free is the verifier's verdict; VLS and SLS are "
 	       "used/needed\n\n", f->num_switches, f->num_cas);
-	printf("%-10s %-13s %5s %5s %8s %8s %8s %10s %6s %8s %s\n", "ENGINE", "DEADLOCK-FREE", "VLS",
-	       "SLS", "HOPS-AVG", "HOPS-MAX", "RPC-MAX", "RPC-STDDEV", "EBB", "TIME-S", "NOTE");
+	printf("%-*s %-13s %5s %5s %8s %8s %8s %10s %6s %8s %s\n", width, "ENGINE", "DEADLOCK-FREE",
+	       "VLS", "SLS", "HOPS-AVG", "HOPS-MAX", "RPC-MAX", "RPC-STDDEV", "EBB", "TIME-S", "NOTE");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
 
 		if (w->error[0]) {
-			printf("%-10s %s: %s\n", w->label, w->failed ? "FAILED" : "refused", w->error);
+			printf("%-*s %s: %s\n", width, w->label, w->failed ? "FAILED" : "refused", w->error);
 			continue;
 		}
 		char vls[16], sls[16];
 
 		snprintf(vls, sizeof(vls), "%u/%u", w->vls, w->vls_needed);
 		snprintf(sls, sizeof(sls), "%u/%u", w->sls, w->sls_needed);
-		printf("%-10s %-13s %5s %5s %8.3f %8u %8llu %10.2f ", w->label,
+		printf("%-*s %-13s %5s %5s %8.3f %8u %8llu %10.2f ", width, w->label,
 		       w->deadlock_free ? "yes" : "no", vls, sls, w->hops_avg, w->hops_max,
 		       (unsigned long long)w->rpc_max, w->rpc_stddev);
 		if (w->has_ebb)

@@ -157,10 +157,6 @@ void cli_engine_error(const struct lanes_engine *e, const struct lanes_error *er
 	fprintf(stderr, "lanes: %s: %s\n", e->name, cli_engine_message(e, err, buf, sizeof(buf)));
 }
 
-/*
- * The one engine option that is not for every engine. The descriptor has no
- * parameter table yet (lanes/route.h), so the list is kept here.
- */
 int cli_engine_spec(const char *cmd, const char *spec, size_t len, const struct lanes_engine **e,
 		    char *params, size_t cap)
 {
@@ -187,6 +183,10 @@ int cli_engine_spec(const char *cmd, const char *spec, size_t len, const struct 
 	return 0;
 }
 
+/*
+ * --roots is the one engine option that is not a parameter of its own
+ * (OpenSM's root_guid_file, kept as a flag); updn alone reads it.
+ */
 int cli_engine_takes_roots(const struct lanes_engine *e)
 {
 	return !strcmp(e->name, "updn");

@@ -212,21 +212,24 @@ static int split_by(struct hx *x, const uint8_t *use, uint32_t *value, uint32_t 
  * switches or more, or every part is one switch (a complete graph): a
  * bridge to a switch hanging on one cable cuts off one switch only.
  */
-static int real_cut(const struct hx *x, const uint32_t *value, uint32_t count)
+static int real_cut(const struct hx *x, const uint32_t *value, uint32_t count, int *yes,
+		    struct lanes_error *err)
 {
 	uint32_t n = x->g.num_switches, big = 0, *size;
 
+	*yes = count >= 2;
 	if (count < 2 || count == n)
-		return count >= 2;
+		return 0;
 	size = calloc(count, sizeof(*size));
 	if (!size)
-		return count >= 2; /* no memory to tell: as the paper */
+		return lanes_error_oom(err);
 	for (uint32_t u = 0; u < n; u++)
 		size[value[u]]++;
 	for (uint32_t v = 0; v < count; v++)
 		big += size[v] >= 2;
 	free(size);
-	return big >= 2;
+	*yes = big >= 2;
+	return 0;
 }
 
 /*
@@ -246,14 +249,14 @@ static int cuts(struct hx *x, uint32_t c, uint32_t c2, const uint32_t *size, uin
 
 	for (uint32_t k = 0; k < classes; k++)
 		use[k] = k != c && k != c2;
-	if ((rc = split_by(x, use, value, &count, err)) || (*yes = real_cut(x, value, count)))
+	if ((rc = split_by(x, use, value, &count, err)) ||
+	    (rc = real_cut(x, value, count, yes, err)) || *yes)
 		return rc;
 	for (uint32_t k = 0; k < classes; k++)
 		use[k] = use[k] && 4 * (uint64_t)size[k] >= together;
 	if ((rc = split_by(x, use, value, &count, err)))
 		return rc;
-	*yes = real_cut(x, value, count);
-	return 0;
+	return real_cut(x, value, count, yes, err);
 }
 
 /*

@@ -121,12 +121,12 @@ static int build_plane(struct oft *o, struct lanes_error *err)
 		for (uint32_t w = 0; w < o->n; w++)
 			if (!dot(o, v, w)) {
 				if (found == o->k)
-					return lanes_error_set(err, LANES_EINVAL,
+					return lanes_error_set(err, LANES_EINTERNAL,
 							       KIND ": line %u has more than k points", v);
 				o->inc[(size_t)v * o->k + found++] = w;
 			}
 		if (found != o->k)
-			return lanes_error_set(err, LANES_EINVAL, KIND ": line %u has %u points, not k",
+			return lanes_error_set(err, LANES_EINTERNAL, KIND ": line %u has %u points, not k",
 					       v, found);
 	}
 	return 0;
