@@ -330,10 +330,10 @@ static void list_cables(struct dragonfly *d, int pass, uint32_t *next)
 			}
 			d->cables[next[(size_t)x * g + y]++] =
 				(struct dragonfly_cable){ s, f->adj[e].sw, f->adj[e].port };
-			if (!d->own_count[own])
-				d->own_port[own] = f->adj[e].port;
-			if (d->own_count[own] < 255)
-				d->own_count[own]++;
+			if (!d->cables_to_group[own])
+				d->first_port_to_group[own] = f->adj[e].port;
+			if (d->cables_to_group[own] < 255)
+				d->cables_to_group[own]++;
 		}
 }
 
@@ -346,10 +346,10 @@ static int index_cables(struct dragonfly *d, struct lanes_error *err)
 	int rc = 0;
 
 	d->cables_first = calloc(pairs + 1, sizeof(uint32_t));
-	d->own_port = calloc(own + 1, 1);
-	d->own_count = calloc(own + 1, 1);
+	d->first_port_to_group = calloc(own + 1, 1);
+	d->cables_to_group = calloc(own + 1, 1);
 	next = malloc(sizeof(uint32_t) * (pairs + 1));
-	if (!d->cables_first || !d->own_port || !d->own_count || !next) {
+	if (!d->cables_first || !d->first_port_to_group || !d->cables_to_group || !next) {
 		rc = lanes_error_oom(err);
 		goto out;
 	}
@@ -439,8 +439,8 @@ void lanes_dragonfly_free(struct dragonfly *d)
 	free(d->toward_member);
 	free(d->cables_first);
 	free(d->cables);
-	free(d->own_port);
-	free(d->own_count);
+	free(d->first_port_to_group);
+	free(d->cables_to_group);
 	free(d->lid_switch);
 	free(d->lid_port);
 	free(d->lid_rank);

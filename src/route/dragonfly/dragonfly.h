@@ -79,8 +79,8 @@ struct dragonfly {
 	uint8_t *toward_member;
 	uint32_t *cables_first;    /**< [X * num_groups + Y], + 1 more: group X's cables to Y */
 	struct dragonfly_cable *cables; /**< ordered by (X, Y, switch, port) */
-	uint8_t *own_port;         /**< [Y * num_switches + sw]: sw's first port to Y, or 0 */
-	uint8_t *own_count;        /**< same index: sw's global cables to Y (at most 255) */
+	uint8_t *first_port_to_group; /**< [Y * num_switches + sw]: sw's first port to Y, or 0 */
+	uint8_t *cables_to_group;     /**< same index: sw's global cables to Y (at most 255) */
 	uint32_t *lid_switch;      /**< per LID: the switch where it ends, or LANES_NONE */
 	uint8_t *lid_port;         /**< per LID: its port at that switch (0 for a switch's LIDs) */
 	uint32_t *lid_rank;        /**< per LID: its place among the LIDs ending in its group */

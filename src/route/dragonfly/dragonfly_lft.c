@@ -116,18 +116,18 @@ static void fill_group(const struct dragonfly *d, uint32_t x, uint32_t y, uint32
 		       uint32_t rank, uint32_t exit_position, uint8_t *column)
 {
 	uint32_t ns = d->f->num_switches;
-	const uint8_t *own_port = d->own_port + (size_t)y * ns;
-	const uint8_t *own_count = d->own_count + (size_t)y * ns;
+	const uint8_t *first_port_to_group = d->first_port_to_group + (size_t)y * ns;
+	const uint8_t *cables_to_group = d->cables_to_group + (size_t)y * ns;
 
 	for (uint32_t i = d->group_first[x]; i < d->group_first[x + 1]; i++) {
 		uint32_t s = d->group_members[i];
 
-		if (own_count[s] == 0)
+		if (cables_to_group[s] == 0)
 			column[s] = d->toward_member[(size_t)s * d->largest_group + exit_position];
-		else if (own_count[s] == 1)
-			column[s] = own_port[s];
+		else if (cables_to_group[s] == 1)
+			column[s] = first_port_to_group[s];
 		else
-			column[s] = pick_own_cable(d, s, x, y, t, rank, own_count[s]);
+			column[s] = pick_own_cable(d, s, x, y, t, rank, cables_to_group[s]);
 	}
 }
 

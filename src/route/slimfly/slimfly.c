@@ -416,7 +416,7 @@ static int refuse_pair(const struct sf_route *sr, uint32_t from, uint32_t to,
 	return lanes_error_set(err, LANES_EREFUSED,
 			       ENGINE ": no route of at most 2 switch hops from switch %u "
 			       "('%.60s') to switch %u ('%.60s'); MMS links of q=%u without a "
-			       "cable: %u",
+			       "cable: %u (dfdn routes it, one VL per hop)",
 			       from, f->nodes[f->switches[from]].desc, to,
 			       f->nodes[f->switches[to]].desc, sr->paths.q, links_missing(sr));
 }
