@@ -165,6 +165,13 @@ void lanes_routing_count_resources(struct lanes_routing *r);
 /** @return the switch index where traffic of a LID enters or ends, or LANES_NONE */
 uint32_t lanes_fabric_lid_switch(const struct lanes_fabric *f, uint32_t lid);
 
+/**
+ * The same switch, and in *port the port there that leads to the LID's
+ * owner: the CA's cable, or 0 for the switch's own LIDs (0 too for
+ * LANES_NONE).
+ */
+uint32_t lanes_fabric_lid_switch_port(const struct lanes_fabric *f, uint32_t lid, uint8_t *port);
+
 #ifdef __cplusplus
 }
 #endif

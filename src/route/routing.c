@@ -158,11 +158,12 @@ int lanes_routing_set_sl_mode(struct lanes_routing *r, int mode, struct lanes_er
 	return 0;
 }
 
-uint32_t lanes_fabric_lid_switch(const struct lanes_fabric *f, uint32_t lid)
+uint32_t lanes_fabric_lid_switch_port(const struct lanes_fabric *f, uint32_t lid, uint8_t *port)
 {
 	uint32_t node = lanes_fabric_lid_node(f, lid);
 	const struct lanes_port *p;
 
+	*port = 0;
 	if (node == LANES_NONE)
 		return LANES_NONE;
 	if (f->nodes[node].type == LANES_NODE_SWITCH)
@@ -170,7 +171,15 @@ uint32_t lanes_fabric_lid_switch(const struct lanes_fabric *f, uint32_t lid)
 	p = lanes_fabric_port(f, node, f->lid_owner[lid].port);
 	if (p->peer_node == LANES_NONE || f->nodes[p->peer_node].type != LANES_NODE_SWITCH)
 		return LANES_NONE;
+	*port = p->peer_port;
 	return f->nodes[p->peer_node].switch_index;
+}
+
+uint32_t lanes_fabric_lid_switch(const struct lanes_fabric *f, uint32_t lid)
+{
+	uint8_t port;
+
+	return lanes_fabric_lid_switch_port(f, lid, &port);
 }
 
 uint8_t lanes_routing_sl(const struct lanes_routing *r, const struct lanes_fabric *f,

@@ -368,24 +368,6 @@ out:
 	return rc;
 }
 
-/* Where lid ends: its switch and the port there (0 for a switch LID), or LANES_NONE. */
-static uint32_t lid_end(const struct lanes_fabric *f, uint32_t lid, uint8_t *port)
-{
-	const struct lanes_lid_owner *o = &f->lid_owner[lid];
-	const struct lanes_port *p;
-
-	*port = 0;
-	if (o->node == LANES_NONE)
-		return LANES_NONE;
-	if (f->nodes[o->node].type == LANES_NODE_SWITCH)
-		return f->nodes[o->node].switch_index;
-	p = lanes_fabric_port(f, o->node, o->port);
-	if (p->peer_node == LANES_NONE || f->nodes[p->peer_node].type != LANES_NODE_SWITCH)
-		return LANES_NONE;
-	*port = p->peer_port;
-	return f->nodes[p->peer_node].switch_index;
-}
-
 /* Per LID: the switch where it ends, its port there, its rank among its group's LIDs. */
 static int index_lids(struct dragonfly *d, struct lanes_error *err)
 {
@@ -401,7 +383,7 @@ static int index_lids(struct dragonfly *d, struct lanes_error *err)
 		return lanes_error_oom(err);
 	}
 	for (uint32_t lid = 0; lid < lids; lid++) {
-		uint32_t sw = lid ? lid_end(f, lid, &d->lid_port[lid]) : LANES_NONE;
+		uint32_t sw = lid ? lanes_fabric_lid_switch_port(f, lid, &d->lid_port[lid]) : LANES_NONE;
 
 		d->lid_switch[lid] = sw;
 		d->lid_rank[lid] = sw == LANES_NONE ? 0 : count[d->group_of[sw]]++;

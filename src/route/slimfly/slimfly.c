@@ -212,13 +212,10 @@ static void lids_free(struct sf_lids *l)
 /* LID base + what? And at its own switch, which port? */
 static uint32_t lid_offset(const struct lanes_fabric *f, uint32_t lid, uint8_t *port_at_switch)
 {
-	uint32_t node = f->lid_owner[lid].node;
-	uint8_t port = f->lid_owner[lid].port;
+	const struct lanes_lid_owner *o = &f->lid_owner[lid];
 
-	*port_at_switch = f->nodes[node].type == LANES_NODE_SWITCH
-				  ? 0
-				  : lanes_fabric_port(f, node, port)->peer_port;
-	return lid - lanes_fabric_lid(f, node, port);
+	lanes_fabric_lid_switch_port(f, lid, port_at_switch);
+	return lid - lanes_fabric_lid(f, o->node, o->port);
 }
 
 /*
