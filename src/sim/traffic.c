@@ -53,12 +53,17 @@
  * silent on three points; ours: the destinations are not senders; h_s = 1
  * gets one destination (log2 1 = 0); h_s = 0 is plain uniform traffic.
  *
- * Dragonfly worst case (Kim, Dally, Scott, Abts, "Technology-driven,
- * highly-scalable dragonfly topology", ISCA 2008, Sec. 4.2: "each node in
- * group i sends to a node in group i+1"): groups from
- * lanes_recognize_dragonfly(), endpoints of a group in endpoint order;
+ * Dragonfly worst case: the adversarial pattern of Kim, Dally, Scott and
+ * Abts ("Technology-driven, highly-scalable dragonfly topology", ISCA
+ * 2008), every node of group i sending to group i+1, so that minimal
+ * routing puts a whole group's traffic on the cables between two groups.
+ * Kim et al. and BookSim2 (bad_dragon) draw a random node of the next group
+ * per packet; issue 20 fixes the partner, and so do we: with the groups of
+ * lanes_recognize_dragonfly() and a group's endpoints in endpoint order,
  * endpoint k of group g sends to endpoint k of group (g+1) mod G, and is
  * idle when that group has fewer than k+1 endpoints (a fabric with faults).
+ * The load between groups is the same; only the spread inside the
+ * destination group differs.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -302,8 +307,12 @@ static int make_hotspot(const struct lanes_sim_traffic *spec, uint64_t seed,
 		lanes_error_oom(err);
 		goto out;
 	}
-	/* partial Fisher-Yates: order[0..h_s) senders, order[h_s..h_s+h_d) destinations */
-	lanes_rng_seed(&rng, seed);
+	/*
+	 * partial Fisher-Yates: order[0..h_s) senders, order[h_s..h_s+h_d) destinations;
+	 * a stream of its own ("hotspot" in ASCII), so that a simulator seeding its
+	 * injection with the same seed does not replay these draws
+	 */
+	lanes_rng_seed(&rng, seed ^ 0x686f7473706f74ULL);
 	for (uint32_t i = 0; i < n; i++)
 		order[i] = i;
 	for (uint32_t i = 0; i < num_senders + num_dests; i++) {

@@ -273,6 +273,16 @@ static void test_stencil(void **state)
 	lanes_traffic_free(&t);
 	lanes_fabric_free(f);
 
+	/* 1056 = 2^5 * 3 * 11 has exact grids; one side is 11 (22 is too far from the cube
+	 * root 10.2), the other two multiply to 96 and lie within 4 of 11: only 12 and 8;
+	 * X - Z = 4, X <= 2Z: 12 x 11 x 8 */
+	f = gen("dragonfly a=8 p=4 h=4");
+	t = make(f, LANES_SIM_STENCIL3D, 0, 1);
+	assert_int_equal(check_stencil(&t), 1056);
+	check_origin(&t, 12, 11, 8);
+	lanes_traffic_free(&t);
+	lanes_fabric_free(f);
+
 	f = star(30); /* 27 = 3 x 3 x 3, three idle */
 	t = make(f, LANES_SIM_STENCIL3D, 0, 1);
 	assert_int_equal(check_stencil(&t), 27);
@@ -406,7 +416,7 @@ static void test_dragonfly_worst(void **state)
 	lanes_traffic_free(&t);
 	lanes_fabric_free(f);
 
-	f = gen("torus k=4x4 p=1");
+	f = gen("torus k=5x5 p=1"); /* 4x4 would be a hypercube */
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(make_error(f, LANES_SIM_DRAGONFLY_WORST, 0, &err), LANES_EREFUSED);
 	assert_int_equal(err.code, LANES_EREFUSED);
