@@ -34,9 +34,10 @@ struct lanes_traffic {
 	uint8_t *port;        /**< per endpoint: the CA's port number */
 	uint8_t *role;        /**< per endpoint: enum lanes_traffic_role */
 	/*
-	 * Destinations, per source: fixed[src] != LANES_NONE is a permutation
-	 * partner; otherwise uniformly among set[set_off[src] .. set_off[src+1])
-	 * when set is not NULL, else among all other endpoints.
+	 * Destinations, per source (an IDLE source sends nothing):
+	 * fixed[src] != LANES_NONE is a permutation partner; otherwise
+	 * uniformly among set[set_off[src] .. set_off[src+1]) when set is not
+	 * NULL and that range is not empty, else among all other endpoints.
 	 */
 	uint32_t *fixed;
 	uint32_t *set_off;
