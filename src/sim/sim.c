@@ -421,6 +421,7 @@ struct sweep {
 	unsigned workers;
 	struct lanes_sim_point *out;
 	int *rc;
+	uint64_t *hops;
 };
 
 static void sweep_job(void *ctx, unsigned k)
@@ -428,7 +429,7 @@ static void sweep_job(void *ctx, unsigned k)
 	struct sweep *w = ctx;
 
 	for (size_t i = k; i < w->n; i += w->workers)
-		w->rc[i] = sim_point(w->f, w->r, w->o, w->t, w->loads[i], i, &w->out[i], NULL);
+		w->rc[i] = sim_point(w->f, w->r, w->o, w->t, w->loads[i], i, &w->out[i], &w->hops[i]);
 }
 
 int lanes_sim_sweep(const struct lanes_fabric *f, const struct lanes_routing *r,
@@ -436,8 +437,17 @@ int lanes_sim_sweep(const struct lanes_fabric *f, const struct lanes_routing *r,
 		    const double *loads, size_t n, struct lanes_sim_point *out,
 		    struct lanes_error *err)
 {
+	return lanes_sim_sweep_counted(f, r, o, t, loads, n, out, NULL, err);
+}
+
+int lanes_sim_sweep_counted(const struct lanes_fabric *f, const struct lanes_routing *r,
+			    const struct lanes_sim_opts *o, const struct lanes_sim_traffic *t,
+			    const double *loads, size_t n, struct lanes_sim_point *out,
+			    uint64_t *packet_hops, struct lanes_error *err)
+{
 	struct lanes_traffic traffic;
-	struct sweep w = { f, r, o, &traffic, loads, n, lanes_threads_for(o->threads, n), out, NULL };
+	struct sweep w = { f, r, o, &traffic, loads, n, lanes_threads_for(o->threads, n), out, NULL,
+			   NULL };
 	int rc;
 
 	memset(&traffic, 0, sizeof(traffic));
@@ -448,12 +458,16 @@ int lanes_sim_sweep(const struct lanes_fabric *f, const struct lanes_routing *r,
 	if ((rc = lanes_traffic_make(f, t, o->seed, &traffic, err)))
 		return rc;
 	rc = LANES_ENOMEM;
-	if (!(w.rc = calloc(n + 1, sizeof(*w.rc))))
+	w.rc = calloc(n + 1, sizeof(*w.rc));
+	w.hops = calloc(n + 1, sizeof(*w.hops));
+	if (!w.rc || !w.hops)
 		goto out;
 	lanes_parallel_run(w.workers, sweep_job, &w);
 	rc = 0;
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = w.rc[i];
+	for (size_t i = 0; i < n && packet_hops; i++)
+		packet_hops[i] = w.hops[i];
 	if (rc)
 		for (size_t i = 0; i < n; i++)
 			lanes_sim_point_clear(&out[i]);
@@ -461,6 +475,7 @@ out:
 	if (rc)
 		lanes_error_oom(err);
 	free(w.rc);
+	free(w.hops);
 	lanes_traffic_free(&traffic);
 	return rc;
 }

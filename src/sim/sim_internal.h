@@ -120,7 +120,11 @@ unsigned lanes_sim_forward(const struct sim *s, uint32_t sw_node, uint8_t in_por
 		     uint8_t sl, uint32_t dst_lid, struct sim_candidate *cand, unsigned max);
 /* sim_deadlock.c */
 int lanes_sim_watchdog(struct sim *s);
-/* sim.c */
+/* sim.c; lanes_sim_sweep and, per point, the link traversals (for bench/bench_sim.c) */
+int lanes_sim_sweep_counted(const struct lanes_fabric *f, const struct lanes_routing *r,
+			    const struct lanes_sim_opts *o, const struct lanes_sim_traffic *t,
+			    const double *loads, size_t n, struct lanes_sim_point *out,
+			    uint64_t *packet_hops, struct lanes_error *err);
 int lanes_sim_record_delivery(struct sim *s, const struct sim_packet *p, uint64_t tail_ps);
 uint32_t lanes_sim_packet_new(struct sim *s);
 void lanes_sim_packet_free(struct sim *s, uint32_t id);
