@@ -47,21 +47,27 @@ int lanes_sim_push(struct sim *s, uint64_t at_ps, unsigned kind, uint32_t index)
 	return 0;
 }
 
-static void queue_append(struct sim *s, struct sim_queue *q, uint32_t id)
+/* The link field of a packet for a queue: input FIFOs have their own (VOQ off). */
+static uint32_t *link_of(struct sim *s, uint32_t id, int fifo)
 {
-	s->packets[id].next = LANES_NONE;
+	return fifo ? &s->packets[id].next_in_fifo : &s->packets[id].next;
+}
+
+static void queue_append(struct sim *s, struct sim_queue *q, uint32_t id, int fifo)
+{
+	*link_of(s, id, fifo) = LANES_NONE;
 	if (q->head == LANES_NONE)
 		q->head = id;
 	else
-		s->packets[q->tail].next = id;
+		*link_of(s, q->tail, fifo) = id;
 	q->tail = id;
 }
 
-static uint32_t queue_pop(struct sim *s, struct sim_queue *q)
+static uint32_t queue_pop(struct sim *s, struct sim_queue *q, int fifo)
 {
 	uint32_t id = q->head;
 
-	q->head = s->packets[id].next;
+	q->head = *link_of(s, id, fifo);
 	if (q->head == LANES_NONE)
 		q->tail = LANES_NONE;
 	return id;
@@ -177,13 +183,13 @@ static int try_output(struct sim *s, uint32_t slot)
 	if (s->busy_until_ps[slot] > s->now_ps || (vl = arbitrate(s, slot)) < 0)
 		return 0;
 	s->rr_last_vl[slot] = (uint8_t)vl;
-	id = queue_pop(s, &s->requests[(size_t)slot * s->vls + (unsigned)vl]);
+	id = queue_pop(s, &s->requests[(size_t)slot * s->vls + (unsigned)vl], 0);
 	p = &s->packets[id];
 	if (!s->opts->voq) {
 		struct sim_queue *q = &s->input_fifo[(size_t)p->in_slot * s->vls + p->in_vl];
 		int rc;
 
-		queue_pop(s, q);
+		queue_pop(s, q, 1);
 		if ((rc = send_packet(s, slot, id)))
 			return rc;
 		return q->head == LANES_NONE ? 0 : request(s, q->head);
@@ -196,7 +202,7 @@ static int request(struct sim *s, uint32_t id)
 {
 	struct sim_packet *p = &s->packets[id];
 
-	queue_append(s, &s->requests[(size_t)p->out_slot * s->vls + p->out_vl], id);
+	queue_append(s, &s->requests[(size_t)p->out_slot * s->vls + p->out_vl], id, 0);
 	return try_output(s, p->out_slot);
 }
 
@@ -211,7 +217,7 @@ static int try_host(struct sim *s, uint32_t ep)
 	ch = (size_t)slot * s->vls + s->packets[id].out_vl;
 	if (!channel_has_credits(s, slot, ch))
 		return 0;
-	queue_pop(s, &s->source[ep]);
+	queue_pop(s, &s->source[ep], 0);
 	s->packets[id].tail_in_ps = s->now_ps;
 	s->in_network++;
 	return send_packet(s, slot, id);
@@ -251,7 +257,7 @@ static int inject(struct sim *s, uint32_t ep)
 	p->in_slot = LANES_NONE;
 	p->sl = lanes_routing_sl(s->routing, s->fabric, t->lid[ep], p->dst_lid);
 	p->out_vl = s->inject_vl_of_sl[(size_t)ep * LANES_NUM_SLS + p->sl];
-	queue_append(s, &s->source[ep], id);
+	queue_append(s, &s->source[ep], id, 0);
 	if ((rc = try_host(s, ep)))
 		return rc;
 	return lanes_sim_push(s, s->now_ps + next_gap(s, ep, load), SIM_EV_INJECT, ep);
@@ -283,7 +289,7 @@ static int routed(struct sim *s, uint32_t id)
 	if (!s->opts->voq) {
 		struct sim_queue *q = &s->input_fifo[(size_t)p->in_slot * s->vls + p->in_vl];
 
-		queue_append(s, q, id);
+		queue_append(s, q, id, 1);
 		return q->head == id ? request(s, id) : 0;
 	}
 	return request(s, id);

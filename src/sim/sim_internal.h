@@ -36,7 +36,8 @@ struct sim_packet {
 	uint64_t created_ps;   /* creation at the source */
 	uint64_t ready_ps;     /* routed in the current switch (or queued at the source) */
 	uint64_t tail_in_ps;   /* its tail has fully arrived in the current buffer */
-	uint32_t next;         /* next in its queue, or LANES_NONE */
+	uint32_t next;         /* next in its queue (source, requests), or LANES_NONE */
+	uint32_t next_in_fifo; /* VOQ off: next in its input FIFO, which it is in as well */
 	uint32_t src_endpoint, dst_endpoint;
 	uint32_t dst_lid;
 	uint32_t in_slot;      /* port slot of the buffer it sits in; LANES_NONE at the source */

@@ -302,6 +302,70 @@ static void test_bad_options(void **state)
 	lanes_fabric_free(f);
 }
 
+/* ---- head-of-line blocking ---- */
+
+/*
+ * One 16-port switch, 16 hosts, uniform traffic at full load. With one FIFO
+ * per input VL, a head packet waiting for a busy output blocks the packets
+ * behind it (Karol, Hluchyj and Morgan, "Input versus output queueing on a
+ * space-division packet switch", IEEE Trans. Commun. 35(12), 1987: 0.586 of
+ * the link for large N in their slotted model); virtual output queues
+ * remove that blocking. The property: VOQ accepts clearly more.
+ */
+static void test_hol_blocking(void **state)
+{
+	struct lanes_fabric *f = gen("fattree k=16 n=1");
+	struct lanes_routing *r = route_with("minhop", f);
+	struct lanes_sim_opts o;
+	struct lanes_sim_traffic t;
+	struct lanes_sim_point with_voq, without;
+
+	(void)state;
+	quick_opts(&o);
+	lanes_sim_traffic_init(&t);
+	with_voq = run_point(f, r, &o, &t, 1.0);
+	o.voq = 0;
+	without = run_point(f, r, &o, &t, 1.0);
+	assert_true(with_voq.accepted >= 0.9);
+	assert_true(without.accepted < with_voq.accepted - 0.1);
+	assert_true(without.accepted > 0.5);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+/* ---- below saturation, what is offered is accepted ---- */
+
+static void test_accepted_is_offered(void **state)
+{
+	struct lanes_fabric *f = gen("dragonfly a=4 p=2 h=2");
+	struct lanes_routing *r = route_with("dla", f);
+	struct lanes_sim_opts o;
+	struct lanes_sim_traffic t;
+	const int injection[] = { LANES_SIM_BERNOULLI, LANES_SIM_POISSON, LANES_SIM_BERNOULLI };
+	const int arbitration[] = { LANES_SIM_ARB_ROUND_ROBIN, LANES_SIM_ARB_AGE,
+				    LANES_SIM_ARB_WEIGHTED };
+
+	(void)state;
+	lanes_sim_traffic_init(&t);
+	for (int k = 0; k < 3; k++) {
+		struct lanes_sim_point pt;
+
+		quick_opts(&o);
+		o.injection = injection[k];
+		o.arbitration = arbitration[k];
+		o.voq = k != 2;
+		pt = run_point(f, r, &o, &t, 0.4);
+		assert_false(pt.deadlock);
+		assert_float_equal(pt.accepted, 0.4, 0.02);
+		/* at least the zero-load latency of the shortest path: 2 links, 1 switch */
+		assert_true(pt.latency_avg_ns >= 2 * 10 + 100 + 1024);
+		assert_true(pt.latency_p99_ns >= pt.latency_avg_ns);
+		lanes_sim_point_clear(&pt);
+	}
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
 /* ---- dragonfly saturation ---- */
 
 static void test_dragonfly_saturation(void **state)
@@ -331,6 +395,8 @@ int main(void)
 		cmocka_unit_test(test_ring_deadlock),
 		cmocka_unit_test(test_threads_identical),
 		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_hol_blocking),
+		cmocka_unit_test(test_accepted_is_offered),
 		cmocka_unit_test(test_dragonfly_saturation),
 	};
 
