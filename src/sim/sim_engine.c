@@ -173,28 +173,63 @@ static int arbitrate(const struct sim *s, uint32_t slot)
 
 static int request(struct sim *s, uint32_t id);
 
-/* A switch output: if its link is free, serve one request. */
+/* Same channel: the same out port and out VL. */
+static int same_channel(const struct sim_packet *a, const struct sim_packet *b)
+{
+	return a->out_slot == b->out_slot && a->out_vl == b->out_vl;
+}
+
+/*
+ * Take packet id out of its input buffer's list, and return the packet that
+ * asks for a channel in its place, or LANES_NONE: VOQ off, the new head of
+ * the FIFO; VOQ on, the next packet of the buffer for the same channel. The
+ * list holds at most a buffer's packets, so these walks are short.
+ */
+static uint32_t leave_input(struct sim *s, uint32_t id)
+{
+	struct sim_packet *p = &s->packets[id];
+	struct sim_queue *q = &s->input_fifo[(size_t)p->in_slot * s->vls + p->in_vl];
+	uint32_t prev = LANES_NONE, k = q->head, next;
+
+	while (k != id) {
+		prev = k;
+		k = s->packets[k].next_in_fifo;
+	}
+	if (prev == LANES_NONE)
+		q->head = p->next_in_fifo;
+	else
+		s->packets[prev].next_in_fifo = p->next_in_fifo;
+	if (q->tail == id)
+		q->tail = prev;
+	if (!s->opts->voq)
+		return q->head;
+	for (next = p->next_in_fifo; next != LANES_NONE; next = s->packets[next].next_in_fifo)
+		if (same_channel(&s->packets[next], p))
+			return next;
+	return LANES_NONE;
+}
+
+/*
+ * A switch output: if its link is free, serve one request. Within a VL the
+ * requests are served in the order they were made, and each input buffer
+ * has at most one request per channel (its oldest packet for it; the next
+ * one asks when that one leaves, at the back of the queue): round robin
+ * among the inputs.
+ */
 static int try_output(struct sim *s, uint32_t slot)
 {
-	int vl;
-	uint32_t id;
-	struct sim_packet *p;
+	int vl, rc;
+	uint32_t id, successor;
 
 	if (s->busy_until_ps[slot] > s->now_ps || (vl = arbitrate(s, slot)) < 0)
 		return 0;
 	s->rr_last_vl[slot] = (uint8_t)vl;
 	id = queue_pop(s, &s->requests[(size_t)slot * s->vls + (unsigned)vl], 0);
-	p = &s->packets[id];
-	if (!s->opts->voq) {
-		struct sim_queue *q = &s->input_fifo[(size_t)p->in_slot * s->vls + p->in_vl];
-		int rc;
-
-		queue_pop(s, q, 1);
-		if ((rc = send_packet(s, slot, id)))
-			return rc;
-		return q->head == LANES_NONE ? 0 : request(s, q->head);
-	}
-	return send_packet(s, slot, id);
+	successor = leave_input(s, id);
+	/* the link is taken before the successor may ask for this same output */
+	if ((rc = send_packet(s, slot, id)))
+		return rc;
+	return successor == LANES_NONE ? 0 : request(s, successor);
 }
 
 /* A routed packet asks for its channel. */
@@ -263,6 +298,25 @@ static int inject(struct sim *s, uint32_t ep)
 	return lanes_sim_push(s, s->now_ps + next_gap(s, ep, load), SIM_EV_INJECT, ep);
 }
 
+/*
+ * A routed packet joins its input buffer's list, and asks for its channel
+ * when no packet ahead of it does: VOQ off, when it is the FIFO's head;
+ * VOQ on, when no packet ahead of it wants the same channel.
+ */
+static int join_input(struct sim *s, uint32_t id)
+{
+	struct sim_packet *p = &s->packets[id];
+	struct sim_queue *q = &s->input_fifo[(size_t)p->in_slot * s->vls + p->in_vl];
+
+	for (uint32_t k = q->head; k != LANES_NONE && s->opts->voq; k = s->packets[k].next_in_fifo)
+		if (same_channel(&s->packets[k], p)) {
+			queue_append(s, q, id, 1);
+			return 0;
+		}
+	queue_append(s, q, id, 1);
+	return q->head == id || s->opts->voq ? request(s, id) : 0;
+}
+
 /* A packet's head was routed in a switch: pick its channel and queue it. */
 static int routed(struct sim *s, uint32_t id)
 {
@@ -272,7 +326,10 @@ static int routed(struct sim *s, uint32_t id)
 	unsigned n = lanes_sim_forward(s, node, s->slot_port[p->in_slot], p->in_vl, p->sl, p->dst_lid,
 				 cand, 4), best = 0;
 
-	if (!n || s->peer_slot[s->fabric->nodes[node].port_base + cand[0].out_port] == LANES_NONE) {
+	for (unsigned k = 1; k < n; k++)
+		if (cand[k].priority < cand[best].priority)
+			best = k;
+	if (!n || s->peer_slot[s->fabric->nodes[node].port_base + cand[best].out_port] == LANES_NONE) {
 		/* dropped (no route, or a port without a cable): its buffer frees at once */
 		uint32_t ch = (uint32_t)((size_t)s->peer_slot[p->in_slot] * s->vls + p->in_vl);
 
@@ -281,18 +338,9 @@ static int routed(struct sim *s, uint32_t id)
 		lanes_sim_packet_free(s, id);
 		return lanes_sim_push(s, s->now_ps + s->link_latency_ps, SIM_EV_CREDIT, ch);
 	}
-	for (unsigned k = 1; k < n; k++)
-		if (cand[k].priority < cand[best].priority)
-			best = k;
 	p->out_slot = s->fabric->nodes[node].port_base + cand[best].out_port;
 	p->out_vl = cand[best].out_vl;
-	if (!s->opts->voq) {
-		struct sim_queue *q = &s->input_fifo[(size_t)p->in_slot * s->vls + p->in_vl];
-
-		queue_append(s, q, id, 1);
-		return q->head == id ? request(s, id) : 0;
-	}
-	return request(s, id);
+	return join_input(s, id);
 }
 
 /* The tail of packet id reached its destination host. */
