@@ -85,7 +85,7 @@ static struct lanes_sim_point run_point(const struct lanes_fabric *f,
  * latency = (k + 1) * link + k * switch + bytes * 8 / Gb/s.
  */
 static void check_zero_load(unsigned k, uint32_t bytes, double link_ns, double switch_ns,
-			    double gbps)
+			    double gbps, uint32_t buffer_bytes)
 {
 	struct lanes_fabric *f = line_of_switches(k);
 	struct lanes_routing *r = route_with("minhop", f);
@@ -99,6 +99,7 @@ static void check_zero_load(unsigned k, uint32_t bytes, double link_ns, double s
 	o.link_latency_ns = link_ns;
 	o.switch_latency_ns = switch_ns;
 	o.link_gbps = gbps;
+	o.buffer_bytes = buffer_bytes;
 	lanes_sim_traffic_init(&t);
 	t.pattern = LANES_SIM_SHIFT;
 	t.shift = 1;
@@ -115,10 +116,14 @@ static void check_zero_load(unsigned k, uint32_t bytes, double link_ns, double s
 static void test_zero_load_latency(void **state)
 {
 	(void)state;
-	check_zero_load(1, 4096, 10, 100, 32);   /* 2*10 + 100 + 1024 = 1144 ns */
-	check_zero_load(3, 4096, 10, 100, 32);   /* 4*10 + 300 + 1024 = 1364 ns */
-	check_zero_load(5, 2048, 25, 60, 100);   /* 6*25 + 300 + 163.84 ns */
-	check_zero_load(2, 256, 5, 0, 8);        /* 15 + 256 ns */
+	check_zero_load(1, 4096, 10, 100, 32, 0);   /* 2*10 + 100 + 1024 = 1144 ns */
+	check_zero_load(3, 4096, 10, 100, 32, 0);   /* 4*10 + 300 + 1024 = 1364 ns */
+	check_zero_load(5, 2048, 25, 60, 100, 0);   /* 6*25 + 300 + 163.84 ns */
+	check_zero_load(2, 256, 5, 0, 8, 0);        /* 15 + 256 ns */
+	/* seed 004's setup: 1X SDR links (2 Gb/s of data), 100 ns routing and fly
+	 * time, 32 B and 512 B packets, 2 KB buffers */
+	check_zero_load(3, 32, 100, 100, 2, 2048);  /* 400 + 300 + 128 ns */
+	check_zero_load(3, 512, 100, 100, 2, 2048); /* 400 + 300 + 2048 ns */
 }
 
 /* ---- one flow at full load ---- */
