@@ -313,6 +313,7 @@ static int sim_loop(struct sim *s)
 		if (e.key > s->end_ps)
 			break;
 		s->now_ps = e.key;
+		s->events_done++;
 		if ((rc = lanes_sim_handle(s, e.id >> SIM_EV_SHIFT, e.id & SIM_EV_INDEX_MASK)))
 			return rc;
 		if (s->deadlock)
@@ -396,7 +397,7 @@ static int sim_point(const struct lanes_fabric *f, const struct lanes_routing *r
 	out->load = load;
 	if (!(rc = sim_setup(&s, f, r, o, t, load, point)) && !(rc = sim_loop(&s))) {
 		sim_measure(&s, out);
-		out->events = s.event_seq;
+		out->events = s.events_done;
 		if (packet_hops)
 			*packet_hops = s.packet_hops;
 	}

@@ -43,7 +43,9 @@ int lanes_sim_push(struct sim *s, uint64_t at_ps, unsigned kind, uint32_t index)
 		s->heap.entry = e;
 		s->heap_cap = cap;
 	}
-	lanes_heap_push(&s->heap, at_ps, s->event_seq++, (uint32_t)kind << SIM_EV_SHIFT | index);
+	/* ties in scheduling order; past 2^32 events the order wraps, still the same every run */
+	lanes_heap_push(&s->heap, at_ps, (uint32_t)s->event_seq++,
+			(uint32_t)kind << SIM_EV_SHIFT | index);
 	return 0;
 }
 

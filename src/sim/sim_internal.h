@@ -96,7 +96,9 @@ struct sim {
 	uint32_t num_packets, cap_packets, free_packets;
 
 	struct lanes_heap heap;
-	uint32_t heap_cap, event_seq;
+	uint32_t heap_cap;
+	uint64_t event_seq;         /* events scheduled: the tie of equal times (low 32 bits) */
+	uint64_t events_done;       /* events processed */
 
 	uint64_t now_ps;
 	uint64_t in_network;        /* packets that left their source and were not delivered */

@@ -403,19 +403,23 @@ static void test_threads_identical(void **state)
 	struct lanes_error err;
 
 	(void)state;
-	quick_opts(&o);
 	lanes_sim_traffic_init(&t);
-	assert_int_equal(lanes_sim_sweep(f, r, &o, &t, loads, 4, a, &err), 0);
-	o.threads = 2;
-	assert_int_equal(lanes_sim_sweep(f, r, &o, &t, loads, 4, b, &err), 0);
-	for (int i = 0; i < 4; i++) {
-		assert_true(a[i].packets > 0);
-		assert_null(a[i].deadlock_witness);
-		assert_memory_equal(&a[i], &b[i], sizeof(a[i]));
-		lanes_sim_point_clear(&a[i]);
-		lanes_sim_point_clear(&b[i]);
+	for (int variant = 0; variant < 2; variant++) {
+		quick_opts(&o);
+		o.voq = !variant;
+		o.injection = variant ? LANES_SIM_POISSON : LANES_SIM_BERNOULLI;
+		o.arbitration = variant ? LANES_SIM_ARB_AGE : LANES_SIM_ARB_ROUND_ROBIN;
+		assert_int_equal(lanes_sim_sweep(f, r, &o, &t, loads, 4, a, &err), 0);
+		o.threads = 2;
+		assert_int_equal(lanes_sim_sweep(f, r, &o, &t, loads, 4, b, &err), 0);
+		for (int i = 0; i < 4; i++) {
+			assert_true(a[i].packets > 0);
+			assert_null(a[i].deadlock_witness);
+			assert_memory_equal(&a[i], &b[i], sizeof(a[i]));
+			lanes_sim_point_clear(&a[i]);
+			lanes_sim_point_clear(&b[i]);
+		}
 	}
-	/* the points differ: more offered, more accepted */
 	lanes_routing_free(r);
 	lanes_fabric_free(f);
 }
