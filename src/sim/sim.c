@@ -324,11 +324,43 @@ static int sim_loop(struct sim *s)
 	return 0;
 }
 
-static int compare_double(const void *a, const void *b)
+/*
+ * The k-th smallest of v[0..n) (0-based), by quickselect (Hoare's FIND,
+ * CACM 4(7), 1961) with the median of three as pivot: linear on average,
+ * where sorting every latency took an eighth of a sweep's time. v is
+ * reordered.
+ */
+static double select_kth(double *v, uint64_t n, uint64_t k)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	uint64_t lo = 0, hi = n - 1;
 
-	return (x > y) - (x < y);
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
+		double a = v[lo], b = v[mid], c = v[hi];
+		double pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+
+				v[i++] = v[j];
+				v[j] = t;
+				if (j-- == 0)
+					break;
+			}
+		}
+		if (k <= j && j != UINT64_MAX)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return v[k];
+	}
+	return v[k];
 }
 
 /* Link and VL utilisation over the switch-to-switch channels, in the window. */
@@ -373,9 +405,8 @@ static void sim_measure(struct sim *s, struct lanes_sim_point *out)
 	if (s->num_latency) {
 		uint64_t k = (uint64_t)ceil(0.99 * (double)s->num_latency);
 
-		qsort(s->latency_ns, s->num_latency, sizeof(double), compare_double);
 		out->latency_avg_ns = s->latency_sum_ns / (double)s->num_latency;
-		out->latency_p99_ns = s->latency_ns[k ? k - 1 : 0];
+		out->latency_p99_ns = select_kth(s->latency_ns, s->num_latency, k ? k - 1 : 0);
 	}
 	if (window_ps > 0)
 		utilisation(s, window_ps, out);
