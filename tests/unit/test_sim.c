@@ -242,6 +242,47 @@ static void test_permutation_max_flows(void **state)
 	lanes_fabric_free(f);
 }
 
+/*
+ * The dragonfly worst case under minimal routing (issue 20 item 5): every
+ * host of group g sends to a host of group g + 1, so the a * p hosts of a
+ * group share the one global cable to the next group: 1 / (a * p) of a
+ * link each, 0.125 on the 72-node dragonfly (Kim, Dally, Scott and Abts,
+ * "Technology-driven, highly-scalable dragonfly topology", ISCA 2008,
+ * Sec. 4.2). Endpoints are numbered group by group here (node order), so
+ * shift a * p is that pattern; the LFT walk confirms every flow's
+ * bottleneck is 8 flows before the run. Within 2%.
+ */
+static void test_dragonfly_worst_case(void **state)
+{
+	struct lanes_fabric *f = gen("dragonfly a=4 p=2 h=2");
+	struct lanes_routing *r = route_with("dla", f);
+	struct lanes_sim_opts o;
+	struct lanes_sim_traffic spec;
+	struct lanes_traffic t;
+	struct lanes_sim_point pt;
+	struct lanes_error err;
+	unsigned *flows = calloc(f->num_port_slots, sizeof(unsigned));
+
+	(void)state;
+	quick_opts(&o);
+	lanes_sim_traffic_init(&spec);
+	spec.pattern = LANES_SIM_SHIFT;
+	spec.shift = 4 * 2;
+	assert_int_equal(lanes_traffic_make(f, &spec, o.seed, &t, &err), 0);
+	for (uint32_t i = 0; i < t.num_endpoints; i++)
+		walk_flow(f, r, &t, i, flows, 1);
+	for (uint32_t i = 0; i < t.num_endpoints; i++)
+		assert_int_equal(walk_flow(f, r, &t, i, flows, 0), 4 * 2);
+	pt = run_point(f, r, &o, &spec, 1.0);
+	assert_false(pt.deadlock);
+	assert_float_equal(pt.accepted, 1.0 / (4 * 2), 0.02 / (4 * 2));
+	lanes_sim_point_clear(&pt);
+	lanes_traffic_free(&t);
+	free(flows);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
 /* ---- deadlock on a ring ---- */
 
 /* The switch name of "NAME/PORT" in s[0..n): NAME's length. */
@@ -543,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_zero_load_latency),
 		cmocka_unit_test(test_full_link_bandwidth),
 		cmocka_unit_test(test_permutation_max_flows),
+		cmocka_unit_test(test_dragonfly_worst_case),
 		cmocka_unit_test(test_ring_deadlock),
 		cmocka_unit_test(test_verified_never_deadlocks),
 		cmocka_unit_test(test_threads_identical),
