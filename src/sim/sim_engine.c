@@ -22,9 +22,9 @@
  *     upstream and arrive there one link latency later (event CREDIT);
  *   - a host sinks at link rate: its tail arrival is the delivery.
  *
- * The paper is silent on the arbitration inside one VL; we serve the
- * packets that want one channel in the order they became ready (first
- * come, first served), which is also what keeps a VL from starving.
+ * The paper is silent on the arbitration among the inputs of one VL; we
+ * serve them round robin (try_output), as a crossbar arbiter does, which
+ * also keeps an input from starving.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -37,7 +37,8 @@ struct sim_packet {
 	uint64_t ready_ps;     /* routed in the current switch (or queued at the source) */
 	uint64_t tail_in_ps;   /* its tail has fully arrived in the current buffer */
 	uint32_t next;         /* next in its queue (source, requests), or LANES_NONE */
-	uint32_t next_in_fifo; /* VOQ off: next in its input FIFO, which it is in as well */
+	uint32_t next_in_fifo; /* next in its input buffer's list (arrival order), which it is
+				  in as well as (perhaps) in a request queue */
 	uint32_t src_endpoint, dst_endpoint;
 	uint32_t dst_lid;
 	uint32_t in_slot;      /* port slot of the buffer it sits in; LANES_NONE at the source */
@@ -82,9 +83,9 @@ struct sim {
 	/* per channel (slot * vls + VL) */
 	uint32_t *credits;          /* credits for the buffer downstream */
 	uint64_t *last_send_ps;     /* the channel last started a packet then */
-	struct sim_queue *requests; /* routed packets that want this channel */
+	struct sim_queue *requests; /* per input buffer, its oldest packet that wants the channel */
 	uint64_t *busy_in_window_ps;/* switch-to-switch channels: time on the link, measured */
-	/* per buffer (slot * vls + VL), VOQ off: the input FIFO */
+	/* per buffer (slot * vls + VL): its routed packets in arrival order (VOQ off: the FIFO) */
 	struct sim_queue *input_fifo;
 	/* per endpoint */
 	struct sim_queue *source;   /* infinite source queue */
