@@ -1,13 +1,17 @@
 /*
- * sim_traffic_stub.h - a weak stand-in for sim/traffic.c (uniform and shift
+ * sim_traffic_stub.h - a stand-in for sim/traffic.c (uniform and shift
  * traffic only, every endpoint measured), so that test_sim.c and
- * bench/bench_sim.c link before the traffic patterns land in the library;
- * the library's own definitions take over as soon as they exist (a weak
- * definition loses to a strong one). Endpoints as sim/traffic.h says: CA
- * ports with a LID and a cable to a switch, in node and port order.
+ * bench/bench_sim.c link before the traffic patterns land in the library.
+ * It compiles to nothing once src/sim/traffic.c exists (both include src/;
+ * a weak definition alone would not do: the linker takes it and never
+ * pulls traffic.o out of the archive). Delete this file then. Endpoints as
+ * sim/traffic.h says: CA ports with a LID and a cable to a switch, in node
+ * and port order.
  */
 #ifndef LANES_SIM_TRAFFIC_STUB_H
 #define LANES_SIM_TRAFFIC_STUB_H
+
+#if !__has_include("sim/traffic.c")
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,4 +77,5 @@ __attribute__((weak)) void lanes_traffic_free(struct lanes_traffic *t)
 	memset(t, 0, sizeof(*t));
 }
 
+#endif /* no sim/traffic.c */
 #endif

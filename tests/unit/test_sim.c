@@ -11,11 +11,17 @@
  *    up*\/down* on the same ring is acyclic and never deadlocks;
  *  - a sweep gives the same points on 1 and 2 threads;
  *  - a dragonfly a=4 p=2 h=2 with dla (deadlock-free, minimal) saturates
- *    at 0.9 of the link bandwidth or more under uniform traffic.
+ *    at 0.9 of the link bandwidth or more under uniform traffic;
+ *  - shift permutations on a line of switches get 1 / (max flows per
+ *    channel); the dragonfly worst case under dla gets 1 / (a * p);
+ *  - without VOQ, head-of-line blocking costs throughput; below saturation
+ *    what is offered is accepted;
+ *  - every engine on every small fabric: a routing the verifier accepts
+ *    never deadlocks, and every deadlock's witness is a cycle.
  *
- * Until sim/traffic.c lands, a weak stand-in for its three functions
- * (uniform and shift only) keeps this test linkable; the library's own
- * definitions take over as soon as they exist.
+ * Until sim/traffic.c lands, sim_traffic_stub.h stands in for its three
+ * functions (uniform and shift only); it compiles to nothing once the file
+ * exists.
  */
 #include "testutil.h"
 
