@@ -20,7 +20,6 @@
 #include "lanes/sim.h"
 #include "lanes/topo.h"
 #include "sim/sim_internal.h"
-#include "sim_traffic_stub.h"
 
 #include "bench_time.h"
 

@@ -74,8 +74,9 @@ struct lanes_sim_opts {
 	double switch_latency_ns; /**< routing time in a switch (default 100) */
 	double warmup_ns;         /**< before measuring (default 1e6) */
 	double measure_ns;        /**< measured window (default 5e6) */
-	double watchdog_ns;       /**< no delivery while packets wait this long: deadlock
-				       (default 100e3) */
+	double watchdog_ns;       /**< channels without credits that sent nothing for this
+				       long, waiting only on each other: deadlock
+				       (default 100e3; docs/sim.md) */
 	uint64_t seed;            /**< all randomness (default 1) */
 	unsigned threads;         /**< workers for a sweep's points: 0 one per core, 1 none */
 };

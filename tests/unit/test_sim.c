@@ -18,17 +18,12 @@
  *    what is offered is accepted;
  *  - every engine on every small fabric: a routing the verifier accepts
  *    never deadlocks, and every deadlock's witness is a cycle.
- *
- * Until sim/traffic.c lands, sim_traffic_stub.h stands in for its three
- * functions (uniform and shift only); it compiles to nothing once the file
- * exists.
  */
 #include "testutil.h"
 
 #include "lanes/rng.h"
 #include "lanes/sim.h"
 #include "sim/traffic.h"
-#include "sim_traffic_stub.h"
 
 /* ---- helpers ---- */
 
@@ -254,8 +249,8 @@ static void test_permutation_max_flows(void **state)
  * group share the one global cable to the next group: 1 / (a * p) of a
  * link each, 0.125 on the 72-node dragonfly (Kim, Dally, Scott and Abts,
  * "Technology-driven, highly-scalable dragonfly topology", ISCA 2008,
- * Sec. 4.2). Endpoints are numbered group by group here (node order), so
- * shift a * p is that pattern; the LFT walk confirms every flow's
+ * Sec. 4.2). The traffic is the dragonfly worst-case pattern (groups
+ * recognised from the cables); the LFT walk confirms every flow's
  * bottleneck is 8 flows before the run. Within 2%.
  */
 static void test_dragonfly_worst_case(void **state)
@@ -272,8 +267,7 @@ static void test_dragonfly_worst_case(void **state)
 	(void)state;
 	quick_opts(&o);
 	lanes_sim_traffic_init(&spec);
-	spec.pattern = LANES_SIM_SHIFT;
-	spec.shift = 4 * 2;
+	spec.pattern = LANES_SIM_DRAGONFLY_WORST;
 	assert_int_equal(lanes_traffic_make(f, &spec, o.seed, &t, &err), 0);
 	for (uint32_t i = 0; i < t.num_endpoints; i++)
 		walk_flow(f, r, &t, i, flows, 1);
