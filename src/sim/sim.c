@@ -15,7 +15,10 @@
  * measure_ns, the bytes delivered in that window from measured sources
  * (accepted load, per source, as a fraction of its link), and the latency
  * (creation to tail delivery) of the packets created in the window and
- * delivered before its end.
+ * delivered before its end. The hot-spot pattern is measured where the
+ * paper says, at the endpoints that receive no hot-spot traffic: bytes
+ * delivered to them, per such endpoint (sim/traffic.h, measured[]); its
+ * latency too is that of the packets to them.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -278,10 +281,23 @@ void lanes_sim_packet_free(struct sim *s, uint32_t id)
 	s->free_packets = id;
 }
 
+/*
+ * Whether a packet counts: the traffic measures endpoints where they send
+ * (the ones at the offered load) or, for seed 000's hot-spot pattern, where
+ * they receive (all but the hot-spot destinations).
+ */
+static int packet_measured(const struct sim *s, const struct sim_packet *p)
+{
+	const struct lanes_traffic *t = s->traffic;
+
+	return t->measured[t->measure_at_destination ? p->dst_endpoint : p->src_endpoint];
+}
+
 int lanes_sim_record_delivery(struct sim *s, const struct sim_packet *p, uint64_t tail_ps)
 {
-	if (tail_ps > s->warmup_end_ps && tail_ps <= s->end_ps &&
-	    s->traffic->role[p->src_endpoint] == LANES_TRAFFIC_OFFERED) {
+	if (!packet_measured(s, p))
+		return 0;
+	if (tail_ps > s->warmup_end_ps && tail_ps <= s->end_ps) {
 		s->delivered_bytes += s->opts->packet_bytes;
 		s->delivered_packets++;
 	}
@@ -396,7 +412,7 @@ static void sim_measure(struct sim *s, struct lanes_sim_point *out)
 	double gbps_sum = 0.0;
 
 	for (uint32_t ep = 0; ep < s->traffic->num_endpoints; ep++)
-		if (s->traffic->role[ep] == LANES_TRAFFIC_OFFERED)
+		if (s->traffic->measured[ep])
 			gbps_sum += s->opts->packet_bytes * 8.0 / ((double)s->endpoint_gap_ps[ep] / 1000.0);
 	/* bits / (ns * Gb/s): Gb/s is bits per ns */
 	if (window_ps > 0 && gbps_sum > 0)
