@@ -18,7 +18,8 @@
  *  - the default tables (every VL weight 1 in the low table) share 1:1,
  *    as round robin does;
  *  - VL 1 in the high-priority table with a limit of 2 x 4 KB before a
- *    waiting low-priority packet goes: two high packets per low one, 2:1.
+ *    waiting low-priority packet goes: two high packets per low one, 2:1;
+ *  - a sweep gives the same points on 1 and 2 threads.
  * The accepted load is then the mean of the two flows' shares, 0.5, always.
  */
 #include <math.h>
@@ -190,12 +191,41 @@ static void test_bad_tables_and_mtu(void **state)
 	lanes_fabric_free(f);
 }
 
+/* The weighted arbiter's state is per point: a sweep is the same on 1 and 2 threads. */
+static void test_weighted_threads(void **state)
+{
+	struct lanes_fabric *f = two_switches();
+	struct lanes_routing *r = two_vl_routing(f);
+	struct lanes_sim_opts o;
+	struct lanes_sim_traffic t;
+	const double loads[] = { 0.3, 0.7, 1.0 };
+	struct lanes_sim_point a[3], b[3];
+	struct lanes_error err;
+
+	(void)state;
+	lanes_sim_traffic_init(&t);
+	base_opts(&o);
+	low_table(&o, 64, 192);
+	assert_int_equal(lanes_sim_sweep(f, r, &o, &t, loads, 3, a, &err), 0);
+	o.threads = 2;
+	assert_int_equal(lanes_sim_sweep(f, r, &o, &t, loads, 3, b, &err), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_true(a[i].packets > 0);
+		assert_memory_equal(&a[i], &b[i], sizeof(a[i]));
+		lanes_sim_point_clear(&a[i]);
+		lanes_sim_point_clear(&b[i]);
+	}
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_high_priority),
 		cmocka_unit_test(test_bad_tables_and_mtu),
+		cmocka_unit_test(test_weighted_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
