@@ -34,7 +34,7 @@ extern "C" {
 /** VL arbitration on an output port. */
 enum lanes_sim_arbitration {
 	LANES_SIM_ARB_ROUND_ROBIN = 0, /**< the VLs with a packet and credits, in turn */
-	LANES_SIM_ARB_WEIGHTED,        /**< IB's high/low priority tables (weights per VL) */
+	LANES_SIM_ARB_WEIGHTED,        /**< IB's high/low priority tables (opts->vlarb_*) */
 	LANES_SIM_ARB_AGE,             /**< oldest packet first (seed 003's "VL as age") */
 };
 
@@ -58,13 +58,28 @@ enum lanes_sim_pattern {
 	LANES_SIM_DRAGONFLY_WORST, /**< every group to the next one (groups recognised) */
 };
 
+/** Entries of one VL arbitration table, as in InfiniBand (VLArbitration attribute). */
+#define LANES_SIM_VLARB_ENTRIES 64
+
+/**
+ * One entry of a VL arbitration table (InfiniBand Architecture Specification
+ * vol. 1, rel. 1.2.1, Sec. 7.6.9): when its turn comes, VL vl may send
+ * until weight units of 64 bytes are used up (the packet that uses up the
+ * weight is sent whole); weight 0 skips the entry.
+ */
+struct lanes_sim_vlarb_entry {
+	uint8_t vl;
+	uint8_t weight;
+};
+
 /** Options of a simulation. lanes_sim_opts_init() fills seed 000's defaults. */
 struct lanes_sim_opts {
 	uint8_t data_vls;         /**< VLs with buffers, 1..15 (default 8) */
 	double link_gbps;         /**< data rate of every link; 0: from each port's width and
 				       speed (unknown: QDR 4x); default 32 (QDR 4x) */
 	uint32_t mtu_bytes;       /**< largest packet (default 4096) */
-	uint32_t packet_bytes;    /**< size of every packet, <= mtu_bytes (default 4096) */
+	uint32_t packet_bytes;    /**< size of every packet, 1..mtu_bytes (default 4096); a
+				       larger one is refused, not split */
 	uint32_t buffer_packets;  /**< input buffer per VL, in packets of packet_bytes (16) */
 	uint32_t buffer_bytes;    /**< or in bytes when not 0 (seed 004: 2048); credits of 64 B */
 	int voq;                  /**< virtual output queues at switch inputs (default 1) */
@@ -79,6 +94,20 @@ struct lanes_sim_opts {
 				       (default 100e3; docs/sim.md) */
 	uint64_t seed;            /**< all randomness (default 1) */
 	unsigned threads;         /**< workers for a sweep's points: 0 one per core, 1 none */
+	/*
+	 * LANES_SIM_ARB_WEIGHTED: IB's two VL arbitration tables on every
+	 * output (docs/sim.md). The high-priority table is served first, but
+	 * after vlarb_high_limit x 4096 bytes of it (0: one packet; 255: no
+	 * limit) a waiting low-priority packet goes. A VL the routing uses
+	 * must have an entry of nonzero weight. Default: every VL 0..14 in the
+	 * low table with weight 1, the high table empty, which is round robin
+	 * per packet.
+	 */
+	struct lanes_sim_vlarb_entry vlarb_high[LANES_SIM_VLARB_ENTRIES];
+	struct lanes_sim_vlarb_entry vlarb_low[LANES_SIM_VLARB_ENTRIES];
+	uint8_t vlarb_high_entries;  /**< entries used in vlarb_high, 0..64 (default 0) */
+	uint8_t vlarb_low_entries;   /**< entries used in vlarb_low, 0..64 (default 15) */
+	uint8_t vlarb_high_limit;    /**< in 4096-byte units; 0 one packet, 255 unbounded (0) */
 };
 
 /** What traffic to offer. */

@@ -15,7 +15,10 @@
  * measure_ns, the bytes delivered in that window from measured sources
  * (accepted load, per source, as a fraction of its link), and the latency
  * (creation to tail delivery) of the packets created in the window and
- * delivered before its end.
+ * delivered before its end. The hot-spot pattern is measured where the
+ * paper says, at the endpoints that receive no hot-spot traffic: bytes
+ * delivered to them, per such endpoint (sim/traffic.h, measured[]); its
+ * latency too is that of the packets to them.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -47,6 +50,12 @@ void lanes_sim_opts_init(struct lanes_sim_opts *o)
 	o->watchdog_ns = 100e3;
 	o->seed = 1;
 	o->threads = 0;
+	/* weighted arbitration: every VL once in the low table, weight 1 (one packet): round robin */
+	o->vlarb_low_entries = 15;
+	for (uint8_t vl = 0; vl < 15; vl++) {
+		o->vlarb_low[vl].vl = vl;
+		o->vlarb_low[vl].weight = 1;
+	}
 }
 
 void lanes_sim_traffic_init(struct lanes_sim_traffic *t)
@@ -70,6 +79,42 @@ static uint32_t credits_of(uint32_t bytes)
 	return (bytes + SIM_CREDIT_BYTES - 1) / SIM_CREDIT_BYTES;
 }
 
+/*
+ * The VL arbitration tables: at most 64 entries each, VLs 0..14, and every
+ * VL the routing uses served by an entry of nonzero weight (else its
+ * packets would wait for ever, which the watchdog would not call a
+ * deadlock: the channel has credits).
+ */
+static int check_vlarb(const struct lanes_routing *r, const struct lanes_sim_opts *o,
+		       struct lanes_error *err)
+{
+	uint16_t served = 0;
+
+	if (o->vlarb_high_entries > LANES_SIM_VLARB_ENTRIES ||
+	    o->vlarb_low_entries > LANES_SIM_VLARB_ENTRIES)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "vlarb_high_entries and vlarb_low_entries must be 0..%u",
+				       LANES_SIM_VLARB_ENTRIES);
+	for (unsigned k = 0; k < o->vlarb_high_entries + o->vlarb_low_entries; k++) {
+		const struct lanes_sim_vlarb_entry *e =
+			k < o->vlarb_high_entries ? &o->vlarb_high[k]
+						  : &o->vlarb_low[k - o->vlarb_high_entries];
+
+		if (e->vl > 14)
+			return lanes_error_set(err, LANES_EINVAL,
+					       "vlarb: VL %u in an arbitration table; data VLs are "
+					       "0..14", e->vl);
+		if (e->weight)
+			served |= (uint16_t)(1u << e->vl);
+	}
+	for (unsigned vl = 0; vl < r->num_vls; vl++)
+		if (!(served >> vl & 1))
+			return lanes_error_set(err, LANES_EINVAL,
+					       "vlarb: the routing uses VL %u, which no arbitration "
+					       "table entry of nonzero weight serves", vl);
+	return 0;
+}
+
 static int check_opts(const struct lanes_fabric *f, const struct lanes_routing *r,
 		      const struct lanes_sim_opts *o, double load, struct lanes_error *err)
 {
@@ -83,8 +128,9 @@ static int check_opts(const struct lanes_fabric *f, const struct lanes_routing *
 		return lanes_error_set(err, LANES_EINVAL, "the routing uses %u VLs, the switches have %u",
 				       r->num_vls, o->data_vls);
 	if (!o->packet_bytes || o->packet_bytes > o->mtu_bytes)
-		return lanes_error_set(err, LANES_EINVAL, "packet size %u must be 1..MTU (%u)",
-				       o->packet_bytes, o->mtu_bytes);
+		return lanes_error_set(err, LANES_EINVAL,
+				       "packet_bytes %u must be 1..mtu_bytes (%u): packets are not "
+				       "split", o->packet_bytes, o->mtu_bytes);
 	if (o->buffer_bytes ? credits_of(o->packet_bytes) > o->buffer_bytes / SIM_CREDIT_BYTES
 			    : o->buffer_packets < 1)
 		return lanes_error_set(err, LANES_EINVAL, "a VL buffer must hold a whole packet");
@@ -97,7 +143,7 @@ static int check_opts(const struct lanes_fabric *f, const struct lanes_routing *
 	if (o->arbitration < 0 || o->arbitration > LANES_SIM_ARB_AGE || o->injection < 0 ||
 	    o->injection > LANES_SIM_POISSON)
 		return lanes_error_set(err, LANES_EINVAL, "unknown arbitration or injection");
-	return 0;
+	return o->arbitration == LANES_SIM_ARB_WEIGHTED ? check_vlarb(r, o, err) : 0;
 }
 
 static uint64_t ns_to_ps(double ns)
@@ -126,6 +172,7 @@ static void sim_free(struct sim *s)
 	free(s->packet_time_ps);
 	free(s->busy_until_ps);
 	free(s->rr_last_vl);
+	free(s->vlarb);
 	free(s->credits);
 	free(s->last_send_ps);
 	free(s->requests);
@@ -162,6 +209,9 @@ static int sim_alloc(struct sim *s)
 	s->endpoint_slot = malloc((ep + 1) * sizeof(*s->endpoint_slot));
 	s->inject_vl_of_sl = malloc((ep + 1) * LANES_NUM_SLS);
 	s->endpoint_gap_ps = malloc((ep + 1) * sizeof(*s->endpoint_gap_ps));
+	if (s->opts->arbitration == LANES_SIM_ARB_WEIGHTED &&
+	    !(s->vlarb = calloc(n, sizeof(*s->vlarb))))
+		return LANES_ENOMEM;
 	if (!s->peer_slot || !s->slot_endpoint || !s->slot_is_switch || !s->slot_node ||
 	    !s->slot_port || !s->packet_time_ps || !s->busy_until_ps || !s->rr_last_vl ||
 	    !s->credits || !s->last_send_ps || !s->requests || !s->busy_in_window_ps ||
@@ -193,6 +243,10 @@ static void setup_slots(struct sim *s)
 			s->packet_time_ps[slot] =
 				ns_to_ps(s->opts->packet_bytes * 8.0 / slot_gbps(s, slot));
 		}
+	}
+	for (uint32_t slot = 0; s->vlarb && slot < f->num_port_slots; slot++) {
+		s->vlarb[slot].high_left = s->opts->vlarb_high[0].weight;
+		s->vlarb[slot].low_left = s->opts->vlarb_low[0].weight;
 	}
 	for (size_t ch = 0; ch < (size_t)f->num_port_slots * s->vls; ch++) {
 		s->credits[ch] = s->buffer_credits;
@@ -278,10 +332,23 @@ void lanes_sim_packet_free(struct sim *s, uint32_t id)
 	s->free_packets = id;
 }
 
+/*
+ * Whether a packet counts: the traffic measures endpoints where they send
+ * (the ones at the offered load) or, for seed 000's hot-spot pattern, where
+ * they receive (all but the hot-spot destinations).
+ */
+static int packet_measured(const struct sim *s, const struct sim_packet *p)
+{
+	const struct lanes_traffic *t = s->traffic;
+
+	return t->measured[t->measure_at_destination ? p->dst_endpoint : p->src_endpoint];
+}
+
 int lanes_sim_record_delivery(struct sim *s, const struct sim_packet *p, uint64_t tail_ps)
 {
-	if (tail_ps > s->warmup_end_ps && tail_ps <= s->end_ps &&
-	    s->traffic->role[p->src_endpoint] == LANES_TRAFFIC_OFFERED) {
+	if (!packet_measured(s, p))
+		return 0;
+	if (tail_ps > s->warmup_end_ps && tail_ps <= s->end_ps) {
 		s->delivered_bytes += s->opts->packet_bytes;
 		s->delivered_packets++;
 	}
@@ -396,7 +463,7 @@ static void sim_measure(struct sim *s, struct lanes_sim_point *out)
 	double gbps_sum = 0.0;
 
 	for (uint32_t ep = 0; ep < s->traffic->num_endpoints; ep++)
-		if (s->traffic->role[ep] == LANES_TRAFFIC_OFFERED)
+		if (s->traffic->measured[ep])
 			gbps_sum += s->opts->packet_bytes * 8.0 / ((double)s->endpoint_gap_ps[ep] / 1000.0);
 	/* bits / (ns * Gb/s): Gb/s is bits per ns */
 	if (window_ps > 0 && gbps_sum > 0)

@@ -152,12 +152,86 @@ static int channel_has_credits(const struct sim *s, uint32_t slot, size_t ch)
 	       s->credits[ch] >= s->packet_credits;
 }
 
+/* Has VL vl of the output at slot a request that may go now? */
+static int vl_ready(const struct sim *s, uint32_t slot, unsigned vl)
+{
+	size_t ch = (size_t)slot * s->vls + vl;
+
+	return vl < s->vls && s->requests[ch].head != LANES_NONE && channel_has_credits(s, slot, ch);
+}
+
+/* Has a VL arbitration table an entry of nonzero weight whose VL is ready? */
+static int table_ready(const struct sim *s, uint32_t slot, const struct lanes_sim_vlarb_entry *t,
+		       unsigned n)
+{
+	for (unsigned k = 0; k < n; k++)
+		if (t[k].weight && vl_ready(s, slot, t[k].vl))
+			return 1;
+	return 0;
+}
+
+/*
+ * Serve one packet from a VL arbitration table (table_ready said one can
+ * go): from the current entry while it has weight left and its VL is
+ * ready, else from the next such entry, whose weight starts afresh. The
+ * packet's 64-byte units are charged to the entry; when they use up its
+ * weight the next entry's turn comes (the packet is sent whole).
+ */
+static int table_serve(const struct sim *s, uint32_t slot, const struct lanes_sim_vlarb_entry *t,
+		       unsigned n, uint8_t *entry, int32_t *left)
+{
+	int vl;
+
+	while (!(t[*entry].weight && *left > 0 && vl_ready(s, slot, t[*entry].vl))) {
+		*entry = (uint8_t)((*entry + 1u) % n);
+		*left = t[*entry].weight;
+	}
+	vl = t[*entry].vl;
+	*left -= (int32_t)s->packet_credits;
+	if (*left <= 0) {
+		*entry = (uint8_t)((*entry + 1u) % n);
+		*left = t[*entry].weight;
+	}
+	return vl;
+}
+
+/*
+ * IB's weighted VL arbitration (InfiniBand Architecture Specification vol.
+ * 1, rel. 1.2.1, Sec. 7.6.9): the high-priority table goes first, unless
+ * it has sent its limit (vlarb_high_limit x 4 KB; 0: one packet; 255: no
+ * limit) since a low-priority packet last had its chance and one is
+ * waiting. The spec leaves open when a low packet "had its chance"; ours:
+ * when one went, or when none was ready as a high one went.
+ */
+static int arbitrate_weighted(struct sim *s, uint32_t slot)
+{
+	const struct lanes_sim_opts *o = s->opts;
+	struct sim_vlarb *st = &s->vlarb[slot];
+	int high = table_ready(s, slot, o->vlarb_high, o->vlarb_high_entries);
+	int low = table_ready(s, slot, o->vlarb_low, o->vlarb_low_entries);
+	uint64_t limit = (uint64_t)o->vlarb_high_limit * 4096;
+
+	if (high && (!low || o->vlarb_high_limit == 255 || st->high_bytes == 0 ||
+		     st->high_bytes < limit)) {
+		st->high_bytes = low ? st->high_bytes + o->packet_bytes : 0;
+		return table_serve(s, slot, o->vlarb_high, o->vlarb_high_entries, &st->high_entry,
+				   &st->high_left);
+	}
+	if (!low)
+		return -1;
+	st->high_bytes = 0;
+	return table_serve(s, slot, o->vlarb_low, o->vlarb_low_entries, &st->low_entry,
+			   &st->low_left);
+}
+
 /* VL arbitration: the VL whose request the free link serves, or -1. */
-static int arbitrate(const struct sim *s, uint32_t slot)
+static int arbitrate(struct sim *s, uint32_t slot)
 {
 	size_t base = (size_t)slot * s->vls;
 	int best = -1;
 
+	if (s->opts->arbitration == LANES_SIM_ARB_WEIGHTED)
+		return arbitrate_weighted(s, slot);
 	for (unsigned i = 1; i <= s->vls; i++) {
 		unsigned vl = (s->rr_last_vl[slot] + i) % s->vls;
 		uint32_t head = s->requests[base + vl].head;

@@ -58,6 +58,13 @@ struct sim_candidate {
 	uint8_t priority; /* lower first; all 0 today */
 };
 
+/* Weighted VL arbitration on one output: where each table stands. */
+struct sim_vlarb {
+	uint8_t high_entry, low_entry; /* the current entry of each table */
+	int32_t high_left, low_left;   /* 64-byte units the current entries may still send */
+	uint64_t high_bytes;           /* high-priority bytes since a low packet could go */
+};
+
 struct sim {
 	const struct lanes_fabric *fabric;
 	const struct lanes_routing *routing;
@@ -80,6 +87,7 @@ struct sim {
 	uint64_t *packet_time_ps;   /* serialisation of one packet on the slot's link */
 	uint64_t *busy_until_ps;    /* the slot's sending link is busy until then */
 	uint8_t *rr_last_vl;        /* the VL the slot's arbiter served last */
+	struct sim_vlarb *vlarb;    /* weighted arbitration's state, or NULL */
 	/* per channel (slot * vls + VL) */
 	uint32_t *credits;          /* credits for the buffer downstream */
 	uint64_t *last_send_ps;     /* the channel last started a packet then */

@@ -49,9 +49,14 @@
  * Hot-spot (seed 000, Sec. 5.2, item 3): h_s = floor(f*N) endpoints (f =
  * 0.06 by default) send at 100% of link bandwidth to h_d = floor(log2 h_s)
  * destinations; the others send uniformly at the offered load. Both sets
- * are drawn at random (partial Fisher-Yates from the seed). The paper is
- * silent on three points; ours: the destinations are not senders; h_s = 1
- * gets one destination (log2 1 = 0); h_s = 0 is plain uniform traffic.
+ * are drawn at random (partial Fisher-Yates from the seed). The paper
+ * samples "the network throughput ... only for those endnodes not receiving
+ * hot-spot traffic": the throughput of this pattern is what the endpoints
+ * other than the h_d destinations receive (measured[] with
+ * measure_at_destination; every other pattern measures what the endpoints
+ * at the offered load send). The paper is silent on three points; ours: the
+ * destinations are not senders; h_s = 1 gets one destination (log2 1 = 0);
+ * h_s = 0 is plain uniform traffic.
  *
  * Dragonfly worst case: the adversarial pattern of Kim, Dally, Scott and
  * Abts ("Technology-driven, highly-scalable dragonfly topology", ISCA
@@ -129,8 +134,9 @@ static int list_endpoints(const struct lanes_fabric *f, struct lanes_traffic *t,
 	t->node = malloc(((size_t)n + 1) * sizeof(*t->node));
 	t->port = malloc((size_t)n + 1);
 	t->role = calloc((size_t)n + 1, 1); /* LANES_TRAFFIC_OFFERED */
+	t->measured = calloc((size_t)n + 1, 1);
 	t->fixed = malloc(((size_t)n + 1) * sizeof(*t->fixed));
-	if (!t->lid || !t->node || !t->port || !t->role || !t->fixed)
+	if (!t->lid || !t->node || !t->port || !t->role || !t->measured || !t->fixed)
 		return lanes_error_oom(err);
 	for (uint32_t v = 0; v < f->num_nodes; v++)
 		for (uint8_t p = 1; f->nodes[v].type == LANES_NODE_CA && p <= f->nodes[v].nports; p++)
@@ -324,6 +330,11 @@ static int make_hotspot(const struct lanes_sim_traffic *spec, uint64_t seed,
 	qsort(order + num_senders, num_dests, sizeof(*order), lanes_cmp_u32);
 	for (uint32_t i = 0; i < num_senders; i++)
 		t->role[order[i]] = LANES_TRAFFIC_FULL_RATE;
+	/* measured where received, at every endpoint but the hot-spot destinations */
+	t->measure_at_destination = 1;
+	memset(t->measured, 1, n);
+	for (uint32_t d = 0; d < num_dests; d++)
+		t->measured[order[num_senders + d]] = 0;
 	for (uint32_t s = 0, k = 0; s < n; s++) {
 		for (uint32_t d = 0; t->role[s] == LANES_TRAFFIC_FULL_RATE && d < num_dests; d++)
 			t->set[k++] = order[num_senders + d];
@@ -454,6 +465,9 @@ int lanes_traffic_make(const struct lanes_fabric *f, const struct lanes_sim_traf
 	}
 	if (!rc)
 		rc = check_senders(spec, t, err);
+	/* elsewhere measured where sent: the endpoints that send at the offered load */
+	for (uint32_t e = 0; !rc && !t->measure_at_destination && e < t->num_endpoints; e++)
+		t->measured[e] = t->role[e] == LANES_TRAFFIC_OFFERED;
 out:
 	if (rc)
 		lanes_traffic_free(t);
@@ -485,6 +499,7 @@ void lanes_traffic_free(struct lanes_traffic *t)
 	free(t->node);
 	free(t->port);
 	free(t->role);
+	free(t->measured);
 	free(t->fixed);
 	free(t->set_off);
 	free(t->set);

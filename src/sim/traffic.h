@@ -33,6 +33,13 @@ struct lanes_traffic {
 	uint32_t *node;       /**< per endpoint: the CA's node index */
 	uint8_t *port;        /**< per endpoint: the CA's port number */
 	uint8_t *role;        /**< per endpoint: enum lanes_traffic_role */
+	/**
+	 * Per endpoint: counts in the accepted throughput. What it receives
+	 * when measure_at_destination (seed 000's hot-spot: every endpoint but
+	 * the hot-spot destinations), else what it sends (the OFFERED ones).
+	 */
+	uint8_t *measured;
+	int measure_at_destination;
 	/*
 	 * Destinations, per source (an IDLE source sends nothing):
 	 * fixed[src] != LANES_NONE is a permutation partner; otherwise
