@@ -372,11 +372,13 @@ static int pick_rows(const struct sargs *a, struct sim_row *rows, size_t *n)
 static void progress_show(struct progress *p, const char *label)
 {
 	double elapsed = now() - p->start;
-	double eta = p->done ? elapsed / (double)p->done * (double)(p->total - p->done) : 0;
+	char eta[32] = "?";
 
 	if (!p->on)
 		return;
-	fprintf(stderr, "\r\033[Ksim: %s: point %zu/%zu, %.3g ms simulated, %.3g M events/s, ETA %.0f s",
+	if (p->done)
+		snprintf(eta, sizeof(eta), "%.0f s", elapsed / (double)p->done * (double)(p->total - p->done));
+	fprintf(stderr, "\r\033[Ksim: %s: point %zu/%zu, %.3g ms simulated, %.3g M events/s, ETA %s",
 		label, p->done, p->total, p->simulated_ns / 1e6,
 		elapsed > 0 ? (double)p->events / elapsed / 1e6 : 0.0, eta);
 	fflush(stderr);
@@ -397,8 +399,14 @@ static int get_routing(const struct sargs *a, const struct lanes_fabric *f, stru
 	char buf[1024];
 	double t;
 
-	if (!w->c.e)
-		return cli_load_tables("sim", a->dir, a->lfts, a->sl2vl, a->path_sl, f, r);
+	if (!w->c.e) {
+		if (cli_load_tables("sim", a->dir, a->lfts, a->sl2vl, a->path_sl, f, r))
+			return EXIT_USAGE;
+		if ((*r)->num_vls > a->so.data_vls)
+			return cli_usage_error("sim: %s uses %u VLs and the switches have %u: give --vls %u",
+					       w->c.label, (*r)->num_vls, a->so.data_vls, (*r)->num_vls);
+		return 0;
+	}
 	ro.params = w->c.params[0] ? w->c.params : NULL;
 	switch (cli_run_engine(w->c.e, f, &ro, r, &t, &err)) {
 	case CLI_ROUTED:
@@ -493,7 +501,7 @@ static void print_table(const struct sargs *a, const struct lanes_fabric *f,
 	}
 }
 
-/* Every deadlock's witness, under the table (or on stderr after CSV or JSON). */
+/* Every deadlock's witness: under the table, or on stderr after CSV (JSON holds them). */
 static void print_witnesses(FILE *out, const struct sargs *a, const struct sim_row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -601,9 +609,9 @@ static void print_json(const struct sargs *a, const struct sim_row *rows, size_t
 	json_object_put(o);
 }
 
-/* The series of the plot: x the loads, y accepted (panel 0) and mean latency (panel 1). */
-static int plot_series(const struct sargs *a, const struct sim_row *rows, size_t n,
-		       struct svg_series *acc, struct svg_series *lat, double *ys, size_t *m)
+/* The series of the plot: x the loads, y accepted (panel 0) and mean latency in us (panel 1). */
+static void plot_series(const struct sargs *a, const struct sim_row *rows, size_t n,
+			struct svg_series *acc, struct svg_series *lat, double *ys, size_t *m)
 {
 	*m = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -614,13 +622,12 @@ static int plot_series(const struct sargs *a, const struct sim_row *rows, size_t
 			continue;
 		for (size_t k = 0; k < a->num_loads; k++) {
 			ya[k] = w->points[k].accepted;
-			yl[k] = w->points[k].packets ? w->points[k].latency_avg_ns : NAN;
+			yl[k] = w->points[k].packets ? w->points[k].latency_avg_ns / 1000.0 : NAN;
 		}
 		acc[*m] = (struct svg_series){ w->c.label, a->num_loads, a->loads, ya };
 		lat[*m] = (struct svg_series){ w->c.label, a->num_loads, a->loads, yl };
 		(*m)++;
 	}
-	return 0;
 }
 
 /* --plot: two panels, written to a temporary file and renamed into place. */
@@ -642,7 +649,7 @@ static int write_plot(const struct sargs *a, const struct sim_row *rows, size_t 
 		{ "Accepted throughput", "offered load (fraction of link bandwidth per host)",
 		  "accepted (fraction of link bandwidth per host)", acc, m },
 		{ "Mean latency", "offered load (fraction of link bandwidth per host)",
-		  "mean latency (ns)", lat, m },
+		  "mean latency (\u00b5s)", lat, m },
 	};
 	snprintf(title, sizeof(title), "%s, pattern %s", a->fabric_label,
 		 lanes_sim_pattern_name(a->traffic.pattern));
@@ -671,6 +678,7 @@ static int report(const struct sargs *a, const struct lanes_fabric *f, const str
 		print_json(a, rows, n);
 	} else if (a->csv) {
 		print_csv(a, rows, n);
+		print_witnesses(stderr, a, rows, n);
 	} else {
 		print_table(a, f, rows, n);
 		print_witnesses(stdout, a, rows, n);

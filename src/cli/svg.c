@@ -12,7 +12,7 @@
 
 #define PANEL_W 460.0   /* one panel, axes and labels included */
 #define PANEL_H 340.0
-#define PLOT_LEFT 70.0  /* the plot area inside a panel */
+#define PLOT_LEFT 80.0  /* the plot area inside a panel */
 #define PLOT_RIGHT 20.0
 #define PLOT_TOP 40.0
 #define PLOT_BOTTOM 55.0
@@ -144,7 +144,7 @@ static void draw_labels(FILE *fp, const struct svg_panel *p, const struct frame 
 	put_escaped(fp, p->x_label);
 	fprintf(fp, "</text>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
 		    "transform=\"rotate(-90 %.1f %.1f)\">",
-		fr->x0 - 52, fr->y0 + fr->h / 2, fr->x0 - 52, fr->y0 + fr->h / 2);
+		fr->x0 - 60, fr->y0 + fr->h / 2, fr->x0 - 60, fr->y0 + fr->h / 2);
 	put_escaped(fp, p->y_label);
 	fputs("</text>\n", fp);
 	fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "

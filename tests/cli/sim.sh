@@ -94,6 +94,8 @@ check "sim --lfts --sl2vl --path-sl" 0 "$LANES" sim "${DF[@]}" --lfts "$work/rt/
   --sl2vl "$work/rt/opensm-sl2vl.dump" --path-sl "$work/rt/lanes-path-sl.txt" \
   --load 0.3,0.9 "${SHORT[@]}" --seed 7 --csv
 same "files = -e" "$(cut -d, -f2- "$work/out")" "$(cat "$work/by-engine")"
+check "tables over the VLs" 2 "$LANES" sim "${DF[@]}" "$work/rt" --vls 1 "${SHORT[@]}"
+expect "tables over the VLs named" "$work/err" "uses [0-9]+ VLs and the switches have 1: give --vls"
 check "no tables" 2 "$LANES" sim "${DF[@]}" "$work/none"
 expect "no tables named" "$work/err" "has no opensm-lfts.dump"
 
@@ -106,6 +108,9 @@ expect "witness" "$work/out" '^minhop at load 1.000: deadlock at [0-9]+ ns: a cy
 same "witness lines" "$(grep -c ' -> .* VL 0 .*waits for the next' "$work/out")" 5
 check "deadlock json" 0 "$LANES" sim -e minhop torus k=5 p=1 --buffer 1 --load 1.0 --warmup 20000 --time 500000 --json
 expect "json witness" "$work/out" '"deadlock":"deadlock at [0-9]+ ns: a cycle of 5'
+check "deadlock csv" 0 "$LANES" sim -e minhop torus k=5 p=1 --buffer 1 --load 1.0 --warmup 20000 --time 500000 --csv
+same "csv deadlock field" "$(tail -1 "$work/out" | cut -d, -f6)" yes
+expect "csv: the witness on stderr" "$work/err" '^minhop at load 1.000: deadlock at [0-9]+ ns: a cycle of 5'
 # one-way traffic (each host 2 switches ahead) deadlocks on any ring; updn breaks the cycle
 check "updn on the ring" 0 "$LANES" sim -e updn,minhop torus k=5 p=1 --buffer 1 --load 1.0 --pattern shift --shift 2 \
   --warmup 20000 --time 300000
