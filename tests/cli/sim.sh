@@ -66,6 +66,15 @@ same "json deadlock null" "$(grep -c '"deadlock":null' "$work/out")" 4
 # a simulated window of 120 us: warm-up + measured
 same "json simulated_ns" "$(grep -c '"simulated_ns":120000' "$work/out")" 4
 
+# --vls is the switches' data VLs: one utilisation per VL, and the VLs' shares
+# add up to the mean link utilisation (every link-busy second is on some VL)
+check "json vls" 0 "$LANES" sim -e dfsssp "${DF[@]}" --vls 4 --load 0.6 "${SHORT[@]}" --json
+same "four VLs" "$(awk '/"vl_utilisation"/ { on = 1; next } on && /\]/ { on = 0 } on { n++ } END { print n }' "$work/out")" 4
+same "VL shares add up" "$(awk -F: '/"link_utilisation_avg"/ { avg = $2 + 0 }
+  /"vl_utilisation"/ { on = 1; next } on && /\]/ { on = 0 } on { sum += $1 }
+  END { d = sum - avg; print (d < 1e-6 && d > -1e-6 && avg > 0) ? "yes" : "no " sum " " avg }' "$work/out")" yes
+same "dfsssp spreads over the VLs" "$(awk '/"vl_utilisation"/ { on = 1; next } on && /\]/ { on = 0 } on && $1 + 0 > 0 { n++ } END { print n }' "$work/out")" 4
+
 # the plot: an SVG with one polyline per engine and panel, a legend, no
 # temporary file left beside it
 mkdir "$work/plot"
