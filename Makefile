@@ -20,11 +20,15 @@ build: deps
 	cmake --build $(GCC_DIR) -j $(JOBS)
 
 DEMO_FABRIC := dragonfly a=4 p=2 h=2
+DEMO_SIM_ENGINES := dla,d3r,dfsssp,updn
+DEMO_SIM_OPTS := --pattern uniform --load 0.1:1.0:0.3 --warmup 1000000 --time 2000000
 
 # The default fabric is the 72-node dragonfly of seed 000. The demo compares
 # every engine on it (the verifier judges each: minhop and sssp have credit
 # loops there, the others do not), then routes it with dfsssp, writes OpenSM's
-# tables and verifies them.
+# tables and verifies them. It ends with a short simulated sweep of uniform
+# traffic (`lanes sim`: 1 ms warm-up, 2 ms measured per load) for four
+# engines: the table on stdout, the plot in build/demo-sim.svg.
 demo: build
 	@echo "== lanes topo info $(DEMO_FABRIC)"
 	$(LANES) topo info $(DEMO_FABRIC)
@@ -34,6 +38,8 @@ demo: build
 	$(LANES) route -e dfsssp $(DEMO_FABRIC) -o build/demo
 	@echo; echo "== lanes verify $(DEMO_FABRIC) build/demo"
 	$(LANES) verify $(DEMO_FABRIC) build/demo
+	@echo; echo "== lanes sim -e $(DEMO_SIM_ENGINES) $(DEMO_FABRIC) $(DEMO_SIM_OPTS) --plot build/demo-sim.svg"
+	$(LANES) sim -e $(DEMO_SIM_ENGINES) $(DEMO_FABRIC) $(DEMO_SIM_OPTS) --plot build/demo-sim.svg
 
 # The whole suite with gcc, a warnings-as-errors build with clang, the
 # whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (clang,

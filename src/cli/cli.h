@@ -168,10 +168,46 @@ int cli_check_roots(const char *cmd, const struct lanes_engine *e,
 int cli_route_fabric(const struct lanes_engine *e, const struct lanes_fabric *f,
 		     const struct lanes_route_opts *o, struct lanes_routing **out, double *seconds);
 
+/* An engine as -e names it: "dfdn:base=minhop" is dfdn with its parameters. */
+struct cli_engine_choice {
+	const struct lanes_engine *e;
+	char label[128];  /* as -e names it */
+	char params[256]; /* from NAME:KEY=VALUE, space-separated ("" for none) */
+};
+
+/* The most engines one -e list names. */
+#define CLI_MAX_ENGINES 64
+
+/*
+ * Resolve an -e list (engines separated by single commas, each
+ * NAME[:KEY=VALUE...]); NULL or "all" is every registered engine, in
+ * registry order. An empty name, an unknown engine or one named twice is a
+ * usage error naming "cmd: -e" (printed): EXIT_USAGE. out holds
+ * CLI_MAX_ENGINES.
+ */
+int cli_pick_engines(const char *cmd, const char *list, struct cli_engine_choice *out, size_t *n);
+
+/*
+ * A command's words: FABRIC (a file, or a generator and its key=value
+ * words), then optionally a routing DIR. *dir is NULL when none is given.
+ */
+int cli_split_fabric_dir(const char *cmd, int n, char **w, char ***words, int *nwords,
+			 const char **dir);
+
+/*
+ * Read a routing from tables: lfts (or DIR/opensm-lfts.dump), sl2vl (or
+ * DIR/opensm-sl2vl.dump: without it every SL maps to VL 0) and path_sl (or
+ * DIR/lanes-path-sl.txt: without it every path has SL 0), noting on stderr
+ * what is missing. 0, or EXIT_USAGE (printed, naming cmd) with *out NULL.
+ */
+int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const char *sl2vl,
+		    const char *path_sl, const struct lanes_fabric *f, struct lanes_routing **out);
+
 int cmd_topo(int argc, char **argv);
 int cmd_engines(int argc, char **argv);
 int cmd_route(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 
 #endif

@@ -61,7 +61,7 @@ static const char compare_usage[] =
 	"  2 bad input (the fabric, an option, the --roots file) or usage.\n"
 	"\n" CLI_FABRIC_HELP;
 
-#define MAX_ENGINES 64
+#define MAX_ENGINES CLI_MAX_ENGINES
 
 /* One engine's outcome. */
 struct row {
@@ -146,47 +146,19 @@ static int run_engine(const struct cargs *a, const struct lanes_fabric *f, struc
 	return 0;
 }
 
-/* The engine (with its parameters) named by s[0..len) into w; EXIT_USAGE printed, naming -e. */
-static int one_engine(const char *list, const char *s, size_t len, struct row *w)
-{
-	if (!len)
-		return cli_usage_error("compare: -e: empty engine name in '%s' (engines are separated "
-				       "by single commas, with none at either end)", list);
-	if (cli_engine_spec("compare: -e", s, len, &w->e, w->params, sizeof(w->params)))
-		return EXIT_USAGE;
-	snprintf(w->label, sizeof(w->label), "%.*s", (int)len, s);
-	return 0;
-}
-
 /* Resolve -e into rows; NULL or "all" is every registered engine. Empty names are errors. */
 static int pick_engines(const char *list, struct row *rows, size_t *n)
 {
-	const char *s = list;
+	struct cli_engine_choice picked[CLI_MAX_ENGINES];
 
-	*n = 0;
-	if (!list || !strcmp(list, "all")) {
-		while (*n < MAX_ENGINES && lanes_engine_at(*n)) {
-			rows[*n].e = lanes_engine_at(*n);
-			snprintf(rows[*n].label, sizeof(rows[*n].label), "%s", rows[*n].e->name);
-			(*n)++;
-		}
-		return 0;
+	if (cli_pick_engines("compare", list, picked, n))
+		return EXIT_USAGE;
+	for (size_t i = 0; i < *n; i++) {
+		rows[i].e = picked[i].e;
+		memcpy(rows[i].label, picked[i].label, sizeof(rows[i].label));
+		memcpy(rows[i].params, picked[i].params, sizeof(rows[i].params));
 	}
-	for (;;) {
-		size_t len = strcspn(s, ",");
-
-		if (*n == MAX_ENGINES)
-			return cli_usage_error("compare: -e: more than %d engines", MAX_ENGINES);
-		if (one_engine(list, s, len, &rows[*n]))
-			return EXIT_USAGE;
-		for (size_t i = 0; i < *n; i++)
-			if (!strcmp(rows[i].label, rows[*n].label))
-				return cli_usage_error("compare: -e: '%s' is named twice", rows[i].label);
-		(*n)++;
-		if (!s[len])
-			return 0;
-		s += len + 1; /* past the comma: "a," ends with an empty name */
-	}
+	return 0;
 }
 
 /* --roots must reach an engine that reads it. */

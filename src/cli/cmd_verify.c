@@ -6,13 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <json-c/json.h>
 
 #include "cli.h"
-#include "lanes/dump.h"
-#include "lanes/io.h"
 #include "lanes/route.h"
 #include "lanes/topo.h"
 #include "lanes/verify.h"
@@ -58,78 +55,6 @@ struct vargs {
 	int nwords;
 };
 
-/* FABRIC is a file, or a generator followed by its key=value words; DIR may follow. */
-static int split_words(struct vargs *a, int n, char **w)
-{
-	struct stat st;
-	int k = 1;
-
-	if (n < 1)
-		return cli_usage_error("verify: missing FABRIC");
-	if (stat(w[0], &st) && lanes_generator_find(w[0]))
-		while (k < n && strchr(w[k], '='))
-			k++;
-	a->words = w;
-	a->nwords = k;
-	if (k < n)
-		a->dir = w[k++];
-	return k < n ? cli_usage_error("verify: unexpected argument '%s'", w[k]) : 0;
-}
-
-typedef int (*dump_reader)(const char *, size_t, const char *, const struct lanes_fabric *,
-			   struct lanes_routing *, struct lanes_error *);
-
-static int read_into(const char *path, dump_reader rd, const struct lanes_fabric *f,
-		     struct lanes_routing *r)
-{
-	struct lanes_error err;
-	char *data = NULL;
-	size_t len;
-	int rc = lanes_io_slurp(path, &data, &len, &err);
-
-	if (!rc)
-		rc = rd(data, len, path, f, r, &err);
-	free(data);
-	return rc ? cli_fail(&err) : 0;
-}
-
-/* DIR/name if it exists, else NULL. */
-static const char *in_dir(const char *dir, const char *name, char *buf, size_t n)
-{
-	struct stat st;
-
-	if (!dir)
-		return NULL;
-	snprintf(buf, n, "%s/%s", dir, name);
-	return stat(buf, &st) ? NULL : buf;
-}
-
-static int load_tables(struct vargs *a, const struct lanes_fabric *f, struct lanes_routing **out)
-{
-	char b1[4096], b2[4096], b3[4096];
-	const char *lfts = a->lfts ? a->lfts : in_dir(a->dir, "opensm-lfts.dump", b1, sizeof(b1));
-	const char *sl2vl = a->sl2vl ? a->sl2vl : in_dir(a->dir, "opensm-sl2vl.dump", b2, sizeof(b2));
-	const char *psl = a->path_sl ? a->path_sl : in_dir(a->dir, "lanes-path-sl.txt", b3, sizeof(b3));
-	struct lanes_error err;
-	int rc;
-
-	if (!lfts)
-		return cli_usage_error(a->dir ? "verify: %s has no opensm-lfts.dump"
-					      : "verify: give DIR, --lfts FILE or -e ENGINE%s",
-				       a->dir ? a->dir : "");
-	if (lanes_routing_new(f, out, &err))
-		return cli_fail(&err);
-	if ((rc = read_into(lfts, lanes_lfts_read, f, *out)) ||
-	    (sl2vl && (rc = read_into(sl2vl, lanes_sl2vl_read, f, *out))) ||
-	    (psl && (rc = read_into(psl, lanes_path_sl_read, f, *out))))
-		return rc;
-	if (!psl)
-		fprintf(stderr, "lanes: no path SLs given: every path is taken as SL 0\n");
-	if (!sl2vl)
-		fprintf(stderr, "lanes: no SL2VL maps given: every SL maps to VL 0\n");
-	return 0;
-}
-
 static int parse_args(struct vargs *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -161,7 +86,8 @@ static int parse_args(struct vargs *a, int argc, char **argv)
 	a->ro.seed = a->vo.seed = a->fo.seed;
 	a->vo.threads = a->ro.threads;
 	a->vo.max_vls = a->ro.max_vls;
-	return split_words(a, argc - optind, argv + optind);
+	return cli_split_fabric_dir("verify", argc - optind, argv + optind, &a->words, &a->nwords,
+				    &a->dir);
 }
 
 void cli_verify_text(const struct lanes_fabric *f, const struct lanes_verify_result *res,
@@ -191,7 +117,7 @@ static int run(struct vargs *a, struct lanes_fabric *f, struct lanes_routing **r
 	} else if (a->ro.roots) {
 		return cli_usage_error("verify: --roots is for routing with -e updn; the tables "
 				       "read are verified as they are");
-	} else if ((rc = load_tables(a, f, r))) {
+	} else if ((rc = cli_load_tables("verify", a->dir, a->lfts, a->sl2vl, a->path_sl, f, r))) {
 		return rc;
 	}
 	if (lanes_verify(f, *r, &a->vo, &res, &err))

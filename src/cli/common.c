@@ -1,5 +1,6 @@
 /*
- * common.c - error printing, option values and fabric loading for `lanes`.
+ * common.c - error printing, option values, fabric and table loading, and
+ * engine lists for `lanes`.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,7 +11,9 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "lanes/dump.h"
 #include "lanes/io.h"
+#include "lanes/route.h"
 #include "lanes/topo.h"
 #include "lanes/verify.h"
 
@@ -211,4 +214,129 @@ int cli_fabric_route_verify_option(int c, const char *arg, struct cli_fabric_opt
 	if ((rc = cli_fabric_option(c, arg, fo)) || (rc = cli_route_option(c, arg, ro, engine)))
 		return rc;
 	return cli_verify_option(c, arg, vo);
+}
+
+/* The engine (with its parameters) named by s[0..len) into c; EXIT_USAGE printed, naming -e. */
+static int one_engine(const char *cmd, const char *list, const char *s, size_t len,
+		      struct cli_engine_choice *c)
+{
+	char what[64];
+
+	if (!len)
+		return cli_usage_error("%s: -e: empty engine name in '%s' (engines are separated "
+				       "by single commas, with none at either end)", cmd, list);
+	snprintf(what, sizeof(what), "%s: -e", cmd);
+	if (cli_engine_spec(what, s, len, &c->e, c->params, sizeof(c->params)))
+		return EXIT_USAGE;
+	snprintf(c->label, sizeof(c->label), "%.*s", (int)len, s);
+	return 0;
+}
+
+int cli_pick_engines(const char *cmd, const char *list, struct cli_engine_choice *out, size_t *n)
+{
+	const char *s = list;
+
+	*n = 0;
+	if (!list || !strcmp(list, "all")) {
+		while (*n < CLI_MAX_ENGINES && lanes_engine_at(*n)) {
+			out[*n].e = lanes_engine_at(*n);
+			out[*n].params[0] = 0;
+			snprintf(out[*n].label, sizeof(out[*n].label), "%s", out[*n].e->name);
+			(*n)++;
+		}
+		return 0;
+	}
+	for (;;) {
+		size_t len = strcspn(s, ",");
+
+		if (*n == CLI_MAX_ENGINES)
+			return cli_usage_error("%s: -e: more than %d engines", cmd, CLI_MAX_ENGINES);
+		if (one_engine(cmd, list, s, len, &out[*n]))
+			return EXIT_USAGE;
+		for (size_t i = 0; i < *n; i++)
+			if (!strcmp(out[i].label, out[*n].label))
+				return cli_usage_error("%s: -e: '%s' is named twice", cmd, out[i].label);
+		(*n)++;
+		if (!s[len])
+			return 0;
+		s += len + 1; /* past the comma: "a," ends with an empty name */
+	}
+}
+
+int cli_split_fabric_dir(const char *cmd, int n, char **w, char ***words, int *nwords,
+			 const char **dir)
+{
+	struct stat st;
+	int k = 1;
+
+	*dir = NULL;
+	if (n < 1)
+		return cli_usage_error("%s: missing FABRIC", cmd);
+	if (stat(w[0], &st) && lanes_generator_find(w[0]))
+		while (k < n && strchr(w[k], '='))
+			k++;
+	*words = w;
+	*nwords = k;
+	if (k < n)
+		*dir = w[k++];
+	return k < n ? cli_usage_error("%s: unexpected argument '%s'", cmd, w[k]) : 0;
+}
+
+typedef int (*dump_reader)(const char *, size_t, const char *, const struct lanes_fabric *,
+			   struct lanes_routing *, struct lanes_error *);
+
+static int read_into(const char *path, dump_reader rd, const struct lanes_fabric *f,
+		     struct lanes_routing *r)
+{
+	struct lanes_error err;
+	char *data = NULL;
+	size_t len;
+	int rc = lanes_io_slurp(path, &data, &len, &err);
+
+	if (!rc)
+		rc = rd(data, len, path, f, r, &err);
+	free(data);
+	return rc ? cli_fail(&err) : 0;
+}
+
+/* DIR/name if it exists, else NULL. */
+static const char *in_dir(const char *dir, const char *name, char *buf, size_t n)
+{
+	struct stat st;
+
+	if (!dir)
+		return NULL;
+	snprintf(buf, n, "%s/%s", dir, name);
+	return stat(buf, &st) ? NULL : buf;
+}
+
+int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const char *sl2vl,
+		    const char *path_sl, const struct lanes_fabric *f, struct lanes_routing **out)
+{
+	char b1[4096], b2[4096], b3[4096];
+	const char *psl;
+	struct lanes_error err;
+	int rc;
+
+	*out = NULL;
+	lfts = lfts ? lfts : in_dir(dir, "opensm-lfts.dump", b1, sizeof(b1));
+	sl2vl = sl2vl ? sl2vl : in_dir(dir, "opensm-sl2vl.dump", b2, sizeof(b2));
+	psl = path_sl ? path_sl : in_dir(dir, "lanes-path-sl.txt", b3, sizeof(b3));
+	if (!lfts)
+		return dir ? cli_usage_error("%s: %s has no opensm-lfts.dump", cmd, dir)
+			   : cli_usage_error("%s: give DIR, --lfts FILE or -e ENGINE", cmd);
+	if (lanes_routing_new(f, out, &err))
+		return cli_fail(&err);
+	if ((rc = read_into(lfts, lanes_lfts_read, f, *out)) ||
+	    (sl2vl && (rc = read_into(sl2vl, lanes_sl2vl_read, f, *out))) ||
+	    (psl && (rc = read_into(psl, lanes_path_sl_read, f, *out)))) {
+		lanes_routing_free(*out);
+		*out = NULL;
+		return rc;
+	}
+	if (!psl)
+		fprintf(stderr, "lanes: no path SLs given: every path is taken as SL 0\n");
+	if (!sl2vl)
+		fprintf(stderr, "lanes: no SL2VL maps given: every SL maps to VL 0\n");
+	return 0;
 }

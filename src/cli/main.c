@@ -17,6 +17,7 @@ static const struct cli_command commands[] = {
 	{ "route", "route a fabric and write OpenSM's tables", cmd_route },
 	{ "verify", "check a routing: reachability, VLs, credit loops, metrics", cmd_verify },
 	{ "compare", "route a fabric with several engines and verify each: one table", cmd_compare },
+	{ "sim", "simulate traffic on routings: throughput, latency, deadlock against load", cmd_sim },
 };
 
 #define NUM_COMMANDS (sizeof(commands) / sizeof(commands[0]))
