@@ -72,6 +72,8 @@ struct lanes_sim_vlarb_entry {
 	uint8_t weight;
 };
 
+struct lanes_sim_point;
+
 /** Options of a simulation. lanes_sim_opts_init() fills seed 000's defaults. */
 struct lanes_sim_opts {
 	uint8_t data_vls;         /**< VLs with buffers, 1..15 (default 8) */
@@ -108,6 +110,13 @@ struct lanes_sim_opts {
 	uint8_t vlarb_high_entries;  /**< entries used in vlarb_high, 0..64 (default 0) */
 	uint8_t vlarb_low_entries;   /**< entries used in vlarb_low, 0..64 (default 15) */
 	uint8_t vlarb_high_limit;    /**< in 4096-byte units; 0 one packet, 255 unbounded (0) */
+	/**
+	 * Called after each point of a sweep with its index and result (NULL:
+	 * never). Workers call it as they finish, possibly at the same time:
+	 * it must be thread-safe, and must not keep the point.
+	 */
+	void (*progress)(void *ctx, size_t point, const struct lanes_sim_point *result);
+	void *progress_ctx;
 };
 
 /** What traffic to offer. */

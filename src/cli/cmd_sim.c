@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,13 +102,15 @@ struct sim_row {
 	struct lanes_sim_point *points;
 };
 
-/* The progress line (stderr, a terminal only). */
+/* The progress line (stderr, a terminal only), updated as each point ends. */
 struct progress {
 	int on;
 	double start;
 	size_t done, total;
 	double simulated_ns;
 	uint64_t events;
+	const char *label;      /* the row being simulated */
+	pthread_mutex_t lock;   /* points end on the sweep's workers */
 };
 
 static double now(void)
@@ -330,7 +333,8 @@ static int parse_args(struct sargs *a, int argc, char **argv)
 	a->ro.seed = a->so.seed = a->fo.seed;
 	a->so.threads = a->ro.threads;
 	a->so.data_vls = a->ro.max_vls;
-	if ((rc = check_sim_options(a)) || (rc = parse_loads(a, a->load_spec ? a->load_spec : "0.1:1.0:0.1")))
+	if ((rc = check_sim_options(a)) ||
+	    (rc = parse_loads(a, a->load_spec ? a->load_spec : "0.1:1.0:0.1")))
 		return rc;
 	if ((rc = cli_split_fabric_dir("sim", argc - optind, argv + optind, &a->words, &a->nwords,
 				       &a->dir)))
@@ -384,13 +388,30 @@ static void progress_show(struct progress *p, const char *label)
 	fflush(stderr);
 }
 
+/* lanes_sim_opts.progress: one point of the current row ended. */
+static void progress_point(void *ctx, size_t point, const struct lanes_sim_point *result)
+{
+	struct progress *p = ctx;
+
+	(void)point;
+	pthread_mutex_lock(&p->lock);
+	p->done++;
+	p->simulated_ns += result->simulated_ns;
+	p->events += result->events;
+	progress_show(p, p->label);
+	pthread_mutex_unlock(&p->lock);
+}
+
 static void progress_end(const struct progress *p)
 {
 	if (p->on)
 		fputs("\r\033[K", stderr);
 }
 
-/* The routing of one row: an engine's, or the tables'. 0, 1 (a refusal or failure: the row says), or EXIT_USAGE. */
+/*
+ * The routing of one row: an engine's, or the tables'. 0, 1 (a refusal or
+ * failure: the row says), or EXIT_USAGE.
+ */
 static int get_routing(const struct sargs *a, const struct lanes_fabric *f, struct sim_row *w,
 		       struct lanes_routing **r)
 {
@@ -435,7 +456,10 @@ static int run_row(const struct sargs *a, const struct lanes_fabric *f, struct s
 	struct lanes_error err;
 	int rc;
 
+	pthread_mutex_lock(&p->lock);
+	p->label = w->c.label;
 	progress_show(p, w->c.label);
+	pthread_mutex_unlock(&p->lock);
 	if ((rc = get_routing(a, f, w, &r)))
 		goto out;
 	if (!(w->points = calloc(a->num_loads, sizeof(*w->points)))) {
@@ -452,14 +476,12 @@ static int run_row(const struct sargs *a, const struct lanes_fabric *f, struct s
 		w->failed = 1;
 		lanes_error_format(&err, w->error, sizeof(w->error));
 	}
-	for (size_t i = 0; w->points && i < a->num_loads; i++) {
-		p->simulated_ns += w->points[i].simulated_ns;
-		p->events += w->points[i].events;
-	}
 	rc = 0;
 out:
-	p->done += a->num_loads;
+	pthread_mutex_lock(&p->lock);
+	p->done = (p->done + a->num_loads - 1) / a->num_loads * a->num_loads; /* a row that stopped */
 	progress_show(p, w->c.label);
+	pthread_mutex_unlock(&p->lock);
 	lanes_routing_free(r);
 	return rc == 1 ? 0 : rc;
 }
@@ -696,7 +718,7 @@ static int report(const struct sargs *a, const struct lanes_fabric *f, const str
 int cmd_sim(int argc, char **argv)
 {
 	struct sim_row *rows = calloc(CLI_MAX_ENGINES, sizeof(*rows));
-	struct progress prog = { isatty(STDERR_FILENO), now(), 0, 0, 0, 0 };
+	struct progress prog = { isatty(STDERR_FILENO), now(), 0, 0, 0, 0, "", PTHREAD_MUTEX_INITIALIZER };
 	struct sargs *a = calloc(1, sizeof(*a));
 	struct lanes_fabric *f = NULL;
 	size_t n = 0;
@@ -714,6 +736,10 @@ int cmd_sim(int argc, char **argv)
 	    (rc = cli_load_fabric(a->nwords, a->words, &a->fo, &f)))
 		goto out;
 	prog.total = n * a->num_loads;
+	if (prog.on) {
+		a->so.progress = progress_point;
+		a->so.progress_ctx = &prog;
+	}
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = run_row(a, f, &rows[i], &prog);
 	progress_end(&prog);

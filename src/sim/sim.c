@@ -527,8 +527,11 @@ static void sweep_job(void *ctx, unsigned k)
 {
 	struct sweep *w = ctx;
 
-	for (size_t i = k; i < w->n; i += w->workers)
+	for (size_t i = k; i < w->n; i += w->workers) {
 		w->rc[i] = sim_point(w->f, w->r, w->o, w->t, w->loads[i], i, &w->out[i], &w->hops[i]);
+		if (w->o->progress && !w->rc[i])
+			w->o->progress(w->o->progress_ctx, i, &w->out[i]);
+	}
 }
 
 int lanes_sim_sweep(const struct lanes_fabric *f, const struct lanes_routing *r,

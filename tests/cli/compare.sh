@@ -146,7 +146,7 @@ expect "unknown engine named" "$work/err" "no engine named 'nosuch'"
 check "engine twice" 2 "$LANES" compare "${DF[@]}" -e minhop,minhop
 expect "engine twice named" "$work/err" "'minhop' is named twice"
 check "bad vls" 2 "$LANES" compare "${DF[@]}" --vls 0
-expect "bad vls named" "$work/err" -- '--vls must be 1..15'
+expect "bad vls named" "$work/err" '--vls must be 1..15'
 check "no fabric" 2 "$LANES" compare
 check "bad ebb" 2 "$LANES" compare "${DF[@]}" --ebb-patterns x
 check "help" 0 "$LANES" compare --help

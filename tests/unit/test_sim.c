@@ -19,6 +19,8 @@
  *  - every engine on every small fabric: a routing the verifier accepts
  *    never deadlocks, and every deadlock's witness is a cycle.
  */
+#include <pthread.h>
+
 #include "testutil.h"
 
 #include "lanes/rng.h"
@@ -433,6 +435,53 @@ static void test_verified_never_deadlocks(void **state)
 
 /* ---- threads ---- */
 
+/* The progress hook: once per point, with that point's result, on any thread count. */
+struct seen {
+	pthread_mutex_t lock;
+	unsigned calls[4];
+	double accepted[4];
+};
+
+static void count_point(void *ctx, size_t point, const struct lanes_sim_point *result)
+{
+	struct seen *s = ctx;
+
+	pthread_mutex_lock(&s->lock);
+	s->calls[point]++;
+	s->accepted[point] = result->accepted;
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void test_progress_hook(void **state)
+{
+	struct lanes_fabric *f = gen("dragonfly a=4 p=2 h=2");
+	struct lanes_routing *r = route_with("dla", f);
+	const double loads[4] = { 0.2, 0.4, 0.6, 0.8 };
+	struct lanes_sim_point out[4];
+	struct lanes_sim_opts o;
+	struct lanes_sim_traffic t;
+	struct lanes_error err;
+
+	(void)state;
+	for (unsigned threads = 1; threads <= 3; threads += 2) {
+		struct seen s = { PTHREAD_MUTEX_INITIALIZER, { 0 }, { 0 } };
+
+		quick_opts(&o);
+		o.threads = threads;
+		o.progress = count_point;
+		o.progress_ctx = &s;
+		lanes_sim_traffic_init(&t);
+		assert_int_equal(lanes_sim_sweep(f, r, &o, &t, loads, 4, out, &err), 0);
+		for (int i = 0; i < 4; i++) {
+			assert_int_equal(s.calls[i], 1);
+			assert_true(s.accepted[i] == out[i].accepted);
+			lanes_sim_point_clear(&out[i]);
+		}
+	}
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
 static void test_threads_identical(void **state)
 {
 	struct lanes_fabric *f = gen("dragonfly a=2 p=1 h=1");
@@ -588,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_ring_deadlock),
 		cmocka_unit_test(test_verified_never_deadlocks),
 		cmocka_unit_test(test_threads_identical),
+		cmocka_unit_test(test_progress_hook),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_hol_blocking),
 		cmocka_unit_test(test_accepted_is_offered),
