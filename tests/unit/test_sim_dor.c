@@ -39,7 +39,7 @@
  */
 #include <math.h>
 
-#include "testutil.h"
+#include "sim_testutil.h"
 
 #include "lanes/sim.h"
 #include "sim/traffic.h"
@@ -196,33 +196,6 @@ static struct lanes_routing *dor_routing(const struct lanes_fabric *f, int torus
 	return r;
 }
 
-/*
- * Walk flow src -> fixed[src] over the LFTs: count (add 1) or read (max)
- * the flows of each switch-to-switch channel it crosses. Returns the max
- * read; the number of switch-to-switch hops in *hops.
- */
-static unsigned walk_flow(const struct lanes_fabric *f, const struct lanes_routing *r,
-			  const struct lanes_traffic *t, uint32_t src, unsigned *flows, int count)
-{
-	const struct lanes_port *pt = &f->ports[f->nodes[t->node[src]].port_base + t->port[src]];
-	uint32_t node = pt->peer_node, dst_lid = t->lid[t->fixed[src]];
-	unsigned most = 0;
-
-	for (int hops = 0; hops < 64; hops++) {
-		uint8_t out = lanes_routing_port(r, f->nodes[node].switch_index, dst_lid);
-		uint32_t slot = f->nodes[node].port_base + out;
-
-		if (f->nodes[f->ports[slot].peer_node].type != LANES_NODE_SWITCH)
-			return most;
-		if (count)
-			flows[slot]++;
-		else if (flows[slot] > most)
-			most = flows[slot];
-		node = f->ports[slot].peer_node;
-	}
-	fail_msg("a loop in the LFTs");
-	return 0;
-}
 
 /*
  * gamma_max of a permutation over the routing's LFTs, and whether every
