@@ -191,6 +191,24 @@ static inline struct lanes_routing *route_engine_threads(const struct lanes_engi
 	return r;
 }
 
+/* e routes spec to the same bytes with 1 thread and with 2 .. max_threads. */
+static inline void check_threads_identical(const struct lanes_engine *e, const char *spec,
+					   unsigned max_threads)
+{
+	struct lanes_fabric *f = gen(spec);
+	struct lanes_routing *one = route_engine_threads(e, f, 1);
+
+	for (unsigned t = 2; t <= max_threads; t++) {
+		struct lanes_routing *more = route_engine_threads(e, f, t);
+
+		if (!routings_equal(one, more))
+			fail_msg("%s on %s: %u threads differ from 1", e->name, spec, t);
+		lanes_routing_free(more);
+	}
+	lanes_routing_free(one);
+	lanes_fabric_free(f);
+}
+
 /* Route f with e and these budgets; switch_lids: switch LIDs are destinations too. */
 static inline struct lanes_routing *route_engine(const struct lanes_engine *e,
 						 const struct lanes_fabric *f, uint8_t vls,
