@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Seed 000's Figures 14 to 16 (Maglione-Mathey et al., JPDC 2021, Sec. 5.2):
+# Seed 000's Figures 14 to 19 (Maglione-Mathey et al., JPDC 2021, Sec. 5.2):
 # accepted throughput against offered load for every engine on the balanced
 # dragonflies of its Table 2, under uniform, 6-point 3D stencil and hot-spot
 # traffic, VOQ on, 16 packets per VL, 8 VLs, QDR 4x, 4 KB packets, 1 ms
 # warm-up then 5 ms measured (hot-spot: 1 ms measured, as the paper says).
 #
 #   bash bench/seed000_curves.sh [BENCH_SIM] [SIZES] [PATTERNS] [ENGINES]
-#     SIZES    "72 342 1056 2550" (default "72 342"; 1056 and 2550 take minutes)
+#     SIZES    "72 342 1056 2550" (default "72 342"; 1056 and 2550 take minutes);
+#              the oversubscribed a = 2h = p ones of Figures 17 to 19 are
+#              "144 684 2112 5100"
 #     PATTERNS "uniform stencil3d hotspot" (default)
 #     ENGINES  "dla d3r lash updn dfsssp sssp-df minhop-df" (default)
 # Prints one Markdown table per fabric and pattern: accepted per load.
@@ -16,7 +18,9 @@ sizes=${2:-72 342}
 patterns=${3:-uniform stencil3d hotspot}
 engines=${4:-dla d3r lash updn dfsssp sssp-df minhop-df}
 declare -A spec=([72]="dragonfly a=4 p=2 h=2" [342]="dragonfly a=6 p=3 h=3"
-                 [1056]="dragonfly a=8 p=4 h=4" [2550]="dragonfly a=10 p=5 h=5")
+                 [1056]="dragonfly a=8 p=4 h=4" [2550]="dragonfly a=10 p=5 h=5"
+                 [144]="dragonfly a=4 p=4 h=2" [684]="dragonfly a=6 p=6 h=3"
+                 [2112]="dragonfly a=8 p=8 h=4" [5100]="dragonfly a=10 p=10 h=5")
 for n in $sizes; do
   for pat in $patterns; do
     window=5000000
