@@ -29,48 +29,16 @@
 #include "lanes/route.h"
 #include "lanes/routing.h"
 #include "lanes/verify.h"
-#include "testutil.h"
+#include "dragonfly_testutil.h"
 
 extern const struct lanes_engine lanes_engine_d3r;
 extern const struct lanes_engine lanes_engine_dla;
-
-#define MAX_HOPS 16
 
 /* ---------------------------------------------------------------- helpers */
 
 static struct lanes_routing *route(const struct lanes_fabric *f)
 {
 	return route_engine(&lanes_engine_d3r, f, 8, 16, 1);
-}
-
-struct hop {
-	uint32_t sw;
-	uint8_t in, out;
-};
-
-/* The path from CA ca (port 1) to lid, a hop per switch; fails on a drop or loop. */
-static int walk(const struct lanes_fabric *f, const struct lanes_routing *r, uint32_t ca,
-		uint32_t lid, struct hop *hops)
-{
-	const struct lanes_port *cp = lanes_fabric_port(f, ca, 1);
-	uint32_t sw = f->nodes[cp->peer_node].switch_index;
-	uint8_t in = cp->peer_port;
-
-	for (int n = 0; n < MAX_HOPS; n++) {
-		uint8_t out = lanes_routing_port(r, sw, lid);
-		const struct lanes_port *pp;
-
-		assert_true(out >= 1 && out != LANES_PORT_DROP);
-		hops[n] = (struct hop){ sw, in, out };
-		pp = lanes_fabric_port(f, f->switches[sw], out);
-		assert_int_not_equal(pp->peer_node, LANES_NONE);
-		if (f->nodes[pp->peer_node].type != LANES_NODE_SWITCH)
-			return n + 1;
-		in = pp->peer_port;
-		sw = f->nodes[pp->peer_node].switch_index;
-	}
-	fail_msg("path from node %u to LID %u loops", ca, lid);
-	return 0;
 }
 
 /* Is port `port` of switch sw cabled to a switch of another group (groups by s / a)? */
@@ -80,28 +48,6 @@ static int is_global(const struct lanes_fabric *f, unsigned a, uint32_t sw, uint
 
 	return f->nodes[pp->peer_node].type == LANES_NODE_SWITCH &&
 	       f->nodes[pp->peer_node].switch_index / a != sw / a;
-}
-
-/* Switch hops of the shortest path from s to t with one global cable (complete groups). */
-static int lgl_distance(const struct lanes_fabric *f, unsigned a, uint32_t s, uint32_t t)
-{
-	int best = 99;
-
-	if (s / a == t / a)
-		return s != t;
-	for (uint32_t u = s / a * a; u < s / a * a + a; u++)
-		for (uint8_t p = 1; p <= f->nodes[f->switches[u]].nports; p++) {
-			const struct lanes_port *pp = lanes_fabric_port(f, f->switches[u], p);
-			uint32_t v;
-
-			if (pp->peer_node == LANES_NONE ||
-			    f->nodes[pp->peer_node].type != LANES_NODE_SWITCH)
-				continue;
-			v = f->nodes[pp->peer_node].switch_index;
-			if (v / a == t / a && (int)((u != s) + 1 + (v != t)) < best)
-				best = (u != s) + 1 + (v != t);
-		}
-	return best;
 }
 
 /*
