@@ -177,7 +177,11 @@ static void sim_free(struct sim *s)
 	free(s->last_send_ps);
 	free(s->requests);
 	free(s->busy_in_window_ps);
-	free(s->input_fifo);
+	for (size_t b = 0; s->inbuf && b < (size_t)s->fabric->num_port_slots * s->vls; b++)
+		free(s->inbuf[b].e);
+	free(s->inbuf);
+	for (uint32_t ep = 0; s->source && ep < s->traffic->num_endpoints; ep++)
+		free(s->source[ep].ring);
 	free(s->source);
 	free(s->endpoint_slot);
 	free(s->inject_vl_of_sl);
@@ -204,8 +208,8 @@ static int sim_alloc(struct sim *s)
 	s->last_send_ps = calloc(ch, sizeof(*s->last_send_ps));
 	s->requests = malloc(ch * sizeof(*s->requests));
 	s->busy_in_window_ps = calloc(ch, sizeof(*s->busy_in_window_ps));
-	s->input_fifo = malloc(ch * sizeof(*s->input_fifo));
-	s->source = malloc((ep + 1) * sizeof(*s->source));
+	s->inbuf = calloc(ch, sizeof(*s->inbuf));
+	s->source = calloc(ep + 1, sizeof(*s->source));
 	s->endpoint_slot = malloc((ep + 1) * sizeof(*s->endpoint_slot));
 	s->inject_vl_of_sl = malloc((ep + 1) * LANES_NUM_SLS);
 	s->endpoint_gap_ps = malloc((ep + 1) * sizeof(*s->endpoint_gap_ps));
@@ -215,7 +219,7 @@ static int sim_alloc(struct sim *s)
 	if (!s->peer_slot || !s->slot_endpoint || !s->slot_is_switch || !s->slot_node ||
 	    !s->slot_port || !s->packet_time_ps || !s->busy_until_ps || !s->rr_last_vl ||
 	    !s->credits || !s->last_send_ps || !s->requests || !s->busy_in_window_ps ||
-	    !s->input_fifo || !s->source || !s->endpoint_slot || !s->inject_vl_of_sl ||
+	    !s->inbuf || !s->source || !s->endpoint_slot || !s->inject_vl_of_sl ||
 	    !s->endpoint_gap_ps)
 		return LANES_ENOMEM;
 	return 0;
@@ -251,7 +255,6 @@ static void setup_slots(struct sim *s)
 	for (size_t ch = 0; ch < (size_t)f->num_port_slots * s->vls; ch++) {
 		s->credits[ch] = s->buffer_credits;
 		s->requests[ch].head = s->requests[ch].tail = LANES_NONE;
-		s->input_fifo[ch].head = s->input_fifo[ch].tail = LANES_NONE;
 	}
 }
 
@@ -269,7 +272,6 @@ static void setup_endpoints(struct sim *s)
 		s->slot_endpoint[slot] = ep;
 		memcpy(s->inject_vl_of_sl + (size_t)ep * LANES_NUM_SLS, map, LANES_NUM_SLS);
 		s->endpoint_gap_ps[ep] = s->packet_time_ps[slot];
-		s->source[ep].head = s->source[ep].tail = LANES_NONE;
 	}
 }
 

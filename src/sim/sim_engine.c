@@ -28,6 +28,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lanes/error.h"
 #include "sim/sim_internal.h"
@@ -49,27 +50,21 @@ int lanes_sim_push(struct sim *s, uint64_t at_ps, unsigned kind, uint32_t index)
 	return 0;
 }
 
-/* The link field of a packet for a queue: input FIFOs have their own (VOQ off). */
-static uint32_t *link_of(struct sim *s, uint32_t id, int fifo)
+static void queue_append(struct sim *s, struct sim_queue *q, uint32_t id)
 {
-	return fifo ? &s->packets[id].next_in_fifo : &s->packets[id].next;
-}
-
-static void queue_append(struct sim *s, struct sim_queue *q, uint32_t id, int fifo)
-{
-	*link_of(s, id, fifo) = LANES_NONE;
+	s->packets[id].next = LANES_NONE;
 	if (q->head == LANES_NONE)
 		q->head = id;
 	else
-		*link_of(s, q->tail, fifo) = id;
+		s->packets[q->tail].next = id;
 	q->tail = id;
 }
 
-static uint32_t queue_pop(struct sim *s, struct sim_queue *q, int fifo)
+static uint32_t queue_pop(struct sim *s, struct sim_queue *q)
 {
 	uint32_t id = q->head;
 
-	q->head = *link_of(s, id, fifo);
+	q->head = s->packets[id].next;
 	if (q->head == LANES_NONE)
 		q->tail = LANES_NONE;
 	return id;
@@ -249,39 +244,34 @@ static int arbitrate(struct sim *s, uint32_t slot)
 
 static int request(struct sim *s, uint32_t id);
 
-/* Same channel: the same out port and out VL. */
-static int same_channel(const struct sim_packet *a, const struct sim_packet *b)
+/* The channel a routed packet waits for: (out slot, out VL). */
+static uint32_t channel_of(const struct sim *s, const struct sim_packet *p)
 {
-	return a->out_slot == b->out_slot && a->out_vl == b->out_vl;
+	return (uint32_t)((size_t)p->out_slot * s->vls + p->out_vl);
 }
 
 /*
  * Take packet id out of its input buffer's list, and return the packet that
  * asks for a channel in its place, or LANES_NONE: VOQ off, the new head of
  * the FIFO; VOQ on, the next packet of the buffer for the same channel. The
- * list holds at most a buffer's packets, so these walks are short.
+ * list holds at most a buffer's packets, so these scans are short.
  */
 static uint32_t leave_input(struct sim *s, uint32_t id)
 {
-	struct sim_packet *p = &s->packets[id];
-	struct sim_queue *q = &s->input_fifo[(size_t)p->in_slot * s->vls + p->in_vl];
-	uint32_t prev = LANES_NONE, k = q->head, next;
+	const struct sim_packet *p = &s->packets[id];
+	struct sim_inbuf *b = &s->inbuf[(size_t)p->in_slot * s->vls + p->in_vl];
+	uint32_t i = 0, channel;
 
-	while (k != id) {
-		prev = k;
-		k = s->packets[k].next_in_fifo;
-	}
-	if (prev == LANES_NONE)
-		q->head = p->next_in_fifo;
-	else
-		s->packets[prev].next_in_fifo = p->next_in_fifo;
-	if (q->tail == id)
-		q->tail = prev;
+	while (b->e[i].id != id)
+		i++;
+	channel = b->e[i].channel;
+	memmove(b->e + i, b->e + i + 1, (size_t)(b->n - i - 1) * sizeof(*b->e));
+	b->n--;
 	if (!s->opts->voq)
-		return q->head;
-	for (next = p->next_in_fifo; next != LANES_NONE; next = s->packets[next].next_in_fifo)
-		if (same_channel(&s->packets[next], p))
-			return next;
+		return b->n ? b->e[0].id : LANES_NONE;
+	for (; i < b->n; i++)
+		if (b->e[i].channel == channel)
+			return b->e[i].id;
 	return LANES_NONE;
 }
 
@@ -300,7 +290,7 @@ static int try_output(struct sim *s, uint32_t slot)
 	if (s->busy_until_ps[slot] > s->now_ps || (vl = arbitrate(s, slot)) < 0)
 		return 0;
 	s->rr_last_vl[slot] = (uint8_t)vl;
-	id = queue_pop(s, &s->requests[(size_t)slot * s->vls + (unsigned)vl], 0);
+	id = queue_pop(s, &s->requests[(size_t)slot * s->vls + (unsigned)vl]);
 	successor = leave_input(s, id);
 	/* the link is taken before the successor may ask for this same output */
 	if ((rc = send_packet(s, slot, id)))
@@ -313,23 +303,58 @@ static int request(struct sim *s, uint32_t id)
 {
 	struct sim_packet *p = &s->packets[id];
 
-	queue_append(s, &s->requests[(size_t)p->out_slot * s->vls + p->out_vl], id, 0);
+	queue_append(s, &s->requests[(size_t)p->out_slot * s->vls + p->out_vl], id);
 	return try_output(s, p->out_slot);
 }
 
-/* A host: if its link is free and the head of its source queue has credits, send it. */
+/* Append a created packet to a source queue's ring, doubling it when full. */
+static int source_append(struct sim_source *q, const struct sim_waiting *w)
+{
+	if (q->count == q->cap) {
+		uint32_t cap = q->cap ? 2 * q->cap : 16;
+		struct sim_waiting *ring;
+
+		if (cap < q->cap || !(ring = realloc(q->ring, (size_t)cap * sizeof(*ring))))
+			return LANES_ENOMEM;
+		/* unwrap: the entries before head move after the old end */
+		for (uint32_t i = 0; i < q->head; i++)
+			ring[q->cap + i] = ring[i];
+		q->ring = ring;
+		q->cap = cap;
+	}
+	q->ring[(q->head + q->count++) % q->cap] = *w;
+	return 0;
+}
+
+/*
+ * A host: if its link is free and the head of its source queue has credits,
+ * it enters the network now, as a packet record.
+ */
 static int try_host(struct sim *s, uint32_t ep)
 {
-	uint32_t slot = s->endpoint_slot[ep], id = s->source[ep].head;
-	size_t ch;
+	struct sim_source *q = &s->source[ep];
+	uint32_t slot = s->endpoint_slot[ep], id;
+	const struct sim_waiting *w;
+	struct sim_packet *p;
 
-	if (id == LANES_NONE || s->busy_until_ps[slot] > s->now_ps)
+	if (!q->count || s->busy_until_ps[slot] > s->now_ps)
 		return 0;
-	ch = (size_t)slot * s->vls + s->packets[id].out_vl;
-	if (!channel_has_credits(s, slot, ch))
+	w = &q->ring[q->head];
+	if (!channel_has_credits(s, slot, (size_t)slot * s->vls + w->vl))
 		return 0;
-	queue_pop(s, &s->source[ep], 0);
-	s->packets[id].tail_in_ps = s->now_ps;
+	if ((id = lanes_sim_packet_new(s)) == LANES_NONE)
+		return LANES_ENOMEM;
+	p = &s->packets[id];
+	p->created_ps = w->created_ps;
+	p->src_endpoint = ep;
+	p->dst_endpoint = w->dst_endpoint;
+	p->dst_lid = s->traffic->lid[w->dst_endpoint];
+	p->in_slot = LANES_NONE;
+	p->sl = w->sl;
+	p->out_vl = w->vl;
+	p->tail_in_ps = s->now_ps;
+	q->head = (q->head + 1) % q->cap;
+	q->count--;
 	s->in_network++;
 	return send_packet(s, slot, id);
 }
@@ -352,24 +377,17 @@ static int inject(struct sim *s, uint32_t ep)
 {
 	const struct lanes_traffic *t = s->traffic;
 	double load = t->role[ep] == LANES_TRAFFIC_FULL_RATE ? 1.0 : s->load;
-	uint32_t dst = lanes_traffic_next(t, ep, &s->rng), id;
-	struct sim_packet *p;
+	uint32_t dst = lanes_traffic_next(t, ep, &s->rng);
+	struct sim_waiting w;
 	int rc;
 
 	if (dst == LANES_NONE)
 		return 0;
-	if ((id = lanes_sim_packet_new(s)) == LANES_NONE)
-		return LANES_ENOMEM;
-	p = &s->packets[id];
-	p->created_ps = p->ready_ps = s->now_ps;
-	p->src_endpoint = ep;
-	p->dst_endpoint = dst;
-	p->dst_lid = t->lid[dst];
-	p->in_slot = LANES_NONE;
-	p->sl = lanes_routing_sl(s->routing, s->fabric, t->lid[ep], p->dst_lid);
-	p->out_vl = s->inject_vl_of_sl[(size_t)ep * LANES_NUM_SLS + p->sl];
-	queue_append(s, &s->source[ep], id, 0);
-	if ((rc = try_host(s, ep)))
+	w.created_ps = s->now_ps;
+	w.dst_endpoint = dst;
+	w.sl = lanes_routing_sl(s->routing, s->fabric, t->lid[ep], t->lid[dst]);
+	w.vl = s->inject_vl_of_sl[(size_t)ep * LANES_NUM_SLS + w.sl];
+	if ((rc = source_append(&s->source[ep], &w)) || (rc = try_host(s, ep)))
 		return rc;
 	return lanes_sim_push(s, s->now_ps + next_gap(s, ep, load), SIM_EV_INJECT, ep);
 }
@@ -381,16 +399,25 @@ static int inject(struct sim *s, uint32_t ep)
  */
 static int join_input(struct sim *s, uint32_t id)
 {
-	struct sim_packet *p = &s->packets[id];
-	struct sim_queue *q = &s->input_fifo[(size_t)p->in_slot * s->vls + p->in_vl];
+	const struct sim_packet *p = &s->packets[id];
+	struct sim_inbuf *b = &s->inbuf[(size_t)p->in_slot * s->vls + p->in_vl];
+	uint32_t channel = channel_of(s, p), ahead = 0;
 
-	for (uint32_t k = q->head; k != LANES_NONE && s->opts->voq; k = s->packets[k].next_in_fifo)
-		if (same_channel(&s->packets[k], p)) {
-			queue_append(s, q, id, 1);
-			return 0;
-		}
-	queue_append(s, q, id, 1);
-	return q->head == id || s->opts->voq ? request(s, id) : 0;
+	if (b->n == b->cap) {
+		uint32_t cap = b->cap ? 2 * b->cap : 4;
+		struct sim_inbuf_entry *e = realloc(b->e, (size_t)cap * sizeof(*e));
+
+		if (!e)
+			return LANES_ENOMEM;
+		b->e = e;
+		b->cap = cap;
+	}
+	while (s->opts->voq && ahead < b->n && b->e[ahead].channel != channel)
+		ahead++;
+	b->e[b->n].id = id;
+	b->e[b->n++].channel = channel;
+	/* VOQ on: no packet ahead waits for this channel; VOQ off: it is the FIFO's head */
+	return (s->opts->voq ? ahead == b->n - 1 : b->n == 1) ? request(s, id) : 0;
 }
 
 /* A packet's head was routed in a switch: pick its channel and queue it. */

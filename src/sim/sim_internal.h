@@ -34,16 +34,50 @@ enum sim_event {
 /* One packet, kept in a pool and linked into one queue at a time. */
 struct sim_packet {
 	uint64_t created_ps;   /* creation at the source */
-	uint64_t ready_ps;     /* routed in the current switch (or queued at the source) */
+	uint64_t ready_ps;     /* routed in the current switch */
 	uint64_t tail_in_ps;   /* its tail has fully arrived in the current buffer */
-	uint32_t next;         /* next in its queue (source, requests), or LANES_NONE */
-	uint32_t next_in_fifo; /* next in its input buffer's list (arrival order), which it is
-				  in as well as (perhaps) in a request queue */
+	uint32_t next;         /* next in its request queue (or the free list), or LANES_NONE */
 	uint32_t src_endpoint, dst_endpoint;
 	uint32_t dst_lid;
-	uint32_t in_slot;      /* port slot of the buffer it sits in; LANES_NONE at the source */
+	uint32_t in_slot;      /* port slot of the buffer it sits in; LANES_NONE leaving a host */
 	uint32_t out_slot;     /* where the forwarding step sends it next */
 	uint8_t sl, in_vl, out_vl;
+};
+
+/*
+ * A packet created but not yet sent: what its source queue keeps of it. A
+ * packet record (struct sim_packet) is taken only when it enters the
+ * network, so that the records in use stay few and close together in
+ * memory however long the source queues grow past saturation (measured:
+ * bench/RESULTS.md, the simulator at scale).
+ */
+struct sim_waiting {
+	uint64_t created_ps;
+	uint32_t dst_endpoint;
+	uint8_t sl, vl;        /* path SL; injection VL from the CA port's SL2VL map */
+};
+
+/* An endpoint's source queue: a growing ring of waiting packets, unbounded. */
+struct sim_source {
+	struct sim_waiting *ring;
+	uint32_t head, count, cap;
+};
+
+/*
+ * An input buffer's routed packets in arrival order, each with the channel
+ * (out slot * vls + out VL) it waits for: with VOQ, a buffer looks up "is a
+ * packet ahead of me waiting for my channel?" and "which packet waits for
+ * this channel next?" by scanning this small array (at most a buffer's
+ * packets), not by following packet records scattered in memory (measured:
+ * bench/RESULTS.md, the simulator at scale). Grown on demand.
+ */
+struct sim_inbuf_entry {
+	uint32_t id, channel;
+};
+
+struct sim_inbuf {
+	struct sim_inbuf_entry *e;
+	uint32_t n, cap;
 };
 
 /* A singly linked FIFO of packets. */
@@ -94,9 +128,9 @@ struct sim {
 	struct sim_queue *requests; /* per input buffer, its oldest packet that wants the channel */
 	uint64_t *busy_in_window_ps;/* switch-to-switch channels: time on the link, measured */
 	/* per buffer (slot * vls + VL): its routed packets in arrival order (VOQ off: the FIFO) */
-	struct sim_queue *input_fifo;
+	struct sim_inbuf *inbuf;
 	/* per endpoint */
-	struct sim_queue *source;   /* infinite source queue */
+	struct sim_source *source;  /* infinite source queue */
 	uint32_t *endpoint_slot;    /* the CA port's slot */
 	uint8_t *inject_vl_of_sl;   /* [endpoint * 16 + sl] */
 	uint64_t *endpoint_gap_ps;  /* one packet time on the endpoint's link */
