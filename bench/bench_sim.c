@@ -3,10 +3,12 @@
  * points on a generated fabric, timed.
  *
  * usage: bench_sim "GENERATOR key=value..." ENGINE [POINTS] [THREADS] [MEASURE_NS] [PATTERN]
+ *                  [PLACEMENT]
  * Routes the fabric with ENGINE, then simulates POINTS (default 10) loads
  * 1/POINTS .. 1 of PATTERN traffic (default uniform; lanes_sim_pattern_find
  * names), seed 000's defaults (1 ms warm-up, then MEASURE_NS, default 5 ms,
- * measured), on THREADS workers (default 1).
+ * measured), on THREADS workers (default 1), with the pattern's ranks placed
+ * linear (default) or random (lanes/sim.h, enum lanes_sim_placement).
  * Prints one line per point and then the packet-hops (link traversals) per
  * CPU second and the wall time of the sweep. The issue's target: at least 2
  * million packet-hops per CPU second, and the 10-point sweep of the 72-node
@@ -61,7 +63,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3 || !(e = lanes_engine_find(argv[2])) || points < 1 || points > 100)
 		return fprintf(stderr, "usage: bench_sim GENERATOR ENGINE [POINTS] [THREADS] "
-				       "[MEASURE_NS] [PATTERN]\n"), 2;
+				       "[MEASURE_NS] [PATTERN] [linear|random]\n"), 2;
 	lanes_route_opts_init(&ro);
 	lanes_sim_opts_init(&o);
 	lanes_sim_traffic_init(&t);
@@ -70,6 +72,10 @@ int main(int argc, char **argv)
 		o.measure_ns = strtod(argv[5], NULL);
 	if (argc > 6 && lanes_sim_pattern_find(argv[6], &t.pattern))
 		return fprintf(stderr, "bench_sim: no pattern named '%s'\n", argv[6]), 2;
+	if (argc > 7 && strcmp(argv[7], "linear") && strcmp(argv[7], "random"))
+		return fprintf(stderr, "bench_sim: placement is linear or random, not '%s'\n", argv[7]), 2;
+	if (argc > 7 && !strcmp(argv[7], "random"))
+		t.placement = LANES_SIM_PLACE_RANDOM;
 	if (generate(argv[1], &f, &err) || lanes_route(e, f, &ro, &r, &err))
 		return fprintf(stderr, "bench_sim: %s\n", err.message), 1;
 	for (long i = 0; i < points; i++)

@@ -58,6 +58,15 @@ enum lanes_sim_pattern {
 	LANES_SIM_DRAGONFLY_WORST, /**< every group to the next one (groups recognised) */
 };
 
+/**
+ * Where the ranks of a pattern run (docs/traffic-patterns.md): a pattern
+ * is defined on ranks 0..N-1, and rank i runs on one endpoint.
+ */
+enum lanes_sim_placement {
+	LANES_SIM_PLACE_LINEAR = 0, /**< rank i on endpoint i (node order, as a batch system fills) */
+	LANES_SIM_PLACE_RANDOM,     /**< ranks on endpoints in a random order drawn from the seed */
+};
+
 /** Entries of one VL arbitration table, as in InfiniBand (VLArbitration attribute). */
 #define LANES_SIM_VLARB_ENTRIES 64
 
@@ -124,6 +133,7 @@ struct lanes_sim_traffic {
 	int pattern;              /**< enum lanes_sim_pattern */
 	uint32_t shift;           /**< LANES_SIM_SHIFT: the distance (default 1) */
 	double hotspot_fraction;  /**< LANES_SIM_HOTSPOT: senders (default 0.06) */
+	int placement;            /**< enum lanes_sim_placement (default linear) */
 };
 
 /** One load point's outcome. */

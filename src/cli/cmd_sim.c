@@ -50,6 +50,8 @@ static const char sim_usage[] =
 	"                       (default 0.1:1.0:0.1)\n"
 	"  --shift K            distance of --pattern shift (default 1)\n"
 	"  --hotspot-fraction F senders of --pattern hotspot (default 0.06)\n"
+	"  --placement P        linear (default: rank i on the i-th CA port in node order) or\n"
+	"                       random (ranks shuffled by --seed)\n"
 	"  --vls N              data VLs of the switches, and the engines' VL budget (default 8)\n"
 	"  --mtu B, --packet B  MTU and packet size in bytes (default 4096 and 4096)\n"
 	"  --buffer N           input buffer per VL in packets (default 16)\n"
@@ -76,7 +78,7 @@ static const char sim_usage[] =
 enum {
 	OPT_PATTERN = 1000, OPT_LOAD, OPT_MTU, OPT_PACKET, OPT_BUFFER, OPT_BUFFER_BYTES,
 	OPT_NO_VOQ, OPT_ARBITRATION, OPT_INJECTION, OPT_LINK_GBPS, OPT_LINK_LATENCY,
-	OPT_SWITCH_LATENCY, OPT_WARMUP, OPT_TIME, OPT_SHIFT, OPT_HOTSPOT, OPT_CSV, OPT_JSON,
+	OPT_SWITCH_LATENCY, OPT_WARMUP, OPT_TIME, OPT_SHIFT, OPT_HOTSPOT, OPT_PLACEMENT, OPT_CSV, OPT_JSON,
 	OPT_PLOT,
 };
 
@@ -217,6 +219,7 @@ static int sim_option(struct sargs *a, int c, const char *v)
 {
 	static const char *const arbs[] = { "rr", "weighted", "age" };
 	static const char *const injs[] = { "bernoulli", "poisson" };
+	static const char *const places[] = { "linear", "random" };
 	struct lanes_sim_opts *o = &a->so;
 
 	switch (c) {
@@ -239,6 +242,7 @@ static int sim_option(struct sargs *a, int c, const char *v)
 	case OPT_TIME: return parse_number("time", v, 0, 1, &o->measure_ns);
 	case OPT_SHIFT: return parse_u32("shift", v, 0, UINT32_MAX, &a->traffic.shift);
 	case OPT_HOTSPOT: return parse_number("hotspot-fraction", v, 0, 1, &a->traffic.hotspot_fraction);
+	case OPT_PLACEMENT: return parse_choice("placement", v, places, 2, &a->traffic.placement);
 	default: return -1;
 	}
 }
@@ -313,6 +317,7 @@ static int parse_args(struct sargs *a, int argc, char **argv)
 		{ "warmup", required_argument, NULL, OPT_WARMUP }, { "time", required_argument, NULL, OPT_TIME },
 		{ "shift", required_argument, NULL, OPT_SHIFT },
 		{ "hotspot-fraction", required_argument, NULL, OPT_HOTSPOT },
+		{ "placement", required_argument, NULL, OPT_PLACEMENT },
 		{ "csv", no_argument, NULL, OPT_CSV }, { "json", no_argument, NULL, OPT_JSON },
 		{ "plot", required_argument, NULL, OPT_PLOT }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 } };
@@ -488,11 +493,11 @@ out:
 
 static void print_header(const struct sargs *a, const struct lanes_fabric *f)
 {
-	printf("%s: %u switches, %u CAs; pattern %s; %.0f ns warm-up, %.0f ns measured per point\n"
+	printf("%s: %u switches, %u CAs; pattern %s%s; %.0f ns warm-up, %.0f ns measured per point\n"
 	       "LOAD and ACCEPTED are fractions of link bandwidth per host; LINK-MAX the busiest "
 	       "switch-to-switch link's utilisation\n\n",
 	       a->fabric_label, f->num_switches, f->num_cas, lanes_sim_pattern_name(a->traffic.pattern),
-	       a->so.warmup_ns, a->so.measure_ns);
+	       a->traffic.placement == LANES_SIM_PLACE_RANDOM ? ", random placement" : "", a->so.warmup_ns, a->so.measure_ns);
 }
 
 static void print_table(const struct sargs *a, const struct lanes_fabric *f,
@@ -615,6 +620,8 @@ static void print_json(const struct sargs *a, const struct sim_row *rows, size_t
 	json_object_object_add(o, "fabric", json_object_new_string(a->fabric_label));
 	json_object_object_add(o, "pattern",
 			       json_object_new_string(lanes_sim_pattern_name(a->traffic.pattern)));
+	json_object_object_add(o, "placement", json_object_new_string(
+		a->traffic.placement == LANES_SIM_PLACE_RANDOM ? "random" : "linear"));
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *e = json_object_new_object(), *pts = json_object_new_array();
 
@@ -673,8 +680,9 @@ static int write_plot(const struct sargs *a, const struct sim_row *rows, size_t 
 		{ "Mean latency", "offered load (fraction of link bandwidth per host)",
 		  "mean latency (\u00b5s)", lat, m },
 	};
-	snprintf(title, sizeof(title), "%s, pattern %s", a->fabric_label,
-		 lanes_sim_pattern_name(a->traffic.pattern));
+	snprintf(title, sizeof(title), "%s, pattern %s%s", a->fabric_label,
+		 lanes_sim_pattern_name(a->traffic.pattern),
+		 a->traffic.placement == LANES_SIM_PLACE_RANDOM ? ", random placement" : "");
 	if (lanes_atomic_open(&out, a->plot, &err)) {
 		rc = cli_fail(&err);
 		goto out;

@@ -4,7 +4,12 @@
  * every definition with a worked example for N = 8).
  *
  * Endpoints are the CA ports with a LID and a cable to a switch, in node and
- * then port order, numbered 0..N-1. A pattern gives every endpoint a role
+ * then port order, numbered 0..N-1. A pattern is defined on ranks 0..N-1;
+ * the placement says on which endpoint each rank runs: rank i on endpoint
+ * i (linear, the default), or in a random order from the seed, so that
+ * neighbours in a pattern are not neighbours in the fabric (random; one
+ * shuffle of the endpoint list before the pattern is built, so the
+ * endpoint numbers below are ranks). A pattern gives every endpoint a role
  * (offered load, full rate, idle) and its destinations: a fixed partner for
  * a permutation, a small set to draw from (stencil neighbours, hot-spot
  * destinations), or every other endpoint (uniform).
@@ -147,6 +152,34 @@ static int list_endpoints(const struct lanes_fabric *f, struct lanes_traffic *t,
 				t->fixed[k++] = LANES_NONE;
 			}
 	return 0;
+}
+
+/* Swap endpoints i and j: their LIDs, nodes and ports (before any pattern is built). */
+static void swap_endpoints(struct lanes_traffic *t, uint32_t i, uint32_t j)
+{
+	uint32_t lid = t->lid[i], node = t->node[i];
+	uint8_t port = t->port[i];
+
+	t->lid[i] = t->lid[j];
+	t->node[i] = t->node[j];
+	t->port[i] = t->port[j];
+	t->lid[j] = lid;
+	t->node[j] = node;
+	t->port[j] = port;
+}
+
+/*
+ * Random placement: rank i runs on the i-th endpoint of a Fisher-Yates
+ * shuffle. Endpoint numbers are ranks from here on, so every pattern below
+ * is built on ranks unchanged. A stream of its own ("placemnt" in ASCII).
+ */
+static void place_ranks(struct lanes_traffic *t, uint64_t seed)
+{
+	struct lanes_rng rng;
+
+	lanes_rng_seed(&rng, seed ^ 0x706c6163656d6e74ULL);
+	for (uint32_t i = t->num_endpoints; i > 1; i--)
+		swap_endpoints(t, i - 1, (uint32_t)lanes_rng_below(&rng, i));
 }
 
 /* The parameters of the permutation patterns for N endpoints. */
@@ -454,6 +487,12 @@ int lanes_traffic_make(const struct lanes_fabric *f, const struct lanes_sim_traf
 				     "%s traffic needs 2 endpoints (CA ports with a LID cabled to "
 				     "a switch), the fabric has %u",
 				     lanes_sim_pattern_name(spec->pattern), t->num_endpoints);
+		goto out;
+	}
+	if (spec->placement == LANES_SIM_PLACE_RANDOM)
+		place_ranks(t, seed);
+	else if (spec->placement != LANES_SIM_PLACE_LINEAR) {
+		rc = lanes_error_set(err, LANES_EINVAL, "no placement %d", spec->placement);
 		goto out;
 	}
 	switch (spec->pattern) {

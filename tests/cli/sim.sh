@@ -66,6 +66,18 @@ same "json deadlock null" "$(grep -c '"deadlock":null' "$work/out")" 4
 # a simulated window of 120 us: warm-up + measured
 same "json simulated_ns" "$(grep -c '"simulated_ns":120000' "$work/out")" 4
 
+# --placement random: named in the header and the JSON; the stencil on the
+# 342-endpoint dragonfly below saturation delivers what is offered either way
+check "placement random" 0 "$LANES" sim -e dla dragonfly a=6 p=3 h=3 --pattern stencil3d --placement random \
+  --load 0.1 "${SHORT[@]}"
+expect "placement in the header" "$work/out" '; pattern stencil3d, random placement; '
+same "placement: accepted = offered" "$(rows "$work/out" | awk '$3 < 0.09 || $3 > 0.11' | wc -l)" 0
+check "placement json" 0 "$LANES" sim -e dla "${DF[@]}" --pattern shift --placement random --load 0.1 \
+  "${SHORT[@]}" --json
+same "json placement" "$(grep -o '"placement":"[^"]*"' "$work/out")" '"placement":"random"'
+check "placement linear json" 0 "$LANES" sim -e dla "${DF[@]}" --load 0.1 "${SHORT[@]}" --json
+same "json placement linear" "$(grep -o '"placement":"[^"]*"' "$work/out")" '"placement":"linear"'
+
 # --vls is the switches' data VLs: one utilisation per VL, and the VLs' shares
 # add up to the mean link utilisation (every link-busy second is on some VL)
 check "json vls" 0 "$LANES" sim -e dfsssp "${DF[@]}" --vls 4 --load 0.6 "${SHORT[@]}" --json
@@ -172,6 +184,7 @@ bad --warmup -1
 bad --link-gbps nan
 bad --switch-latency ""
 bad --hotspot-fraction 2
+bad --placement block
 bad --vls 0
 bad --threads x
 check "csv and json" 2 "$LANES" sim -e dla "${DF[@]}" --csv --json

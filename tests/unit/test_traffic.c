@@ -27,7 +27,7 @@ static struct lanes_fabric *star(uint32_t n)
 static struct lanes_traffic make(const struct lanes_fabric *f, int pattern, uint32_t shift,
 				 uint64_t seed)
 {
-	struct lanes_sim_traffic spec = { pattern, shift, 0.06 };
+	struct lanes_sim_traffic spec = { pattern, shift, 0.06, LANES_SIM_PLACE_LINEAR };
 	struct lanes_traffic t;
 	struct lanes_error err;
 
@@ -39,7 +39,7 @@ static struct lanes_traffic make(const struct lanes_fabric *f, int pattern, uint
 static int make_error(const struct lanes_fabric *f, int pattern, uint32_t shift,
 		      struct lanes_error *err)
 {
-	struct lanes_sim_traffic spec = { pattern, shift, 0.06 };
+	struct lanes_sim_traffic spec = { pattern, shift, 0.06, LANES_SIM_PLACE_LINEAR };
 	struct lanes_traffic t;
 	int rc = lanes_traffic_make(f, &spec, 1, &t, err);
 
@@ -363,7 +363,7 @@ static void test_hotspot(void **state)
 static void test_hotspot_edges(void **state)
 {
 	struct lanes_fabric *f = star(20);
-	struct lanes_sim_traffic spec = { LANES_SIM_HOTSPOT, 1, 0.06 };
+	struct lanes_sim_traffic spec = { LANES_SIM_HOTSPOT, 1, 0.06, LANES_SIM_PLACE_LINEAR };
 	struct lanes_traffic t;
 	struct lanes_error err;
 
@@ -489,6 +489,82 @@ static void test_endpoints(void **state)
 	lanes_fabric_free(f);
 }
 
+static struct lanes_traffic make_placed(const struct lanes_fabric *f, int pattern, int placement,
+				       uint64_t seed)
+{
+	struct lanes_sim_traffic spec = { pattern, 5, 0.06, placement };
+	struct lanes_traffic t;
+	struct lanes_error err;
+
+	if (lanes_traffic_make(f, &spec, seed, &t, &err))
+		fail_msg("%s: %s", lanes_sim_pattern_name(pattern), err.message);
+	return t;
+}
+
+/* Endpoints of b whose rank differs from a's (same LID at the same rank otherwise). */
+static uint32_t moved(const struct lanes_traffic *a, const struct lanes_traffic *b)
+{
+	uint32_t n = 0;
+
+	for (uint32_t e = 0; e < a->num_endpoints; e++)
+		n += a->lid[e] != b->lid[e];
+	return n;
+}
+
+/*
+ * Placement: a pattern is defined on ranks, and the random placement only
+ * changes which endpoint each rank runs on. So the ranks' destinations are
+ * the linear ones, the endpoints are the same set (every LID once, each
+ * with its own node and port), the order is a function of the seed, and a
+ * random order of 72 moves nearly every endpoint.
+ */
+static void test_placement(void **state)
+{
+	struct lanes_fabric *f = gen("dragonfly a=4 p=2 h=2");
+	const int patterns[] = { LANES_SIM_STENCIL3D, LANES_SIM_SHIFT, LANES_SIM_BIT_REVERSE };
+	struct lanes_error err;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(patterns) / sizeof(patterns[0]); k++) {
+		struct lanes_traffic lin = make_placed(f, patterns[k], LANES_SIM_PLACE_LINEAR, 1);
+		struct lanes_traffic rnd = make_placed(f, patterns[k], LANES_SIM_PLACE_RANDOM, 1);
+		struct lanes_traffic again = make_placed(f, patterns[k], LANES_SIM_PLACE_RANDOM, 1);
+		struct lanes_traffic other = make_placed(f, patterns[k], LANES_SIM_PLACE_RANDOM, 2);
+		uint8_t *seen = calloc(f->num_nodes, 1);
+		uint32_t n = lin.num_endpoints;
+
+		assert_non_null(seen);
+		assert_int_equal(rnd.num_endpoints, n);
+		assert_memory_equal(rnd.role, lin.role, n);
+		assert_memory_equal(rnd.fixed, lin.fixed, n * sizeof(*lin.fixed));
+		if (lin.set)
+			assert_memory_equal(rnd.set, lin.set, lin.set_off[n] * sizeof(*lin.set));
+		for (uint32_t e = 0; e < n; e++) {
+			/* one CA port each on this fabric: its node identifies it */
+			assert_int_equal(rnd.lid[e], lanes_fabric_port(f, rnd.node[e], rnd.port[e])->lid);
+			assert_false(seen[rnd.node[e]]);
+			seen[rnd.node[e]] = 1;
+		}
+		assert_int_equal(moved(&lin, &again), moved(&lin, &rnd));
+		assert_int_equal(moved(&rnd, &again), 0);
+		/* a random permutation of 72 fixes one point on average */
+		assert_true(moved(&lin, &rnd) >= n - 6);
+		assert_true(moved(&rnd, &other) >= n - 6);
+		free(seen);
+		lanes_traffic_free(&lin);
+		lanes_traffic_free(&rnd);
+		lanes_traffic_free(&again);
+		lanes_traffic_free(&other);
+	}
+	{
+		struct lanes_sim_traffic spec = { LANES_SIM_UNIFORM, 1, 0.06, 7 };
+		struct lanes_traffic t;
+
+		assert_int_equal(lanes_traffic_make(f, &spec, 1, &t, &err), LANES_EINVAL);
+	}
+	lanes_fabric_free(f);
+}
+
 static void test_refusals(void **state)
 {
 	struct lanes_fabric *f = star(1);
@@ -532,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_dragonfly_worst),
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_endpoints),
+		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_names),
 	};
