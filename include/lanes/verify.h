@@ -30,6 +30,19 @@
 extern "C" {
 #endif
 
+/** Which routes the metrics count (hops, stretch, routes per channel, hottest). */
+enum lanes_verify_metric_traffic {
+	LANES_VERIFY_CA_PAIRS = 0,  /**< every ordered pair of CA ports (the default) */
+	/**
+	 * One route per ordered pair of distinct switches, from the switch to
+	 * the other's LID, hops in switch-to-switch links: how Sancho, Robles,
+	 * Lopez, Flich and Duato ("Routing in InfiniBand torus network
+	 * topologies", ICPP 2003, Sec. 5) count average distance and crossing
+	 * paths. The deadlock check and the EBB still use CA traffic.
+	 */
+	LANES_VERIFY_SWITCH_PAIRS,
+};
+
 /** Options; lanes_verify_opts_init() sets the defaults. */
 struct lanes_verify_opts {
 	int ca_only;           /**< destinations are CA LIDs only (default: CA and switch LIDs) */
@@ -42,6 +55,7 @@ struct lanes_verify_opts {
 	 * every source and destination.
 	 */
 	int all_traffic;
+	int metric_traffic;    /**< enum lanes_verify_metric_traffic (default CA pairs) */
 	uint8_t max_vls;       /**< data VL budget (default 8) */
 	uint32_t ebb_patterns; /**< random bisections for the EBB (default 100; 0 skips it) */
 	uint64_t seed;         /**< for the bisections (default 1) */
@@ -102,9 +116,9 @@ struct lanes_verify_result {
 	uint32_t cycle_len;
 	uint64_t cdg_channels, cdg_dependencies;
 
-	/* CA-to-CA routes */
-	uint64_t routes;            /**< CA-to-CA pairs routed */
-	double hops_avg;            /**< links from CA to CA */
+	/* CA-to-CA routes (switch-to-switch with LANES_VERIFY_SWITCH_PAIRS) */
+	uint64_t routes;            /**< CA-to-CA pairs routed (or switch pairs) */
+	double hops_avg;            /**< links from CA to CA (or switch to switch) */
 	uint32_t hops_max;
 	uint64_t hops_hist[LANES_VERIFY_HOPS_HIST];
 	double stretch_avg, stretch_max; /**< routed hops / shortest hops */

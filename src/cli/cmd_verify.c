@@ -31,6 +31,9 @@ static const char verify_usage[] =
 	"                   (NAME:KEY=VALUE[:KEY=VALUE...] passes the engine's parameters)\n"
 	"  --vls N          data VL budget (default 8)\n"
 	"  --ca-only        destinations are CA LIDs only\n"
+	"  --traffic T      what the metrics count: ca-pairs (default: every pair of CA ports)\n"
+	"                   or switch-pairs (one route per ordered pair of switches, hops in\n"
+	"                   switch-to-switch links, as Sancho et al. count for tori)\n"
 	"  --all-traffic    credit loops and VLs from every path, switch LIDs and switch sources\n"
 	"                   included (default: CA-to-CA paths, the traffic OpenSM's engines\n"
 	"                   keep deadlock-free; reachability always covers every pair)\n"
@@ -63,6 +66,7 @@ static int parse_args(struct vargs *a, int argc, char **argv)
 		{ "sl2vl", required_argument, NULL, 'm' },
 		{ "path-sl", required_argument, NULL, 'p' },
 		{ "ca-only", no_argument, NULL, 'c' },
+		{ "traffic", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 } };
@@ -78,11 +82,23 @@ static int parse_args(struct vargs *a, int argc, char **argv)
 		case 'm': a->sl2vl = optarg; break;
 		case 'p': a->path_sl = optarg; break;
 		case 'c': a->vo.ca_only = 1; break;
+		case 't':
+			if (!strcmp(optarg, "ca-pairs"))
+				a->vo.metric_traffic = LANES_VERIFY_CA_PAIRS;
+			else if (!strcmp(optarg, "switch-pairs"))
+				a->vo.metric_traffic = LANES_VERIFY_SWITCH_PAIRS;
+			else
+				return cli_usage_error("--traffic is ca-pairs or switch-pairs, not '%s'",
+						       optarg);
+			break;
 		case 'j': a->json = 1; break;
 		case 'h': fputs(verify_usage, stdout); return -1;
 		default: fputs(verify_usage, stderr); return EXIT_USAGE;
 		}
 	}
+	if (a->vo.metric_traffic == LANES_VERIFY_SWITCH_PAIRS && a->vo.ca_only)
+		return cli_usage_error("verify: --traffic switch-pairs needs the switch LIDs that "
+				       "--ca-only leaves out");
 	a->ro.seed = a->vo.seed = a->fo.seed;
 	a->vo.threads = a->ro.threads;
 	a->vo.max_vls = a->ro.max_vls;
@@ -91,9 +107,10 @@ static int parse_args(struct vargs *a, int argc, char **argv)
 }
 
 void cli_verify_text(const struct lanes_fabric *f, const struct lanes_verify_result *res,
-		     int all_traffic);
+		     const struct lanes_verify_opts *vo);
 struct json_object *cli_verify_json(const struct lanes_fabric *f,
-				    const struct lanes_verify_result *res, int all_traffic);
+				    const struct lanes_verify_result *res,
+				    const struct lanes_verify_opts *vo);
 
 static int run(struct vargs *a, struct lanes_fabric *f, struct lanes_routing **r)
 {
@@ -123,12 +140,12 @@ static int run(struct vargs *a, struct lanes_fabric *f, struct lanes_routing **r
 	if (lanes_verify(f, *r, &a->vo, &res, &err))
 		return cli_fail(&err);
 	if (a->json) {
-		struct json_object *o = cli_verify_json(f, res, a->vo.all_traffic);
+		struct json_object *o = cli_verify_json(f, res, &a->vo);
 
 		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
-		cli_verify_text(f, res, a->vo.all_traffic);
+		cli_verify_text(f, res, &a->vo);
 	}
 	rc = res->deadlock_free && res->reachable && !res->vl15_used && !res->vls_over_budget
 		     ? EXIT_OK

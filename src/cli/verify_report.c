@@ -55,8 +55,9 @@ static void print_reach(const struct lanes_fabric *f, const struct lanes_verify_
 }
 
 void cli_verify_text(const struct lanes_fabric *f, const struct lanes_verify_result *res,
-		     int all_traffic)
+		     const struct lanes_verify_opts *vo)
 {
+	int all_traffic = vo->all_traffic, switch_pairs = vo->metric_traffic == LANES_VERIFY_SWITCH_PAIRS;
 	char a[40], b[40];
 
 	print_reach(f, res);
@@ -70,7 +71,8 @@ void cli_verify_text(const struct lanes_fabric *f, const struct lanes_verify_res
 		       (unsigned long long)res->cdg_dependencies);
 	else
 		print_cycle(f, res);
-	printf("CA-to-CA routes     %llu\n", (unsigned long long)res->routes);
+	printf("%s %llu\n", switch_pairs ? "switch-pair routes " : "CA-to-CA routes    ",
+	       (unsigned long long)res->routes);
 	printf("hops                avg %.3f, max %u;", res->hops_avg, res->hops_max);
 	for (uint32_t h = 0; h < LANES_VERIFY_HOPS_HIST; h++)
 		if (res->hops_hist[h])
@@ -79,8 +81,8 @@ void cli_verify_text(const struct lanes_fabric *f, const struct lanes_verify_res
 	printf("routes per channel  max %llu, min %llu, avg %.2f, stddev %.2f\n",
 	       (unsigned long long)res->rpc_max, (unsigned long long)res->rpc_min, res->rpc_avg,
 	       res->rpc_stddev);
-	printf("routes per VL      ");
-	for (uint32_t v = 0; v < 16; v++)
+	printf("routes per VL      %s", switch_pairs ? " (CA-to-CA routes only)" : "");
+	for (uint32_t v = 0; v < 16 && !switch_pairs; v++)
 		if (res->routes_per_vl[v])
 			printf(" VL%u:%llu", v, (unsigned long long)res->routes_per_vl[v]);
 	printf("\nhottest channels\n");
@@ -187,11 +189,14 @@ static struct json_object *lists_json(const struct lanes_fabric *f,
 }
 
 struct json_object *cli_verify_json(const struct lanes_fabric *f,
-				    const struct lanes_verify_result *res, int all_traffic)
+				    const struct lanes_verify_result *res,
+				    const struct lanes_verify_opts *vo)
 {
 	struct json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "cdg_traffic", json_object_new_string(all_traffic ? "all" : "ca-to-ca"));
+	json_object_object_add(o, "cdg_traffic", json_object_new_string(vo->all_traffic ? "all" : "ca-to-ca"));
+	json_object_object_add(o, "metric_traffic", json_object_new_string(
+		vo->metric_traffic == LANES_VERIFY_SWITCH_PAIRS ? "switch-pairs" : "ca-pairs"));
 	json_object_object_add(o, "deadlock_free", json_object_new_boolean(res->deadlock_free));
 	json_object_object_add(o, "reachable", json_object_new_boolean(res->reachable));
 	json_object_object_add(o, "pairs_checked", u64(res->pairs_checked));

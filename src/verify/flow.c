@@ -14,6 +14,11 @@
  * Unless opts->all_traffic is set, only CA-sourced paths to CA destinations
  * make dependencies and count as VL use; switch LIDs and switch sources are
  * still checked for reachability (walk.c).
+ *
+ * With opts->metric_traffic = LANES_VERIFY_SWITCH_PAIRS the metrics count
+ * instead one route from every switch to every other switch's LID, hops in
+ * switch-to-switch links (the count of Sancho et al., ICPP 2003, Sec. 5);
+ * CA routes then still make dependencies and VLs, and count nothing.
  */
 #include "verify_internal.h"
 #include "core/bits.h"
@@ -66,12 +71,15 @@ static uint64_t own_cas(const struct vctx *c, uint32_t s)
 	return n;
 }
 
-/* Hops and stretch of the `own` CA sources behind switch s. */
-static void own_metrics(struct vctx *c, uint32_t s, uint64_t own)
+/*
+ * Hops and stretch of the `own` sources behind switch s, each end_links
+ * links beyond the switch path (2 for CA to CA, 0 for switch to switch).
+ */
+static void own_metrics(struct vctx *c, uint32_t s, uint64_t own, uint32_t end_links)
 {
 	struct lanes_verify_result *res = c->res;
-	uint32_t h = c->hops[s] + 2;
-	uint32_t shortest = c->dist[(size_t)c->os * c->S + s] + 2u; /* symmetric: row os */
+	uint32_t h = c->hops[s] + end_links;
+	uint32_t shortest = c->dist[(size_t)c->os * c->S + s] + end_links; /* symmetric: row os */
 
 	res->routes += own;
 	c->hop_sum += own * h;
@@ -97,8 +105,25 @@ static void count_routes(struct vctx *c)
 			c->routes[c->outent[s]] += total;
 		}
 		if (own)
-			own_metrics(c, s, own);
+			own_metrics(c, s, own, 2);
 	}
+}
+
+/* Switch-pairs metrics for a switch destination: one route from every other switch. */
+static void count_switch_routes(struct vctx *c)
+{
+	for (uint32_t i = 0; i < c->num_order; i++) {
+		uint32_t s = c->order[i];
+		uint64_t own = s != c->os, total = c->sub[s] + own;
+
+		if (c->nxt[s] != LANES_NONE) {
+			c->sub[c->nxt[s]] += total;
+			c->routes[c->outent[s]] += total;
+		}
+		if (own)
+			own_metrics(c, s, own, 0);
+	}
+	memset(c->sub, 0, sizeof(*c->sub) * c->S);
 }
 
 /* Which SLs the sources behind each switch use for this destination. */
@@ -128,7 +153,7 @@ static uint16_t source_sls(struct vctx *c)
 }
 
 /* CA sources one by one: per-pair SLs, or CA ports whose maps differ. */
-static void own_cas_slow(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int ca_dst)
+static void own_cas_slow(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int counted)
 {
 	for (uint32_t k = c->ca_off[s]; k < c->ca_off[s + 1]; k++) {
 		const struct vca *ca = &c->cas[k];
@@ -142,13 +167,13 @@ static void own_cas_slow(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, in
 		lanes_verify_note_vl(c, vl);
 		c->vlmask[s] |= (uint16_t)(1u << vl);
 		c->sub_sl[s]++;
-		if (ca_dst)
+		if (counted)
 			c->res->routes_per_vl[vl]++;
 	}
 }
 
 /* CA sources at once, when they share the SL: the precomputed VL mask. */
-static void own_cas_fast(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int ca_dst)
+static void own_cas_fast(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int counted)
 {
 	uint64_t own = own_cas(c, s);
 	uint16_t m = 1;
@@ -158,7 +183,7 @@ static void own_cas_fast(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, in
 	if (c->has_maps) {
 		m = c->inj_mask[((size_t)c->sw_base[s] + out) * 16 + sl];
 		if (lanes_popcount64(m) != 1) {
-			own_cas_slow(c, s, out, sl, ca_dst);
+			own_cas_slow(c, s, out, sl, counted);
 			return;
 		}
 		lanes_verify_note_vl(c, (uint8_t)lanes_ctz64(m));
@@ -167,12 +192,12 @@ static void own_cas_fast(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, in
 	}
 	c->vlmask[s] |= m;
 	c->sub_sl[s] += own;
-	if (ca_dst)
+	if (counted)
 		c->res->routes_per_vl[lanes_ctz64(m)] += own;
 }
 
 /* VLs of s's own sources with SL sl, and the CA routes they carry per VL. */
-static void own_sources(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int ca_dst)
+static void own_sources(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int counted)
 {
 	uint32_t lid = c->sw_lid[s];
 
@@ -183,13 +208,13 @@ static void own_sources(struct vctx *c, uint32_t s, uint8_t out, uint8_t sl, int
 		c->vlmask[s] |= (uint16_t)(1u << vl);
 	}
 	if (c->r->sl_mode == LANES_SL_PER_PAIR)
-		own_cas_slow(c, s, out, sl, ca_dst);
+		own_cas_slow(c, s, out, sl, counted);
 	else
-		own_cas_fast(c, s, out, sl, ca_dst);
+		own_cas_fast(c, s, out, sl, counted);
 }
 
 /* Upstream switch t feeds s = nxt[t]: VL at s, CDG edges, counts. */
-static void feed(struct vctx *c, uint32_t t, uint8_t sl, int ca_dst)
+static void feed(struct vctx *c, uint32_t t, uint8_t sl, int counted)
 {
 	const struct lanes_fabric *f = c->f;
 	uint32_t s = c->nxt[t], e = c->outent[t];
@@ -200,7 +225,7 @@ static void feed(struct vctx *c, uint32_t t, uint8_t sl, int ca_dst)
 	c->vlmask[s] |= (uint16_t)(1u << vout);
 	c->active[s] = 1;
 	c->sub_sl[s] += c->sub_sl[t];
-	if (ca_dst)
+	if (counted)
 		c->res->routes_per_vl[vout] += c->sub_sl[t];
 	if (c->nxt[s] == LANES_NONE)
 		return; /* s delivers: the last channel is a sink */
@@ -209,7 +234,7 @@ static void feed(struct vctx *c, uint32_t t, uint8_t sl, int ca_dst)
 				     c->outent[s] - f->adj_off[s], vout);
 }
 
-static void flow_sl(struct vctx *c, uint8_t sl, int ca_dst)
+static void flow_sl(struct vctx *c, uint8_t sl, int counted)
 {
 	for (uint32_t i = 0; i < c->num_order; i++) {
 		uint32_t s = c->order[i];
@@ -223,9 +248,9 @@ static void flow_sl(struct vctx *c, uint8_t sl, int ca_dst)
 
 		if (!c->active[s])
 			continue;
-		own_sources(c, s, lanes_routing_port(c->r, s, c->d), sl, ca_dst);
+		own_sources(c, s, lanes_routing_port(c->r, s, c->d), sl, counted);
 		if (c->nxt[s] != LANES_NONE)
-			feed(c, s, sl, ca_dst);
+			feed(c, s, sl, counted);
 	}
 }
 
@@ -238,6 +263,7 @@ static void flow_plain(struct vctx *c, int ca_dst)
 	const uint32_t *adj_off = c->f->adj_off;
 	uint8_t sl = lanes_verify_sl(c, 0, 0, c->d);
 	uint64_t hop_total = 0;
+	int count = c->o->metric_traffic == LANES_VERIFY_CA_PAIRS;
 
 	if (sl + 1u > c->res->sls_used)
 		c->res->sls_used = sl + 1u;
@@ -246,26 +272,31 @@ static void flow_plain(struct vctx *c, int ca_dst)
 		uint32_t t = c->order[i], s = c->nxt[t], e;
 		uint64_t own = ca_dst ? own_cas(c, t) : 0, total;
 
-		if (own)
-			own_metrics(c, t, own);
+		if (own && count)
+			own_metrics(c, t, own, 2);
 		total = c->sub[t] + own;
 		hop_total += total;
 		if (s == LANES_NONE)
 			continue;
 		e = c->outent[t];
 		c->sub[s] += total;
-		c->routes[e] += total;
+		if (count)
+			c->routes[e] += total;
 		if ((total || c->o->all_traffic) && c->nxt[s] != LANES_NONE)
 			lanes_verify_cdg_add(c, s, c->rev[e], 0, c->outent[s] - adj_off[s], 0);
 	}
-	c->res->routes_per_vl[0] += hop_total;
+	if (count)
+		c->res->routes_per_vl[0] += hop_total;
 }
 
 void lanes_verify_flow(struct vctx *c)
 {
 	int ca_dst = c->f->nodes[c->dnode].type != LANES_NODE_SWITCH;
+	int ca_metrics = ca_dst && c->o->metric_traffic == LANES_VERIFY_CA_PAIRS;
 	uint16_t sls;
 
+	if (!ca_dst && c->o->metric_traffic == LANES_VERIFY_SWITCH_PAIRS)
+		count_switch_routes(c);
 	if (!ca_dst && !c->o->all_traffic)
 		return; /* switch LIDs: reachability only */
 	if (!c->has_maps && c->r->sl_mode <= LANES_SL_PER_DST) {
@@ -273,7 +304,7 @@ void lanes_verify_flow(struct vctx *c)
 		return;
 	}
 
-	if (ca_dst)
+	if (ca_metrics)
 		count_routes(c);
 	sls = source_sls(c);
 	for (uint8_t sl = 0; sl < LANES_NUM_SLS; sl++) {
@@ -281,6 +312,6 @@ void lanes_verify_flow(struct vctx *c)
 			continue;
 		if (sl + 1u > c->res->sls_used)
 			c->res->sls_used = sl + 1u;
-		flow_sl(c, sl, ca_dst);
+		flow_sl(c, sl, ca_metrics);
 	}
 }

@@ -493,6 +493,13 @@ int lanes_verify(const struct lanes_fabric *f, const struct lanes_routing *r,
 	*out = NULL;
 	if ((rc = lanes_routing_check(f, r, err)))
 		return rc;
+	if (opts->metric_traffic != LANES_VERIFY_CA_PAIRS &&
+	    opts->metric_traffic != LANES_VERIFY_SWITCH_PAIRS)
+		return lanes_error_set(err, LANES_EINVAL, "no metric traffic %d", opts->metric_traffic);
+	if (opts->metric_traffic == LANES_VERIFY_SWITCH_PAIRS && opts->ca_only)
+		return lanes_error_set(err, LANES_EINVAL,
+				       "switch-pairs metrics need the switch LIDs as destinations, "
+				       "which ca_only leaves out");
 	memset(&c, 0, sizeof(c));
 	c.f = f;
 	c.r = r;

@@ -82,4 +82,18 @@ check "verify junk" 2 "$LANES" verify dragonfly a=4 p=2 h=2 --lfts "$work/junk.d
 expect "junk file:line" "$work/err" 'junk.dump:1: '
 check "verify -e with dir" 2 "$LANES" verify -e minhop dragonfly a=4 p=2 h=2 "$work/df"
 
+# --traffic switch-pairs: one route per ordered pair of switches; shortest paths
+# on a 4x4 torus average 32/15 switch hops (each ring of 4: 1 + 2 + 1 per
+# switch, two rings), the 2.13 of Sancho et al.'s Table 2
+check "switch pairs" 1 "$LANES" verify -e minhop torus k=4x4 p=2 --traffic switch-pairs
+expect "switch-pair routes" "$work/out" '^switch-pair routes +240$'
+expect "switch-pair hops" "$work/out" '^hops +avg 2\.133, max 4;'
+check "switch pairs json" 1 "$LANES" verify -e minhop torus k=4x4 p=2 --traffic switch-pairs --json
+expect "json metric_traffic" "$work/out" '"metric_traffic":"switch-pairs"'
+check "ca pairs json" 1 "$LANES" verify -e minhop torus k=4x4 p=2 --json
+expect "json metric_traffic default" "$work/out" '"metric_traffic":"ca-pairs"'
+check "bad traffic" 2 "$LANES" verify -e minhop torus k=4x4 p=2 --traffic all
+expect "bad traffic named" "$work/err" "traffic is ca-pairs or switch-pairs, not 'all'"
+check "switch pairs and ca-only" 2 "$LANES" verify -e minhop torus k=4x4 p=2 --traffic switch-pairs --ca-only
+
 finish

@@ -3,8 +3,15 @@
  * answer is known without running it: a 4-switch ring routed clockwise has a
  * credit loop; the same ring with a dateline VL change has none; forwarding
  * loops and drops are reported with the LIDs involved; the metrics of small
- * cases are counted by hand.
+ * cases are counted by hand. Switch-pairs metrics (one route per ordered
+ * pair of switches, as Sancho, Robles, Lopez, Flich and Duato count in
+ * "Routing in InfiniBand torus network topologies", ICPP 2003, Table 2):
+ * the clockwise ring by hand, and the average distance of shortest paths on
+ * their five tori both from the ring formula and as the paper prints it
+ * (truncated to two decimals: 3.0857 is its 3.08).
  */
+#include <math.h>
+
 #include "testutil.h"
 
 #include "lanes/routing.h"
@@ -332,6 +339,81 @@ static void test_same_result_for_any_thread_count(void **state)
 	lanes_fabric_free(f);
 }
 
+/* The clockwise ring of 4 counted switch to switch: route x -> t has (t - x) mod 4 hops. */
+static void test_switch_pairs_ring(void **state)
+{
+	struct lanes_fabric *f = ring(4);
+	struct lanes_routing *r = clockwise(f, 4);
+	struct lanes_verify_result *res, *other, *ca = verify(f, r);
+	struct lanes_verify_opts o;
+	struct lanes_error err;
+
+	(void)state;
+	lanes_verify_opts_init(&o);
+	o.metric_traffic = LANES_VERIFY_SWITCH_PAIRS;
+	assert_int_equal(lanes_verify(f, r, &o, &res, &err), 0);
+	assert_int_equal(res->routes, 12);
+	assert_float_equal(res->hops_avg, 24.0 / 12, 1e-12); /* 1 + 2 + 3 from each switch */
+	assert_int_equal(res->hops_max, 3);
+	assert_int_equal(res->rpc_max, 6); /* a clockwise link: 3 + 2 + 1 routes cross it */
+	assert_int_equal(res->rpc_min, 0); /* nothing goes anticlockwise */
+	assert_float_equal(res->rpc_avg, 3.0, 1e-12);
+	/* the deadlock verdict is the CA traffic's either way */
+	assert_false(res->deadlock_free);
+	assert_int_equal(res->cdg_dependencies, ca->cdg_dependencies);
+	assert_int_equal(ca->routes, 12);
+	assert_float_equal(ca->hops_avg, 2.0 + 2, 1e-12); /* CA to CA: two more links */
+	o.ca_only = 1;
+	assert_int_equal(lanes_verify(f, r, &o, &other, &err), LANES_EINVAL);
+	o.ca_only = 0;
+	o.metric_traffic = 9;
+	assert_int_equal(lanes_verify(f, r, &o, &other, &err), LANES_EINVAL);
+	lanes_verify_result_free(res);
+	lanes_verify_result_free(ca);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+/*
+ * Shortest paths on the tori of Sancho et al.'s Table 2: the average switch
+ * distance over ordered pairs is sum over dimensions of floor(k^2 / 4) (a
+ * ring's distances from one switch) times S / k, over S - 1; the paper
+ * prints 2.13, 3.08, 4.06, 2.07 and 3.04. Every route crosses hops links,
+ * so the routes per channel average S (S - 1) hops_avg / (2 n S).
+ */
+static void test_switch_pairs_tori(void **state)
+{
+	const char *const specs[] = { "torus k=4x4 p=1", "torus k=6x6 p=1", "torus k=8x8 p=1",
+				      "torus k=3x3x3 p=1", "torus k=4x4x4 p=1" };
+	const unsigned sides[][3] = { { 4, 4, 0 }, { 6, 6, 0 }, { 8, 8, 0 }, { 3, 3, 3 }, { 4, 4, 4 } };
+	const double paper[] = { 2.13, 3.08, 4.06, 2.07, 3.04 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(paper) / sizeof(paper[0]); i++) {
+		struct lanes_fabric *f = gen(specs[i]);
+		struct lanes_routing *r = lowest_port_shortest(f);
+		struct lanes_verify_result *res;
+		struct lanes_verify_opts o;
+		struct lanes_error err;
+		double S = f->num_switches, per_switch = 0, dims = 0;
+
+		for (unsigned d = 0; d < 3 && sides[i][d]; d++, dims++)
+			per_switch += (double)(sides[i][d] * sides[i][d] / 4) * S / sides[i][d];
+		lanes_verify_opts_init(&o);
+		o.metric_traffic = LANES_VERIFY_SWITCH_PAIRS;
+		o.ebb_patterns = 0;
+		assert_int_equal(lanes_verify(f, r, &o, &res, &err), 0);
+		assert_int_equal(res->routes, S * (S - 1));
+		assert_float_equal(res->hops_avg, per_switch / (S - 1), 1e-12);
+		assert_float_equal(floor(res->hops_avg * 100) / 100, paper[i], 1e-9); /* truncated */
+		assert_float_equal(res->stretch_max, 1.0, 1e-12);
+		assert_float_equal(res->rpc_avg, S * (S - 1) * res->hops_avg / (2 * dims * S), 1e-9);
+		lanes_verify_result_free(res);
+		lanes_routing_free(r);
+		lanes_fabric_free(f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +422,8 @@ int main(void)
 		cmocka_unit_test(test_loops_and_drops_are_reported),
 		cmocka_unit_test(test_ebb_counts_shared_links),
 		cmocka_unit_test(test_same_result_for_any_thread_count),
+		cmocka_unit_test(test_switch_pairs_ring),
+		cmocka_unit_test(test_switch_pairs_tori),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
