@@ -41,6 +41,7 @@ enum lanes_structure_kind {
 	LANES_STRUCTURE_DRAGONFLY, /**< groups */
 	LANES_STRUCTURE_HYPERX,    /**< coordinates, one per dimension */
 	LANES_STRUCTURE_SLIMFLY,   /**< coordinates (t, x, y) of an MMS graph */
+	LANES_STRUCTURE_TORUS,     /**< coordinates of a torus or mesh, wraparound per dimension */
 };
 
 /** Most dimensions a recognised HyperX may have. */
@@ -55,9 +56,11 @@ struct lanes_structure {
 	uint32_t num_groups;
 	uint32_t *group;          /**< per switch index: its group, 0..num_groups-1 */
 
-	/* LANES_STRUCTURE_HYPERX and LANES_STRUCTURE_SLIMFLY */
-	uint32_t num_dims;        /**< HyperX: dimensions; Slim Fly: 3 (t, x, y) */
+	/* LANES_STRUCTURE_HYPERX, LANES_STRUCTURE_TORUS and LANES_STRUCTURE_SLIMFLY */
+	uint32_t num_dims;        /**< HyperX, torus: dimensions; Slim Fly: 3 (t, x, y) */
 	uint32_t extent[LANES_STRUCTURE_MAX_DIMS]; /**< values per dimension */
+	/** Torus: 1 when dimension d wraps around (a ring of extent >= 3), 0 a path (a mesh) */
+	uint8_t wrap[LANES_STRUCTURE_MAX_DIMS];
 	uint32_t *coord;          /**< [switch * num_dims + dim] */
 	uint32_t slimfly_q;       /**< Slim Fly: the prime power q */
 
@@ -65,11 +68,13 @@ struct lanes_structure {
 	char note[256];
 };
 
-/** Kind name: "none", "dragonfly", "hyperx", "slimfly". */
+/** Kind name: "none", "dragonfly", "hyperx", "slimfly", "torus". */
 const char *lanes_structure_kind_name(int kind);
 
 /**
- * Recognise f as a Slim Fly, a HyperX or a dragonfly, tried in that order.
+ * Recognise f as a Slim Fly, a HyperX, a torus or mesh, or a dragonfly,
+ * tried in that order (a 3-ary or 4-ary torus is also a HyperX, and comes
+ * back as one; lanes_recognize_torus() gives its torus view).
  * Finding nothing is not an error: s->kind is LANES_STRUCTURE_NONE and
  * s->note says why. Errors are out of memory only.
  */
@@ -86,6 +91,13 @@ int lanes_recognize_hyperx(const struct lanes_fabric *f, struct lanes_structure 
 			   struct lanes_error *err);
 int lanes_recognize_slimfly(const struct lanes_fabric *f, struct lanes_structure *s,
 			    struct lanes_error *err);
+/**
+ * A torus or mesh: the product of cycles (wrap[d] = 1) and paths. A ring
+ * of 4 is two dimensions of extent 2 (the graphs are the same). Every
+ * switch and link of the full product must be there.
+ */
+int lanes_recognize_torus(const struct lanes_fabric *f, struct lanes_structure *s,
+			  struct lanes_error *err);
 
 /** Free what s holds and empty it. NULL is a no-op. */
 void lanes_structure_free(struct lanes_structure *s);

@@ -122,6 +122,14 @@ static void print_structure(const struct lanes_structure *s)
 	case LANES_STRUCTURE_SLIMFLY:
 		printf(" q=%u\n", s->slimfly_q);
 		break;
+	case LANES_STRUCTURE_TORUS:
+		for (uint32_t d = 0; d < s->num_dims; d++)
+			printf("%s%u", d ? "x" : " ", s->extent[d]);
+		printf(", wraparound");
+		for (uint32_t d = 0; d < s->num_dims; d++)
+			printf("%s%s", d ? "," : " ", s->wrap[d] ? "yes" : "no");
+		printf("\n");
+		break;
 	default:
 		printf(" (%s)\n", s->note);
 	}
@@ -150,6 +158,13 @@ static struct json_object *structure_json(const struct lanes_structure *s,
 		for (uint32_t d = 0; d < s->num_dims; d++)
 			json_object_array_add(ext, json_object_new_int64(s->extent[d]));
 		json_object_object_add(o, "extent", ext);
+	}
+	if (s->kind == LANES_STRUCTURE_TORUS) {
+		struct json_object *wrap = json_object_new_array();
+
+		for (uint32_t d = 0; d < s->num_dims; d++)
+			json_object_array_add(wrap, json_object_new_boolean(s->wrap[d]));
+		json_object_object_add(o, "wrap", wrap);
 	}
 	for (uint32_t u = 0; u < f->num_switches; u++) {
 		const struct lanes_node *n = &f->nodes[f->switches[u]];

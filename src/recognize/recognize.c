@@ -15,6 +15,7 @@ const char *lanes_structure_kind_name(int kind)
 	case LANES_STRUCTURE_DRAGONFLY: return "dragonfly";
 	case LANES_STRUCTURE_HYPERX: return "hyperx";
 	case LANES_STRUCTURE_SLIMFLY: return "slimfly";
+	case LANES_STRUCTURE_TORUS: return "torus";
 	default: return "none";
 	}
 }
@@ -33,9 +34,10 @@ int lanes_recognize(const struct lanes_fabric *f, struct lanes_structure *s,
 {
 	static int (*const recognizers[])(const struct lanes_fabric *, struct lanes_structure *,
 					  struct lanes_error *) = {
-		lanes_recognize_slimfly, lanes_recognize_hyperx, lanes_recognize_dragonfly,
+		lanes_recognize_slimfly, lanes_recognize_hyperx, lanes_recognize_torus,
+		lanes_recognize_dragonfly,
 	};
-	char why[3][96];
+	char why[4][96];
 	int rc;
 
 	memset(s, 0, sizeof(*s));
@@ -52,7 +54,8 @@ int lanes_recognize(const struct lanes_fabric *f, struct lanes_structure *s,
 	}
 	memset(s, 0, sizeof(*s));
 	s->num_switches = f->num_switches;
-	snprintf(s->note, sizeof(s->note), "%.80s; %.80s; %.80s", why[0], why[1], why[2]);
+	snprintf(s->note, sizeof(s->note), "%.60s; %.60s; %.60s; %.60s", why[0], why[1], why[2],
+		 why[3]);
 	return 0;
 }
 

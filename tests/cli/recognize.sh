@@ -36,8 +36,20 @@ check "hypercube" 0 "$LANES" topo info hypercube n=3 p=1
 expect "hypercube line" "$work/out" '^structure +hyperx 2x2x2$'
 
 # nothing recognised: kind none and the reasons
-check "none text" 0 "$LANES" topo info torus k=5x5 p=1
-expect "none line" "$work/out" '^structure +none \(.*not a HyperX.*not a dragonfly.*\)$'
+check "none text" 0 "$LANES" topo info fattree k=4 n=3
+expect "none line" "$work/out" '^structure +none \(.*not a HyperX.*not a torus.*not a dragonfly.*\)$'
+
+# tori and meshes: extents and wraparound per dimension (a ring of 4 is 2x2)
+check "torus" 0 "$LANES" topo info torus k=5x6 p=1
+expect "torus line" "$work/out" '^structure +torus 5x6, wraparound yes,yes$'
+check "mesh" 0 "$LANES" topo info mesh k=4x3 p=1
+expect "mesh line" "$work/out" '^structure +torus 4x3, wraparound no,no$'
+check "torus with a ring of 4" 0 "$LANES" topo info torus k=5x4 p=1
+expect "ring of 4 line" "$work/out" '^structure +torus 5x2x2, wraparound yes,no,no$'
+check "torus json" 0 "$LANES" topo info torus k=5x6 p=1 --json
+flat
+expect "torus kind" "$work/flat" '"structure":\{"kind":"torus","extent":\[5,6\],"wrap":\[true,true\],"switches":\['
+expect "torus x4-y2" "$work/flat" '"name":"MF0;torus-x4-y2:MQM8700/U1","coord":\[4,2\]\}'
 check "none json" 0 "$LANES" topo info fattree k=4 n=3 --json
 flat
 expect "none kind" "$work/flat" '"structure":\{"kind":"none","note":"[^"]+"\}'

@@ -524,7 +524,9 @@ static void test_recognize_order(void **state)
 		{ "hypercube n=4 p=1", LANES_STRUCTURE_HYPERX },
 		{ "dragonfly a=4 p=2 h=1 g=2", LANES_STRUCTURE_HYPERX }, /* K_4 x K_2 */
 		{ "dragonfly a=4 p=2 h=2 g=3", LANES_STRUCTURE_HYPERX }, /* K_4 x K_3 */
-		{ "torus k=5x5 p=1", LANES_STRUCTURE_NONE },
+		{ "torus k=5x5 p=1", LANES_STRUCTURE_TORUS },
+		{ "mesh k=4x3 p=1", LANES_STRUCTURE_TORUS },
+		{ "torus k=3x3 p=1", LANES_STRUCTURE_HYPERX }, /* K_3 x K_3 */
 		{ "fattree k=4 n=3", LANES_STRUCTURE_NONE },
 	};
 	(void)state;
@@ -631,7 +633,8 @@ static void test_bare_fabrics(void **state)
 {
 	static const char *const specs[] = { "dragonfly a=4 p=2 h=2",
 					     "dragonfly a=6 p=2 h=3 wiring=palmtree",
-					     "hyperx K=4x3x2 p=1", "hypercube n=4 p=1" };
+					     "hyperx K=4x3x2 p=1", "hypercube n=4 p=1",
+					     "torus k=6x5 p=1", "mesh k=4x3x2 p=1" };
 	(void)state;
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
 		struct lanes_fabric *f = gen(specs[i]), *x, *bare;
@@ -686,6 +689,133 @@ static void test_bare_fabrics(void **state)
 	}
 }
 
+/*
+ * Tori and meshes as products of cycles and paths: each switch's place is
+ * checked against the cabling alone (distinct coordinates within the
+ * extents, every cable one step in one dimension, modulo the extent where
+ * it wraps), and against the generator's own coordinates, which dimension
+ * and direction numbering (docs/recognize.md) give back exactly when no
+ * dimension is a ring of 4.
+ */
+static void check_torus_places(const struct lanes_fabric *f, const struct lanes_structure *s)
+{
+	uint32_t n = f->num_switches, D = s->num_dims, cells = 1;
+	uint8_t *taken;
+
+	for (uint32_t d = 0; d < D; d++)
+		cells *= s->extent[d];
+	assert_int_equal(cells, n);
+	taken = calloc(cells, 1);
+	for (uint32_t u = 0; u < n; u++) {
+		uint32_t index = 0;
+
+		for (uint32_t d = D; d-- > 0;) {
+			assert_true(s->coord[(size_t)u * D + d] < s->extent[d]);
+			index = index * s->extent[d] + s->coord[(size_t)u * D + d];
+		}
+		assert_false(taken[index]++);
+	}
+	for (uint32_t u = 0; u < n; u++)
+		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
+			const uint32_t *a = s->coord + (size_t)u * D, *b = s->coord + (size_t)f->adj[e].sw * D;
+			uint32_t differ = 0;
+
+			for (uint32_t d = 0; d < D; d++) {
+				uint32_t k = s->extent[d], up = (a[d] + 1) % k, down = (a[d] + k - 1) % k;
+
+				if (a[d] == b[d])
+					continue;
+				differ++;
+				if (s->wrap[d])
+					assert_true(b[d] == up || b[d] == down);
+				else
+					assert_true(b[d] == a[d] + 1 || a[d] == b[d] + 1);
+			}
+			assert_int_equal(differ, 1);
+		}
+	free(taken);
+}
+
+static void test_torus_intact(void **state)
+{
+	static const struct {
+		const char *spec;
+		uint8_t wrap;
+	} cases[] = {
+		{ "torus k=6x6 p=1", 1 }, { "torus k=5x6x7 p=1", 1 }, { "torus k=8x8 p=2", 1 },
+		{ "torus k=6x6 p=1 L=2", 1 }, { "torus k=3x5 p=1", 1 }, { "torus k=5 p=1", 1 },
+		{ "mesh k=4x4 p=1", 0 }, { "mesh k=3x5 p=1", 0 }, { "mesh k=7 p=1", 0 },
+		{ "mesh k=4x4 p=1 L=2", 0 }, { "mesh k=2x5 p=1", 0 }, { "mesh k=3x4x5 p=1", 0 },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lanes_fabric *f = gen(cases[i].spec);
+		struct lanes_structure s;
+		struct lanes_error err;
+		uint32_t c[LANES_STRUCTURE_MAX_DIMS];
+
+		if (lanes_recognize_torus(f, &s, &err))
+			fail_msg("%s: %s", cases[i].spec, err.message);
+		assert_int_equal(s.kind, LANES_STRUCTURE_TORUS);
+		check_torus_places(f, &s);
+		for (uint32_t u = 0; u < f->num_switches; u++) {
+			assert_int_equal(true_coords(f, u, c), s.num_dims);
+			for (uint32_t d = 0; d < s.num_dims; d++)
+				assert_int_equal(s.coord[(size_t)u * s.num_dims + d], c[d]);
+		}
+		for (uint32_t d = 0; d < s.num_dims; d++)
+			assert_int_equal(s.wrap[d], cases[i].wrap && s.extent[d] > 2);
+		lanes_structure_free(&s);
+		lanes_fabric_free(f);
+	}
+}
+
+/* A ring of 4 is K2 x K2: torus k=6x4 is 6x2x2, the 6 wrapping. */
+static void test_torus_ring_of_4(void **state)
+{
+	struct lanes_fabric *f = gen("torus k=6x4 p=1");
+	struct lanes_structure s;
+	struct lanes_error err;
+
+	(void)state;
+	assert_int_equal(lanes_recognize_torus(f, &s, &err), 0);
+	assert_int_equal(s.num_dims, 3);
+	assert_int_equal(s.extent[0] * 100 + s.extent[1] * 10 + s.extent[2], 622);
+	assert_int_equal(s.wrap[0] * 100 + s.wrap[1] * 10 + s.wrap[2], 100);
+	check_torus_places(f, &s);
+	lanes_structure_free(&s);
+	lanes_fabric_free(f);
+}
+
+static void test_torus_refuses(void **state)
+{
+	static const char *const specs[] = {
+		"dragonfly a=4 p=2 h=2", "hyperx K=4x4 p=1", "fattree k=4 n=3", "fattree k=2 n=3",
+		"xgft h=2 m=4,4 w=1,4", "jellyfish switches=30 degree=4 p=1 seed=3", "slimfly q=5 p=1",
+	};
+	struct lanes_fault_spec one_cable = { 1, 0, 1 };
+	struct lanes_fabric *f, *broken;
+	struct lanes_structure s;
+	struct lanes_error err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		f = gen(specs[i]);
+		if (lanes_recognize_torus(f, &s, &err) != LANES_EINVAL)
+			fail_msg("%s: taken for a torus", specs[i]);
+		assert_non_null(strstr(err.message, "not a torus or mesh"));
+		assert_null(s.coord);
+		lanes_fabric_free(f);
+	}
+	/* a missing cable: refused for now, with the count */
+	f = gen("torus k=6x6 p=1");
+	assert_int_equal(lanes_fabric_inject_faults(f, &one_cable, &broken, NULL, &err), 0);
+	assert_int_equal(lanes_recognize_torus(broken, &s, &err), LANES_EINVAL);
+	assert_non_null(strstr(err.message, "not a torus or mesh"));
+	lanes_fabric_free(broken);
+	lanes_fabric_free(f);
+}
+
 /* The benchmark fabric, recognised well under a second or two. */
 static void test_dragonfly_large(void **state)
 {
@@ -716,6 +846,9 @@ int main(void)
 		cmocka_unit_test(test_hyperx_refuses),
 		cmocka_unit_test(test_hyperx_isomorphic),
 		cmocka_unit_test(test_hyperx_faults),
+		cmocka_unit_test(test_torus_intact),
+		cmocka_unit_test(test_torus_ring_of_4),
+		cmocka_unit_test(test_torus_refuses),
 		cmocka_unit_test(test_recognize_order),
 		cmocka_unit_test(test_bare_fabrics),
 		cmocka_unit_test(test_dragonfly_large),
