@@ -1,0 +1,446 @@
+/*
+ * ecube.c - e-cube (dimension-order) routing on tori and meshes with the
+ * service levels and virtual lanes of Sancho, Robles, Lopez, Flich and
+ * Duato, "Routing in InfiniBand torus network topologies" (ICPP 2003),
+ * Sec. 2, after Dally and Seitz, "Deadlock-free message routing in
+ * multiprocessor interconnection networks" (IEEE Trans. Computers 36(5),
+ * 1987).
+ *
+ * 1. Structure: lanes_recognize_torus() gives every switch its coordinates
+ *    and says which dimensions wrap around. A fabric it refuses, this
+ *    engine refuses with its reason (LANES_EREFUSED). A ring of 4 comes
+ *    back as two dimensions of extent 2 (the graphs are the same); with the
+ *    parameter rings4=1 the engine pairs such dimensions, in order, into
+ *    rings of 4 (coordinates (0,0) (1,0) (1,1) (0,1) around the ring), which
+ *    is how the paper treats its 4x4 and 4x4x4 tori.
+ * 2. Routes: "a packet ... will be routed through the physical channel
+ *    belonging to the dimension i, where i is the position of the most
+ *    significant digit in which addresses n_c and n_d differ": dimensions
+ *    in decreasing order, each on the shorter way round a ring (the paper
+ *    routes minimally; on a tie, half way round an even ring, we go up),
+ *    straight along a path. Parallel cables: LID mod their number picks
+ *    one, in port order.
+ * 3. VLs (Dally and Seitz, as the paper's Figure 1 shows on a 1x7 torus):
+ *    in a dimension that wraps, a packet uses VL 1 while its destination's
+ *    coordinate is above the current one and VL 0 otherwise, so the cycle
+ *    of VL 1 channels is broken before the wraparound channel going up and
+ *    that of VL 0 after it going down. Dimensions that do not wrap use
+ *    VL 0. Decreasing dimension order keeps the dimensions acyclic.
+ * 4. SLs (the paper's Table 1): a switch sees the SL, the in and out port,
+ *    never the destination, so the SL says for each wrapping dimension
+ *    whether the path crosses its wraparound channel. With w wrapping
+ *    dimensions that is 2^w SLs; the dimension routed first is the lowest
+ *    bit (Table 1: SL1 wraps in dimension 1, SL2 in dimension 0). A
+ *    switch knows which side of the wraparound a crossing packet is on from
+ *    its own coordinate: a minimal path that crosses going up starts in the
+ *    upper half of the ring and ends in the lower (and going down the
+ *    other way round), so at coordinate c the packet has crossed when
+ *    2c < k going up, and not yet when 2c < k going down. Its SL2VL maps
+ *    depend on the out port and its own coordinate only.
+ *    Path SLs are per (source switch, destination LID); needs 2 VLs when a
+ *    dimension wraps (else 1) and 2^w SLs, refused naming them when the
+ *    budget is smaller.
+ *
+ * Where the paper is silent, decided here: the tie direction, parallel
+ * cables, VL 0 in dimensions without wraparound, LMC (every LID of a port
+ * routed alike), switch LIDs routed like CA LIDs.
+ *
+ * Work: per destination switch, every switch's next port; destination
+ * switches are split among the workers (opts->threads), each writing only
+ * its own LIDs' entries and SLs, so the tables are the same for any number
+ * of threads.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parallel.h"
+#include "core/util.h"
+#include "lanes/recognize.h"
+#include "route/common/layers.h"
+#include "route/common/tables.h"
+#include "route/engines.h"
+
+#define ENGINE "ecube"
+#define UP 0
+#define DOWN 1
+
+struct ecube {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	struct lanes_routing *r;
+	struct lanes_structure s;  /* the torus view, rings of 4 paired on request */
+	uint32_t wraps;            /* dimensions that wrap around */
+	uint8_t sl_bit[LANES_STRUCTURE_MAX_DIMS]; /* per wrapping dimension: its bit of the SL */
+	/* per (switch, dimension, direction): its cables' ports, in port order */
+	uint32_t *port_first;      /* (num_switches * D * 2) + 1 offsets */
+	uint8_t *port;
+	uint32_t *lids_first;      /* per switch + 1: the LIDs that end there */
+	uint32_t *lids;
+	unsigned num_workers;
+};
+
+static const uint32_t *coord_of(const struct ecube *e, uint32_t sw)
+{
+	return e->s.coord + (size_t)sw * e->s.num_dims;
+}
+
+/* ------------------------------------------------------------ structure */
+
+/* rings4=1: dimensions of extent 2 paired, in order, into rings of 4. */
+static void pair_rings(struct lanes_structure *s)
+{
+	static const uint32_t around[2][2] = { { 0, 3 }, { 1, 2 } }; /* [a][b]: (0,0)=0 ... (0,1)=3 */
+	uint32_t D = s->num_dims, keep = 0, pending = LANES_NONE;
+	uint32_t target[LANES_STRUCTURE_MAX_DIMS], second[LANES_STRUCTURE_MAX_DIMS];
+
+	for (uint32_t d = 0; d < D; d++) {
+		second[d] = LANES_NONE;
+		if (s->extent[d] == 2 && !s->wrap[d] && pending != LANES_NONE) {
+			second[pending] = d;
+			target[d] = LANES_NONE;
+			pending = LANES_NONE;
+			continue;
+		}
+		if (s->extent[d] == 2 && !s->wrap[d])
+			pending = d;
+		target[d] = keep++;
+	}
+	for (uint32_t u = 0; u < s->num_switches; u++) {
+		uint32_t *c = s->coord + (size_t)u * D, out[LANES_STRUCTURE_MAX_DIMS];
+
+		for (uint32_t d = 0; d < D; d++)
+			if (target[d] != LANES_NONE)
+				out[target[d]] = second[d] == LANES_NONE ? c[d] : around[c[d]][c[second[d]]];
+		memcpy(s->coord + (size_t)u * keep, out, keep * sizeof(*out));
+	}
+	for (uint32_t d = 0; d < D; d++)
+		if (target[d] != LANES_NONE && second[d] != LANES_NONE) {
+			s->extent[target[d]] = 4;
+			s->wrap[target[d]] = 1;
+		} else if (target[d] != LANES_NONE) {
+			s->extent[target[d]] = s->extent[d];
+			s->wrap[target[d]] = s->wrap[d];
+		}
+	s->num_dims = keep;
+}
+
+/* The engine's parameters: rings4=0|1. */
+static int parse_params(const char *params, int *rings4, struct lanes_error *err)
+{
+	const char *p = params;
+
+	*rings4 = 0;
+	while (p && *p) {
+		size_t len = strcspn(p, ", \t");
+
+		if (len == 8 && !memcmp(p, "rings4=", 7) && (p[7] == '0' || p[7] == '1'))
+			*rings4 = p[7] == '1';
+		else if (len)
+			return lanes_error_set(err, LANES_EINVAL, ENGINE ": unknown parameter '%.*s' "
+					       "(takes rings4=0|1)", (int)len, p);
+		p += len;
+		p += strspn(p, ", \t");
+	}
+	return 0;
+}
+
+static int recognise(struct ecube *e, struct lanes_error *err)
+{
+	struct lanes_error why;
+	int rc, rings4;
+
+	if ((rc = parse_params(e->opts->params, &rings4, err)))
+		return rc;
+	lanes_error_clear(&why);
+	if ((rc = lanes_recognize_torus(e->f, &e->s, &why)))
+		return rc == LANES_EINVAL ? lanes_error_set(err, LANES_EREFUSED, ENGINE ": %s",
+							    why.message)
+					  : lanes_error_set(err, rc, "%s", why.message);
+	if (rings4)
+		pair_rings(&e->s);
+	/* SL bits in routing order: the highest wrapping dimension is bit 0 */
+	for (uint32_t d = e->s.num_dims; d-- > 0;)
+		if (e->s.wrap[d])
+			e->sl_bit[d] = (uint8_t)e->wraps++;
+	return 0;
+}
+
+/* ------------------------------------------------------------ cables and LIDs */
+
+/* The dimension and direction of the cable from u to v (one step in one dimension). */
+static uint32_t cable_slot(const struct ecube *e, uint32_t u, uint32_t v)
+{
+	const uint32_t *a = coord_of(e, u), *b = coord_of(e, v), D = e->s.num_dims;
+
+	for (uint32_t d = 0; d < D; d++)
+		if (a[d] != b[d]) {
+			int up = e->s.wrap[d] ? b[d] == (a[d] + 1) % e->s.extent[d] : b[d] > a[d];
+
+			return ((uint32_t)u * D + d) * 2 + (up ? UP : DOWN);
+		}
+	return LANES_NONE; /* the recogniser checked every cable: not reached */
+}
+
+static int cables_init(struct ecube *e, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = e->f;
+	uint32_t n = f->num_switches, slots = n * e->s.num_dims * 2, *fill;
+
+	e->port_first = calloc((size_t)slots + 2, sizeof(*e->port_first));
+	e->port = malloc((size_t)f->adj_off[n] + 1);
+	fill = malloc(((size_t)slots + 1) * sizeof(*fill));
+	if (!e->port_first || !e->port || !fill) {
+		free(fill);
+		return lanes_error_oom(err);
+	}
+	for (uint32_t u = 0; u < n; u++)
+		for (uint32_t k = f->adj_off[u]; k < f->adj_off[u + 1]; k++)
+			if (f->adj[k].sw != u)
+				e->port_first[cable_slot(e, u, f->adj[k].sw) + 1]++;
+	for (uint32_t i = 0; i < slots; i++)
+		e->port_first[i + 1] += e->port_first[i];
+	memcpy(fill, e->port_first, (size_t)slots * sizeof(*fill));
+	/* adj lists are in port order within a switch, so each slot's ports are too */
+	for (uint32_t u = 0; u < n; u++)
+		for (uint32_t k = f->adj_off[u]; k < f->adj_off[u + 1]; k++)
+			if (f->adj[k].sw != u)
+				e->port[fill[cable_slot(e, u, f->adj[k].sw)]++] = f->adj[k].port;
+	free(fill);
+	return 0;
+}
+
+/* Every LID that ends at a switch (its own, or a CA's cabled to it), by switch. */
+static int lids_init(struct ecube *e, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = e->f;
+	uint32_t n = f->num_switches, *fill;
+
+	e->lids_first = calloc((size_t)n + 2, sizeof(*e->lids_first));
+	e->lids = malloc(((size_t)f->max_lid + 1) * sizeof(*e->lids));
+	fill = malloc(((size_t)n + 1) * sizeof(*fill));
+	if (!e->lids_first || !e->lids || !fill) {
+		free(fill);
+		return lanes_error_oom(err);
+	}
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t sw = lanes_fabric_lid_switch(f, lid);
+
+		if (sw != LANES_NONE)
+			e->lids_first[sw + 1]++;
+	}
+	for (uint32_t s = 0; s < n; s++)
+		e->lids_first[s + 1] += e->lids_first[s];
+	memcpy(fill, e->lids_first, (size_t)n * sizeof(*fill));
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t sw = lanes_fabric_lid_switch(f, lid);
+
+		if (sw != LANES_NONE)
+			e->lids[fill[sw]++] = lid;
+	}
+	free(fill);
+	return 0;
+}
+
+/* ------------------------------------------------------------ routes and SLs */
+
+/* The way from coordinate a to b in dimension d: UP or DOWN (the shorter; up on a tie). */
+static int way(const struct ecube *e, uint32_t d, uint32_t a, uint32_t b)
+{
+	uint32_t k = e->s.extent[d], up = (b + k - a) % k;
+
+	if (!e->s.wrap[d])
+		return b > a ? UP : DOWN;
+	if (2 * up == k)
+		return a % 2 ? DOWN : UP;
+	return 2 * up < k ? UP : DOWN;
+}
+
+/* The next port from switch x toward switch t (x != t) for LID lid. */
+static uint8_t next_port(const struct ecube *e, uint32_t x, uint32_t t, uint32_t lid)
+{
+	const uint32_t *a = coord_of(e, x), *b = coord_of(e, t), D = e->s.num_dims;
+	uint32_t d = D - 1, slot, count;
+
+	while (a[d] == b[d])
+		d--; /* x != t: some dimension differs */
+	slot = ((uint32_t)x * D + d) * 2 + (uint32_t)way(e, d, a[d], b[d]);
+	count = e->port_first[slot + 1] - e->port_first[slot];
+	return e->port[e->port_first[slot] + lid % count];
+}
+
+/* The SL of the paths from switch x to switch t: a bit per wraparound crossed. */
+static uint8_t path_sl(const struct ecube *e, uint32_t x, uint32_t t)
+{
+	const uint32_t *a = coord_of(e, x), *b = coord_of(e, t);
+	uint8_t sl = 0;
+
+	for (uint32_t d = 0; d < e->s.num_dims; d++) {
+		int w = way(e, d, a[d], b[d]);
+
+		if (e->s.wrap[d] && a[d] != b[d] && (w == UP ? b[d] < a[d] : b[d] > a[d]))
+			sl |= (uint8_t)(1u << e->sl_bit[d]);
+	}
+	return sl;
+}
+
+static void route_destination(struct ecube *e, uint32_t t)
+{
+	const struct lanes_fabric *f = e->f;
+
+	for (uint32_t i = e->lids_first[t]; i < e->lids_first[t + 1]; i++) {
+		uint32_t lid = e->lids[i];
+		uint8_t port_at_t = 0;
+
+		lanes_fabric_lid_switch_port(f, lid, &port_at_t);
+		if (f->nodes[f->lid_owner[lid].node].type == LANES_NODE_SWITCH && !e->opts->switch_lids) {
+			lanes_routing_set_port(e->r, t, lid, 0);
+			continue;
+		}
+		for (uint32_t x = 0; x < f->num_switches; x++) {
+			lanes_routing_set_port(e->r, x, lid, x == t ? port_at_t : next_port(e, x, t, lid));
+			lanes_routing_set_sl(e->r, x, lid, x == t ? 0 : path_sl(e, x, t));
+		}
+	}
+}
+
+static void route_share(void *ctx, unsigned k)
+{
+	struct ecube *e = ctx;
+
+	for (uint32_t t = k; t < e->f->num_switches; t += e->num_workers)
+		route_destination(e, t);
+}
+
+/* ------------------------------------------------------------ VLs */
+
+/*
+ * The SL2VL map of an out port of switch x in dimension d going `dir`:
+ * VL 1 where the destination's coordinate is above x's (Dally and Seitz).
+ * Without the wraparound bit that is every packet going up; with it, a
+ * packet going up has crossed when 2c < k, one going down has not yet.
+ */
+static void port_map(const struct ecube *e, uint32_t x, uint32_t d, int dir,
+		     uint8_t map[LANES_NUM_SLS])
+{
+	uint32_t c = coord_of(e, x)[d], k = e->s.extent[d];
+	int low_half = 2 * c < k;
+
+	for (uint32_t sl = 0; sl < LANES_NUM_SLS; sl++) {
+		int crosses = (sl >> e->sl_bit[d]) & 1;
+
+		map[sl] = !e->s.wrap[d] ? 0 : !crosses ? dir == UP : (uint8_t)low_half;
+	}
+}
+
+static int set_vls(struct ecube *e, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = e->f;
+	uint32_t D = e->s.num_dims;
+	int rc;
+
+	if (!e->wraps)
+		return 0; /* every hop on VL 0 */
+	if ((rc = lanes_routing_enable_sl2vl(e->r, f, err)))
+		return rc;
+	for (uint32_t x = 0; x < f->num_switches; x++)
+		for (uint32_t d = 0; d < D; d++)
+			for (int dir = UP; dir <= DOWN; dir++) {
+				uint32_t slot = (x * D + d) * 2 + (uint32_t)dir;
+				uint8_t map[LANES_NUM_SLS];
+				uint16_t index;
+
+				port_map(e, x, d, dir, map);
+				if ((rc = lanes_routing_add_map(e->r, map, &index, err)))
+					return rc;
+				for (uint32_t p = e->port_first[slot]; p < e->port_first[slot + 1]; p++)
+					for (uint8_t in = 0; in <= f->nodes[f->switches[x]].nports; in++)
+						lanes_routing_set_switch_map(e->r, f, x, in, e->port[p], index);
+			}
+	return 0;
+}
+
+/* ------------------------------------------------------------ setup */
+
+static int check_budget(const struct ecube *e, struct lanes_error *err)
+{
+	uint32_t sls = 1u << e->wraps;
+
+	if (e->wraps && e->opts->max_vls < 2)
+		return lanes_route_over_budget(err, ENGINE, 2, 15, e->opts);
+	if (e->wraps > 4 || sls > e->opts->max_sls)
+		return lanes_error_set(err, LANES_ERANGE,
+				       ENGINE ": needs %u SLs (2^%u, one per set of wrapping "
+				       "dimensions a path crosses), the budget is %u (sls %u)",
+				       sls, e->wraps, e->opts->max_sls, e->opts->max_sls);
+	return 0;
+}
+
+static int set_notes(struct ecube *e, struct lanes_error *err)
+{
+	char dims[LANES_STRUCTURE_MAX_DIMS * 12] = "";
+	size_t len = 0;
+
+	for (uint32_t d = 0; d < e->s.num_dims; d++)
+		len += (size_t)snprintf(dims + len, sizeof(dims) - len, "%s%u%s", d ? "x" : "",
+					e->s.extent[d], e->s.wrap[d] ? "" : "(mesh)");
+	e->r->notes = lanes_aprintf(ENGINE ": dimension order on the %s torus, highest dimension "
+				    "first; %u SLs by the wraparounds a path crosses, %u VLs; "
+				    "deadlock-free", dims, 1u << e->wraps, e->wraps ? 2 : 1);
+	return e->r->notes ? 0 : lanes_error_oom(err);
+}
+
+static int prepare(struct ecube *e, struct lanes_error *err)
+{
+	int rc;
+
+	if ((rc = recognise(e, err)) || (rc = check_budget(e, err)) || (rc = cables_init(e, err)) ||
+	    (rc = lids_init(e, err)))
+		return rc;
+	e->num_workers = lanes_route_destination_workers(e->opts, e->f->num_switches);
+	if ((rc = lanes_routing_new_parallel(e->f, e->num_workers, &e->r, err)))
+		return rc;
+	if (e->wraps && (rc = lanes_routing_set_sl_mode(e->r, LANES_SL_PER_SRC_SWITCH, err)))
+		return rc;
+	return set_notes(e, err);
+}
+
+static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct lanes_routing **out, struct lanes_error *err)
+{
+	struct ecube e;
+	int rc;
+
+	memset(&e, 0, sizeof(e));
+	e.f = f;
+	e.opts = opts;
+	*out = NULL;
+	if ((rc = prepare(&e, err)))
+		goto out;
+	lanes_parallel_run(e.num_workers, route_share, &e);
+	if ((rc = set_vls(&e, err)))
+		goto out;
+	lanes_routing_count_resources(e.r);
+	*out = e.r;
+	e.r = NULL;
+out:
+	free(e.port_first);
+	free(e.port);
+	free(e.lids_first);
+	free(e.lids);
+	lanes_structure_free(&e.s);
+	lanes_routing_free(e.r);
+	return rc;
+}
+
+const struct lanes_engine lanes_engine_ecube = {
+	.name = ENGINE,
+	.summary = "e-cube dimension order on tori and meshes, wraparound SLs and dateline VLs",
+	.scope = "tori and meshes",
+	.resources = "2^n SLs for n wrapping dimensions, 2 VLs (1 SL, 1 VL on a mesh)",
+	.source = "Sancho, Robles, Lopez, Flich, Duato, Routing in InfiniBand torus network "
+		  "topologies, ICPP 2003, Sec. 2; Dally and Seitz 1987",
+	.flags = LANES_ENGINE_DEADLOCK_FREE | LANES_ENGINE_USES_VLS,
+	.params_usage = "rings4=0|1",
+	.route = route,
+};
