@@ -23,5 +23,6 @@ extern const struct lanes_engine lanes_engine_dfdn;
 extern const struct lanes_engine lanes_engine_sssp_df;
 extern const struct lanes_engine lanes_engine_minhop_df;
 extern const struct lanes_engine lanes_engine_ecube;
+extern const struct lanes_engine lanes_engine_hyperx;
 
 #endif

@@ -23,6 +23,7 @@ static const struct lanes_engine *const engines[] = {
 	&lanes_engine_sssp_df,
 	&lanes_engine_minhop_df,
 	&lanes_engine_ecube,
+	&lanes_engine_hyperx,
 };
 
 #define NUM_ENGINES (sizeof(engines) / sizeof(engines[0]))
