@@ -373,8 +373,8 @@ static int set_notes(struct hx_route *h, struct lanes_error *err)
 	static const char *const what[] = {
 		"dimension order 1..n, 1 SL, 1 VL",
 		"Mixed DOR: SL = destination host index mod %u picks a dimension order, VL = SL",
-		"Twisted DOR: a first hop in the last dimension to host index mod K_n on VL 1, then "
-		"dimension order on VL 0",
+		("Twisted DOR: a first hop in the last dimension to host index mod K_n on VL 1, "
+		 "then dimension order on VL 0"),
 	};
 	char dims[LANES_STRUCTURE_MAX_DIMS * 12] = "", how[160];
 	size_t len = 0;
