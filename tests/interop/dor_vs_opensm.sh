@@ -11,14 +11,12 @@
 # parallel cables (L=2, L=3 and a different L per dimension), where OpenSM
 # balances each switch's LIDs over the cables of the first dimension; and
 # two of ibsim's own example nets (two switches, two parallel cables).
-# LMC 1 (opensm -l 1, every CA port with two LIDs) on a mesh without and
-# with two parallel cables: OpenSM's dor takes each LID's ports from port 1
-# and breaks a tie among parallel cables by how many of the port's earlier
-# LIDs left by each (osm_ucast_mgr.c, osm_switch.c), minhop's LMC rule
-# (which lanes uses, src/route/dor/dor.c) starts after the previous LID's
-# port; with one cable there is nothing to choose and with two at LMC 1 both
-# rules pick the same cable. With three or more cables, or LMC >= 2, they can
-# differ (hypercube n=3 p=1 L=3 at LMC 2: 40 of 320 entries); docs/dor.md.
+# LMC 1 and 2 (opensm -l N, every CA port with 2^N LIDs) on meshes and
+# hypercubes with one to three parallel cables: OpenSM's dor takes each
+# LID's ports from port 1 and breaks a tie among parallel cables by how
+# many of the port's earlier LIDs left by each (osm_ucast_mgr.c,
+# osm_switch.c), not by Min Hop's LMC rule (src/route/common/load.c,
+# dor_choose); with three cables at LMC 2 the two rules differ.
 # So that the comparison has teeth, lanes' minhop tables must differ from
 # OpenSM's dor tables on every mesh with two or more dimensions (minhop
 # spreads over all shortest paths, dor keeps the lowest dimension).
@@ -38,13 +36,13 @@ lmc_net() {
   "$LANES" topo convert "$dir/lmcn.net" --to ibsim -o "$dir/fabric.net"
 }
 
-# check_lmc NAME FABRIC...: as check, every CA port at LMC 1.
+# check_lmc NAME LMC FABRIC...: as check, every CA port at LMC.
 check_lmc() {
-  local name=$1 dir=$work/$1; shift
-  if ! lmc_net "$dir" 1 "$@"; then
+  local name=$1 dir=$work/$1 lmc=$2; shift 2
+  if ! lmc_net "$dir" "$lmc" "$@"; then
     bad "$name: convert"; return
   fi
-  if ! osm_run "$dir/fabric.net" "$dir/osm" -R dor -l 1 -D 0x43 ||
+  if ! osm_run "$dir/fabric.net" "$dir/osm" -R dor -l "$lmc" -D 0x43 ||
      ! grep -q "dor tables configured" "$dir/osm/osm.log"; then
     bad "$name: OpenSM did not route with dor"; return
   fi
@@ -100,8 +98,11 @@ check hypercube_3_L2 hypercube n=3 p=2 L=2
 check hypercube_4_L3 hypercube n=4 p=1 L=3
 check parallel_2sw "$DATA/ibsim_net.2sw2path4hca2port"
 check basic_2sw "$DATA/ibsim_net.basic"
-check_lmc mesh_4x4_lmc1 mesh k=4x4 p=1
-check_lmc mesh_4x4_L2_lmc1 mesh k=4x4 p=2 L=2
+check_lmc mesh_4x4_lmc1 1 mesh k=4x4 p=1
+check_lmc mesh_4x4_L2_lmc1 1 mesh k=4x4 p=2 L=2
+check_lmc hypercube_3_L3_lmc2 2 hypercube n=3 p=1 L=3
+check_lmc mesh_4x3_L3_lmc2 2 mesh k=4x3 p=2 L=3
+check_lmc hypercube_4_L3_lmc1 1 hypercube n=4 p=2 L=3
 not_minhop mesh_4x4 mesh k=4x4 p=1
 not_minhop mesh_3x3x3_L2 mesh k=3x3x3 p=1 L=2
 not_minhop hypercube_4 hypercube n=4 p=1

@@ -11,7 +11,8 @@
  * LIDs over the parallel cables of a dimension evenly (its port counters
  * differ by at most one); the verifier finds no credit loop on one VL. A
  * torus, a mesh with one switch's ports swapped and a mesh with a cable
- * missing are refused with the switch and port named. Agreement with the
+ * missing are refused with the switch and port named. OpenSM's dor rule
+ * for LMC > 0 over parallel cables, by hand. Agreement with the
  * real OpenSM is tests/interop/dor_vs_opensm.sh.
  */
 #include <stdint.h>
@@ -361,6 +362,54 @@ static void test_faults_refused_or_verified(void **state)
 		}
 }
 
+/*
+ * LMC 2 over three parallel cables, by OpenSM's dor rule (osm_ucast_mgr.c,
+ * osm_switch.c with dor): switch X (ports 1-3) is cabled to T (ports 1-3),
+ * T has CAs t0 (port 4) and t1 (port 5), 4 LIDs each. OpenSM routes t0
+ * base, t1 base, t0 + 1, t1 + 1, ... At X every LID's scan starts at port
+ * 1; the least loaded cable wins, and on equal loads a later port replaces
+ * the pick only if fewer of the CA's earlier LIDs took it than the least
+ * seen so far (which a smaller load lowers but never resets). Loads after
+ * each LID: t0 -> 1 (1,0,0), t1 -> 2 (1,1,0), t0+1 -> 3 (1,1,1), t1+1 -> 1
+ * (tie: port 1 was not taken by t1 before; Min Hop's rule, starting after
+ * t1's port 2, would take 3), t0+2 -> 2 (2,1,1 then 2,2,1), t1+2 -> 3,
+ * t0+3 -> 1 (all tied, each taken once by t0), t1+3 -> 2 (port 2 at load
+ * 2 beats port 1 at 3; port 3 ties but t1 took it as often as port 2).
+ */
+static void test_lmc_ties_by_earlier_lids(void **state)
+{
+	static const uint8_t want_t0[4] = { 1, 3, 2, 1 }, want_t1[4] = { 2, 1, 3, 2 };
+	struct lanes_builder *b = tb_new();
+	struct lanes_error err;
+	uint32_t X = tb_add(b, LANES_NODE_SWITCH, 3, 0x10), T = tb_add(b, LANES_NODE_SWITCH, 5, 0x11);
+	uint32_t t0 = tb_add(b, LANES_NODE_CA, 1, 0x100), t1 = tb_add(b, LANES_NODE_CA, 1, 0x200);
+	struct lanes_fabric *f;
+	struct lanes_routing *r;
+	uint32_t x, t, lid0, lid1;
+
+	(void)state;
+	for (uint8_t p = 1; p <= 3; p++)
+		tb_cable(b, X, p, T, p);
+	tb_cable(b, T, 4, t0, 1);
+	tb_cable(b, T, 5, t1, 1);
+	assert_int_equal(lanes_builder_set_port(b, t0, 1, 0, 0, 2, &err), 0);
+	assert_int_equal(lanes_builder_set_port(b, t1, 1, 0, 0, 2, &err), 0);
+	f = tb_finish(b);
+	r = route_engine(dor(), f, 1, 1, 1);
+	x = f->nodes[X].switch_index;
+	t = f->nodes[T].switch_index;
+	lid0 = lanes_fabric_port(f, t0, 1)->lid;
+	lid1 = lanes_fabric_port(f, t1, 1)->lid;
+	for (uint32_t i = 0; i < 4; i++) {
+		assert_int_equal(lanes_routing_port(r, x, lid0 + i), want_t0[i]);
+		assert_int_equal(lanes_routing_port(r, x, lid1 + i), want_t1[i]);
+		assert_int_equal(lanes_routing_port(r, t, lid0 + i), 4);
+		assert_int_equal(lanes_routing_port(r, t, lid1 + i), 5);
+	}
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
 static void test_same_with_threads(void **state)
 {
 	(void)state;
@@ -379,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_swapped_ports_refused),
 		cmocka_unit_test(test_missing_cable_refused),
 		cmocka_unit_test(test_faults_refused_or_verified),
+		cmocka_unit_test(test_lmc_ties_by_earlier_lids),
 		cmocka_unit_test(test_same_with_threads),
 	};
 

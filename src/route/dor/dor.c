@@ -23,6 +23,11 @@
  * loaded, the lowest on a tie. Here that is first_dimension_only(), which
  * narrows each destination's min-hop ports before minhop chooses
  * (lanes_minhop_route_narrowed); the rest is minhop's machinery unchanged.
+ * With LMC > 0, LID base + i, i > 0, is scanned from port 1 too (Min Hop
+ * starts after base + i - 1's port), and a tie among parallel cables goes
+ * to the cable fewer of base .. base + i - 1 took (ucast_mgr_process_port,
+ * find_and_add_remote_sys with dor): load.c's dor_choose, which
+ * lanes_minhop_route_narrowed turns on.
  *
  * Deadlock freedom. Call a switch port's dimension port the lowest port of
  * its switch that is cabled to the same neighbour switch (a parallel group
@@ -50,14 +55,6 @@
  *
  * Where this is not OpenSM:
  *  - OpenSM routes any fabric with dor; lanes refuses where 1-3 fail.
- *  - LMC > 0 with parallel cables: for LID base + i, i > 0, OpenSM's dor
- *    starts the scan at port 1 (ucast_mgr_process_port) and breaks a tie
- *    among the cables by how many of base .. base + i - 1 left by each
- *    (osm_switch_recommend_path, find_and_add_remote_sys with dor); here
- *    minhop's LMC rule decides (load.c: the scan starts after the previous
- *    LID's port). With one cable there is no choice, and with two at LMC 1
- *    both rules pick the same one; with three or more, or LMC >= 2, the
- *    tables can differ (docs/dor.md).
  *  - port_search_ordering_file, port_shifting and scatter_ports (off by
  *    default in OpenSM) are not reproduced.
  * Result: uniform SL 0, no SL2VL maps (one VL).

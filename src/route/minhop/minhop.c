@@ -59,7 +59,8 @@
  * lanes_minhop_route_narrowed: OpenSM's dor is this engine with one change
  * to the candidates (osm_switch_recommend_path with dor), so dor/dor.c
  * passes a narrow function that drops ports from each destination switch's
- * min-hop ports right after they are computed; the rest is the same.
+ * min-hop ports right after they are computed, and LIDs base + i, i > 0,
+ * take dor's LMC preference (load.c, dor_choose); the rest is the same.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -428,7 +429,10 @@ static int set_up(struct minhop *m, struct lanes_error *err)
 	    (rc = lanes_route_endports_osm_order(m->f, &m->eps, err)) ||
 	    (rc = lanes_route_load_init(&m->load, m->f, err)))
 		return rc;
-	return m->eps.max_lmc ? lanes_route_peers_init(&m->peers, m->f, &m->load, err) : 0;
+	if (!m->eps.max_lmc)
+		return 0;
+	m->peers.dor = m->narrow != NULL;
+	return lanes_route_peers_init(&m->peers, m->f, &m->load, err);
 }
 
 static int prepare(struct minhop *m, int fast, struct lanes_error *err)

@@ -39,7 +39,9 @@ typedef void (*lanes_minhop_narrow_fn)(struct route_hop_ports *h, const struct l
 /**
  * lanes_route_minhop (no check) with narrow applied to the min-hop ports of
  * every destination switch; switch LIDs by the reference path (fast 0), as
- * minhop_fast.c knows nothing of narrow.
+ * minhop_fast.c knows nothing of narrow; LIDs base + i, i > 0, by OpenSM's
+ * dor variant of the LMC preference (load.c, route_peers.dor), the one
+ * caller being dor.
  */
 int lanes_minhop_route_narrowed(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 				lanes_minhop_narrow_fn narrow, struct lanes_routing **out,
