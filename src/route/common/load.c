@@ -221,9 +221,9 @@ void lanes_route_peers_free(struct route_peers *p)
  * OpenSM allocates the lists afresh for each switch (alloc_ports_priv in
  * ucast_mgr_process_tbl) and adds a far end after each counted LID
  * (find_and_add_remote_sys, matching by node); switch LIDs are not counted,
- * so they never add one. Options that change this and are off by default
- * (port_shifting, scatter_ports, the dor engine's variant) are not
- * reproduced. A list holds at most 127 LIDs (LMC <= 7, builder.c).
+ * so they never add one. The dor engine's variant is dor_choose below
+ * (peers->dor). Options that change this and are off by default
+ * (port_shifting, scatter_ports) are not reproduced. A list holds at most 127 LIDs (LMC <= 7, builder.c).
  */
 struct lmc_used {
 	uint32_t n;
@@ -313,6 +313,39 @@ static uint8_t lmc_choose(const uint32_t *load, const uint8_t *ports, uint32_t n
 }
 
 /*
+ * OpenSM's dor variant of the LMC preference (osm_switch_recommend_path
+ * with dor; ucast_mgr_process_port leaves start_from at 1 under is_dor;
+ * find_and_add_remote_sys matches node and remote port): the scan is
+ * ascending from port 1, and a port's forwarded_to is the number of the
+ * LIDs before col (base .. lid - 1) that this switch sends by that very
+ * port. best changes on a strictly smaller count, or on an equal count
+ * when the port's forwarded_to is below the least seen (OpenSM's
+ * least_forwarded_to, which a smaller count lowers but never resets).
+ */
+static uint8_t dor_choose(const uint32_t *load, const uint8_t *ports, uint32_t n,
+			  const uint8_t *col, uint32_t ns, uint32_t s, int offset)
+{
+	uint32_t least = UINT32_MAX, least_fwd = UINT32_MAX;
+	uint8_t best = ports[0];
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t c = load[ports[i]], fwd = 0;
+
+		for (int k = offset; k > 0; k--)
+			fwd += (col - (size_t)k * ns)[s] == ports[i];
+		if (c < least) {
+			best = ports[i];
+			least = c;
+			least_fwd = fwd < least_fwd ? fwd : least_fwd;
+		} else if (c == least && fwd < least_fwd) {
+			least_fwd = fwd;
+			best = ports[i];
+		}
+	}
+	return best;
+}
+
+/*
  * offset > 0: each LID's search starts after the port of the LID before it;
  * a counted switch (add) applies OpenSM's LMC preference. An uncounted one
  * (a switch LID, an up/down completion) never enters OpenSM's list, which
@@ -320,15 +353,18 @@ static uint8_t lmc_choose(const uint32_t *load, const uint8_t *ports, uint32_t n
  */
 static void fill_after_prev(uint8_t *lft, uint32_t ns, uint32_t s, uint32_t *load,
 			    const uint8_t *ports, uint32_t n, const uint32_t *lids, uint32_t m,
-			    uint32_t add, int offset, const uint32_t *pnode, const uint64_t *psys)
+			    uint32_t add, int offset, const uint32_t *pnode, const uint64_t *psys,
+			    int dor)
 {
 	struct lmc_used u;
 
 	for (uint32_t j = 0; j < m; j++) {
 		uint8_t *col = lft + (size_t)lids[j] * ns, p;
-		unsigned start = (col - ns)[s] + 1u;
+		unsigned start = dor ? 1u : (col - ns)[s] + 1u;
 
-		if (add) {
+		if (add && dor) {
+			p = dor_choose(load, ports, n, col, ns, s, offset);
+		} else if (add) {
 			lmc_used_fill(&u, col, ns, s, offset, pnode, psys);
 			p = lmc_choose(load, ports, n, start, &u, pnode, psys);
 		} else {
@@ -413,7 +449,8 @@ void lanes_route_fill_lids(uint8_t *lft, uint32_t ns, struct route_switch_range 
 			if (multi[i] >= range.first && multi[i] < range.end)
 				fill_after_prev(lft, ns, multi[i], count + loff[multi[i]], port + moff[i],
 						moff[i + 1] - moff[i], lids, m, i < ncount, offset,
-						peers->node + loff[multi[i]], peers->sys + loff[multi[i]]);
+						peers->node + loff[multi[i]], peers->sys + loff[multi[i]],
+						peers->dor);
 		return;
 	}
 	for (uint32_t j0 = 0; j0 < m; j0 += 64) { /* 64 columns at a time */

@@ -102,6 +102,8 @@ size_t lanes_route_hop_ports_save_budget(const struct lanes_fabric *f);
 struct route_peers {
 	uint32_t *node;
 	uint64_t *sys;
+	int dor;       /**< 1: OpenSM's dor variant of the preference (load.c, dor_choose);
+			    the caller sets it, lanes_route_peers_init leaves it */
 };
 
 /** Fill p for f, whose switch ports l counts (lanes_route_load_init). */
@@ -133,7 +135,8 @@ static inline struct route_switch_range route_switch_share(uint32_t ns, unsigned
  * offset > 0 (LID base + offset of each end port; peers required): the scan
  * starts after the port of lids[j] - 1, and a counted switch prefers, as
  * OpenSM's osm_switch_recommend_path with LMC > 0, a port towards a system,
- * then a node, that none of base .. lids[j] - 1 leaves to (see load.c).
+ * then a node, that none of base .. lids[j] - 1 leaves to (see load.c);
+ * with peers->dor, OpenSM's dor variant instead (load.c, dor_choose).
  * Only the switches of range are filled and counted: a switch's choice
  * reads only its own counters and its own entries, so workers with
  * disjoint ranges can fill the same columns at once, each in LID order.

@@ -55,6 +55,12 @@
  *
  * Result: uniform SL 0 and no SL2VL maps (one VL). Min Hop is not
  * deadlock-free: it makes credit loops on rings, tori and dragonflies.
+ *
+ * lanes_minhop_route_narrowed: OpenSM's dor is this engine with one change
+ * to the candidates (osm_switch_recommend_path with dor), so dor/dor.c
+ * passes a narrow function that drops ports from each destination switch's
+ * min-hop ports right after they are computed, and LIDs base + i, i > 0,
+ * take dor's LMC preference (load.c, dor_choose); the rest is the same.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +107,7 @@ struct minhop {
 	struct route_saved_hops **saved; /* per destination switch, for a later LID, or NULL */
 	size_t save_left;               /* bytes the saved copies may still take */
 	struct route_cdg_check *check;  /* or NULL */
+	lanes_minhop_narrow_fn narrow;  /* or NULL (lanes_minhop_route_narrowed) */
 	int fast_switch_lids;           /* switch LIDs by minhop_fast.c (want_fast) */
 	unsigned num_workers;
 	struct minhop_worker *workers;
@@ -134,6 +141,8 @@ static void find_slot_hops(struct minhop_worker *w, struct minhop_slot *slot)
 	if (slot->hops)
 		return;
 	lanes_route_hop_ports_fill(&w->hops, m->f, t, m->dist + (size_t)t * m->f->num_switches);
+	if (m->narrow)
+		m->narrow(&w->hops, m->f);
 	slot->computed = lanes_route_hop_ports_save(&w->hops, m->f->num_switches, NULL, &unlimited);
 	slot->computed_bytes = SIZE_MAX - unlimited;
 	if (slot->computed)
@@ -276,11 +285,14 @@ static void route_switch(struct minhop_worker *w, uint32_t t)
 	if (!p0->lid || m->offset >= (1 << p0->lmc))
 		return;
 	if (m->opts->switch_lids) {
-		if (m->saved[t])
+		if (m->saved[t]) {
 			hops = &m->saved[t]->h;
-		else
+		} else {
 			lanes_route_hop_ports_fill(&w->hops, m->f, t,
 						   m->dist + (size_t)t * m->f->num_switches);
+			if (m->narrow)
+				m->narrow(&w->hops, m->f);
+		}
 		lanes_route_fill_lids(m->r->lft, m->f->num_switches,
 				      route_switch_share(m->f->num_switches, 0, 1), hops, &m->load, &m->peers,
 				      &lid, 1, m->offset, 0);
@@ -396,7 +408,7 @@ static int want_fast(const struct minhop *m, int fast)
 	const struct route_endport *ep = m->eps.ep;
 	uint32_t with_lid = 0, with_ca = 0, without_ca;
 
-	if (!fast || !m->opts->switch_lids || m->eps.max_lmc)
+	if (!fast || m->narrow || !m->opts->switch_lids || m->eps.max_lmc)
 		return 0;
 	for (uint32_t t = 0; t < f->num_switches; t++)
 		with_lid += lanes_fabric_port(f, f->switches[t], 0)->lid != 0;
@@ -417,7 +429,10 @@ static int set_up(struct minhop *m, struct lanes_error *err)
 	    (rc = lanes_route_endports_osm_order(m->f, &m->eps, err)) ||
 	    (rc = lanes_route_load_init(&m->load, m->f, err)))
 		return rc;
-	return m->eps.max_lmc ? lanes_route_peers_init(&m->peers, m->f, &m->load, err) : 0;
+	if (!m->eps.max_lmc)
+		return 0;
+	m->peers.dor = m->narrow != NULL;
+	return lanes_route_peers_init(&m->peers, m->f, &m->load, err);
 }
 
 static int prepare(struct minhop *m, int fast, struct lanes_error *err)
@@ -448,9 +463,9 @@ static void release(struct minhop *m)
 	lanes_routing_free(m->r);
 }
 
-int lanes_minhop_route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
-		       struct route_cdg_check *check, int fast, struct lanes_routing **out,
-		       struct lanes_error *err)
+static int minhop_route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+			struct route_cdg_check *check, int fast, lanes_minhop_narrow_fn narrow,
+			struct lanes_routing **out, struct lanes_error *err)
 {
 	struct minhop m;
 	int rc;
@@ -459,6 +474,7 @@ int lanes_minhop_route(const struct lanes_fabric *f, const struct lanes_route_op
 	m.f = f;
 	m.opts = opts;
 	m.check = check;
+	m.narrow = narrow;
 	*out = NULL;
 	if ((rc = prepare(&m, fast, err)))
 		goto out;
@@ -472,6 +488,20 @@ int lanes_minhop_route(const struct lanes_fabric *f, const struct lanes_route_op
 out:
 	release(&m);
 	return rc < 0 ? rc : 0;
+}
+
+int lanes_minhop_route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		       struct route_cdg_check *check, int fast, struct lanes_routing **out,
+		       struct lanes_error *err)
+{
+	return minhop_route(f, opts, check, fast, NULL, out, err);
+}
+
+int lanes_minhop_route_narrowed(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+				lanes_minhop_narrow_fn narrow, struct lanes_routing **out,
+				struct lanes_error *err)
+{
+	return minhop_route(f, opts, NULL, 0, narrow, out, err);
 }
 
 int lanes_route_minhop(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
