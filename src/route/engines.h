@@ -22,5 +22,6 @@ extern const struct lanes_engine lanes_engine_slimfly;
 extern const struct lanes_engine lanes_engine_dfdn;
 extern const struct lanes_engine lanes_engine_sssp_df;
 extern const struct lanes_engine lanes_engine_minhop_df;
+extern const struct lanes_engine lanes_engine_ftree;
 
 #endif

@@ -22,6 +22,7 @@ static const struct lanes_engine *const engines[] = {
 	&lanes_engine_dfdn,
 	&lanes_engine_sssp_df,
 	&lanes_engine_minhop_df,
+	&lanes_engine_ftree,
 };
 
 #define NUM_ENGINES (sizeof(engines) / sizeof(engines[0]))
