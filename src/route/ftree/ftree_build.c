@@ -89,8 +89,9 @@ static int collect_cas(struct ftree *t, struct lanes_error *err)
 						     .sw = f->nodes[pt->peer_node].switch_index,
 						     .sw_port = pt->peer_port };
 			c->is_cn = !t->cn_guids || in_sorted(t->cn_guids, t->num_cn_guids, pt->guid);
-			c->is_io = !c->is_cn && t->io_guids &&
+			c->is_io = (!t->cn_guids || !c->is_cn) && t->io_guids &&
 				   in_sorted(t->io_guids, t->num_io_guids, pt->guid);
+			c->is_cn &= !c->is_io;
 			if (c->is_cn)
 				t->sw[c->sw].num_cns++;
 			t->sw[c->sw].num_ca_ports++;

@@ -41,7 +41,8 @@ static uint8_t hops_at(const struct ftree *t, uint32_t s)
 /* Switch s sends lid out of port, hops from the destination. */
 static void set_route(struct ftree *t, uint32_t s, uint32_t lid, uint8_t port, uint32_t hops)
 {
-	lanes_routing_set_port(t->r, s, lid, port);
+	if (lid)
+		lanes_routing_set_port(t->r, s, lid, port);
 	t->hops[s] = (uint8_t)(hops < FTREE_NO_HOPS ? hops : FTREE_NO_HOPS - 1);
 	t->hops_stamp[s] = t->stamp;
 }
@@ -60,32 +61,40 @@ static struct ftree_port *least_port(struct ftree *t, const struct ftree_group *
 	return best;
 }
 
-/* Stable sort of down groups by routes sent up them (OpenSM's bubble_sort_up). */
-static void sort_down_groups(const struct ftree *t, uint32_t *list, uint32_t n)
+static int tuple_before(const struct ftree *t, const struct ftree_group *a,
+			const struct ftree_group *b)
 {
-	for (uint32_t i = 1; i < n; i++) {
-		uint32_t g = list[i], j = i;
-
-		for (; j > 0 && t->groups[g].counter_up < t->groups[list[j - 1]].counter_up; j--)
-			list[j] = list[j - 1];
-		list[j] = g;
-	}
+	if (a->remote_is_ca || b->remote_is_ca)
+		return !a->remote_is_ca && b->remote_is_ca;
+	return memcmp(t->sw[a->remote].tuple, t->sw[b->remote].tuple, FTREE_TUPLE_LEN) < 0;
 }
 
-/* Up groups by routes sent down them, then the far GUID (OpenSM's bubble_sort_down). */
-static int up_before(const struct ftree_group *a, const struct ftree_group *b)
+/* Down groups by routes sent up them, then the far switch's tuple (OpenSM's bubble_sort_up). */
+static int down_before(const struct ftree *t, const struct ftree_group *a,
+		       const struct ftree_group *b)
+{
+	if (a->counter_up != b->counter_up)
+		return a->counter_up < b->counter_up;
+	return tuple_before(t, a, b);
+}
+
+/* Up groups by routes sent down them, then the far switch's tuple (OpenSM's bubble_sort_down). */
+static int up_before(const struct ftree *t, const struct ftree_group *a,
+		     const struct ftree_group *b)
 {
 	if (a->counter_down != b->counter_down)
 		return a->counter_down < b->counter_down;
-	return a->remote_guid_key < b->remote_guid_key;
+	return tuple_before(t, a, b);
 }
 
-static void sort_up_groups(const struct ftree *t, uint32_t *list, uint32_t n)
+static void sort_groups(const struct ftree *t, uint32_t *list, uint32_t n,
+			int (*before)(const struct ftree *, const struct ftree_group *,
+				      const struct ftree_group *))
 {
 	for (uint32_t i = 1; i < n; i++) {
 		uint32_t g = list[i], j = i;
 
-		for (; j > 0 && up_before(&t->groups[g], &t->groups[list[j - 1]]); j--)
+		for (; j > 0 && before(t, &t->groups[g], &t->groups[list[j - 1]]); j--)
 			list[j] = list[j - 1];
 		list[j] = g;
 	}
@@ -93,8 +102,7 @@ static void sort_up_groups(const struct ftree *t, uint32_t *list, uint32_t n)
 
 /* What one climb or descent routes. */
 struct ftree_target {
-	uint32_t lid;   /* 0 for a dummy */
-	uint8_t real;   /* sets tables (0: a dummy compute node, counters only) */
+	uint32_t lid;   /* 0 for a dummy compute node: counted, tables untouched */
 };
 
 /*
@@ -110,7 +118,7 @@ static int descend(struct ftree *t, uint32_t s, uint32_t prev, struct ftree_targ
 
 	if (!w->num_down)
 		return 0;
-	sort_down_groups(t, w->down, w->num_down);
+	sort_groups(t, w->down, w->num_down, down_before);
 	for (uint32_t k = 0; k < w->num_down; k++) {
 		struct ftree_group *g = &t->groups[w->down[k]];
 		struct ftree_port *p;
@@ -124,11 +132,10 @@ static int descend(struct ftree *t, uint32_t s, uint32_t prev, struct ftree_targ
 		if (g->remote == prev)
 			continue;
 		p = least_port(t, g, 1);
-		least = tg.real ? hops_at(t, g->remote) : FTREE_NO_HOPS;
+		least = hops_at(t, g->remote);
 		if (least != FTREE_NO_HOPS && hops + 1 >= least)
 			continue;
-		if (tg.real)
-			set_route(t, g->remote, tg.lid, p->remote_port, hops + 1);
+		set_route(t, g->remote, tg.lid, p->remote_port, hops + 1);
 		routed = descend(t, g->remote, LANES_NONE, tg, hops + 1);
 		created |= routed;
 		if (routed) {
@@ -199,23 +206,18 @@ static int climb(struct ftree *t, uint32_t s, uint32_t prev, struct ftree_target
 
 	if (!w->num_up)
 		return created | reverse_at_root(t, s, tg, main_path, credit, hops);
-	sort_up_groups(t, w->up, w->num_up);
+	sort_groups(t, w->up, w->num_up, up_before);
 	g = &t->groups[w->up[0]];
 	p = least_port(t, g, 0);
 	if (main_path) {
+		uint8_t least = hops_at(t, g->remote);
+
 		g->counter_down++;
 		p->counter_down++;
-		if (tg.real) {
-			uint8_t least = hops_at(t, g->remote);
-
-			if (least == FTREE_NO_HOPS || hops + 1 < least) {
-				set_route(t, g->remote, tg.lid, p->remote_port, hops + 1);
-				created |= climb(t, g->remote, s, tg, main_path, credit, hops + 1);
-			}
-		}
+		if (least == FTREE_NO_HOPS || hops + 1 < least)
+			set_route(t, g->remote, tg.lid, p->remote_port, hops + 1);
+		created |= climb(t, g->remote, s, tg, main_path, credit, hops + 1);
 	}
-	if (!tg.real)
-		return created;
 	created |= climb_secondary(t, s, tg, main_path, credit, hops);
 	if (!credit || w->is_leaf)
 		return created;
@@ -236,19 +238,6 @@ static void next_target(struct ftree *t)
 	}
 }
 
-/*
- * Whether OpenSM's HCA group of c toward its switch is a compute node: the
- * group's first port, the CA's lowest port on that switch (c's node's
- * entries of cas[] are consecutive, by port).
- */
-static const struct ftree_ca_port *first_on_switch(const struct ftree *t,
-						   const struct ftree_ca_port *c);
-
-static int group_is_cn(const struct ftree *t, const struct ftree_ca_port *c)
-{
-	return first_on_switch(t, c)->is_cn;
-}
-
 /* The CA port behind lid (cas[] entry), or NULL. */
 static struct ftree_ca_port *ca_of_lid(struct ftree *t, const uint32_t *ca_at_lid, uint32_t lid)
 {
@@ -259,7 +248,7 @@ static struct ftree_ca_port *ca_of_lid(struct ftree *t, const uint32_t *ca_at_li
 static void route_ca_lid(struct ftree *t, struct ftree_ca_port *c, uint32_t s, uint8_t sw_port,
 			 unsigned credit)
 {
-	struct ftree_target tg = { c->lid, 1 };
+	struct ftree_target tg = { c->lid };
 
 	next_target(t);
 	set_route(t, s, c->lid, sw_port, 1);
@@ -275,19 +264,20 @@ static void route_to_cns(struct ftree *t, const uint32_t *ca_at_lid)
 	for (uint32_t i = 0; i < t->num_leaves; i++) {
 		uint32_t s = t->leaves[i], routed = 0;
 		const struct ftree_switch *w = &t->sw[s];
-		struct ftree_target dummy = { 0, 0 };
+		struct ftree_target dummy = { 0 };
 
 		for (uint32_t j = 0; j < w->num_down; j++) {
 			const struct ftree_group *g = &t->groups[w->down[j]];
 			struct ftree_ca_port *c = ca_of_lid(t, ca_at_lid, g->remote_lid);
 
-			if (!g->remote_is_ca || !t->node_cns[g->remote] || !c || !group_is_cn(t, c))
+			if (!g->remote_is_ca || !t->node_cns[g->remote] || !c || !c->is_cn)
 				continue;
 			route_ca_lid(t, c, s, t->ports[g->first_port].port, 0);
 			routed++;
 		}
 		for (; routed < t->max_cn_per_leaf; routed++) {
 			next_target(t);
+			set_route(t, s, 0, 0, 1);
 			climb(t, s, LANES_NONE, dummy, 1, 0, 1);
 		}
 	}
@@ -325,48 +315,31 @@ static uint32_t *nodes_in_osm_order(const struct lanes_fabric *f, int type, uint
 	return out;
 }
 
-/* The CA's lowest port on c's switch (OpenSM routes that port's LID only). */
-static const struct ftree_ca_port *first_on_switch(const struct ftree *t,
-						   const struct ftree_ca_port *c)
-{
-	const struct ftree_ca_port *first = c;
-
-	for (const struct ftree_ca_port *q = c; q > t->cas && (q - 1)->node == c->node; q--)
-		if ((q - 1)->sw == c->sw)
-			first = q - 1;
-	return first;
-}
-
 /*
- * OpenSM's fabric_route_to_non_cns: CA by CA in GUID map order, one LID per
- * CA and switch (the CA's lowest port there) unless a compute node; an I/O
- * node gets max_reverse_hops. Then, not in OpenSM, every CA LID still
- * unrouted the same way (a second port of a CA on the same switch).
+ * OpenSM's fabric_route_to_non_cns: CA by CA in GUID map order, port by
+ * port, every CA port that is not a compute node; an I/O node gets
+ * max_reverse_hops.
  */
 static void route_to_non_cns(struct ftree *t, const uint32_t *cas_in_order, uint32_t num_nodes,
 			     const uint32_t *node_first_ca)
 {
-	for (int pass = 0; pass < 2; pass++)
-		for (uint32_t i = 0; i < num_nodes; i++) {
-			uint32_t node = cas_in_order[i];
+	for (uint32_t i = 0; i < num_nodes; i++) {
+		uint32_t node = cas_in_order[i];
 
-			for (uint32_t k = node_first_ca[node];
-			     k < t->num_cas && t->cas[k].node == node; k++) {
-				struct ftree_ca_port *c = &t->cas[k];
+		for (uint32_t k = node_first_ca[node]; k < t->num_cas && t->cas[k].node == node; k++) {
+			struct ftree_ca_port *c = &t->cas[k];
 
-				if (c->routed || (!pass && (c->is_cn || group_is_cn(t, c) ||
-							   c != first_on_switch(t, c))))
-					continue;
+			if (!c->is_cn && !c->routed)
 				route_ca_lid(t, c, c->sw, c->sw_port,
 					     c->is_io ? t->max_reverse_hops : 0);
-			}
 		}
+	}
 }
 
 /* OpenSM's fabric_route_to_switches: each switch's LID, uncounted, from it up. */
 static void route_to_switches(struct ftree *t, const uint32_t *sws, uint32_t n, int switch_lids)
 {
-	struct ftree_target tg = { 0, 1 };
+	struct ftree_target tg = { 0 };
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t s = t->f->nodes[sws[i]].switch_index;
