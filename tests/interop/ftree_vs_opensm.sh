@@ -13,8 +13,8 @@
 # fabric_route_roots) and ours completes them so that every switch reaches
 # every LID (docs/ftree.md). Those extra entries are counted and printed.
 # The fabrics: k-ary n-trees (three shapes, the generator's and ibsim's own
-# 4-ary 3-tree), XGFTs (one with parallel cables), a CN GUID file, and a
-# tree whose switch GUIDs make OpenSM's GUID map order (network byte order)
+# 4-ary 3-tree), XGFTs (one with parallel cables), a CN GUID file, I/O nodes with reverse hops, a tree
+# with CAs missing (dummy compute nodes), and a tree whose switch GUIDs make OpenSM's GUID map order (network byte order)
 # differ from numeric order.
 set -u
 . "$(dirname "$0")/osm_lib.bash"
@@ -87,6 +87,33 @@ check_cn_file() {
     --cn_guid_file "$dir/cn.txt"
 }
 
+# I/O nodes: every 16th CA port in the I/O GUID file, the others in the CN
+# file, and max_reverse_hops 1 (OpenSM's -G and -H).
+check_io_file() {
+  local dir=$work/io_file
+  mkdir -p "$dir"
+  "$LANES" topo convert fattree k=4 n=3 --to ibsim -o "$dir/fabric.net" || { bad "io_file: convert"; return; }
+  netfile_nodes "$dir/fabric.net" | awk '$1 == "CA" && NR % 16 == 1 { print "0x" $2 }' >"$dir/io.txt"
+  netfile_nodes "$dir/fabric.net" | awk '$1 == "CA" && NR % 16 != 1 { print "0x" $2 }' >"$dir/cn.txt"
+  compare io_file "$dir/fabric.net" "$dir/fabric.net" \
+    ":cn_guid_file=$dir/cn.txt,io_guid_file=$dir/io.txt,max_reverse_hops=1" \
+    --cn_guid_file "$dir/cn.txt" --io_guid_file "$dir/io.txt" --max_reverse_hops 1
+}
+
+# A 4-ary 3-tree with three CAs unplugged, one from leaf 0 and two from leaf 2:
+# those leaves route dummy compute nodes for the missing ones.
+check_partial() {
+  local dir=$work/partial
+  mkdir -p "$dir"
+  "$LANES" topo convert fattree k=4 n=3 --to ibsim -o "$dir/plain.net" || { bad "partial: convert"; return; }
+  awk -v RS= -v ORS='\n\n' -v gone='"H-0002c9030100000c"|"H-0002c90301000024"|"H-0002c90301000028"' '
+    $0 ~ ("Hca[^\n]*(" gone ")") { next }
+    { n = split($0, line, "\n"); out = ""
+      for (i = 1; i <= n; i++) if (line[i] !~ gone) out = out (out == "" ? "" : "\n") line[i]
+      print out }' "$dir/plain.net" >"$dir/fabric.net"
+  compare partial "$dir/fabric.net" "$dir/fabric.net" ""
+}
+
 check fattree_k4n3 "fattree k=4 n=3"
 check fattree_k2n4 "fattree k=2 n=4"
 check fattree_k3n3 "fattree k=3 n=3"
@@ -95,6 +122,8 @@ check xgft_3level "xgft h=3 m=2,2,3 w=1,2,2"
 check xgft_parallel "xgft h=2 m=4,4 w=1,3"
 check_guid_order
 check_cn_file
+check_io_file
+check_partial
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -52,8 +52,8 @@
  *   leaves seen from other roots). We fill each missing entry with the
  *   port to a neighbour that has a route, nearest first, so every switch
  *   reaches every LID; when CA traffic then takes such a path (or an I/O
- *   node's reverse hops), the routes are checked for credit loops and the
- *   fabric refused, naming a switch, if they close one.
+ *   node's reverse hops), the verifier checks the CA-to-CA routes for credit
+ *   loops and the fabric is refused, naming a switch, if they close one.
  * - LMC > 0 is refused (OpenSM falls back to minhop). A second port of a
  *   non-CN CA on the same switch is routed too (OpenSM routes one).
  *
@@ -71,7 +71,7 @@
 #include "core/util.h"
 #include "io/text.h"
 #include "lanes/io.h"
-#include "route/cdg/cdg.h"
+#include "lanes/verify.h"
 #include "route/engines.h"
 #include "route/ftree/ftree.h"
 
@@ -259,33 +259,42 @@ static int complete_all(const struct ftree *t, struct completion *c, struct lane
 	return 0;
 }
 
-/* 1 when the routes to CA LIDs close a credit loop on one VL, 0 when not. */
-static int ca_routes_cyclic(const struct ftree *t, int *cyclic, struct lanes_error *err)
+/*
+ * *cycle_sw: a switch on a credit loop of the CA-to-CA routes on one VL
+ * (the verifier's judgement, lanes/verify.h), or LANES_NONE when they close none.
+ */
+static int ca_routes_cyclic(const struct ftree *t, unsigned threads, uint32_t *cycle_sw,
+			    struct lanes_error *err)
 {
-	struct route_cdg_check *k = NULL;
+	struct lanes_verify_opts vo;
+	struct lanes_verify_result *res = NULL;
 	int rc;
 
-	*cyclic = 0;
-	if ((rc = lanes_route_cdg_check_new(t->f, &k, err)))
+	lanes_verify_opts_init(&vo);
+	vo.ca_only = 1;
+	vo.max_vls = 1;
+	vo.ebb_patterns = 0;
+	vo.threads = threads;
+	if ((rc = lanes_verify(t->f, t->r, &vo, &res, err)))
 		return rc;
-	for (uint32_t i = 0; i < t->num_cas && !*cyclic; i++)
-		*cyclic = !lanes_route_cdg_check_lid(k, t->r, t->cas[i].lid);
-	if (!*cyclic)
-		*cyclic = lanes_route_cdg_check_finish(k);
-	lanes_route_cdg_check_free(k);
+	*cycle_sw = res->deadlock_free ? LANES_NONE : res->cycle_len ? res->cycle[0].from_sw : 0;
+	lanes_verify_result_free(res);
 	return 0;
 }
 
 /* Refuse a routing whose completed or reverse-hop paths close a credit loop. */
-static int refuse_loop(const struct ftree *t, const struct completion *c, struct lanes_error *err)
+static int refuse_loop(const struct ftree *t, const struct completion *c, uint32_t cycle_sw,
+		       struct lanes_error *err)
 {
 	const struct lanes_fabric *f = t->f;
 
 	if (c->ca_switch == LANES_NONE)
 		return lanes_error_set(err, LANES_EREFUSED,
 				       "ftree: the I/O nodes' reverse hops (max_reverse_hops %u) close "
-				       "a credit loop",
-				       t->max_reverse_hops);
+				       "a credit loop through switch 0x%016llx \"%.40s\"",
+				       t->max_reverse_hops,
+				       (unsigned long long)f->nodes[f->switches[cycle_sw]].guid,
+				       f->nodes[f->switches[cycle_sw]].desc);
 	{
 		uint32_t at = lanes_fabric_lid_switch(f, c->ca_lid), from = c->ca_switch;
 
@@ -323,17 +332,18 @@ static int set_notes(struct lanes_routing *r, const struct ftree *t, const struc
 static int route_tree(struct ftree *t, const struct lanes_route_opts *opts, struct lanes_error *err)
 {
 	struct completion c = { LANES_NONE, 0, 0 };
-	int rc, cyclic = 0;
+	uint32_t cycle_sw = LANES_NONE;
+	int rc;
 
 	if ((rc = lanes_ftree_build(t, err)) ||
 	    (rc = lanes_ftree_route_all(t, opts->switch_lids, err)) ||
 	    (opts->switch_lids && (rc = complete_all(t, &c, err))))
 		return rc;
 	if ((c.ca_switch != LANES_NONE || t->reverse_hops_used) &&
-	    (rc = ca_routes_cyclic(t, &cyclic, err)))
+	    (rc = ca_routes_cyclic(t, opts->threads, &cycle_sw, err)))
 		return rc;
-	if (cyclic)
-		return refuse_loop(t, &c, err);
+	if (cycle_sw != LANES_NONE)
+		return refuse_loop(t, &c, cycle_sw, err);
 	return set_notes(t->r, t, &c, err);
 }
 
