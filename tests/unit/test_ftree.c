@@ -9,7 +9,8 @@
  *    optimality OpenSM's doc/current-routing.txt promises;
  *  - the verifier finds no credit loop with 1 VL and every pair reachable;
  *  - the real fat trees: routed and verified, or refused with a reason that
- *    names a switch;
+ *    names a switch; a leaf without CAs, or gone: routed, shortest, up then
+ *    down, verified;
  *  - the compute-node GUID file changes which CAs are balanced: with one
  *    CA per leaf as the compute nodes, their own shift permutation is
  *    optimal;
@@ -131,9 +132,8 @@ static uint32_t next_switch(const struct lanes_fabric *f, uint32_t s, uint8_t p)
 }
 
 /* Every host-to-host route: shortest, and up (towards greater height) then down. */
-static void check_up_down_shortest(const char *spec)
+static void check_up_down_shortest_on(const struct lanes_fabric *f, const char *spec)
 {
-	struct lanes_fabric *f = gen(spec);
 	struct lanes_routing *r = route_params(f, NULL);
 	struct hosts h = hosts_of(f, NULL);
 	uint32_t *ht = heights(f), *d = malloc(sizeof(uint32_t) * f->num_switches),
@@ -167,6 +167,13 @@ static void check_up_down_shortest(const char *spec)
 	free(q);
 	hosts_free(&h);
 	lanes_routing_free(r);
+}
+
+static void check_up_down_shortest(const char *spec)
+{
+	struct lanes_fabric *f = gen(spec);
+
+	check_up_down_shortest_on(f, spec);
 	lanes_fabric_free(f);
 }
 
@@ -318,8 +325,9 @@ static int is_listed_cn(uint64_t guid)
 	return 0;
 }
 
-/* f without the CAs keep() rejects, every GUID and LID as in f. */
-static struct lanes_fabric *strip_cas(const struct lanes_fabric *f, int (*keep)(uint64_t guid))
+/* f without the CAs keep() rejects and without node drop (or LANES_NONE), GUIDs and LIDs kept. */
+static struct lanes_fabric *strip_nodes(const struct lanes_fabric *f, int (*keep)(uint64_t guid),
+					uint32_t drop)
 {
 	struct lanes_builder *b = tb_new();
 	uint32_t *idx = malloc(sizeof(uint32_t) * f->num_nodes);
@@ -331,7 +339,7 @@ static struct lanes_fabric *strip_cas(const struct lanes_fabric *f, int (*keep)(
 						nd->vendor_id, nd->device_id, nd->desc };
 
 		idx[n] = LANES_NONE;
-		if (nd->type == LANES_NODE_CA && !keep(f->ports[nd->port_base + 1].guid))
+		if (n == drop || (nd->type == LANES_NODE_CA && !keep(f->ports[nd->port_base + 1].guid)))
 			continue;
 		assert_int_equal(lanes_builder_add_node(b, &spec, &idx[n], &err), 0);
 		for (uint8_t p = nd->type == LANES_NODE_SWITCH ? 0 : 1;
@@ -399,7 +407,7 @@ static void test_cn_guid_file_changes_balancing(void **state)
 	snprintf(params, sizeof(params), "cn_guid_file=%s", path);
 	r_cn = route_params(f, params);
 	r_all = route_params(f, NULL);
-	alone = strip_cas(f, is_listed_cn);
+	alone = strip_nodes(f, is_listed_cn, LANES_NONE);
 	r_alone = route_params(alone, NULL);
 	cns = hosts_of(f, is_listed_cn);
 	assert_int_equal(cns.n, 16);
@@ -417,6 +425,55 @@ static void test_cn_guid_file_changes_balancing(void **state)
 	lanes_routing_free(r_all);
 	lanes_routing_free(r_alone);
 	lanes_fabric_free(alone);
+	lanes_fabric_free(f);
+}
+
+/* The GUID of the leaf fattree k=4 n=3 cables its first CA to, and that fabric. */
+static uint64_t leaf0_guid;
+static const struct lanes_fabric *leaf0_fabric;
+
+static int not_on_leaf0(uint64_t guid)
+{
+	const struct lanes_fabric *f = leaf0_fabric;
+
+	for (uint32_t n = 0; n < f->num_nodes; n++) {
+		const struct lanes_port *pt = &f->ports[f->nodes[n].port_base + 1];
+
+		if (f->nodes[n].type == LANES_NODE_CA && pt->guid == guid)
+			return f->nodes[pt->peer_node].guid != leaf0_guid;
+	}
+	return 1;
+}
+
+/*
+ * A leaf missing (OpenSM refuses both, ERR AB0A or its ranking): fattree
+ * k=4 n=3 with one leaf's four CAs unplugged, and with that leaf switch
+ * gone. Both route, every route shortest, up then down, and verified.
+ */
+static void test_missing_leaf(void **state)
+{
+	struct lanes_fabric *f = gen("fattree k=4 n=3"), *no_cas, *no_leaf;
+	struct hosts all = hosts_of(f, NULL);
+	struct lanes_routing *r;
+
+	(void)state;
+	leaf0_fabric = f;
+	leaf0_guid = f->nodes[f->switches[all.sw[0]]].guid;
+	no_cas = strip_nodes(f, not_on_leaf0, LANES_NONE);
+	no_leaf = strip_nodes(f, not_on_leaf0, f->switches[all.sw[0]]);
+	assert_int_equal(no_cas->num_cas, 60);
+	assert_int_equal(no_leaf->num_switches, 47);
+	check_up_down_shortest_on(no_cas, "fattree k=4 n=3, a leaf without CAs");
+	check_up_down_shortest_on(no_leaf, "fattree k=4 n=3, a leaf gone");
+	r = route_params(no_cas, NULL);
+	check_verified(no_cas, r, "a leaf without CAs");
+	lanes_routing_free(r);
+	r = route_params(no_leaf, NULL);
+	check_verified(no_leaf, r, "a leaf gone");
+	lanes_routing_free(r);
+	hosts_free(&all);
+	lanes_fabric_free(no_cas);
+	lanes_fabric_free(no_leaf);
 	lanes_fabric_free(f);
 }
 
@@ -471,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_verifier_finds_no_credit_loop),
 		cmocka_unit_test(test_real_fat_trees),
 		cmocka_unit_test(test_cn_guid_file_changes_balancing),
+		cmocka_unit_test(test_missing_leaf),
 		cmocka_unit_test(test_not_fat_trees_refused_naming_a_switch),
 		cmocka_unit_test(test_bad_parameters_named),
 		cmocka_unit_test(test_threads_do_not_matter),
