@@ -31,6 +31,7 @@ struct ftree_group {
 	uint32_t remote;            /* switch index, or the CA's node index */
 	uint32_t remote_lid;        /* the neighbour switch's LID, or the CA port's LID */
 	uint64_t remote_guid_key;   /* the far port's GUID as OpenSM compares it (network order) */
+	uint32_t remote_order;      /* the far switch's place in tuple order; UINT32_MAX for a CA */
 	uint8_t remote_is_ca;
 	uint8_t ca_port;            /* for a CA: the CA's port number */
 	uint32_t first_port;        /* its cables: ports[first_port .. + num_ports), by port number */

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "core/util.h"
 #include "route/common/endports.h"
 #include "route/ftree/ftree.h"
@@ -587,6 +588,44 @@ static int make_leaves(struct ftree *t, struct lanes_error *err)
 	return 0;
 }
 
+static int by_key(const void *pa, const void *pb)
+{
+	const uint64_t *a = pa, *b = pb;
+
+	return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+/*
+ * Each group's far switch's place among all switches in tuple order, so
+ * that the routing compares integers (a tuple read as a big-endian number
+ * sorts as the tuple does).
+ */
+static int order_by_tuple(struct ftree *t, struct lanes_error *err)
+{
+	uint32_t n = t->f->num_switches;
+	uint64_t *k = malloc(sizeof(uint64_t) * 2 * ((size_t)n + 1));
+	uint32_t *order = malloc(sizeof(uint32_t) * ((size_t)n + 1));
+
+	if (!k || !order) {
+		free(k);
+		free(order);
+		return lanes_error_oom(err);
+	}
+	for (uint32_t s = 0; s < n; s++) {
+		k[2 * s] = lanes_bswap64(tuple_key(t->sw[s].tuple));
+		k[2 * s + 1] = s;
+	}
+	qsort(k, n, 2 * sizeof(uint64_t), by_key);
+	for (uint32_t i = 0; i < n; i++)
+		order[k[2 * i + 1]] = i;
+	for (uint32_t g = 0; g < t->num_groups; g++)
+		t->groups[g].remote_order =
+			t->groups[g].remote_is_ca ? UINT32_MAX : order[t->groups[g].remote];
+	free(k);
+	free(order);
+	return 0;
+}
+
 int lanes_ftree_build(struct ftree *t, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = t->f;
@@ -604,7 +643,7 @@ int lanes_ftree_build(struct ftree *t, struct lanes_error *err)
 		return rc;
 	settle_cns(t);
 	if ((rc = split_groups(t, err)) || (rc = make_indexing(t, err)) ||
-	    (rc = make_leaves(t, err)))
+	    (rc = make_leaves(t, err)) || (rc = order_by_tuple(t, err)))
 		return rc;
 	return 0;
 }

@@ -61,41 +61,43 @@ static struct ftree_port *least_port(struct ftree *t, const struct ftree_group *
 	return best;
 }
 
-static int tuple_before(const struct ftree *t, const struct ftree_group *a,
-			const struct ftree_group *b)
-{
-	if (a->remote_is_ca || b->remote_is_ca)
-		return !a->remote_is_ca && b->remote_is_ca;
-	return memcmp(t->sw[a->remote].tuple, t->sw[b->remote].tuple, FTREE_TUPLE_LEN) < 0;
-}
-
-/* Down groups by routes sent up them, then the far switch's tuple (OpenSM's bubble_sort_up). */
-static int down_before(const struct ftree *t, const struct ftree_group *a,
-		       const struct ftree_group *b)
-{
-	if (a->counter_up != b->counter_up)
-		return a->counter_up < b->counter_up;
-	return tuple_before(t, a, b);
-}
-
-/* Up groups by routes sent down them, then the far switch's tuple (OpenSM's bubble_sort_down). */
-static int up_before(const struct ftree *t, const struct ftree_group *a,
-		     const struct ftree_group *b)
-{
-	if (a->counter_down != b->counter_down)
-		return a->counter_down < b->counter_down;
-	return tuple_before(t, a, b);
-}
-
-static void sort_groups(const struct ftree *t, uint32_t *list, uint32_t n,
-			int (*before)(const struct ftree *, const struct ftree_group *,
-				      const struct ftree_group *))
+/*
+ * Down groups by routes sent up them, then the far switch's tuple, CAs last
+ * (OpenSM's bubble_sort_up); a stable insertion sort.
+ */
+static void sort_down_groups(const struct ftree *t, uint32_t *list, uint32_t n)
 {
 	for (uint32_t i = 1; i < n; i++) {
 		uint32_t g = list[i], j = i;
+		const struct ftree_group *a = &t->groups[g];
 
-		for (; j > 0 && before(t, &t->groups[g], &t->groups[list[j - 1]]); j--)
+		for (; j > 0; j--) {
+			const struct ftree_group *b = &t->groups[list[j - 1]];
+
+			if (a->counter_up > b->counter_up ||
+			    (a->counter_up == b->counter_up && a->remote_order >= b->remote_order))
+				break;
 			list[j] = list[j - 1];
+		}
+		list[j] = g;
+	}
+}
+
+/* Up groups by routes sent down them, then the far switch's tuple (OpenSM's bubble_sort_down). */
+static void sort_up_groups(const struct ftree *t, uint32_t *list, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t g = list[i], j = i;
+		const struct ftree_group *a = &t->groups[g];
+
+		for (; j > 0; j--) {
+			const struct ftree_group *b = &t->groups[list[j - 1]];
+
+			if (a->counter_down > b->counter_down ||
+			    (a->counter_down == b->counter_down && a->remote_order >= b->remote_order))
+				break;
+			list[j] = list[j - 1];
+		}
 		list[j] = g;
 	}
 }
@@ -118,7 +120,7 @@ static int descend(struct ftree *t, uint32_t s, uint32_t prev, struct ftree_targ
 
 	if (!w->num_down)
 		return 0;
-	sort_groups(t, w->down, w->num_down, down_before);
+	sort_down_groups(t, w->down, w->num_down);
 	for (uint32_t k = 0; k < w->num_down; k++) {
 		struct ftree_group *g = &t->groups[w->down[k]];
 		struct ftree_port *p;
@@ -206,7 +208,7 @@ static int climb(struct ftree *t, uint32_t s, uint32_t prev, struct ftree_target
 
 	if (!w->num_up)
 		return created | reverse_at_root(t, s, tg, main_path, credit, hops);
-	sort_groups(t, w->up, w->num_up, up_before);
+	sort_up_groups(t, w->up, w->num_up);
 	g = &t->groups[w->up[0]];
 	p = least_port(t, g, 0);
 	if (main_path) {
