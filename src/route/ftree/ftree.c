@@ -2,9 +2,8 @@
  * ftree.c - fat-tree routing, the engine "ftree": OpenSM's Fat-tree routing
  * algorithm as OpenSM's doc/current-routing.txt describes it ("Fat-tree
  * Routing Algorithm"), with the behaviour of OpenSM 3.3.23's
- * osm_ucast_ftree.c (Zahavi's fat-tree routing in OpenSM; see also
- * Zahavi, "Fat-trees routing and node ordering providing contention free
- * traffic for MPI global collectives", IPDPS workshops 2011). It routes the
+ * osm_ucast_ftree.c, checked entry by entry against it on ibsim
+ * (tests/interop/ftree_vs_opensm.sh). It routes the
  * "shift" permutation without two routes on one cable on a full fat tree,
  * and is free of credit loops on one VL, as up*-then-down* routing is.
  *
@@ -54,15 +53,17 @@
  *   reaches every LID; when CA traffic then takes such a path (or an I/O
  *   node's reverse hops), the verifier checks the CA-to-CA routes for credit
  *   loops and the fabric is refused, naming a switch, if they close one.
- * - LMC > 0 is refused (OpenSM falls back to minhop). A second port of a
- *   non-CN CA on the same switch is routed too (OpenSM routes one).
+ * - LMC > 0 is refused (OpenSM falls back to minhop). Routers are left
+ *   out, as OpenSM's ftree leaves them.
  *
  * Parameters (-e ftree:...): cn_guid_file=PATH, io_guid_file=PATH,
  * max_reverse_hops=N (default 0). Files: one GUID per line (0x hex or
  * decimal, then anything), '#' comments, as OpenSM's parse_node_map reads.
  *
- * Result: uniform SL 0, one VL. Threads: none needed (the work is a few
- * passes over the LIDs); the output does not depend on opts->threads.
+ * Result: uniform SL 0, one VL. Threads: the routing is sequential (each
+ * LID's choices read the counters all earlier LIDs left); only the
+ * verifier, when it must judge, runs with opts->threads. The output does
+ * not depend on opts->threads.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,27 +4,32 @@
  * fabric_route_downgoing_by_going_up, fabric_route_upgoing_by_going_down,
  * fabric_route_to_cns, fabric_route_to_non_cns, fabric_route_to_switches.
  *
- * For one destination LID, the climb (downgoing) starts at the switch of the
- * destination: at each switch it first descends (upgoing) into every lower
- * switch that has no shorter route yet, telling it to send the LID up to
- * here, and then goes up one of its up groups: the group with the fewest
- * routes sent down it (ties to the far switch's GUID in network order, as
- * OpenSM compares them), and in it the cable with the fewest; the far
- * switch sends the LID down that cable. For a compute node ("main path")
- * those counters go up by one; the other up groups then get the route too
- * but uncounted (OpenSM's "secondary paths": they make every switch reach
- * every LID). The descent takes each down group in the order of the fewest
- * routes sent up it so far (a stable sort, so ties keep their order), and
- * in each the cable with the fewest. Leaves with fewer compute nodes than
- * the most any leaf has count dummy routes up for the missing ones, as
- * OpenSM does, so that every leaf loads its up cables alike.
+ * For one destination LID, the climb (OpenSM's downgoing) starts at the
+ * switch of the destination: at each switch it first descends (upgoing)
+ * into every lower switch, but the one it came from, that has no route as
+ * short yet, telling it to send the LID up to here; and then goes up one of
+ * its up groups: the one with the fewest routes sent down it (ties to the
+ * far switch's tuple), and in it the cable with the fewest (ties to the
+ * lower port). The far switch sends the LID down that cable unless it has a
+ * shorter route, and the climb goes on from it. For a compute node or
+ * another CA ("main path") the chosen group's and cable's counters go up by
+ * one; the other up groups get the route too, uncounted (OpenSM's
+ * "secondary paths", which make every switch reach every LID), and climb
+ * from there. The descent takes the down groups in the order of fewest
+ * routes sent up them, then the far switch's tuple, CAs last, and in each
+ * the cable with the fewest; a group's counters go up when a CA lies below.
+ * Leaves with fewer compute nodes than the most any leaf has route dummy
+ * compute nodes for the missing ones: full routes to "LID 0" that count
+ * and write no table (OpenSM 3.3.23), so every leaf loads its cables alike.
+ * The hops to the current destination are kept per switch with a stamp, so
+ * a new destination starts with none without clearing them.
  *
  * Two simplifications that change no table: OpenSM sorts a switch's down
- * groups only when a counter changed (the stable sort of a sorted list is
- * the same list), and its tie-break between up groups by the far switch's
- * least-loaded down group always reads 0, since only the lower end of a
- * cable counts routes down (osm_ucast_ftree.c, recalculate_min_counter_down);
- * so ties go straight to the GUID.
+ * groups only when a counter changed (sorting a sorted list by a total
+ * order leaves it as it is), and its tie-break between up groups by the far
+ * switch's least-loaded down group always reads 0, since only the lower end
+ * of a cable counts routes down (osm_ucast_ftree.c,
+ * recalculate_min_counter_down), so ties go straight to the tuple.
  */
 #include <stdlib.h>
 #include <string.h>
