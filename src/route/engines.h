@@ -22,6 +22,7 @@ extern const struct lanes_engine lanes_engine_slimfly;
 extern const struct lanes_engine lanes_engine_dfdn;
 extern const struct lanes_engine lanes_engine_sssp_df;
 extern const struct lanes_engine lanes_engine_minhop_df;
+extern const struct lanes_engine lanes_engine_ftree;
 extern const struct lanes_engine lanes_engine_dor;
 extern const struct lanes_engine lanes_engine_ecube;
 extern const struct lanes_engine lanes_engine_hyperx;

@@ -22,6 +22,7 @@ static const struct lanes_engine *const engines[] = {
 	&lanes_engine_dfdn,
 	&lanes_engine_sssp_df,
 	&lanes_engine_minhop_df,
+	&lanes_engine_ftree,
 	&lanes_engine_dor,
 	&lanes_engine_ecube,
 	&lanes_engine_hyperx,

@@ -1,0 +1,391 @@
+/*
+ * ftree.c - fat-tree routing, the engine "ftree": OpenSM's Fat-tree routing
+ * algorithm as OpenSM's doc/current-routing.txt describes it ("Fat-tree
+ * Routing Algorithm"), with the behaviour of OpenSM 3.3.23's
+ * osm_ucast_ftree.c, checked entry by entry against it on ibsim
+ * (tests/interop/ftree_vs_opensm.sh). It routes the
+ * "shift" permutation without two routes on one cable on a full fat tree,
+ * and is free of credit loops on one VL, as up*-then-down* routing is.
+ *
+ * The algorithm.
+ * 1. Compute nodes (CNs): the CA ports of cn_guid_file, or all CA ports.
+ *    I/O nodes: the ports of io_guid_file.
+ * 2. Ranks (ftree_build.c): the leaves are the switches with CNs, every
+ *    switch is ranked by its hops from the leaves, reversed, so the top
+ *    switches have rank 0 and the leaves the highest rank. Each switch's
+ *    cables become port groups (all cables to one neighbour), up or down.
+ * 3. Tuples (ftree_build.c): from the first leaf in OpenSM's GUID order, a
+ *    BFS gives each switch an index (rank, digit, digit, ...); groups are
+ *    sorted by their far switch's index, and the leaves are taken in index
+ *    order. OpenSM's LFTs depend on that order.
+ * 4. Routing (ftree_route.c): for each leaf in index order, each CN below
+ *    it gets its routes (a climb from the leaf that picks the least-loaded
+ *    up group and cable at each level, and at each switch on the way every
+ *    lower switch is told to send the LID up to it); a leaf with fewer CNs
+ *    than the fullest counts dummy routes for the missing ones. Then the
+ *    other CA ports, CA by CA, counted the same way after the CNs (I/O nodes
+ *    may take max_reverse_hops reverse hops), then the switch LIDs,
+ *    uncounted.
+ * Every route goes up and then down, so the routes to CA LIDs never close a
+ * credit loop, and on a full fat tree the counters spread the CN LIDs of a
+ * leaf over different up cables and the LIDs of different leaves over the
+ * roots: the shift permutation uses each cable once.
+ *
+ * Where this is not OpenSM (docs/ftree.md says why).
+ * - The leaves: OpenSM takes every switch with a CN as a leaf and refuses a
+ *   fabric whose CNs are not all on one level (its ERR AB26, AB2B). We try
+ *   OpenSM's choice first; when some cable then joins two switches at one
+ *   level we retry with the switches with at least m CNs as leaves, m
+ *   growing, and take the first choice that makes a fat tree
+ *   (ftree_build.c). CNs left on non-leaf switches are routed as OpenSM
+ *   routes other CAs. When no choice works the fabric is refused naming the
+ *   two switches cabled within a level, with LANES_EREFUSED.
+ * - OpenSM also demands the same number of up and down groups and of cables
+ *   per group on every switch of a rank (ERR AB09-AB0C); we route irregular
+ *   trees (a missing leaf, a missing cable, uneven uplinks) as they are. A
+ *   switch with no up groups acts as a root at any rank.
+ * - Cables within a level (OpenSM's sibling groups) are refused rather
+ *   than routed: no fat tree has them and they can close credit loops.
+ * - Completion: OpenSM leaves entries it does not find by going up and down
+ *   empty (the root switches' routes to each other's LIDs, CAs above the
+ *   leaves seen from other roots). We fill each missing entry with the
+ *   port to a neighbour that has a route, nearest first, so every switch
+ *   reaches every LID; when CA traffic then takes such a path (or an I/O
+ *   node's reverse hops), the verifier checks the CA-to-CA routes for credit
+ *   loops and the fabric is refused, naming a switch, if they close one.
+ * - LMC > 0 is refused (OpenSM falls back to minhop). Routers are left
+ *   out, as OpenSM's ftree leaves them.
+ *
+ * Parameters (-e ftree:...): cn_guid_file=PATH, io_guid_file=PATH,
+ * max_reverse_hops=N (default 0). Files: one GUID per line (0x hex or
+ * decimal, then anything), '#' comments, as OpenSM's parse_node_map reads.
+ *
+ * Result: uniform SL 0, one VL. Threads: the routing is sequential (each
+ * LID's choices read the counters all earlier LIDs left); only the
+ * verifier, when it must judge, runs with opts->threads. The output does
+ * not depend on opts->threads.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "io/text.h"
+#include "lanes/io.h"
+#include "lanes/verify.h"
+#include "route/engines.h"
+#include "route/ftree/ftree.h"
+
+#define FTREE_PARAMS "cn_guid_file=PATH,io_guid_file=PATH,max_reverse_hops=N"
+
+struct ftree_params {
+	char *cn_file, *io_file; /* malloc'ed, or NULL */
+	unsigned max_reverse_hops;
+};
+
+static int set_param(struct ftree_params *p, const char *w, size_t len, struct lanes_error *err)
+{
+	const char *eq = memchr(w, '=', len);
+	size_t klen = eq ? (size_t)(eq - w) : len, vlen = eq ? len - klen - 1 : 0;
+	char **file = NULL;
+
+	if (!eq || !vlen)
+		return lanes_error_set(err, LANES_EINVAL, "ftree: parameter '%.*s' needs a value (%s)",
+				       (int)klen, w, FTREE_PARAMS);
+	if (klen == 12 && !memcmp(w, "cn_guid_file", 12))
+		file = &p->cn_file;
+	else if (klen == 12 && !memcmp(w, "io_guid_file", 12))
+		file = &p->io_file;
+	else if (klen == 16 && !memcmp(w, "max_reverse_hops", 16)) {
+		struct lanes_scan sc = lanes_scan_of(eq + 1, vlen);
+		uint64_t v;
+
+		if (!lanes_scan_uint(&sc, 255, &v) || !lanes_scan_at_end(&sc))
+			return lanes_error_set(err, LANES_EINVAL,
+					       "ftree: max_reverse_hops must be 0..255, not '%.*s'",
+					       (int)vlen, eq + 1);
+		p->max_reverse_hops = (unsigned)v;
+		return 0;
+	} else
+		return lanes_error_set(err, LANES_EINVAL, "ftree: unknown parameter '%.*s' (takes %s)",
+				       (int)klen, w, FTREE_PARAMS);
+	free(*file);
+	*file = lanes_strndup(eq + 1, vlen);
+	return *file ? 0 : lanes_error_oom(err);
+}
+
+/* opts->params: words separated by commas or blanks. */
+static int parse_params(const char *params, struct ftree_params *p, struct lanes_error *err)
+{
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	while (params && *params) {
+		size_t len = strcspn(params, ", \t");
+
+		if (len && (rc = set_param(p, params, len, err)))
+			return rc;
+		params += len;
+		params += strspn(params, ", \t");
+	}
+	return 0;
+}
+
+/* One line of a GUID file: 1 and *guid, 0 blank or comment, or a parse error. */
+static int guid_line(const char *s, size_t len, const char *path, unsigned long lineno,
+		     uint64_t *guid, struct lanes_error *err)
+{
+	char buf[64];
+	char *end;
+	size_t n = 0;
+
+	while (len && (*s == ' ' || *s == '\t'))
+		s++, len--;
+	if (!len || *s == '#')
+		return 0;
+	while (n < len && n < sizeof(buf) - 1 && s[n] != ' ' && s[n] != '\t' && s[n] != '#')
+		buf[n] = s[n], n++;
+	buf[n] = 0;
+	*guid = strtoull(buf, &end, 0);
+	if (*end || !*guid)
+		return lanes_error_parse(err, path, lineno, "expected a GUID (0x hex or decimal), not \"%s\"",
+					 buf);
+	return 1;
+}
+
+/* The GUIDs of a file, sorted; LANES_EINVAL when it names none (OpenSM's AB27, AB29). */
+static int read_guids(const char *path, uint64_t **out, uint32_t *count, struct lanes_error *err)
+{
+	struct lanes_lines lines;
+	char *data = NULL;
+	size_t dlen = 0, len, cap = 0;
+	const char *s;
+	uint64_t guid, *v = NULL;
+	int rc;
+
+	*count = 0;
+	if ((rc = lanes_io_slurp(path, &data, &dlen, err)))
+		goto out;
+	lanes_lines_init(&lines, data, dlen, path);
+	while (lanes_lines_next(&lines, &s, &len)) {
+		if ((rc = guid_line(s, len, path, lines.lineno, &guid, err)) < 0)
+			goto out;
+		if (!rc)
+			continue;
+		if (*count == cap) {
+			uint64_t *nv = realloc(v, sizeof(*v) * (cap = cap ? 2 * cap : 64));
+
+			if (!nv) {
+				rc = lanes_error_oom(err);
+				goto out;
+			}
+			v = nv;
+		}
+		v[(*count)++] = guid;
+	}
+	rc = *count ? 0 : lanes_error_set(err, LANES_EINVAL, "ftree: %s holds no GUID", path);
+	if (!rc)
+		qsort(v, *count, sizeof(*v), lanes_cmp_u64);
+out:
+	free(data);
+	if (rc)
+		free(v);
+	else
+		*out = v;
+	return rc;
+}
+
+/* ------------------------------------------------------------ completion */
+
+/* What the completion did to CA traffic: the first switch with CAs it gave a route. */
+struct completion {
+	uint32_t ca_switch; /* LANES_NONE when CA traffic kept its up/down routes */
+	uint32_t ca_lid;
+	uint64_t entries;   /* entries filled */
+};
+
+/*
+ * Fill lid's empty entries: a BFS from the switches that route it, each
+ * switch reached sends lid to the neighbour it was reached from.
+ */
+static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid, uint32_t *queue,
+			 struct completion *c)
+{
+	const struct lanes_fabric *f = t->f;
+	const uint8_t *col = lanes_routing_column(t->r, lid);
+	uint32_t head = 0, tail = 0;
+
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		if (col[s] != LANES_PORT_DROP)
+			queue[tail++] = s;
+	if (tail == f->num_switches || !tail)
+		return;
+	while (head < tail) {
+		uint32_t s = queue[head++];
+
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+			uint32_t nb = f->adj[e].sw;
+
+			if (lanes_routing_port(t->r, nb, lid) != LANES_PORT_DROP)
+				continue;
+			lanes_routing_set_port(t->r, nb, lid, f->adj[e].peer_port);
+			queue[tail++] = nb;
+			c->entries++;
+			if (is_ca_lid && t->sw[nb].num_ca_ports && c->ca_switch == LANES_NONE) {
+				c->ca_switch = nb;
+				c->ca_lid = lid;
+			}
+		}
+	}
+}
+
+/* Complete every LID a CA port or a switch owns. */
+static int complete_all(const struct ftree *t, struct completion *c, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = t->f;
+	uint32_t *queue = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
+
+	if (!queue)
+		return lanes_error_oom(err);
+	*c = (struct completion){ LANES_NONE, 0, 0 };
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t node = f->lid_owner[lid].node;
+
+		if (node == LANES_NONE || f->nodes[node].type == LANES_NODE_ROUTER ||
+		    lanes_fabric_lid_switch(f, lid) == LANES_NONE)
+			continue;
+		complete_lid(t, lid, f->nodes[node].type == LANES_NODE_CA, queue, c);
+	}
+	free(queue);
+	return 0;
+}
+
+/*
+ * *cycle_sw: a switch on a credit loop of the CA-to-CA routes on one VL
+ * (the verifier's judgement, lanes/verify.h), or LANES_NONE when they close none.
+ */
+static int ca_routes_cyclic(const struct ftree *t, unsigned threads, uint32_t *cycle_sw,
+			    struct lanes_error *err)
+{
+	struct lanes_verify_opts vo;
+	struct lanes_verify_result *res = NULL;
+	int rc;
+
+	lanes_verify_opts_init(&vo);
+	vo.ca_only = 1;
+	vo.max_vls = 1;
+	vo.ebb_patterns = 0;
+	vo.threads = threads;
+	if ((rc = lanes_verify(t->f, t->r, &vo, &res, err)))
+		return rc;
+	*cycle_sw = res->deadlock_free ? LANES_NONE : res->cycle_len ? res->cycle[0].from_sw : 0;
+	lanes_verify_result_free(res);
+	return 0;
+}
+
+/* Refuse a routing whose completed or reverse-hop paths close a credit loop. */
+static int refuse_loop(const struct ftree *t, const struct completion *c, uint32_t cycle_sw,
+		       struct lanes_error *err)
+{
+	const struct lanes_fabric *f = t->f;
+
+	if (c->ca_switch == LANES_NONE)
+		return lanes_error_set(err, LANES_EREFUSED,
+				       "ftree: the I/O nodes' reverse hops (max_reverse_hops %u) close "
+				       "a credit loop through switch 0x%016llx \"%.40s\"",
+				       t->max_reverse_hops,
+				       (unsigned long long)f->nodes[f->switches[cycle_sw]].guid,
+				       f->nodes[f->switches[cycle_sw]].desc);
+	{
+		uint32_t at = lanes_fabric_lid_switch(f, c->ca_lid), from = c->ca_switch;
+
+		return lanes_error_set(err, LANES_EREFUSED,
+				       "ftree: not a fat tree for up/down routing: CA LID %u hangs off "
+				       "switch 0x%016llx \"%.40s\" above the leaves (rank %u), and "
+				       "switch 0x%016llx \"%.40s\" reaches it only by going down and up "
+				       "again, which closes a credit loop",
+				       c->ca_lid, (unsigned long long)f->nodes[f->switches[at]].guid,
+				       f->nodes[f->switches[at]].desc, t->sw[at].rank,
+				       (unsigned long long)f->nodes[f->switches[from]].guid,
+				       f->nodes[f->switches[from]].desc);
+	}
+}
+
+static int set_notes(struct lanes_routing *r, const struct ftree *t, const struct completion *c,
+		     struct lanes_error *err)
+{
+	uint32_t roots = 0, cns = 0;
+
+	for (uint32_t s = 0; s < t->f->num_switches; s++)
+		roots += !t->sw[s].num_up;
+	for (uint32_t i = 0; i < t->num_cas; i++)
+		cns += t->cas[i].is_cn;
+	free(r->notes);
+	r->notes = lanes_aprintf("ftree: %u levels, %u leaf switches, %u roots, %u compute nodes "
+				 "of %u CA ports (at most %u on a leaf); %llu entries completed "
+				 "outside up/down",
+				 t->leaf_rank + 1, t->num_leaves, roots, cns, t->num_cas,
+				 t->max_cn_per_leaf, (unsigned long long)c->entries);
+	return r->notes ? 0 : lanes_error_oom(err);
+}
+
+/* Build, route, complete and check; r belongs to t. */
+static int route_tree(struct ftree *t, const struct lanes_route_opts *opts, struct lanes_error *err)
+{
+	struct completion c = { LANES_NONE, 0, 0 };
+	uint32_t cycle_sw = LANES_NONE;
+	int rc;
+
+	if ((rc = lanes_ftree_build(t, err)) ||
+	    (rc = lanes_ftree_route_all(t, opts->switch_lids, err)) ||
+	    (opts->switch_lids && (rc = complete_all(t, &c, err))))
+		return rc;
+	if ((c.ca_switch != LANES_NONE || t->reverse_hops_used) &&
+	    (rc = ca_routes_cyclic(t, opts->threads, &cycle_sw, err)))
+		return rc;
+	if (cycle_sw != LANES_NONE)
+		return refuse_loop(t, &c, cycle_sw, err);
+	return set_notes(t->r, t, &c, err);
+}
+
+static int route_ftree(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		       struct lanes_routing **out, struct lanes_error *err)
+{
+	struct ftree_params p;
+	struct ftree t = { .f = f };
+	uint64_t *cn = NULL, *io = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = parse_params(opts->params, &p, err)) ||
+	    (p.cn_file && (rc = read_guids(p.cn_file, &cn, &t.num_cn_guids, err))) ||
+	    (p.io_file && (rc = read_guids(p.io_file, &io, &t.num_io_guids, err))))
+		goto out;
+	t.cn_guids = cn;
+	t.io_guids = io;
+	t.max_reverse_hops = p.max_reverse_hops;
+	if ((rc = lanes_routing_new(f, &t.r, err)) || (rc = route_tree(&t, opts, err)))
+		goto out;
+	*out = t.r;
+	t.r = NULL;
+out:
+	lanes_routing_free(t.r);
+	lanes_ftree_free(&t);
+	free(cn);
+	free(io);
+	free(p.cn_file);
+	free(p.io_file);
+	return rc;
+}
+
+const struct lanes_engine lanes_engine_ftree = {
+	.name = "ftree",
+	.summary = "OpenSM's fat-tree routing: up then down, balanced for the shift permutation",
+	.scope = "fat trees",
+	.resources = "1 VL",
+	.source = "OpenSM doc/current-routing.txt, Fat-tree Routing Algorithm; OpenSM 3.3.23 "
+		  "osm_ucast_ftree.c",
+	.flags = LANES_ENGINE_DEADLOCK_FREE,
+	.params_usage = FTREE_PARAMS,
+	.route = route_ftree,
+};

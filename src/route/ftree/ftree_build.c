@@ -1,0 +1,662 @@
+/*
+ * ftree_build.c - the fat-tree engine's view of the fabric (ftree.c gives
+ * the algorithm): CA ports and compute nodes, port groups, the ranking of
+ * the switches and OpenSM's tuples, after OpenSM 3.3.23's
+ * osm_ucast_ftree.c (fabric_construct_hca_ports, fabric_construct_sw_ports,
+ * fabric_rank_from_hcas, fabric_make_indexing, fabric_get_new_tuple,
+ * fabric_create_leaf_switch_array, fabric_set_max_cn_per_leaf).
+ *
+ * Ranking. The leaf switches are chosen first, as the switches with at
+ * least some number m of compute-node ports; every switch then gets its
+ * height, the hops to the nearest leaf (a BFS from all leaves at once), and
+ * its rank is the greatest height less its own, so that the leaves have the
+ * highest rank and the switches farthest from them rank 0. The choice is
+ * accepted when no cable joins two switches of one height (a fat tree has
+ * none: each cable goes one level up or down), every switch is reached and
+ * the tree has 2 to 8 levels. m is tried from the smallest count of
+ * compute nodes on a switch upwards; the smallest is OpenSM's choice
+ * (every switch with a compute node is a leaf), which on a pure fat tree
+ * gives OpenSM's ranks. A larger m leaves switches with few CAs (SHARP
+ * aggregation nodes, a storage or management node cabled to a spine) at the
+ * level their cables give them; their CAs are then routed as OpenSM routes
+ * non-compute nodes. When no m works the fabric is refused, naming the
+ * two switches the first choice found cabled within one level.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bits.h"
+#include "core/util.h"
+#include "route/common/endports.h"
+#include "route/ftree/ftree.h"
+
+/* "0x... (desc)" of switch s, in buf. */
+static const char *sw_name(const struct lanes_fabric *f, uint32_t s, char *buf, size_t size)
+{
+	const struct lanes_node *nd = &f->nodes[f->switches[s]];
+
+	snprintf(buf, size, "0x%016llx \"%.40s\"", (unsigned long long)nd->guid, nd->desc);
+	return buf;
+}
+
+static int in_sorted(const uint64_t *a, uint32_t n, uint64_t v)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && a[lo] == v;
+}
+
+/* ------------------------------------------------------------------ CA ports */
+
+/* Every CA port cabled to a switch; LANES_EREFUSED for a CA cabled to a CA (OpenSM's AB11). */
+static int collect_cas(struct ftree *t, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = t->f;
+
+	t->cas = calloc((size_t)f->num_port_slots + 1, sizeof(*t->cas));
+	t->node_cns = calloc((size_t)f->num_nodes + 1, sizeof(*t->node_cns));
+	if (!t->cas || !t->node_cns)
+		return lanes_error_oom(err);
+	for (uint32_t n = 0; n < f->num_nodes; n++) {
+		if (f->nodes[n].type != LANES_NODE_CA)
+			continue;
+		for (uint8_t p = 1; p <= f->nodes[n].nports; p++) {
+			const struct lanes_port *pt = lanes_fabric_port(f, n, p);
+			struct ftree_ca_port *c = &t->cas[t->num_cas];
+
+			if (pt->peer_node == LANES_NONE || f->nodes[pt->peer_node].type == LANES_NODE_ROUTER)
+				continue;
+			if (f->nodes[pt->peer_node].type == LANES_NODE_CA)
+				return lanes_error_set(err, LANES_EREFUSED,
+						       "ftree: not a fat tree: CA 0x%016llx is cabled "
+						       "to CA 0x%016llx",
+						       (unsigned long long)f->nodes[n].guid,
+						       (unsigned long long)f->nodes[pt->peer_node].guid);
+			if (pt->lmc)
+				return lanes_error_set(err, LANES_EREFUSED,
+						       "ftree: LMC %u on CA 0x%016llx: fat-tree routing "
+						       "takes LMC 0 only, as OpenSM's",
+						       pt->lmc, (unsigned long long)f->nodes[n].guid);
+			*c = (struct ftree_ca_port){ .node = n, .port = p, .lid = pt->lid,
+						     .sw = f->nodes[pt->peer_node].switch_index,
+						     .sw_port = pt->peer_port };
+			c->is_cn = !t->cn_guids || in_sorted(t->cn_guids, t->num_cn_guids, pt->guid);
+			c->is_io = (!t->cn_guids || !c->is_cn) && t->io_guids &&
+				   in_sorted(t->io_guids, t->num_io_guids, pt->guid);
+			c->is_cn &= !c->is_io;
+			if (c->is_cn)
+				t->sw[c->sw].num_cns++;
+			t->sw[c->sw].num_ca_ports++;
+			t->num_cas++;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ port groups */
+
+/* The group of switch s (whose groups start at first) toward (remote, is_ca), or num_groups. */
+static uint32_t find_group(const struct ftree *t, uint32_t first, uint32_t remote, uint8_t is_ca,
+			   uint8_t ca_port)
+{
+	for (uint32_t g = first; g < t->num_groups; g++)
+		if (t->groups[g].remote == remote && t->groups[g].remote_is_ca == is_ca &&
+		    t->groups[g].ca_port == ca_port)
+			return g;
+	return t->num_groups;
+}
+
+/* Switch s's cables: one group per neighbour, in the order of their first ports. */
+static void switch_groups(struct ftree *t, uint32_t s, uint32_t *port_group)
+{
+	const struct lanes_fabric *f = t->f;
+	uint32_t node = f->switches[s], first = t->num_groups;
+
+	for (uint8_t p = 1; p <= f->nodes[node].nports; p++) {
+		const struct lanes_port *pt = lanes_fabric_port(f, node, p);
+		uint32_t peer = pt->peer_node, g;
+		uint8_t is_ca, ca_port;
+
+		port_group[p] = LANES_NONE;
+		if (peer == LANES_NONE || peer == node || f->nodes[peer].type == LANES_NODE_ROUTER)
+			continue;
+		is_ca = f->nodes[peer].type == LANES_NODE_CA;
+		ca_port = is_ca ? pt->peer_port : 0;
+		if (!is_ca)
+			peer = f->nodes[peer].switch_index;
+		g = find_group(t, first, peer, is_ca, ca_port);
+		if (g == t->num_groups) {
+			const struct lanes_port *far = lanes_fabric_port(f, pt->peer_node, pt->peer_port);
+
+			t->groups[t->num_groups++] = (struct ftree_group){
+				.remote = peer, .remote_is_ca = is_ca, .ca_port = ca_port,
+				.remote_lid = lanes_fabric_lid(f, pt->peer_node, pt->peer_port),
+				.remote_guid_key = lanes_route_osm_guid_key(far->guid) };
+		}
+		t->groups[g].num_ports++;
+		port_group[p] = g;
+	}
+}
+
+/* Lay out switch s's cables group by group, by port number, from ports[*next]. */
+static void fill_ports(struct ftree *t, uint32_t s, uint32_t first, const uint32_t *port_group,
+		       uint32_t *next)
+{
+	const struct lanes_fabric *f = t->f;
+	uint32_t node = f->switches[s];
+
+	for (uint32_t g = first; g < t->num_groups; g++) {
+		t->groups[g].first_port = *next;
+		*next += t->groups[g].num_ports;
+		t->groups[g].num_ports = 0;
+	}
+	for (uint8_t p = 1; p <= f->nodes[node].nports; p++) {
+		struct ftree_group *g;
+
+		if (port_group[p] == LANES_NONE)
+			continue;
+		g = &t->groups[port_group[p]];
+		t->ports[g->first_port + g->num_ports++] = (struct ftree_port){
+			.port = p, .remote_port = lanes_fabric_port(f, node, p)->peer_port };
+	}
+}
+
+/* Every switch's groups, each group's cables by port number. */
+static int build_groups(struct ftree *t, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = t->f;
+	uint32_t port_group[LANES_PORTS_MAX + 1], next = 0;
+
+	t->groups = calloc((size_t)f->num_port_slots + 1, sizeof(*t->groups));
+	t->ports = calloc((size_t)f->num_port_slots + 1, sizeof(*t->ports));
+	if (!t->groups || !t->ports)
+		return lanes_error_oom(err);
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		uint32_t first = t->num_groups;
+
+		switch_groups(t, s, port_group);
+		t->sw[s].first_group = first;
+		t->sw[s].num_groups = t->num_groups - first;
+		fill_ports(t, s, first, port_group, &next);
+		t->sw[s].lid = lanes_fabric_port(f, f->switches[s], 0)->lid;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ ranking */
+
+/* Why a choice of leaves is not a fat tree: the first fault found. */
+struct rank_fault {
+	uint32_t a, b;  /* two switches of one height cabled together; b LANES_NONE: a unreached */
+	uint32_t levels; /* or, with a LANES_NONE, too many levels */
+};
+
+/*
+ * Heights from the leaves (switches with at least min_cns compute nodes).
+ * @return the greatest height, or UINT32_MAX with *fault filled in
+ */
+static uint32_t heights_from(const struct ftree *t, uint32_t min_cns, uint32_t *height,
+			     uint32_t *queue, struct rank_fault *fault)
+{
+	const struct lanes_fabric *f = t->f;
+	uint32_t head = 0, tail = 0, top = 0;
+
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		height[s] = t->sw[s].num_cns >= min_cns ? 0 : UINT32_MAX;
+		if (!height[s])
+			queue[tail++] = s;
+	}
+	while (head < tail) {
+		uint32_t s = queue[head++];
+
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+			uint32_t nb = f->adj[e].sw;
+
+			if (height[nb] == UINT32_MAX) {
+				height[nb] = height[s] + 1;
+				top = height[nb];
+				queue[tail++] = nb;
+			}
+		}
+	}
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		if (height[s] == UINT32_MAX) {
+			*fault = (struct rank_fault){ s, LANES_NONE, 0 };
+			return UINT32_MAX;
+		}
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
+			if (height[f->adj[e].sw] == height[s]) {
+				*fault = (struct rank_fault){ s, f->adj[e].sw, 0 };
+				return UINT32_MAX;
+			}
+	}
+	if (top + 1 > FTREE_MAX_RANK || top < 1) {
+		*fault = (struct rank_fault){ LANES_NONE, LANES_NONE, top + 1 };
+		return UINT32_MAX;
+	}
+	return top;
+}
+
+static int refuse_ranking(const struct ftree *t, const struct rank_fault *fault,
+			  const uint32_t *height, struct lanes_error *err)
+{
+	char a[96], b[96];
+
+	if (fault->a == LANES_NONE)
+		return lanes_error_set(err, LANES_EREFUSED,
+				       "ftree: not a fat tree: the switches form %u level%s, a fat "
+				       "tree has 2 to %u",
+				       fault->levels, fault->levels == 1 ? "" : "s", FTREE_MAX_RANK);
+	if (fault->b == LANES_NONE)
+		return lanes_error_set(err, LANES_EREFUSED,
+				       "ftree: not a fat tree: switch %s is not connected to any leaf",
+				       sw_name(t->f, fault->a, a, sizeof(a)));
+	return lanes_error_set(err, LANES_EREFUSED,
+			       "ftree: not a fat tree: switch %s and switch %s are both %u hop%s "
+			       "from the nearest leaf switch and cabled to each other",
+			       sw_name(t->f, fault->a, a, sizeof(a)), sw_name(t->f, fault->b, b, sizeof(b)),
+			       height[fault->a], height[fault->a] == 1 ? "" : "s");
+}
+
+/* The least count of compute nodes above min among the switches, or UINT32_MAX. */
+static uint32_t next_count(const struct ftree *t, uint32_t min)
+{
+	uint32_t best = UINT32_MAX;
+
+	for (uint32_t s = 0; s < t->f->num_switches; s++)
+		if (t->sw[s].num_cns > min && t->sw[s].num_cns < best)
+			best = t->sw[s].num_cns;
+	return best;
+}
+
+/* Ranks from the first choice of leaves that makes a fat tree (the file header). */
+static int rank_switches(struct ftree *t, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = t->f;
+	uint32_t *height = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
+	uint32_t *queue = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
+	uint32_t *first_height = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
+	struct rank_fault first = { 0, 0, 0 }, fault = { 0, 0, 0 };
+	uint32_t m = next_count(t, 0), top = UINT32_MAX;
+	int rc = 0, tried = 0;
+
+	if (!height || !queue || !first_height) {
+		rc = lanes_error_oom(err);
+		goto out;
+	}
+	if (m == UINT32_MAX) {
+		rc = lanes_error_set(err, LANES_EREFUSED,
+				     "ftree: no compute node is cabled to a switch%s",
+				     t->cn_guids ? " (none of the CN GUID file's ports)" : "");
+		goto out;
+	}
+	while (m != UINT32_MAX) {
+		top = heights_from(t, m, height, queue, &fault);
+		if (top != UINT32_MAX)
+			break;
+		if (!tried++) {
+			first = fault;
+			memcpy(first_height, height, sizeof(uint32_t) * f->num_switches);
+		}
+		m = next_count(t, m);
+	}
+	if (top == UINT32_MAX) {
+		rc = refuse_ranking(t, &first, first_height, err);
+		goto out;
+	}
+	t->leaf_rank = top;
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		t->sw[s].rank = top - height[s];
+		t->sw[s].is_leaf = height[s] == 0;
+	}
+out:
+	free(height);
+	free(queue);
+	free(first_height);
+	return rc;
+}
+
+/*
+ * Compute nodes on a switch that is not a leaf are routed as other CAs
+ * (the file header); count each CA's compute-node ports (OpenSM's cn_num).
+ */
+static void settle_cns(struct ftree *t)
+{
+	for (uint32_t i = 0; i < t->num_cas; i++) {
+		struct ftree_ca_port *c = &t->cas[i];
+
+		if (c->is_cn && !t->sw[c->sw].is_leaf) {
+			c->is_cn = 0;
+			c->is_io = t->io_guids &&
+				   in_sorted(t->io_guids, t->num_io_guids,
+					     lanes_fabric_port(t->f, c->node, c->port)->guid);
+		}
+		if (c->is_cn)
+			t->node_cns[c->node]++;
+	}
+}
+
+/* Each switch's groups split into down (CAs, higher ranks) and up, in group order. */
+static int split_groups(struct ftree *t, struct lanes_error *err)
+{
+	uint32_t used = 0;
+
+	t->group_lists = malloc(sizeof(uint32_t) * ((size_t)t->num_groups + 1));
+	if (!t->group_lists)
+		return lanes_error_oom(err);
+	for (uint32_t s = 0; s < t->f->num_switches; s++) {
+		struct ftree_switch *w = &t->sw[s];
+		uint32_t end = w->first_group + w->num_groups;
+
+		w->down = t->group_lists + used;
+		for (uint32_t g = w->first_group; g < end; g++)
+			if (t->groups[g].remote_is_ca || t->sw[t->groups[g].remote].rank > w->rank)
+				w->down[w->num_down++] = g;
+		used += w->num_down;
+		w->up = t->group_lists + used;
+		for (uint32_t g = w->first_group; g < end; g++)
+			if (!t->groups[g].remote_is_ca && t->sw[t->groups[g].remote].rank < w->rank)
+				w->up[w->num_up++] = g;
+		used += w->num_up;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ tuples */
+
+/* The set of tuples given out (open addressing on the tuple's 8 bytes). */
+struct tuple_set {
+	uint64_t *keys; /* UINT64_MAX: empty (no tuple is all 0xFF) */
+	uint64_t mask;
+};
+
+static uint64_t tuple_key(const uint8_t *tuple)
+{
+	uint64_t k;
+
+	memcpy(&k, tuple, sizeof(k));
+	return k;
+}
+
+static uint64_t *tuple_slot(const struct tuple_set *ts, uint64_t k)
+{
+	uint64_t i = (k * 0x9E3779B97F4A7C15ull) >> 20;
+
+	while (ts->keys[i & ts->mask] != UINT64_MAX && ts->keys[i & ts->mask] != k)
+		i++;
+	return &ts->keys[i & ts->mask];
+}
+
+/*
+ * OpenSM's fabric_get_new_tuple: from's tuple one level down (the digit
+ * after from's own) or up (from's last digit), that digit the least still free.
+ * @return 0, or -1 when all 255 are taken
+ */
+static int new_tuple(const struct tuple_set *ts, const uint8_t *from, int down, uint8_t *out)
+{
+	uint8_t tmp[FTREE_TUPLE_LEN];
+	unsigned var = down ? from[0] + 1u : from[0];
+
+	memcpy(tmp, from, FTREE_TUPLE_LEN);
+	tmp[0] = (uint8_t)(down ? from[0] + 1 : from[0] - 1);
+	for (unsigned i = 0; i < 0xFF; i++) {
+		tmp[var] = (uint8_t)i;
+		if (*tuple_slot(ts, tuple_key(tmp)) == UINT64_MAX) {
+			memcpy(out, tmp, FTREE_TUPLE_LEN);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void give_tuple(struct ftree *t, struct tuple_set *ts, uint32_t s, const uint8_t *tuple)
+{
+	memcpy(t->sw[s].tuple, tuple, FTREE_TUPLE_LEN);
+	*tuple_slot(ts, tuple_key(tuple)) = tuple_key(tuple);
+}
+
+static int tuple_cmp(const uint8_t *a, const uint8_t *b)
+{
+	return memcmp(a, b, FTREE_TUPLE_LEN);
+}
+
+/* Groups to switches by the far switch's tuple, CA groups after them in their order. */
+static int group_before(const struct ftree *t, uint32_t a, uint32_t b)
+{
+	const struct ftree_group *ga = &t->groups[a], *gb = &t->groups[b];
+
+	if (ga->remote_is_ca || gb->remote_is_ca)
+		return !ga->remote_is_ca && gb->remote_is_ca;
+	return tuple_cmp(t->sw[ga->remote].tuple, t->sw[gb->remote].tuple) < 0;
+}
+
+static void sort_by_tuple(const struct ftree *t, uint32_t *list, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t g = list[i], j = i;
+
+		for (; j > 0 && group_before(t, g, list[j - 1]); j--)
+			list[j] = list[j - 1];
+		list[j] = g;
+	}
+}
+
+/* Tuples for the far switches of list not yet indexed (BFS step); 0 or -1 (over 255). */
+static int index_far(struct ftree *t, struct tuple_set *ts, uint32_t s, const uint32_t *list,
+		     uint32_t n, int down, uint32_t *queue, uint32_t *tail)
+{
+	uint8_t tuple[FTREE_TUPLE_LEN];
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct ftree_group *g = &t->groups[list[i]];
+
+		if (g->remote_is_ca || t->sw[g->remote].tuple[0] != 0xFF)
+			continue;
+		if (new_tuple(ts, t->sw[s].tuple, down, tuple))
+			return -1;
+		give_tuple(t, ts, g->remote, tuple);
+		queue[(*tail)++] = g->remote;
+	}
+	return 0;
+}
+
+/* The leaf switch OpenSM starts indexing from: the first in its GUID map's order. */
+static uint32_t first_leaf(const struct ftree *t)
+{
+	uint32_t best = LANES_NONE;
+	uint64_t best_key = 0;
+
+	for (uint32_t s = 0; s < t->f->num_switches; s++) {
+		uint64_t k = lanes_route_osm_guid_key(t->f->nodes[t->f->switches[s]].guid);
+
+		if (t->sw[s].is_leaf && (best == LANES_NONE || k < best_key)) {
+			best = s;
+			best_key = k;
+		}
+	}
+	return best;
+}
+
+/*
+ * OpenSM's fabric_make_indexing: the first leaf gets (rank, 0, ..., 0);
+ * a BFS gives each switch found through a down group or an up group the
+ * least free tuple one level down or up, and sorts each switch's groups by
+ * their far switch's tuple.
+ */
+static int make_indexing(struct ftree *t, struct lanes_error *err)
+{
+	uint32_t n = t->f->num_switches, head = 0, tail = 0, cap = 16, s;
+	uint32_t *queue = malloc(sizeof(uint32_t) * ((size_t)n + 1));
+	uint8_t tuple[FTREE_TUPLE_LEN];
+	struct tuple_set ts = { 0 };
+	int rc = 0;
+
+	while (cap < 2 * (uint64_t)n + 2)
+		cap *= 2;
+	ts.mask = cap - 1;
+	ts.keys = malloc(sizeof(uint64_t) * cap);
+	if (!queue || !ts.keys) {
+		rc = lanes_error_oom(err);
+		goto out;
+	}
+	memset(ts.keys, 0xFF, sizeof(uint64_t) * cap);
+	s = first_leaf(t);
+	memset(tuple, 0xFF, sizeof(tuple));
+	tuple[0] = (uint8_t)t->sw[s].rank;
+	memset(tuple + 1, 0, t->sw[s].rank);
+	give_tuple(t, &ts, s, tuple);
+	queue[tail++] = s;
+	while (head < tail && !rc) {
+		struct ftree_switch *w = &t->sw[s = queue[head++]];
+
+		if (w->rank < t->leaf_rank) {
+			rc = index_far(t, &ts, s, w->down, w->num_down, 1, queue, &tail);
+			sort_by_tuple(t, w->down, w->num_down);
+		}
+		if (w->rank != 0 && !rc) {
+			rc = index_far(t, &ts, s, w->up, w->num_up, 0, queue, &tail);
+			sort_by_tuple(t, w->up, w->num_up);
+		}
+		if (rc) {
+			char name[96];
+
+			rc = lanes_error_set(err, LANES_EREFUSED,
+					     "ftree: switch %s has more than 255 neighbours one "
+					     "level away, more than OpenSM's tuples hold",
+					     sw_name(t->f, s, name, sizeof(name)));
+		}
+	}
+out:
+	free(queue);
+	free(ts.keys);
+	return rc;
+}
+
+static int leaf_before(const struct ftree *t, uint32_t a, uint32_t b)
+{
+	return tuple_cmp(t->sw[a].tuple, t->sw[b].tuple) < 0;
+}
+
+/*
+ * OpenSM's leaf_switches: the switches of the leaf rank by tuple, from the
+ * first to the last with compute nodes; and max_cn_per_leaf, the most
+ * compute-node ports of the CAs on one of them.
+ */
+static int make_leaves(struct ftree *t, struct lanes_error *err)
+{
+	uint32_t n = 0, first = LANES_NONE, last = 0;
+
+	t->leaves = malloc(sizeof(uint32_t) * ((size_t)t->f->num_switches + 1));
+	if (!t->leaves)
+		return lanes_error_oom(err);
+	for (uint32_t s = 0; s < t->f->num_switches; s++) {
+		uint32_t j = n++;
+
+		if (t->sw[s].rank != t->leaf_rank) {
+			n--;
+			continue;
+		}
+		for (; j > 0 && leaf_before(t, s, t->leaves[j - 1]); j--)
+			t->leaves[j] = t->leaves[j - 1];
+		t->leaves[j] = s;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (t->sw[t->leaves[i]].is_leaf) {
+			first = first == LANES_NONE ? i : first;
+			last = i;
+		}
+	t->num_leaves = last - first + 1;
+	memmove(t->leaves, t->leaves + first, sizeof(uint32_t) * t->num_leaves);
+	for (uint32_t i = 0; i < t->num_leaves; i++) {
+		const struct ftree_switch *w = &t->sw[t->leaves[i]];
+		uint32_t cns = 0;
+
+		for (uint32_t k = 0; k < w->num_down; k++)
+			if (t->groups[w->down[k]].remote_is_ca)
+				cns += t->node_cns[t->groups[w->down[k]].remote];
+		t->max_cn_per_leaf = cns > t->max_cn_per_leaf ? cns : t->max_cn_per_leaf;
+	}
+	return 0;
+}
+
+static int by_key(const void *pa, const void *pb)
+{
+	const uint64_t *a = pa, *b = pb;
+
+	return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+/*
+ * Each group's far switch's place among all switches in tuple order, so
+ * that the routing compares integers (a tuple read as a big-endian number
+ * sorts as the tuple does).
+ */
+static int order_by_tuple(struct ftree *t, struct lanes_error *err)
+{
+	uint32_t n = t->f->num_switches;
+	uint64_t *k = malloc(sizeof(uint64_t) * 2 * ((size_t)n + 1));
+	uint32_t *order = malloc(sizeof(uint32_t) * ((size_t)n + 1));
+
+	if (!k || !order) {
+		free(k);
+		free(order);
+		return lanes_error_oom(err);
+	}
+	for (uint32_t s = 0; s < n; s++) {
+		k[2 * s] = lanes_bswap64(tuple_key(t->sw[s].tuple));
+		k[2 * s + 1] = s;
+	}
+	qsort(k, n, 2 * sizeof(uint64_t), by_key);
+	for (uint32_t i = 0; i < n; i++)
+		order[k[2 * i + 1]] = i;
+	for (uint32_t g = 0; g < t->num_groups; g++)
+		t->groups[g].remote_order =
+			t->groups[g].remote_is_ca ? UINT32_MAX : order[t->groups[g].remote];
+	free(k);
+	free(order);
+	return 0;
+}
+
+int lanes_ftree_build(struct ftree *t, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = t->f;
+	int rc;
+
+	t->sw = calloc((size_t)f->num_switches + 1, sizeof(*t->sw));
+	t->hops = malloc((size_t)f->num_switches + 1);
+	t->hops_stamp = calloc((size_t)f->num_switches + 1, sizeof(uint32_t));
+	if (!t->sw || !t->hops || !t->hops_stamp)
+		return lanes_error_oom(err);
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		memset(t->sw[s].tuple, 0xFF, FTREE_TUPLE_LEN);
+	if ((rc = collect_cas(t, err)) || (rc = build_groups(t, err)) ||
+	    (rc = rank_switches(t, err)))
+		return rc;
+	settle_cns(t);
+	if ((rc = split_groups(t, err)) || (rc = make_indexing(t, err)) ||
+	    (rc = make_leaves(t, err)) || (rc = order_by_tuple(t, err)))
+		return rc;
+	return 0;
+}
+
+void lanes_ftree_free(struct ftree *t)
+{
+	free(t->sw);
+	free(t->groups);
+	free(t->ports);
+	free(t->group_lists);
+	free(t->cas);
+	free(t->node_cns);
+	free(t->leaves);
+	free(t->hops);
+	free(t->hops_stamp);
+}
