@@ -65,20 +65,25 @@ void lanes_sort_few(void *base, size_t n, size_t size, size_t few,
 	}
 }
 
-uint32_t lanes_lower_bound(const uint32_t *a, uint32_t n, uint32_t v)
-{
-	uint32_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (a[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
+/* lanes_lower_bound and lanes_lower_bound64: one binary search for two element types. */
+#define LOWER_BOUND(name, type)                                   \
+	uint32_t name(const type *a, uint32_t n, type v)          \
+	{                                                         \
+		uint32_t lo = 0, hi = n;                          \
+								  \
+		while (lo < hi) {                                 \
+			uint32_t mid = lo + (hi - lo) / 2;        \
+								  \
+			if (a[mid] < v)                           \
+				lo = mid + 1;                     \
+			else                                      \
+				hi = mid;                         \
+		}                                                 \
+		return lo;                                        \
 	}
-	return lo;
-}
+
+LOWER_BOUND(lanes_lower_bound, uint32_t)
+LOWER_BOUND(lanes_lower_bound64, uint64_t)
 
 char *lanes_strndup(const char *s, size_t len)
 {

@@ -53,6 +53,8 @@ void lanes_sort_few(void *base, size_t n, size_t size, size_t few,
 
 /* First index i in the sorted a[0..n) with a[i] >= v (n when there is none). */
 uint32_t lanes_lower_bound(const uint32_t *a, uint32_t n, uint32_t v);
+/** The same over 64-bit values (GUID lists). */
+uint32_t lanes_lower_bound64(const uint64_t *a, uint32_t n, uint64_t v);
 
 /* malloc'ed copy of s[0..len), NUL-terminated; NULL on failure. */
 char *lanes_strndup(const char *s, size_t len);

@@ -24,18 +24,6 @@ set -u
 . "$(dirname "$0")/osm_lib.bash"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
-# lmc_net DIR LMC FABRIC...: DIR/fabric.net, FABRIC with every CA port at
-# LMC (as lmc_vs_opensm.sh: LIDs cleared, lanes assigns aligned ranges).
-lmc_net() {
-  local dir=$1 lmc=$2; shift 2
-  mkdir -p "$dir"
-  "$LANES" topo convert "$@" --to ibsim -o "$dir/lmc0.net" || return 1
-  awk -v lmc="$lmc" '/^caguid=/ { ca = 1 } /^switchguid=/ { ca = 0 }
-       ca && /^\[/ { if (!sub(/ lid [0-9]+ lmc 0/, " lid 0 lmc " lmc)) bad = 1 }
-       { print } END { exit bad }' "$dir/lmc0.net" >"$dir/lmcn.net" || return 1
-  "$LANES" topo convert "$dir/lmcn.net" --to ibsim -o "$dir/fabric.net"
-}
-
 # check_lmc NAME LMC FABRIC...: as check, every CA port at LMC.
 check_lmc() {
   local name=$1 dir=$work/$1 lmc=$2; shift 2

@@ -41,19 +41,6 @@ set -u
 . "$(dirname "$0")/osm_lib.bash"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
-# lmc_net DIR LMC FABRIC...: DIR/fabric.net, FABRIC with every CA port at
-# LMC. The CA port LIDs are cleared so that lanes assigns aligned ranges,
-# then the file is written again with those LIDs.
-lmc_net() {
-  local dir=$1 lmc=$2; shift 2
-  mkdir -p "$dir"
-  "$LANES" topo convert "$@" --to ibsim -o "$dir/lmc0.net" || return 1
-  awk -v lmc="$lmc" '/^caguid=/ { ca = 1 } /^switchguid=/ { ca = 0 }
-       ca && /^\[/ { if (!sub(/ lid [0-9]+ lmc 0/, " lid 0 lmc " lmc)) bad = 1 }
-       { print } END { exit bad }' "$dir/lmc0.net" >"$dir/lmcn.net" || return 1
-  "$LANES" topo convert "$dir/lmcn.net" --to ibsim -o "$dir/fabric.net"
-}
-
 # lmc_split NETFILE ENTRIES: "M D": M (switch, CA port at LMC 1) pairs where
 # the switch has two or more min-hop ports towards the CA's switch (BFS over
 # the net file's cables), D of them with base and base + 1 on different ports

@@ -155,3 +155,16 @@ guid_order_net() {
   awk '/^switchguid=/ { i = n++; printf "switchguid=0x0002c90300%02x%02x%02x\n", (i * 5) % 256, i, (i * 37 + 11) % 256; next }
        { print }' "$1/plain.net" >"$1/fabric.net"
 }
+
+# lmc_net DIR LMC FABRIC...: DIR/fabric.net, FABRIC with every CA port at
+# LMC. The CA port LIDs are cleared so that lanes assigns aligned ranges,
+# then the file is written again with those LIDs.
+lmc_net() {
+  local dir=$1 lmc=$2; shift 2
+  mkdir -p "$dir"
+  "$LANES" topo convert "$@" --to ibsim -o "$dir/lmc0.net" || return 1
+  awk -v lmc="$lmc" '/^caguid=/ { ca = 1 } /^switchguid=/ { ca = 0 }
+       ca && /^\[/ { if (!sub(/ lid [0-9]+ lmc 0/, " lid 0 lmc " lmc)) bad = 1 }
+       { print } END { exit bad }' "$dir/lmc0.net" >"$dir/lmcn.net" || return 1
+  "$LANES" topo convert "$dir/lmcn.net" --to ibsim -o "$dir/fabric.net"
+}

@@ -58,6 +58,7 @@
 #include "core/util.h"
 #include "lanes/recognize.h"
 #include "route/common/layers.h"
+#include "route/common/lids.h"
 #include "route/common/tables.h"
 #include "route/engines.h"
 
@@ -75,8 +76,7 @@ struct ecube {
 	/* per (switch, dimension, direction): its cables' ports, in port order */
 	uint32_t *port_first;      /* (num_switches * D * 2) + 1 offsets */
 	uint8_t *port;
-	uint32_t *lids_first;      /* per switch + 1: the LIDs that end there */
-	uint32_t *lids;
+	struct route_switch_lids lids; /* the LIDs that end at each switch */
 	unsigned num_workers;
 };
 
@@ -210,38 +210,6 @@ static int cables_init(struct ecube *e, struct lanes_error *err)
 	return 0;
 }
 
-/* Every LID that ends at a switch (its own, or a CA's cabled to it), by switch. */
-static int lids_init(struct ecube *e, struct lanes_error *err)
-{
-	const struct lanes_fabric *f = e->f;
-	uint32_t n = f->num_switches, *fill;
-
-	e->lids_first = calloc((size_t)n + 2, sizeof(*e->lids_first));
-	e->lids = malloc(((size_t)f->max_lid + 1) * sizeof(*e->lids));
-	fill = malloc(((size_t)n + 1) * sizeof(*fill));
-	if (!e->lids_first || !e->lids || !fill) {
-		free(fill);
-		return lanes_error_oom(err);
-	}
-	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
-		uint32_t sw = lanes_fabric_lid_switch(f, lid);
-
-		if (sw != LANES_NONE)
-			e->lids_first[sw + 1]++;
-	}
-	for (uint32_t s = 0; s < n; s++)
-		e->lids_first[s + 1] += e->lids_first[s];
-	memcpy(fill, e->lids_first, (size_t)n * sizeof(*fill));
-	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
-		uint32_t sw = lanes_fabric_lid_switch(f, lid);
-
-		if (sw != LANES_NONE)
-			e->lids[fill[sw]++] = lid;
-	}
-	free(fill);
-	return 0;
-}
-
 /* ------------------------------------------------------------ routes and SLs */
 
 /* The way from coordinate a to b in dimension d: UP or DOWN (the shorter; up on a tie). */
@@ -288,8 +256,8 @@ static void route_destination(struct ecube *e, uint32_t t)
 {
 	const struct lanes_fabric *f = e->f;
 
-	for (uint32_t i = e->lids_first[t]; i < e->lids_first[t + 1]; i++) {
-		uint32_t lid = e->lids[i];
+	for (uint32_t i = e->lids.first[t]; i < e->lids.first[t + 1]; i++) {
+		uint32_t lid = e->lids.lid[i];
 		uint8_t port_at_t = 0;
 
 		lanes_fabric_lid_switch_port(f, lid, &port_at_t);
@@ -395,7 +363,7 @@ static int prepare(struct ecube *e, struct lanes_error *err)
 	int rc;
 
 	if ((rc = recognise(e, err)) || (rc = check_budget(e, err)) || (rc = cables_init(e, err)) ||
-	    (rc = lids_init(e, err)))
+	    (rc = lanes_route_switch_lids_init(&e->lids, e->f, err)))
 		return rc;
 	e->num_workers = lanes_route_destination_workers(e->opts, e->f->num_switches);
 	if ((rc = lanes_routing_new_parallel(e->f, e->num_workers, &e->r, err)))
@@ -426,8 +394,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 out:
 	free(e.port_first);
 	free(e.port);
-	free(e.lids_first);
-	free(e.lids);
+	lanes_route_switch_lids_free(&e.lids);
 	lanes_structure_free(&e.s);
 	lanes_routing_free(e.r);
 	return rc;

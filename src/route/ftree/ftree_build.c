@@ -42,17 +42,9 @@ static const char *sw_name(const struct lanes_fabric *f, uint32_t s, char *buf, 
 
 static int in_sorted(const uint64_t *a, uint32_t n, uint64_t v)
 {
-	uint32_t lo = 0, hi = n;
+	uint32_t i = lanes_lower_bound64(a, n, v);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (a[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && a[lo] == v;
+	return i < n && a[i] == v;
 }
 
 /* ------------------------------------------------------------------ CA ports */

@@ -57,6 +57,7 @@
 #include "core/util.h"
 #include "lanes/recognize.h"
 #include "route/common/layers.h"
+#include "route/common/lids.h"
 #include "route/common/tables.h"
 #include "route/engines.h"
 
@@ -75,7 +76,7 @@ struct hx_route {
 	uint8_t order[MAX_ORDERS][LANES_STRUCTURE_MAX_DIMS]; /* dimension sequences */
 	uint32_t *switch_at;    /* per coordinate index: the switch, or LANES_NONE */
 	struct lanes_adj *nbr;  /* per switch, its cables sorted by (neighbour, port) */
-	uint32_t *lids_first, *lids; /* the LIDs that end at each switch */
+	struct route_switch_lids lids; /* the LIDs that end at each switch */
 	uint8_t *host_index;    /* per LID: d of the paper */
 	unsigned num_workers;
 	/* the first hop without a switch or cable, per worker (lowest destination wins) */
@@ -172,46 +173,25 @@ static int tables_init(struct hx_route *h, struct lanes_error *err)
 	return 0;
 }
 
-/* The LIDs that end at each switch, and each LID's host index d. */
-static int lids_init(struct hx_route *h, struct lanes_error *err)
+/* Each LID's host index d: the rank of its CA port among its switch's CA ports. */
+static int host_indices(struct hx_route *h, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = h->f;
-	uint32_t n = f->num_switches, *fill;
 
-	h->lids_first = calloc((size_t)n + 2, sizeof(*h->lids_first));
-	h->lids = malloc(((size_t)f->max_lid + 1) * sizeof(*h->lids));
 	h->host_index = calloc((size_t)f->max_lid + 1, 1);
-	fill = malloc(((size_t)n + 1) * sizeof(*fill));
-	if (!h->lids_first || !h->lids || !h->host_index || !fill) {
-		free(fill);
+	if (!h->host_index)
 		return lanes_error_oom(err);
-	}
 	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
-		uint32_t sw = lanes_fabric_lid_switch(f, lid);
-
-		if (sw != LANES_NONE)
-			h->lids_first[sw + 1]++;
-	}
-	for (uint32_t s = 0; s < n; s++)
-		h->lids_first[s + 1] += h->lids_first[s];
-	memcpy(fill, h->lids_first, (size_t)n * sizeof(*fill));
-	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
-		uint32_t sw = lanes_fabric_lid_switch(f, lid), node;
 		uint8_t at = 0, rank = 0;
+		uint32_t sw = lanes_fabric_lid_switch_port(f, lid, &at);
 
-		if (sw == LANES_NONE)
-			continue;
-		node = f->switches[sw];
-		h->lids[fill[sw]++] = lid;
-		lanes_fabric_lid_switch_port(f, lid, &at);
-		for (uint8_t p = 1; at && p < at; p++) {
-			uint32_t peer = lanes_fabric_port(f, node, p)->peer_node;
+		for (uint8_t p = 1; sw != LANES_NONE && at && p < at; p++) {
+			uint32_t peer = lanes_fabric_port(f, f->switches[sw], p)->peer_node;
 
 			rank += peer != LANES_NONE && f->nodes[peer].type != LANES_NODE_SWITCH;
 		}
 		h->host_index[lid] = rank;
 	}
-	free(fill);
 	return 0;
 }
 
@@ -266,8 +246,8 @@ static void route_destination(struct hx_route *h, unsigned worker, uint32_t t)
 {
 	const struct lanes_fabric *f = h->f;
 
-	for (uint32_t i = h->lids_first[t]; i < h->lids_first[t + 1]; i++) {
-		uint32_t lid = h->lids[i], d = h->host_index[lid];
+	for (uint32_t i = h->lids.first[t]; i < h->lids.first[t + 1]; i++) {
+		uint32_t lid = h->lids.lid[i], d = h->host_index[lid];
 		uint8_t port_at_t = 0;
 
 		lanes_fabric_lid_switch_port(f, lid, &port_at_t);
@@ -392,7 +372,8 @@ static int prepare(struct hx_route *h, struct lanes_error *err)
 	int rc;
 
 	if ((rc = recognise(h, err)) || (rc = check_budget(h, err)) || (rc = tables_init(h, err)) ||
-	    (rc = lids_init(h, err)))
+	    (rc = lanes_route_switch_lids_init(&h->lids, h->f, err)) ||
+	    (rc = host_indices(h, err)))
 		return rc;
 	h->num_workers = lanes_route_destination_workers(h->opts, h->f->num_switches);
 	h->missing_from = malloc(h->num_workers * sizeof(*h->missing_from));
@@ -450,8 +431,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 out:
 	free(h.switch_at);
 	free(h.nbr);
-	free(h.lids_first);
-	free(h.lids);
+	lanes_route_switch_lids_free(&h.lids);
 	free(h.host_index);
 	free(h.missing_from);
 	free(h.missing_to);

@@ -64,6 +64,7 @@
 #include "core/util.h"
 #include "lanes/recognize.h"
 #include "route/common/layers.h"
+#include "route/common/lids.h"
 #include "route/common/tables.h"
 #include "route/engines.h"
 #include "route/slimfly/mms_paths.h"
@@ -82,12 +83,6 @@ struct sf_cables {
 	uint8_t *port;           /* ports, in port order per entry */
 };
 
-/* The LIDs that end at each switch, in LID order. */
-struct sf_lids {
-	uint32_t *first; /* per switch + 1 */
-	uint32_t *lid;
-};
-
 struct sf_worker;
 
 struct sf_route {
@@ -97,7 +92,7 @@ struct sf_route {
 	struct lanes_structure structure;
 	struct sf_paths paths;
 	struct sf_cables cables;
-	struct sf_lids lids;
+	struct route_switch_lids lids;
 	unsigned num_workers;
 	struct sf_worker *workers;
 };
@@ -168,43 +163,6 @@ static uint32_t cable_entry(const struct sf_cables *c, uint32_t s, uint32_t v)
 	uint32_t i = lanes_lower_bound(c->neighbour + lo, n, v);
 
 	return i < n && c->neighbour[lo + i] == v ? lo + i : NO_ENTRY;
-}
-
-/* Every LID that ends at a switch (its own, or a CA's cabled to it), by switch. */
-static int lids_init(struct sf_lids *l, const struct lanes_fabric *f, struct lanes_error *err)
-{
-	uint32_t n = f->num_switches, *fill;
-
-	l->first = calloc((size_t)n + 2, sizeof(*l->first));
-	l->lid = malloc(((size_t)f->max_lid + 1) * sizeof(*l->lid));
-	fill = malloc(((size_t)n + 1) * sizeof(*fill));
-	if (!l->first || !l->lid || !fill) {
-		free(fill);
-		return lanes_error_oom(err);
-	}
-	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
-		uint32_t sw = lanes_fabric_lid_switch(f, lid);
-
-		if (sw != LANES_NONE)
-			l->first[sw + 1]++;
-	}
-	for (uint32_t s = 0; s < n; s++)
-		l->first[s + 1] += l->first[s];
-	memcpy(fill, l->first, (size_t)n * sizeof(*fill));
-	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
-		uint32_t sw = lanes_fabric_lid_switch(f, lid);
-
-		if (sw != LANES_NONE)
-			l->lid[fill[sw]++] = lid;
-	}
-	free(fill);
-	return 0;
-}
-
-static void lids_free(struct sf_lids *l)
-{
-	free(l->first);
-	free(l->lid);
 }
 
 /* ------------------------------------------------------------ one destination */
@@ -455,7 +413,7 @@ static int prepare(struct sf_route *sr, struct lanes_error *err)
 		return rc;
 	if (sr->opts->max_vls < VLS_NEEDED)
 		return lanes_route_over_budget(err, ENGINE, VLS_NEEDED, 15, sr->opts);
-	if ((rc = lids_init(&sr->lids, sr->f, err)) ||
+	if ((rc = lanes_route_switch_lids_init(&sr->lids, sr->f, err)) ||
 	    (rc = start_workers(sr, err)) ||
 	    (rc = lanes_routing_new_parallel(sr->f, sr->num_workers, &sr->r, err)))
 		return rc;
@@ -467,7 +425,7 @@ static void release(struct sf_route *sr)
 	for (unsigned k = 0; sr->workers && k < sr->num_workers; k++)
 		free(sr->workers[k].next_entry);
 	free(sr->workers);
-	lids_free(&sr->lids);
+	lanes_route_switch_lids_free(&sr->lids);
 	cables_free(&sr->cables);
 	lanes_slimfly_paths_free(&sr->paths);
 	lanes_structure_free(&sr->structure);
