@@ -20,6 +20,9 @@
  *      that square are equivalent;
  *   4. two links at a switch that span two or more squares: not a product
  *      of cycles and paths (a fat tree, a complete bipartite piece).
+ * A refusal says what failed but names no switch: which one is met first
+ * depends on the node order, and a fabric read from another file of the
+ * same cabling must get the same answer.
  * A ring of 4 is the product of two links (K2 x K2) and a triangle is the
  * cycle of 3, so a dimension of extent 4 with wraparound comes back as two
  * dimensions of extent 2, as the graph cannot tell them apart (and the
@@ -125,8 +128,8 @@ static int pair_rules(struct torus *t, uint32_t u, uint32_t ua, uint32_t ub, str
 
 	if (n >= 2)
 		return lanes_error_set(err, LANES_EINVAL,
-				       "not a torus or mesh: switches %u and %u, neighbours of %u, "
-				       "share two more neighbours", a, b, u);
+				       "not a torus or mesh: two links at a switch span two or "
+				       "more squares (as in a fat tree)");
 	if (n == 0) {
 		lanes_uf_union(&t->dims, ua, ub);
 		return 0;
@@ -190,8 +193,8 @@ static int number_dims(struct torus *t, struct lanes_error *err)
 		for (uint32_t a = g->off[u]; a < g->off[u + 1]; a++)
 			if (++count[t->dim_of_arc[a]] > 2)
 				return lanes_error_set(err, LANES_EINVAL,
-						       "not a torus or mesh: switch %u has 3 links "
-						       "in one dimension", u);
+						       "not a torus or mesh: a switch has 3 links "
+						       "in one dimension");
 	}
 	return 0;
 }
@@ -247,15 +250,15 @@ static int measure_dim(struct torus *t, uint32_t origin, uint32_t d, struct lane
 	uint32_t arcs[2] = { 0, 0 }, n = arcs_in(t, origin, d, arcs), u = origin, steps = 0, arc;
 
 	if (n == 0)
-		return lanes_error_set(err, LANES_EINVAL, "not a torus or mesh: switch %u has no "
-				       "link in dimension %u", origin, d);
+		return lanes_error_set(err, LANES_EINVAL, "not a torus or mesh: a switch has no "
+				       "link in one of the dimensions");
 	/* + is the origin's arc (to the lower-numbered neighbour when it has two) */
 	arc = n == 2 && arc_to(t, arcs[1]) < arc_to(t, arcs[0]) ? arcs[1] : arcs[0];
 	t->plus[d] = lanes_uf_find(&t->ways, arc);
 	if (lanes_uf_find(&t->ways, t->rev[arc]) == t->plus[d])
 		return lanes_error_set(err, LANES_EINVAL,
-				       "not a torus or mesh: dimension %u is twisted (its links "
-				       "point both ways)", d);
+				       "not a torus or mesh: a dimension is twisted (its links "
+				       "point both ways)");
 	for (;;) {
 		uint32_t next = LANES_NONE;
 
@@ -355,9 +358,8 @@ static int check_product(struct torus *t, struct lanes_error *err)
 				       "the product of the extents", n);
 	for (uint32_t a = 0; a < t->num_arcs; a++)
 		if (!arc_fits(t, a))
-			return lanes_error_set(err, LANES_EINVAL, "not a torus or mesh: the link from "
-					       "switch %u to %u is no step of its dimension",
-					       t->arc_from[a], arc_to(t, a));
+			return lanes_error_set(err, LANES_EINVAL, "not a torus or mesh: a link is "
+					       "no step of its dimension");
 	if (!(taken = calloc(n, 1)))
 		return lanes_error_oom(err);
 	for (uint32_t u = 0; u < n; u++) {
@@ -368,7 +370,7 @@ static int check_product(struct torus *t, struct lanes_error *err)
 		if (taken[index]++) {
 			free(taken);
 			return lanes_error_set(err, LANES_EINVAL, "not a torus or mesh: two switches "
-					       "at the coordinates of switch %u", u);
+					       "get the same coordinates");
 		}
 	}
 	free(taken);
