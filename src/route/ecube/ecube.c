@@ -267,7 +267,8 @@ static void route_destination(struct ecube *e, uint32_t t)
 		}
 		for (uint32_t x = 0; x < f->num_switches; x++) {
 			lanes_routing_set_port(e->r, x, lid, x == t ? port_at_t : next_port(e, x, t, lid));
-			lanes_routing_set_sl(e->r, x, lid, x == t ? 0 : path_sl(e, x, t));
+			if (e->wraps) /* else one SL for all: nothing per path to set */
+				lanes_routing_set_sl(e->r, x, lid, x == t ? 0 : path_sl(e, x, t));
 		}
 	}
 }
