@@ -3,7 +3,9 @@
 # (Debian's opensm on Debian's ibsim), on the same fabrics, on this machine.
 #
 # usage: bench/opensm_compare.sh [LANES] [FABRIC_NAME...]   (make bench-opensm)
-#   LANES defaults to build/gcc/lanes; RUNS (default 3) timing runs per side.
+#   LANES defaults to build/gcc/lanes; RUNS (default 3) timing runs per side;
+#   ENGINE_LIST (default every engine below) limits the engines, e.g.
+#   ENGINE_LIST="ftree dor" bench/opensm_compare.sh build/rel/lanes fattree_k8n3_5pct
 #
 # For each fabric (the real files of ../shared/data, a torus, a dragonfly, a
 # fat tree with 5% of its links failed) and each engine both sides have:
@@ -45,7 +47,7 @@ mkdir -p "$out"; out=$(realpath "$out")
 # shellcheck source=../tests/interop/osm_lib.bash
 source "$here/../tests/interop/osm_lib.bash"
 
-ENGINES=(minhop updn dnup sssp dfsssp lash nue ftree)
+read -r -a ENGINES <<<"${ENGINE_LIST:-minhop updn dnup sssp dfsssp lash nue ftree dor}"
 # name|how to make it: "data FILE" or "gen SPEC..." (with optional --fail-links)
 FABRICS=(
   "anon_4sw_edr|data anon_4sw_edr_ibnetdiscover.txt"
@@ -61,6 +63,9 @@ FABRICS=(
   "torus_10x10_p4|gen torus k=10x10 p=4"
   "dragonfly_a8p4h4|gen dragonfly a=8 p=4 h=4"
   "fattree_k8n3_5pct|gen fattree k=8 n=3 --fail-links 0.05 --seed 1"
+  "fattree_k8n3|gen fattree k=8 n=3"
+  "mesh_8x8x8_p2|gen mesh k=8x8x8 p=2"
+  "hypercube_n8_p4_L2|gen hypercube n=8 p=4 L=2"
 )
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) print "nan"; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
