@@ -69,14 +69,16 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "route/common/params.h"
 #include "route/dfdn/dfdn.h"
 #include "route/engines.h"
 
 enum dfdn_base { BASE_SSSP, BASE_MINHOP };
 
 /* The base named by one "key=value" word of opts->params (len bytes at w). */
-static int parse_word(const char *w, size_t len, enum dfdn_base *base, struct lanes_error *err)
+static int parse_word(void *ctx, const char *w, size_t len, struct lanes_error *err)
 {
+	enum dfdn_base *base = ctx;
 	static const char key[] = "base=";
 
 	if (len < sizeof(key) - 1 || memcmp(w, key, sizeof(key) - 1)) {
@@ -104,19 +106,8 @@ static int parse_word(const char *w, size_t len, enum dfdn_base *base, struct la
 /* opts->params of dfdn: words separated by commas or blanks; the last base= wins. */
 static int parse_params(const char *params, enum dfdn_base *base, struct lanes_error *err)
 {
-	const char *p = params;
-	int rc;
-
 	*base = BASE_SSSP;
-	while (p && *p) {
-		size_t len = strcspn(p, ", \t");
-
-		if (len && (rc = parse_word(p, len, base, err)))
-			return rc;
-		p += len;
-		p += strspn(p, ", \t");
-	}
-	return 0;
+	return lanes_route_each_param(params, parse_word, base, err);
 }
 
 static int set_notes(struct lanes_routing *r, const char *name, enum dfdn_base base,

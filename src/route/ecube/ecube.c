@@ -59,6 +59,7 @@
 #include "lanes/recognize.h"
 #include "route/common/layers.h"
 #include "route/common/lids.h"
+#include "route/common/params.h"
 #include "route/common/tables.h"
 #include "route/engines.h"
 
@@ -125,24 +126,23 @@ static void pair_rings(struct lanes_structure *s)
 	s->num_dims = keep;
 }
 
-/* The engine's parameters: rings4=0|1. */
+/* One word of the engine's parameters: rings4=0|1. */
+static int parse_word(void *ctx, const char *w, size_t len, struct lanes_error *err)
+{
+	int *rings4 = ctx;
+
+	if (len == 8 && !memcmp(w, "rings4=", 7) && (w[7] == '0' || w[7] == '1')) {
+		*rings4 = w[7] == '1';
+		return 0;
+	}
+	return lanes_error_set(err, LANES_EINVAL, ENGINE ": unknown parameter '%.*s' "
+			       "(takes rings4=0|1)", (int)len, w);
+}
+
 static int parse_params(const char *params, int *rings4, struct lanes_error *err)
 {
-	const char *p = params;
-
 	*rings4 = 0;
-	while (p && *p) {
-		size_t len = strcspn(p, ", \t");
-
-		if (len == 8 && !memcmp(p, "rings4=", 7) && (p[7] == '0' || p[7] == '1'))
-			*rings4 = p[7] == '1';
-		else if (len)
-			return lanes_error_set(err, LANES_EINVAL, ENGINE ": unknown parameter '%.*s' "
-					       "(takes rings4=0|1)", (int)len, p);
-		p += len;
-		p += strspn(p, ", \t");
-	}
-	return 0;
+	return lanes_route_each_param(params, parse_word, rings4, err);
 }
 
 static int recognise(struct ecube *e, struct lanes_error *err)

@@ -73,6 +73,7 @@
 #include "io/text.h"
 #include "lanes/io.h"
 #include "lanes/verify.h"
+#include "route/common/params.h"
 #include "route/engines.h"
 #include "route/ftree/ftree.h"
 
@@ -83,8 +84,9 @@ struct ftree_params {
 	unsigned max_reverse_hops;
 };
 
-static int set_param(struct ftree_params *p, const char *w, size_t len, struct lanes_error *err)
+static int set_param(void *ctx, const char *w, size_t len, struct lanes_error *err)
 {
+	struct ftree_params *p = ctx;
 	const char *eq = memchr(w, '=', len);
 	size_t klen = eq ? (size_t)(eq - w) : len, vlen = eq ? len - klen - 1 : 0;
 	char **file = NULL;
@@ -117,18 +119,8 @@ static int set_param(struct ftree_params *p, const char *w, size_t len, struct l
 /* opts->params: words separated by commas or blanks. */
 static int parse_params(const char *params, struct ftree_params *p, struct lanes_error *err)
 {
-	int rc;
-
 	memset(p, 0, sizeof(*p));
-	while (params && *params) {
-		size_t len = strcspn(params, ", \t");
-
-		if (len && (rc = set_param(p, params, len, err)))
-			return rc;
-		params += len;
-		params += strspn(params, ", \t");
-	}
-	return 0;
+	return lanes_route_each_param(params, set_param, p, err);
 }
 
 /* One line of a GUID file: 1 and *guid, 0 blank or comment, or a parse error. */

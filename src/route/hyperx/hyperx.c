@@ -58,6 +58,7 @@
 #include "lanes/recognize.h"
 #include "route/common/layers.h"
 #include "route/common/lids.h"
+#include "route/common/params.h"
 #include "route/common/tables.h"
 #include "route/engines.h"
 
@@ -86,8 +87,9 @@ struct hx_route {
 /* ------------------------------------------------------------ parameters, orders */
 
 /* One word of opts->params: "order=dor", "order=mixed" or "order=twisted". */
-static int parse_word(const char *w, size_t len, enum hx_variant *v, struct lanes_error *err)
+static int parse_word(void *ctx, const char *w, size_t len, struct lanes_error *err)
 {
+	enum hx_variant *v = ctx;
 	static const char *const names[] = { "dor", "mixed", "twisted" };
 
 	for (size_t k = 0; len > 6 && !memcmp(w, "order=", 6) && k < 3; k++)
@@ -101,19 +103,8 @@ static int parse_word(const char *w, size_t len, enum hx_variant *v, struct lane
 
 static int parse_params(const char *params, enum hx_variant *v, struct lanes_error *err)
 {
-	const char *p = params;
-	int rc;
-
 	*v = HX_DOR;
-	while (p && *p) {
-		size_t len = strcspn(p, ", \t");
-
-		if (len && (rc = parse_word(p, len, v, err)))
-			return rc;
-		p += len;
-		p += strspn(p, ", \t");
-	}
-	return 0;
+	return lanes_route_each_param(params, parse_word, v, err);
 }
 
 /* The paper's four orders for 4 dimensions; cyclic shifts otherwise. */
