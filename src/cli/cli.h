@@ -5,6 +5,7 @@
 #ifndef LANES_CLI_H
 #define LANES_CLI_H
 
+#include <getopt.h>
 #include <stdint.h>
 
 #include "lanes/error.h"
@@ -63,6 +64,20 @@ int cli_load_fabric(int nwords, char **words, struct cli_fabric_opts *opts,
 	{ "fail-links", required_argument, NULL, 'L' },            \
 	{ "fail-switches", required_argument, NULL, 'S' },         \
 	{ "seed", required_argument, NULL, 's' }
+
+/*
+ * getopt_long() that refuses an option given twice ("-o a -o b" would
+ * otherwise keep the last silently): it prints "lanes: --output (-o) given
+ * twice" and returns CLI_OPT_TWICE, on which a command exits EXIT_USAGE
+ * without its usage text. The seen list starts zeroed; --help may repeat.
+ */
+#define CLI_OPT_TWICE (-2)
+struct cli_seen {
+	int opt[64];
+	int n;
+};
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+	       struct cli_seen *seen);
 
 /* Handle one of CLI_FABRIC_LONGOPTS: 1 handled, 0 not ours, -1 bad value. */
 int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);

@@ -252,9 +252,12 @@ static int parse_args(struct cargs *a, int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 } };
+	struct cli_seen seen = { { 0 }, 0 };
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "e:h", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "e:h", longopts, &seen)) != -1) {
+		if (c == CLI_OPT_TWICE)
+			return EXIT_USAGE;
 		if ((rc = cli_fabric_route_verify_option(c, optarg, &a->fo, &a->ro, &a->engines, &a->vo)) < 0)
 			return EXIT_USAGE;
 		if (rc)

@@ -355,10 +355,13 @@ int cmd_route(int argc, char **argv)
 	struct lanes_routing *r = NULL;
 	char params[256];
 	double t = 0;
+	struct cli_seen seen = { { 0 }, 0 };
 	int c, rc;
 
 	lanes_route_opts_init(&ro);
-	while ((c = getopt_long(argc, argv, "e:o:h", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "e:o:h", longopts, &seen)) != -1) {
+		if (c == CLI_OPT_TWICE)
+			return EXIT_USAGE;
 		if ((rc = cli_fabric_option(c, optarg, &fo)) < 0 ||
 		    (!rc && (rc = cli_route_option(c, optarg, &ro, &engine)) < 0))
 			return EXIT_USAGE;

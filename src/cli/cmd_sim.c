@@ -321,9 +321,12 @@ static int parse_args(struct sargs *a, int argc, char **argv)
 		{ "csv", no_argument, NULL, OPT_CSV }, { "json", no_argument, NULL, OPT_JSON },
 		{ "plot", required_argument, NULL, OPT_PLOT }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 } };
+	struct cli_seen seen = { { 0 }, 0 };
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "e:h", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "e:h", longopts, &seen)) != -1) {
+		if (c == CLI_OPT_TWICE)
+			return EXIT_USAGE;
 		if ((rc = cli_fabric_option(c, optarg, &a->fo)) ||
 		    (rc = cli_route_option(c, optarg, &a->ro, &a->engines))) {
 			if (rc < 0)

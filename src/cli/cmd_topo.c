@@ -226,9 +226,12 @@ static int topo_info(int argc, char **argv)
 	struct lanes_structure s;
 	struct lanes_fabric *f;
 	struct lanes_error err;
+	struct cli_seen seen = { { 0 }, 0 };
 	int json = 0, c, rc;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "h", longopts, &seen)) != -1) {
+		if (c == CLI_OPT_TWICE)
+			return EXIT_USAGE;
 		if ((rc = cli_fabric_option(c, optarg, &opts)))
 			if (rc < 0)
 				return EXIT_USAGE;
@@ -308,9 +311,12 @@ static int write_command(int argc, char **argv, int convert)
 	struct cli_fabric_opts opts = { NULL, 0, 0, 1, 0, { 0, 0, 0 } };
 	const char *output = NULL, *to = NULL;
 	struct lanes_fabric *f;
+	struct cli_seen seen = { { 0 }, 0 };
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "o:h", longopts, &seen)) != -1) {
+		if (c == CLI_OPT_TWICE)
+			return EXIT_USAGE;
 		if ((rc = cli_fabric_option(c, optarg, &opts)) < 0)
 			return EXIT_USAGE;
 		if (c == 'o')

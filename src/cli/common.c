@@ -69,6 +69,42 @@ int cli_parse_u64(const char *opt, const char *value, uint64_t *out)
 	return 0;
 }
 
+/* The option's name as a user types it: "--output (-o)", "--json" or "-o". */
+static void option_name(int c, const char *shortopts, const struct option *longopts, char *buf,
+			size_t n)
+{
+	int has_short = c > ' ' && c < 127 && strchr(shortopts, c);
+
+	for (const struct option *o = longopts; o->name; o++)
+		if (!o->flag && o->val == c) {
+			if (has_short)
+				snprintf(buf, n, "--%s (-%c)", o->name, c);
+			else
+				snprintf(buf, n, "--%s", o->name);
+			return;
+		}
+	snprintf(buf, n, "-%c", has_short ? c : '?');
+}
+
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+	       struct cli_seen *seen)
+{
+	int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+	char name[64];
+
+	if (c == -1 || c == '?' || c == ':' || c == 'h')
+		return c;
+	for (int i = 0; i < seen->n; i++)
+		if (seen->opt[i] == c) {
+			option_name(c, shortopts, longopts, name, sizeof(name));
+			cli_usage_error("%s given twice", name);
+			return CLI_OPT_TWICE;
+		}
+	if (seen->n < (int)(sizeof(seen->opt) / sizeof(seen->opt[0])))
+		seen->opt[seen->n++] = c;
+	return c;
+}
+
 int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts)
 {
 	switch (opt) {

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The options every command shares behave alike (issue 22, "Options a person
+# can predict"): an option given twice is an error naming it, and nothing of
+# the command runs.
+set -u
+# shellcheck source=cli_lib.bash
+source "$(dirname "$0")/cli_lib.bash"
+
+T=(torus k=4x4 p=1)
+
+# Given twice: the second value would otherwise win silently.
+check "route -o twice" 2 "$LANES" route -e minhop "${T[@]}" -o "$work/a" -o "$work/b"
+expect "route -o twice named" "$work/err" '^lanes: --output \(-o\) given twice$'
+[ ! -e "$work/a" ] && [ ! -e "$work/b" ]; same "route -o twice wrote nothing" $? 0
+check "route -e twice" 2 "$LANES" route -e minhop -e updn "${T[@]}" -o "$work/a"
+expect "route -e twice named" "$work/err" '^lanes: --engine \(-e\) given twice$'
+check "route --engine then -e" 2 "$LANES" route --engine minhop -e updn "${T[@]}" -o "$work/a"
+expect "long and short are one option" "$work/err" 'given twice'
+check "verify --vls twice" 2 "$LANES" verify -e minhop --vls 2 --vls 3 "${T[@]}"
+expect "verify --vls twice named" "$work/err" '^lanes: --vls given twice$'
+check "compare --json twice" 2 "$LANES" compare "${T[@]}" -e minhop --json --json
+expect "compare --json twice named" "$work/err" '^lanes: --json given twice$'
+check "sim --load twice" 2 "$LANES" sim -e minhop "${T[@]}" --load 0.1 --load 0.2
+expect "sim --load twice named" "$work/err" '^lanes: --load given twice$'
+check "topo info --fail-links twice" 2 "$LANES" topo info "${T[@]}" --fail-links 1 --fail-links 2
+expect "topo info twice named" "$work/err" '^lanes: --fail-links given twice$'
+check "topo gen --to twice" 2 "$LANES" topo gen "${T[@]}" --to ibsim --to dot
+expect "topo gen twice named" "$work/err" '^lanes: --to given twice$'
+! grep -q '^usage:' "$work/err"; same "no usage text after the message" $? 0
+check "--help twice is fine" 0 "$LANES" route --help --help
+
+finish
