@@ -45,6 +45,12 @@ int cli_usage_error(const char *fmt, ...)
 #endif
 	;
 
+/*
+ * A duration with a unit that shows its size and three significant digits:
+ * "85.2 µs", "2.34 ms", "1.50 s", "190 s". Into buf; returns buf.
+ */
+const char *cli_duration(double seconds, char *buf, size_t n);
+
 /* Parse a count or fraction option value; 0 or EXIT_USAGE. */
 int cli_parse_amount(const char *opt, const char *value, double *out);
 /* Parse a decimal unsigned integer (a seed, a count); 0 or EXIT_USAGE. */

@@ -39,7 +39,7 @@ static const char compare_usage[] =
 	"  Route FABRIC with each engine (default: all) and check each routing with the\n"
 	"  verifier. One row per engine: deadlock-free by the verifier (not the engine's claim),\n"
 	"  VLs and SLs used, CA-to-CA hops average and max, routes per switch-to-switch channel\n"
-	"  max and standard deviation, effective bisection bandwidth, routing time in seconds,\n"
+	"  max and standard deviation, effective bisection bandwidth, routing time (unit shown),\n"
 	"  or the reason the engine refused; NOTE says when pairs are unreachable.\n"
 	"  -e LIST          engines, comma separated, or all; each may carry its parameters,\n"
 	"                   NAME:KEY=VALUE[:KEY=VALUE...] (dfdn:base=minhop)\n"
@@ -209,6 +209,16 @@ static void print_json(const struct row *rows, size_t n)
 	json_object_put(a);
 }
 
+/* Bytes beyond one per character ("µ" is two): what printf's width must add. */
+static int utf8_extra_bytes(const char *s)
+{
+	int extra = 0;
+
+	for (; *s; s++)
+		extra += ((unsigned char)*s & 0xc0) == 0x80;
+	return extra;
+}
+
 static void print_table(const struct lanes_fabric *f, const struct row *rows, size_t n)
 {
 	int width = 10; /* the engine column: its longest label, "dfdn:base=minhop" included */
@@ -219,7 +229,7 @@ static void print_table(const struct lanes_fabric *f, const struct row *rows, si
 	printf("%u switches, %u CAs; deadlock-free is the verifier's verdict; VLS and SLS are "
 	       "used/needed\n\n", f->num_switches, f->num_cas);
 	printf("%-*s %-13s %5s %5s %8s %8s %8s %10s %6s %8s %s\n", width, "ENGINE", "DEADLOCK-FREE",
-	       "VLS", "SLS", "HOPS-AVG", "HOPS-MAX", "RPC-MAX", "RPC-STDDEV", "EBB", "TIME-S", "NOTE");
+	       "VLS", "SLS", "HOPS-AVG", "HOPS-MAX", "RPC-MAX", "RPC-STDDEV", "EBB", "TIME", "NOTE");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
 
@@ -227,7 +237,7 @@ static void print_table(const struct lanes_fabric *f, const struct row *rows, si
 			printf("%-*s %s: %s\n", width, w->label, w->failed ? "FAILED" : "refused", w->error);
 			continue;
 		}
-		char vls[16], sls[16];
+		char vls[16], sls[16], time[32];
 
 		snprintf(vls, sizeof(vls), "%u/%u", w->vls, w->vls_needed);
 		snprintf(sls, sizeof(sls), "%u/%u", w->sls, w->sls_needed);
@@ -238,7 +248,8 @@ static void print_table(const struct lanes_fabric *f, const struct row *rows, si
 			printf("%6.3f", w->ebb);
 		else
 			printf("%6s", "-");
-		printf(" %8.3f", w->time_s);
+		cli_duration(w->time_s, time, sizeof(time));
+		printf(" %*s", 8 + utf8_extra_bytes(time), time);
 		if (!w->reachable)
 			printf(" unreachable: %llu pairs", (unsigned long long)w->unreachable);
 		putchar('\n');

@@ -341,6 +341,18 @@ static int write_all(const char *dir, const struct lanes_engine *e, const struct
 	return write_report(dir, e, f, r, o, t);
 }
 
+/* write_all(), and the seconds it took into *seconds. */
+static int write_timed(const char *dir, const struct lanes_engine *e, const struct lanes_fabric *f,
+		       const struct lanes_routing *r, const struct lanes_route_opts *o, double t,
+		       double *seconds)
+{
+	double start = now();
+	int rc = write_all(dir, e, f, r, o, t);
+
+	*seconds = now() - start;
+	return rc;
+}
+
 int cmd_route(int argc, char **argv)
 {
 	static const struct option longopts[] = { CLI_FABRIC_LONGOPTS, CLI_ROUTE_LONGOPTS,
@@ -354,7 +366,7 @@ int cmd_route(int argc, char **argv)
 	struct lanes_fabric *f;
 	struct lanes_routing *r = NULL;
 	char params[256];
-	double t = 0;
+	double t = 0, w = 0;
 	struct cli_seen seen = { { 0 }, 0 };
 	int c, rc;
 
@@ -383,11 +395,14 @@ int cmd_route(int argc, char **argv)
 		return rc;
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &fo, &f)))
 		return rc;
-	if (!(rc = cli_route_fabric(e, f, &ro, &r, &t)) && !(rc = write_all(dir, e, f, r, &ro, t))) {
-		printf("%s: routed %u switches and %u LIDs in %.3f s with %u VL(s) and %u SL(s) "
-		       "(%u and %u needed); wrote %s/\n",
-		       e->name, f->num_switches, f->max_lid, t, r->num_vls, r->num_sls,
-		       r->vls_needed, r->sls_needed, dir);
+	if (!(rc = cli_route_fabric(e, f, &ro, &r, &t)) && !(rc = write_timed(dir, e, f, r, &ro, t, &w))) {
+		char routed[32], written[32];
+
+		printf("%s: routed %u switches and %u LIDs in %s with %u VL(s) and %u SL(s) "
+		       "(%u and %u needed); wrote %s/ in %s\n",
+		       e->name, f->num_switches, f->max_lid, cli_duration(t, routed, sizeof(routed)),
+		       r->num_vls, r->num_sls, r->vls_needed, r->sls_needed, dir,
+		       cli_duration(w, written, sizeof(written)));
 		if (r->num_vls > 1 || r->num_sls > 1)
 			printf("note: `opensm -R file -U %s/opensm-lfts.dump` loads the LFTs only; this routing "
 			       "also needs its SLs (lanes-path-sl.txt) and SL2VL maps (opensm-sl2vl.dump): "

@@ -39,6 +39,18 @@ int cli_usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+const char *cli_duration(double seconds, char *buf, size_t n)
+{
+	static const struct { double scale; const char *unit; } units[] = {
+		{ 1e6, "\u00b5s" }, { 1e3, "ms" }, { 1, "s" } };
+	size_t u = seconds < 1e-3 ? 0 : seconds < 1 ? 1 : 2;
+	double v = seconds * units[u].scale;
+
+	/* three significant digits: 85.2, 2.34, 190 (rounding may reach 1000: it stays) */
+	snprintf(buf, n, "%.*f %s", v < 9.995 ? 2 : v < 99.95 ? 1 : 0, v, units[u].unit);
+	return buf;
+}
+
 int cli_parse_amount(const char *opt, const char *value, double *out)
 {
 	char *end;

@@ -29,4 +29,12 @@ expect "topo gen twice named" "$work/err" '^lanes: --to given twice$'
 ! grep -q '^usage:' "$work/err"; same "no usage text after the message" $? 0
 check "--help twice is fine" 0 "$LANES" route --help --help
 
+# Times carry a unit that shows their size (a 20 µs routing is not "0.000 s"),
+# and route says how long writing the files took.
+check "route" 0 "$LANES" route -e minhop "${T[@]}" -o "$work/r"
+expect "route times with units" "$work/out" \
+  'routed 16 switches and 32 LIDs in [0-9.]+ (µs|ms|s) with .* wrote .*/ in [0-9.]+ (µs|ms|s)$'
+check "compare" 0 "$LANES" compare "${T[@]}" -e minhop --ebb-patterns 0
+expect "compare time column with a unit" "$work/out" '^minhop .* [0-9.]+ (µs|ms|s)$'
+
 finish
