@@ -14,8 +14,9 @@
 /* Exit codes of every command. */
 enum {
 	EXIT_OK = 0,      /* done, nothing wrong found */
-	EXIT_FINDING = 1, /* done, and found something wrong (disconnected, deadlock, ...) */
-	EXIT_USAGE = 2,   /* bad input, bad usage, or the work could not be done */
+	EXIT_FINDING = 1, /* found something wrong (disconnected, deadlock, ...), or the work
+			     could not be done: an engine refused or failed, out of memory */
+	EXIT_USAGE = 2,   /* bad input or bad usage */
 };
 
 /* A subcommand: a name and a function, git style. */
@@ -35,8 +36,14 @@ struct cli_fabric_opts {
 	struct lanes_fault_report report;
 };
 
-/* Print "lanes: file:line: message" and return EXIT_USAGE. */
+/*
+ * Print "lanes: file:line: message" and return EXIT_USAGE, or EXIT_FINDING
+ * when the error is LANES_ENOMEM: the input was fine, the work did not fit.
+ */
 int cli_fail(const struct lanes_error *err);
+
+/* Print "lanes: out of memory" and return EXIT_FINDING. */
+int cli_out_of_memory(void);
 
 /* Print "lanes: message" (printf style) and return EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...)

@@ -471,7 +471,7 @@ static int run_row(const struct sargs *a, const struct lanes_fabric *f, struct s
 	if ((rc = get_routing(a, f, w, &r)))
 		goto out;
 	if (!(w->points = calloc(a->num_loads, sizeof(*w->points)))) {
-		rc = cli_usage_error("out of memory");
+		rc = cli_out_of_memory();
 		goto out;
 	}
 	if ((rc = lanes_sim_sweep(f, r, &a->so, &a->traffic, a->loads, a->num_loads, w->points, &err))) {
@@ -675,7 +675,7 @@ static int write_plot(const struct sargs *a, const struct sim_row *rows, size_t 
 
 	memset(&out, 0, sizeof(out));
 	if (!ys)
-		return cli_usage_error("out of memory");
+		return cli_out_of_memory();
 	plot_series(a, rows, n, acc, lat, ys, &m);
 	struct svg_panel panels[2] = {
 		{ "Accepted throughput", "offered load (fraction of link bandwidth per host)",
@@ -736,7 +736,7 @@ int cmd_sim(int argc, char **argv)
 	int rc;
 
 	if (!rows || !a) {
-		rc = cli_usage_error("out of memory");
+		rc = cli_out_of_memory();
 		goto out;
 	}
 	a->fo.seed = 1;

@@ -44,7 +44,8 @@ static const char verify_usage[] =
 	"  --json           one JSON object\n"
 	"  --sls N, --ca-lids-only, --roots FILE   with -e: as for `lanes route`\n"
 	"  Exit 0 verified; 1 a credit loop, unreachable pairs or VLs over budget, or with -e the\n"
-	"  engine refused, could not fit the budgets or failed (a bug in lanes); 2 bad input.\n"
+	"  engine refused, could not fit the budgets or failed (a bug in lanes), or out of memory;\n"
+	"  2 bad input.\n"
 	"\n" CLI_FABRIC_HELP;
 
 struct vargs {

@@ -24,7 +24,13 @@ int cli_fail(const struct lanes_error *err)
 	char buf[1024];
 
 	fprintf(stderr, "lanes: %s\n", lanes_error_format(err, buf, sizeof(buf)));
-	return EXIT_USAGE;
+	return err->code == LANES_ENOMEM ? EXIT_FINDING : EXIT_USAGE;
+}
+
+int cli_out_of_memory(void)
+{
+	fputs("lanes: out of memory\n", stderr);
+	return EXIT_FINDING;
 }
 
 int cli_usage_error(const char *fmt, ...)
@@ -182,7 +188,7 @@ static int load_quoted_spec(const char *spec, struct cli_fabric_opts *opts,
 	int n = 0, rc;
 
 	if (!copy)
-		return cli_usage_error("out of memory");
+		return cli_out_of_memory();
 	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
 		if (n == SPEC_WORDS) {
 			free(copy);

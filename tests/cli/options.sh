@@ -37,4 +37,15 @@ expect "route times with units" "$work/out" \
 check "compare" 0 "$LANES" compare "${T[@]}" -e minhop --ebb-patterns 0
 expect "compare time column with a unit" "$work/out" '^minhop .* [0-9.]+ (µs|ms|s)$'
 
+# Out of memory is exit 1 with "out of memory" (the input was fine; exit 2 is
+# for bad input). The LFTs of this torus alone are 80 MB; address space is
+# capped at 40 MB. Sanitizer builds reserve terabytes of address space and
+# cannot run under ulimit -v.
+if ! grep -qa -e __asan_init -e __tsan_init "$LANES"; then
+  check "route out of memory" 1 bash -c "ulimit -v 40000; exec \"\$0\" route -e updn torus k=16x16x16 p=4 -o \"\$1\"" "$LANES" "$work/oom"
+  expect "route out of memory named" "$work/err" '^lanes: updn: out of memory'
+  check "compare out of memory" 1 bash -c "ulimit -v 40000; exec \"\$0\" compare -e updn --ebb-patterns 0 torus k=16x16x16 p=4" "$LANES"
+  expect "compare out of memory named" "$work/err" 'updn failed: out of memory'
+fi
+
 finish
