@@ -62,7 +62,7 @@ FABRICS=(
   "ut_stage_sx6036_fdr10|data ut_stage_sx6036_fdr10_ibnetdiscover.txt"
   "torus_10x10_p4|gen torus k=10x10 p=4"
   "dragonfly_a8p4h4|gen dragonfly a=8 p=4 h=4"
-  "fattree_k8n3_5pct|gen fattree k=8 n=3 --fail-links 0.05 --seed 1"
+  "fattree_k8n3_5pct|gen fattree k=8 n=3 --fail-links 0.05 --fault-seed 1"
   "fattree_k8n3|gen fattree k=8 n=3"
   "mesh_8x8x8_p2|gen mesh k=8x8x8 p=2"
   "hypercube_n8_p4_L2|gen hypercube n=8 p=4 L=2"

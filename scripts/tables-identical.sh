@@ -54,16 +54,18 @@ for f in "$data"/*; do
 	case $f in *README*) continue ;; esac
 	n=$((n + 1)); b=real$n
 	fabric "$b" "$f" || continue
-	for s in 1 2; do fabric "$b-fail$s" "$f" --fail-links 0.05 --seed $s; done
+	for s in 1 2; do fabric "$b-fail$s" "$f" --fail-links 0.05 --fault-seed $s; done
 done
 for spec in "${small[@]}"; do
 	n=$((n + 1)); b=gen$n
 	read -r -a words <<<"$spec"
 	fabric "$b" "${words[@]}" || { echo "cannot generate: $spec"; continue; }
 	lmc1 "$b"
-	for s in 1 2; do fabric "$b-fail$s" "${words[@]}" --fail-links 0.05 --seed $s; done
+	for s in 1 2; do fabric "$b-fail$s" "${words[@]}" --fail-links 0.05 --fault-seed $s; done
 done
 
+# --ca-lids-only: the old spelling of --ca-only, which the baseline build
+# also reads (the new one warns and takes it)
 optsets=("" "--vls 4 --sls 4" "--vls 1" "--ca-lids-only")
 
 # One case: route with both builds, compare.

@@ -31,7 +31,7 @@ struct cli_fabric_opts {
 	const char *format;   /* --format for reading, or NULL to recognise */
 	double fail_links;    /* --fail-links */
 	double fail_switches; /* --fail-switches */
-	uint64_t seed;        /* --seed */
+	uint64_t seed;        /* --fault-seed */
 	int faults;           /* a fault option was given */
 	struct lanes_fault_report report;
 };
@@ -76,7 +76,7 @@ int cli_load_fabric(int nwords, char **words, struct cli_fabric_opts *opts,
 	{ "format", required_argument, NULL, 'F' },                \
 	{ "fail-links", required_argument, NULL, 'L' },            \
 	{ "fail-switches", required_argument, NULL, 'S' },         \
-	{ "seed", required_argument, NULL, 's' }
+	{ "fault-seed", required_argument, NULL, 's' }
 
 /*
  * getopt_long() that refuses an option given twice ("-o a -o b" would
@@ -91,6 +91,8 @@ struct cli_seen {
 };
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
 	       struct cli_seen *seen);
+/* Was option c given? */
+int cli_seen_has(const struct cli_seen *seen, int c);
 
 /* Handle one of CLI_FABRIC_LONGOPTS: 1 handled, 0 not ours, -1 bad value. */
 int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
@@ -102,7 +104,7 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
 	"  --format NAME        read the file as ibnetdiscover or ibsim\n"              \
 	"  --fail-links X       remove X switch-to-switch cables (a count, or a fraction < 1)\n" \
 	"  --fail-switches X    remove X switches (and the CAs only they connect)\n"     \
-	"  --seed S             seed for fault injection, decimal (default 1)\n"
+	"  --fault-seed S       seed for fault injection, decimal (default 1)\n"
 
 /* The largest --threads (the library starts at most 256 workers a call). */
 #define LANES_CLI_MAX_THREADS 256
@@ -112,7 +114,9 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
 	{ "engine", required_argument, NULL, 'e' },           \
 	{ "vls", required_argument, NULL, 'V' },              \
 	{ "sls", required_argument, NULL, 'Q' },              \
-	{ "ca-lids-only", no_argument, NULL, 'C' },           \
+	{ "ca-only", no_argument, NULL, 'C' },                \
+	{ "ca-lids-only", no_argument, NULL, 'K' },           \
+	{ "seed", required_argument, NULL, 'N' },             \
 	{ "roots", required_argument, NULL, 'R' },           \
 	{ "threads", required_argument, NULL, 'T' }
 
@@ -126,7 +130,8 @@ int cli_route_option(int c, const char *arg, struct lanes_route_opts *o, const c
 /* Verifier options of commands that judge a routing (verify, compare). */
 #define CLI_VERIFY_LONGOPTS                                   \
 	{ "all-traffic", no_argument, NULL, 'a' },            \
-	{ "ebb-patterns", required_argument, NULL, 'b' }
+	{ "ebb-patterns", required_argument, NULL, 'b' },     \
+	{ "ebb-seed", required_argument, NULL, 'B' }
 
 struct lanes_verify_opts;
 

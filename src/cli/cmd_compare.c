@@ -34,7 +34,7 @@
 
 static const char compare_usage[] =
 	"usage: lanes compare FABRIC [-e E1,E2,...|all] [--vls N] [--sls N] [--ebb-patterns N]\n"
-	"                     [--all-traffic] [--ca-lids-only] [--roots FILE] [--threads N] [--json]\n"
+	"                     [--all-traffic] [--ca-only] [--roots FILE] [--threads N] [--json]\n"
 	"\n"
 	"  Route FABRIC with each engine (default: all) and check each routing with the\n"
 	"  verifier. One row per engine: deadlock-free by the verifier (not the engine's claim),\n"
@@ -44,7 +44,9 @@ static const char compare_usage[] =
 	"  -e LIST          engines, comma separated, or all; each may carry its parameters,\n"
 	"                   NAME:KEY=VALUE[:KEY=VALUE...] (dfdn:base=minhop)\n"
 	"  --vls N, --sls N the budgets every engine gets (default 8 and 16)\n"
-	"  --ca-lids-only   no engine routes switch LIDs as destinations\n"
+	"  --ca-only        no engine routes switch LIDs as destinations\n"
+	"  --seed S         the engines' seed, for randomised engines (default 1)\n"
+	"  --ebb-seed S     seed for the bisections (default 1)\n"
 	"  --roots FILE     root switch GUIDs for updn only (the other engines do not use it);\n"
 	"                   refused when LIST does not name updn\n"
 	"  --ebb-patterns N random bisections for the EBB (default 100; 0 skips it: EBB -, null)\n"
@@ -279,7 +281,6 @@ static int parse_args(struct cargs *a, int argc, char **argv)
 		default: fputs(compare_usage, stderr); return EXIT_USAGE;
 		}
 	}
-	a->ro.seed = a->vo.seed = a->fo.seed;
 	a->vo.threads = a->ro.threads;
 	a->vo.max_vls = a->ro.max_vls;
 	return 0;

@@ -19,7 +19,7 @@
 #include "lanes/route.h"
 
 static const char route_usage[] =
-	"usage: lanes route -e ENGINE FABRIC -o DIR [--vls N] [--sls N] [--seed S] [--ca-lids-only]\n"
+	"usage: lanes route -e ENGINE FABRIC -o DIR [--vls N] [--sls N] [--seed S] [--ca-only]\n"
 	"                   [--roots FILE] [--threads N]\n"
 	"\n"
 	"  Route FABRIC with ENGINE (see `lanes engines`) and write into DIR:\n"
@@ -31,9 +31,9 @@ static const char route_usage[] =
 	"                   (`lanes engines` lists them; dfdn:base=minhop)\n"
 	"  --vls N          data VL budget, 1..15 (default 8)\n"
 	"  --sls N          SL budget, 1..16 (default 16)\n"
-	"  --seed S         seed for randomised engines (default 1)\n"
+	"  --seed S         the engine's seed, for randomised engines (default 1)\n"
 	"  --threads N      worker threads, 0 one per core (default); the tables do not depend on it\n"
-	"  --ca-lids-only   do not route switch LIDs as destinations\n"
+	"  --ca-only        route CA LIDs only, not switch LIDs, as destinations\n"
 	"  --roots FILE     root switch GUIDs for updn, one per line (default: found as OpenSM does);\n"
 	"                   refused with other engines, which do not use it\n"
 	"  Exit 0 routed; 1 the engine refused, could not fit the budgets or failed (an internal\n"
@@ -316,6 +316,9 @@ int cli_route_option(int c, const char *arg, struct lanes_route_opts *o, const c
 		return parse_budget("vls", arg, 15, &o->max_vls) ? -1 : 1;
 	case 'Q':
 		return parse_budget("sls", arg, 16, &o->max_sls) ? -1 : 1;
+	case 'K': /* the old spelling, kept for scripts, with a warning */
+		fputs("lanes: warning: --ca-lids-only is now spelled --ca-only\n", stderr);
+		/* fall through */
 	case 'C':
 		o->switch_lids = 0;
 		return 1;
@@ -324,6 +327,8 @@ int cli_route_option(int c, const char *arg, struct lanes_route_opts *o, const c
 		return 1;
 	case 'T':
 		return parse_threads(arg, &o->threads) ? -1 : 1;
+	case 'N':
+		return cli_parse_u64("seed", arg, &o->seed) ? -1 : 1;
 	default:
 		return 0;
 	}
@@ -377,8 +382,6 @@ int cmd_route(int argc, char **argv)
 		if ((rc = cli_fabric_option(c, optarg, &fo)) < 0 ||
 		    (!rc && (rc = cli_route_option(c, optarg, &ro, &engine)) < 0))
 			return EXIT_USAGE;
-		if (c == 's')
-			ro.seed = fo.seed;
 		if (c == 'o')
 			dir = optarg;
 		else if (c == 'h')

@@ -10,7 +10,7 @@
  * verify` reads them). An engine that refuses the fabric is a row saying
  * so; a deadlock is a result (exit 0) whose witness is printed below the
  * table. Every number depends only on the fabric, the routing, the options
- * and --seed, never on --threads (the sweep's points run in parallel, each
+ * and the seeds (--sim-seed, and --seed for the engines), never on --threads (the sweep's points run in parallel, each
  * with its own random stream).
  */
 #include <errno.h>
@@ -51,7 +51,7 @@ static const char sim_usage[] =
 	"  --shift K            distance of --pattern shift (default 1)\n"
 	"  --hotspot-fraction F senders of --pattern hotspot (default 0.06)\n"
 	"  --placement P        linear (default: rank i on the i-th CA port in node order) or\n"
-	"                       random (ranks shuffled by --seed)\n"
+	"                       random (ranks shuffled by --sim-seed)\n"
 	"  --vls N              data VLs of the switches, and the engines' VL budget (default 8)\n"
 	"  --mtu B, --packet B  MTU and packet size in bytes (default 4096 and 4096)\n"
 	"  --buffer N           input buffer per VL in packets (default 16)\n"
@@ -62,9 +62,10 @@ static const char sim_usage[] =
 	"  --link-gbps G        data rate of every link (default 32, QDR 4x; 0 each port's own)\n"
 	"  --link-latency NS    cable latency (default 10); --switch-latency NS (default 100)\n"
 	"  --warmup NS          not measured (default 1000000); --time NS measured (default 5000000)\n"
-	"  --seed S             all randomness: traffic, injection, routing (default 1)\n"
+	"  --sim-seed S         the simulation's randomness: traffic, injection, placement\n"
+	"                       (default 1); --seed S seeds the engines, --fault-seed S faults\n"
 	"  --threads N          worker threads, 0 one per core (default); results do not depend on it\n"
-	"  --sls N, --ca-lids-only, --roots FILE   for the engines, as in `lanes route`\n"
+	"  --sls N, --seed S, --ca-only, --roots FILE   for the engines, as in `lanes route`\n"
 	"  --csv                the table as CSV with a header\n"
 	"  --json               one object: fabric, pattern, engines: [{engine, error, points}]\n"
 	"  --plot FILE.svg      accepted throughput and mean latency against offered load\n"
@@ -78,7 +79,7 @@ static const char sim_usage[] =
 enum {
 	OPT_PATTERN = 1000, OPT_LOAD, OPT_MTU, OPT_PACKET, OPT_BUFFER, OPT_BUFFER_BYTES,
 	OPT_NO_VOQ, OPT_ARBITRATION, OPT_INJECTION, OPT_LINK_GBPS, OPT_LINK_LATENCY,
-	OPT_SWITCH_LATENCY, OPT_WARMUP, OPT_TIME, OPT_SHIFT, OPT_HOTSPOT, OPT_PLACEMENT, OPT_CSV, OPT_JSON,
+	OPT_SWITCH_LATENCY, OPT_WARMUP, OPT_TIME, OPT_SHIFT, OPT_HOTSPOT, OPT_PLACEMENT, OPT_SIM_SEED, OPT_CSV, OPT_JSON,
 	OPT_PLOT,
 };
 
@@ -243,6 +244,7 @@ static int sim_option(struct sargs *a, int c, const char *v)
 	case OPT_SHIFT: return parse_u32("shift", v, 0, UINT32_MAX, &a->traffic.shift);
 	case OPT_HOTSPOT: return parse_number("hotspot-fraction", v, 0, 1, &a->traffic.hotspot_fraction);
 	case OPT_PLACEMENT: return parse_choice("placement", v, places, 2, &a->traffic.placement);
+	case OPT_SIM_SEED: return cli_parse_u64("sim-seed", v, &o->seed);
 	default: return -1;
 	}
 }
@@ -318,6 +320,7 @@ static int parse_args(struct sargs *a, int argc, char **argv)
 		{ "shift", required_argument, NULL, OPT_SHIFT },
 		{ "hotspot-fraction", required_argument, NULL, OPT_HOTSPOT },
 		{ "placement", required_argument, NULL, OPT_PLACEMENT },
+		{ "sim-seed", required_argument, NULL, OPT_SIM_SEED },
 		{ "csv", no_argument, NULL, OPT_CSV }, { "json", no_argument, NULL, OPT_JSON },
 		{ "plot", required_argument, NULL, OPT_PLOT }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 } };
@@ -338,7 +341,9 @@ static int parse_args(struct sargs *a, int argc, char **argv)
 	}
 	if (a->csv + a->json > 1)
 		return cli_usage_error("sim: --csv and --json exclude each other");
-	a->ro.seed = a->so.seed = a->fo.seed;
+	if (cli_seen_has(&seen, 'N') && !a->engines)
+		return cli_usage_error("sim: --seed seeds the engines of -e; the traffic takes "
+				       "--sim-seed, fault injection --fault-seed");
 	a->so.threads = a->ro.threads;
 	a->so.data_vls = a->ro.max_vls;
 	if ((rc = check_sim_options(a)) ||

@@ -215,10 +215,18 @@ static void print_text(const struct lanes_fabric_stats *st, const struct lanes_f
 	printf("LIDs                1..%u\n", f->max_lid);
 }
 
+/* topo has no engine: --seed is a fault seed typed the old way. */
+static int seed_is_not_fault_seed(void)
+{
+	return cli_usage_error("topo: --seed seeds routing engines; fault injection takes "
+			       "--fault-seed");
+}
+
 static int topo_info(int argc, char **argv)
 {
 	static const struct option longopts[] = { CLI_FABRIC_LONGOPTS,
 						  { "json", no_argument, NULL, 'j' },
+						  { "seed", required_argument, NULL, 'N' },
 						  { "help", no_argument, NULL, 'h' },
 						  { NULL, 0, NULL, 0 } };
 	struct cli_fabric_opts opts = { NULL, 0, 0, 1, 0, { 0, 0, 0 } };
@@ -232,6 +240,8 @@ static int topo_info(int argc, char **argv)
 	while ((c = cli_getopt(argc, argv, "h", longopts, &seen)) != -1) {
 		if (c == CLI_OPT_TWICE)
 			return EXIT_USAGE;
+		if (c == 'N')
+			return seed_is_not_fault_seed();
 		if ((rc = cli_fabric_option(c, optarg, &opts)))
 			if (rc < 0)
 				return EXIT_USAGE;
@@ -306,6 +316,7 @@ static int write_command(int argc, char **argv, int convert)
 	static const struct option longopts[] = { CLI_FABRIC_LONGOPTS,
 						  { "output", required_argument, NULL, 'o' },
 						  { "to", required_argument, NULL, 't' },
+						  { "seed", required_argument, NULL, 'N' },
 						  { "help", no_argument, NULL, 'h' },
 						  { NULL, 0, NULL, 0 } };
 	struct cli_fabric_opts opts = { NULL, 0, 0, 1, 0, { 0, 0, 0 } };
@@ -317,6 +328,8 @@ static int write_command(int argc, char **argv, int convert)
 	while ((c = cli_getopt(argc, argv, "o:h", longopts, &seen)) != -1) {
 		if (c == CLI_OPT_TWICE)
 			return EXIT_USAGE;
+		if (c == 'N')
+			return seed_is_not_fault_seed();
 		if ((rc = cli_fabric_option(c, optarg, &opts)) < 0)
 			return EXIT_USAGE;
 		if (c == 'o')

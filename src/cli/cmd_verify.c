@@ -30,7 +30,7 @@ static const char verify_usage[] =
 	"  -e ENGINE        route with ENGINE first instead of reading tables\n"
 	"                   (NAME:KEY=VALUE[:KEY=VALUE...] passes the engine's parameters)\n"
 	"  --vls N          data VL budget (default 8)\n"
-	"  --ca-only        destinations are CA LIDs only\n"
+	"  --ca-only        destinations are CA LIDs only (with -e, the engine routes only them)\n"
 	"  --traffic T      what the metrics count: ca-pairs (default: every pair of CA ports)\n"
 	"                   or switch-pairs (one route per ordered pair of switches, hops in\n"
 	"                   switch-to-switch links, as Sancho et al. count for tori)\n"
@@ -38,11 +38,11 @@ static const char verify_usage[] =
 	"                   included (default: CA-to-CA paths, the traffic OpenSM's engines\n"
 	"                   keep deadlock-free; reachability always covers every pair)\n"
 	"  --ebb-patterns N random bisections for the effective bisection bandwidth (default 100)\n"
-	"  --seed S         seed for the bisections (default 1)\n"
+	"  --ebb-seed S     seed for the bisections (default 1)\n"
 	"  --threads N      worker threads for routing and verifying, 0 one per core (default);\n"
 	"                   the results do not depend on it\n"
 	"  --json           one JSON object\n"
-	"  --sls N, --ca-lids-only, --roots FILE   with -e: as for `lanes route`\n"
+	"  --sls N, --seed S, --roots FILE   with -e: as for `lanes route`\n"
 	"  Exit 0 verified; 1 a credit loop, unreachable pairs or VLs over budget, or with -e the\n"
 	"  engine refused, could not fit the budgets or failed (a bug in lanes), or out of memory;\n"
 	"  2 bad input.\n"
@@ -66,7 +66,6 @@ static int parse_args(struct vargs *a, int argc, char **argv)
 		{ "lfts", required_argument, NULL, 'l' },
 		{ "sl2vl", required_argument, NULL, 'm' },
 		{ "path-sl", required_argument, NULL, 'p' },
-		{ "ca-only", no_argument, NULL, 'c' },
 		{ "traffic", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -85,7 +84,6 @@ static int parse_args(struct vargs *a, int argc, char **argv)
 		case 'l': a->lfts = optarg; break;
 		case 'm': a->sl2vl = optarg; break;
 		case 'p': a->path_sl = optarg; break;
-		case 'c': a->vo.ca_only = 1; break;
 		case 't':
 			if (!strcmp(optarg, "ca-pairs"))
 				a->vo.metric_traffic = LANES_VERIFY_CA_PAIRS;
@@ -100,10 +98,13 @@ static int parse_args(struct vargs *a, int argc, char **argv)
 		default: fputs(verify_usage, stderr); return EXIT_USAGE;
 		}
 	}
+	a->vo.ca_only = cli_seen_has(&seen, 'C') || cli_seen_has(&seen, 'K');
 	if (a->vo.metric_traffic == LANES_VERIFY_SWITCH_PAIRS && a->vo.ca_only)
 		return cli_usage_error("verify: --traffic switch-pairs needs the switch LIDs that "
 				       "--ca-only leaves out");
-	a->ro.seed = a->vo.seed = a->fo.seed;
+	if (cli_seen_has(&seen, 'N') && !a->engine)
+		return cli_usage_error("verify: --seed seeds the engine of -e; the bisections take "
+				       "--ebb-seed, fault injection --fault-seed");
 	a->vo.threads = a->ro.threads;
 	a->vo.max_vls = a->ro.max_vls;
 	return cli_split_fabric_dir("verify", argc - optind, argv + optind, &a->words, &a->nwords,

@@ -112,15 +112,22 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
 
 	if (c == -1 || c == '?' || c == ':' || c == 'h')
 		return c;
-	for (int i = 0; i < seen->n; i++)
-		if (seen->opt[i] == c) {
-			option_name(c, shortopts, longopts, name, sizeof(name));
-			cli_usage_error("%s given twice", name);
-			return CLI_OPT_TWICE;
-		}
+	if (cli_seen_has(seen, c)) {
+		option_name(c, shortopts, longopts, name, sizeof(name));
+		cli_usage_error("%s given twice", name);
+		return CLI_OPT_TWICE;
+	}
 	if (seen->n < (int)(sizeof(seen->opt) / sizeof(seen->opt[0])))
 		seen->opt[seen->n++] = c;
 	return c;
+}
+
+int cli_seen_has(const struct cli_seen *seen, int c)
+{
+	for (int i = 0; i < seen->n; i++)
+		if (seen->opt[i] == c)
+			return 1;
+	return 0;
 }
 
 int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts)
@@ -136,7 +143,7 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts)
 		opts->faults = 1;
 		return cli_parse_amount("fail-switches", arg, &opts->fail_switches) ? -1 : 1;
 	case 's':
-		return cli_parse_u64("seed", arg, &opts->seed) ? -1 : 1;
+		return cli_parse_u64("fault-seed", arg, &opts->seed) ? -1 : 1;
 	default:
 		return 0;
 	}
@@ -254,6 +261,8 @@ int cli_verify_option(int c, const char *arg, struct lanes_verify_opts *o)
 		}
 		o->ebb_patterns = (uint32_t)v;
 		return 1;
+	case 'B':
+		return cli_parse_u64("ebb-seed", arg, &o->seed) ? -1 : 1;
 	default:
 		return 0;
 	}

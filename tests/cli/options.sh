@@ -48,4 +48,32 @@ if ! grep -qa -e __asan_init -e __tsan_init "$LANES"; then
   expect "compare out of memory named" "$work/err" 'updn failed: out of memory'
 fi
 
+# One seed per purpose: --seed the engine, --fault-seed the faults,
+# --ebb-seed the bisections, --sim-seed the simulation. Each changes only
+# what it names.
+ebb() { "$LANES" verify -e minhop "${T[@]}" --ebb-patterns 5 "$@" --json | grep -o '"ebb":[^,]*'; }
+e1=$(ebb --ebb-seed 1); e2=$(ebb --ebb-seed 2)
+[ -n "$e1" ] && [ "$e1" != "$e2" ]; same "--ebb-seed draws other bisections" $? 0
+same "--seed leaves the bisections alone" "$(ebb --seed 2)" "$e1"
+check "fault seed" 0 "$LANES" topo info "${T[@]}" --fail-links 3 --fault-seed 2
+check "verify --seed without -e" 2 "$LANES" verify "${T[@]}" "$work/r" --seed 2
+expect "verify --seed without -e says which seed" "$work/err" '--seed seeds the engine of -e; the bisections take --ebb-seed'
+check "sim --seed without -e" 2 "$LANES" sim "${T[@]}" "$work/r" --seed 2 --load 0.1
+expect "sim --seed without -e says which seed" "$work/err" 'the traffic takes --sim-seed'
+check "topo --seed" 2 "$LANES" topo info "${T[@]}" --fail-links 1 --seed 2
+expect "topo --seed points to --fault-seed" "$work/err" 'fault injection takes --fault-seed'
+
+# --ca-only is the one spelling: route and verify -e route CA LIDs only and
+# verify checks CA destinations only; the old --ca-lids-only still works, with a warning.
+check "route --ca-only" 0 "$LANES" route -e updn "${T[@]}" --ca-only -o "$work/ca"
+check "route --ca-lids-only" 0 "$LANES" route -e updn "${T[@]}" --ca-lids-only -o "$work/ca-old"
+expect "old spelling warned" "$work/err" 'warning: --ca-lids-only is now spelled --ca-only'
+cmp -s "$work/ca/opensm-lfts.dump" "$work/ca-old/opensm-lfts.dump"; same "both spellings, one routing" $? 0
+! cmp -s "$work/ca/opensm-lfts.dump" "$work/r/opensm-lfts.dump"; same "--ca-only drops switch LIDs" $? 0
+check "verify -e --ca-only" 0 "$LANES" verify -e updn "${T[@]}" --ca-only
+# 32 sources (16 CAs, 16 switches): 16 CA destinations each, 32 with switch LIDs
+expect "verify -e --ca-only checks CA destinations" "$work/out" 'reachability +ok: 496 pairs'
+check "verify -e" 0 "$LANES" verify -e updn "${T[@]}"
+expect "verify -e checks every destination" "$work/out" 'reachability +ok: 992 pairs'
+
 finish

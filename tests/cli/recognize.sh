@@ -100,10 +100,10 @@ expect "bare sf 2 VLs" "$work/out" '^VLs +2 used'
 
 # faults at seed 001's rates: still recognised, groups of unequal size
 check "df faults" 0 "$LANES" topo info dragonfly a=8 p=4 h=4 --fail-switches 0.4 \
-  --fail-links 0.1 --seed 3
+  --fail-links 0.1 --fault-seed 3
 expect "df faults line" "$work/out" '^structure +dragonfly, [0-9]+ groups of [0-9]+\.\.[0-9]+ switches$'
 check "hx faults" 0 "$LANES" topo info hyperx K=4x4x4 p=1 --fail-switches 0.2 \
-  --fail-links 0.15 --seed 3
+  --fail-links 0.15 --fault-seed 3
 expect "hx faults line" "$work/out" '^structure +hyperx 4x4x4$'
 
 finish

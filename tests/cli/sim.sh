@@ -106,14 +106,14 @@ check "plot into a missing folder" 2 "$LANES" sim -e dla "${DF[@]}" --load 0.5 "
 
 # a routing DIR from `lanes route` gives what -e gives with the same engine and seed
 check "route" 0 "$LANES" route -e dfsssp "${DF[@]}" -o "$work/rt" --seed 7
-check "sim -e" 0 "$LANES" sim -e dfsssp "${DF[@]}" --load 0.3,0.9 "${SHORT[@]}" --seed 7 --csv
+check "sim -e" 0 "$LANES" sim -e dfsssp "${DF[@]}" --load 0.3,0.9 "${SHORT[@]}" --seed 7 --sim-seed 7 --csv
 cut -d, -f2- "$work/out" >"$work/by-engine"
-check "sim DIR" 0 "$LANES" sim "${DF[@]}" "$work/rt" --load 0.3,0.9 "${SHORT[@]}" --seed 7 --csv
+check "sim DIR" 0 "$LANES" sim "${DF[@]}" "$work/rt" --load 0.3,0.9 "${SHORT[@]}" --sim-seed 7 --csv
 cut -d, -f2- "$work/out" >"$work/by-dir"
 same "DIR = -e" "$(cat "$work/by-dir")" "$(cat "$work/by-engine")"
 check "sim --lfts --sl2vl --path-sl" 0 "$LANES" sim "${DF[@]}" --lfts "$work/rt/opensm-lfts.dump" \
   --sl2vl "$work/rt/opensm-sl2vl.dump" --path-sl "$work/rt/lanes-path-sl.txt" \
-  --load 0.3,0.9 "${SHORT[@]}" --seed 7 --csv
+  --load 0.3,0.9 "${SHORT[@]}" --sim-seed 7 --csv
 same "files = -e" "$(cut -d, -f2- "$work/out")" "$(cat "$work/by-engine")"
 check "tables over the VLs" 2 "$LANES" sim "${DF[@]}" "$work/rt" --vls 1 "${SHORT[@]}"
 expect "tables over the VLs named" "$work/err" "uses [0-9]+ VLs and the switches have 1: give --vls"

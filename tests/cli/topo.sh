@@ -66,22 +66,22 @@ check "convert to stdout" 0 "$LANES" topo convert "$DATA/ibsim_net.basic" --to i
 expect "convert output" "$work/out" '^Switch'
 
 # faults: reproducible, reported, connectivity decides the exit code
-check "faults" 0 "$LANES" topo info hyperx K=4x4 p=1 --fail-links 3 --seed 5 --json
+check "faults" 0 "$LANES" topo info hyperx K=4x4 p=1 --fail-links 3 --fault-seed 5 --json
 expect "faults reported" "$work/out" '"links_removed":3'
 cp "$work/out" "$work/f1"
-check "faults again" 0 "$LANES" topo info hyperx K=4x4 p=1 --fail-links 3 --seed 5 --json
+check "faults again" 0 "$LANES" topo info hyperx K=4x4 p=1 --fail-links 3 --fault-seed 5 --json
 cmp -s "$work/out" "$work/f1" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: faults not reproducible"; }
-check "ring cut twice" 1 "$LANES" topo info torus k=8 p=1 --fail-links 2 --seed 1
+check "ring cut twice" 1 "$LANES" topo info torus k=8 p=1 --fail-links 2 --fault-seed 1
 expect "disconnected" "$work/out" 'connected +no'
-check "faults fraction" 0 "$LANES" topo info fattree k=4 n=2 --fail-switches 0.25 --seed 3 --json
+check "faults fraction" 0 "$LANES" topo info fattree k=4 n=2 --fail-switches 0.25 --fault-seed 3 --json
 [ "$(json switches)" = 6 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: 25% of 8 switches"; }
 # seeds are decimal: 010 is ten (not octal eight) and 08 is eight
-check "seed 010" 0 "$LANES" topo info hyperx K=4x4 p=1 --fail-links 3 --seed 010 --json
+check "seed 010" 0 "$LANES" topo info hyperx K=4x4 p=1 --fail-links 3 --fault-seed 010 --json
 expect "seed 010 is ten" "$work/out" '"seed":10[,}]'
-check "seed 08" 0 "$LANES" topo info hyperx K=4x4 p=1 --fail-links 3 --seed 08 --json
+check "seed 08" 0 "$LANES" topo info hyperx K=4x4 p=1 --fail-links 3 --fault-seed 08 --json
 expect "seed 08 is eight" "$work/out" '"seed":8[,}]'
-check "seed hex" 2 "$LANES" topo info hyperx K=4x4 p=1 --seed 0x10
-check "seed blank minus" 2 "$LANES" topo info hyperx K=4x4 p=1 --seed " -1"
+check "seed hex" 2 "$LANES" topo info hyperx K=4x4 p=1 --fault-seed 0x10
+check "seed blank minus" 2 "$LANES" topo info hyperx K=4x4 p=1 --fault-seed " -1"
 check "too many faults" 2 "$LANES" topo info torus k=4 p=1 --fail-links 9
 expect "names option" "$work/err" 'fail-links'
 check "bad fault value" 2 "$LANES" topo info torus k=4 p=1 --fail-switches 1.5

@@ -6,7 +6,7 @@
 # same budget; every path reaches its destination; the max routes per
 # channel of both are reported. Like OpenSM's nue (nue_include_switches
 # FALSE), ours keeps CA-to-CA traffic free of credit loops and routes switch
-# LIDs outside the CDG; routed with --ca-lids-only it must also pass
+# LIDs outside the CDG; routed with --ca-only it must also pass
 # --all-traffic (every destination a CA, switch sources included).
 #
 # OpenSM's nue SL depends on the destination only (seed 002), so one path
@@ -53,7 +53,7 @@ run_case() { # run_case NAME SPEC... VLS
     { bad "$name: lanes nue --vls $vls failed"; cat "$ours.err"; return; }
   "$LANES" verify "$net" "$ours" --vls "$vls" --ebb-patterns 0 --json >"$ours.json" 2>/dev/null
   local our_rc=$?
-  "$LANES" route -e nue "$net" --vls "$vls" --ca-lids-only -o "$ours-ca" >/dev/null 2>&1 &&
+  "$LANES" route -e nue "$net" --vls "$vls" --ca-only -o "$ours-ca" >/dev/null 2>&1 &&
     "$LANES" verify "$net" "$ours-ca" --vls "$vls" --ca-only --all-traffic --ebb-patterns 0 \
       >/dev/null 2>&1
   local all_rc=$?

@@ -72,7 +72,7 @@ check() {
 check_failed() {
   local name=$1 dir=$work/$1; shift
   mkdir -p "$dir"
-  "$LANES" topo gen "$@" --fail-links 0.05 --seed 1 --format ibsim -o "$dir/fabric.net" 2>/dev/null || {
+  "$LANES" topo gen "$@" --fail-links 0.05 --fault-seed 1 --format ibsim -o "$dir/fabric.net" 2>/dev/null || {
     echo "FAIL: $name: gen"; failed=$((failed + 1)); return; }
   compare sssp "$name" "$dir/fabric.net" "$dir/fabric.net"
 }

@@ -8,7 +8,7 @@
  *   the switch-to-switch cables failed: every LID (switch LIDs included)
  *   reached, no credit loop on CA-to-CA paths, never more VLs than the
  *   budget, exactly one VL when the budget is one; and without switch LIDs
- *   (--ca-lids-only) no credit loop on any path (--all-traffic: switch
+ *   (--ca-only) no credit loop on any path (--all-traffic: switch
  *   sources too), since every routed destination is then a CA;
  * - SL = layer of the destination LID, SL i on VL i;
  * - LMC > 0: every LID of a port routed;

@@ -1148,7 +1148,7 @@ static void test_lmc(void **state)
 	}
 }
 
-/* --ca-lids-only: CA entries unchanged, switch LIDs only at their own switch. */
+/* --ca-only: CA entries unchanged, switch LIDs only at their own switch. */
 static void test_ca_lids_only(void **state)
 {
 	struct lanes_fabric *f = gen("fattree k=4 n=3");
