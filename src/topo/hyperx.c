@@ -42,7 +42,7 @@ static int read_params(struct lanes_params *params, struct hyperx *h, struct lan
 	uint64_t p;
 	int rc;
 
-	if ((rc = lanes_params_list(params, "K", 1, 1, LANES_LID_MAX, h->K, &h->n, err)) ||
+	if ((rc = lanes_params_list(params, "k", 1, 1, LANES_LID_MAX, h->K, &h->n, err)) ||
 	    (rc = lanes_grid_read_L(params, h->n, h->L, err)) ||
 	    (rc = lanes_params_uint(params, "p", LANES_PARAM_REQUIRED, 0, LANES_PORTS_MAX, &p,
 				    err)))
@@ -62,7 +62,7 @@ static int layout(struct hyperx *h, struct lanes_error *err)
 		ports += (uint64_t)h->L[i] * (h->K[i] - 1);
 	}
 	lanes_grid_format_dims(h->K, h->n, dims, sizeof(dims));
-	snprintf(what, sizeof(what), "K=%s p=%u", dims, h->p);
+	snprintf(what, sizeof(what), "k=%s p=%u", dims, h->p);
 	snprintf(why, sizeof(why), "p=%u, plus L_i * (K_i - 1) per dimension", h->p);
 	if ((rc = lanes_gen_check_radix("hyperx", ports, why, err)) ||
 	    (rc = lanes_gen_check_lids("hyperx", what, switches, lanes_gen_sat_mul(switches, h->p), err)))
@@ -117,7 +117,7 @@ static int generate(struct lanes_params *params, struct lanes_builder *b,
 const struct lanes_generator lanes_gen_hyperx = {
 	.name = "hyperx",
 	.summary = "HyperX / flattened butterfly: product of complete graphs, L cables per pair",
-	.usage = "K=K0xK1x... p=N [L=N|L0,L1,...]",
+	.usage = "k=K0xK1x... p=N [L=N|L0,L1,...]",
 	.source = "Ahn et al., HyperX, SC09; Bhuyan and Agrawal 1984; seed 001 Sec. 1.2",
 	.generate = generate,
 };

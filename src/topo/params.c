@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../core/util.h"
 
@@ -33,7 +34,7 @@ int lanes_params_parse(const char *gen, size_t nargs, const char *const *args,
 			return lanes_error_oom(err);
 		}
 		for (size_t j = 0; j + 1 < out->n; j++)
-			if (!strcmp(out->kv[j].key, kv->key)) {
+			if (!strcasecmp(out->kv[j].key, kv->key)) {
 				lanes_error_set(err, LANES_EINVAL, "%s: parameter '%s' given twice",
 						gen, kv->key);
 				lanes_params_free(out);
@@ -54,10 +55,15 @@ void lanes_params_free(struct lanes_params *p)
 	p->n = 0;
 }
 
+/*
+ * Keys match whatever their case: one spelling per idea across generators
+ * (k= the dimension sizes of torus, mesh, hyperx and sfxff; L= parallel
+ * cables), and the other case still read (hyperx K=4x4, as it was written).
+ */
 static struct lanes_kv *lookup(const struct lanes_params *p, const char *key)
 {
 	for (size_t i = 0; i < p->n; i++)
-		if (!strcmp(p->kv[i].key, key))
+		if (!strcasecmp(p->kv[i].key, key))
 			return &p->kv[i];
 	return NULL;
 }
@@ -190,8 +196,8 @@ static int usage_names(const char *usage, const char *key)
 {
 	size_t n = strlen(key);
 
-	for (const char *s = strstr(usage, key); s; s = strstr(s + 1, key))
-		if (s[n] == '=' && (s == usage || !is_key_char(s[-1])))
+	for (const char *s = usage; *s; s++)
+		if (!strncasecmp(s, key, n) && s[n] == '=' && (s == usage || !is_key_char(s[-1])))
 			return 1;
 	return 0;
 }

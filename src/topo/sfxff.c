@@ -36,7 +36,7 @@
 #include "params.h"
 
 #define KIND "sfxff"
-#define USAGE "preset=sfxff-1|sfxff-2 | q=N K=N[xN...] p=N [Lsf=N] [L=N[,N...]]"
+#define USAGE "preset=sfxff-1|sfxff-2 | q=N k=N[xN...] p=N [Lsf=N] [L=N[,N...]]"
 #define DIMS LANES_PARAM_LIST_MAX
 
 struct preset {
@@ -78,7 +78,7 @@ static int read_dims(struct lanes_params *prm, struct sfx *s, const struct prese
 	size_t nw;
 	int rc;
 
-	if ((rc = lanes_params_list(prm, "K", !pre, 2, 254, s->k, &s->ndims, err)) ||
+	if ((rc = lanes_params_list(prm, "k", !pre, 2, 254, s->k, &s->ndims, err)) ||
 	    (rc = lanes_params_list(prm, "L", 0, 1, 254, s->w, &nw, err)))
 		return rc;
 	if (!s->ndims) { /* the preset's dimensions, and its widths unless L is given */
@@ -94,7 +94,7 @@ static int read_dims(struct lanes_params *prm, struct sfx *s, const struct prese
 	else if (nw != s->ndims)
 		return lanes_error_set(err, LANES_EINVAL,
 				       "%s: parameter 'L' needs one width for all dimensions or one "
-				       "per dimension of 'K' (%zu), not %zu",
+				       "per dimension of 'k' (%zu), not %zu",
 				       KIND, s->ndims, nw);
 	return 0;
 }
@@ -113,8 +113,8 @@ static int layout(struct sfx *s, struct lanes_error *err)
 	}
 	sw = lanes_gen_sat_mul(2ULL * s->q * s->q, planes);
 	if ((rc = lanes_gen_check_radix(KIND, radix,
-				  "'p' + 'Lsf'*(3q-delta)/2 + sum of 'L'*('K'-1)", err)) ||
-	    (rc = lanes_gen_check_lids(KIND, "parameters 'q', 'K' and 'p'", sw, lanes_gen_sat_mul(sw, s->p),
+				  "'p' + 'Lsf'*(3q-delta)/2 + sum of 'L'*('k'-1)", err)) ||
+	    (rc = lanes_gen_check_lids(KIND, "parameters 'q', 'k' and 'p'", sw, lanes_gen_sat_mul(sw, s->p),
 				 err)))
 		return rc;
 	s->planes = (uint32_t)planes;

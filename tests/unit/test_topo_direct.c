@@ -694,15 +694,15 @@ static void test_sfxff_errors(void **state)
 	expect_einval("sfxff q=6 K=4 p=1", "'q'");
 	expect_einval("sfxff q=2 K=4 p=1", "'q'");
 	expect_einval("sfxff K=4 p=1", "'q'");
-	expect_einval("sfxff q=5 p=1", "'K'");
+	expect_einval("sfxff q=5 p=1", "'k'");
 	expect_einval("sfxff q=5 K=4", "'p'");
-	expect_einval("sfxff q=5 K=1 p=1", "'K'");
+	expect_einval("sfxff q=5 K=1 p=1", "'k'");
 	expect_einval("sfxff q=5 K=4x4x4 L=1,2 p=1", "'L'");
 	expect_einval("sfxff q=5 K=4 L=0 p=1", "'L'");
 	expect_einval("sfxff q=5 K=4 Lsf=0 p=1", "'Lsf'");
 	expect_einval("sfxff preset=sfxff-3", "'preset'");
 	expect_einval("sfxff q=3 K=200 L=2 p=0", "'L'");     /* 403 ports */
-	expect_einval("sfxff q=8 K=50x50x50 p=1", "'K'");   /* 16M switches + 16M hosts */
+	expect_einval("sfxff q=8 K=50x50x50 p=1", "'k'");   /* 16M switches + 16M hosts */
 	expect_einval("sfxff q=3 K=2 p=1 k=2", "'k'");       /* keys are case-sensitive */
 }
 

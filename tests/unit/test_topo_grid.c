@@ -717,14 +717,14 @@ static void test_fattree_is_xgft(void **state)
 static const struct {
 	const char *spec, *needle;
 } bad_cases[] = {
-	{ "hyperx p=1", "'K'" },
-	{ "hyperx K=4x0 p=1", "'K'" },
+	{ "hyperx p=1", "'k'" },
+	{ "hyperx K=4x0 p=1", "'k'" },
 	{ "hyperx K=4x4 L=1,2,3 p=1", "'L'" },
 	{ "hyperx K=4x4 L=0 p=1", "'L'" },
 	{ "hyperx K=4x4", "'p'" },
 	{ "hyperx K=4x4 p=1 q=2", "'q'" },
 	{ "hyperx K=128x128 p=1", "L_i * (K_i - 1)" },
-	{ "hyperx K=16x16x16x16x16x16 p=0", "K=16x16x16x16x16x16" },
+	{ "hyperx K=16x16x16x16x16x16 p=0", "k=16x16x16x16x16x16" },
 	{ "torus k=4x4", "'p'" },
 	{ "torus p=1", "'k'" },
 	{ "torus k=0 p=1", "'k'" },
@@ -773,6 +773,32 @@ static void test_bad_parameters(void **state)
 }
 
 /*
+ * Keys are read whatever their case (docs/topologies-grid-tree.md): one
+ * spelling per idea across generators, k= for dimension sizes, with the
+ * other case still read; the same key in both cases is given twice.
+ */
+static void test_keys_any_case(void **state)
+{
+	static const char *const pairs[][2] = {
+		{ "hyperx k=4x3 p=2 L=2,1", "hyperx K=4x3 P=2 l=2,1" },
+		{ "torus k=4x4 p=1", "torus K=4x4 p=1" },
+		{ "sfxff q=3 k=2 p=1", "sfxff Q=3 K=2 p=1" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		struct lanes_fabric *a = gen(pairs[i][0]), *b = gen(pairs[i][1]);
+
+		assert_same_fabric(a, b);
+		lanes_fabric_free(a);
+		lanes_fabric_free(b);
+	}
+	struct lanes_error err = gen_error("torus k=4 K=4 p=1");
+
+	assert_non_null(strstr(err.message, "given twice"));
+}
+
+/*
  * Unknown keys are refused before anything is generated: the spec's other
  * parameters are refused by the generator (or would build a 16M-switch
  * torus), so only an early check can report the typo.
@@ -785,14 +811,14 @@ static void test_unknown_keys_before_generating(void **state)
 		{ "torus k=4 p=0 L=0 hh=1", "'hh'" },
 		{ "torus k=4000x4000 p=0 hh=1", "'hh'" },
 		{ "hyperx K=4x4 p=1 L0=2", "'L0'" }, /* usage shows "L=N|L0,L1,..." */
-		{ "hypercube n=0 p=1 N=1", "'N'" },
+		{ "hypercube n=0 p=1 nn=1", "'nn'" },
 		{ "xgft h=0 m=4 w=1 M1=2", "'M1'" },
 		{ "fattree k=1 n=2 k2=1", "'k2'" },
 		{ "mesh k=0 p=1 wrap=1", "'wrap'" },
 		{ "dragonfly a=4 p=2 h=0 hh=1", "'hh'" },
 		{ "slimfly q=6 qq=5", "'qq'" },
 		{ "sfxff preset=sfxff-9 t=1", "'t'" }, /* "preset=" ends in t= */
-		{ "jellyfish switches=1 degree=2 p=1 Seed=1", "'Seed'" },
+		{ "jellyfish switches=1 degree=2 p=1 Seeds=1", "'Seeds'" },
 	};
 
 	(void)state;
@@ -897,6 +923,7 @@ int main(void)
 		cmocka_unit_test(test_fattree_is_xgft),
 		cmocka_unit_test(test_bad_parameters),
 		cmocka_unit_test(test_unknown_keys_before_generating),
+		cmocka_unit_test(test_keys_any_case),
 		cmocka_unit_test(test_guid_blocks_never_meet),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_switch_lids_first),
