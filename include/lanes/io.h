@@ -46,7 +46,8 @@ const struct lanes_format *lanes_format_sniff(const char *data, size_t len);
 #define LANES_IO_MAX_BYTES ((size_t)1 << 30)
 
 /**
- * Read a whole file into memory (NUL-terminated). A directory is LANES_EIO
+ * Read a whole file into memory (NUL-terminated); path "-" is standard
+ * input, named "(standard input)" in errors. A directory is LANES_EIO
  * ("Is a directory"); more than LANES_IO_MAX_BYTES (a huge file, or a
  * device such as /dev/zero that never ends) is LANES_EINVAL, found without
  * reading more than that. A read error names the system's reason.
@@ -54,8 +55,11 @@ const struct lanes_format *lanes_format_sniff(const char *data, size_t len);
  */
 int lanes_io_slurp(const char *path, char **out, size_t *len, struct lanes_error *err);
 
+/** How errors name path: itself, or "(standard input)" for "-". */
+const char *lanes_io_shown_name(const char *path);
+
 /**
- * Read a fabric file.
+ * Read a fabric file ("-": standard input).
  * @param format a format name, or NULL to recognise it from the content
  */
 int lanes_io_read_file(const char *path, const char *format, struct lanes_fabric **out,

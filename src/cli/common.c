@@ -220,7 +220,8 @@ int cli_load_fabric(int nwords, char **words, struct cli_fabric_opts *opts,
 	if (nwords < 1)
 		return cli_usage_error("missing FABRIC (a file, or a generator spec)");
 	/* a directory is read (and refused as one) unless it is named like a generator */
-	if (!exists(words[0]) && !lanes_generator_find(words[0]) && !strchr(words[0], '/'))
+	if (!exists(words[0]) && !lanes_generator_find(words[0]) && !strchr(words[0], '/') &&
+	    strcmp(words[0], "-"))
 		return cli_usage_error("'%s' is neither a file nor a topology generator "
 				       "(see `lanes topo list`)", words[0]);
 	if (is_file(words[0]) || !lanes_generator_find(words[0])) {
@@ -357,7 +358,7 @@ static int read_into(const char *path, dump_reader rd, const struct lanes_fabric
 	int rc = lanes_io_slurp(path, &data, &len, &err);
 
 	if (!rc)
-		rc = rd(data, len, path, f, r, &err);
+		rc = rd(data, len, lanes_io_shown_name(path), f, r, &err);
 	free(data);
 	return rc ? cli_fail(&err) : 0;
 }

@@ -118,18 +118,26 @@ static int read_all(FILE *fp, const char *path, char **out, size_t *len,
 	return 0;
 }
 
+const char *lanes_io_shown_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "(standard input)";
+}
+
 int lanes_io_slurp(const char *path, char **out, size_t *len, struct lanes_error *err)
 {
-	FILE *fp = fopen(path, "rb");
+	int is_stdin = !strcmp(path, "-");
+	FILE *fp = is_stdin ? stdin : fopen(path, "rb");
+	const char *name = lanes_io_shown_name(path);
 	int rc;
 
 	*out = NULL;
 	*len = 0;
 	if (!fp)
-		return sys_error(err, path, errno);
-	if (!(rc = check_input(fp, path, err)))
-		rc = read_all(fp, path, out, len, err);
-	fclose(fp);
+		return sys_error(err, name, errno);
+	if (!(rc = check_input(fp, name, err)))
+		rc = read_all(fp, name, out, len, err);
+	if (!is_stdin)
+		fclose(fp);
 	return rc;
 }
 
@@ -147,10 +155,10 @@ int lanes_io_read_file(const char *path, const char *format, struct lanes_fabric
 	if ((rc = lanes_io_slurp(path, &data, &len, err)))
 		return rc;
 	if (!fmt && !(fmt = lanes_format_sniff(data, len)))
-		rc = lanes_error_parse(err, path, 0,
+		rc = lanes_error_parse(err, lanes_io_shown_name(path), 0,
 				       "not a fabric file this tool can read (ibnetdiscover, ibsim net or opensm-subnet.lst)");
 	else
-		rc = fmt->read(data, len, path, out, err);
+		rc = fmt->read(data, len, lanes_io_shown_name(path), out, err);
 	free(data);
 	return rc;
 }

@@ -76,4 +76,16 @@ expect "verify -e --ca-only checks CA destinations" "$work/out" 'reachability +o
 check "verify -e" 0 "$LANES" verify -e updn "${T[@]}"
 expect "verify -e checks every destination" "$work/out" 'reachability +ok: 992 pairs'
 
+# "-" is standard input, for a fabric and for the tables, and errors name it.
+"$LANES" topo gen "${T[@]}" >"$work/t.txt"
+check "fabric from stdin" 0 bash -c 'exec "$0" topo info - <"$1"' "$LANES" "$work/t.txt"
+expect "fabric from stdin read" "$work/out" '^switches +16$'
+check "garbage on stdin" 2 bash -c 'echo garbage | exec "$0" topo info -' "$LANES"
+expect "stdin named in the error" "$work/err" '^lanes: \(standard input\): not a fabric file'
+"$LANES" route -e updn "${T[@]}" -o "$work/u" >/dev/null
+check "LFTs from stdin" 0 bash -c 'exec "$0" verify "$1" --lfts - <"$2"' "$LANES" "$work/t.txt" "$work/u/opensm-lfts.dump"
+expect "LFTs from stdin verified" "$work/out" '^reachability +ok'
+check "bad LFTs on stdin" 2 bash -c 'echo x | exec "$0" verify "$1" --lfts -' "$LANES" "$work/t.txt"
+expect "stdin line named" "$work/err" '^lanes: \(standard input\):1: '
+
 finish
