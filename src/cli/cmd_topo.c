@@ -1,6 +1,7 @@
 /*
  * cmd_topo.c - `lanes topo gen|info|list`: make fabrics and describe them.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +17,7 @@ static const char topo_usage[] =
 	"usage: lanes topo gen KIND key=value... [-o FILE] [--format|--to ibnetdiscover|ibsim|dot]\n"
 	"       lanes topo convert FABRIC [-o FILE] --to ibnetdiscover|ibsim|dot\n"
 	"       lanes topo info FABRIC [--json]\n"
-	"       lanes topo list\n"
+	"       lanes topo list [--json]\n"
 	"\n"
 	"  gen   generate a fabric and write it (to standard output without -o);\n"
 	"        --format and --to both name the output format (default ibnetdiscover)\n"
@@ -363,10 +364,50 @@ static int topo_convert(int argc, char **argv)
 	return write_command(argc, argv, 1);
 }
 
+/* The keys of a usage line: every "key=" (what the generator accepts). */
+static struct json_object *usage_keys(const char *usage)
+{
+	struct json_object *keys = json_object_new_array();
+
+	for (const char *s = usage; *s; s++) {
+		size_t n = 0;
+
+		if (s > usage && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))
+			continue;
+		while (isalnum((unsigned char)s[n]) || s[n] == '_')
+			n++;
+		if (n && s[n] == '=')
+			json_object_array_add(keys, json_object_new_string_len(s, (int)n));
+		s += n ? n - 1 : 0;
+	}
+	return keys;
+}
+
+static void list_json(void)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; lanes_generator_at(i); i++) {
+		const struct lanes_generator *g = lanes_generator_at(i);
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name", json_object_new_string(g->name));
+		json_object_object_add(o, "summary", json_object_new_string(g->summary));
+		json_object_object_add(o, "usage", json_object_new_string(g->usage));
+		json_object_object_add(o, "keys", usage_keys(g->usage));
+		json_object_object_add(o, "source", json_object_new_string(g->source));
+		json_object_array_add(a, o);
+	}
+	puts(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(a);
+}
+
 static int topo_list(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return fputs(topo_usage, stdout), EXIT_OK;
+	if (argc == 2 && !strcmp(argv[1], "--json"))
+		return list_json(), EXIT_OK;
 	if (argc > 1)
 		return cli_usage_error("topo list: unexpected argument '%s'", argv[1]);
 	for (size_t i = 0; lanes_generator_at(i); i++) {

@@ -88,4 +88,16 @@ expect "LFTs from stdin verified" "$work/out" '^reachability +ok'
 check "bad LFTs on stdin" 2 bash -c 'echo x | exec "$0" verify "$1" --lfts -' "$LANES" "$work/t.txt"
 expect "stdin line named" "$work/err" '^lanes: \(standard input\):1: '
 
+# topo list --json: the generators of the text list, with their keys; the
+# dimension sizes are k= in every generator that has them.
+check "topo list --json" 0 "$LANES" topo list --json
+cp "$work/out" "$work/list.json"
+check "topo list" 0 "$LANES" topo list
+same "same generators in text and JSON" \
+  "$(python3 -c 'import json,sys; print(" ".join(g["name"] for g in json.load(open(sys.argv[1]))))' "$work/list.json")" \
+  "$(grep -oE '^[a-z]+' "$work/out" | tr '\n' ' ' | sed 's/ $//')"
+same "dimension keys" "$(python3 -c 'import json,sys; d={g["name"]: g["keys"] for g in json.load(open(sys.argv[1]))}; print(d["hyperx"], d["torus"], d["mesh"], d["sfxff"])' "$work/list.json")" \
+  "['k', 'p', 'L'] ['k', 'p', 'L'] ['k', 'p', 'L'] ['preset', 'q', 'k', 'p', 'Lsf', 'L']"
+check "topo list --bad" 2 "$LANES" topo list --bad
+
 finish
