@@ -268,6 +268,14 @@ int lanes_fabric_stats(const struct lanes_fabric *f, struct lanes_fabric_stats *
 		       struct lanes_error *err);
 
 /**
+ * Connected components, in time linear in the fabric (no distances): of the
+ * switch graph, and of the whole fabric over every cable (1: connected; an
+ * unplugged CA is a component of its own).
+ */
+int lanes_fabric_components(const struct lanes_fabric *f, uint32_t *switch_components,
+			    uint32_t *fabric_components, struct lanes_error *err);
+
+/**
  * All-pairs switch hop counts, from bit-parallel breadth-first search:
  * (*out)[a * num_switches + b] for switch indices a and b, 255 when b cannot
  * be reached (or is 255 hops or more away). num_switches^2 bytes; free() it.

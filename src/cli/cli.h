@@ -71,6 +71,12 @@ int cli_parse_u64(const char *opt, const char *value, uint64_t *out);
 int cli_load_fabric(int nwords, char **words, struct cli_fabric_opts *opts,
 		    struct lanes_fabric **out);
 
+/*
+ * Is the fabric one component (every cable counted)? With warn, say on
+ * stderr when it is not. Linear in the fabric's size.
+ */
+int cli_fabric_connected(const struct lanes_fabric *f, int warn);
+
 /* The long options every fabric-taking command accepts, and their handler. */
 #define CLI_FABRIC_LONGOPTS                                        \
 	{ "format", required_argument, NULL, 'F' },                \

@@ -290,9 +290,7 @@ static int parse_args(struct cargs *a, int argc, char **argv)
 static int findings(const struct cargs *a, const struct lanes_fabric *f, const struct row *rows,
 		    size_t n)
 {
-	struct lanes_fabric_stats st;
-	struct lanes_error err;
-	int connected = !lanes_fabric_stats(f, &st, &err) && st.connected;
+	int connected = cli_fabric_connected(f, 0);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];

@@ -398,6 +398,7 @@ int cmd_route(int argc, char **argv)
 		return rc;
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &fo, &f)))
 		return rc;
+	cli_fabric_connected(f, 1);
 	if (!(rc = cli_route_fabric(e, f, &ro, &r, &t)) && !(rc = write_timed(dir, e, f, r, &ro, t, &w))) {
 		char routed[32], written[32];
 

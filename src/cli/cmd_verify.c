@@ -174,6 +174,7 @@ int cmd_verify(int argc, char **argv)
 		return rc < 0 ? EXIT_OK : rc;
 	if ((rc = cli_load_fabric(a.nwords, a.words, &a.fo, &f)))
 		return rc;
+	cli_fabric_connected(f, 1);
 	rc = run(&a, f, &r);
 	lanes_routing_free(r);
 	lanes_fabric_free(f);

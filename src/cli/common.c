@@ -247,6 +247,20 @@ int cli_load_fabric(int nwords, char **words, struct cli_fabric_opts *opts,
 	return rc;
 }
 
+int cli_fabric_connected(const struct lanes_fabric *f, int warn)
+{
+	uint32_t switch_parts, parts;
+	struct lanes_error err;
+
+	if (lanes_fabric_components(f, &switch_parts, &parts, &err))
+		return 1; /* out of memory for a warning: the command goes on and fails where it must */
+	if (parts > 1 && warn)
+		fprintf(stderr, "lanes: warning: the fabric is not connected (%u components, %u of "
+			"them with switches): pairs in different components cannot be routed\n",
+			parts, switch_parts);
+	return parts <= 1;
+}
+
 int cli_verify_option(int c, const char *arg, struct lanes_verify_opts *o)
 {
 	uint64_t v;

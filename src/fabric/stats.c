@@ -41,23 +41,24 @@ static uint32_t count_roots(uint32_t *parent, uint32_t n)
  * two CAs cabled back to back are one connected fabric, and the planes of a
  * multi-rail fat tree are joined by their multi-port hosts).
  */
-static int components(const struct lanes_fabric *f, struct lanes_fabric_stats *st)
+int lanes_fabric_components(const struct lanes_fabric *f, uint32_t *switch_components,
+			    uint32_t *fabric_components, struct lanes_error *err)
 {
 	uint32_t *parent = malloc(sizeof(*parent) * ((size_t)f->num_nodes + 1));
 
 	if (!parent)
-		return LANES_ENOMEM;
+		return lanes_error_oom(err);
 	for (uint32_t v = 0; v < f->num_switches; v++)
 		parent[v] = v;
 	for (uint32_t v = 0; v < f->num_switches; v++)
 		for (uint32_t e = f->adj_off[v]; e < f->adj_off[v + 1]; e++)
 			parent[find(parent, v)] = find(parent, f->adj[e].sw);
-	st->components = count_roots(parent, f->num_switches);
+	*switch_components = count_roots(parent, f->num_switches);
 	for (uint32_t i = 0; i < f->num_nodes; i++)
 		parent[i] = i;
 	for (uint32_t l = 0; l < f->num_links; l++)
 		parent[find(parent, f->links[l].a)] = find(parent, f->links[l].b);
-	st->fabric_components = count_roots(parent, f->num_nodes);
+	*fabric_components = count_roots(parent, f->num_nodes);
 	free(parent);
 	return 0;
 }
@@ -162,8 +163,10 @@ int lanes_fabric_stats(const struct lanes_fabric *f, struct lanes_fabric_stats *
 	count_links(f, &st);
 	st.parallel_links = count_parallel(f);
 	radix(f, &st);
-	if (distances(f, &st) || components(f, &st))
+	if (distances(f, &st))
 		return lanes_error_oom(err);
+	if (lanes_fabric_components(f, &st.components, &st.fabric_components, err))
+		return LANES_ENOMEM;
 	st.isolated_cas = isolated_cas(f);
 	st.connected = st.fabric_components == 1;
 	*out = st;

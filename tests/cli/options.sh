@@ -100,4 +100,14 @@ same "dimension keys" "$(python3 -c 'import json,sys; d={g["name"]: g["keys"] fo
   "['k', 'p', 'L'] ['k', 'p', 'L'] ['k', 'p', 'L'] ['preset', 'q', 'k', 'p', 'Lsf', 'L']"
 check "topo list --bad" 2 "$LANES" topo list --bad
 
+# A disconnected fabric is routed (exit 0) and verified, with a warning: a
+# ring of 8 cut twice is two halves of 4 switches.
+CUT=(torus k=8 p=1 --fail-links 2)
+check "route a cut ring" 0 "$LANES" route -e updn "${CUT[@]}" -o "$work/cut"
+expect "route warns" "$work/err" '^lanes: warning: the fabric is not connected \(2 components, 2 of them with switches\)'
+check "verify a cut ring" 1 "$LANES" verify -e updn "${CUT[@]}"
+expect "verify warns" "$work/err" 'warning: the fabric is not connected'
+check "route a whole ring" 0 "$LANES" route -e updn torus k=8 p=1 -o "$work/whole"
+! grep -q 'not connected' "$work/err"; same "no warning when connected" $? 0
+
 finish

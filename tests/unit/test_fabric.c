@@ -428,6 +428,13 @@ static void test_connected_over_all_cables(void **state)
 	assert_int_equal(st.components, 2);
 	assert_int_equal(st.fabric_components, 1);
 	assert_true(st.connected);
+	/* the same counts without distances, as route and verify ask */
+	uint32_t switch_parts = 0, parts = 0;
+	struct lanes_error err;
+
+	assert_int_equal(lanes_fabric_components(f, &switch_parts, &parts, &err), 0);
+	assert_int_equal(switch_parts, 2);
+	assert_int_equal(parts, 1);
 	lanes_fabric_free(f);
 }
 
