@@ -484,6 +484,7 @@ static int set_notes(struct hx_route *h, struct lanes_error *err)
 		"Mixed DOR: SL = destination host index mod %u picks a dimension order, VL = SL",
 		("Twisted DOR: a first hop in the last dimension to host index mod K_n on VL 1, "
 		 "then dimension order on VL 0"),
+		"dimension order 1..n", /* SF x FF: the VLs follow */
 	};
 	static const char *const slimfly_vl[] = {
 		"1 SL, 2 VLs: the Slim Fly (dimension 1) by its minimal route, VL 1 on its second hop",
@@ -502,8 +503,8 @@ static int set_notes(struct hx_route *h, struct lanes_error *err)
 			at += (uint32_t)snprintf(dims + at, sizeof(dims) - at, "x%u", h->s.extent[d]);
 		snprintf(slimfly, sizeof(slimfly), slimfly_vl[h->variant], h->num_orders);
 	}
-	snprintf(how, sizeof(how), h->sfxff && h->variant == HX_DOR ? "dimension order 1..n" :
-			 what[h->variant], h->num_orders);
+	snprintf(how, sizeof(how), what[h->sfxff && h->variant == HX_DOR ? 3 : (int)h->variant],
+		 h->num_orders);
 	h->r->notes = lanes_aprintf(ENGINE " on the %s %s: %s%s%s; deadlock-free", dims,
 				    h->sfxff ? "Slim Fly x FlatFly" : "HyperX", how,
 				    h->sfxff ? "; " : "", slimfly);
