@@ -86,7 +86,7 @@
 /* Most link classes looked at before giving up (as the HyperX recogniser). */
 #define MAX_CLASSES (4 * LANES_STRUCTURE_MAX_DIMS)
 /* Most complete-graph classes whose subsets are tried as part of the Slim Fly. */
-#define MAX_COMPLETE_CLASSES 20
+#define MAX_COMPLETE_CLASSES 12
 
 struct sfxff {
 	const struct lanes_fabric *f;
@@ -291,7 +291,7 @@ static int coordinate(struct sfxff *p, uint32_t i, struct lanes_error *err)
 	return 0;
 }
 
-/* One switch per tuple of values, every link changing its own dimension's. */
+/* One switch per tuple of values, every link changing its own dimension's? 1 or 0. */
 static int check_tuples(struct sfxff *p)
 {
 	const struct lanes_switch_graph *g = &p->g;
@@ -348,10 +348,12 @@ static uint32_t factor_values(const struct sfxff *p, uint32_t u, uint32_t *out)
  * Every switch's links are a product vertex's: K_d - 1 in each complete
  * dimension d, and in the Slim Fly the values that the layer of switch 0
  * joins to its own (that layer is the factor graph, into factor_nbr).
+ * @return 1 if so, 0 if not, LANES_ENOMEM
  */
 static int check_layers(struct sfxff *p, struct lanes_error *err)
 {
-	uint32_t n = p->g.num_switches, k = p->num_dims, deg = p->sf_degree, count[16];
+	uint32_t n = p->g.num_switches, k = p->num_dims, deg = p->sf_degree;
+	uint32_t count[LANES_STRUCTURE_MAX_DIMS];
 
 	free(p->factor_nbr);
 	if (!(p->factor_nbr = malloc(((size_t)p->extent[0] * deg + 1) * sizeof(*p->factor_nbr))))
@@ -493,6 +495,15 @@ static unsigned set_choice(struct sfxff *p, const uint32_t *complete, uint32_t n
 	return mms_q(sf_values, degree);
 }
 
+static uint32_t bits_set(uint32_t mask)
+{
+	uint32_t count = 0;
+
+	for (; mask; mask &= mask - 1)
+		count++;
+	return count;
+}
+
 /*
  * Step 4: which complete classes are the FlatFly dimensions, the rest
  * being the Slim Fly: every non-empty set of them whose counts fit, most
@@ -517,7 +528,7 @@ static int choose(struct sfxff *p, unsigned *q_out, struct lanes_error *err)
 		for (uint32_t mask = 1; mask < (1u << num_complete) && rc == LANES_EINVAL; mask++) {
 			unsigned q;
 
-			if ((uint32_t)__builtin_popcount(mask) != size ||
+			if (bits_set(mask) != size ||
 			    !(q = set_choice(p, complete, num_complete, mask)))
 				continue;
 			fitting++;

@@ -12,7 +12,8 @@
  *    coordinate d mod K_n (none when already there) on VL 1, then dimension
  *    order on VL 0;
  * and every variant verified free of credit loops with the SLs and VLs the
- * paper states, refusals naming what is missing.
+ * paper states, refusals naming what is missing. Slim Fly x FlatFly
+ * products (recognition and the three variants): the second half.
  */
 #include <stdlib.h>
 #include <string.h>
