@@ -58,9 +58,10 @@
  *    - mixed: VL N (N = number of orders) to a second Slim Fly hop, VL = SL
  *      to every other: N SLs, N + 1 VLs.
  *    - twisted: VL 1 to a second Slim Fly hop and to a first hop from a
- *      host into a FlatFly dimension (the twist, in dimension n, which is a
- *      complete graph: the Slim Fly is dimension 1), VL 0 to every other,
- *      a first hop from a host into the Slim Fly included: 1 SL, 2 VLs.
+ *      host into a FlatFly dimension (the twist, in dimension n, a complete
+ *      graph since the Slim Fly is dimension 1; or the first DOR hop where
+ *      no twist is made), VL 0 to every other, a first hop from a host into
+ *      the Slim Fly included: 1 SL, 2 VLs.
  *    Proof (no cycle of channel dependencies). Number the dimensions of an
  *    order by position, the Slim Fly at position s. Give each channel
  *    (link direction, VL) a rank: a channel of dimension at position i
