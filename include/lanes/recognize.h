@@ -12,6 +12,8 @@
  *   every switch in every dimension (link equivalence and union-find, same
  *   paper, Sec. 2.1).
  * - Slim Fly (MMS graphs): the (t, x, y) coordinate of every switch.
+ * - Slim Fly x FlatFly products (SF x FF, same paper, Sec. 1.5): every
+ *   switch's Slim Fly vertex and its coordinates in the complete graphs.
  *
  * Recognition tolerates missing switches and cables: what is found is what
  * the surviving graph shows (a dragonfly group with a missing switch is a
@@ -42,6 +44,7 @@ enum lanes_structure_kind {
 	LANES_STRUCTURE_HYPERX,    /**< coordinates, one per dimension */
 	LANES_STRUCTURE_SLIMFLY,   /**< coordinates (t, x, y) of an MMS graph */
 	LANES_STRUCTURE_TORUS,     /**< coordinates of a torus or mesh, wraparound per dimension */
+	LANES_STRUCTURE_SFXFF,     /**< Slim Fly x complete graphs: dimension 0 the Slim Fly */
 };
 
 /** Most dimensions a recognised HyperX may have. */
@@ -62,18 +65,18 @@ struct lanes_structure {
 	/** Torus: 1 when dimension d wraps around (a ring of extent >= 3), 0 a path (a mesh) */
 	uint8_t wrap[LANES_STRUCTURE_MAX_DIMS];
 	uint32_t *coord;          /**< [switch * num_dims + dim] */
-	uint32_t slimfly_q;       /**< Slim Fly: the prime power q */
+	uint32_t slimfly_q;       /**< Slim Fly and SF x FF: the prime power q */
 
 	/** Why nothing (or something partial) was recognised: a short sentence. */
 	char note[256];
 };
 
-/** Kind name: "none", "dragonfly", "hyperx", "slimfly", "torus". */
+/** Kind name: "none", "dragonfly", "hyperx", "slimfly", "torus", "sfxff". */
 const char *lanes_structure_kind_name(int kind);
 
 /**
- * Recognise f as a Slim Fly, a HyperX, a torus or mesh, or a dragonfly,
- * tried in that order (a 3-ary or 4-ary torus is also a HyperX, and comes
+ * Recognise f as a Slim Fly, a HyperX, a Slim Fly x FlatFly product, a
+ * torus or mesh, or a dragonfly, tried in that order (a 3-ary or 4-ary torus is also a HyperX, and comes
  * back as one; lanes_recognize_torus() gives its torus view).
  * Finding nothing is not an error: s->kind is LANES_STRUCTURE_NONE and
  * s->note says why. Errors are out of memory only.
@@ -97,6 +100,16 @@ int lanes_recognize_slimfly(const struct lanes_fabric *f, struct lanes_structure
  * switch and link of the full product must be there.
  */
 int lanes_recognize_torus(const struct lanes_fabric *f, struct lanes_structure *s,
+			  struct lanes_error *err);
+
+/**
+ * A Cartesian product of one Slim Fly (MMS graph) and complete graphs, every
+ * switch and link present (src/recognize/product.c). Dimension 0 is the
+ * Slim Fly: extent 2q^2, coordinate the MMS vertex t q^2 + x q + y of
+ * gf.c's graph for slimfly_q = q; dimensions 1.. are the complete graphs,
+ * by ascending extent.
+ */
+int lanes_recognize_sfxff(const struct lanes_fabric *f, struct lanes_structure *s,
 			  struct lanes_error *err);
 
 /** Free what s holds and empty it. NULL is a no-op. */

@@ -16,6 +16,7 @@ const char *lanes_structure_kind_name(int kind)
 	case LANES_STRUCTURE_HYPERX: return "hyperx";
 	case LANES_STRUCTURE_SLIMFLY: return "slimfly";
 	case LANES_STRUCTURE_TORUS: return "torus";
+	case LANES_STRUCTURE_SFXFF: return "sfxff";
 	default: return "none";
 	}
 }
@@ -34,10 +35,10 @@ int lanes_recognize(const struct lanes_fabric *f, struct lanes_structure *s,
 {
 	static int (*const recognizers[])(const struct lanes_fabric *, struct lanes_structure *,
 					  struct lanes_error *) = {
-		lanes_recognize_slimfly, lanes_recognize_hyperx, lanes_recognize_torus,
-		lanes_recognize_dragonfly,
+		lanes_recognize_slimfly, lanes_recognize_hyperx, lanes_recognize_sfxff,
+		lanes_recognize_torus, lanes_recognize_dragonfly,
 	};
-	char why[4][96];
+	char why[5][96];
 	int rc;
 
 	memset(s, 0, sizeof(*s));
@@ -54,8 +55,8 @@ int lanes_recognize(const struct lanes_fabric *f, struct lanes_structure *s,
 	}
 	memset(s, 0, sizeof(*s));
 	s->num_switches = f->num_switches;
-	snprintf(s->note, sizeof(s->note), "%.60s; %.60s; %.60s; %.60s", why[0], why[1], why[2],
-		 why[3]);
+	snprintf(s->note, sizeof(s->note), "%.54s; %.54s; %.40s; %.54s; %.40s", why[0], why[1],
+		 why[2], why[3], why[4]);
 	return 0;
 }
 
