@@ -65,6 +65,23 @@ uint64_t lanes_ibnd_id_guid(struct span id)
 	return v;
 }
 
+/*
+ * An id "X-<hex>" whose hex part is longer than a GUID's 16 digits: a
+ * mistyped GUID, refused rather than read as an id without one.
+ */
+static int id_guid_too_long(struct reader *r, struct span id)
+{
+	size_t digits = id.len > 2 ? id.len - 2 : 0;
+
+	if (!lanes_ibnd_id_type(id) || digits <= 16)
+		return 0;
+	for (size_t i = 2; i < id.len; i++)
+		if (!is_hexdigit(id.s[i]))
+			return 0;
+	return PERR(r, "the id \"%.*s\" holds %zu hex digits; a GUID has at most 16", SHOW(id),
+		    digits);
+}
+
 /* A quoted string that must be there; ids may not hold control bytes. */
 static int quoted(struct reader *r, struct lanes_scan *sc, struct span *out, const char *what,
 		  int is_id)
@@ -237,7 +254,7 @@ static int node_line(struct reader *r, struct lanes_scan *sc, struct lanes_scan 
 
 	if (!lanes_scan_uint(sc, 100000, &np) || np < 1 || np > LANES_PORTS_MAX)
 		return PERR(r, "expected a port count in 1..%d after the node type", LANES_PORTS_MAX);
-	if ((rc = quoted(r, sc, &id, "the node id", 1)))
+	if ((rc = quoted(r, sc, &id, "the node id", 1)) || (rc = id_guid_too_long(r, id)))
 		return rc;
 	if (!lanes_scan_at_end(sc))
 		return PERR(r, "unexpected text after the node id");
@@ -337,7 +354,7 @@ static int port_line(struct reader *r, struct lanes_scan *sc, struct lanes_scan 
 			    r->recs[pl.rec].nports, r->recs[pl.rec].line);
 	if (r->recs[pl.rec].type != LANES_NODE_SWITCH && !hex)
 		return PERR(r, "bad port GUID in (...)");
-	if ((rc = quoted(r, sc, &pl.rid, "the peer id", 1)) ||
+	if ((rc = quoted(r, sc, &pl.rid, "the peer id", 1)) || (rc = id_guid_too_long(r, pl.rid)) ||
 	    (rc = port_number(r, sc, &pl.rport, "peer port")) || (rc = skip_brackets(r, sc)) ||
 	    (rc = paren(r, sc, &pl.rguid, &hex)))
 		return rc;
@@ -430,7 +447,8 @@ static int ibnd_read(const char *data, size_t len, const char *file, struct lane
 	if ((rc = lanes_builder_new(&r.b, err)))
 		goto out;
 	if ((rc = parse_lines(&r, data, len)) || (rc = lanes_ibnd_add_peers(&r)) ||
-	    (rc = lanes_ibnd_check_guids(&r)) || (rc = lanes_ibnd_gather(&r)) || (rc = lanes_ibnd_build(&r)))
+	    (rc = lanes_ibnd_check_guids(&r)) || (rc = lanes_ibnd_gather(&r)) ||
+	    (rc = lanes_ibnd_check_port_guids(&r)) || (rc = lanes_ibnd_build(&r)))
 		goto out;
 	rc = lanes_builder_finish(r.b, out, err);
 	r.b = NULL;

@@ -134,6 +134,45 @@ static void port_facts(struct reader *r, const struct pline *pl, uint32_t peer)
 	}
 }
 
+/*
+ * No two CA or router ports may share a port GUID: SA path queries and the
+ * dumps name ports by it, so the second would be written twice and reached
+ * never. (A switch's ports all carry the switch's port-0 GUID.)
+ */
+int lanes_ibnd_check_port_guids(struct reader *r)
+{
+	struct lanes_strmap seen;
+	int rc = 0;
+
+	lanes_strmap_init(&seen);
+	for (uint32_t i = 0; i < r->nrecs && !rc; i++) {
+		if (r->recs[i].type == LANES_NODE_SWITCH)
+			continue;
+		for (unsigned p = 1; p <= r->recs[i].nports && !rc; p++) {
+			struct slot *s = slot_of(r, i, p);
+			uint32_t other;
+
+			if (!s->guid)
+				continue;
+			if ((other = lanes_strmap_get(&seen, (const char *)&s->guid, 8)) == LANES_NONE) {
+				if (lanes_strmap_put(&seen, (const char *)&s->guid, 8, i))
+					rc = lanes_error_oom(r->err);
+				continue;
+			}
+			unsigned q = 1; /* the other node's port with this GUID (not p itself) */
+
+			while (slot_of(r, other, q)->guid != s->guid || (other == i && q == p))
+				q++;
+			r->line = s->line;
+			rc = PERR(r, "port %u of \"%.*s\" has the port GUID 0x%016" PRIx64 " of port %u "
+				  "of \"%.*s\" (line %lu)", p, SHOW(r->recs[i].id), s->guid, q,
+				  SHOW(r->recs[other].id), slot_of(r, other, q)->line);
+		}
+	}
+	lanes_strmap_clear(&seen);
+	return rc;
+}
+
 /* Step 3: the slot table. */
 int lanes_ibnd_gather(struct reader *r)
 {

@@ -74,6 +74,7 @@ struct reader {
 /* The type an id's prefix names (S-, H-, R-), else 0; the GUID in "X-<hex>", else 0. */
 int lanes_ibnd_id_type(struct span id);
 uint64_t lanes_ibnd_id_guid(struct span id);
+int lanes_ibnd_check_port_guids(struct reader *r);
 /* Room for one more (zeroed) record at r->recs[r->nrecs]. */
 int lanes_ibnd_grow_recs(struct reader *r);
 

@@ -32,6 +32,13 @@
  * "DR path ..." in the header, and the script's "*** WARNING ***" lines.
  * A block replaces that switch's table, as in OpenSM; switches and LIDs the
  * file does not name stay "drop".
+ *
+ * What an edited or cut file would otherwise slip through is refused, with
+ * the lines involved: a LID twice in one switch's table, a switch's table
+ * twice, a table without its closing "N lids dumped" line (the file is
+ * truncated there), an ibroute table whose "N valid lids dumped" does not
+ * count its entries, and an OpenSM dump that leaves switches of the fabric
+ * out (OpenSM dumps every switch; ibroute's output may hold one).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +57,12 @@ struct lft_parse {
 	struct lanes_strmap guids; /* 8-byte node or port-0 GUID -> node index */
 	uint32_t sw;               /* switch of the current block, or LANES_NONE */
 	uint32_t blocks;
+	int block_open;            /* the current block has not seen its "lids dumped" line */
+	uint64_t block_entries;    /* entry lines in the current block */
+	int opensm_dump;           /* a "M lids dumped" trailer: OpenSM's own file */
+	unsigned long *block_line; /* per switch: the line its block began on, 0 for none */
+	unsigned long *lid_line;   /* per LID: the line of its entry in the current block */
+	uint32_t *lid_block;       /* per LID: the block (1-based) that line belongs to */
 	struct lanes_error *err;
 };
 
@@ -90,12 +103,27 @@ static int at_blank(const struct lanes_scan *sc)
 	return sc->p >= sc->end || *sc->p == ' ' || *sc->p == '\t';
 }
 
+/* Before the next header or at the end: the current block must be closed. */
+static int close_block(struct lft_parse *ps)
+{
+	const struct lanes_node *n;
+
+	if (!ps->block_open)
+		return 0;
+	n = &ps->f->nodes[ps->f->switches[ps->sw]];
+	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+				 "truncated: the table of switch 0x%016llx ('%s', line %lu) ends "
+				 "without its 'lids dumped' line", (unsigned long long)n->guid,
+				 n->desc ? n->desc : "", ps->block_line[ps->sw]);
+}
+
 /* "Unicast lids [..] of switch Lid L guid 0x... (desc):" */
 static int header(struct lft_parse *ps, struct lanes_scan sc)
 {
 	const char *g = find(&sc, " guid 0x");
 	uint64_t guid;
 	uint32_t node, lid;
+	int rc;
 
 	if (!g)
 		return perr(ps, "cannot find the switch GUID (' guid 0x...') in this header");
@@ -112,7 +140,16 @@ static int header(struct lft_parse *ps, struct lanes_scan sc)
 					 "GUID 0x%016llx is a %s, not a switch",
 					 (unsigned long long)guid,
 					 lanes_node_type_name(ps->f->nodes[node].type));
+	if ((rc = close_block(ps)))
+		return rc;
 	ps->sw = ps->f->nodes[node].switch_index;
+	if (ps->block_line[ps->sw])
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "a second table for switch 0x%016llx (the first began on "
+					 "line %lu)", (unsigned long long)guid, ps->block_line[ps->sw]);
+	ps->block_line[ps->sw] = ps->lines.lineno;
+	ps->block_open = 1;
+	ps->block_entries = 0;
 	ps->blocks++;
 	for (lid = 0; lid < ps->r->num_lids; lid++)
 		lanes_routing_set_port(ps->r, ps->sw, lid, LANES_PORT_DROP);
@@ -143,6 +180,16 @@ static int entry(struct lft_parse *ps, struct lanes_scan sc)
 					 n->nports);
 	if (!lanes_scan_at_end(&sc) && *sc.p != '#' && *sc.p != ':')
 		return perr(ps, "unexpected text after the out port (expected '#' or ':')");
+	if (!ps->block_open)
+		return perr(ps, "an LFT entry after its table's 'lids dumped' line");
+	if (ps->lid_block[lid] == ps->blocks)
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "LID 0x%04llx is given twice in the table of switch 0x%016llx "
+					 "(first on line %lu)", (unsigned long long)lid,
+					 (unsigned long long)n->guid, ps->lid_line[lid]);
+	ps->lid_block[lid] = ps->blocks;
+	ps->lid_line[lid] = ps->lines.lineno;
+	ps->block_entries++;
 	lanes_routing_set_port(ps->r, ps->sw, (uint32_t)lid, (uint8_t)port);
 	return 0;
 }
@@ -150,23 +197,78 @@ static int entry(struct lft_parse *ps, struct lanes_scan sc)
 /* Lines that ibroute and dump_lfts.sh print around the entries. */
 static int ignorable(struct lanes_scan sc)
 {
-	uint64_t n;
-
 	if (lanes_scan_peek(&sc, "***") || lanes_scan_peek(&sc, "ibwarn:"))
 		return 1;
 	if (lanes_scan_word(&sc, "Lid"))
 		return lanes_scan_word(&sc, "Out");
 	if (lanes_scan_word(&sc, "Port"))
 		return lanes_scan_word(&sc, "Info") && lanes_scan_at_end(&sc);
+	return 0;
+}
+
+/*
+ * "M lids dumped" (OpenSM: M is the highest LID) or "N valid lids dumped"
+ * (ibroute, dump_lfts.sh: N counts the entries) closes a block. 1 if the
+ * line is one (*rc set), 0 if not.
+ */
+static int trailer(struct lft_parse *ps, struct lanes_scan sc, int *rc)
+{
+	uint64_t n;
+	int valid;
+
 	if (!lanes_scan_uint(&sc, UINT64_MAX, &n))
 		return 0;
-	lanes_scan_word(&sc, "valid");
-	return lanes_scan_word(&sc, "lids") && lanes_scan_word(&sc, "dumped") &&
-	       lanes_scan_at_end(&sc);
+	valid = lanes_scan_word(&sc, "valid");
+	if (!lanes_scan_word(&sc, "lids") || !lanes_scan_word(&sc, "dumped") ||
+	    !lanes_scan_at_end(&sc))
+		return 0;
+	if (!ps->block_open)
+		*rc = perr(ps, "a 'lids dumped' line that closes no table");
+	else if (valid && n != ps->block_entries)
+		*rc = lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					"%llu valid lids dumped, but the table (line %lu) has %llu "
+					"entries: lines are missing or added", (unsigned long long)n,
+					ps->block_line[ps->sw], (unsigned long long)ps->block_entries);
+	ps->opensm_dump |= !valid;
+	ps->block_open = 0;
+	return 1;
+}
+
+/* A bad last line without its newline: the file was cut inside it. */
+static int cut_line(struct lft_parse *ps)
+{
+	char msg[sizeof(ps->err->message)];
+
+	memcpy(msg, ps->err->message, sizeof(msg));
+	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+				 "truncated: the file ends inside this line (%s)", msg);
+}
+
+/* An OpenSM dump holds every switch; a switch left out means a cut file. */
+static int every_switch(struct lft_parse *ps)
+{
+	uint32_t missing = 0, first = LANES_NONE;
+
+	if (!ps->opensm_dump)
+		return 0;
+	for (uint32_t s = 0; s < ps->f->num_switches; s++)
+		if (!ps->block_line[s] && !missing++)
+			first = s;
+	if (!missing)
+		return 0;
+	const struct lanes_node *n = &ps->f->nodes[ps->f->switches[first]];
+
+	return lanes_error_parse(ps->err, ps->lines.file, 0,
+				 "truncated or of another fabric: no table for %u of the fabric's %u "
+				 "switches (the first: 0x%016llx '%s'); OpenSM dumps every switch",
+				 missing, ps->f->num_switches, (unsigned long long)n->guid,
+				 n->desc ? n->desc : "");
 }
 
 static int lft_line(struct lft_parse *ps, struct lanes_scan sc)
 {
+	int rc = 0;
+
 	if (lanes_scan_at_end(&sc) || *sc.p == '#')
 		return 0;
 	if (lanes_scan_peek(&sc, "Unicast lids"))
@@ -177,6 +279,8 @@ static int lft_line(struct lft_parse *ps, struct lanes_scan sc)
 		return perr(ps, "this is a multicast forwarding table; expected unicast LFTs");
 	if (ignorable(sc))
 		return 0;
+	if (trailer(ps, sc, &rc))
+		return rc;
 	return perr(ps, "unrecognised line (expected 'Unicast lids ...', '0xLID PORT ...' or "
 			"'N lids dumped')");
 }
@@ -198,12 +302,22 @@ int lanes_lfts_read(const char *data, size_t len, const char *file, const struct
 	ps.r = r;
 	ps.sw = LANES_NONE;
 	ps.err = err;
-	rc = map_guids(&ps);
+	ps.block_line = calloc(f->num_switches + 1, sizeof(*ps.block_line));
+	ps.lid_line = calloc(r->num_lids + 1, sizeof(*ps.lid_line));
+	ps.lid_block = calloc(r->num_lids + 1, sizeof(*ps.lid_block));
+	rc = ps.block_line && ps.lid_line && ps.lid_block ? map_guids(&ps) : lanes_error_oom(err);
 	while (!rc && lanes_lines_next(&ps.lines, &s, &n))
 		rc = lft_line(&ps, lanes_scan_of(s, n));
+	if (rc == LANES_EPARSE && len && ps.lines.p >= ps.lines.end && data[len - 1] != '\n')
+		rc = cut_line(&ps);
 	if (!rc && !ps.blocks)
 		rc = perr(&ps, "no 'Unicast lids ... guid 0x...' header: not an LFT dump");
+	if (!rc && !(rc = close_block(&ps)))
+		rc = every_switch(&ps);
 	lanes_strmap_clear(&ps.guids);
+	free(ps.block_line);
+	free(ps.lid_line);
+	free(ps.lid_block);
 	return rc;
 }
 

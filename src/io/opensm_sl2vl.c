@@ -27,7 +27,11 @@
  *
  * The reader finds a switch by node (or port-0) GUID and a CA or router
  * port by port GUID, and refuses rows for ports the node does not have,
- * VLs above 15, and CA rows other than "0 0".
+ * VLs above 15, and CA rows other than "0 0". What a cut or emptied file
+ * would slip through is refused too: a file without blocks (every SL would
+ * map to VL 0), a block without rows or without its closing separator (the
+ * file is truncated there), a block given twice, and a dump that leaves out
+ * a switch with cables (OpenSM writes one for each).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +53,11 @@ struct sl2vl_parse {
 	struct lanes_strmap ports; /* 8-byte CA / router port GUID -> node */
 	uint32_t node;             /* node of the current block, or LANES_NONE */
 	uint8_t port;              /* its port (CA, router), 0 for a switch */
+	unsigned long block_line;  /* where the current block began */
+	uint32_t block_rows;       /* its rows so far */
+	int block_closed;          /* its closing separator came after its rows */
+	uint32_t blocks;
+	struct lanes_strmap seen;  /* node index + port of each block -> its line */
 	struct lanes_error *err;
 };
 
@@ -86,12 +95,65 @@ static uint8_t port_of_guid(const struct lanes_fabric *f, uint32_t node, uint64_
 	return 0;
 }
 
+/* Before the next header or at the end: the block had rows and its separator. */
+static int close_block(struct sl2vl_parse *ps)
+{
+	if (ps->node == LANES_NONE || (ps->block_rows && ps->block_closed))
+		return 0;
+	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+				 "truncated: the block of line %lu ends %s", ps->block_line,
+				 ps->block_rows ? "without its closing '#---' line" : "without rows");
+}
+
+/* Each (node, port) has one block: a second is an edited or concatenated file. */
+static int first_block(struct sl2vl_parse *ps)
+{
+	char key[5];
+	uint32_t line;
+
+	memcpy(key, &ps->node, 4);
+	key[4] = (char)ps->port;
+	if ((line = lanes_strmap_get(&ps->seen, key, 5)) != LANES_NONE)
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "a second block for this %s (the first is on line %u)",
+					 ps->port ? "port" : "switch", line);
+	if (lanes_strmap_put(&ps->seen, key, 5, (uint32_t)ps->lines.lineno))
+		return lanes_error_oom(ps->err);
+	return 0;
+}
+
+/* OpenSM writes a block for every switch with a cabled port. */
+static int every_switch(struct sl2vl_parse *ps)
+{
+	const struct lanes_fabric *f = ps->f;
+	char key[5] = { 0 };
+
+	if (!ps->blocks)
+		return lanes_error_parse(ps->err, ps->lines.file, 0, "no 'Switch' or 'Channel "
+					 "Adapter' block: not an SL2VL dump (empty?)");
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		uint32_t node = f->switches[s];
+
+		memcpy(key, &node, 4);
+		if (f->adj_off[s] == f->adj_off[s + 1] || lanes_strmap_get(&ps->seen, key, 5) != LANES_NONE)
+			continue;
+		return lanes_error_parse(ps->err, ps->lines.file, 0,
+					 "truncated or of another fabric: no block for switch 0x%016llx "
+					 "'%s'; OpenSM dumps every switch", (unsigned long long)f->nodes[node].guid,
+					 f->nodes[node].desc ? f->nodes[node].desc : "");
+	}
+	return 0;
+}
+
 /* "Switch 0x..., base LID L, "desc"" or "Channel Adapter 0x..." / "Router 0x..." */
 static int block_header(struct sl2vl_parse *ps, struct lanes_scan sc, int is_switch)
 {
 	uint64_t guid;
 	uint32_t node;
+	int rc;
 
+	if ((rc = close_block(ps)))
+		return rc;
 	if (!lanes_scan_hex(&sc, &guid) || !lanes_scan_char(&sc, ','))
 		return perr(ps, "expected a GUID and ',' after the node type");
 	node = osm_get_guid(is_switch ? &ps->sw : &ps->ports, guid);
@@ -101,7 +163,11 @@ static int block_header(struct sl2vl_parse *ps, struct lanes_scan sc, int is_swi
 					 is_switch ? "switch" : "port", (unsigned long long)guid);
 	ps->node = node;
 	ps->port = is_switch ? 0 : port_of_guid(ps->f, node, guid);
-	return 0;
+	ps->block_line = ps->lines.lineno;
+	ps->block_rows = 0;
+	ps->block_closed = 0;
+	ps->blocks++;
+	return first_block(ps);
 }
 
 /* "in out : v0 .. v15" */
@@ -133,8 +199,11 @@ static int row(struct sl2vl_parse *ps, struct lanes_scan sc)
 		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
 					 "port %llu is not a port of this switch (0..%u)",
 					 (unsigned long long)(in > n->nports ? in : out), n->nports);
+	if (ps->block_closed)
+		return perr(ps, "an SL2VL row after its block's closing '#---' line");
 	if ((rc = lanes_routing_add_map(ps->r, map, &idx, ps->err)))
 		return rc;
+	ps->block_rows++;
 	if (n->type == LANES_NODE_SWITCH)
 		lanes_routing_set_switch_map(ps->r, ps->f, n->switch_index, (uint8_t)in,
 					     (uint8_t)out, idx);
@@ -145,6 +214,8 @@ static int row(struct sl2vl_parse *ps, struct lanes_scan sc)
 
 static int sl2vl_line(struct sl2vl_parse *ps, struct lanes_scan sc)
 {
+	if (lanes_scan_peek(&sc, "#---") && ps->block_rows)
+		ps->block_closed = 1;
 	if (lanes_scan_at_end(&sc) || *sc.p == '#')
 		return 0;
 	if (lanes_scan_word(&sc, "Switch"))
@@ -176,6 +247,7 @@ int lanes_sl2vl_read(const char *data, size_t len, const char *file, const struc
 	lanes_lines_init(&ps.lines, data, len, file);
 	lanes_strmap_init(&ps.sw);
 	lanes_strmap_init(&ps.ports);
+	lanes_strmap_init(&ps.seen);
 	ps.f = f;
 	ps.r = r;
 	ps.node = LANES_NONE;
@@ -183,8 +255,11 @@ int lanes_sl2vl_read(const char *data, size_t len, const char *file, const struc
 	rc = map_guids(&ps);
 	while (!rc && lanes_lines_next(&ps.lines, &s, &n))
 		rc = sl2vl_line(&ps, lanes_scan_of(s, n));
+	if (!rc && !(rc = close_block(&ps)))
+		rc = every_switch(&ps);
 	lanes_strmap_clear(&ps.sw);
 	lanes_strmap_clear(&ps.ports);
+	lanes_strmap_clear(&ps.seen);
 	if (!rc)
 		lanes_routing_count_resources(r);
 	return rc;

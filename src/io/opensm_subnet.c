@@ -44,6 +44,9 @@ struct subnet_parse {
 	struct lanes_strmap nodes; /* 8-byte node GUID -> node index */
 	uint8_t *types;            /* node index -> type, to check later sightings */
 	size_t cap_types;
+	struct lanes_strmap lid_keys; /* node GUID + port (0 for a switch) -> index in lid_seen */
+	struct lid_sighting { uint32_t lid; unsigned long line; } *lid_seen;
+	size_t n_lid_seen, cap_lid_seen;
 	struct lanes_error *err;
 };
 
@@ -203,12 +206,44 @@ static int node_of(struct subnet_parse *ps, const struct end *e, uint32_t *node)
 	return 0;
 }
 
+/*
+ * Every sighting of a port must give the LID the first gave (a switch's LID
+ * lives on its port 0): OpenSM writes one LID per port, so two are an
+ * edited or corrupted file, never something to pick from.
+ */
+static int same_lid(struct subnet_parse *ps, const struct end *e)
+{
+	char key[9];
+	uint32_t i;
+
+	memcpy(key, &e->nodeguid, 8);
+	key[8] = (char)(e->type == LANES_NODE_SWITCH ? 0 : e->port);
+	if ((i = lanes_strmap_get(&ps->lid_keys, key, 9)) != LANES_NONE) {
+		char what[64];
+
+		if (ps->lid_seen[i].lid == e->lid)
+			return 0;
+		snprintf(what, sizeof(what), e->type == LANES_NODE_SWITCH ? "switch" : "port %u of",
+			 (unsigned)e->port);
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "%s {%.*s} has LID %llu here and LID %u on line %lu", what,
+					 (int)e->desclen, e->desc, (unsigned long long)e->lid,
+					 ps->lid_seen[i].lid, ps->lid_seen[i].line);
+	}
+	if (lanes_grow((void **)&ps->lid_seen, &ps->cap_lid_seen, ps->n_lid_seen + 1,
+		       sizeof(*ps->lid_seen)) ||
+	    lanes_strmap_put(&ps->lid_keys, key, 9, (uint32_t)ps->n_lid_seen))
+		return lanes_error_oom(ps->err);
+	ps->lid_seen[ps->n_lid_seen++] = (struct lid_sighting){ (uint32_t)e->lid, ps->lines.lineno };
+	return 0;
+}
+
 /* Find or add the node; set the port's GUID, and the LID where it lives. */
 static int place_end(struct subnet_parse *ps, const struct end *e, uint32_t *node)
 {
 	int rc = node_of(ps, e, node);
 
-	if (rc)
+	if (rc || (rc = same_lid(ps, e)))
 		return rc;
 	if (e->type != LANES_NODE_SWITCH)
 		return lanes_builder_set_port(ps->b, *node, (uint8_t)e->port, e->portguid,
@@ -258,6 +293,7 @@ static int subnet_read(const char *data, size_t len, const char *file, struct la
 	memset(&ps, 0, sizeof(ps));
 	lanes_lines_init(&ps.lines, data, len, file);
 	lanes_strmap_init(&ps.nodes);
+	lanes_strmap_init(&ps.lid_keys);
 	ps.err = err;
 	if ((rc = lanes_builder_new(&ps.b, err)))
 		return rc;
@@ -275,7 +311,9 @@ static int subnet_read(const char *data, size_t len, const char *file, struct la
 	}
 	lanes_builder_free(ps.b);
 	lanes_strmap_clear(&ps.nodes);
+	lanes_strmap_clear(&ps.lid_keys);
 	free(ps.types);
+	free(ps.lid_seen);
 	return rc;
 }
 

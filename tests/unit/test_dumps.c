@@ -220,8 +220,9 @@ static void test_lfts_crlf_and_malformed(void **state)
 {
 	struct lanes_fabric *f = gen("torus k=3x3 p=1");
 	const char *hdr = "Unicast lids [0-18] of switch Lid 1 guid 0x0002c90300a00000 ('x'):\n";
+	/* one switch, as ibroute prints it ("N valid lids dumped" counts the entries) */
 	const char *crlf = "Unicast lids [0-18] of switch Lid 1 guid 0x0002c90300a00000 ('x'):\r\n"
-			   "0x0002 004 # Switch\r\n18 lids dumped\r\n";
+			   "0x0002 004 # Switch\r\n1 valid lids dumped\r\n";
 	struct lanes_routing *r = read_ok(lanes_lfts_read, f, crlf, strlen(crlf));
 	char buf[512];
 
@@ -249,13 +250,50 @@ static void test_lfts_crlf_and_malformed(void **state)
 	expect_error(lanes_lfts_read, f, "Multicast mlids [0xc000-0xc3ff] of switch Lid 1\n", 1,
 		     "multicast");
 	expect_error(lanes_lfts_read, f, "\n\n", 2, "not an LFT dump");
-	/* 255 is drop; a block replaces the switch's table, as OpenSM's loader does */
-	snprintf(buf, sizeof(buf), "%s0x0001 255 # a\n0x0002 003\n%s0x0003 001\n", hdr, hdr);
+	/* 255 is drop */
+	snprintf(buf, sizeof(buf), "%s0x0001 255 # a\n0x0002 003\n2 valid lids dumped\n", hdr);
 	r = read_ok(lanes_lfts_read, f, buf, strlen(buf));
 	assert_int_equal(lanes_routing_port(r, 0, 1), LANES_PORT_DROP);
-	assert_int_equal(lanes_routing_port(r, 0, 2), LANES_PORT_DROP);
-	assert_int_equal(lanes_routing_port(r, 0, 3), 1);
+	assert_int_equal(lanes_routing_port(r, 0, 2), 3);
 	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+/*
+ * What an edited or cut file would slip through (issue 22): each is refused
+ * with the line where it shows and the line it contradicts.
+ */
+static void test_lfts_cut_or_edited(void **state)
+{
+	struct lanes_fabric *f = gen("torus k=3x3 p=1");
+	const char *hdr = "Unicast lids [0-18] of switch Lid 1 guid 0x0002c90300a00000 ('x'):\n";
+	const char *hdr2 = "Unicast lids [0-18] of switch Lid 2 guid 0x0002c90300a00001 ('y'):\n";
+	char buf[512];
+
+	(void)state;
+	snprintf(buf, sizeof(buf), "%s0x0001 000\n0x0002 003\n0x0001 002\n", hdr);
+	expect_error(lanes_lfts_read, f, buf, 4, "LID 0x0001 is given twice in the table of switch "
+		     "0x0002c90300a00000 (first on line 2)");
+	snprintf(buf, sizeof(buf), "%s0x0001 000\n1 valid lids dumped\n%s0x0001 003\n1 valid lids dumped\n",
+		 hdr, hdr);
+	expect_error(lanes_lfts_read, f, buf, 4, "a second table for switch 0x0002c90300a00000 (the "
+		     "first began on line 1)");
+	/* no trailer: at the next header, or at the end */
+	snprintf(buf, sizeof(buf), "%s0x0001 000\n%s0x0001 003\n1 valid lids dumped\n", hdr, hdr2);
+	expect_error(lanes_lfts_read, f, buf, 3, "truncated: the table of switch 0x0002c90300a00000");
+	snprintf(buf, sizeof(buf), "%s0x0001 000\n0x0002 003\n", hdr);
+	expect_error(lanes_lfts_read, f, buf, 3, "ends without its 'lids dumped' line");
+	/* cut inside a line */
+	snprintf(buf, sizeof(buf), "%s0x0001 000\n0x00", hdr);
+	expect_error(lanes_lfts_read, f, buf, 3, "truncated: the file ends inside this line");
+	/* ibroute's count is the entries' */
+	snprintf(buf, sizeof(buf), "%s0x0001 000\n0x0002 003\n3 valid lids dumped\n", hdr);
+	expect_error(lanes_lfts_read, f, buf, 4, "3 valid lids dumped, but the table (line 1) has 2 entries");
+	/* OpenSM's own dump ("M lids dumped", M the highest LID) has every switch */
+	snprintf(buf, sizeof(buf), "%s0x0001 000\n18 lids dumped\n", hdr);
+	expect_error(lanes_lfts_read, f, buf, 0, "no table for 8 of the fabric's 9 switches (the first: "
+		     "0x0002c90300a00001");
+	expect_error(lanes_lfts_read, f, "18 lids dumped\n", 1, "closes no table");
 	lanes_fabric_free(f);
 }
 
@@ -409,6 +447,35 @@ static void test_sl2vl_malformed(void **state)
 	expect_error(lanes_sl2vl_read, f, buf, 2, "only the row '0 0'");
 	snprintf(buf, sizeof(buf), "%s\n\nswitch 0x1\n", sw);
 	expect_error(lanes_sl2vl_read, f, buf, 4, "unrecognised line");
+	lanes_fabric_free(f);
+}
+
+/*
+ * An emptied, cut or edited SL2VL dump (issue 22): read as it is, every SL
+ * would map to VL 0 where the file stops and a "credit loop" would follow.
+ */
+static void test_sl2vl_cut_or_edited(void **state)
+{
+	struct lanes_fabric *f = gen("torus k=3x3 p=1");
+	const char *sw = "Switch 0x0002c90300a00000, base LID 1, \"x\"\n#in out\n#---\n";
+	const char *row = "0   1   : 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7\n";
+	char buf[1024];
+
+	(void)state;
+	expect_error(lanes_sl2vl_read, f, "", 0, "not an SL2VL dump (empty?)");
+	expect_error(lanes_sl2vl_read, f, "\n# nothing\n", 0, "not an SL2VL dump");
+	snprintf(buf, sizeof(buf), "%s%s%s", sw, row, row);
+	expect_error(lanes_sl2vl_read, f, buf, 5, "truncated: the block of line 1 ends without its "
+		     "closing '#---' line");
+	snprintf(buf, sizeof(buf), "%s\n", sw);
+	expect_error(lanes_sl2vl_read, f, buf, 4, "ends without rows");
+	snprintf(buf, sizeof(buf), "%s%s#---\n%s%s#---\n", sw, row, sw, row);
+	expect_error(lanes_sl2vl_read, f, buf, 6, "a second block for this switch (the first is on line 1)");
+	snprintf(buf, sizeof(buf), "%s%s#---\n%s", sw, row, row);
+	expect_error(lanes_sl2vl_read, f, buf, 6, "an SL2VL row after its block's closing");
+	/* one complete block of nine switches: the others are missing */
+	snprintf(buf, sizeof(buf), "%s%s#---\n", sw, row);
+	expect_error(lanes_sl2vl_read, f, buf, 0, "no block for switch 0x0002c90300a00001");
 	lanes_fabric_free(f);
 }
 
@@ -701,6 +768,32 @@ static void test_subnet_malformed(void **state)
 	expect_subnet_error("\n", 1, "no '{ SW");
 }
 
+/*
+ * OpenSM's subnet.lst lists each cable from both ends, so each port is seen
+ * twice; the two sightings must agree on the LID (issue 22: one used to win
+ * silently). The captured 3x3 torus, its second line edited.
+ */
+static void test_subnet_two_lids_for_one_port(void **state)
+{
+	size_t len;
+	char *data = slurp("osm_torus3x3_subnet.lst", &len);
+	char *line2 = strchr(data, '\n') + 1, *lid = strstr(line2, "{node00000 HCA-1} LID:000A");
+
+	(void)state;
+	assert_non_null(lid);
+	lid[strlen("{node00000 HCA-1} LID:000")] = 'B';
+	expect_subnet_error(data, 2, "port 1 of {node00000 HCA-1} has LID 11 here and LID 10 on line 1");
+	lid[strlen("{node00000 HCA-1} LID:000")] = 'A';
+	/* a switch's LID, on another line of the same switch */
+	char *sw = strstr(line2, "{MF0;torus-x0-y0:MQM8700/U1} LID:0001");
+
+	assert_non_null(sw);
+	sw[strlen("{MF0;torus-x0-y0:MQM8700/U1} LID:000")] = '7';
+	expect_subnet_error(data, 2, "switch {MF0;torus-x0-y0:MQM8700/U1} has LID 7 here and LID 1 "
+			    "on line 1");
+	free(data);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -708,9 +801,11 @@ int main(void)
 		cmocka_unit_test(test_lfts_byte_exact),
 		cmocka_unit_test(test_dump_lfts_and_ibroute),
 		cmocka_unit_test(test_lfts_crlf_and_malformed),
+		cmocka_unit_test(test_lfts_cut_or_edited),
 		cmocka_unit_test(test_sl2vl_round_trip),
 		cmocka_unit_test(test_sl2vl_captured),
 		cmocka_unit_test(test_sl2vl_malformed),
+		cmocka_unit_test(test_sl2vl_cut_or_edited),
 		cmocka_unit_test(test_path_sl_round_trip),
 		cmocka_unit_test(test_path_sl_saquery),
 		cmocka_unit_test(test_path_sl_malformed),
@@ -718,6 +813,7 @@ int main(void)
 		cmocka_unit_test(test_subnet_dual_port),
 		cmocka_unit_test(test_subnet_fields),
 		cmocka_unit_test(test_subnet_malformed),
+		cmocka_unit_test(test_subnet_two_lids_for_one_port),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -628,6 +628,13 @@ static const struct bad bad_inputs[] = {
 	{ SW "devid=0x1\n[1] \"S-2\"[1]\n", 4, "port line outside" },
 	{ "Switch 4 \"S-1\"\n[1] \"S-2\"[1] # \"x\" lid 3 4xQDR\n[2][ext 1 \"S-2\"\n", 3,
 	  "'[' without ']'" },
+	/* issue 22: GUIDs longer than 64 bits, and two CA ports with one port GUID */
+	{ SW "Ca 1 \"H-10002c90301000004\"\n", 3,
+	  "the id \"H-10002c90301000004\" holds 17 hex digits; a GUID has at most 16" },
+	{ SW "[1] \"S-00000000000000000002\"[1]\n", 3, "holds 20 hex digits" },
+	{ SW "Ca 1 \"H-5\" # \"a\"\n[1](9) \"S-1\"[1] # lid 3 lmc 0 \"s\" lid 1 4xQDR\n"
+	     "Ca 1 \"H-6\" # \"b\"\n[1](9) \"S-1\"[2] # lid 4 lmc 0 \"s\" lid 1 4xQDR\n", 6,
+	  "port 1 of \"H-6\" has the port GUID 0x0000000000000009 of port 1 of \"H-5\" (line 4)" },
 };
 
 static void test_malformed(void **state)
