@@ -151,7 +151,7 @@ static struct json_object *structure_json(const struct lanes_structure *s,
 	}
 	if (s->kind == LANES_STRUCTURE_DRAGONFLY)
 		add_int(o, "groups", s->num_groups);
-	if (s->kind == LANES_STRUCTURE_SLIMFLY)
+	if (s->kind == LANES_STRUCTURE_SLIMFLY || s->kind == LANES_STRUCTURE_SFXFF)
 		add_int(o, "q", s->slimfly_q);
 	if (s->kind != LANES_STRUCTURE_DRAGONFLY) {
 		struct json_object *ext = json_object_new_array();
