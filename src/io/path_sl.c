@@ -15,10 +15,11 @@
  * The writer omits nothing: every LID that has an owner, every (owned LID,
  * switch) and every (owned LID, owned LID) pair, SL 0 included, in
  * ascending destination then source order, so a file fully determines the
- * SLs. The reader replaces the routing's SLs: it starts from "every SL 0"
- * at the file's granularity, so entries a file leaves out read as SL 0. It
- * refuses unknown or unowned LIDs, GUIDs that are not switches, SLs above
- * 15, an entry given twice and entries that do not fit the mode.
+ * SLs. The reader replaces the routing's SLs. It refuses unknown or unowned
+ * LIDs, GUIDs that are not switches, SLs above 15, an entry given twice,
+ * entries that do not fit the mode, and a table that leaves entries out (a
+ * file cut short would otherwise read as SL 0 where it stops), naming the
+ * first one missing.
  *
  * saquery (infiniband-diags) prints each path record as "PathRecord dump:"
  * followed by "\t\tname.....value" lines; the reader takes slid, dlid
@@ -272,6 +273,45 @@ static int read_saquery(struct psl_parse *ps)
 	return rc ? rc : end_record(ps, &rec);
 }
 
+/* Is the cell of (src, dst) given? src: a switch index or LID, as the mode says. */
+static int given(const struct psl_parse *ps, uint32_t src, uint32_t dst)
+{
+	size_t cell = ps->mode == LANES_SL_PER_DST	   ? dst
+		      : ps->mode == LANES_SL_PER_SRC_SWITCH ? (size_t)dst * ps->r->num_switches + src
+							    : (size_t)dst * ps->r->num_lids + src;
+
+	return ps->seen[cell / 8] >> cell % 8 & 1;
+}
+
+/* Every owned destination (and source, by the mode) has its entry, as the writer writes. */
+static int every_entry(struct psl_parse *ps)
+{
+	const struct lanes_fabric *f = ps->f;
+	uint32_t sources = ps->mode == LANES_SL_PER_DST ? 1
+			   : ps->mode == LANES_SL_PER_SRC_SWITCH ? f->num_switches : f->max_lid + 1;
+
+	for (uint32_t d = 1; d <= f->max_lid; d++) {
+		if (f->lid_owner[d].node == LANES_NONE)
+			continue;
+		for (uint32_t s = ps->mode == LANES_SL_PER_PAIR; s < sources; s++) {
+			if ((ps->mode == LANES_SL_PER_PAIR && f->lid_owner[s].node == LANES_NONE) ||
+			    given(ps, s, d))
+				continue;
+			char src[48] = "";
+
+			if (ps->mode == LANES_SL_PER_SRC_SWITCH)
+				snprintf(src, sizeof(src), " from switch 0x%016llx",
+					 (unsigned long long)f->nodes[f->switches[s]].guid);
+			else if (ps->mode == LANES_SL_PER_PAIR)
+				snprintf(src, sizeof(src), " from LID 0x%04x", s);
+			return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+						 "truncated or incomplete: no entry for LID 0x%04x%s "
+						 "(a path-SL table lists every one)", d, src);
+		}
+	}
+	return 0;
+}
+
 static int read_table(struct psl_parse *ps)
 {
 	const char *s;
@@ -284,6 +324,8 @@ static int read_table(struct psl_parse *ps)
 		rc = perr(ps, "no 'mode' line");
 	if (!rc && ps->mode == LANES_SL_UNIFORM && !ps->have_uniform)
 		rc = perr(ps, "mode uniform needs an 'sl N' line");
+	if (!rc && ps->mode > LANES_SL_UNIFORM)
+		rc = every_entry(ps);
 	return rc;
 }
 

@@ -589,6 +589,13 @@ static void test_path_sl_malformed(void **state)
 		     "source LID 0x0000");
 	expect_error(lanes_path_sl_read, f, "PathRecord dump:\nsomething else\n", 2,
 		     "field line");
+	/* a table that stops early (issue 22): it would read as SL 0 from there */
+	expect_error(lanes_path_sl_read, f, "# lanes path SLs\nmode per-dst\n1 2\n2 1\n", 4,
+		     "truncated or incomplete: no entry for LID 0x0003 (a path-SL table lists every one)");
+	expect_error(lanes_path_sl_read, f, "# lanes path SLs\nmode per-src-switch\n", 2,
+		     "no entry for LID 0x0001 from switch 0x0002c90300a00000");
+	expect_error(lanes_path_sl_read, f, "# lanes path SLs\nmode per-pair\n1 1 0\n", 3,
+		     "no entry for LID 0x0001 from LID 0x0002");
 	lanes_fabric_free(f);
 }
 
