@@ -38,7 +38,11 @@
  * twice, a table without its closing "N lids dumped" line (the file is
  * truncated there), an ibroute table whose "N valid lids dumped" does not
  * count its entries, and an OpenSM dump that leaves switches of the fabric
- * out (OpenSM dumps every switch; ibroute's output may hold one).
+ * out (OpenSM dumps every switch; ibroute's output may hold one). Where a
+ * line names who owns a LID (the header's "switch Lid L", an entry's
+ * "portguid 0x..."), the fabric must agree: tables of another fabric, or of
+ * an older LID assignment, whose switch GUIDs happen to match, are refused
+ * at the first LID that differs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -117,9 +121,28 @@ static int close_block(struct lft_parse *ps)
 				 n->desc ? n->desc : "", ps->block_line[ps->sw]);
 }
 
+/* OpenSM's header says "of switch Lid L" (decimal): the fabric's LID of that switch. */
+static int same_switch_lid(struct lft_parse *ps, struct lanes_scan sc, uint32_t node)
+{
+	const char *l = find(&sc, "of switch Lid ");
+	uint32_t lid = lanes_fabric_lid(ps->f, node, 0);
+	uint64_t v;
+
+	if (!l)
+		return 0;
+	sc.p = l + 14;
+	if (!lanes_scan_uint(&sc, UINT64_MAX, &v) || v == lid)
+		return 0;
+	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+				 "switch 0x%016llx has LID %llu here and LID %u in the fabric: the "
+				 "tables are of another fabric or LID assignment",
+				 (unsigned long long)ps->f->nodes[node].guid, (unsigned long long)v, lid);
+}
+
 /* "Unicast lids [..] of switch Lid L guid 0x... (desc):" */
 static int header(struct lft_parse *ps, struct lanes_scan sc)
 {
+	const struct lanes_scan line = sc;
 	const char *g = find(&sc, " guid 0x");
 	uint64_t guid;
 	uint32_t node, lid;
@@ -143,6 +166,8 @@ static int header(struct lft_parse *ps, struct lanes_scan sc)
 	if ((rc = close_block(ps)))
 		return rc;
 	ps->sw = ps->f->nodes[node].switch_index;
+	if ((rc = same_switch_lid(ps, line, node)))
+		return rc;
 	if (ps->block_line[ps->sw])
 		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
 					 "a second table for switch 0x%016llx (the first began on "
@@ -156,11 +181,49 @@ static int header(struct lft_parse *ps, struct lanes_scan sc)
 	return 0;
 }
 
+/* The port GUID the fabric gives a LID's owner (a switch: its node or port-0 GUID). */
+static int owner_has_guid(const struct lanes_fabric *f, uint32_t lid, uint64_t guid)
+{
+	const struct lanes_lid_owner *o = &f->lid_owner[lid];
+	const struct lanes_node *n;
+
+	if (o->node == LANES_NONE)
+		return 0;
+	n = &f->nodes[o->node];
+	return f->ports[n->port_base + o->port].guid == guid ||
+	       (n->type == LANES_NODE_SWITCH && n->guid == guid);
+}
+
+/* An entry's comment "... portguid 0x...": the LID's owner as the file saw it. */
+static int same_owner(struct lft_parse *ps, struct lanes_scan sc, uint32_t lid)
+{
+	const char *g = find(&sc, "portguid 0x");
+	const struct lanes_lid_owner *o = &ps->f->lid_owner[lid];
+	uint64_t guid;
+
+	if (!g)
+		return 0;
+	sc.p = g + 9;
+	if (!lanes_scan_hex(&sc, &guid) || owner_has_guid(ps->f, lid, guid))
+		return 0;
+	if (o->node == LANES_NONE)
+		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+					 "LID 0x%04x is port GUID 0x%016llx here and no port's in the "
+					 "fabric: the tables are of another fabric or LID assignment",
+					 lid, (unsigned long long)guid);
+	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+				 "LID 0x%04x is port GUID 0x%016llx here and port %u of '%s' in the "
+				 "fabric: the tables are of another fabric or LID assignment", lid,
+				 (unsigned long long)guid, o->port,
+				 ps->f->nodes[o->node].desc ? ps->f->nodes[o->node].desc : "");
+}
+
 /* "0xLLLL PPP ..." */
 static int entry(struct lft_parse *ps, struct lanes_scan sc)
 {
 	const struct lanes_node *n;
 	uint64_t lid, port;
+	int rc;
 
 	if (ps->sw == LANES_NONE)
 		return perr(ps, "an LFT entry before any 'Unicast lids ... guid 0x...' header");
@@ -180,6 +243,8 @@ static int entry(struct lft_parse *ps, struct lanes_scan sc)
 					 n->nports);
 	if (!lanes_scan_at_end(&sc) && *sc.p != '#' && *sc.p != ':')
 		return perr(ps, "unexpected text after the out port (expected '#' or ':')");
+	if ((rc = same_owner(ps, sc, (uint32_t)lid)))
+		return rc;
 	if (!ps->block_open)
 		return perr(ps, "an LFT entry after its table's 'lids dumped' line");
 	if (ps->lid_block[lid] == ps->blocks)

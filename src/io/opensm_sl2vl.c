@@ -31,7 +31,9 @@
  * would slip through is refused too: a file without blocks (every SL would
  * map to VL 0), a block without rows or without its closing separator (the
  * file is truncated there), a block given twice, and a dump that leaves out
- * a switch with cables (OpenSM writes one for each).
+ * a switch with cables (OpenSM writes one for each), and a header whose
+ * "base LID" is not the fabric's LID of that switch or port (maps of another
+ * fabric or LID assignment whose GUIDs happen to match).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +147,24 @@ static int every_switch(struct sl2vl_parse *ps)
 	return 0;
 }
 
+/* ", base LID L": the LID the fabric gives this switch or port. */
+static int same_lid(struct sl2vl_parse *ps, struct lanes_scan sc)
+{
+	uint32_t lid = lanes_fabric_lid(ps->f, ps->node, ps->port);
+	uint64_t v;
+
+	if (!lanes_scan_word(&sc, "base") || !lanes_scan_word(&sc, "LID") ||
+	    !lanes_scan_uint(&sc, UINT64_MAX, &v) || v == lid)
+		return 0;
+	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+				 "%s 0x%016llx has LID %llu here and LID %u in the fabric: the maps "
+				 "are of another fabric or LID assignment",
+				 ps->port ? "port" : "switch",
+				 (unsigned long long)ps->f->ports[ps->f->nodes[ps->node].port_base +
+								  ps->port].guid,
+				 (unsigned long long)v, lid);
+}
+
 /* "Switch 0x..., base LID L, "desc"" or "Channel Adapter 0x..." / "Router 0x..." */
 static int block_header(struct sl2vl_parse *ps, struct lanes_scan sc, int is_switch)
 {
@@ -163,6 +183,8 @@ static int block_header(struct sl2vl_parse *ps, struct lanes_scan sc, int is_swi
 					 is_switch ? "switch" : "port", (unsigned long long)guid);
 	ps->node = node;
 	ps->port = is_switch ? 0 : port_of_guid(ps->f, node, guid);
+	if ((rc = same_lid(ps, sc)))
+		return rc;
 	ps->block_line = ps->lines.lineno;
 	ps->block_rows = 0;
 	ps->block_closed = 0;

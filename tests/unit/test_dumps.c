@@ -294,6 +294,20 @@ static void test_lfts_cut_or_edited(void **state)
 	expect_error(lanes_lfts_read, f, buf, 0, "no table for 8 of the fabric's 9 switches (the first: "
 		     "0x0002c90300a00001");
 	expect_error(lanes_lfts_read, f, "18 lids dumped\n", 1, "closes no table");
+	/* tables of another LID assignment: the file's owners and LIDs against the fabric's */
+	snprintf(buf, sizeof(buf), "%s0x000a 001 # Channel Adapter portguid 0x0002c90301000005: 'x'\n",
+		 hdr);
+	expect_error(lanes_lfts_read, f, buf, 2, "LID 0x000a is port GUID 0x0002c90301000005 here and "
+		     "port 1 of 'node00000 HCA-1' in the fabric");
+	snprintf(buf, sizeof(buf), "%s0x0013 001 : (Channel Adapter portguid 0x0002c90301000005: 'x')\n",
+		 hdr);
+	expect_error(lanes_lfts_read, f, buf, 2, "LID 0x0013 is above");
+	expect_error(lanes_lfts_read, f, "Unicast lids [0-18] of switch Lid 2 guid 0x0002c90300a00000 "
+		     "('x'):\n", 1, "switch 0x0002c90300a00000 has LID 2 here and LID 1 in the fabric");
+	/* the owners as the writer names them read back (a switch by its port-0 GUID) */
+	snprintf(buf, sizeof(buf), "%s0x0001 000 # Switch portguid 0x0002c90300a00000: 'x'\n"
+		 "0x000a 001 # Channel Adapter portguid 0x0002c90301000001: 'y'\n2 valid lids dumped\n", hdr);
+	lanes_routing_free(read_ok(lanes_lfts_read, f, buf, strlen(buf)));
 	lanes_fabric_free(f);
 }
 
@@ -476,6 +490,11 @@ static void test_sl2vl_cut_or_edited(void **state)
 	/* one complete block of nine switches: the others are missing */
 	snprintf(buf, sizeof(buf), "%s%s#---\n", sw, row);
 	expect_error(lanes_sl2vl_read, f, buf, 0, "no block for switch 0x0002c90300a00001");
+	/* maps of another LID assignment */
+	expect_error(lanes_sl2vl_read, f, "Switch 0x0002c90300a00000, base LID 5, \"x\"\n", 1,
+		     "switch 0x0002c90300a00000 has LID 5 here and LID 1 in the fabric");
+	expect_error(lanes_sl2vl_read, f, "Channel Adapter 0x0002c90301000001, base LID 11, \"y\"\n", 1,
+		     "port 0x0002c90301000001 has LID 11 here and LID 10 in the fabric");
 	lanes_fabric_free(f);
 }
 
