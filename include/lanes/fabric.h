@@ -267,6 +267,20 @@ struct lanes_fabric_stats {
 int lanes_fabric_stats(const struct lanes_fabric *f, struct lanes_fabric_stats *out,
 		       struct lanes_error *err);
 
+/** What routing files were computed for: see lanes_fabric_fingerprint(). */
+struct lanes_fingerprint {
+	uint64_t nodes;  /**< types, node GUIDs, port counts and port GUIDs */
+	uint64_t lids;   /**< every port's LID and LMC, with its port GUID */
+	uint64_t cables; /**< both ends of every cable: port GUID and number */
+};
+
+/**
+ * Fingerprints of the fabric, independent of the order its file lists
+ * things in: two fabrics with the same nodes, LIDs and cables have the same,
+ * and a change to any one of the three changes that part.
+ */
+void lanes_fabric_fingerprint(const struct lanes_fabric *f, struct lanes_fingerprint *fp);
+
 /**
  * Connected components, in time linear in the fabric (no distances): of the
  * switch graph, and of the whole fabric over every cable (1: connected; an

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "route_dir.h"
 #include "lanes/dump.h"
 #include "lanes/io.h"
 #include "lanes/route.h"
@@ -222,62 +223,115 @@ int cli_route_fabric(const struct lanes_engine *e, const struct lanes_fabric *f,
 typedef int (*dump_writer)(const struct lanes_fabric *, const struct lanes_routing *, FILE *,
 			   struct lanes_error *);
 
-static int write_one(const char *dir, const char *name, dump_writer w,
-		     const struct lanes_fabric *f, const struct lanes_routing *r)
-{
-	char path[4096];
-	struct lanes_atomic a;
-	struct lanes_error err;
+/* What route writes: the routing and what it was made with. */
+struct route_out {
+	const struct lanes_engine *e;
+	const struct lanes_fabric *f;
+	const struct lanes_routing *r;
+	const struct lanes_route_opts *o;
+	double seconds;
+};
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (lanes_atomic_open(&a, path, &err))
-		return cli_fail(&err);
-	if (w(f, r, a.fp, &err)) {
-		lanes_atomic_abort(&a);
-		return cli_fail(&err);
+/* Close a file written in the temporary directory; a failed write (a full disk) is an error. */
+static int finish_file(FILE *fp, const char *path)
+{
+	int bad, e;
+
+	/* a write that failed earlier set the stream's error flag; its errno is gone */
+	errno = 0;
+	bad = ferror(fp) | fflush(fp);
+	e = errno;
+	if (fclose(fp) && !bad) {
+		bad = 1;
+		e = errno;
 	}
-	return lanes_atomic_commit(&a, &err) ? cli_fail(&err) : 0;
+	return bad ? cli_usage_error("%s: write failed: %s", path, strerror(e ? e : EIO)) : 0;
 }
 
-static int write_report(const char *dir, const struct lanes_engine *e,
-			const struct lanes_fabric *f, const struct lanes_routing *r,
-			const struct lanes_route_opts *o, double seconds)
+static int write_dump(const char *path, dump_writer w, const struct route_out *out)
+{
+	struct lanes_error err;
+	FILE *fp = fopen(path, "w");
+
+	if (!fp)
+		return cli_usage_error("%s: %s", path, strerror(errno));
+	errno = 0;
+	if (w(out->f, out->r, fp, &err)) {
+		int e = errno; /* of the write that failed, when it was one */
+
+		fclose(fp);
+		if (err.code != LANES_EIO)
+			return cli_fail(&err);
+		return cli_usage_error("%s: write failed: %s", path, strerror(e ? e : EIO));
+	}
+	return finish_file(fp, path);
+}
+
+/* The fabric's fingerprints, as `lanes verify` compares them (cli_check_fingerprint). */
+static struct json_object *fingerprint_json(const struct lanes_fabric *f)
+{
+	struct json_object *j = json_object_new_object();
+	struct lanes_fingerprint fp;
+	char hex[24];
+
+	lanes_fabric_fingerprint(f, &fp);
+	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)fp.nodes);
+	json_object_object_add(j, "nodes", json_object_new_string(hex));
+	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)fp.lids);
+	json_object_object_add(j, "lids", json_object_new_string(hex));
+	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)fp.cables);
+	json_object_object_add(j, "cables", json_object_new_string(hex));
+	return j;
+}
+
+static int write_report(const char *path, const struct route_out *out)
 {
 	struct json_object *j = json_object_new_object(), *opt = json_object_new_object();
-	char path[4096];
-	struct lanes_atomic a;
-	struct lanes_error err;
+	const struct lanes_routing *r = out->r;
+	FILE *fp;
 	int rc;
 
-	json_object_object_add(j, "engine", json_object_new_string(e->name));
-	json_object_object_add(j, "switches", json_object_new_int64(f->num_switches));
-	json_object_object_add(j, "cas", json_object_new_int64(f->num_cas));
-	json_object_object_add(j, "max_lid", json_object_new_int64(f->max_lid));
+	json_object_object_add(j, "engine", json_object_new_string(out->e->name));
+	json_object_object_add(j, "switches", json_object_new_int64(out->f->num_switches));
+	json_object_object_add(j, "cas", json_object_new_int64(out->f->num_cas));
+	json_object_object_add(j, "max_lid", json_object_new_int64(out->f->max_lid));
+	json_object_object_add(j, "fabric", fingerprint_json(out->f));
 	json_object_object_add(j, "vls", json_object_new_int(r->num_vls));
 	json_object_object_add(j, "sls", json_object_new_int(r->num_sls));
 	json_object_object_add(j, "vls_needed", json_object_new_int(r->vls_needed));
 	json_object_object_add(j, "sls_needed", json_object_new_int(r->sls_needed));
-	json_object_object_add(j, "time_s", json_object_new_double(seconds));
+	json_object_object_add(j, "time_s", json_object_new_double(out->seconds));
 	json_object_object_add(j, "notes", r->notes ? json_object_new_string(r->notes) : NULL);
-	json_object_object_add(opt, "vls", json_object_new_int(o->max_vls));
-	json_object_object_add(opt, "sls", json_object_new_int(o->max_sls));
-	json_object_object_add(opt, "seed", json_object_new_int64((int64_t)o->seed));
-	json_object_object_add(opt, "switch_lids", json_object_new_boolean(o->switch_lids));
+	json_object_object_add(opt, "vls", json_object_new_int(out->o->max_vls));
+	json_object_object_add(opt, "sls", json_object_new_int(out->o->max_sls));
+	json_object_object_add(opt, "seed", json_object_new_int64((int64_t)out->o->seed));
+	json_object_object_add(opt, "switch_lids", json_object_new_boolean(out->o->switch_lids));
 	json_object_object_add(j, "options", opt);
-	snprintf(path, sizeof(path), "%s/report.json", dir);
-	if ((rc = lanes_atomic_open(&a, path, &err)) == 0) {
-		fprintf(a.fp, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-		rc = lanes_atomic_commit(&a, &err);
+	if ((fp = fopen(path, "w"))) {
+		fprintf(fp, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
+								     JSON_C_TO_STRING_NOSLASHESCAPE));
+		rc = finish_file(fp, path);
+	} else {
+		rc = cli_usage_error("%s: %s", path, strerror(errno));
 	}
 	json_object_put(j);
-	return rc ? cli_fail(&err) : 0;
+	return rc;
 }
 
-static int make_dir(const char *dir)
+/* route_dir_writer: the four files into the temporary directory. */
+static int write_files(const char *tmpdir, const char *const *names, void *ctx)
 {
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return cli_usage_error("%s: %s", dir, strerror(errno));
-	return 0;
+	static const dump_writer dumps[] = { lanes_lfts_write, lanes_sl2vl_write, lanes_path_sl_write };
+	char path[4096 + 64]; /* the temporary directory's name is at most 4096 bytes */
+	int rc;
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, names[i]);
+		if ((rc = write_dump(path, dumps[i], ctx)))
+			return rc;
+	}
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, names[3]);
+	return write_report(path, ctx);
 }
 
 static int parse_budget(const char *opt, const char *arg, unsigned max, uint8_t *out)
@@ -334,25 +388,14 @@ int cli_route_option(int c, const char *arg, struct lanes_route_opts *o, const c
 	}
 }
 
-static int write_all(const char *dir, const struct lanes_engine *e, const struct lanes_fabric *f,
-		     const struct lanes_routing *r, const struct lanes_route_opts *o, double t)
-{
-	int rc;
-
-	if ((rc = make_dir(dir)) || (rc = write_one(dir, "opensm-lfts.dump", lanes_lfts_write, f, r)) ||
-	    (rc = write_one(dir, "opensm-sl2vl.dump", lanes_sl2vl_write, f, r)) ||
-	    (rc = write_one(dir, "lanes-path-sl.txt", lanes_path_sl_write, f, r)))
-		return rc;
-	return write_report(dir, e, f, r, o, t);
-}
-
-/* write_all(), and the seconds it took into *seconds. */
+/* The routing's directory (route_dir.c), and the seconds writing it took into *seconds. */
 static int write_timed(const char *dir, const struct lanes_engine *e, const struct lanes_fabric *f,
 		       const struct lanes_routing *r, const struct lanes_route_opts *o, double t,
 		       double *seconds)
 {
+	struct route_out out = { e, f, r, o, t };
 	double start = now();
-	int rc = write_all(dir, e, f, r, o, t);
+	int rc = route_dir_write(dir, write_files, &out);
 
 	*seconds = now() - start;
 	return rc;

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <json-c/json.h>
+
 #include "cli.h"
 #include "lanes/dump.h"
 #include "lanes/io.h"
@@ -388,6 +390,46 @@ static const char *in_dir(const char *dir, const char *name, char *buf, size_t n
 	return stat(buf, &st) ? NULL : buf;
 }
 
+/*
+ * DIR/report.json (written by `lanes route`) names the fabric the routing
+ * was computed for by three fingerprints; a routing of another fabric, or
+ * of an older state of this one, is refused with the part that differs.
+ */
+static int check_fingerprint(const char *cmd, const char *dir, const struct lanes_fabric *f)
+{
+	static const char *const parts[] = { "nodes", "lids", "cables" };
+	static const char *const what[] = { "nodes or port GUIDs", "LIDs", "cables" };
+	char path[4096 + 16], here[3][24];
+	struct lanes_fingerprint fp;
+	struct json_object *report, *fab = NULL, *v;
+	int rc = 0;
+
+	if (!in_dir(dir, "report.json", path, sizeof(path)))
+		return 0;
+	if (!(report = json_object_from_file(path)))
+		return cli_usage_error("%s: %s: not JSON (%s)", cmd, path, json_util_get_last_err());
+	lanes_fabric_fingerprint(f, &fp);
+	snprintf(here[0], sizeof(here[0]), "0x%016llx", (unsigned long long)fp.nodes);
+	snprintf(here[1], sizeof(here[1]), "0x%016llx", (unsigned long long)fp.lids);
+	snprintf(here[2], sizeof(here[2]), "0x%016llx", (unsigned long long)fp.cables);
+	if (!json_object_object_get_ex(report, "fabric", &fab))
+		fprintf(stderr, "lanes: warning: %s has no fabric fingerprint (written by an older "
+			"lanes): not checked against the fabric\n", path);
+	for (int i = 0; i < 3 && !rc && fab; i++) {
+		const char *there = json_object_object_get_ex(fab, parts[i], &v) &&
+					    json_object_is_type(v, json_type_string)
+					    ? json_object_get_string(v) : "(none)";
+
+		if (strcmp(there, here[i]))
+			rc = cli_usage_error("%s: %s: the routing was computed for another fabric: "
+					     "its %s differ (fingerprint %s there, %s here); route "
+					     "this fabric, or give the one the routing is for",
+					     cmd, path, what[i], there, here[i]);
+	}
+	json_object_put(report);
+	return rc;
+}
+
 int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const char *sl2vl,
 		    const char *path_sl, const struct lanes_fabric *f, struct lanes_routing **out)
 {
@@ -403,6 +445,8 @@ int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const ch
 	if (!lfts)
 		return dir ? cli_usage_error("%s: %s has no opensm-lfts.dump", cmd, dir)
 			   : cli_usage_error("%s: give DIR, --lfts FILE or -e ENGINE", cmd);
+	if (dir && (rc = check_fingerprint(cmd, dir, f)))
+		return rc;
 	if (lanes_routing_new(f, out, &err))
 		return cli_fail(&err);
 	if ((rc = read_into(lfts, lanes_lfts_read, f, *out)) ||

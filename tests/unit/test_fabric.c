@@ -438,6 +438,63 @@ static void test_connected_over_all_cables(void **state)
 	lanes_fabric_free(f);
 }
 
+/* Write f in a format and read it back. */
+static struct lanes_fabric *round_trip(const struct lanes_fabric *f, const char *format)
+{
+	const struct lanes_format *fmt = lanes_format_find(format);
+	struct lanes_fabric *g = NULL;
+	struct lanes_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	assert_int_equal(fmt->write(f, mem, &err), 0);
+	fclose(mem);
+	assert_int_equal(fmt->read(buf, len, "mem", &g, &err), 0);
+	free(buf);
+	return g;
+}
+
+/*
+ * Fingerprints (report.json, `lanes verify DIR`): the same fabric gives the
+ * same ones whatever order a file lists it in (ibsim lists the nodes in
+ * another order than ibnetdiscover), and each kind of change moves its part.
+ */
+static void test_fingerprint(void **state)
+{
+	struct lanes_fabric *f = gen("torus k=4x4 p=2"), *g = round_trip(f, "ibsim"), *h;
+	struct lanes_fingerprint a, b;
+	struct lanes_fault_spec one = { 1, 0, 3 };
+	struct lanes_error err;
+
+	(void)state;
+	lanes_fabric_fingerprint(f, &a);
+	lanes_fabric_fingerprint(g, &b);
+	assert_true(a.nodes == b.nodes && a.lids == b.lids && a.cables == b.cables);
+	lanes_fabric_free(g);
+	/* a cable less: only the cables part moves */
+	assert_int_equal(lanes_fabric_inject_faults(f, &one, &h, NULL, &err), 0);
+	lanes_fabric_fingerprint(h, &b);
+	assert_true(a.nodes == b.nodes && a.lids == b.lids && a.cables != b.cables);
+	lanes_fabric_free(h);
+	/* the same GUIDs cabled as a mesh: the cables differ, nodes and LIDs do not */
+	h = gen("mesh k=4x4 p=2");
+	lanes_fabric_fingerprint(h, &b);
+	assert_true(a.nodes == b.nodes && a.lids == b.lids && a.cables != b.cables);
+	lanes_fabric_free(h);
+	/* LMC 1 instead of 0 on one CA: the LIDs part moves */
+	uint32_t x, t0;
+
+	lanes_fabric_free(f);
+	f = tb_lmc_chassis(0, &x, &t0);
+	g = tb_lmc_chassis(1, &x, &t0);
+	lanes_fabric_fingerprint(f, &a);
+	lanes_fabric_fingerprint(g, &b);
+	assert_true(a.nodes == b.nodes && a.lids != b.lids && a.cables == b.cables);
+	lanes_fabric_free(g);
+	lanes_fabric_free(f);
+}
+
 /* 10000 switches + 40000 hosts: 849 more LIDs than one subnet has. */
 static void test_fabric_beyond_one_subnet(void **state)
 {
@@ -484,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_faults_refuse_removing_all_switches),
 		cmocka_unit_test(test_connected_over_all_cables),
 		cmocka_unit_test(test_fabric_beyond_one_subnet),
+		cmocka_unit_test(test_fingerprint),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
