@@ -248,5 +248,6 @@ int cmd_route(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static const struct cli_command commands[] = {
 	{ "verify", "check a routing: reachability, VLs, credit loops, metrics", cmd_verify },
 	{ "compare", "route a fabric with several engines and verify each: one table", cmd_compare },
 	{ "sim", "simulate traffic on routings: throughput, latency, deadlock against load", cmd_sim },
+	{ "trace", "the path of one pair hop by hop: ports, SL and VLs (as ibtracert)", cmd_trace },
 };
 
 #define NUM_COMMANDS (sizeof(commands) / sizeof(commands[0]))
