@@ -26,7 +26,11 @@
  * A disconnected fabric gets one tree per component, each with its own root.
  *
  * Paths and balance: the shortest legal up* / down* paths with minhop's
- * least-loaded choice (lanes_route_updown_lfts in updown.c). The paper balances
+ * least-loaded choice (lanes_route_updown_lfts in updown.c); with the
+ * parameter balance=N (N >= 1 rounds) one tree per destination switch
+ * chosen among the same legal candidates by the balancing selection of
+ * route/common/balance.c, our reconstruction of ref. [18]'s
+ * (lanes_route_updown_balanced in updown_balance.c), on one thread. The paper balances
  * with the algorithm of its ref. [18] and avoids InfiniBand's lack of
  * input-port routing by destination renaming (extra LIDs); here the LFT is
  * per destination as for updn, so a switch with an all-down path always
@@ -39,6 +43,8 @@
 #include <string.h>
 
 #include "fabric/distance.h"
+#include "route/common/balance.h"
+#include "route/common/params.h"
 #include "route/common/tables.h"
 #include "route/updown/updown.h"
 #include "route/engines.h"
@@ -56,6 +62,7 @@ struct dfs {
 	uint32_t *pos;     /* visit order */
 	uint32_t *roots;   /* per component */
 	uint32_t next;
+	uint32_t balance_rounds; /* balance=N; 0: minhop's choice */
 };
 
 static uint64_t guid_of(const struct dfs *d, uint32_t s)
@@ -174,6 +181,17 @@ static int dfs_order(struct dfs *d, struct lanes_error *err)
 	return 0;
 }
 
+/* One word of the parameters: balance=N. */
+static int parse_word(void *ctx, const char *w, size_t len, struct lanes_error *err)
+{
+	int rc = lanes_route_balance_param("ud-dfs", w, len, ctx, err);
+
+	if (rc)
+		return rc < 0 ? rc : 0;
+	return lanes_error_set(err, LANES_EINVAL, "ud-dfs: unknown parameter '%.*s' (takes balance=N)",
+			       (int)len, w);
+}
+
 static int set_notes(struct dfs *d, const struct lanes_route_opts *opts, struct lanes_routing *r,
 		     struct lanes_error *err)
 {
@@ -182,8 +200,12 @@ static int set_notes(struct dfs *d, const struct lanes_route_opts *opts, struct 
 		"= the switch with the highest average distance to the others; next = the unvisited "
 		"neighbour with the most links into the tree, then the higher average distance, then "
 		"the lower GUID; up = towards the switch visited earlier; 1 VL; ";
-	const char *tail = opts->roots ? "; the roots file is not used (the heuristic picks the root)"
-				       : NULL;
+	const char *tail = d->balance_rounds
+				   ? (opts->roots ? "; paths by the balancing selection (balance=N); the "
+						    "roots file is not used (the heuristic picks the root)"
+						  : "; paths by the balancing selection (balance=N)")
+			   : opts->roots ? "; the roots file is not used (the heuristic picks the root)"
+					 : NULL;
 
 	r->notes = lanes_route_notes_with_roots(d->f, head, d->roots, d->ncomp, tail);
 	return r->notes ? 0 : lanes_error_oom(err);
@@ -213,9 +235,13 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	d.f = f;
 	d.workers = lanes_route_destination_workers(opts, f->num_switches);
 	*out = NULL;
-	if ((rc = dfs_order(&d, err)) || (rc = lanes_routing_new_parallel(f, d.workers, &r, err)))
+	if ((rc = lanes_route_each_param(opts->params, parse_word, &d.balance_rounds, err)) ||
+	    (rc = dfs_order(&d, err)) || (rc = lanes_routing_new_parallel(f, d.workers, &r, err)))
 		goto out;
-	if ((rc = lanes_route_updown_lfts(f, opts, d.pos, r, &gap, err)) == 1)
+	rc = d.balance_rounds
+		     ? lanes_route_updown_balanced(f, opts, d.pos, d.balance_rounds, r, &gap, err)
+		     : lanes_route_updown_lfts(f, opts, d.pos, r, &gap, err);
+	if (rc == 1)
 		rc = lanes_error_set(err, LANES_EINTERNAL, "ud-dfs: internal: the DFS order left a gap");
 	if (rc || (rc = set_notes(&d, opts, r, err)))
 		goto out;
@@ -236,5 +262,6 @@ const struct lanes_engine lanes_engine_ud_dfs = {
 		  "topologies (ICPP 2003), section 3",
 	.flags = LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE,
 	.check = NULL,
+	.params_usage = "balance=N",
 	.route = route,
 };
