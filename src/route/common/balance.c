@@ -297,7 +297,7 @@ static int one_round(struct balanced_run *b, uint32_t round, route_balance_candi
 			continue;
 		}
 		memset(&tree, 0, sizeof(tree));
-		if ((rc = candidates(ctx, t, &tree, err)))
+		if ((rc = candidates(ctx, t, &b->balance, &tree, err)))
 			return rc;
 		if (round > 1) {
 			read_tree(b, t, lid);

@@ -84,12 +84,12 @@ int lanes_route_balance_param(const char *engine, const char *w, size_t len, uin
 
 /**
  * The candidates toward switch t into *out (pointers into the engine's
- * memory, valid until the next call). @return 0; a positive value the
+ * memory, valid until the next call); b's crossings so far may guide them. @return 0; a positive value the
  * driver hands back at once (an engine's verdict, such as a gap); or a
  * negative LANES_E* code
  */
-typedef int (*route_balance_candidates_fn)(void *ctx, uint32_t t, struct route_balance_tree *out,
-					   struct lanes_error *err);
+typedef int (*route_balance_candidates_fn)(void *ctx, uint32_t t, const struct route_balance *b,
+					   struct route_balance_tree *out, struct lanes_error *err);
 
 /**
  * The driver: rounds passes over the destination switches in index order

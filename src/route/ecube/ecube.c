@@ -332,14 +332,15 @@ static void add_cables(struct ecube *e, uint32_t x, uint32_t slot, uint32_t *k)
 }
 
 /* route_balance_candidates_fn: every switch's e-cube cables toward t, both ways on a tie. */
-static int balance_candidates(void *ctx, uint32_t t, struct route_balance_tree *out,
-			      struct lanes_error *err)
+static int balance_candidates(void *ctx, uint32_t t, const struct route_balance *balance,
+			      struct route_balance_tree *out, struct lanes_error *err)
 {
 	struct ecube *e = ctx;
 	const uint32_t *b = coord_of(e, t), D = e->s.num_dims;
 	uint32_t k = 0;
 
 	(void)err;
+	(void)balance;
 	for (uint32_t x = 0; x < e->f->num_switches; x++) {
 		const uint32_t *a = coord_of(e, x);
 		uint32_t d = D - 1, ext, slot;

@@ -61,6 +61,9 @@ struct dfs {
 	uint32_t *stack;
 	uint32_t *pos;     /* visit order */
 	uint32_t *roots;   /* per component */
+	uint32_t *parent_entry; /* per switch: its tree link to the switch it was found from
+				   (the first such cable in port order), LANES_NONE at a root;
+				   NULL when not wanted */
 	uint32_t next;
 	uint32_t balance_rounds; /* balance=N; 0: minhop's choice */
 };
@@ -139,11 +142,22 @@ static uint32_t next_child(const struct dfs *d, uint32_t c)
 	return best;
 }
 
+/* The first adjacency entry of v (port order) that leads to u. */
+static uint32_t cable_to(const struct lanes_fabric *f, uint32_t v, uint32_t u)
+{
+	for (uint32_t e = f->adj_off[v]; e < f->adj_off[v + 1]; e++)
+		if (f->adj[e].sw == u)
+			return e;
+	return LANES_NONE;
+}
+
 static void dfs_tree(struct dfs *d, uint32_t root)
 {
 	uint32_t top = 0;
 
 	visit(d, root);
+	if (d->parent_entry)
+		d->parent_entry[root] = LANES_NONE;
 	d->stack[top++] = root;
 	while (top) {
 		uint32_t v = next_child(d, d->stack[top - 1]);
@@ -153,6 +167,8 @@ static void dfs_tree(struct dfs *d, uint32_t root)
 			continue;
 		}
 		visit(d, v);
+		if (d->parent_entry)
+			d->parent_entry[v] = cable_to(d->f, v, d->stack[top - 1]);
 		d->stack[top++] = v;
 	}
 }
@@ -221,6 +237,22 @@ static void release(struct dfs *d)
 	free(d->stack);
 	free(d->pos);
 	free(d->roots);
+}
+
+int lanes_route_dfs_tree(const struct lanes_fabric *f, unsigned workers, uint32_t *pos,
+			 uint32_t *parent_entry, struct lanes_error *err)
+{
+	struct dfs d;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	d.f = f;
+	d.workers = workers ? workers : 1;
+	d.parent_entry = parent_entry;
+	if (!(rc = dfs_order(&d, err)))
+		memcpy(pos, d.pos, sizeof(*pos) * f->num_switches);
+	release(&d);
+	return rc;
 }
 
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,

@@ -62,6 +62,16 @@ int lanes_route_updown_balanced(const struct lanes_fabric *f, const struct lanes
 				struct route_updown_gap *gap, struct lanes_error *err);
 
 /**
+ * ud-dfs's depth-first spanning tree (ud_dfs.c: Sancho et al.'s root and
+ * order heuristics), one per component: pos[s] switch s's place in visiting
+ * order; parent_entry[s] (may be NULL) the adjacency entry of s's tree link
+ * to the switch it was found from (the first such cable in port order),
+ * LANES_NONE at a root. workers: threads for the distance matrix.
+ */
+int lanes_route_dfs_tree(const struct lanes_fabric *f, unsigned workers, uint32_t *pos,
+			 uint32_t *parent_entry, struct lanes_error *err);
+
+/**
  * updn's roots from the GUID file at path (updn_roots.c gives the format):
  * roots[0..*nroots) the switches named, ascending; *unknown the GUIDs of the
  * file that are not in f.

@@ -74,14 +74,15 @@ static void hops_to_entries(struct updown_balanced *b)
 }
 
 /* route_balance_candidates_fn: the phases toward t. @return 1 on a gap */
-static int candidates(void *ctx, uint32_t t, struct route_balance_tree *out,
-		      struct lanes_error *err)
+static int candidates(void *ctx, uint32_t t, const struct route_balance *balance,
+		      struct route_balance_tree *out, struct lanes_error *err)
 {
 	struct updown_balanced *b = ctx;
 	struct updown *u = &b->phases;
 	struct route_updown_gap gap = { LANES_NONE, LANES_NONE };
 
 	(void)err;
+	(void)balance;
 	u->gap = &gap;
 	lanes_updown_legal_paths(u, t);
 	if (u->num_unrouted)
