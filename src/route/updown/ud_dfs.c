@@ -24,6 +24,11 @@
  *    highest value"; with labels counting down from the root that is the end
  *    visited earlier, so here a move towards the switch visited earlier is up.
  * A disconnected fabric gets one tree per component, each with its own root.
+ * With order=frontier the next switch is chosen by the same rule among every
+ * unvisited switch cabled to the tree, not only among the neighbours of the
+ * switch on top of the stack: on the tori of the paper's Table 2 that gives
+ * its UD_DFS average distances exactly (docs/routing.md), so the paper's
+ * own search was evidently of that kind.
  *
  * Paths and balance: the shortest legal up* / down* paths with minhop's
  * least-loaded choice (lanes_route_updown_lfts in updown.c); with the
@@ -66,6 +71,7 @@ struct dfs {
 				   NULL when not wanted */
 	uint32_t next;
 	uint32_t balance_rounds; /* balance=N; 0: minhop's choice */
+	int frontier;      /* order=frontier: the next switch among all switches cabled to the tree */
 };
 
 static uint64_t guid_of(const struct dfs *d, uint32_t s)
@@ -173,6 +179,42 @@ static void dfs_tree(struct dfs *d, uint32_t root)
 	}
 }
 
+/* The first cable (port order) from v to a switch already visited, or LANES_NONE. */
+static uint32_t cable_to_tree(const struct dfs *d, uint32_t v)
+{
+	for (uint32_t e = d->f->adj_off[v]; e < d->f->adj_off[v + 1]; e++)
+		if (d->visited[d->f->adj[e].sw])
+			return e;
+	return LANES_NONE;
+}
+
+/*
+ * order=frontier: from the root, the next switch is the best by the same
+ * rule among every unvisited switch cabled to the tree of its component,
+ * not only among the neighbours of the switch on top of a DFS stack.
+ */
+static void frontier_tree(struct dfs *d, uint32_t root)
+{
+	const struct lanes_fabric *f = d->f;
+
+	visit(d, root);
+	if (d->parent_entry)
+		d->parent_entry[root] = LANES_NONE;
+	for (;;) {
+		uint32_t best = LANES_NONE;
+
+		for (uint32_t v = 0; v < f->num_switches; v++)
+			if (!d->visited[v] && d->intree[v] && d->comp[v] == d->comp[root] &&
+			    (best == LANES_NONE || better(d, v, best)))
+				best = v;
+		if (best == LANES_NONE)
+			return;
+		if (d->parent_entry)
+			d->parent_entry[best] = cable_to_tree(d, best);
+		visit(d, best);
+	}
+}
+
 static int dfs_order(struct dfs *d, struct lanes_error *err)
 {
 	size_t ns = d->f->num_switches;
@@ -193,19 +235,27 @@ static int dfs_order(struct dfs *d, struct lanes_error *err)
 	distance_sums(d);
 	pick_roots(d);
 	for (uint32_t c = 0; c < d->ncomp; c++)
-		dfs_tree(d, d->roots[c]);
+		if (d->frontier)
+			frontier_tree(d, d->roots[c]);
+		else
+			dfs_tree(d, d->roots[c]);
 	return 0;
 }
 
-/* One word of the parameters: balance=N. */
+/* One word of the parameters: balance=N, order=dfs|frontier. */
 static int parse_word(void *ctx, const char *w, size_t len, struct lanes_error *err)
 {
-	int rc = lanes_route_balance_param("ud-dfs", w, len, ctx, err);
+	struct dfs *d = ctx;
+	int rc = lanes_route_balance_param("ud-dfs", w, len, &d->balance_rounds, err);
 
 	if (rc)
 		return rc < 0 ? rc : 0;
-	return lanes_error_set(err, LANES_EINVAL, "ud-dfs: unknown parameter '%.*s' (takes balance=N)",
-			       (int)len, w);
+	if ((len == 9 && !memcmp(w, "order=dfs", 9)) || (len == 14 && !memcmp(w, "order=frontier", 14))) {
+		d->frontier = len == 14;
+		return 0;
+	}
+	return lanes_error_set(err, LANES_EINVAL, "ud-dfs: unknown parameter '%.*s' (takes "
+			       "balance=N, order=dfs|frontier)", (int)len, w);
 }
 
 static int set_notes(struct dfs *d, const struct lanes_route_opts *opts, struct lanes_routing *r,
@@ -216,14 +266,19 @@ static int set_notes(struct dfs *d, const struct lanes_route_opts *opts, struct 
 		"= the switch with the highest average distance to the others; next = the unvisited "
 		"neighbour with the most links into the tree, then the higher average distance, then "
 		"the lower GUID; up = towards the switch visited earlier; 1 VL; ";
-	const char *tail = d->balance_rounds
-				   ? (opts->roots ? "; paths by the balancing selection (balance=N); the "
-						    "roots file is not used (the heuristic picks the root)"
-						  : "; paths by the balancing selection (balance=N)")
-			   : opts->roots ? "; the roots file is not used (the heuristic picks the root)"
-					 : NULL;
+	char *tail = lanes_aprintf("%s%s%s",
+				   d->frontier ? "; order=frontier: next among every switch cabled "
+						 "to the tree" : "",
+				   d->balance_rounds ? "; paths by the balancing selection (balance=N)"
+						     : "",
+				   opts->roots ? "; the roots file is not used (the heuristic picks "
+						 "the root)" : "");
 
-	r->notes = lanes_route_notes_with_roots(d->f, head, d->roots, d->ncomp, tail);
+	if (!tail)
+		return lanes_error_oom(err);
+	r->notes = lanes_route_notes_with_roots(d->f, head, d->roots, d->ncomp,
+						*tail ? tail : NULL);
+	free(tail);
 	return r->notes ? 0 : lanes_error_oom(err);
 }
 
@@ -267,7 +322,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	d.f = f;
 	d.workers = lanes_route_destination_workers(opts, f->num_switches);
 	*out = NULL;
-	if ((rc = lanes_route_each_param(opts->params, parse_word, &d.balance_rounds, err)) ||
+	if ((rc = lanes_route_each_param(opts->params, parse_word, &d, err)) ||
 	    (rc = dfs_order(&d, err)) || (rc = lanes_routing_new_parallel(f, d.workers, &r, err)))
 		goto out;
 	rc = d.balance_rounds
@@ -294,6 +349,6 @@ const struct lanes_engine lanes_engine_ud_dfs = {
 		  "topologies (ICPP 2003), section 3",
 	.flags = LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE,
 	.check = NULL,
-	.params_usage = "balance=N",
+	.params_usage = "balance=N,order=dfs|frontier",
 	.route = route,
 };
