@@ -263,6 +263,72 @@ static void test_threads_and_trials(void **state)
 	lanes_fabric_free(f);
 }
 
+/*
+ * The variants the matrix test does not run (it uses default parameters):
+ * on fabrics with 10% of their switch links failed, deadlock-free, VLs
+ * within budget, and every pair routed where the fabric stays connected.
+ */
+static void test_variants_on_broken_fabrics(void **state)
+{
+	static const struct { const struct lanes_engine *e; const char *params; uint8_t vls; } v[] = {
+		{ &lanes_engine_ud_dfs, "balance=2", 1 },
+		{ &lanes_engine_ud_dfs, "order=frontier,balance=1", 1 },
+		{ &lanes_engine_flexible, "trials=3", 1 },
+	};
+	static const char *const specs[] = { "torus k=4x5 p=1", "jellyfish switches=24 degree=4 p=2",
+					     "dragonfly a=4 p=2 h=2", "fattree k=4 n=2" };
+
+	(void)state;
+	for (size_t i = 0; i < N(specs); i++)
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			struct lanes_fabric *f = gen(specs[i]), *g;
+			struct lanes_fault_spec spec = { 0, 0, seed };
+			struct lanes_fault_report rep;
+			struct lanes_error err;
+
+			spec.fail_links = fmax(1.0, round(0.1 * stats_of(f).links_switch_switch));
+			assert_int_equal(lanes_fabric_inject_faults(f, &spec, &g, &rep, &err), 0);
+			for (size_t k = 0; k < N(v); k++) {
+				struct lanes_routing *r = route_with(v[k].e, v[k].params, g);
+				struct lanes_verify_result *res = switch_pairs(g, r, v[k].vls);
+
+				if (!res->deadlock_free || res->vls_used > v[k].vls ||
+				    (stats_of(g).connected && !res->reachable))
+					fail_msg("%s:%s on %s, seed %llu: deadlock-free %d, reachable %d",
+						 v[k].e->name, v[k].params, specs[i],
+						 (unsigned long long)seed, res->deadlock_free,
+						 res->reachable);
+				lanes_verify_result_free(res);
+				lanes_routing_free(r);
+			}
+			lanes_fabric_free(g);
+			lanes_fabric_free(f);
+		}
+}
+
+/* LMC 2: every LID of the CA reached (the selection writes every offset), on one VL. */
+static void test_lmc(void **state)
+{
+	static const char *const params[] = { "balance=2", "order=frontier,balance=1" };
+	uint32_t x, t0;
+	struct lanes_fabric *f = tb_lmc_chassis(2, &x, &t0);
+
+	(void)state;
+	for (size_t i = 0; i <= N(params); i++) {
+		const struct lanes_engine *e = i < N(params) ? &lanes_engine_ud_dfs
+							     : &lanes_engine_flexible;
+		struct lanes_routing *r = route_with(e, i < N(params) ? params[i] : NULL, f);
+		struct lanes_verify_result *res = verify_quick(f, r, 1, 1, 0);
+
+		assert_true(res->deadlock_free);
+		assert_true(res->reachable);
+		assert_int_equal(res->unreachable_pairs, 0);
+		lanes_verify_result_free(res);
+		lanes_routing_free(r);
+	}
+	lanes_fabric_free(f);
+}
+
 /* An engine's parameter error, which must name the word. */
 static void refused(const struct lanes_engine *e, const char *params, const char *word)
 {
@@ -300,6 +366,8 @@ int main(void)
 		cmocka_unit_test(test_table2),
 		cmocka_unit_test(test_every_small_fabric),
 		cmocka_unit_test(test_threads_and_trials),
+		cmocka_unit_test(test_variants_on_broken_fabrics),
+		cmocka_unit_test(test_lmc),
 		cmocka_unit_test(test_bad_parameters),
 	};
 
