@@ -38,22 +38,36 @@
  *     dependencies are acyclic, and every switch reaches every other along
  *     the tree. This keeps the network connected whatever is restricted
  *     later.
- *  2. Destinations one at a time, in switch index order. Toward destination
- *     t the switches are attached breadth first (fewest hops first): a
- *     switch x joins through a neighbour y already attached, by channel
- *     x->y, when the dependency of x->y onto y's own next channel is in the
- *     CDG or can join it without closing a cycle. Among the neighbours of
- *     the same distance the channel with the fewest switch-pair routes so
- *     far is tried first (the balancing of route/common/balance.c counts
- *     them), then port order. A dependency that would close a cycle is a
- *     restriction placed there, for that direction of the cycle only: the
- *     other direction is broken wherever its own routes leave room.
- *  3. So that no switch is ever cut off: when x takes a channel other than
- *     its tree link toward t, the dependencies of its tree children (the
- *     tree neighbours whose tree path to t runs through x) onto that
- *     channel are added at once; if one would close a cycle, x tries its
- *     next candidate. A switch therefore can always join through its tree
- *     parent toward t, and every switch of t's component is routed.
+ *  2. All switch pairs, shortest routes first: level by level (0 hops, 1,
+ *     ...), at each level every destination t in index order, every switch
+ *     s without a route toward t in index order. s takes a channel s->y to
+ *     a neighbour y routed toward t at this level when the dependency of
+ *     s->y onto y's own channel toward t is in the CDG or can join it
+ *     without closing a cycle; a switch refused at its level tries again
+ *     one level later (a longer route). A dependency that would close a
+ *     cycle is a restriction placed there, for that direction of that cycle
+ *     only: the other direction is broken wherever its own routes leave
+ *     room. (Destination by destination, the first destinations took the
+ *     dependencies the later ones needed for short routes.)
+ *  3. So that no switch is ever cut off: when s takes a channel other than
+ *     its tree link toward t, the dependencies of its tree children toward
+ *     t that have no route yet (the tree neighbours whose tree path to t
+ *     runs through s) onto that channel are added at once; if one would
+ *     close a cycle, s tries its next candidate. A switch can therefore
+ *     always join through its tree parent toward t, and every switch of
+ *     t's component is routed.
+ *  4. Balance, the Sec. 4 selection "minimizing the number of routing paths
+ *     crossing each channel", counted per switch pair as Sec. 5 counts:
+ *     candidates in order of the most-crossed channel of their whole route
+ *     (routes never change once made, so it is known), then how many of
+ *     s's unrouted successors (neighbours one hop farther from t) could
+ *     follow s onto the channel, then the crossings summed, then port
+ *     order.
+ *  5. Trials (trials=N; 16 up to 256 switches, else 1): each from a fresh
+ *     CDG, trial i weighing a channel by (i + 1) times its crossings plus
+ *     those of the earlier trials and starting its destination order at
+ *     another switch; the trial with the lowest crossing path (then the
+ *     fewest hops) is kept.
  * The tables are destination-based: one next hop per (switch, destination
  * switch), the same for every LID that ends there (route/common/balance.c's
  * driver writes them). The paper's destination renaming gives a source a
