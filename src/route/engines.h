@@ -12,6 +12,7 @@ extern const struct lanes_engine lanes_engine_minhop;
 extern const struct lanes_engine lanes_engine_updn;
 extern const struct lanes_engine lanes_engine_dnup;
 extern const struct lanes_engine lanes_engine_ud_dfs;
+extern const struct lanes_engine lanes_engine_flexible;
 extern const struct lanes_engine lanes_engine_sssp;
 extern const struct lanes_engine lanes_engine_dfsssp;
 extern const struct lanes_engine lanes_engine_lash;

@@ -12,6 +12,7 @@ static const struct lanes_engine *const engines[] = {
 	&lanes_engine_updn,
 	&lanes_engine_dnup,
 	&lanes_engine_ud_dfs,
+	&lanes_engine_flexible,
 	&lanes_engine_sssp,
 	&lanes_engine_dfsssp,
 	&lanes_engine_lash,

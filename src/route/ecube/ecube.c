@@ -45,6 +45,16 @@
  * cables, VL 0 in dimensions without wraparound, LMC (every LID of a port
  * routed alike), switch LIDs routed like CA LIDs.
  *
+ * With balance=N (N >= 1 rounds) the ties and the parallel cables are left
+ * to the balancing selection of route/common/balance.c, our reconstruction
+ * of the traffic balancing of the paper's ref. [18] (Sancho and Robles,
+ * Euro-Par 2000), which Sec. 5 applies to e-cube too: every switch's
+ * candidates are the cables of its e-cube direction, both directions on a
+ * tie; one tree per destination switch, destinations in index order on one
+ * thread. The path SLs then come from walking each chosen path (which
+ * wraparound channels it crosses); the SL2VL maps are the same, as the VL
+ * rule holds for both directions of a tie.
+ *
  * Work: per destination switch, every switch's next port; destination
  * switches are split among the workers (opts->threads), each writing only
  * its own LIDs' entries and SLs, so the tables are the same for any number
@@ -57,6 +67,7 @@
 #include "core/parallel.h"
 #include "core/util.h"
 #include "lanes/recognize.h"
+#include "route/common/balance.h"
 #include "route/common/layers.h"
 #include "route/common/lids.h"
 #include "route/common/params.h"
@@ -79,6 +90,9 @@ struct ecube {
 	uint8_t *port;
 	struct route_switch_lids lids; /* the LIDs that end at each switch */
 	unsigned num_workers;
+	uint32_t balance_rounds;   /* balance=N; 0: the parity rule on ties */
+	/* balance=N: the candidates toward one destination switch */
+	uint32_t *rank, *first, *entry;
 };
 
 static const uint32_t *coord_of(const struct ecube *e, uint32_t sw)
@@ -126,38 +140,48 @@ static void pair_rings(struct lanes_structure *s)
 	s->num_dims = keep;
 }
 
-/* One word of the engine's parameters: rings4=0|1. */
+struct ecube_params {
+	int rings4;
+	uint32_t balance_rounds;
+};
+
+/* One word of the engine's parameters: rings4=0|1, balance=N. */
 static int parse_word(void *ctx, const char *w, size_t len, struct lanes_error *err)
 {
-	int *rings4 = ctx;
+	struct ecube_params *p = ctx;
+	int rc;
 
 	if (len == 8 && !memcmp(w, "rings4=", 7) && (w[7] == '0' || w[7] == '1')) {
-		*rings4 = w[7] == '1';
+		p->rings4 = w[7] == '1';
 		return 0;
 	}
+	if ((rc = lanes_route_balance_param(ENGINE, w, len, &p->balance_rounds, err)))
+		return rc < 0 ? rc : 0;
 	return lanes_error_set(err, LANES_EINVAL, ENGINE ": unknown parameter '%.*s' "
-			       "(takes rings4=0|1)", (int)len, w);
+			       "(takes rings4=0|1, balance=N)", (int)len, w);
 }
 
-static int parse_params(const char *params, int *rings4, struct lanes_error *err)
+static int parse_params(const char *params, struct ecube_params *p, struct lanes_error *err)
 {
-	*rings4 = 0;
-	return lanes_route_each_param(params, parse_word, rings4, err);
+	memset(p, 0, sizeof(*p));
+	return lanes_route_each_param(params, parse_word, p, err);
 }
 
 static int recognise(struct ecube *e, struct lanes_error *err)
 {
 	struct lanes_error why;
-	int rc, rings4;
+	struct ecube_params p;
+	int rc;
 
-	if ((rc = parse_params(e->opts->params, &rings4, err)))
+	if ((rc = parse_params(e->opts->params, &p, err)))
 		return rc;
+	e->balance_rounds = p.balance_rounds;
 	lanes_error_clear(&why);
 	if ((rc = lanes_recognize_torus(e->f, &e->s, &why)))
 		return rc == LANES_EINVAL ? lanes_error_set(err, LANES_EREFUSED, ENGINE ": %s",
 							    why.message)
 					  : lanes_error_set(err, rc, "%s", why.message);
-	if (rings4)
+	if (p.rings4)
 		pair_rings(&e->s);
 	/* SL bits in routing order: the highest wrapping dimension is bit 0 */
 	for (uint32_t d = e->s.num_dims; d-- > 0;)
@@ -281,6 +305,128 @@ static void route_share(void *ctx, unsigned k)
 		route_destination(e, t);
 }
 
+/* ------------------------------------------------------------ balance=N */
+
+/* Hops of the e-cube route from x to t: the shorter way round each ring, straight along a path. */
+static uint32_t ecube_hops(const struct ecube *e, uint32_t x, uint32_t t)
+{
+	const uint32_t *a = coord_of(e, x), *b = coord_of(e, t);
+	uint32_t hops = 0;
+
+	for (uint32_t d = 0; d < e->s.num_dims; d++) {
+		uint32_t k = e->s.extent[d], up = (b[d] + k - a[d]) % k;
+
+		if (e->s.wrap[d])
+			hops += up < k - up ? up : k - up;
+		else
+			hops += a[d] > b[d] ? a[d] - b[d] : b[d] - a[d];
+	}
+	return hops;
+}
+
+/* The cables of (x, slot) appended to e->entry at *k, as adjacency entries. */
+static void add_cables(struct ecube *e, uint32_t x, uint32_t slot, uint32_t *k)
+{
+	for (uint32_t p = e->port_first[slot]; p < e->port_first[slot + 1]; p++)
+		e->entry[(*k)++] = lanes_route_balance_entry(e->f, x, e->port[p]);
+}
+
+/* route_balance_candidates_fn: every switch's e-cube cables toward t, both ways on a tie. */
+static int balance_candidates(void *ctx, uint32_t t, const struct route_balance *balance,
+			      struct route_balance_tree *out, struct lanes_error *err)
+{
+	struct ecube *e = ctx;
+	const uint32_t *b = coord_of(e, t), D = e->s.num_dims;
+	uint32_t k = 0;
+
+	(void)err;
+	(void)balance;
+	for (uint32_t x = 0; x < e->f->num_switches; x++) {
+		const uint32_t *a = coord_of(e, x);
+		uint32_t d = D - 1, ext, slot;
+
+		e->rank[x] = ecube_hops(e, x, t);
+		e->first[x] = k;
+		if (x == t)
+			continue;
+		while (a[d] == b[d])
+			d--;
+		ext = e->s.extent[d];
+		slot = (x * D + d) * 2;
+		if (e->s.wrap[d] && 2 * ((b[d] + ext - a[d]) % ext) == ext) {
+			add_cables(e, x, slot + UP, &k);
+			add_cables(e, x, slot + DOWN, &k);
+		} else {
+			add_cables(e, x, slot + (uint32_t)way(e, d, a[d], b[d]), &k);
+		}
+	}
+	e->first[e->f->num_switches] = k;
+	out->dest = t;
+	out->rank = e->rank;
+	out->first = e->first;
+	out->entry = e->entry;
+	out->source = NULL;
+	return 0;
+}
+
+/* The SL of the routed path from x to t for lid: a bit per wraparound channel it crosses. */
+static uint8_t walked_sl(const struct ecube *e, uint32_t x, uint32_t t, uint32_t lid)
+{
+	const struct lanes_fabric *f = e->f;
+	uint32_t D = e->s.num_dims;
+	uint8_t sl = 0;
+
+	for (uint32_t steps = 0; x != t && steps < f->num_switches; steps++) {
+		uint32_t entry = lanes_route_balance_entry(f, x, lanes_routing_port(e->r, x, lid));
+		uint32_t y, slot, d;
+
+		if (entry == LANES_NONE)
+			break; /* not reached: every switch routes every destination */
+		y = f->adj[entry].sw;
+		slot = cable_slot(e, x, y);
+		d = (slot / 2) % D;
+		if (e->s.wrap[d] && coord_of(e, x)[d] == (slot % 2 == UP ? e->s.extent[d] - 1 : 0))
+			sl |= (uint8_t)(1u << e->sl_bit[d]);
+		x = y;
+	}
+	return sl;
+}
+
+/* balance=N: path SLs of every LID routed through the fabric, from the routes chosen. */
+static void set_walked_sls(struct ecube *e)
+{
+	const struct lanes_fabric *f = e->f;
+
+	for (uint32_t t = 0; t < f->num_switches; t++)
+		for (uint32_t i = e->lids.first[t]; i < e->lids.first[t + 1]; i++) {
+			uint32_t lid = e->lids.lid[i];
+
+			if (f->nodes[f->lid_owner[lid].node].type == LANES_NODE_SWITCH &&
+			    !e->opts->switch_lids)
+				continue;
+			for (uint32_t x = 0; x < f->num_switches; x++)
+				lanes_routing_set_sl(e->r, x, lid, x == t ? 0 : walked_sl(e, x, t, lid));
+		}
+}
+
+static int route_balanced(struct ecube *e, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = e->f;
+	int rc;
+
+	e->rank = malloc(((size_t)f->num_switches + 1) * sizeof(*e->rank));
+	e->first = malloc(((size_t)f->num_switches + 1) * sizeof(*e->first));
+	e->entry = malloc(((size_t)f->adj_off[f->num_switches] + 1) * sizeof(*e->entry));
+	if (!e->rank || !e->first || !e->entry)
+		return lanes_error_oom(err);
+	if ((rc = lanes_route_balanced_tables(f, e->opts, e->balance_rounds, balance_candidates, e,
+					      e->r, err)))
+		return rc;
+	if (e->wraps)
+		set_walked_sls(e);
+	return 0;
+}
+
 /* ------------------------------------------------------------ VLs */
 
 /*
@@ -386,8 +532,11 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	*out = NULL;
 	if ((rc = prepare(&e, err)))
 		goto out;
-	lanes_parallel_run(e.num_workers, route_share, &e);
-	if ((rc = set_vls(&e, err)))
+	if (e.balance_rounds)
+		rc = route_balanced(&e, err);
+	else
+		lanes_parallel_run(e.num_workers, route_share, &e);
+	if (rc || (rc = set_vls(&e, err)))
 		goto out;
 	lanes_routing_count_resources(e.r);
 	*out = e.r;
@@ -395,6 +544,9 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 out:
 	free(e.port_first);
 	free(e.port);
+	free(e.rank);
+	free(e.first);
+	free(e.entry);
 	lanes_route_switch_lids_free(&e.lids);
 	lanes_structure_free(&e.s);
 	lanes_routing_free(e.r);
@@ -409,6 +561,6 @@ const struct lanes_engine lanes_engine_ecube = {
 	.source = "Sancho, Robles, Lopez, Flich, Duato, Routing in InfiniBand torus network "
 		  "topologies, ICPP 2003, Sec. 2; Dally and Seitz 1987",
 	.flags = LANES_ENGINE_DEADLOCK_FREE | LANES_ENGINE_USES_VLS,
-	.params_usage = "rings4=0|1",
+	.params_usage = "rings4=0|1,balance=N",
 	.route = route,
 };

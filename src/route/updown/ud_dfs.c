@@ -24,9 +24,18 @@
  *    highest value"; with labels counting down from the root that is the end
  *    visited earlier, so here a move towards the switch visited earlier is up.
  * A disconnected fabric gets one tree per component, each with its own root.
+ * With order=frontier the next switch is chosen by the same rule among every
+ * unvisited switch cabled to the tree, not only among the neighbours of the
+ * switch on top of the stack: on the tori of the paper's Table 2 that gives
+ * its UD_DFS average distances exactly (docs/routing.md), so the paper's
+ * own search was evidently of that kind.
  *
  * Paths and balance: the shortest legal up* / down* paths with minhop's
- * least-loaded choice (lanes_route_updown_lfts in updown.c). The paper balances
+ * least-loaded choice (lanes_route_updown_lfts in updown.c); with the
+ * parameter balance=N (N >= 1 rounds) one tree per destination switch
+ * chosen among the same legal candidates by the balancing selection of
+ * route/common/balance.c, our reconstruction of ref. [18]'s
+ * (lanes_route_updown_balanced in updown_balance.c), on one thread. The paper balances
  * with the algorithm of its ref. [18] and avoids InfiniBand's lack of
  * input-port routing by destination renaming (extra LIDs); here the LFT is
  * per destination as for updn, so a switch with an all-down path always
@@ -39,6 +48,8 @@
 #include <string.h>
 
 #include "fabric/distance.h"
+#include "route/common/balance.h"
+#include "route/common/params.h"
 #include "route/common/tables.h"
 #include "route/updown/updown.h"
 #include "route/engines.h"
@@ -55,7 +66,12 @@ struct dfs {
 	uint32_t *stack;
 	uint32_t *pos;     /* visit order */
 	uint32_t *roots;   /* per component */
+	uint32_t *parent_entry; /* per switch: its tree link to the switch it was found from
+				   (the first such cable in port order), LANES_NONE at a root;
+				   NULL when not wanted */
 	uint32_t next;
+	uint32_t balance_rounds; /* balance=N; 0: minhop's choice */
+	int frontier;      /* order=frontier: the next switch among all switches cabled to the tree */
 };
 
 static uint64_t guid_of(const struct dfs *d, uint32_t s)
@@ -132,11 +148,22 @@ static uint32_t next_child(const struct dfs *d, uint32_t c)
 	return best;
 }
 
+/* The first adjacency entry of v (port order) that leads to u. */
+static uint32_t cable_to(const struct lanes_fabric *f, uint32_t v, uint32_t u)
+{
+	for (uint32_t e = f->adj_off[v]; e < f->adj_off[v + 1]; e++)
+		if (f->adj[e].sw == u)
+			return e;
+	return LANES_NONE;
+}
+
 static void dfs_tree(struct dfs *d, uint32_t root)
 {
 	uint32_t top = 0;
 
 	visit(d, root);
+	if (d->parent_entry)
+		d->parent_entry[root] = LANES_NONE;
 	d->stack[top++] = root;
 	while (top) {
 		uint32_t v = next_child(d, d->stack[top - 1]);
@@ -146,7 +173,45 @@ static void dfs_tree(struct dfs *d, uint32_t root)
 			continue;
 		}
 		visit(d, v);
+		if (d->parent_entry)
+			d->parent_entry[v] = cable_to(d->f, v, d->stack[top - 1]);
 		d->stack[top++] = v;
+	}
+}
+
+/* The first cable (port order) from v to a switch already visited, or LANES_NONE. */
+static uint32_t cable_to_tree(const struct dfs *d, uint32_t v)
+{
+	for (uint32_t e = d->f->adj_off[v]; e < d->f->adj_off[v + 1]; e++)
+		if (d->visited[d->f->adj[e].sw])
+			return e;
+	return LANES_NONE;
+}
+
+/*
+ * order=frontier: from the root, the next switch is the best by the same
+ * rule among every unvisited switch cabled to the tree of its component,
+ * not only among the neighbours of the switch on top of a DFS stack.
+ */
+static void frontier_tree(struct dfs *d, uint32_t root)
+{
+	const struct lanes_fabric *f = d->f;
+
+	visit(d, root);
+	if (d->parent_entry)
+		d->parent_entry[root] = LANES_NONE;
+	for (;;) {
+		uint32_t best = LANES_NONE;
+
+		for (uint32_t v = 0; v < f->num_switches; v++)
+			if (!d->visited[v] && d->intree[v] && d->comp[v] == d->comp[root] &&
+			    (best == LANES_NONE || better(d, v, best)))
+				best = v;
+		if (best == LANES_NONE)
+			return;
+		if (d->parent_entry)
+			d->parent_entry[best] = cable_to_tree(d, best);
+		visit(d, best);
 	}
 }
 
@@ -170,8 +235,27 @@ static int dfs_order(struct dfs *d, struct lanes_error *err)
 	distance_sums(d);
 	pick_roots(d);
 	for (uint32_t c = 0; c < d->ncomp; c++)
-		dfs_tree(d, d->roots[c]);
+		if (d->frontier)
+			frontier_tree(d, d->roots[c]);
+		else
+			dfs_tree(d, d->roots[c]);
 	return 0;
+}
+
+/* One word of the parameters: balance=N, order=dfs|frontier. */
+static int parse_word(void *ctx, const char *w, size_t len, struct lanes_error *err)
+{
+	struct dfs *d = ctx;
+	int rc = lanes_route_balance_param("ud-dfs", w, len, &d->balance_rounds, err);
+
+	if (rc)
+		return rc < 0 ? rc : 0;
+	if ((len == 9 && !memcmp(w, "order=dfs", 9)) || (len == 14 && !memcmp(w, "order=frontier", 14))) {
+		d->frontier = len == 14;
+		return 0;
+	}
+	return lanes_error_set(err, LANES_EINVAL, "ud-dfs: unknown parameter '%.*s' (takes "
+			       "balance=N, order=dfs|frontier)", (int)len, w);
 }
 
 static int set_notes(struct dfs *d, const struct lanes_route_opts *opts, struct lanes_routing *r,
@@ -182,10 +266,19 @@ static int set_notes(struct dfs *d, const struct lanes_route_opts *opts, struct 
 		"= the switch with the highest average distance to the others; next = the unvisited "
 		"neighbour with the most links into the tree, then the higher average distance, then "
 		"the lower GUID; up = towards the switch visited earlier; 1 VL; ";
-	const char *tail = opts->roots ? "; the roots file is not used (the heuristic picks the root)"
-				       : NULL;
+	char *tail = lanes_aprintf("%s%s%s",
+				   d->frontier ? "; order=frontier: next among every switch cabled "
+						 "to the tree" : "",
+				   d->balance_rounds ? "; paths by the balancing selection (balance=N)"
+						     : "",
+				   opts->roots ? "; the roots file is not used (the heuristic picks "
+						 "the root)" : "");
 
-	r->notes = lanes_route_notes_with_roots(d->f, head, d->roots, d->ncomp, tail);
+	if (!tail)
+		return lanes_error_oom(err);
+	r->notes = lanes_route_notes_with_roots(d->f, head, d->roots, d->ncomp,
+						*tail ? tail : NULL);
+	free(tail);
 	return r->notes ? 0 : lanes_error_oom(err);
 }
 
@@ -201,6 +294,22 @@ static void release(struct dfs *d)
 	free(d->roots);
 }
 
+int lanes_route_dfs_tree(const struct lanes_fabric *f, unsigned workers, uint32_t *pos,
+			 uint32_t *parent_entry, struct lanes_error *err)
+{
+	struct dfs d;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	d.f = f;
+	d.workers = workers ? workers : 1;
+	d.parent_entry = parent_entry;
+	if (!(rc = dfs_order(&d, err)))
+		memcpy(pos, d.pos, sizeof(*pos) * f->num_switches);
+	release(&d);
+	return rc;
+}
+
 static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		 struct lanes_routing **out, struct lanes_error *err)
 {
@@ -213,9 +322,13 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	d.f = f;
 	d.workers = lanes_route_destination_workers(opts, f->num_switches);
 	*out = NULL;
-	if ((rc = dfs_order(&d, err)) || (rc = lanes_routing_new_parallel(f, d.workers, &r, err)))
+	if ((rc = lanes_route_each_param(opts->params, parse_word, &d, err)) ||
+	    (rc = dfs_order(&d, err)) || (rc = lanes_routing_new_parallel(f, d.workers, &r, err)))
 		goto out;
-	if ((rc = lanes_route_updown_lfts(f, opts, d.pos, r, &gap, err)) == 1)
+	rc = d.balance_rounds
+		     ? lanes_route_updown_balanced(f, opts, d.pos, d.balance_rounds, r, &gap, err)
+		     : lanes_route_updown_lfts(f, opts, d.pos, r, &gap, err);
+	if (rc == 1)
 		rc = lanes_error_set(err, LANES_EINTERNAL, "ud-dfs: internal: the DFS order left a gap");
 	if (rc || (rc = set_notes(&d, opts, r, err)))
 		goto out;
@@ -236,5 +349,6 @@ const struct lanes_engine lanes_engine_ud_dfs = {
 		  "topologies (ICPP 2003), section 3",
 	.flags = LANES_ENGINE_ANY_TOPOLOGY | LANES_ENGINE_DEADLOCK_FREE,
 	.check = NULL,
+	.params_usage = "balance=N,order=dfs|frontier",
 	.route = route,
 };

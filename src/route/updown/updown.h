@@ -52,6 +52,26 @@ int lanes_route_updown_lfts(const struct lanes_fabric *f, const struct lanes_rou
 		      struct lanes_error *err);
 
 /**
+ * The same legal candidates as lanes_route_updown_lfts, one tree per
+ * destination switch chosen by the balancing selection of
+ * route/common/balance.h over `rounds` rounds (updown_balance.c), every LID
+ * of a switch alike, on one thread. @return as lanes_route_updown_lfts
+ */
+int lanes_route_updown_balanced(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+				const uint32_t *pos, uint32_t rounds, struct lanes_routing *r,
+				struct route_updown_gap *gap, struct lanes_error *err);
+
+/**
+ * ud-dfs's depth-first spanning tree (ud_dfs.c: Sancho et al.'s root and
+ * order heuristics), one per component: pos[s] switch s's place in visiting
+ * order; parent_entry[s] (may be NULL) the adjacency entry of s's tree link
+ * to the switch it was found from (the first such cable in port order),
+ * LANES_NONE at a root. workers: threads for the distance matrix.
+ */
+int lanes_route_dfs_tree(const struct lanes_fabric *f, unsigned workers, uint32_t *pos,
+			 uint32_t *parent_entry, struct lanes_error *err);
+
+/**
  * updn's roots from the GUID file at path (updn_roots.c gives the format):
  * roots[0..*nroots) the switches named, ascending; *unknown the GUIDs of the
  * file that are not in f.
