@@ -320,6 +320,47 @@ int lanes_fabric_inject_faults(const struct lanes_fabric *f, const struct lanes_
 			       struct lanes_fabric **out, struct lanes_fault_report *report,
 			       struct lanes_error *err);
 
+/** A port by its node's GUID (or port GUID) and number: the cable plugged into it. */
+struct lanes_fault_port {
+	uint64_t guid;
+	uint8_t port;
+};
+
+/** Parts an administrator names as failed. */
+struct lanes_fault_names {
+	const uint64_t *switch_guids;          /**< switches, by node or port-0 GUID */
+	uint32_t num_switch_guids;
+	const struct lanes_fault_port *cables; /**< cables, each by one of its ends */
+	uint32_t num_cables;
+};
+
+/** One removed cable: both ends, by node GUID and port. */
+struct lanes_fault_cable {
+	uint64_t guid_a, guid_b;
+	uint8_t port_a, port_b;
+};
+
+/** The parts removed, in fabric order; malloc'ed, lanes_fault_list_free(). */
+struct lanes_fault_list {
+	uint64_t *switches, *cas;         /**< node GUIDs */
+	struct lanes_fault_cable *cables; /**< cables removed on their own (not with a switch) */
+	uint32_t num_switches, num_cas, num_cables;
+};
+
+void lanes_fault_list_free(struct lanes_fault_list *list);
+
+/**
+ * lanes_fabric_inject_faults() after removing named parts: the named
+ * switches and cables go first, then the random counts of spec are drawn
+ * among what is left (a fraction is of what is left). A GUID that is no
+ * switch or a port without a cable is LANES_EINVAL naming it. names, report
+ * and list may be NULL; list receives every part removed.
+ */
+int lanes_fabric_remove_faults(const struct lanes_fabric *f, const struct lanes_fault_spec *spec,
+			       const struct lanes_fault_names *names, struct lanes_fabric **out,
+			       struct lanes_fault_report *report, struct lanes_fault_list *list,
+			       struct lanes_error *err);
+
 #ifdef __cplusplus
 }
 #endif

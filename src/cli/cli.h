@@ -26,6 +26,9 @@ struct cli_command {
 	int (*run)(int argc, char **argv);
 };
 
+/* The most --fail-link and --fail-switch options of one command. */
+#define CLI_MAX_NAMED_FAULTS 64
+
 /* How to get the fabric: a file or a generator spec, then optional faults. */
 struct cli_fabric_opts {
 	const char *format;   /* --format for reading, or NULL to recognise */
@@ -33,8 +36,16 @@ struct cli_fabric_opts {
 	double fail_switches; /* --fail-switches */
 	uint64_t seed;        /* --fault-seed */
 	int faults;           /* a fault option was given */
-	struct lanes_fault_report report;
+	const char *fail_link[CLI_MAX_NAMED_FAULTS];   /* --fail-link GUID/PORT or NAME/PORT */
+	const char *fail_switch[CLI_MAX_NAMED_FAULTS]; /* --fail-switch GUID or NAME */
+	int num_fail_link, num_fail_switch;
+	struct lanes_fault_report report; /* how much the faults removed */
+	struct lanes_fault_list removed;  /* what, when keep_removed (the caller frees it) */
+	int keep_removed;
 };
+
+/* The defaults: no format, no faults, fault seed 1. */
+void cli_fabric_opts_init(struct cli_fabric_opts *opts);
 
 /*
  * Print "lanes: file:line: message" and return EXIT_USAGE, or EXIT_FINDING
@@ -82,6 +93,8 @@ int cli_fabric_connected(const struct lanes_fabric *f, int warn);
 	{ "format", required_argument, NULL, 'F' },                \
 	{ "fail-links", required_argument, NULL, 'L' },            \
 	{ "fail-switches", required_argument, NULL, 'S' },         \
+	{ "fail-link", required_argument, NULL, 'W' },             \
+	{ "fail-switch", required_argument, NULL, 'X' },           \
 	{ "fault-seed", required_argument, NULL, 's' }
 
 /*
@@ -110,6 +123,8 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
 	"  --format NAME        read the file as ibnetdiscover or ibsim\n"              \
 	"  --fail-links X       remove X switch-to-switch cables (a count, or a fraction < 1)\n" \
 	"  --fail-switches X    remove X switches (and the CAs only they connect)\n"     \
+	"  --fail-link G/P      remove the cable in port P of the node with GUID (or name) G;\n" \
+	"                       repeatable; --fail-switch G removes a switch by GUID or name\n" \
 	"  --fault-seed S       seed for fault injection, decimal (default 1)\n"
 
 /* The largest --threads (the library starts at most 256 workers a call). */

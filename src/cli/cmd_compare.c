@@ -337,7 +337,7 @@ int cmd_compare(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	a.fo.seed = 1;
+	cli_fabric_opts_init(&a.fo);
 	lanes_route_opts_init(&a.ro);
 	lanes_verify_opts_init(&a.vo);
 	if ((rc = parse_args(&a, argc, argv)))

@@ -407,7 +407,7 @@ int cmd_route(int argc, char **argv)
 						  { "output", required_argument, NULL, 'o' },
 						  { "help", no_argument, NULL, 'h' },
 						  { NULL, 0, NULL, 0 } };
-	struct cli_fabric_opts fo = { NULL, 0, 0, 1, 0, { 0, 0, 0 } };
+	struct cli_fabric_opts fo;
 	struct lanes_route_opts ro;
 	const struct lanes_engine *e;
 	const char *engine = NULL, *dir = NULL;
@@ -419,6 +419,7 @@ int cmd_route(int argc, char **argv)
 	int c, rc;
 
 	lanes_route_opts_init(&ro);
+	cli_fabric_opts_init(&fo);
 	while ((c = cli_getopt(argc, argv, "e:o:h", longopts, &seen)) != -1) {
 		if (c == CLI_OPT_TWICE)
 			return EXIT_USAGE;

@@ -744,7 +744,7 @@ int cmd_sim(int argc, char **argv)
 		rc = cli_out_of_memory();
 		goto out;
 	}
-	a->fo.seed = 1;
+	cli_fabric_opts_init(&a->fo);
 	lanes_route_opts_init(&a->ro);
 	lanes_sim_opts_init(&a->so);
 	lanes_sim_traffic_init(&a->traffic);

@@ -28,18 +28,44 @@ static const char topo_usage[] =
 	"  list  list the topology generators and their keys\n"
 	"\n" CLI_FABRIC_HELP;
 
-static void print_report(const struct cli_fabric_opts *o)
-{
-	if (o->faults)
-		fprintf(stderr,
-			"lanes: faults (seed %llu): removed %u switch-to-switch cables, %u switches, %u CAs\n",
-			(unsigned long long)o->seed, o->report.links_removed,
-			o->report.switches_removed, o->report.cas_removed);
-}
-
 static void add_int(struct json_object *o, const char *key, int64_t v)
 {
 	json_object_object_add(o, key, json_object_new_int64(v));
+}
+
+static struct json_object *guid_json(uint64_t guid)
+{
+	char hex[24];
+
+	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)guid);
+	return json_object_new_string(hex);
+}
+
+/* "switches", "cas": GUIDs; "cables": [[GUID, port], [GUID, port]] of each end. */
+static void add_removed(struct json_object *x, const struct lanes_fault_list *r)
+{
+	struct json_object *sw = json_object_new_array(), *cas = json_object_new_array(),
+			   *cables = json_object_new_array();
+
+	for (uint32_t i = 0; i < r->num_switches; i++)
+		json_object_array_add(sw, guid_json(r->switches[i]));
+	for (uint32_t i = 0; i < r->num_cas; i++)
+		json_object_array_add(cas, guid_json(r->cas[i]));
+	for (uint32_t i = 0; i < r->num_cables; i++) {
+		struct json_object *c = json_object_new_array(), *a = json_object_new_array(),
+				   *b = json_object_new_array();
+
+		json_object_array_add(a, guid_json(r->cables[i].guid_a));
+		json_object_array_add(a, json_object_new_int(r->cables[i].port_a));
+		json_object_array_add(b, guid_json(r->cables[i].guid_b));
+		json_object_array_add(b, json_object_new_int(r->cables[i].port_b));
+		json_object_array_add(c, a);
+		json_object_array_add(c, b);
+		json_object_array_add(cables, c);
+	}
+	json_object_object_add(x, "switches", sw);
+	json_object_object_add(x, "cas", cas);
+	json_object_object_add(x, "cables", cables);
 }
 
 static struct json_object *stats_json(const struct lanes_fabric_stats *st,
@@ -78,6 +104,7 @@ static struct json_object *stats_json(const struct lanes_fabric_stats *st,
 		add_int(x, "links_removed", opts->report.links_removed);
 		add_int(x, "switches_removed", opts->report.switches_removed);
 		add_int(x, "cas_removed", opts->report.cas_removed);
+		add_removed(x, &opts->removed);
 		json_object_object_add(o, "faults", x);
 	}
 	return o;
@@ -230,7 +257,7 @@ static int topo_info(int argc, char **argv)
 						  { "seed", required_argument, NULL, 'N' },
 						  { "help", no_argument, NULL, 'h' },
 						  { NULL, 0, NULL, 0 } };
-	struct cli_fabric_opts opts = { NULL, 0, 0, 1, 0, { 0, 0, 0 } };
+	struct cli_fabric_opts opts;
 	struct lanes_fabric_stats st;
 	struct lanes_structure s;
 	struct lanes_fabric *f;
@@ -238,6 +265,8 @@ static int topo_info(int argc, char **argv)
 	struct cli_seen seen = { { 0 }, 0 };
 	int json = 0, c, rc;
 
+	cli_fabric_opts_init(&opts);
+	opts.keep_removed = 1; /* --json lists what was removed */
 	while ((c = cli_getopt(argc, argv, "h", longopts, &seen)) != -1) {
 		if (c == CLI_OPT_TWICE)
 			return EXIT_USAGE;
@@ -255,9 +284,9 @@ static int topo_info(int argc, char **argv)
 	}
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f)))
 		return rc;
-	print_report(&opts);
 	if (lanes_fabric_stats(f, &st, &err) || lanes_recognize(f, &s, &err)) {
 		lanes_fabric_free(f);
+		lanes_fault_list_free(&opts.removed);
 		return cli_fail(&err);
 	}
 	if (json) {
@@ -272,6 +301,7 @@ static int topo_info(int argc, char **argv)
 	}
 	lanes_structure_free(&s);
 	lanes_fabric_free(f);
+	lanes_fault_list_free(&opts.removed);
 	return st.connected ? EXIT_OK : EXIT_FINDING;
 }
 
@@ -320,12 +350,13 @@ static int write_command(int argc, char **argv, int convert)
 						  { "seed", required_argument, NULL, 'N' },
 						  { "help", no_argument, NULL, 'h' },
 						  { NULL, 0, NULL, 0 } };
-	struct cli_fabric_opts opts = { NULL, 0, 0, 1, 0, { 0, 0, 0 } };
+	struct cli_fabric_opts opts;
 	const char *output = NULL, *to = NULL;
 	struct lanes_fabric *f;
 	struct cli_seen seen = { { 0 }, 0 };
 	int c, rc;
 
+	cli_fabric_opts_init(&opts);
 	while ((c = cli_getopt(argc, argv, "o:h", longopts, &seen)) != -1) {
 		if (c == CLI_OPT_TWICE)
 			return EXIT_USAGE;
@@ -348,7 +379,6 @@ static int write_command(int argc, char **argv, int convert)
 		return rc;
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f)))
 		return rc;
-	print_report(&opts);
 	rc = write_fabric(f, output, to ? to : "ibnetdiscover");
 	lanes_fabric_free(f);
 	return rc;

@@ -343,7 +343,7 @@ int cmd_trace(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	a.fo.seed = 1;
+	cli_fabric_opts_init(&a.fo);
 	lanes_route_opts_init(&a.ro);
 	if ((rc = parse_args(&a, argc, argv)))
 		return rc < 0 ? EXIT_OK : rc;

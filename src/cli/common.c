@@ -112,8 +112,8 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
 	int c = getopt_long(argc, argv, shortopts, longopts, NULL);
 	char name[64];
 
-	if (c == -1 || c == '?' || c == ':' || c == 'h')
-		return c;
+	if (c == -1 || c == '?' || c == ':' || c == 'h' || c == 'W' || c == 'X')
+		return c; /* --help, --fail-link and --fail-switch may repeat */
 	if (cli_seen_has(seen, c)) {
 		option_name(c, shortopts, longopts, name, sizeof(name));
 		cli_usage_error("%s given twice", name);
@@ -132,9 +132,31 @@ int cli_seen_has(const struct cli_seen *seen, int c)
 	return 0;
 }
 
+void cli_fabric_opts_init(struct cli_fabric_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->seed = 1;
+}
+
+/* --fail-link and --fail-switch: kept as given, resolved once the fabric is read. */
+static int named_fault(const char *opt, const char *arg, const char **list, int *n,
+		       struct cli_fabric_opts *opts)
+{
+	if (*n == CLI_MAX_NAMED_FAULTS)
+		return cli_usage_error("--%s: more than %d", opt, CLI_MAX_NAMED_FAULTS), -1;
+	list[(*n)++] = arg;
+	opts->faults = 1;
+	return 1;
+}
+
 int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts)
 {
 	switch (opt) {
+	case 'W':
+		return named_fault("fail-link", arg, opts->fail_link, &opts->num_fail_link, opts);
+	case 'X':
+		return named_fault("fail-switch", arg, opts->fail_switch, &opts->num_fail_switch,
+				   opts);
 	case 'F':
 		opts->format = arg;
 		return 1;
@@ -174,14 +196,110 @@ static int is_file(const char *path)
 	return !stat(path, &st) && !S_ISDIR(st.st_mode);
 }
 
+/* A node by GUID (0x...) or by its description, which must name one node. */
+static uint32_t node_named(const struct lanes_fabric *f, const char *opt, const char *name,
+			   size_t len)
+{
+	uint32_t found = LANES_NONE, count = 0;
+	char *end;
+
+	if (len > 2 && name[0] == '0' && (name[1] == 'x' || name[1] == 'X')) {
+		uint64_t guid = strtoull(name + 2, &end, 16);
+
+		if (end == name + len && (found = lanes_fabric_find_guid(f, guid)) != LANES_NONE)
+			return found;
+	}
+	for (uint32_t i = 0; i < f->num_nodes; i++)
+		if (strlen(f->nodes[i].desc) == len && !memcmp(f->nodes[i].desc, name, len) &&
+		    !count++)
+			found = i;
+	if (count == 1)
+		return found;
+	cli_usage_error("--%s: '%.*s' %s", opt, (int)len, name,
+			count ? "names more than one node; give its GUID"
+			      : "is neither a GUID nor a node description of the fabric");
+	return LANES_NONE;
+}
+
+/* GUID/PORT or NAME/PORT (the last '/': names hold slashes) to a port. */
+static int cable_named(const struct lanes_fabric *f, const char *arg, struct lanes_fault_port *out)
+{
+	const char *slash = strrchr(arg, '/');
+	uint64_t port;
+	uint32_t node;
+
+	if (!slash || cli_parse_u64("fail-link", slash + 1, &port))
+		return slash ? EXIT_USAGE : cli_usage_error("--fail-link: '%s' is not GUID/PORT "
+							    "or NAME/PORT", arg);
+	if ((node = node_named(f, "fail-link", arg, (size_t)(slash - arg))) == LANES_NONE)
+		return EXIT_USAGE;
+	if (port < 1 || port > f->nodes[node].nports)
+		return cli_usage_error("--fail-link: '%s' has ports 1..%u, not %llu",
+				       f->nodes[node].desc, f->nodes[node].nports,
+				       (unsigned long long)port);
+	*out = (struct lanes_fault_port){ f->nodes[node].guid, (uint8_t)port };
+	return 0;
+}
+
+static const char *desc_of(const struct lanes_fabric *f, uint64_t guid)
+{
+	uint32_t n = lanes_fabric_find_guid(f, guid);
+
+	return n == LANES_NONE ? "" : f->nodes[n].desc;
+}
+
+/* On stderr: the counts, and each part removed (the first 20 of each kind). */
+static void print_faults(const struct lanes_fabric *f, const struct cli_fabric_opts *opts,
+			 const struct lanes_fault_list *l)
+{
+	const struct lanes_fault_report *r = &opts->report;
+
+	fprintf(stderr, "lanes: faults (seed %llu): removed %u cables, %u switches, %u CAs\n",
+		(unsigned long long)opts->seed, r->links_removed, r->switches_removed,
+		r->cas_removed);
+	for (uint32_t i = 0; i < l->num_switches && i < MAX_WARNINGS_SHOWN; i++)
+		fprintf(stderr, "lanes:   switch 0x%016llx '%s'\n", (unsigned long long)l->switches[i],
+			desc_of(f, l->switches[i]));
+	for (uint32_t i = 0; i < l->num_cas && i < MAX_WARNINGS_SHOWN; i++)
+		fprintf(stderr, "lanes:   CA 0x%016llx '%s' (cabled only to removed switches)\n",
+			(unsigned long long)l->cas[i], desc_of(f, l->cas[i]));
+	for (uint32_t i = 0; i < l->num_cables && i < MAX_WARNINGS_SHOWN; i++)
+		fprintf(stderr, "lanes:   cable 0x%016llx/%u '%s' - 0x%016llx/%u '%s'\n",
+			(unsigned long long)l->cables[i].guid_a, l->cables[i].port_a,
+			desc_of(f, l->cables[i].guid_a), (unsigned long long)l->cables[i].guid_b,
+			l->cables[i].port_b, desc_of(f, l->cables[i].guid_b));
+	if (l->num_switches > MAX_WARNINGS_SHOWN || l->num_cas > MAX_WARNINGS_SHOWN ||
+	    l->num_cables > MAX_WARNINGS_SHOWN)
+		fprintf(stderr, "lanes:   (%d of each kind shown; `lanes topo info --json` lists all)\n",
+			MAX_WARNINGS_SHOWN);
+}
+
 static int apply_faults(struct cli_fabric_opts *opts, struct lanes_fabric **f)
 {
+	uint64_t guids[CLI_MAX_NAMED_FAULTS];
+	struct lanes_fault_port ports[CLI_MAX_NAMED_FAULTS];
 	struct lanes_fault_spec spec = { opts->fail_links, opts->fail_switches, opts->seed };
+	struct lanes_fault_names names = { guids, (uint32_t)opts->num_fail_switch, ports,
+					   (uint32_t)opts->num_fail_link };
 	struct lanes_fabric *faulty;
 	struct lanes_error err;
+	uint32_t node;
 
-	if (lanes_fabric_inject_faults(*f, &spec, &faulty, &opts->report, &err))
+	for (int i = 0; i < opts->num_fail_switch; i++) {
+		if ((node = node_named(*f, "fail-switch", opts->fail_switch[i],
+				       strlen(opts->fail_switch[i]))) == LANES_NONE)
+			return EXIT_USAGE;
+		guids[i] = (*f)->nodes[node].guid;
+	}
+	for (int i = 0; i < opts->num_fail_link; i++)
+		if (cable_named(*f, opts->fail_link[i], &ports[i]))
+			return EXIT_USAGE;
+	if (lanes_fabric_remove_faults(*f, &spec, &names, &faulty, &opts->report, &opts->removed,
+				       &err))
 		return cli_fail(&err);
+	print_faults(*f, opts, &opts->removed);
+	if (!opts->keep_removed)
+		lanes_fault_list_free(&opts->removed);
 	lanes_fabric_free(*f);
 	*f = faulty;
 	return 0;

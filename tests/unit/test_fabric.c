@@ -438,6 +438,46 @@ static void test_connected_over_all_cables(void **state)
 	lanes_fabric_free(f);
 }
 
+/*
+ * Named parts go first, and the random count is drawn among what is left:
+ * naming a switch and asking for 25% of the switches removes 1 + 25% of 15.
+ */
+static void test_named_faults(void **state)
+{
+	struct lanes_fabric *f = gen("torus k=4x4 p=1"), *g;
+	const uint64_t sw = f->nodes[f->switches[5]].guid;
+	const struct lanes_fault_port end = { f->nodes[f->switches[0]].guid, 2 };
+	struct lanes_fault_names names = { &sw, 1, &end, 1 };
+	struct lanes_fault_spec spec = { 0, 0.25, 9 };
+	struct lanes_fault_report rep;
+	struct lanes_fault_list list;
+	struct lanes_error err;
+
+	(void)state;
+	assert_int_equal(lanes_fabric_remove_faults(f, &spec, &names, &g, &rep, &list, &err), 0);
+	assert_int_equal(rep.switches_removed, 1 + 4); /* round(0.25 * 15) */
+	assert_int_equal(list.num_switches, 5);
+	assert_true(list.switches[0] == sw || list.switches[1] == sw || list.switches[2] == sw ||
+		    list.switches[3] == sw || list.switches[4] == sw);
+	assert_int_equal(g->num_switches, 11);
+	assert_int_equal(lanes_fabric_find_guid(g, sw), LANES_NONE);
+	lanes_fault_list_free(&list);
+	lanes_fabric_free(g);
+	/* a GUID that is no switch, a port without a cable */
+	const uint64_t ca = f->nodes[f->switches[0]].guid + 0x60000; /* no node */
+	const struct lanes_fault_port none = { f->nodes[f->switches[0]].guid, 7 };
+	struct lanes_fault_names bad_sw = { &ca, 1, NULL, 0 }, bad_port = { NULL, 0, &none, 1 };
+	struct lanes_fault_spec zero = { 0, 0, 1 };
+
+	assert_int_equal(lanes_fabric_remove_faults(f, &zero, &bad_sw, &g, NULL, NULL, &err),
+			 LANES_EINVAL);
+	assert_non_null(strstr(err.message, "not a GUID of the fabric"));
+	assert_int_equal(lanes_fabric_remove_faults(f, &zero, &bad_port, &g, NULL, NULL, &err),
+			 LANES_EINVAL);
+	assert_non_null(strstr(err.message, "has no cable"));
+	lanes_fabric_free(f);
+}
+
 /* Write f in a format and read it back. */
 static struct lanes_fabric *round_trip(const struct lanes_fabric *f, const char *format)
 {
@@ -542,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_connected_over_all_cables),
 		cmocka_unit_test(test_fabric_beyond_one_subnet),
 		cmocka_unit_test(test_fingerprint),
+		cmocka_unit_test(test_named_faults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
