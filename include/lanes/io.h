@@ -55,6 +55,15 @@ const struct lanes_format *lanes_format_sniff(const char *data, size_t len);
  */
 int lanes_io_slurp(const char *path, char **out, size_t *len, struct lanes_error *err);
 
+/**
+ * Apply an infiniband-diags node-name map (lines `GUID "name"`, '#'
+ * comments): *out is f with those nodes' descriptions replaced. GUIDs the
+ * fabric lacks are ignored; a GUID named twice or a malformed line is
+ * LANES_EPARSE with file:line.
+ */
+int lanes_io_apply_name_map(const struct lanes_fabric *f, const char *path,
+			    struct lanes_fabric **out, struct lanes_error *err);
+
 /** How errors name path: itself, or "(standard input)" for "-". */
 const char *lanes_io_shown_name(const char *path);
 

@@ -32,6 +32,7 @@ struct cli_command {
 /* How to get the fabric: a file or a generator spec, then optional faults. */
 struct cli_fabric_opts {
 	const char *format;   /* --format for reading, or NULL to recognise */
+	const char *name_map; /* --node-name-map FILE */
 	double fail_links;    /* --fail-links */
 	double fail_switches; /* --fail-switches */
 	uint64_t seed;        /* --fault-seed */
@@ -94,6 +95,7 @@ int cli_fabric_connected(const struct lanes_fabric *f, int warn);
 	{ "fail-links", required_argument, NULL, 'L' },            \
 	{ "fail-switches", required_argument, NULL, 'S' },         \
 	{ "fail-link", required_argument, NULL, 'W' },             \
+	{ "node-name-map", required_argument, NULL, 'M' },         \
 	{ "fail-switch", required_argument, NULL, 'X' },           \
 	{ "fault-seed", required_argument, NULL, 's' }
 
@@ -123,6 +125,7 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
 	"  --format NAME        read the file as ibnetdiscover or ibsim\n"              \
 	"  --fail-links X       remove X switch-to-switch cables (a count, or a fraction < 1)\n" \
 	"  --fail-switches X    remove X switches (and the CAs only they connect)\n"     \
+	"  --node-name-map FILE node names for node GUIDs, infiniband-diags' format\n"       \
 	"  --fail-link G/P      remove the cable in port P of the node with GUID (or name) G;\n" \
 	"                       repeatable; --fail-switch G removes a switch by GUID or name\n" \
 	"  --fault-seed S       seed for fault injection, decimal (default 1)\n"

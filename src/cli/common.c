@@ -152,6 +152,9 @@ static int named_fault(const char *opt, const char *arg, const char **list, int 
 int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts)
 {
 	switch (opt) {
+	case 'M':
+		opts->name_map = arg;
+		return 1;
 	case 'W':
 		return named_fault("fail-link", arg, opts->fail_link, &opts->num_fail_link, opts);
 	case 'X':
@@ -274,6 +277,22 @@ static void print_faults(const struct lanes_fabric *f, const struct cli_fabric_o
 			MAX_WARNINGS_SHOWN);
 }
 
+/* --node-name-map: *f with the map's names (before faults: they may use them). */
+static int apply_name_map(const char *path, struct lanes_fabric **f)
+{
+	struct lanes_fabric *named;
+	struct lanes_error err;
+
+	if (lanes_io_apply_name_map(*f, path, &named, &err)) {
+		lanes_fabric_free(*f);
+		*f = NULL;
+		return cli_fail(&err);
+	}
+	lanes_fabric_free(*f);
+	*f = named;
+	return 0;
+}
+
 static int apply_faults(struct cli_fabric_opts *opts, struct lanes_fabric **f)
 {
 	uint64_t guids[CLI_MAX_NAMED_FAULTS];
@@ -360,6 +379,8 @@ int cli_load_fabric(int nwords, char **words, struct cli_fabric_opts *opts,
 	if (rc)
 		return cli_fail(&err);
 	print_warnings(words[0], *out);
+	if (opts->name_map && (rc = apply_name_map(opts->name_map, out)))
+		return rc;
 	if (opts->faults && (rc = apply_faults(opts, out))) {
 		lanes_fabric_free(*out);
 		*out = NULL;

@@ -13,6 +13,7 @@
  */
 #include "lanes/fabric.h"
 #include "core/util.h"
+#include "copy.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -71,52 +72,6 @@ static int ca_orphaned(const struct lanes_fabric *f, uint32_t i, const unsigned 
 			return 0;
 	}
 	return cabled;
-}
-
-static int rebuild(const struct lanes_fabric *f, const unsigned char *dead_node,
-		   const unsigned char *dead_link, struct lanes_fabric **out,
-		   struct lanes_error *err)
-{
-	struct lanes_builder *b;
-	uint32_t *map = malloc(sizeof(*map) * (f->num_nodes + 1));
-	int rc = lanes_builder_new(&b, err);
-
-	if (rc || !map) {
-		free(map);
-		lanes_builder_free(b);
-		return rc ? rc : lanes_error_oom(err);
-	}
-	for (uint32_t i = 0; i < f->num_nodes && !rc; i++) {
-		const struct lanes_node *n = &f->nodes[i];
-		struct lanes_node_spec spec = { n->type, n->nports, n->guid, n->sysimage_guid,
-						n->vendor_id, n->device_id, n->desc };
-
-		map[i] = LANES_NONE;
-		if (dead_node[i])
-			continue;
-		rc = lanes_builder_add_node(b, &spec, &map[i], err);
-		for (unsigned p = 0; p <= n->nports && !rc; p++) {
-			const struct lanes_port *port = &f->ports[n->port_base + p];
-
-			rc = lanes_builder_set_port(b, map[i], (uint8_t)p, port->guid,
-						    lanes_lid_in_file(port->lid),
-						    port->lmc, err);
-		}
-	}
-	for (uint32_t l = 0; l < f->num_links && !rc; l++) {
-		const struct lanes_link *k = &f->links[l];
-		const struct lanes_port *port = lanes_fabric_port(f, k->a, k->pa);
-
-		if (!dead_link[l] && !dead_node[k->a] && !dead_node[k->b])
-			rc = lanes_builder_connect(b, map[k->a], k->pa, map[k->b], k->pb,
-						   port->width, port->speed, err);
-	}
-	free(map);
-	if (rc) {
-		lanes_builder_free(b);
-		return rc;
-	}
-	return lanes_builder_finish(b, out, err);
 }
 
 static int is_net_link(const struct lanes_fabric *f, const struct lanes_link *k)
@@ -295,7 +250,7 @@ int lanes_fabric_remove_faults(const struct lanes_fabric *f, const struct lanes_
 				&rep.links_removed, err)) ||
 	    (list && (rc = list_removed(f, dead_node, dead_link, &rep, list, err))))
 		goto out;
-	if ((rc = rebuild(f, dead_node, dead_link, out, err))) {
+	if ((rc = lanes_fabric_copy(f, dead_node, dead_link, NULL, out, err))) {
 		if (list)
 			lanes_fault_list_free(list);
 		goto out;
