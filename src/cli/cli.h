@@ -268,4 +268,12 @@ int cmd_compare(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 
+struct json_object;
+/*
+ * topo info's link widths and speeds, and the cables slower than their
+ * ports (topo_links.c): printed, or into json when it is not NULL. 0 or an
+ * exit code with the error printed.
+ */
+int cli_topo_links(const struct lanes_fabric *f, struct json_object *json);
+
 #endif

@@ -293,10 +293,12 @@ static int topo_info(int argc, char **argv)
 		struct json_object *o = stats_json(&st, f, &opts);
 
 		json_object_object_add(o, "structure", structure_json(&s, f));
+		cli_topo_links(f, o);
 		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
 		print_text(&st, f);
+		cli_topo_links(f, NULL);
 		print_structure(&s);
 	}
 	lanes_structure_free(&s);

@@ -99,6 +99,21 @@ static int set_end(struct reader *r, uint32_t rec, uint8_t port, uint32_t peer, 
 		    SHOW(r->recs[s->peer].id), s->line, peer_port, SHOW(r->recs[peer].id));
 }
 
+/*
+ * A cable's two lines must give one width and speed; the first is kept and
+ * the other named in a warning (nothing taken silently).
+ */
+static void same_rate(struct reader *r, const struct slot *s, const struct pline *pl)
+{
+	if (!s->width || !pl->width || (s->width == pl->width && s->speed == pl->speed))
+		return;
+	lanes_builder_warn(r->b, "%s:%lu: the cable of port %u of \"%.*s\" runs %ux%s here and "
+			   "%ux%s on line %lu; %ux%s kept", r->file, pl->line, pl->port,
+			   SHOW(r->recs[pl->rec].id), pl->width, lanes_speed_name(pl->speed),
+			   s->width, lanes_speed_name(s->speed), s->line, s->width,
+			   lanes_speed_name(s->speed));
+}
+
 static void fill_unknown(struct slot *s, const struct pline *pl)
 {
 	if (!s->width)
@@ -115,6 +130,7 @@ static void port_facts(struct reader *r, const struct pline *pl, uint32_t peer)
 	struct slot *far = slot_of(r, peer, pl->rport);
 	struct slot *far_lid = pn->type == LANES_NODE_SWITCH ? slot_of(r, peer, 0) : far;
 
+	same_rate(r, own, pl);
 	fill_unknown(own, pl);
 	fill_unknown(far, pl);
 	if (pl->guid && r->recs[pl->rec].type != LANES_NODE_SWITCH) {
