@@ -9,6 +9,7 @@ packages=(
   libclang-rt-14-dev                # clang's sanitizer and libFuzzer runtimes
   libcmocka-dev                     # the unit-test library
   libjson-c-dev                     # JSON reports
+  zlib1g-dev libzstd-dev            # compressed fabric and routing files (.gz, .zst)
   libmetis-dev                      # graph partitioning for the nue engine (as OpenSM's nue)
   opensm ibsim-utils infiniband-diags  # the real OpenSM, ibsim and ibroute for interop tests
   libopensm-dev libibumad-dev       # OpenSM's headers for the OpenSM plugin (they include umad.h,

@@ -34,6 +34,14 @@ extern "C" {
 int lanes_lfts_read(const char *data, size_t len, const char *file, const struct lanes_fabric *f,
 		    struct lanes_routing *r, struct lanes_error *err);
 
+/**
+ * The same from a file ("-" standard input), read as a stream: any size,
+ * memory for the tables and one line; gzip or zstd decompressed when the
+ * file's first bytes say so.
+ */
+int lanes_lfts_read_file(const char *path, const struct lanes_fabric *f, struct lanes_routing *r,
+			 struct lanes_error *err);
+
 /** Write r's LFTs as OpenSM's opensm-lfts.dump. */
 int lanes_lfts_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,
 		     struct lanes_error *err);
@@ -41,6 +49,10 @@ int lanes_lfts_write(const struct lanes_fabric *f, const struct lanes_routing *r
 /** Read opensm-sl2vl.dump into r's SL2VL maps. */
 int lanes_sl2vl_read(const char *data, size_t len, const char *file, const struct lanes_fabric *f,
 		     struct lanes_routing *r, struct lanes_error *err);
+
+/** The same from a file, streamed and decompressed as lanes_lfts_read_file(). */
+int lanes_sl2vl_read_file(const char *path, const struct lanes_fabric *f, struct lanes_routing *r,
+			  struct lanes_error *err);
 
 /** Write r's SL2VL maps as OpenSM's opensm-sl2vl.dump. */
 int lanes_sl2vl_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,
@@ -50,6 +62,10 @@ int lanes_sl2vl_write(const struct lanes_fabric *f, const struct lanes_routing *
 int lanes_path_sl_read(const char *data, size_t len, const char *file,
 		       const struct lanes_fabric *f, struct lanes_routing *r,
 		       struct lanes_error *err);
+
+/** The same from a file, streamed and decompressed as lanes_lfts_read_file(). */
+int lanes_path_sl_read_file(const char *path, const struct lanes_fabric *f,
+			    struct lanes_routing *r, struct lanes_error *err);
 
 /** Write r's path SLs as a path-SL table. */
 int lanes_path_sl_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,

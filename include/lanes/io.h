@@ -42,6 +42,23 @@ const struct lanes_format *lanes_format_at(size_t i);
 /** @return the readable format that claims data most strongly, or NULL */
 const struct lanes_format *lanes_format_sniff(const char *data, size_t len);
 
+/** Compression of a file: read from its first bytes, written by its name's extension. */
+enum lanes_compress {
+	LANES_COMPRESS_NONE,
+	LANES_COMPRESS_GZIP, /**< .gz (zlib) */
+	LANES_COMPRESS_ZSTD, /**< .zst (libzstd) */
+};
+
+/** The compression a file name asks for: .gz gzip, .zst zstd, else none. */
+int lanes_compress_of_path(const char *path);
+
+/**
+ * A stream that compresses (enum lanes_compress, not NONE) into raw, which
+ * it owns: fclose() finishes the compressed data, closes raw, and returns
+ * EOF if any write failed. NULL (raw untouched) when out of memory.
+ */
+FILE *lanes_io_compress(FILE *raw, int kind, struct lanes_error *err);
+
 /** Largest input file lanes reads: 1 GiB (a 100k-endpoint fabric is ~40 MB). */
 #define LANES_IO_MAX_BYTES ((size_t)1 << 30)
 

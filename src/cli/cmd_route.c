@@ -35,6 +35,8 @@ static const char route_usage[] =
 	"  --seed S         the engine's seed, for randomised engines (default 1)\n"
 	"  --threads N      worker threads, 0 one per core (default); the tables do not depend on it\n"
 	"  --ca-only        route CA LIDs only, not switch LIDs, as destinations\n"
+	"  --compress C     none (default), gzip or zstd: the three dumps as NAME.gz or NAME.zst,\n"
+	"                   which verify, sim, trace and the OpenSM plugin read as they are\n"
 	"  --roots FILE     root switch GUIDs for updn, one per line (default: found as OpenSM does);\n"
 	"                   refused with other engines, which do not use it\n"
 	"  Exit 0 routed; 1 the engine refused, could not fit the budgets or failed (an internal\n"
@@ -230,6 +232,7 @@ struct route_out {
 	const struct lanes_routing *r;
 	const struct lanes_route_opts *o;
 	double seconds;
+	int compress; /* enum lanes_compress, for the three dumps */
 };
 
 /* Close a file written in the temporary directory; a failed write (a full disk) is an error. */
@@ -251,10 +254,17 @@ static int finish_file(FILE *fp, const char *path)
 static int write_dump(const char *path, dump_writer w, const struct route_out *out)
 {
 	struct lanes_error err;
-	FILE *fp = fopen(path, "w");
+	FILE *fp = fopen(path, "w"), *z;
 
 	if (!fp)
 		return cli_usage_error("%s: %s", path, strerror(errno));
+	if (out->compress != LANES_COMPRESS_NONE) {
+		if (!(z = lanes_io_compress(fp, out->compress, &err))) {
+			fclose(fp);
+			return cli_fail(&err);
+		}
+		fp = z;
+	}
 	errno = 0;
 	if (w(out->f, out->r, fp, &err)) {
 		int e = errno; /* of the write that failed, when it was one */
@@ -322,11 +332,13 @@ static int write_report(const char *path, const struct route_out *out)
 static int write_files(const char *tmpdir, const char *const *names, void *ctx)
 {
 	static const dump_writer dumps[] = { lanes_lfts_write, lanes_sl2vl_write, lanes_path_sl_write };
+	static const char *const suffix[] = { "", ".gz", ".zst" }; /* by enum lanes_compress */
+	const struct route_out *out = ctx;
 	char path[4096 + 64]; /* the temporary directory's name is at most 4096 bytes */
 	int rc;
 
 	for (int i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), "%s/%s", tmpdir, names[i]);
+		snprintf(path, sizeof(path), "%s/%s%s", tmpdir, names[i], suffix[out->compress]);
 		if ((rc = write_dump(path, dumps[i], ctx)))
 			return rc;
 	}
@@ -391,9 +403,9 @@ int cli_route_option(int c, const char *arg, struct lanes_route_opts *o, const c
 /* The routing's directory (route_dir.c), and the seconds writing it took into *seconds. */
 static int write_timed(const char *dir, const struct lanes_engine *e, const struct lanes_fabric *f,
 		       const struct lanes_routing *r, const struct lanes_route_opts *o, double t,
-		       double *seconds)
+		       int compress, double *seconds)
 {
-	struct route_out out = { e, f, r, o, t };
+	struct route_out out = { e, f, r, o, t, compress };
 	double start = now();
 	int rc = route_dir_write(dir, write_files, &out);
 
@@ -401,10 +413,65 @@ static int write_timed(const char *dir, const struct lanes_engine *e, const stru
 	return rc;
 }
 
+/* --compress none|gzip|zstd; -1 (printed) otherwise. */
+static int compress_kind(const char *arg)
+{
+	if (!strcmp(arg, "none"))
+		return LANES_COMPRESS_NONE;
+	if (!strcmp(arg, "gzip"))
+		return LANES_COMPRESS_GZIP;
+	if (!strcmp(arg, "zstd"))
+		return LANES_COMPRESS_ZSTD;
+	cli_usage_error("--compress is none, gzip or zstd, not '%s'", arg);
+	return -1;
+}
+
+/*
+ * About how many bytes the three dumps take uncompressed: the LFT dump's
+ * line for a LID is the same on every switch ("0x000a 001 # Channel Adapter
+ * portguid 0x...: 'desc'"), the SL2VL dump has a row per in and cabled out
+ * port of a switch, the path-SL table a line per cell of its granularity.
+ */
+static double dump_bytes(const struct lanes_fabric *f, const struct lanes_routing *r, double *lfts)
+{
+	double per_switch = 0, sl2vl = 0, cells;
+
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		const struct lanes_lid_owner *o = &f->lid_owner[lid];
+		size_t desc = o->node == LANES_NONE ? 0 : strlen(f->nodes[o->node].desc);
+
+		per_switch += 14 + 28 + 16 + 4 + (desc > 63 ? 63 : desc) + 2;
+	}
+	*lfts = f->num_switches * (per_switch + 120);
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		const struct lanes_node *n = &f->nodes[f->switches[s]];
+
+		sl2vl += (double)(f->adj_off[s + 1] - f->adj_off[s]) * (n->nports + 1) * 58 + 260;
+	}
+	cells = r->sl_mode == LANES_SL_PER_DST	       ? f->max_lid
+		: r->sl_mode == LANES_SL_PER_SRC_SWITCH ? (double)f->max_lid * f->num_switches
+		: r->sl_mode == LANES_SL_PER_PAIR       ? (double)f->max_lid * f->max_lid : 0;
+	return *lfts + sl2vl + cells * 28;
+}
+
+/* Before writing: the size, when it is over 1 GB. */
+static void say_size(const struct lanes_fabric *f, const struct lanes_routing *r, const char *dir,
+		     int compress)
+{
+	double lfts, total = dump_bytes(f, r, &lfts);
+
+	if (total < 1e9)
+		return;
+	fprintf(stderr, "lanes: writing about %.1f GB to %s/ (opensm-lfts.dump %.1f GB)%s\n",
+		total / 1e9, dir, lfts / 1e9,
+		compress ? ", before compression" : "; --compress zstd writes them compressed");
+}
+
 int cmd_route(int argc, char **argv)
 {
 	static const struct option longopts[] = { CLI_FABRIC_LONGOPTS, CLI_ROUTE_LONGOPTS,
 						  { "output", required_argument, NULL, 'o' },
+						  { "compress", required_argument, NULL, 'Z' },
 						  { "help", no_argument, NULL, 'h' },
 						  { NULL, 0, NULL, 0 } };
 	struct cli_fabric_opts fo;
@@ -416,7 +483,7 @@ int cmd_route(int argc, char **argv)
 	char params[256];
 	double t = 0, w = 0;
 	struct cli_seen seen = { { 0 }, 0 };
-	int c, rc;
+	int c, rc, compress = LANES_COMPRESS_NONE;
 
 	lanes_route_opts_init(&ro);
 	cli_fabric_opts_init(&fo);
@@ -428,9 +495,11 @@ int cmd_route(int argc, char **argv)
 			return EXIT_USAGE;
 		if (c == 'o')
 			dir = optarg;
+		else if (c == 'Z' && (compress = compress_kind(optarg)) < 0)
+			return EXIT_USAGE;
 		else if (c == 'h')
 			return fputs(route_usage, stdout), EXIT_OK;
-		else if (!rc)
+		else if (!rc && c != 'Z')
 			return fputs(route_usage, stderr), EXIT_USAGE;
 	}
 	if (!engine || !dir)
@@ -443,7 +512,8 @@ int cmd_route(int argc, char **argv)
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &fo, &f)))
 		return rc;
 	cli_fabric_connected(f, 1);
-	if (!(rc = cli_route_fabric(e, f, &ro, &r, &t)) && !(rc = write_timed(dir, e, f, r, &ro, t, &w))) {
+	if (!(rc = cli_route_fabric(e, f, &ro, &r, &t)) && !(say_size(f, r, dir, compress), 0) &&
+	    !(rc = write_timed(dir, e, f, r, &ro, t, compress, &w))) {
 		char routed[32], written[32];
 
 		printf("%s: routed %u switches and %u LIDs in %s with %u VL(s) and %u SL(s) "
@@ -451,6 +521,9 @@ int cmd_route(int argc, char **argv)
 		       e->name, f->num_switches, f->max_lid, cli_duration(t, routed, sizeof(routed)),
 		       r->num_vls, r->num_sls, r->vls_needed, r->sls_needed, dir,
 		       cli_duration(w, written, sizeof(written)));
+		if (compress != LANES_COMPRESS_NONE)
+			printf("note: the dumps are compressed; OpenSM's -U wants %s/opensm-lfts.dump "
+			       "decompressed (%s -d)\n", dir, compress == LANES_COMPRESS_GZIP ? "gzip" : "zstd");
 		if (r->num_vls > 1 || r->num_sls > 1)
 			printf("note: `opensm -R file -U %s/opensm-lfts.dump` loads the LFTs only; this routing "
 			       "also needs its SLs (lanes-path-sl.txt) and SL2VL maps (opensm-sl2vl.dump): "

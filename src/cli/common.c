@@ -501,32 +501,29 @@ int cli_split_fabric_dir(const char *cmd, int n, char **w, char ***words, int *n
 	return k < n ? cli_usage_error("%s: unexpected argument '%s'", cmd, w[k]) : 0;
 }
 
-typedef int (*dump_reader)(const char *, size_t, const char *, const struct lanes_fabric *,
-			   struct lanes_routing *, struct lanes_error *);
+typedef int (*dump_reader)(const char *, const struct lanes_fabric *, struct lanes_routing *,
+			   struct lanes_error *);
 
 static int read_into(const char *path, dump_reader rd, const struct lanes_fabric *f,
 		     struct lanes_routing *r)
 {
 	struct lanes_error err;
-	char *data = NULL;
-	size_t len;
-	int rc = lanes_io_slurp(path, &data, &len, &err);
 
-	if (!rc)
-		rc = rd(data, len, lanes_io_shown_name(path), f, r, &err);
-	free(data);
-	return rc ? cli_fail(&err) : 0;
+	return rd(path, f, r, &err) ? cli_fail(&err) : 0;
 }
 
-/* DIR/name if it exists, else NULL. */
+/* DIR/name, or DIR/name.zst or DIR/name.gz (route --compress), if one exists; else NULL. */
 static const char *in_dir(const char *dir, const char *name, char *buf, size_t n)
 {
+	static const char *const suffixes[] = { "", ".zst", ".gz" };
 	struct stat st;
 
-	if (!dir)
-		return NULL;
-	snprintf(buf, n, "%s/%s", dir, name);
-	return stat(buf, &st) ? NULL : buf;
+	for (size_t i = 0; dir && i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		snprintf(buf, n, "%s/%s%s", dir, name, suffixes[i]);
+		if (!stat(buf, &st))
+			return buf;
+	}
+	return NULL;
 }
 
 /*
@@ -588,9 +585,9 @@ int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const ch
 		return rc;
 	if (lanes_routing_new(f, out, &err))
 		return cli_fail(&err);
-	if ((rc = read_into(lfts, lanes_lfts_read, f, *out)) ||
-	    (sl2vl && (rc = read_into(sl2vl, lanes_sl2vl_read, f, *out))) ||
-	    (psl && (rc = read_into(psl, lanes_path_sl_read, f, *out)))) {
+	if ((rc = read_into(lfts, lanes_lfts_read_file, f, *out)) ||
+	    (sl2vl && (rc = read_into(sl2vl, lanes_sl2vl_read_file, f, *out))) ||
+	    (psl && (rc = read_into(psl, lanes_path_sl_read_file, f, *out)))) {
 		lanes_routing_free(*out);
 		*out = NULL;
 		return rc;

@@ -35,13 +35,17 @@ static const char *const route_files[ROUTE_DIR_FILES] = {
 	"opensm-lfts.dump", "opensm-sl2vl.dump", "lanes-path-sl.txt", "report.json",
 };
 
+/* The dumps may be compressed (route --compress): these endings are route's too. */
+static const char *const route_suffixes[ROUTE_DIR_SUFFIXES] = { "", ".gz", ".zst" };
+
 /*
  * The one piece of process state: the files a signal handler must remove.
  * Set before the handlers are installed and cleared after they are removed;
  * the handler only calls unlink(), rmdir() and raise(), which are
  * async-signal-safe.
  */
-static char cleanup_paths[ROUTE_DIR_FILES + 1][ROUTE_DIR_PATH + 32];
+static char cleanup_paths[ROUTE_DIR_FILES * ROUTE_DIR_SUFFIXES + 1][ROUTE_DIR_PATH + 32];
+#define NUM_CLEANUP (ROUTE_DIR_FILES * ROUTE_DIR_SUFFIXES)
 static volatile sig_atomic_t cleanup_armed;
 
 static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
@@ -49,9 +53,9 @@ static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
 
 static void remove_temp_files(void)
 {
-	for (int i = 0; i < ROUTE_DIR_FILES; i++)
+	for (int i = 0; i < NUM_CLEANUP; i++)
 		unlink(cleanup_paths[i]);
-	rmdir(cleanup_paths[ROUTE_DIR_FILES]);
+	rmdir(cleanup_paths[NUM_CLEANUP]);
 }
 
 static void on_signal(int sig)
@@ -71,9 +75,10 @@ static void arm_cleanup(const char *tmp, struct sigaction *saved)
 {
 	struct sigaction sa;
 
-	for (int i = 0; i < ROUTE_DIR_FILES; i++)
-		snprintf(cleanup_paths[i], sizeof(cleanup_paths[i]), "%s/%s", tmp, route_files[i]);
-	snprintf(cleanup_paths[ROUTE_DIR_FILES], sizeof(cleanup_paths[0]), "%s", tmp);
+	for (int i = 0; i < NUM_CLEANUP; i++)
+		snprintf(cleanup_paths[i], sizeof(cleanup_paths[i]), "%s/%s%s", tmp,
+			 route_files[i / ROUTE_DIR_SUFFIXES], route_suffixes[i % ROUTE_DIR_SUFFIXES]);
+	snprintf(cleanup_paths[NUM_CLEANUP], sizeof(cleanup_paths[0]), "%s", tmp);
 	cleanup_armed = 1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -97,8 +102,9 @@ static void remove_route_dir(const char *dir)
 {
 	char path[ROUTE_DIR_PATH + 32];
 
-	for (int i = 0; i < ROUTE_DIR_FILES; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, route_files[i]);
+	for (int i = 0; i < NUM_CLEANUP; i++) {
+		snprintf(path, sizeof(path), "%s/%s%s", dir, route_files[i / ROUTE_DIR_SUFFIXES],
+			 route_suffixes[i % ROUTE_DIR_SUFFIXES]);
 		unlink(path);
 	}
 	rmdir(dir);
@@ -106,9 +112,14 @@ static void remove_route_dir(const char *dir)
 
 static int is_route_file(const char *name)
 {
-	for (int i = 0; i < ROUTE_DIR_FILES; i++)
-		if (!strcmp(name, route_files[i]))
+	char full[64];
+
+	for (int i = 0; i < NUM_CLEANUP; i++) {
+		snprintf(full, sizeof(full), "%s%s", route_files[i / ROUTE_DIR_SUFFIXES],
+			 route_suffixes[i % ROUTE_DIR_SUFFIXES]);
+		if (!strcmp(name, full))
 			return 1;
+	}
 	return 0;
 }
 

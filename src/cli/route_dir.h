@@ -6,6 +6,8 @@
 
 /* The files of a routing directory, in the order route_dir_write() names them. */
 #define ROUTE_DIR_FILES 4
+/* Endings a file of the directory may have: none, ".gz", ".zst". */
+#define ROUTE_DIR_SUFFIXES 3
 
 /*
  * Writes the routing's files into tmpdir, names[i] for file i

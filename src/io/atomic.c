@@ -139,7 +139,7 @@ static int open_temp(struct lanes_atomic *a, const struct stat *old, struct lane
 	return 0;
 }
 
-int lanes_atomic_open(struct lanes_atomic *a, const char *path, struct lanes_error *err)
+static int open_any(struct lanes_atomic *a, const char *path, struct lanes_error *err)
 {
 	struct stat st;
 	int e;
@@ -156,6 +156,29 @@ int lanes_atomic_open(struct lanes_atomic *a, const char *path, struct lanes_err
 		return LANES_EIO;
 	}
 	return S_ISREG(st.st_mode) ? open_temp(a, &st, err) : open_direct(a, err);
+}
+
+/* path.gz and path.zst are written compressed (stream.c). */
+static int compress_by_name(struct lanes_atomic *a, struct lanes_error *err)
+{
+	int kind = lanes_compress_of_path(a->path);
+	FILE *z;
+
+	if (kind == LANES_COMPRESS_NONE)
+		return 0;
+	if (!(z = lanes_io_compress(a->fp, kind, err))) {
+		lanes_atomic_abort(a);
+		return LANES_ENOMEM;
+	}
+	a->fp = z;
+	return 0;
+}
+
+int lanes_atomic_open(struct lanes_atomic *a, const char *path, struct lanes_error *err)
+{
+	int rc = open_any(a, path, err);
+
+	return rc ? rc : compress_by_name(a, err);
 }
 
 int lanes_atomic_commit(struct lanes_atomic *a, struct lanes_error *err)

@@ -51,11 +51,12 @@
 #include "fmt.h"
 #include "formats.h"
 #include "osm_common.h"
+#include "stream.h"
 #include "lanes/dump.h"
 #include "text.h"
 
 struct lft_parse {
-	struct lanes_lines lines;
+	struct lanes_lines *lines;
 	const struct lanes_fabric *f;
 	struct lanes_routing *r;
 	struct lanes_strmap guids; /* 8-byte node or port-0 GUID -> node index */
@@ -72,7 +73,7 @@ struct lft_parse {
 
 static int perr(struct lft_parse *ps, const char *msg)
 {
-	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno, "%s", msg);
+	return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno, "%s", msg);
 }
 
 /* Node GUIDs of every node, and port-0 GUIDs of switches where they differ. */
@@ -115,7 +116,7 @@ static int close_block(struct lft_parse *ps)
 	if (!ps->block_open)
 		return 0;
 	n = &ps->f->nodes[ps->f->switches[ps->sw]];
-	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+	return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 				 "truncated: the table of switch 0x%016llx ('%s', line %lu) ends "
 				 "without its 'lids dumped' line", (unsigned long long)n->guid,
 				 n->desc ? n->desc : "", ps->block_line[ps->sw]);
@@ -133,7 +134,7 @@ static int same_switch_lid(struct lft_parse *ps, struct lanes_scan sc, uint32_t 
 	sc.p = l + 14;
 	if (!lanes_scan_uint(&sc, UINT64_MAX, &v) || v == lid)
 		return 0;
-	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+	return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 				 "switch 0x%016llx has LID %llu here and LID %u in the fabric: the "
 				 "tables are of another fabric or LID assignment",
 				 (unsigned long long)ps->f->nodes[node].guid, (unsigned long long)v, lid);
@@ -155,11 +156,11 @@ static int header(struct lft_parse *ps, struct lanes_scan sc)
 		return perr(ps, "cannot read the switch GUID in this header");
 	node = osm_get_guid(&ps->guids, guid);
 	if (node == LANES_NONE)
-		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					 "switch GUID 0x%016llx is not in the fabric",
 					 (unsigned long long)guid);
 	if (ps->f->nodes[node].type != LANES_NODE_SWITCH)
-		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					 "GUID 0x%016llx is a %s, not a switch",
 					 (unsigned long long)guid,
 					 lanes_node_type_name(ps->f->nodes[node].type));
@@ -169,10 +170,10 @@ static int header(struct lft_parse *ps, struct lanes_scan sc)
 	if ((rc = same_switch_lid(ps, line, node)))
 		return rc;
 	if (ps->block_line[ps->sw])
-		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					 "a second table for switch 0x%016llx (the first began on "
 					 "line %lu)", (unsigned long long)guid, ps->block_line[ps->sw]);
-	ps->block_line[ps->sw] = ps->lines.lineno;
+	ps->block_line[ps->sw] = ps->lines->lineno;
 	ps->block_open = 1;
 	ps->block_entries = 0;
 	ps->blocks++;
@@ -207,11 +208,11 @@ static int same_owner(struct lft_parse *ps, struct lanes_scan sc, uint32_t lid)
 	if (!lanes_scan_hex(&sc, &guid) || owner_has_guid(ps->f, lid, guid))
 		return 0;
 	if (o->node == LANES_NONE)
-		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					 "LID 0x%04x is port GUID 0x%016llx here and no port's in the "
 					 "fabric: the tables are of another fabric or LID assignment",
 					 lid, (unsigned long long)guid);
-	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+	return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 				 "LID 0x%04x is port GUID 0x%016llx here and port %u of '%s' in the "
 				 "fabric: the tables are of another fabric or LID assignment", lid,
 				 (unsigned long long)guid, o->port,
@@ -233,11 +234,11 @@ static int entry(struct lft_parse *ps, struct lanes_scan sc)
 	if (!lanes_scan_uint(&sc, 255, &port) || !at_blank(&sc))
 		return perr(ps, "cannot read the out port (expected a number 0..255 after the LID)");
 	if (lid > ps->f->max_lid)
-		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					 "LID 0x%04llx is above the fabric's highest LID 0x%04x",
 					 (unsigned long long)lid, ps->f->max_lid);
 	if (port > n->nports && port != LANES_PORT_DROP)
-		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					 "port %llu is not a port of switch 0x%016llx (0..%u, or 255 for drop)",
 					 (unsigned long long)port, (unsigned long long)n->guid,
 					 n->nports);
@@ -248,12 +249,12 @@ static int entry(struct lft_parse *ps, struct lanes_scan sc)
 	if (!ps->block_open)
 		return perr(ps, "an LFT entry after its table's 'lids dumped' line");
 	if (ps->lid_block[lid] == ps->blocks)
-		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					 "LID 0x%04llx is given twice in the table of switch 0x%016llx "
 					 "(first on line %lu)", (unsigned long long)lid,
 					 (unsigned long long)n->guid, ps->lid_line[lid]);
 	ps->lid_block[lid] = ps->blocks;
-	ps->lid_line[lid] = ps->lines.lineno;
+	ps->lid_line[lid] = ps->lines->lineno;
 	ps->block_entries++;
 	lanes_routing_set_port(ps->r, ps->sw, (uint32_t)lid, (uint8_t)port);
 	return 0;
@@ -290,7 +291,7 @@ static int trailer(struct lft_parse *ps, struct lanes_scan sc, int *rc)
 	if (!ps->block_open)
 		*rc = perr(ps, "a 'lids dumped' line that closes no table");
 	else if (valid && n != ps->block_entries)
-		*rc = lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		*rc = lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					"%llu valid lids dumped, but the table (line %lu) has %llu "
 					"entries: lines are missing or added", (unsigned long long)n,
 					ps->block_line[ps->sw], (unsigned long long)ps->block_entries);
@@ -305,7 +306,7 @@ static int cut_line(struct lft_parse *ps)
 	char msg[sizeof(ps->err->message)];
 
 	memcpy(msg, ps->err->message, sizeof(msg));
-	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+	return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 				 "truncated: the file ends inside this line (%s)", msg);
 }
 
@@ -323,7 +324,7 @@ static int every_switch(struct lft_parse *ps)
 		return 0;
 	const struct lanes_node *n = &ps->f->nodes[ps->f->switches[first]];
 
-	return lanes_error_parse(ps->err, ps->lines.file, 0,
+	return lanes_error_parse(ps->err, ps->lines->file, 0,
 				 "truncated or of another fabric: no table for %u of the fabric's %u "
 				 "switches (the first: 0x%016llx '%s'); OpenSM dumps every switch",
 				 missing, ps->f->num_switches, (unsigned long long)n->guid,
@@ -350,30 +351,36 @@ static int lft_line(struct lft_parse *ps, struct lanes_scan sc)
 			"'N lids dumped')");
 }
 
-int lanes_lfts_read(const char *data, size_t len, const char *file, const struct lanes_fabric *f,
-		    struct lanes_routing *r, struct lanes_error *err)
+struct lft_target {
+	const struct lanes_fabric *f;
+	struct lanes_routing *r;
+};
+
+/* lanes_lines_parser: an LFT file's lines into the routing's tables. */
+static int lfts_parse(struct lanes_lines *lines, void *ctx, struct lanes_error *err)
 {
+	const struct lft_target *t = ctx;
 	struct lft_parse ps;
 	const char *s;
 	size_t n;
 	int rc;
 
-	if ((rc = lanes_routing_check(f, r, err)))
+	if ((rc = lanes_routing_check(t->f, t->r, err)))
 		return rc;
 	memset(&ps, 0, sizeof(ps));
-	lanes_lines_init(&ps.lines, data, len, file);
+	ps.lines = lines;
 	lanes_strmap_init(&ps.guids);
-	ps.f = f;
-	ps.r = r;
+	ps.f = t->f;
+	ps.r = t->r;
 	ps.sw = LANES_NONE;
 	ps.err = err;
-	ps.block_line = calloc(f->num_switches + 1, sizeof(*ps.block_line));
-	ps.lid_line = calloc(r->num_lids + 1, sizeof(*ps.lid_line));
-	ps.lid_block = calloc(r->num_lids + 1, sizeof(*ps.lid_block));
+	ps.block_line = calloc(t->f->num_switches + 1, sizeof(*ps.block_line));
+	ps.lid_line = calloc(t->r->num_lids + 1, sizeof(*ps.lid_line));
+	ps.lid_block = calloc(t->r->num_lids + 1, sizeof(*ps.lid_block));
 	rc = ps.block_line && ps.lid_line && ps.lid_block ? map_guids(&ps) : lanes_error_oom(err);
-	while (!rc && lanes_lines_next(&ps.lines, &s, &n))
+	while (!rc && lanes_lines_next(lines, &s, &n))
 		rc = lft_line(&ps, lanes_scan_of(s, n));
-	if (rc == LANES_EPARSE && len && ps.lines.p >= ps.lines.end && data[len - 1] != '\n')
+	if (rc == LANES_EPARSE && lines->cut)
 		rc = cut_line(&ps);
 	if (!rc && !ps.blocks)
 		rc = perr(&ps, "no 'Unicast lids ... guid 0x...' header: not an LFT dump");
@@ -384,6 +391,24 @@ int lanes_lfts_read(const char *data, size_t len, const char *file, const struct
 	free(ps.lid_line);
 	free(ps.lid_block);
 	return rc;
+}
+
+int lanes_lfts_read(const char *data, size_t len, const char *file, const struct lanes_fabric *f,
+		    struct lanes_routing *r, struct lanes_error *err)
+{
+	struct lft_target t = { f, r };
+	struct lanes_lines lines;
+
+	lanes_lines_init(&lines, data, len, file);
+	return lfts_parse(&lines, &t, err);
+}
+
+int lanes_lfts_read_file(const char *path, const struct lanes_fabric *f, struct lanes_routing *r,
+			 struct lanes_error *err)
+{
+	struct lft_target t = { f, r };
+
+	return lanes_io_read_lines(path, lfts_parse, &t, err);
 }
 
 /* ---- writer ---- */

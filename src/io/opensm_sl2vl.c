@@ -42,13 +42,14 @@
 #include "fmt.h"
 #include "lanes/dump.h"
 #include "osm_common.h"
+#include "stream.h"
 #include "text.h"
 
 static const char header_line[] = "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15";
 static const char separator[] = "#--------------------------------------------------------";
 
 struct sl2vl_parse {
-	struct lanes_lines lines;
+	struct lanes_lines *lines;
 	const struct lanes_fabric *f;
 	struct lanes_routing *r;
 	struct lanes_strmap sw;    /* 8-byte switch node / port-0 GUID -> node */
@@ -65,7 +66,7 @@ struct sl2vl_parse {
 
 static int perr(struct sl2vl_parse *ps, const char *msg)
 {
-	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno, "%s", msg);
+	return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno, "%s", msg);
 }
 
 static int map_guids(struct sl2vl_parse *ps)
@@ -102,7 +103,7 @@ static int close_block(struct sl2vl_parse *ps)
 {
 	if (ps->node == LANES_NONE || (ps->block_rows && ps->block_closed))
 		return 0;
-	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+	return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 				 "truncated: the block of line %lu ends %s", ps->block_line,
 				 ps->block_rows ? "without its closing '#---' line" : "without rows");
 }
@@ -116,10 +117,10 @@ static int first_block(struct sl2vl_parse *ps)
 	memcpy(key, &ps->node, 4);
 	key[4] = (char)ps->port;
 	if ((line = lanes_strmap_get(&ps->seen, key, 5)) != LANES_NONE)
-		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					 "a second block for this %s (the first is on line %u)",
 					 ps->port ? "port" : "switch", line);
-	if (lanes_strmap_put(&ps->seen, key, 5, (uint32_t)ps->lines.lineno))
+	if (lanes_strmap_put(&ps->seen, key, 5, (uint32_t)ps->lines->lineno))
 		return lanes_error_oom(ps->err);
 	return 0;
 }
@@ -131,7 +132,7 @@ static int every_switch(struct sl2vl_parse *ps)
 	char key[5] = { 0 };
 
 	if (!ps->blocks)
-		return lanes_error_parse(ps->err, ps->lines.file, 0, "no 'Switch' or 'Channel "
+		return lanes_error_parse(ps->err, ps->lines->file, 0, "no 'Switch' or 'Channel "
 					 "Adapter' block: not an SL2VL dump (empty?)");
 	for (uint32_t s = 0; s < f->num_switches; s++) {
 		uint32_t node = f->switches[s];
@@ -139,7 +140,7 @@ static int every_switch(struct sl2vl_parse *ps)
 		memcpy(key, &node, 4);
 		if (f->adj_off[s] == f->adj_off[s + 1] || lanes_strmap_get(&ps->seen, key, 5) != LANES_NONE)
 			continue;
-		return lanes_error_parse(ps->err, ps->lines.file, 0,
+		return lanes_error_parse(ps->err, ps->lines->file, 0,
 					 "truncated or of another fabric: no block for switch 0x%016llx "
 					 "'%s'; OpenSM dumps every switch", (unsigned long long)f->nodes[node].guid,
 					 f->nodes[node].desc ? f->nodes[node].desc : "");
@@ -156,7 +157,7 @@ static int same_lid(struct sl2vl_parse *ps, struct lanes_scan sc)
 	if (!lanes_scan_word(&sc, "base") || !lanes_scan_word(&sc, "LID") ||
 	    !lanes_scan_uint(&sc, UINT64_MAX, &v) || v == lid)
 		return 0;
-	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+	return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 				 "%s 0x%016llx has LID %llu here and LID %u in the fabric: the maps "
 				 "are of another fabric or LID assignment",
 				 ps->port ? "port" : "switch",
@@ -178,14 +179,14 @@ static int block_header(struct sl2vl_parse *ps, struct lanes_scan sc, int is_swi
 		return perr(ps, "expected a GUID and ',' after the node type");
 	node = osm_get_guid(is_switch ? &ps->sw : &ps->ports, guid);
 	if (node == LANES_NONE)
-		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					 "%s GUID 0x%016llx is not in the fabric",
 					 is_switch ? "switch" : "port", (unsigned long long)guid);
 	ps->node = node;
 	ps->port = is_switch ? 0 : port_of_guid(ps->f, node, guid);
 	if ((rc = same_lid(ps, sc)))
 		return rc;
-	ps->block_line = ps->lines.lineno;
+	ps->block_line = ps->lines->lineno;
 	ps->block_rows = 0;
 	ps->block_closed = 0;
 	ps->blocks++;
@@ -209,7 +210,7 @@ static int row(struct sl2vl_parse *ps, struct lanes_scan sc)
 		return perr(ps, "expected 'IN OUT :' at the start of an SL2VL row");
 	for (int s = 0; s < LANES_NUM_SLS; s++) {
 		if (!lanes_scan_uint(&sc, 15, &vl))
-			return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+			return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 						 "expected 16 VLs 0..15; SL %d has none or a bad one", s);
 		map[s] = (uint8_t)vl;
 	}
@@ -218,7 +219,7 @@ static int row(struct sl2vl_parse *ps, struct lanes_scan sc)
 	if (n->type != LANES_NODE_SWITCH && (in || out))
 		return perr(ps, "a CA or router block has only the row '0 0' (its port's own map)");
 	if (in > n->nports || out > n->nports)
-		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					 "port %llu is not a port of this switch (0..%u)",
 					 (unsigned long long)(in > n->nports ? in : out), n->nports);
 	if (ps->block_closed)
@@ -255,27 +256,34 @@ static int sl2vl_line(struct sl2vl_parse *ps, struct lanes_scan sc)
 			"header, or an 'IN OUT : VLs' row)");
 }
 
-int lanes_sl2vl_read(const char *data, size_t len, const char *file, const struct lanes_fabric *f,
-		     struct lanes_routing *r, struct lanes_error *err)
+struct sl2vl_target {
+	const struct lanes_fabric *f;
+	struct lanes_routing *r;
+};
+
+/* lanes_lines_parser: an SL2VL dump's lines into the routing's maps. */
+static int sl2vl_parse(struct lanes_lines *lines, void *ctx, struct lanes_error *err)
 {
+	const struct sl2vl_target *t = ctx;
 	struct sl2vl_parse ps;
 	const char *s;
 	size_t n;
 	int rc;
 
-	if ((rc = lanes_routing_check(f, r, err)) || (rc = lanes_routing_enable_sl2vl(r, f, err)))
+	if ((rc = lanes_routing_check(t->f, t->r, err)) ||
+	    (rc = lanes_routing_enable_sl2vl(t->r, t->f, err)))
 		return rc;
 	memset(&ps, 0, sizeof(ps));
-	lanes_lines_init(&ps.lines, data, len, file);
+	ps.lines = lines;
 	lanes_strmap_init(&ps.sw);
 	lanes_strmap_init(&ps.ports);
 	lanes_strmap_init(&ps.seen);
-	ps.f = f;
-	ps.r = r;
+	ps.f = t->f;
+	ps.r = t->r;
 	ps.node = LANES_NONE;
 	ps.err = err;
 	rc = map_guids(&ps);
-	while (!rc && lanes_lines_next(&ps.lines, &s, &n))
+	while (!rc && lanes_lines_next(lines, &s, &n))
 		rc = sl2vl_line(&ps, lanes_scan_of(s, n));
 	if (!rc && !(rc = close_block(&ps)))
 		rc = every_switch(&ps);
@@ -283,8 +291,26 @@ int lanes_sl2vl_read(const char *data, size_t len, const char *file, const struc
 	lanes_strmap_clear(&ps.ports);
 	lanes_strmap_clear(&ps.seen);
 	if (!rc)
-		lanes_routing_count_resources(r);
+		lanes_routing_count_resources(t->r);
 	return rc;
+}
+
+int lanes_sl2vl_read(const char *data, size_t len, const char *file, const struct lanes_fabric *f,
+		     struct lanes_routing *r, struct lanes_error *err)
+{
+	struct sl2vl_target t = { f, r };
+	struct lanes_lines lines;
+
+	lanes_lines_init(&lines, data, len, file);
+	return sl2vl_parse(&lines, &t, err);
+}
+
+int lanes_sl2vl_read_file(const char *path, const struct lanes_fabric *f, struct lanes_routing *r,
+			  struct lanes_error *err)
+{
+	struct sl2vl_target t = { f, r };
+
+	return lanes_io_read_lines(path, sl2vl_parse, &t, err);
 }
 
 /* ---- writer ---- */

@@ -34,12 +34,13 @@
 #include "fmt.h"
 #include "lanes/dump.h"
 #include "osm_common.h"
+#include "stream.h"
 #include "text.h"
 
 static const char *const mode_names[] = { "uniform", "per-dst", "per-src-switch", "per-pair" };
 
 struct psl_parse {
-	struct lanes_lines lines;
+	struct lanes_lines *lines;
 	const struct lanes_fabric *f;
 	struct lanes_routing *r;
 	struct lanes_strmap sw; /* 8-byte switch node / port-0 GUID -> switch index */
@@ -51,7 +52,7 @@ struct psl_parse {
 
 static int perr(struct psl_parse *ps, const char *msg)
 {
-	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno, "%s", msg);
+	return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno, "%s", msg);
 }
 
 /* Every SL 0 at the given granularity: the file then sets each one. */
@@ -74,10 +75,10 @@ static int scan_lid(struct psl_parse *ps, struct lanes_scan *sc, const char *wha
 								       : lanes_scan_uint(sc, UINT64_MAX, &v);
 
 	if (!ok)
-		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					 "expected a %s LID (0x hex or decimal)", what);
 	if (v == 0 || v > ps->f->max_lid || ps->f->lid_owner[v].node == LANES_NONE)
-		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					 "%s LID 0x%04llx is not a LID of the fabric", what,
 					 (unsigned long long)v);
 	*lid = (uint32_t)v;
@@ -103,7 +104,7 @@ static int scan_switch(struct psl_parse *ps, struct lanes_scan *sc, uint32_t *sw
 		return perr(ps, "expected a source switch GUID (0x...)");
 	*sw = osm_get_guid(&ps->sw, guid);
 	if (*sw == LANES_NONE)
-		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					 "0x%016llx is not the GUID of a switch in the fabric",
 					 (unsigned long long)guid);
 	return 0;
@@ -202,17 +203,17 @@ struct record {
 
 static int end_record(struct psl_parse *ps, struct record *rec)
 {
-	unsigned long line = ps->lines.lineno;
+	unsigned long line = ps->lines->lineno;
 	int rc;
 
 	if (!rec->line)
 		return 0;
 	if (rec->have != 7)
-		return lanes_error_parse(ps->err, ps->lines.file, rec->line,
+		return lanes_error_parse(ps->err, ps->lines->file, rec->line,
 					 "this path record lacks slid, dlid or sl");
-	ps->lines.lineno = rec->line;
+	ps->lines->lineno = rec->line;
 	rc = set_once(ps, rec->slid, rec->dlid, rec->sl, 1);
-	ps->lines.lineno = line;
+	ps->lines->lineno = line;
 	memset(rec, 0, sizeof(*rec));
 	return rc;
 }
@@ -242,7 +243,7 @@ static int record_line(struct psl_parse *ps, struct lanes_scan sc, struct record
 		return 0;
 	if (lanes_scan_peek(&sc, "PathRecord dump:")) {
 		rc = end_record(ps, rec);
-		rec->line = ps->lines.lineno;
+		rec->line = ps->lines->lineno;
 		return rc;
 	}
 	if (!rec->line || !field(&sc, &name, &n))
@@ -268,7 +269,7 @@ static int read_saquery(struct psl_parse *ps)
 	int rc = reset_sls(ps, LANES_SL_PER_PAIR);
 
 	memset(&rec, 0, sizeof(rec));
-	while (!rc && lanes_lines_next(&ps->lines, &s, &n))
+	while (!rc && lanes_lines_next(ps->lines, &s, &n))
 		rc = record_line(ps, lanes_scan_of(s, n), &rec);
 	return rc ? rc : end_record(ps, &rec);
 }
@@ -304,7 +305,7 @@ static int every_entry(struct psl_parse *ps)
 					 (unsigned long long)f->nodes[f->switches[s]].guid);
 			else if (ps->mode == LANES_SL_PER_PAIR)
 				snprintf(src, sizeof(src), " from LID 0x%04x", s);
-			return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+			return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 						 "truncated or incomplete: no entry for LID 0x%04x%s "
 						 "(a path-SL table lists every one)", d, src);
 		}
@@ -318,7 +319,7 @@ static int read_table(struct psl_parse *ps)
 	size_t n;
 	int rc = 0;
 
-	while (!rc && lanes_lines_next(&ps->lines, &s, &n))
+	while (!rc && lanes_lines_next(ps->lines, &s, &n))
 		rc = table_line(ps, lanes_scan_of(s, n));
 	if (!rc && ps->mode < 0)
 		rc = perr(ps, "no 'mode' line");
@@ -332,23 +333,20 @@ static int read_table(struct psl_parse *ps)
 /* The first line that is not blank: the table's title or a path record. */
 static int which_format(struct psl_parse *ps)
 {
-	struct lanes_lines probe = ps->lines;
 	const char *s;
 	size_t n;
 
-	while (lanes_lines_next(&probe, &s, &n)) {
+	while (lanes_lines_next(ps->lines, &s, &n)) {
 		struct lanes_scan sc = lanes_scan_of(s, n);
+		int kind = lanes_scan_peek(&sc, "# lanes path SLs")	? 1
+			   : lanes_scan_peek(&sc, "PathRecord dump:") ? 2 : 0;
 
 		if (lanes_scan_at_end(&sc))
 			continue;
-		if (lanes_scan_peek(&sc, "# lanes path SLs"))
-			return 1;
-		if (lanes_scan_peek(&sc, "PathRecord dump:"))
-			return 2;
-		ps->lines.lineno = probe.lineno;
-		return 0;
+		if (kind)
+			lanes_lines_unget(ps->lines); /* the first line is the format's own */
+		return kind;
 	}
-	ps->lines.lineno = probe.lineno;
 	return 0;
 }
 
@@ -367,20 +365,25 @@ static int map_switches(struct psl_parse *ps)
 	return 0;
 }
 
-int lanes_path_sl_read(const char *data, size_t len, const char *file,
-		       const struct lanes_fabric *f, struct lanes_routing *r,
-		       struct lanes_error *err)
+struct psl_target {
+	const struct lanes_fabric *f;
+	struct lanes_routing *r;
+};
+
+/* lanes_lines_parser: a path-SL table's or saquery's lines into the routing's SLs. */
+static int path_sl_parse(struct lanes_lines *lines, void *ctx, struct lanes_error *err)
 {
+	const struct psl_target *t = ctx;
 	struct psl_parse ps;
 	int rc, kind;
 
-	if ((rc = lanes_routing_check(f, r, err)))
+	if ((rc = lanes_routing_check(t->f, t->r, err)))
 		return rc;
 	memset(&ps, 0, sizeof(ps));
-	lanes_lines_init(&ps.lines, data, len, file);
+	ps.lines = lines;
 	lanes_strmap_init(&ps.sw);
-	ps.f = f;
-	ps.r = r;
+	ps.f = t->f;
+	ps.r = t->r;
 	ps.mode = -1;
 	ps.err = err;
 	if (!(kind = which_format(&ps)))
@@ -391,8 +394,27 @@ int lanes_path_sl_read(const char *data, size_t len, const char *file,
 	lanes_strmap_clear(&ps.sw);
 	free(ps.seen);
 	if (!rc)
-		lanes_routing_count_resources(r);
+		lanes_routing_count_resources(t->r);
 	return rc;
+}
+
+int lanes_path_sl_read(const char *data, size_t len, const char *file,
+		       const struct lanes_fabric *f, struct lanes_routing *r,
+		       struct lanes_error *err)
+{
+	struct psl_target t = { f, r };
+	struct lanes_lines lines;
+
+	lanes_lines_init(&lines, data, len, file);
+	return path_sl_parse(&lines, &t, err);
+}
+
+int lanes_path_sl_read_file(const char *path, const struct lanes_fabric *f,
+			    struct lanes_routing *r, struct lanes_error *err)
+{
+	struct psl_target t = { f, r };
+
+	return lanes_io_read_lines(path, path_sl_parse, &t, err);
 }
 
 /* ---- writer ---- */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "formats.h"
+#include "stream.h"
 
 static const struct lanes_format *const formats[] = {
 	&lanes_format_ibnetdiscover,
@@ -50,7 +51,8 @@ const struct lanes_format *lanes_format_sniff(const char *data, size_t len)
 
 static int sys_error(struct lanes_error *err, const char *path, int e)
 {
-	int rc = lanes_error_set(err, LANES_EIO, "%s: %s", path, strerror(e));
+	int rc = lanes_error_set(err, LANES_EIO, "%s: %s", path,
+				 e == EBADMSG ? "corrupt or cut compressed data" : strerror(e));
 
 	if (err)
 		err->sys_errno = e;
@@ -65,12 +67,14 @@ static int too_big(struct lanes_error *err, const char *path)
 }
 
 /* Refuse what cannot be a fabric file before reading: a directory, a huge file. */
-static int check_input(FILE *fp, const char *path, struct lanes_error *err)
+static int check_input(const char *path, const char *shown, struct lanes_error *err)
 {
 	struct stat st;
 
-	if (fstat(fileno(fp), &st))
-		return sys_error(err, path, errno);
+	if (!strcmp(path, "-"))
+		return 0;
+	if (stat(path, &st))
+		return sys_error(err, shown, errno);
 	if (S_ISDIR(st.st_mode))
 		return sys_error(err, path, EISDIR);
 	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > LANES_IO_MAX_BYTES)
@@ -125,19 +129,18 @@ const char *lanes_io_shown_name(const char *path)
 
 int lanes_io_slurp(const char *path, char **out, size_t *len, struct lanes_error *err)
 {
-	int is_stdin = !strcmp(path, "-");
-	FILE *fp = is_stdin ? stdin : fopen(path, "rb");
 	const char *name = lanes_io_shown_name(path);
+	FILE *fp;
 	int rc;
 
 	*out = NULL;
 	*len = 0;
-	if (!fp)
-		return sys_error(err, name, errno);
-	if (!(rc = check_input(fp, name, err)))
-		rc = read_all(fp, name, out, len, err);
-	if (!is_stdin)
-		fclose(fp);
+	if ((rc = check_input(path, name, err)))
+		return rc;
+	if (!(fp = lanes_stream_open_read(path, name, err)))
+		return LANES_EIO;
+	rc = read_all(fp, name, out, len, err);
+	fclose(fp);
 	return rc;
 }
 

@@ -1,21 +1,39 @@
 /*
  * text.c - bounded line and token scanning for the text readers.
  */
+#define _POSIX_C_SOURCE 200809L /* getline */
 #include "text.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 void lanes_lines_init(struct lanes_lines *l, const char *data, size_t len, const char *file)
 {
+	memset(l, 0, sizeof(*l));
 	l->p = data;
 	l->end = data + len;
 	l->file = file;
-	l->lineno = 0;
 	if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
 		l->p += 3;
 }
 
-int lanes_lines_next(struct lanes_lines *l, const char **s, size_t *len)
+void lanes_lines_init_stream(struct lanes_lines *l, FILE *fp, const char *file)
+{
+	memset(l, 0, sizeof(*l));
+	l->fp = fp;
+	l->file = file;
+}
+
+void lanes_lines_free(struct lanes_lines *l)
+{
+	free(l->buf);
+	l->buf = NULL;
+	l->cap = 0;
+}
+
+/* The next line of the buffer; 0 at its end. */
+static int buffer_line(struct lanes_lines *l, const char **s, size_t *len)
 {
 	const char *nl;
 
@@ -25,10 +43,52 @@ int lanes_lines_next(struct lanes_lines *l, const char **s, size_t *len)
 	*s = l->p;
 	*len = (size_t)((nl ? nl : l->end) - l->p);
 	l->p = nl ? nl + 1 : l->end;
+	l->cut = !nl;
+	return 1;
+}
+
+/* The next line of the stream; 0 at its end or when a read fails (read_errno). */
+static int stream_line(struct lanes_lines *l, const char **s, size_t *len)
+{
+	ssize_t n;
+
+	errno = 0;
+	if ((n = getline(&l->buf, &l->cap, l->fp)) < 0) {
+		l->read_errno = ferror(l->fp) ? (errno ? errno : EIO) : 0;
+		return 0;
+	}
+	*s = l->buf;
+	*len = (size_t)n;
+	l->cut = !n || l->buf[n - 1] != '\n';
+	if (!l->cut)
+		(*len)--;
+	if (!l->lineno && *len >= 3 && !memcmp(*s, "\xEF\xBB\xBF", 3)) {
+		*s += 3;
+		*len -= 3;
+	}
+	return 1;
+}
+
+int lanes_lines_next(struct lanes_lines *l, const char **s, size_t *len)
+{
+	if (l->again) {
+		l->again = 0;
+	} else if (!(l->fp ? stream_line(l, &l->last, &l->last_len)
+			   : buffer_line(l, &l->last, &l->last_len))) {
+		return 0;
+	}
+	*s = l->last;
+	*len = l->last_len;
 	if (*len && (*s)[*len - 1] == '\r')
 		(*len)--;
 	l->lineno++;
 	return 1;
+}
+
+void lanes_lines_unget(struct lanes_lines *l)
+{
+	l->again = 1;
+	l->lineno--;
 }
 
 void lanes_scan_ws(struct lanes_scan *sc)

@@ -5,6 +5,10 @@
  * strings, so a reader cannot run past its buffer whatever the bytes are
  * (the fuzzers feed arbitrary data). Lines end at \n; a trailing \r is
  * dropped; a UTF-8 byte-order mark at the start of the buffer is skipped.
+ *
+ * Lines come from a buffer, or from a stream (routing files of any size,
+ * compressed or not: memory is one line, not the file). A stream's line
+ * lives until the next call.
  */
 #ifndef LANES_IO_TEXT_H
 #define LANES_IO_TEXT_H
@@ -12,15 +16,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 struct lanes_lines {
-	const char *p, *end;
+	const char *p, *end;  /* a buffer's lines */
 	const char *file;
 	unsigned long lineno; /* number of the line last returned */
+	FILE *fp;             /* a stream's lines (not owned), else NULL */
+	char *buf;            /* the stream's current line */
+	size_t cap;
+	const char *last;     /* the line last returned, for lanes_lines_unget */
+	size_t last_len;
+	int again;            /* return the last line once more */
+	int cut;              /* the line last returned ended the input without a \n */
+	int read_errno;       /* a stream read failed: lines stop, this says why */
 };
 
 void lanes_lines_init(struct lanes_lines *l, const char *data, size_t len, const char *file);
-/* 1 and the line in (*s, *len) without its end of line; 0 at the end. */
+/* Lines read from fp as they are asked for; lanes_lines_free() after. */
+void lanes_lines_init_stream(struct lanes_lines *l, FILE *fp, const char *file);
+void lanes_lines_free(struct lanes_lines *l);
+/* 1 and the line in (*s, *len) without its end of line; 0 at the end (or a read error). */
 int lanes_lines_next(struct lanes_lines *l, const char **s, size_t *len);
+/* The next lanes_lines_next returns the same line again (once). */
+void lanes_lines_unget(struct lanes_lines *l);
 
 /* A cursor over one line. */
 struct lanes_scan {
