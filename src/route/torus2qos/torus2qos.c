@@ -1,0 +1,727 @@
+/*
+ * torus2qos.c - OpenSM's torus-2QoS routing engine, as OpenSM's
+ * doc/current-routing.txt describes it ("Torus-2QoS Routing Algorithm"),
+ * with the behaviour of OpenSM 3.3.23's opensm/osm_torus.c (its functions
+ * lft_port, next_hop_path, ring_dir_idx, use_vl1, sl2vl_entry,
+ * routable_torus and torus_path_sl are the ones followed here).
+ *
+ * 1. The torus. Every switch gets coordinates (x, y, z) in a torus or mesh
+ *    of at most three dimensions (z extent 1 for a 2D torus): from
+ *    lanes_recognize_torus() on a bare intact fabric, or grown from the
+ *    seed switches of an OpenSM torus-2QoS.conf (parameter config=FILE,
+ *    place.c), which tolerates failed switches and cables. Each switch's
+ *    cables to other switches fall into six port groups, -x +x -y +y -z +z;
+ *    a cable that joins no neighbouring positions is refused. A dimension
+ *    of extent 2 is a mesh (OpenSM: "a torus of radix two is also a mesh").
+ * 2. Routes (lft_port): dimension order x, y, z. In a ring the shorter way
+ *    round; on a tie (half way round an even ring) the way that does not
+ *    cross the dateline, which lies between coordinates extent-1 and 0. A
+ *    ring broken by a failed cable or switch is taken "the long way round"
+ *    when the short way is blocked: the path heads for the switch where it
+ *    turns into the next dimension by whichever way reaches it. When that
+ *    turning switch is missing, the path goes the short way as far as it
+ *    can and turns early into the next dimension (y, then z) that still
+ *    has to be corrected; the turn back later is one DOR forbids.
+ *    Parallel cables: each switch deals its routes to a port group round
+ *    robin over the group's cables, CA LIDs and switch LIDs counted apart,
+ *    destinations in switch index order, a switch's own LIDs before its CA
+ *    ports', ports in order.
+ * 3. Path SLs (torus_path_sl): bit d is set when the shortest way from the
+ *    source switch's coordinate to the destination switch's in dimension d
+ *    crosses the dateline (use_vl1), computed from coordinates only, so a
+ *    failure never changes a path's SL. Bit 3 is the QoS level: the
+ *    parameter level=1 puts every path SL on the second level (OpenSM takes
+ *    it from the SL a path record query asks for).
+ * 4. SL2VL (sl2vl_entry), by the port a packet leaves on and the one it
+ *    came in by: VL bit 0 = SL bit d of the output port's dimension d (0 on
+ *    a port to a CA or the switch itself); VL bit 1 for a turn from a
+ *    higher dimension to a lower one (y-x, z-x, z-y, the turns DOR forbids);
+ *    VL bit 2 = SL bit 3 (the QoS level). On a link to or from a CA (the
+ *    switch's port to it, the CA's own injection map) only the QoS level
+ *    matters, on VL bit 0 (OpenSM 3.3.23: endpoint links carry VLs 0-1).
+ *    As in OpenSM, a bit is in the maps when the VL budget has room for it:
+ *    2 VLs for bit 0 (and the CA links' QoS bit), 4 for bit 1, 8 for bit 2. The routing needs bit 0 when a dimension wraps, bit 1
+ *    when a switch is missing, bit 2 with level=1; a smaller budget is
+ *    refused naming the VLs needed.
+ * 5. Failures routed or refused (routable_torus): in every ring (every
+ *    line of switches along one dimension) the switches without a - cable
+ *    must be as many as those without a + cable, and at most one: a ring
+ *    broken in two places is refused, naming the ring and its broken
+ *    cables. Missing switches must all lie in one z column, and when there
+ *    are several they must be adjacent in z; else refused, naming them.
+ *    A destination a switch cannot reach by these rules is refused too.
+ *
+ * Where this is not OpenSM:
+ *  - Every switch must find a place in the torus (OpenSM routes the torus
+ *    part and ignores the rest); a switch or cable outside it is refused.
+ *  - Parallel cables: OpenSM deals destinations in the order its torus
+ *    discovery placed the switches; here in switch index order.
+ *  - Multicast (the master spanning tree) is not computed: lanes routes
+ *    unicast only.
+ * Work: each worker owns a share of the switches and writes only their LFT
+ *    entries and path SLs, so the tables are the same for any thread count.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parallel.h"
+#include "core/util.h"
+#include "route/common/layers.h"
+#include "route/common/params.h"
+#include "route/common/tables.h"
+#include "route/engines.h"
+#include "route/torus2qos/torus2qos.h"
+
+#define GROUPS (2 * T2Q_DIMS) /* -x +x -y +y -z +z */
+#define LOCAL T2Q_DIMS        /* the "dimension" of a port to a CA or the switch itself */
+#define VL_LOOP 1u
+#define VL_TURN 2u
+#define VL_QOS 4u
+
+struct t2q_params {
+	char *config; /* torus-2QoS.conf, or NULL */
+	int level;    /* QoS level of the path SLs, 0 or 1 */
+};
+
+/* A pair of switches that cannot be routed, the lowest found by one worker. */
+struct t2q_unroutable {
+	uint32_t from, to;
+};
+
+struct t2q {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	struct lanes_routing *r;
+	struct t2q_params params;
+	struct t2q_torus t;
+	uint32_t *group_first;  /* per switch * GROUPS + 1: where its group's ports start */
+	uint8_t *group_port;    /* the ports, in port order */
+	uint8_t *dim_of_port;   /* per port slot: 0..2, or LOCAL */
+	uint32_t *run;          /* per switch * GROUPS: steps that group's way before a gap */
+	uint32_t num_missing;   /* positions without a switch */
+	unsigned vl_bits;       /* VL_* bits in the maps */
+	unsigned num_workers;
+	struct t2q_unroutable *unroutable; /* per worker */
+};
+
+/* ------------------------------------------------------------ parameters */
+
+static int parse_word(void *ctx, const char *w, size_t len, struct lanes_error *err)
+{
+	struct t2q_params *p = ctx;
+
+	if (len > 7 && !memcmp(w, "config=", 7)) {
+		free(p->config);
+		if (!(p->config = lanes_strndup(w + 7, len - 7)))
+			return lanes_error_oom(err);
+		return 0;
+	}
+	if (len == 7 && !memcmp(w, "level=", 6) && (w[6] == '0' || w[6] == '1')) {
+		p->level = w[6] == '1';
+		return 0;
+	}
+	return lanes_error_set(err, LANES_EINVAL, T2Q_ENGINE ": unknown parameter '%.*s' "
+			       "(takes config=FILE, level=0|1)", (int)len, w);
+}
+
+const char *t2q_switch_name(const struct lanes_fabric *f, uint32_t sw, char *buf, size_t size)
+{
+	const struct lanes_node *n = &f->nodes[f->switches[sw]];
+
+	snprintf(buf, size, "0x%016llx (\"%s\")", (unsigned long long)n->guid, n->desc);
+	return buf;
+}
+
+static const uint32_t *coord_of(const struct t2q *q, uint32_t sw)
+{
+	return q->t.coord + (size_t)sw * T2Q_DIMS;
+}
+
+/* ------------------------------------------------------------ port groups */
+
+/* The group of the cable from u to v: 2d (-) or 2d + 1 (+), or GROUPS when no neighbour. */
+static unsigned cable_group(const struct t2q *q, uint32_t u, uint32_t v)
+{
+	const uint32_t *a = coord_of(q, u), *b = coord_of(q, v);
+	unsigned group = GROUPS, differ = 0;
+
+	for (unsigned d = 0; d < T2Q_DIMS; d++) {
+		uint32_t k = q->t.extent[d];
+
+		if (a[d] == b[d])
+			continue;
+		differ++;
+		if (q->t.mesh[d])
+			group = b[d] == a[d] + 1 ? 2 * d + 1 : a[d] == b[d] + 1 ? 2 * d : GROUPS;
+		else
+			group = b[d] == (a[d] + 1) % k ? 2 * d + 1 : a[d] == (b[d] + 1) % k ? 2 * d : GROUPS;
+	}
+	return differ == 1 ? group : GROUPS;
+}
+
+static int refuse_cable(const struct t2q *q, uint32_t u, const struct lanes_adj *a,
+			struct lanes_error *err)
+{
+	const uint32_t *c = coord_of(q, u), *e = coord_of(q, a->sw);
+	char n1[160], n2[160];
+
+	return lanes_error_set(err, LANES_EREFUSED,
+			       T2Q_ENGINE ": the cable from switch %s port %u (at %u,%u,%u) to switch "
+			       "%s port %u (at %u,%u,%u) joins no neighbours of the %ux%ux%u %s",
+			       t2q_switch_name(q->f, u, n1, sizeof(n1)), a->port, c[0], c[1], c[2],
+			       t2q_switch_name(q->f, a->sw, n2, sizeof(n2)), a->peer_port, e[0], e[1],
+			       e[2], q->t.extent[0], q->t.extent[1], q->t.extent[2],
+			       q->t.mesh[0] && q->t.mesh[1] && q->t.mesh[2] ? "mesh" : "torus");
+}
+
+/* Count each switch's cables per group (pass 0), then list them (pass 1). */
+static int fill_groups(struct t2q *q, uint32_t *fill, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = q->f;
+
+	for (uint32_t u = 0; u < f->num_switches; u++)
+		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
+			const struct lanes_adj *a = &f->adj[e];
+			unsigned g;
+
+			if (a->sw == u)
+				continue;
+			if ((g = cable_group(q, u, a->sw)) == GROUPS)
+				return refuse_cable(q, u, a, err);
+			if (fill)
+				q->group_port[fill[u * GROUPS + g]++] = a->port;
+			else
+				q->group_first[u * GROUPS + g + 1]++;
+			q->dim_of_port[f->nodes[f->switches[u]].port_base + a->port] = (uint8_t)(g / 2);
+		}
+	return 0;
+}
+
+static int groups_init(struct t2q *q, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = q->f;
+	size_t slots = (size_t)f->num_switches * GROUPS;
+	uint32_t *fill = NULL;
+	int rc;
+
+	q->group_first = calloc(slots + 2, sizeof(*q->group_first));
+	q->group_port = malloc((size_t)f->adj_off[f->num_switches] + 1);
+	q->dim_of_port = malloc((size_t)f->num_port_slots + 1);
+	if (!q->group_first || !q->group_port || !q->dim_of_port)
+		return lanes_error_oom(err);
+	memset(q->dim_of_port, LOCAL, (size_t)f->num_port_slots + 1);
+	if ((rc = fill_groups(q, NULL, err)))
+		return rc;
+	for (size_t i = 0; i < slots; i++)
+		q->group_first[i + 1] += q->group_first[i];
+	if (!(fill = malloc((slots + 1) * sizeof(*fill))))
+		return lanes_error_oom(err);
+	memcpy(fill, q->group_first, slots * sizeof(*fill));
+	rc = fill_groups(q, fill, err); /* adj is in port order: each group's ports are too */
+	free(fill);
+	return rc;
+}
+
+static uint32_t group_size(const struct t2q *q, uint32_t sw, unsigned g)
+{
+	return q->group_first[sw * GROUPS + g + 1] - q->group_first[sw * GROUPS + g];
+}
+
+/* The switch one step from sw in group g's way, or LANES_NONE (no cable). */
+static uint32_t step(const struct t2q *q, uint32_t sw, unsigned g)
+{
+	const struct lanes_port *p;
+
+	if (!group_size(q, sw, g))
+		return LANES_NONE;
+	p = lanes_fabric_port(q->f, q->f->switches[sw], q->group_port[q->group_first[sw * GROUPS + g]]);
+	return q->f->nodes[p->peer_node].switch_index;
+}
+
+/* How far each switch can go each way before a missing cable or switch (the extent: no gap). */
+static int runs_init(struct t2q *q, struct lanes_error *err)
+{
+	uint32_t n = q->f->num_switches;
+
+	if (!(q->run = malloc(((size_t)n * GROUPS + 1) * sizeof(*q->run))))
+		return lanes_error_oom(err);
+	for (uint32_t u = 0; u < n; u++)
+		for (unsigned g = 0; g < GROUPS; g++) {
+			uint32_t steps = 0, k = q->t.extent[g / 2];
+
+			for (uint32_t x = step(q, u, g); x != LANES_NONE && steps < k; x = step(q, x, g))
+				steps++;
+			q->run[u * GROUPS + g] = steps;
+		}
+	return 0;
+}
+
+/* ------------------------------------------------------------ checks */
+
+/* One ring (the line of positions along d through start): at most one break. */
+static int check_ring(const struct t2q *q, unsigned d, const uint32_t start[T2Q_DIMS],
+		      struct lanes_error *err)
+{
+	uint32_t c[T2Q_DIMS], no_minus = 0, no_plus = 0, ends[2] = { 0, 0 };
+	char n1[160], n2[160];
+
+	memcpy(c, start, sizeof(c));
+	for (c[d] = 0; c[d] < q->t.extent[d]; c[d]++) {
+		uint32_t sw = q->t.at[c[0] + q->t.extent[0] * (c[1] + q->t.extent[1] * c[2])];
+
+		if (sw == LANES_NONE)
+			continue;
+		no_minus += !group_size(q, sw, 2 * d);
+		if (!group_size(q, sw, 2 * d + 1) && no_plus++ < 2)
+			ends[no_plus - 1] = sw;
+	}
+	if (no_minus == no_plus && no_minus <= 1)
+		return 0;
+	c[d] = 0;
+	return lanes_error_set(err, LANES_EREFUSED,
+			       T2Q_ENGINE ": the %c ring at (%s%u,%s%u,%s%u) is broken in more than "
+			       "one place (no %c+ cable at switch %s nor at switch %s): torus-2QoS "
+			       "routes around one break per ring only (disjoint failures)",
+			       "xyz"[d], d == 0 ? "*" : "", c[0], d == 1 ? "*" : "", c[1],
+			       d == 2 ? "*" : "", c[2], "xyz"[d],
+			       no_plus ? t2q_switch_name(q->f, ends[0], n1, sizeof(n1)) : "-",
+			       no_plus > 1 ? t2q_switch_name(q->f, ends[1], n2, sizeof(n2)) : "-");
+}
+
+static int check_rings(const struct t2q *q, struct lanes_error *err)
+{
+	uint32_t c[T2Q_DIMS];
+	int rc;
+
+	for (unsigned d = 0; d < T2Q_DIMS; d++)
+		for (c[2] = 0; c[2] < (d == 2 ? 1 : q->t.extent[2]); c[2]++)
+			for (c[1] = 0; c[1] < (d == 1 ? 1 : q->t.extent[1]); c[1]++)
+				for (c[0] = 0; c[0] < (d == 0 ? 1 : q->t.extent[0]); c[0]++)
+					if ((rc = check_ring(q, d, c, err)))
+						return rc;
+	return 0;
+}
+
+static int refuse_missing(const struct t2q *q, uint32_t p, uint32_t other, const char *why,
+			  struct lanes_error *err)
+{
+	uint32_t X = q->t.extent[0], Y = q->t.extent[1];
+
+	return lanes_error_set(err, LANES_EREFUSED,
+			       T2Q_ENGINE ": the switches at %u,%u,%u and %u,%u,%u are missing: %s, so "
+			       "routing around them would deadlock (torus-2QoS routes around missing "
+			       "switches only when they are adjacent in z, the last dimension)",
+			       p % X, p / X % Y, p / X / Y, other % X, other / X % Y, other / X / Y, why);
+}
+
+/* Missing switches: one z column, adjacent in z when there are several (rpt_torus_missing). */
+static int check_missing(struct t2q *q, struct lanes_error *err)
+{
+	uint32_t X = q->t.extent[0], Y = q->t.extent[1], Z = q->t.extent[2], first = LANES_NONE;
+
+	for (uint32_t p = 0; p < q->t.num_positions; p++)
+		if (q->t.at[p] == LANES_NONE)
+			q->num_missing++;
+	for (uint32_t p = 0; p < q->t.num_positions; p++) {
+		uint32_t z = p / (X * Y), column = p % (X * Y);
+		uint32_t below = column + X * Y * ((z + Z - 1) % Z), above = column + X * Y * ((z + 1) % Z);
+
+		if (q->t.at[p] != LANES_NONE)
+			continue;
+		if (first == LANES_NONE)
+			first = p;
+		else if (first % (X * Y) != column)
+			return refuse_missing(q, first, p, "they are in different z columns", err);
+		if (q->num_missing > 1 && q->t.at[below] != LANES_NONE && q->t.at[above] != LANES_NONE)
+			return refuse_missing(q, first, p, "they are not adjacent in z", err);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ routes */
+
+/* +1 or -1: the shorter way from a to b on a ring of k (ring_dir_idx); 0 when a == b. */
+static int ring_way(uint32_t a, uint32_t b, uint32_t k)
+{
+	uint32_t lo = a < b ? a : b, hi = a < b ? b : a, direct = hi - lo, around = lo + k - hi;
+
+	if (a == b)
+		return 0;
+	if (b > a)
+		return direct <= around ? 1 : -1;
+	return direct <= around ? -1 : 1;
+}
+
+/* The shorter way crosses the dateline (use_vl1). */
+static int crosses_dateline(uint32_t a, uint32_t b, uint32_t k)
+{
+	uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+
+	return lo + k - hi < hi - lo;
+}
+
+/* Can sw reach coordinate b in dimension d going `way` without meeting a gap? */
+static int reaches(const struct t2q *q, uint32_t sw, unsigned d, int way, uint32_t b)
+{
+	uint32_t a = coord_of(q, sw)[d], k = q->t.extent[d];
+	uint32_t steps = way > 0 ? (b + k - a) % k : (a + k - b) % k;
+
+	return steps <= q->run[sw * GROUPS + 2 * d + (way > 0)];
+}
+
+/* Toward the turning switch (sw's position, d from dst): the short way, else the long way. */
+static int hop_path(const struct t2q *q, unsigned d, uint32_t sw, uint32_t dst, unsigned *g)
+{
+	const uint32_t *a = coord_of(q, sw), *b = coord_of(q, dst);
+	uint32_t c[T2Q_DIMS] = { a[0], a[1], a[2] };
+	int way = ring_way(a[d], b[d], q->t.extent[d]);
+
+	c[d] = b[d];
+	if (!way || q->t.at[c[0] + q->t.extent[0] * (c[1] + q->t.extent[1] * c[2])] == LANES_NONE)
+		return 0;
+	if (!reaches(q, sw, d, way, b[d]))
+		way = -way;
+	if (!reaches(q, sw, d, way, b[d]))
+		return 0;
+	*g = 2 * d + (way > 0);
+	return 1;
+}
+
+/* The turning switch is missing: the short way, as long as there is a cable (next_hop_idx). */
+static int hop_short(const struct t2q *q, unsigned d, uint32_t sw, uint32_t dst, unsigned *g)
+{
+	int way = ring_way(coord_of(q, sw)[d], coord_of(q, dst)[d], q->t.extent[d]);
+
+	if (!way || !group_size(q, sw, 2 * d + (way > 0)))
+		return 0;
+	*g = 2 * d + (way > 0);
+	return 1;
+}
+
+static int hop(const struct t2q *q, unsigned d, uint32_t sw, uint32_t dst, unsigned *g)
+{
+	const uint32_t *a = coord_of(q, sw), *b = coord_of(q, dst);
+	uint32_t c[T2Q_DIMS] = { a[0], a[1], a[2] };
+
+	c[d] = b[d];
+	if (d < 2 && q->t.at[c[0] + q->t.extent[0] * (c[1] + q->t.extent[1] * c[2])] == LANES_NONE)
+		return hop_short(q, d, sw, dst, g);
+	return hop_path(q, d, sw, dst, g);
+}
+
+/* The port group from sw toward dst (lft_port): 1 with *g set, 0 when it cannot go on. */
+static int next_group(const struct t2q *q, uint32_t sw, uint32_t dst, unsigned *g)
+{
+	const uint32_t *a = coord_of(q, sw), *b = coord_of(q, dst);
+
+	for (unsigned d = 0; d < T2Q_DIMS; d++) {
+		if (a[d] == b[d])
+			continue;
+		if (hop(q, d, sw, dst, g))
+			return 1;
+		/* no progress in d: turn early into a later dimension still to correct */
+		for (unsigned e = d + 1; e < T2Q_DIMS; e++)
+			if (a[e] != b[e] && hop(q, e, sw, dst, g))
+				return 1;
+		return 0;
+	}
+	return 0;
+}
+
+static uint8_t path_sl(const struct t2q *q, uint32_t src, uint32_t dst)
+{
+	const uint32_t *a = coord_of(q, src), *b = coord_of(q, dst);
+	unsigned sl = (unsigned)q->params.level << T2Q_DIMS;
+
+	for (unsigned d = 0; d < T2Q_DIMS; d++)
+		sl |= (unsigned)crosses_dateline(a[d], b[d], q->t.extent[d]) << d;
+	return (uint8_t)sl;
+}
+
+/* ------------------------------------------------------------ tables */
+
+/* The LIDs ending at a switch, as torus_lft deals them: its own, then its CA ports' in port order. */
+struct t2q_deal {
+	uint32_t count[2][GROUPS]; /* [is a CA][group]: routes dealt so far */
+};
+
+static void set_lids(struct t2q *q, uint32_t sw, uint32_t base, uint8_t lmc, uint8_t port,
+		     uint8_t sl)
+{
+	for (uint32_t lid = base; lid < base + (1u << lmc) && lid <= q->f->max_lid; lid++) {
+		lanes_routing_set_port(q->r, sw, lid, port);
+		if (q->r->sl_mode != LANES_SL_UNIFORM)
+			lanes_routing_set_sl(q->r, sw, lid, sl);
+	}
+}
+
+/* One endpoint (base LID, LMC) of switch dst, in sw's table; 0 when sw cannot reach dst. */
+static int route_endpoint(struct t2q *q, struct t2q_deal *deal, uint32_t sw, uint32_t dst,
+			  uint32_t base, uint8_t lmc, uint8_t local_port, int ca)
+{
+	uint32_t first, n;
+	unsigned g;
+
+	if (!base)
+		return 1;
+	if (sw == dst) {
+		set_lids(q, sw, base, lmc, local_port, path_sl(q, sw, dst));
+		return 1;
+	}
+	if (!ca && !q->opts->switch_lids)
+		return 1;
+	if (!next_group(q, sw, dst, &g))
+		return 0;
+	first = q->group_first[sw * GROUPS + g];
+	n = q->group_first[sw * GROUPS + g + 1] - first;
+	set_lids(q, sw, base, lmc, q->group_port[first + deal->count[ca][g]++ % n],
+		 path_sl(q, sw, dst));
+	return 1;
+}
+
+/* Every LID of switch dst in sw's table. */
+static int route_to(struct t2q *q, struct t2q_deal *deal, uint32_t sw, uint32_t dst)
+{
+	const struct lanes_fabric *f = q->f;
+	uint32_t node = f->switches[dst];
+	const struct lanes_port *p0 = lanes_fabric_port(f, node, 0);
+	int ok = route_endpoint(q, deal, sw, dst, p0->lid, p0->lmc, 0, 0);
+
+	for (uint8_t port = 1; port <= f->nodes[node].nports; port++) {
+		const struct lanes_port *p = lanes_fabric_port(f, node, port);
+		const struct lanes_port *far;
+
+		if (p->peer_node == LANES_NONE || f->nodes[p->peer_node].type == LANES_NODE_SWITCH)
+			continue;
+		far = lanes_fabric_port(f, p->peer_node, p->peer_port);
+		ok &= route_endpoint(q, deal, sw, dst, far->lid, far->lmc, port, 1);
+	}
+	return ok;
+}
+
+static void route_share(void *ctx, unsigned k)
+{
+	struct t2q *q = ctx;
+	struct t2q_unroutable *bad = &q->unroutable[k];
+
+	bad->from = bad->to = LANES_NONE;
+	for (uint32_t sw = k; sw < q->f->num_switches; sw += q->num_workers) {
+		struct t2q_deal deal;
+
+		memset(&deal, 0, sizeof(deal));
+		for (uint32_t dst = 0; dst < q->f->num_switches; dst++)
+			if (!route_to(q, &deal, sw, dst) && bad->from == LANES_NONE) {
+				bad->from = sw;
+				bad->to = dst;
+			}
+	}
+}
+
+static int refuse_unroutable(const struct t2q *q, struct lanes_error *err)
+{
+	const struct t2q_unroutable *low = NULL;
+	char n1[160], n2[160];
+
+	for (unsigned k = 0; k < q->num_workers; k++)
+		if (q->unroutable[k].from != LANES_NONE &&
+		    (!low || q->unroutable[k].from < low->from))
+			low = &q->unroutable[k];
+	if (!low)
+		return 0;
+	return lanes_error_set(err, LANES_EREFUSED,
+			       T2Q_ENGINE ": switch %s cannot reach switch %s by the torus-2QoS "
+			       "rules around the failed switches and cables",
+			       t2q_switch_name(q->f, low->from, n1, sizeof(n1)),
+			       t2q_switch_name(q->f, low->to, n2, sizeof(n2)));
+}
+
+/* ------------------------------------------------------------ VLs */
+
+/* The map for a packet in by a port of dimension in, out by one of dimension out (sl2vl_entry). */
+static void port_map(const struct t2q *q, unsigned in, unsigned out, uint8_t map[LANES_NUM_SLS])
+{
+	for (unsigned sl = 0; sl < LANES_NUM_SLS; sl++) {
+		unsigned vl = 0;
+
+		if (out == LOCAL) { /* to a CA (or from one): the QoS level on VL bit 0 */
+			map[sl] = (uint8_t)((q->vl_bits & VL_LOOP) ? (sl >> T2Q_DIMS) & 1u : 0);
+			continue;
+		}
+		if ((q->vl_bits & VL_LOOP) && out < LOCAL)
+			vl |= (sl >> out) & 1u;
+		if ((q->vl_bits & VL_TURN) && in < LOCAL && out < LOCAL && in > out)
+			vl |= 2u;
+		if (q->vl_bits & VL_QOS)
+			vl |= ((sl >> T2Q_DIMS) & 1u) << 2;
+		map[sl] = (uint8_t)vl;
+	}
+}
+
+static void set_switch_maps(struct t2q *q, uint32_t sw, const uint16_t index[LOCAL + 1][LOCAL + 1])
+{
+	const struct lanes_fabric *f = q->f;
+	const struct lanes_node *n = &f->nodes[f->switches[sw]];
+
+	for (uint8_t in = 0; in <= n->nports; in++)
+		for (uint8_t out = 0; out <= n->nports; out++)
+			lanes_routing_set_switch_map(q->r, f, sw, in, out,
+						     index[q->dim_of_port[n->port_base + in]]
+							  [q->dim_of_port[n->port_base + out]]);
+}
+
+static int set_vls(struct t2q *q, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = q->f;
+	uint16_t index[LOCAL + 1][LOCAL + 1];
+	int rc;
+
+	if (!q->vl_bits)
+		return 0;
+	if ((rc = lanes_routing_enable_sl2vl(q->r, f, err)))
+		return rc;
+	for (unsigned in = 0; in <= LOCAL; in++)
+		for (unsigned out = 0; out <= LOCAL; out++) {
+			uint8_t map[LANES_NUM_SLS];
+
+			port_map(q, in, out, map);
+			if ((rc = lanes_routing_add_map(q->r, map, &index[in][out], err)))
+				return rc;
+		}
+	for (uint32_t sw = 0; sw < f->num_switches; sw++)
+		set_switch_maps(q, sw, (const uint16_t(*)[LOCAL + 1])index);
+	for (uint32_t node = 0; node < f->num_nodes; node++) /* CAs and routers: the QoS bit only */
+		if (f->nodes[node].type != LANES_NODE_SWITCH)
+			for (uint8_t port = 1; port <= f->nodes[node].nports; port++)
+				lanes_routing_set_port_map(q->r, f, node, port, index[LOCAL][LOCAL]);
+	return 0;
+}
+
+/* ------------------------------------------------------------ setup */
+
+/* The VL bits the routing needs, and those the budget holds (as OpenSM's data VLs). */
+static int choose_vl_bits(struct t2q *q, struct lanes_error *err)
+{
+	unsigned need = 0, need_vls;
+
+	for (unsigned d = 0; d < T2Q_DIMS; d++)
+		if (!q->t.mesh[d])
+			need |= VL_LOOP;
+	if (q->num_missing)
+		need |= VL_TURN;
+	if (q->params.level)
+		need |= VL_QOS;
+	need_vls = need & VL_QOS ? 8 : need & VL_TURN ? 4 : need & VL_LOOP ? 2 : 1;
+	if (q->opts->max_vls < need_vls)
+		return lanes_error_set(err, LANES_ERANGE,
+				       T2Q_ENGINE ": needs %u VLs (%s%s%s), the budget is %u (vls %u)",
+				       need_vls, need & VL_LOOP ? "2 for the datelines" : "1",
+				       need & VL_TURN ? ", x2 for the turns around a missing switch" : "",
+				       need & VL_QOS ? ", x2 for the QoS level" : "",
+				       q->opts->max_vls, q->opts->max_vls);
+	q->vl_bits = (q->opts->max_vls >= 2 ? VL_LOOP : 0) | (q->opts->max_vls >= 4 ? VL_TURN : 0) |
+		     (q->opts->max_vls >= 8 ? VL_QOS : 0);
+	return 0;
+}
+
+/* The highest path SL: a bit per dimension where a shortest way can cross the dateline. */
+static int check_sls(const struct t2q *q, struct lanes_error *err)
+{
+	unsigned top = (unsigned)q->params.level << T2Q_DIMS;
+
+	for (unsigned d = 0; d < T2Q_DIMS; d++)
+		if (q->t.extent[d] >= 3)
+			top |= 1u << d;
+	if (top + 1 > q->opts->max_sls)
+		return lanes_error_set(err, LANES_ERANGE,
+				       T2Q_ENGINE ": needs %u SLs (bit d of the path SL for the dateline "
+				       "of dimension d%s), the budget is %u (sls %u)",
+				       top + 1, q->params.level ? ", bit 3 for the QoS level" : "",
+				       q->opts->max_sls, q->opts->max_sls);
+	return 0;
+}
+
+static int place(struct t2q *q, struct lanes_error *err)
+{
+	struct t2q_config config;
+	int rc;
+
+	if (!q->params.config)
+		return t2q_place_recognized(q->f, &q->t, err);
+	if ((rc = t2q_config_read(q->params.config, &config, err)))
+		return rc;
+	return t2q_place_config(q->f, &config, &q->t, err);
+}
+
+static int set_notes(struct t2q *q, struct lanes_error *err)
+{
+	q->r->notes = lanes_aprintf(T2Q_ENGINE ": OpenSM torus-2QoS on the %ux%ux%u %s%s, %u switch%s "
+				    "missing; DOR x-y-z, dateline bits in the path SL (QoS level %d), "
+				    "SL2VL by the output port's direction; deadlock-free",
+				    q->t.extent[0], q->t.extent[1], q->t.extent[2],
+				    q->t.mesh[0] && q->t.mesh[1] && q->t.mesh[2] ? "mesh" : "torus",
+				    q->params.config ? " (from the config file)" : "", q->num_missing,
+				    q->num_missing == 1 ? "" : "es", q->params.level);
+	return q->r->notes ? 0 : lanes_error_oom(err);
+}
+
+static int prepare(struct t2q *q, struct lanes_error *err)
+{
+	int rc;
+
+	if ((rc = lanes_route_each_param(q->opts->params, parse_word, &q->params, err)) ||
+	    (rc = place(q, err)) || (rc = groups_init(q, err)) || (rc = check_rings(q, err)) ||
+	    (rc = check_missing(q, err)) || (rc = choose_vl_bits(q, err)) ||
+	    (rc = check_sls(q, err)) || (rc = runs_init(q, err)))
+		return rc;
+	q->num_workers = lanes_route_destination_workers(q->opts, q->f->num_switches);
+	if (!(q->unroutable = calloc(q->num_workers, sizeof(*q->unroutable))))
+		return lanes_error_oom(err);
+	if ((rc = lanes_routing_new_parallel(q->f, q->num_workers, &q->r, err)))
+		return rc;
+	if ((rc = lanes_routing_set_sl_mode(q->r, LANES_SL_PER_SRC_SWITCH, err)))
+		return rc;
+	return set_notes(q, err);
+}
+
+static int route(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
+		 struct lanes_routing **out, struct lanes_error *err)
+{
+	struct t2q q;
+	int rc;
+
+	memset(&q, 0, sizeof(q));
+	q.f = f;
+	q.opts = opts;
+	*out = NULL;
+	if ((rc = prepare(&q, err)))
+		goto out;
+	lanes_parallel_run(q.num_workers, route_share, &q);
+	if ((rc = refuse_unroutable(&q, err)) || (rc = set_vls(&q, err)))
+		goto out;
+	lanes_routing_count_resources(q.r);
+	*out = q.r;
+	q.r = NULL;
+out:
+	free(q.params.config);
+	free(q.group_first);
+	free(q.group_port);
+	free(q.dim_of_port);
+	free(q.run);
+	free(q.unroutable);
+	t2q_torus_free(&q.t);
+	lanes_routing_free(q.r);
+	return rc;
+}
+
+const struct lanes_engine lanes_engine_torus2qos = {
+	.name = T2Q_ENGINE,
+	.summary = "OpenSM's torus-2QoS: DOR on 2D/3D tori with dateline SLs, two QoS levels, "
+		   "routing around a failed switch or failed cables",
+	.scope = "2D/3D tori and meshes (from recognition or an OpenSM torus-2QoS.conf)",
+	.resources = "2 VLs and 2^n SLs per QoS level; 4 VLs around a missing switch",
+	.source = "OpenSM 3.3.23 torus-2QoS (doc/current-routing.txt); opensm/osm_torus.c",
+	.flags = LANES_ENGINE_DEADLOCK_FREE | LANES_ENGINE_USES_SLS | LANES_ENGINE_USES_VLS,
+	.params_usage = "config=FILE (OpenSM torus-2QoS.conf), level=0|1 (QoS level of the path SLs)",
+	.route = route,
+};
