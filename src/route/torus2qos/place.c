@@ -312,7 +312,7 @@ static uint32_t seed_switch(const struct lanes_fabric *f, uint64_t guid)
 									      : f->nodes[node].switch_index;
 }
 
-/* Every switch the seed names is in the fabric and cabled to the seed switch. */
+/* Every switch the seed names is in the fabric (its cables may have failed, as in OpenSM). */
 static int seed_usable(const struct lanes_fabric *f, const struct t2q_seed *s)
 {
 	for (unsigned d = 0; d < T2Q_DIMS; d++)
@@ -320,7 +320,7 @@ static int seed_usable(const struct lanes_fabric *f, const struct t2q_seed *s)
 			const uint64_t *l = m ? s->minus[d] : s->plus[d];
 			uint32_t a = seed_switch(f, l[0]), b = seed_switch(f, l[1]);
 
-			if (l[0] && (a == LANES_NONE || b == LANES_NONE || !cabled(f, a, b)))
+			if (l[0] && (a == LANES_NONE || b == LANES_NONE))
 				return 0;
 		}
 	return 1;
