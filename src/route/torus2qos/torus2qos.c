@@ -670,8 +670,8 @@ static int prepare(struct t2q *q, struct lanes_error *err)
 	int rc;
 
 	if ((rc = lanes_route_each_param(q->opts->params, parse_word, &q->params, err)) ||
-	    (rc = place(q, err)) || (rc = groups_init(q, err)) || (rc = check_rings(q, err)) ||
-	    (rc = check_missing(q, err)) || (rc = choose_vl_bits(q, err)) ||
+	    (rc = place(q, err)) || (rc = check_missing(q, err)) || (rc = groups_init(q, err)) ||
+	    (rc = check_rings(q, err)) || (rc = choose_vl_bits(q, err)) ||
 	    (rc = check_sls(q, err)) || (rc = runs_init(q, err)))
 		return rc;
 	q->num_workers = lanes_route_destination_workers(q->opts, q->f->num_switches);
