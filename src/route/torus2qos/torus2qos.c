@@ -58,8 +58,9 @@
  *    discovery placed the switches; here in switch index order.
  *  - Multicast (the master spanning tree) is not computed: lanes routes
  *    unicast only.
- * Work: each worker owns a share of the switches and writes only their LFT
- *    entries and path SLs, so the tables are the same for any thread count.
+ * Work: each worker owns a run of switches and writes only their LFT
+ *    entries and path SLs, destinations in order, so the tables are the
+ *    same for any thread count.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,11 @@ struct t2q_params {
 	int level;    /* QoS level of the path SLs, 0 or 1 */
 };
 
+/* A switch's round robin over each group's parallel cables, CA LIDs and switch LIDs apart. */
+struct t2q_deal {
+	uint32_t count[2][GROUPS]; /* [is a CA][group]: routes dealt so far */
+};
+
 /* A pair of switches that cannot be routed, the lowest found by one worker. */
 struct t2q_unroutable {
 	uint32_t from, to;
@@ -103,6 +109,7 @@ struct t2q {
 	unsigned vl_bits;       /* VL_* bits in the maps */
 	unsigned num_workers;
 	struct t2q_unroutable *unroutable; /* per worker */
+	struct t2q_deal *deal;  /* per switch: its round robin over parallel cables */
 };
 
 /* ------------------------------------------------------------ parameters */
@@ -441,11 +448,6 @@ static uint8_t path_sl(const struct t2q *q, uint32_t src, uint32_t dst)
 
 /* ------------------------------------------------------------ tables */
 
-/* The LIDs ending at a switch, as torus_lft deals them: its own, then its CA ports' in port order. */
-struct t2q_deal {
-	uint32_t count[2][GROUPS]; /* [is a CA][group]: routes dealt so far */
-};
-
 static void set_lids(struct t2q *q, uint32_t sw, uint32_t base, uint8_t lmc, uint8_t port,
 		     uint8_t sl)
 {
@@ -480,7 +482,7 @@ static int route_endpoint(struct t2q *q, struct t2q_deal *deal, uint32_t sw, uin
 	return 1;
 }
 
-/* Every LID of switch dst in sw's table. */
+/* Every LID of switch dst in sw's table: its own, then its CA ports' in port order. */
 static int route_to(struct t2q *q, struct t2q_deal *deal, uint32_t sw, uint32_t dst)
 {
 	const struct lanes_fabric *f = q->f;
@@ -500,22 +502,22 @@ static int route_to(struct t2q *q, struct t2q_deal *deal, uint32_t sw, uint32_t 
 	return ok;
 }
 
+/* Worker k: a run of switches, every destination in order (the LFT rows stay in cache). */
 static void route_share(void *ctx, unsigned k)
 {
 	struct t2q *q = ctx;
 	struct t2q_unroutable *bad = &q->unroutable[k];
+	uint32_t n = q->f->num_switches, per = (n + q->num_workers - 1) / q->num_workers;
+	uint32_t begin = k * per < n ? k * per : n, end = begin + per < n ? begin + per : n;
 
 	bad->from = bad->to = LANES_NONE;
-	for (uint32_t sw = k; sw < q->f->num_switches; sw += q->num_workers) {
-		struct t2q_deal deal;
-
-		memset(&deal, 0, sizeof(deal));
-		for (uint32_t dst = 0; dst < q->f->num_switches; dst++)
-			if (!route_to(q, &deal, sw, dst) && bad->from == LANES_NONE) {
+	for (uint32_t dst = 0; dst < n; dst++)
+		for (uint32_t sw = begin; sw < end; sw++)
+			if (!route_to(q, &q->deal[sw], sw, dst) &&
+			    (bad->from == LANES_NONE || sw < bad->from)) {
 				bad->from = sw;
 				bad->to = dst;
 			}
-	}
 }
 
 static int refuse_unroutable(const struct t2q *q, struct lanes_error *err)
@@ -675,7 +677,8 @@ static int prepare(struct t2q *q, struct lanes_error *err)
 	    (rc = check_sls(q, err)) || (rc = runs_init(q, err)))
 		return rc;
 	q->num_workers = lanes_route_destination_workers(q->opts, q->f->num_switches);
-	if (!(q->unroutable = calloc(q->num_workers, sizeof(*q->unroutable))))
+	q->deal = calloc((size_t)q->f->num_switches + 1, sizeof(*q->deal));
+	if (!(q->unroutable = calloc(q->num_workers, sizeof(*q->unroutable))) || !q->deal)
 		return lanes_error_oom(err);
 	if ((rc = lanes_routing_new_parallel(q->f, q->num_workers, &q->r, err)))
 		return rc;
@@ -709,6 +712,7 @@ out:
 	free(q.dim_of_port);
 	free(q.run);
 	free(q.unroutable);
+	free(q.deal);
 	t2q_torus_free(&q.t);
 	lanes_routing_free(q.r);
 	return rc;
