@@ -99,7 +99,7 @@ static int parse_line(struct t2q_config *c, char *word[WORDS], int n)
 	return 0;
 }
 
-int t2q_config_read(const char *path, struct t2q_config *c, struct lanes_error *err)
+int lanes_t2q_config_read(const char *path, struct t2q_config *c, struct lanes_error *err)
 {
 	FILE *fp = fopen(path, "r");
 	char line[1024], *word[WORDS];

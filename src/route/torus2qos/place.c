@@ -39,7 +39,7 @@
 #include "lanes/recognize.h"
 #include "route/torus2qos/torus2qos.h"
 
-int t2q_torus_alloc(struct t2q_torus *t, uint32_t num_switches, struct lanes_error *err)
+int lanes_t2q_torus_alloc(struct t2q_torus *t, uint32_t num_switches, struct lanes_error *err)
 {
 	t->num_positions = t->extent[0] * t->extent[1] * t->extent[2];
 	t->at = malloc(((size_t)t->num_positions + 1) * sizeof(*t->at));
@@ -51,7 +51,7 @@ int t2q_torus_alloc(struct t2q_torus *t, uint32_t num_switches, struct lanes_err
 	return 0;
 }
 
-void t2q_torus_free(struct t2q_torus *t)
+void lanes_t2q_torus_free(struct t2q_torus *t)
 {
 	free(t->at);
 	free(t->coord);
@@ -63,7 +63,7 @@ static uint32_t position(const struct t2q_torus *t, const uint32_t c[T2Q_DIMS])
 	return c[0] + t->extent[0] * (c[1] + t->extent[1] * c[2]);
 }
 
-void t2q_torus_put(struct t2q_torus *t, uint32_t sw, const uint32_t c[T2Q_DIMS])
+void lanes_t2q_torus_put(struct t2q_torus *t, uint32_t sw, const uint32_t c[T2Q_DIMS])
 {
 	t->at[position(t, c)] = sw;
 	memcpy(t->coord + (size_t)sw * T2Q_DIMS, c, T2Q_DIMS * sizeof(*c));
@@ -106,7 +106,7 @@ static void pair_rings(struct lanes_structure *s)
 	s->num_dims = keep;
 }
 
-int t2q_place_recognized(const struct lanes_fabric *f, struct t2q_torus *t, struct lanes_error *err)
+int lanes_t2q_place_recognized(const struct lanes_fabric *f, struct t2q_torus *t, struct lanes_error *err)
 {
 	struct lanes_structure s;
 	struct lanes_error why;
@@ -128,14 +128,14 @@ int t2q_place_recognized(const struct lanes_fabric *f, struct t2q_torus *t, stru
 		t->extent[d] = d < s.num_dims ? s.extent[d] : 1;
 		t->mesh[d] = d < s.num_dims ? !s.wrap[d] || s.extent[d] < 3 : 1;
 	}
-	if ((rc = t2q_torus_alloc(t, f->num_switches, err)))
+	if ((rc = lanes_t2q_torus_alloc(t, f->num_switches, err)))
 		goto out;
 	for (uint32_t sw = 0; sw < f->num_switches; sw++) {
 		uint32_t c[T2Q_DIMS] = { 0, 0, 0 };
 
 		for (uint32_t d = 0; d < s.num_dims; d++)
 			c[d] = s.coord[(size_t)sw * s.num_dims + d];
-		t2q_torus_put(t, sw, c);
+		lanes_t2q_torus_put(t, sw, c);
 	}
 out:
 	lanes_structure_free(&s);
@@ -284,7 +284,7 @@ static uint32_t sweep(struct grow *g, int lines)
 					w = by_ring4(g, q, d);
 				if (w == LANES_NONE)
 					continue;
-				t2q_torus_put(g->t, w, q);
+				lanes_t2q_torus_put(g->t, w, q);
 				if (lines)
 					return 1;
 				done++;
@@ -351,14 +351,14 @@ static int plant_seed(struct grow *g, const struct t2q_config *cf, const struct 
 	if (root == LANES_NONE)
 		return lanes_error_set(err, LANES_EINVAL, T2Q_ENGINE ": the config names no "
 				       "xp_link/yp_link/zp_link seed");
-	t2q_torus_put(g->t, root, origin);
+	lanes_t2q_torus_put(g->t, root, origin);
 	for (unsigned d = 0; d < T2Q_DIMS; d++)
 		for (int m = 0; m < 2; m++) {
 			const uint64_t *l = m ? s->minus[d] : s->plus[d];
 			uint32_t w = seed_switch(g->f, l[1]);
 
 			if (l[0] && step_to(g->t, origin, d, m ? -1 : 1, n) && !placed(g, w))
-				t2q_torus_put(g->t, w, n);
+				lanes_t2q_torus_put(g->t, w, n);
 		}
 	return 0;
 }
@@ -372,7 +372,7 @@ static int refuse_unplaced(const struct lanes_fabric *f, const struct t2q_torus 
 			       T2Q_ENGINE ": switch %s finds no place in the %ux%ux%u torus grown "
 			       "from the config's seed (too many failed cables around it, or a size "
 			       "or seed that does not fit the fabric)",
-			       t2q_switch_name(f, sw, name, sizeof(name)), t->extent[0], t->extent[1],
+			       lanes_t2q_switch_name(f, sw, name, sizeof(name)), t->extent[0], t->extent[1],
 			       t->extent[2]);
 }
 
@@ -392,7 +392,7 @@ static int check_seed_config(const struct t2q_config *c, const struct t2q_seed *
 	return 0;
 }
 
-int t2q_place_config(const struct lanes_fabric *f, const struct t2q_config *c,
+int lanes_t2q_place_config(const struct lanes_fabric *f, const struct t2q_config *c,
 		     struct t2q_torus *t, struct lanes_error *err)
 {
 	struct grow g = { f, t };
@@ -407,7 +407,7 @@ int t2q_place_config(const struct lanes_fabric *f, const struct t2q_config *c,
 				       "names a switch or cable missing from the fabric");
 	memcpy(t->extent, c->extent, sizeof(t->extent));
 	memcpy(t->mesh, c->mesh, sizeof(t->mesh));
-	if ((rc = check_seed_config(c, s, err)) || (rc = t2q_torus_alloc(t, f->num_switches, err)) ||
+	if ((rc = check_seed_config(c, s, err)) || (rc = lanes_t2q_torus_alloc(t, f->num_switches, err)) ||
 	    (rc = plant_seed(&g, c, s, err)))
 		return rc;
 	grow(&g);

@@ -132,7 +132,7 @@ static int parse_word(void *ctx, const char *w, size_t len, struct lanes_error *
 			       "(takes config=FILE, level=0|1)", (int)len, w);
 }
 
-const char *t2q_switch_name(const struct lanes_fabric *f, uint32_t sw, char *buf, size_t size)
+const char *lanes_t2q_switch_name(const struct lanes_fabric *f, uint32_t sw, char *buf, size_t size)
 {
 	const struct lanes_node *n = &f->nodes[f->switches[sw]];
 
@@ -176,8 +176,8 @@ static int refuse_cable(const struct t2q *q, uint32_t u, const struct lanes_adj 
 	return lanes_error_set(err, LANES_EREFUSED,
 			       T2Q_ENGINE ": the cable from switch %s port %u (at %u,%u,%u) to switch "
 			       "%s port %u (at %u,%u,%u) joins no neighbours of the %ux%ux%u %s",
-			       t2q_switch_name(q->f, u, n1, sizeof(n1)), a->port, c[0], c[1], c[2],
-			       t2q_switch_name(q->f, a->sw, n2, sizeof(n2)), a->peer_port, e[0], e[1],
+			       lanes_t2q_switch_name(q->f, u, n1, sizeof(n1)), a->port, c[0], c[1], c[2],
+			       lanes_t2q_switch_name(q->f, a->sw, n2, sizeof(n2)), a->peer_port, e[0], e[1],
 			       e[2], q->t.extent[0], q->t.extent[1], q->t.extent[2],
 			       q->t.mesh[0] && q->t.mesh[1] && q->t.mesh[2] ? "mesh" : "torus");
 }
@@ -292,8 +292,8 @@ static int check_ring(const struct t2q *q, unsigned d, const uint32_t start[T2Q_
 			       "routes around one break per ring only (disjoint failures)",
 			       "xyz"[d], d == 0 ? "*" : "", c[0], d == 1 ? "*" : "", c[1],
 			       d == 2 ? "*" : "", c[2], "xyz"[d],
-			       no_plus ? t2q_switch_name(q->f, ends[0], n1, sizeof(n1)) : "-",
-			       no_plus > 1 ? t2q_switch_name(q->f, ends[1], n2, sizeof(n2)) : "-");
+			       no_plus ? lanes_t2q_switch_name(q->f, ends[0], n1, sizeof(n1)) : "-",
+			       no_plus > 1 ? lanes_t2q_switch_name(q->f, ends[1], n2, sizeof(n2)) : "-");
 }
 
 static int check_rings(const struct t2q *q, struct lanes_error *err)
@@ -534,8 +534,8 @@ static int refuse_unroutable(const struct t2q *q, struct lanes_error *err)
 	return lanes_error_set(err, LANES_EREFUSED,
 			       T2Q_ENGINE ": switch %s cannot reach switch %s by the torus-2QoS "
 			       "rules around the failed switches and cables",
-			       t2q_switch_name(q->f, low->from, n1, sizeof(n1)),
-			       t2q_switch_name(q->f, low->to, n2, sizeof(n2)));
+			       lanes_t2q_switch_name(q->f, low->from, n1, sizeof(n1)),
+			       lanes_t2q_switch_name(q->f, low->to, n2, sizeof(n2)));
 }
 
 /* ------------------------------------------------------------ VLs */
@@ -649,10 +649,10 @@ static int place(struct t2q *q, struct lanes_error *err)
 	int rc;
 
 	if (!q->params.config)
-		return t2q_place_recognized(q->f, &q->t, err);
-	if ((rc = t2q_config_read(q->params.config, &config, err)))
+		return lanes_t2q_place_recognized(q->f, &q->t, err);
+	if ((rc = lanes_t2q_config_read(q->params.config, &config, err)))
 		return rc;
-	return t2q_place_config(q->f, &config, &q->t, err);
+	return lanes_t2q_place_config(q->f, &config, &q->t, err);
 }
 
 static int set_notes(struct t2q *q, struct lanes_error *err)
@@ -713,7 +713,7 @@ out:
 	free(q.run);
 	free(q.unroutable);
 	free(q.deal);
-	t2q_torus_free(&q.t);
+	lanes_t2q_torus_free(&q.t);
 	lanes_routing_free(q.r);
 	return rc;
 }
