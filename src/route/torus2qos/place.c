@@ -416,3 +416,171 @@ int lanes_t2q_place_config(const struct lanes_fabric *f, const struct t2q_config
 			return refuse_unplaced(f, t, sw, err);
 	return 0;
 }
+
+/* ------------------------------------------------------------ a faulty torus without a config */
+
+/* The one neighbour of cur straight on from prev (sharing no neighbour with prev but cur). */
+static uint32_t straight(const struct lanes_fabric *f, uint32_t prev, uint32_t cur)
+{
+	uint32_t found = LANES_NONE;
+
+	for (uint32_t e = f->adj_off[cur]; e < f->adj_off[cur + 1]; e++) {
+		uint32_t w = f->adj[e].sw;
+
+		if (w == prev || w == cur || w == found || shares_other(f, w, prev, cur))
+			continue;
+		if (found != LANES_NONE)
+			return LANES_NONE;
+		found = w;
+	}
+	return found;
+}
+
+/* Walk straight from u through a: the ring's length when it closes at u, *last the switch before. */
+static uint32_t ring_length(const struct lanes_fabric *f, uint32_t u, uint32_t a, uint32_t *last)
+{
+	uint32_t prev = u, cur = a, steps = 1;
+
+	while (steps <= f->num_switches) {
+		uint32_t w = straight(f, prev, cur);
+
+		if (w == LANES_NONE)
+			return 0;
+		steps++;
+		if (w == u) {
+			*last = cur;
+			return steps;
+		}
+		prev = cur;
+		cur = w;
+	}
+	return 0;
+}
+
+/* u's neighbours paired into closed rings (extent 3 or 5 and more): a seed config, or 0. */
+static int seed_from(const struct lanes_fabric *f, uint32_t u, struct t2q_config *c)
+{
+	uint32_t nbr[8], n = 0, pair[T2Q_DIMS][2], len[T2Q_DIMS], np = 0;
+	uint8_t used[8] = { 0 };
+
+	for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
+		uint32_t w = f->adj[e].sw, k = 0;
+
+		while (k < n && nbr[k] != w)
+			k++;
+		if (w != u && k == n && n++ == 8)
+			return 0;
+		nbr[k] = w;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t last = LANES_NONE, k = 0, l;
+
+		if (used[i])
+			continue;
+		l = ring_length(f, u, nbr[i], &last);
+		while (k < n && nbr[k] != last)
+			k++;
+		if (np == T2Q_DIMS || l < 3 || l == 4 || k == n || k == i || used[k])
+			return 0;
+		used[i] = used[k] = 1;
+		pair[np][0] = nbr[i] < last ? nbr[i] : last; /* + toward the lower-numbered neighbour */
+		pair[np][1] = nbr[i] < last ? last : nbr[i];
+		len[np++] = l;
+	}
+	if (!np)
+		return 0;
+	memset(c, 0, sizeof(*c));
+	c->num_seeds = 1;
+	for (uint32_t d = 0; d < T2Q_DIMS; d++) { /* dimensions in the order of their + neighbour */
+		uint32_t best = LANES_NONE;
+
+		for (uint32_t p = 0; p < np; p++)
+			if (len[p] && (best == LANES_NONE || pair[p][0] < pair[best][0]))
+				best = p;
+		c->extent[d] = best == LANES_NONE ? 1 : len[best];
+		c->mesh[d] = best == LANES_NONE;
+		if (best == LANES_NONE)
+			continue;
+		c->seed[0].plus[d][0] = f->nodes[f->switches[u]].guid;
+		c->seed[0].plus[d][1] = f->nodes[f->switches[pair[best][0]]].guid;
+		len[best] = 0;
+	}
+	return 1;
+}
+
+/*
+ * The frame recognition gives an intact torus: switch 0 at the origin,
+ * dimensions in the order of switch 0's lowest-numbered neighbour in each,
+ * + toward the lower-numbered of its two neighbours. So the dateline, and
+ * every path SL, stays where it is on the intact torus when a cable or
+ * switch fails (as long as switch 0 and its neighbours are there).
+ */
+static void reanchor(struct t2q_torus *t, uint32_t num_switches)
+{
+	uint32_t o[T2Q_DIMS], key[T2Q_DIMS], perm[T2Q_DIMS] = { 0, 1, 2 }, extent[T2Q_DIMS];
+	uint8_t flip[T2Q_DIMS] = { 0, 0, 0 }, mesh[T2Q_DIMS];
+
+	memcpy(o, t->coord, sizeof(o));
+	for (unsigned d = 0; d < T2Q_DIMS; d++) {
+		uint32_t plus[T2Q_DIMS], minus[T2Q_DIMS], p = LANES_NONE, m = LANES_NONE;
+
+		if (step_to(t, o, d, 1, plus))
+			p = t->at[position(t, plus)];
+		if (step_to(t, o, d, -1, minus))
+			m = t->at[position(t, minus)];
+		flip[d] = m < p;
+		key[d] = m < p ? m : p;
+	}
+	for (unsigned i = 1; i < T2Q_DIMS; i++) /* insertion sort of the dimensions by key */
+		for (unsigned j = i; j > 0 && key[perm[j]] < key[perm[j - 1]]; j--) {
+			uint32_t x = perm[j];
+
+			perm[j] = perm[j - 1];
+			perm[j - 1] = x;
+		}
+	for (unsigned d = 0; d < T2Q_DIMS; d++) {
+		extent[d] = t->extent[perm[d]];
+		mesh[d] = t->mesh[perm[d]];
+	}
+	memcpy(t->extent, extent, sizeof(extent));
+	memcpy(t->mesh, mesh, sizeof(mesh));
+	memset(t->at, 0xff, (size_t)t->num_positions * sizeof(*t->at));
+	for (uint32_t sw = 0; sw < num_switches; sw++) {
+		uint32_t *c = t->coord + (size_t)sw * T2Q_DIMS, n[T2Q_DIMS];
+
+		for (unsigned d = 0; d < T2Q_DIMS; d++) {
+			uint32_t e = perm[d], k = t->extent[d];
+
+			n[d] = flip[e] ? (o[e] + k - c[e]) % k : (c[e] + k - o[e]) % k;
+		}
+		lanes_t2q_torus_put(t, sw, n);
+	}
+}
+
+int lanes_t2q_place_auto(const struct lanes_fabric *f, struct t2q_torus *t, struct lanes_error *err)
+{
+	uint32_t tried = 0;
+
+	for (uint32_t u = 0; u < f->num_switches && tried < 8; u++) {
+		struct t2q_config c;
+		uint64_t size;
+		int rc;
+
+		if (!seed_from(f, u, &c))
+			continue;
+		tried++;
+		size = (uint64_t)c.extent[0] * c.extent[1] * c.extent[2];
+		if (size < f->num_switches || size > (uint64_t)f->num_switches * 2)
+			continue;
+		memset(t, 0, sizeof(*t));
+		if (!(rc = lanes_t2q_place_config(f, &c, t, err))) {
+			reanchor(t, f->num_switches);
+			return 0;
+		}
+		lanes_t2q_torus_free(t);
+		if (rc != LANES_EREFUSED && rc != LANES_EINVAL)
+			return rc;
+	}
+	return lanes_error_set(err, LANES_EREFUSED, T2Q_ENGINE ": no switch whose rings all close "
+			       "could seed a torus");
+}

@@ -107,6 +107,7 @@ struct t2q {
 	uint32_t *run;          /* per switch * GROUPS: steps that group's way before a gap */
 	uint32_t num_missing;   /* positions without a switch */
 	unsigned vl_bits;       /* VL_* bits in the maps */
+	unsigned vls_needed;    /* what the fabric needs (the maps may use more where the budget allows) */
 	unsigned num_workers;
 	struct t2q_unroutable *unroutable; /* per worker */
 	struct t2q_deal *deal;  /* per switch: its round robin over parallel cables */
@@ -614,6 +615,7 @@ static int choose_vl_bits(struct t2q *q, struct lanes_error *err)
 	if (q->params.level)
 		need |= VL_QOS;
 	need_vls = need & VL_QOS ? 8 : need & VL_TURN ? 4 : need & VL_LOOP ? 2 : 1;
+	q->vls_needed = need_vls;
 	if (q->opts->max_vls < need_vls)
 		return lanes_error_set(err, LANES_ERANGE,
 				       T2Q_ENGINE ": needs %u VLs (%s%s%s), the budget is %u (vls %u)",
@@ -648,8 +650,17 @@ static int place(struct t2q *q, struct lanes_error *err)
 	struct t2q_config config;
 	int rc;
 
-	if (!q->params.config)
-		return lanes_t2q_place_recognized(q->f, &q->t, err);
+	if (!q->params.config) {
+		struct lanes_error why;
+
+		lanes_error_clear(&why);
+		if ((rc = lanes_t2q_place_recognized(q->f, &q->t, err)) != LANES_EREFUSED)
+			return rc;
+		lanes_t2q_torus_free(&q->t);
+		if (!(rc = lanes_t2q_place_auto(q->f, &q->t, &why)) || rc == LANES_ENOMEM)
+			return rc ? lanes_error_oom(err) : 0;
+		return LANES_EREFUSED; /* recognition's reason, in err */
+	}
 	if ((rc = lanes_t2q_config_read(q->params.config, &config, err)))
 		return rc;
 	return lanes_t2q_place_config(q->f, &config, &q->t, err);
@@ -703,6 +714,8 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	if ((rc = refuse_unroutable(&q, err)) || (rc = set_vls(&q, err)))
 		goto out;
 	lanes_routing_count_resources(q.r);
+	if (q.r->num_vls > q.vls_needed)
+		q.r->vls_needed = (uint8_t)q.vls_needed;
 	*out = q.r;
 	q.r = NULL;
 out:

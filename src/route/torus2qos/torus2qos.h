@@ -52,6 +52,13 @@ int lanes_t2q_place_recognized(const struct lanes_fabric *f, struct t2q_torus *t
 int lanes_t2q_place_config(const struct lanes_fabric *f, const struct t2q_config *c,
 		     struct t2q_torus *t, struct lanes_error *err);
 
+/**
+ * A torus with failed cables or switches and no config: seeded at the first
+ * switch whose neighbours pair into closed rings (extents 3 or 5 and more),
+ * the extents their lengths, then grown as from a config.
+ */
+int lanes_t2q_place_auto(const struct lanes_fabric *f, struct t2q_torus *t, struct lanes_error *err);
+
 /** Allocate t's arrays for its extents (all positions empty). */
 int lanes_t2q_torus_alloc(struct t2q_torus *t, uint32_t num_switches, struct lanes_error *err);
 void lanes_t2q_torus_free(struct t2q_torus *t);
