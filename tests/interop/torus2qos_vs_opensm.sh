@@ -18,9 +18,12 @@
 # Bare fabrics (no config): lanes' coordinates come from recognition; on
 # tori without a ring of 4 its orientation is the generator's, so the
 # tables must be OpenSM's too.
-# Failures: a cable and a switch removed from the net file (OpenSM routes
-# around them, "the long way round" and with an early turn); a ring broken
-# twice, which both refuse.
+# Failures: cables and switches removed from the net file (OpenSM routes
+# around them, "the long way round" and with an early turn), and without the
+# config too where the engine seeds the faulty torus itself (no ring of 4);
+# a mixed torus (a y line of 4: the wraparound cables removed, "4m" in the
+# config); LMC 1 and 2; a ring broken twice, missing switches in two
+# columns or not adjacent in z, which both refuse.
 set -u
 . "$(dirname "$0")/osm_lib.bash"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
@@ -28,11 +31,11 @@ base=$((0x0002c90300a00000))
 
 guid() { printf '0x%016x' $((base + $1)); }
 
-# write_conf FILE KEYWORD X Y Z: the size line and the seed of switch 0.
+# write_conf FILE KEYWORD X Y Z: the size line and the seed of switch 0 (a radix may end in m).
 write_conf() {
-  local file=$1 kw=$2 x=$3 y=$4 z=$5
+  local file=$1 kw=$2 x=${3%m} y=${4%m} z=${5%m}
   {
-    echo "$kw $x $y $z"
+    echo "$kw $3 $4 $5"
     [ "$x" -gt 1 ] && echo "xp_link $(guid 0) $(guid 1)"
     [ "$x" -eq 4 ] && [ "$kw" = torus ] && echo "xm_link $(guid 0) $(guid 3)"
     [ "$y" -gt 1 ] && echo "yp_link $(guid 0) $(guid "$x")"
@@ -46,7 +49,7 @@ write_conf() {
 drop_cable() {
   local a b
   a=$(printf '%016x' $((base + $1))); b=$(printf '%016x' $((base + $2)))
-  awk -v a="$a" -v b="$b" '/^switchguid=/ { me = tolower(substr($0, 14)) }
+  awk -v a="$a" -v b="$b" '/^switchguid=/ { me = tolower(substr($0, 14)) } /^caguid=/ { me = "" }
        /^\[/ && ((me ~ a "$" && tolower($0) ~ "s-" b) || (me ~ b "$" && tolower($0) ~ "s-" a)) { next }
        { print }'
 }
@@ -116,6 +119,22 @@ run_both() {
   fi
 }
 
+# lmc NAME LMC KW X Y Z FABRIC...: as check, every CA port at LMC (every LID of a port
+# routed alike, as OpenSM does: "LMC > 0 doesn't really make sense for torus-2QoS").
+lmc() {
+  local name=$1 lmc=$2 kw=$3 x=$4 y=$5 z=$6 dir=$work/$1; shift 6
+  lmc_net "$dir" "$lmc" "$@" || { bad "$name: convert"; return; }
+  write_conf "$dir/t2q.conf" "$kw" "$x" "$y" "$z"
+  if ! osm_run "$dir/fabric.net" "$dir/osm" -R torus-2QoS -Q --torus_config "$dir/t2q.conf" -l "$lmc" -D 0x43 ||
+     ! grep -q "torus-2QoS tables configured" "$dir/osm/osm.log"; then
+    bad "$name: OpenSM did not route with torus-2QoS"; return
+  fi
+  if ! "$LANES" route -e "torus-2qos:config=$dir/t2q.conf" "$dir/fabric.net" -o "$dir/ours" >"$dir/route.out" 2>&1; then
+    bad "$name: lanes route failed:"; cat "$dir/route.out"; return
+  fi
+  same_entries "$name" "$dir"
+}
+
 # check NAME KW X Y Z FABRIC...: convert, run both, compare tables, maps and SLs.
 check() {
   local name=$1 kw=$2 x=$3 y=$4 z=$5 dir=$work/$1; shift 5
@@ -157,9 +176,11 @@ parallel() {
   same_sls "$name" "$dir" "$x" "$y" "$z"
 }
 
-# bare NAME FABRIC...: after check NAME, lanes without the config routes the same tables.
+# bare NAME: after check or faulty NAME, lanes without the config routes the same tables
+# (recognition on an intact torus; on a faulty one the engine's own seed, its frame
+# re-anchored at switch 0 as recognition's).
 bare() {
-  local name=$1 dir=$work/$1; shift
+  local name=$1 dir=$work/$1
   if ! "$LANES" route -e torus-2qos "$dir/fabric.net" -o "$dir/bare" >"$dir/bare.out" 2>&1; then
     bad "$name: bare route failed:"; cat "$dir/bare.out"; return
   fi
@@ -177,7 +198,7 @@ faulty() {
   run_both "$name" "$dir" "$kw" "$x" "$y" "$z" || return
   same_entries "$name" "$dir"
   same_sl2vl "$name" "$dir"
-  same_sls "$name" "$dir" "$x" "$y" "$z"
+  same_sls "$name" "$dir" "${x%m}" "${y%m}" "${z%m}"
 }
 
 # refused NAME KW X Y Z EDIT FABRIC...: both refuse.
@@ -209,11 +230,21 @@ check mesh_4x3 mesh 4 3 1 mesh k=4x3 p=1
 check mesh_3x3x3 mesh 3 3 3 mesh k=3x3x3 p=1
 parallel torus_5x5_L2 torus 5 5 1 torus k=5x5 p=2 L=2
 parallel torus_4x3x3_L3 torus 4 3 3 torus k=4x3x3 p=1 L=3
+lmc torus_5x5_lmc1 1 torus 5 5 1 torus k=5x5 p=2
+lmc torus_3x3x3_lmc2 2 torus 3 3 3 torus k=3x3x3 p=1
 faulty torus_6x5_cable torus 6 5 1 "drop_cable 7 8" torus k=6x5 p=1
+bare torus_6x5_cable
 faulty torus_5x5x3_cable2 torus 5 5 3 "drop_cable 0 1 | drop_cable 30 55" torus k=5x5x3 p=1
 faulty torus_6x5_switch torus 6 5 1 "drop_switch 9" torus k=6x5 p=1
+bare torus_6x5_switch
 faulty torus_5x5x4_switch torus 5 5 4 "drop_switch 12" torus k=5x5x4 p=1
+faulty torus_5x5x4_column torus 5 5 4 "drop_switch 12 | drop_switch 37" torus k=5x5x4 p=1
+faulty torus_6x5_cables_switch torus 6 5 1 "drop_cable 1 2 | drop_cable 20 26 | drop_switch 15" torus k=6x5 p=1
+# a mixed torus: the 5x4 torus without its y wraparound cables is a ring of 5 by a line of 4
+faulty mixed_5x4m torus 5 4m 1 "drop_cable 0 15 | drop_cable 1 16 | drop_cable 2 17 | drop_cable 3 18 | drop_cable 4 19" torus k=5x4 p=1
 refused torus_6x5_ring2 torus 6 5 1 "drop_cable 7 8 | drop_cable 9 10" torus k=6x5 p=1
+refused torus_6x5_two_switches torus 6 5 1 "drop_switch 9 | drop_switch 20" torus k=6x5 p=1
+refused torus_5x5x4_switch_gap torus 5 5 4 "drop_switch 12 | drop_switch 62" torus k=5x5x4 p=1
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

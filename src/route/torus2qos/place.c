@@ -115,9 +115,10 @@ int lanes_t2q_place_recognized(const struct lanes_fabric *f, struct t2q_torus *t
 	lanes_error_clear(&why);
 	if ((rc = lanes_recognize_torus(f, &s, &why)))
 		return rc != LANES_EINVAL ? lanes_error_set(err, rc, "%s", why.message)
-			: lanes_error_set(err, LANES_EREFUSED, T2Q_ENGINE ": %s (with failed switches "
-					  "or cables, give the torus in config=FILE, OpenSM's "
-					  "torus-2QoS.conf)", why.message);
+			: lanes_error_set(err, LANES_EREFUSED, T2Q_ENGINE ": %s (nor does any switch "
+					  "seed a torus with failed cables or switches; config=FILE, "
+					  "an OpenSM torus-2QoS.conf, gives its size and seed)",
+					  why.message);
 	pair_rings(&s);
 	if (s.num_dims > T2Q_DIMS) {
 		rc = lanes_error_set(err, LANES_EREFUSED, T2Q_ENGINE ": a torus of %u dimensions; "
