@@ -463,7 +463,7 @@ static void test_refusals(void **state)
 	lanes_fabric_free(f);
 	f = build(k2, apart, 2, NULL, 0, &g);
 	write_conf(&g);
-	check_refused(f, &g, 8, LANES_EREFUSED, "different z columns");
+	check_refused(f, &g, 8, LANES_EREFUSED, "in different z columns");
 	unlink(g.conf);
 	lanes_fabric_free(f);
 	f = build(k3, gap, 2, NULL, 0, &g);

@@ -317,9 +317,9 @@ static int refuse_missing(const struct t2q *q, uint32_t p, uint32_t other, const
 	uint32_t X = q->t.extent[0], Y = q->t.extent[1];
 
 	return lanes_error_set(err, LANES_EREFUSED,
-			       T2Q_ENGINE ": the switches at %u,%u,%u and %u,%u,%u are missing: %s, so "
-			       "routing around them would deadlock (torus-2QoS routes around missing "
-			       "switches only when they are adjacent in z, the last dimension)",
+			       T2Q_ENGINE ": the switches at %u,%u,%u and %u,%u,%u are missing, %s: "
+			       "routing around them could deadlock (torus-2QoS routes around several "
+			       "missing switches only when they are adjacent in z, the last dimension)",
 			       p % X, p / X % Y, p / X / Y, other % X, other / X % Y, other / X / Y, why);
 }
 
@@ -327,22 +327,25 @@ static int refuse_missing(const struct t2q *q, uint32_t p, uint32_t other, const
 static int check_missing(struct t2q *q, struct lanes_error *err)
 {
 	uint32_t X = q->t.extent[0], Y = q->t.extent[1], Z = q->t.extent[2], first = LANES_NONE;
+	uint32_t second = LANES_NONE;
 
 	for (uint32_t p = 0; p < q->t.num_positions; p++)
-		if (q->t.at[p] == LANES_NONE)
+		if (q->t.at[p] == LANES_NONE) {
 			q->num_missing++;
-	for (uint32_t p = 0; p < q->t.num_positions; p++) {
+			second = first == LANES_NONE || second != LANES_NONE ? second : p;
+			first = first == LANES_NONE ? p : first;
+		}
+	for (uint32_t p = 0; q->num_missing > 1 && p < q->t.num_positions; p++) {
 		uint32_t z = p / (X * Y), column = p % (X * Y);
 		uint32_t below = column + X * Y * ((z + Z - 1) % Z), above = column + X * Y * ((z + 1) % Z);
 
 		if (q->t.at[p] != LANES_NONE)
 			continue;
-		if (first == LANES_NONE)
-			first = p;
-		else if (first % (X * Y) != column)
-			return refuse_missing(q, first, p, "they are in different z columns", err);
-		if (q->num_missing > 1 && q->t.at[below] != LANES_NONE && q->t.at[above] != LANES_NONE)
-			return refuse_missing(q, first, p, "they are not adjacent in z", err);
+		if (first % (X * Y) != column)
+			return refuse_missing(q, first, p, "in different z columns", err);
+		if (q->t.at[below] != LANES_NONE && q->t.at[above] != LANES_NONE)
+			return refuse_missing(q, p, p == first ? second : first,
+					      "not adjacent in z", err);
 	}
 	return 0;
 }
