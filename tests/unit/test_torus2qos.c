@@ -564,6 +564,98 @@ static void test_qos_level(void **state)
 	lanes_fabric_free(f);
 }
 
+/* A config file with this text; route f with it; the error code, err filled. */
+static int route_text(const struct lanes_fabric *f, const char *text, struct lanes_error *err)
+{
+	struct lanes_routing *r = NULL;
+	struct grid g;
+	FILE *fp;
+	int fd, rc;
+
+	memset(&g, 0, sizeof(g));
+	strcpy(g.conf, "/tmp/test_torus2qos_XXXXXX");
+	assert_true((fd = mkstemp(g.conf)) >= 0);
+	assert_non_null(fp = fdopen(fd, "w"));
+	fputs(text, fp);
+	fclose(fp);
+	rc = route_conf(f, &g, 8, &r, err);
+	unlink(g.conf);
+	lanes_routing_free(r);
+	return rc;
+}
+
+static void test_config_errors(void **state)
+{
+	static const uint32_t k[3] = { 6, 5, 1 };
+	struct lanes_fabric *f;
+	struct lanes_error err;
+	struct lanes_routing *r = NULL;
+	struct lanes_route_opts o;
+	struct grid g;
+
+	(void)state;
+	f = build(k, NULL, 0, NULL, 0, &g);
+	/* the size does not fit the fabric: a switch finds no place, or a cable no neighbours */
+	assert_int_equal(route_text(f, "torus 5 5 1\nxp_link 0x1000 0x1001\nyp_link 0x1000 0x1006\n",
+				    &err), LANES_EREFUSED);
+	assert_non_null(strstr(err.message, "switch 0x"));
+	assert_int_equal(route_text(f, "torus 6 5 1\nxp_lnk 0x1000 0x1001\n", &err), LANES_EPARSE);
+	assert_non_null(strstr(err.message, "line 2"));
+	assert_int_equal(route_text(f, "torus 6 5\n", &err), LANES_EPARSE);
+	assert_int_equal(route_text(f, "# no size\nxp_link 0x1000 0x1001\n", &err), LANES_EPARSE);
+	assert_int_equal(route_text(f, "torus 6 5 1\nyp_link 0x1000 0x1006\n", &err), LANES_EINVAL);
+	assert_non_null(strstr(err.message, "xp_link"));
+	assert_int_equal(route_text(f, "torus 6 5 1\nxp_link 0x1000 0x1001\nyp_link 0x1001 0x1007\n",
+				    &err), LANES_EINVAL); /* seed links from two switches */
+	assert_int_equal(route_text(f, "torus 6 5 1\nxp_link 0x9999 0x1001\nyp_link 0x9999 0x1006\n",
+				    &err), LANES_EREFUSED); /* the only seed names a missing switch */
+	/* a backup seed (next_seed) with a dateline: the seed switch sits at -1, -1 */
+	assert_int_equal(route_text(f, "torus 6 5 1\nxp_link 0x9999 0x1001\nnext_seed\n"
+				    "xp_link 0x1007 0x1008\nyp_link 0x1007 0x100d\nx_dateline -1\n"
+				    "y_dateline -1\n", &err), 0);
+	lanes_route_opts_init(&o);
+	o.params = "config=/nonexistent/torus-2QoS.conf";
+	assert_int_equal(lanes_route(engine(), f, &o, &r, &err), LANES_EIO);
+	o.params = "colour=blue";
+	assert_int_equal(lanes_route(engine(), f, &o, &r, &err), LANES_EINVAL);
+	assert_non_null(strstr(err.message, "colour=blue"));
+	lanes_fabric_free(f);
+}
+
+/* A backup seed with datelines routes as the default seed at 0,0,0 does. */
+static void test_dateline_seed(void **state)
+{
+	static const uint32_t k[3] = { 6, 5, 1 };
+	struct lanes_fabric *f;
+	struct lanes_routing *a = NULL, *b = NULL;
+	struct lanes_error err;
+	struct grid g;
+
+	(void)state;
+	f = build(k, NULL, 0, NULL, 0, &g);
+	write_conf(&g);
+	assert_int_equal(route_conf(f, &g, 8, &a, &err), 0);
+	unlink(g.conf);
+	strcpy(g.conf, "/tmp/test_torus2qos_XXXXXX");
+	{
+		FILE *fp;
+		int fd = mkstemp(g.conf);
+
+		assert_true(fd >= 0);
+		assert_non_null(fp = fdopen(fd, "w"));
+		/* switch at (1,1) (GUID 0x1007) seeds, its position given by the datelines */
+		fputs("torus 6 5 1\nxp_link 0x1007 0x1008\nyp_link 0x1007 0x100d\n"
+		      "x_dateline -1\ny_dateline -1\n", fp);
+		fclose(fp);
+	}
+	assert_int_equal(route_conf(f, &g, 8, &b, &err), 0);
+	unlink(g.conf);
+	assert_true(routings_equal(a, b));
+	lanes_routing_free(a);
+	lanes_routing_free(b);
+	lanes_fabric_free(f);
+}
+
 static void test_threads(void **state)
 {
 	(void)state;
@@ -581,6 +673,8 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_random_cable_failures),
 		cmocka_unit_test(test_qos_level),
+		cmocka_unit_test(test_config_errors),
+		cmocka_unit_test(test_dateline_seed),
 		cmocka_unit_test(test_threads),
 	};
 
