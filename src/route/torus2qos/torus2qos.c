@@ -90,6 +90,12 @@ struct t2q_deal {
 	uint32_t count[2][GROUPS]; /* [is a CA][group]: routes dealt so far */
 };
 
+/* A LID range to route: a switch's own (port 0) or a CA port's (the switch port to it). */
+struct t2q_endpoint {
+	uint32_t base;
+	uint8_t lmc, port, ca;
+};
+
 /* A pair of switches that cannot be routed, the lowest found by one worker. */
 struct t2q_unroutable {
 	uint32_t from, to;
@@ -111,6 +117,8 @@ struct t2q {
 	unsigned num_workers;
 	struct t2q_unroutable *unroutable; /* per worker */
 	struct t2q_deal *deal;  /* per switch: its round robin over parallel cables */
+	uint32_t *endpoint_first; /* per switch + 1: where its LIDs start in endpoint */
+	struct t2q_endpoint *endpoint;
 };
 
 /* ------------------------------------------------------------ parameters */
@@ -462,48 +470,61 @@ static void set_lids(struct t2q *q, uint32_t sw, uint32_t base, uint8_t lmc, uin
 	}
 }
 
-/* One endpoint (base LID, LMC) of switch dst, in sw's table; 0 when sw cannot reach dst. */
-static int route_endpoint(struct t2q *q, struct t2q_deal *deal, uint32_t sw, uint32_t dst,
-			  uint32_t base, uint8_t lmc, uint8_t local_port, int ca)
-{
-	uint32_t first, n;
-	unsigned g;
-
-	if (!base)
-		return 1;
-	if (sw == dst) {
-		set_lids(q, sw, base, lmc, local_port, path_sl(q, sw, dst));
-		return 1;
-	}
-	if (!ca && !q->opts->switch_lids)
-		return 1;
-	if (!next_group(q, sw, dst, &g))
-		return 0;
-	first = q->group_first[sw * GROUPS + g];
-	n = q->group_first[sw * GROUPS + g + 1] - first;
-	set_lids(q, sw, base, lmc, q->group_port[first + deal->count[ca][g]++ % n],
-		 path_sl(q, sw, dst));
-	return 1;
-}
-
 /* Every LID of switch dst in sw's table: its own, then its CA ports' in port order. */
 static int route_to(struct t2q *q, struct t2q_deal *deal, uint32_t sw, uint32_t dst)
 {
-	const struct lanes_fabric *f = q->f;
-	uint32_t node = f->switches[dst];
-	const struct lanes_port *p0 = lanes_fabric_port(f, node, 0);
-	int ok = route_endpoint(q, deal, sw, dst, p0->lid, p0->lmc, 0, 0);
+	uint8_t sl = path_sl(q, sw, dst);
+	uint32_t first = 0, n = 0;
+	unsigned g = 0;
 
-	for (uint8_t port = 1; port <= f->nodes[node].nports; port++) {
-		const struct lanes_port *p = lanes_fabric_port(f, node, port);
-		const struct lanes_port *far;
-
-		if (p->peer_node == LANES_NONE || f->nodes[p->peer_node].type == LANES_NODE_SWITCH)
-			continue;
-		far = lanes_fabric_port(f, p->peer_node, p->peer_port);
-		ok &= route_endpoint(q, deal, sw, dst, far->lid, far->lmc, port, 1);
+	if (sw != dst && q->endpoint_first[dst] != q->endpoint_first[dst + 1]) {
+		if (!next_group(q, sw, dst, &g))
+			return 0;
+		first = q->group_first[sw * GROUPS + g];
+		n = q->group_first[sw * GROUPS + g + 1] - first;
 	}
-	return ok;
+	for (uint32_t i = q->endpoint_first[dst]; i < q->endpoint_first[dst + 1]; i++) {
+		const struct t2q_endpoint *e = &q->endpoint[i];
+		uint8_t port = e->port;
+
+		if (sw != dst && !e->ca && !q->opts->switch_lids)
+			continue; /* a switch LID: only its own switch answers it */
+		if (sw != dst)
+			port = q->group_port[first + deal->count[e->ca][g]++ % n];
+		set_lids(q, sw, e->base, e->lmc, port, sl);
+	}
+	return 1;
+}
+
+/* The LIDs that end at each switch: its own, then its CA ports' in port order. */
+static int endpoints_init(struct t2q *q, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = q->f;
+	uint32_t n = 0;
+
+	q->endpoint_first = malloc(((size_t)f->num_switches + 1) * sizeof(*q->endpoint_first));
+	q->endpoint = malloc(((size_t)f->num_port_slots + 1) * sizeof(*q->endpoint));
+	if (!q->endpoint_first || !q->endpoint)
+		return lanes_error_oom(err);
+	for (uint32_t sw = 0; sw < f->num_switches; sw++) {
+		uint32_t node = f->switches[sw];
+		const struct lanes_port *p0 = lanes_fabric_port(f, node, 0);
+
+		q->endpoint_first[sw] = n;
+		if (p0->lid)
+			q->endpoint[n++] = (struct t2q_endpoint){ p0->lid, p0->lmc, 0, 0 };
+		for (uint8_t port = 1; port <= f->nodes[node].nports; port++) {
+			const struct lanes_port *p = lanes_fabric_port(f, node, port), *far;
+
+			if (p->peer_node == LANES_NONE || f->nodes[p->peer_node].type == LANES_NODE_SWITCH)
+				continue;
+			far = lanes_fabric_port(f, p->peer_node, p->peer_port);
+			if (far->lid)
+				q->endpoint[n++] = (struct t2q_endpoint){ far->lid, far->lmc, port, 1 };
+		}
+	}
+	q->endpoint_first[f->num_switches] = n;
+	return 0;
 }
 
 /* Worker k: a run of switches, every destination in order (the LFT rows stay in cache). */
@@ -688,7 +709,7 @@ static int prepare(struct t2q *q, struct lanes_error *err)
 	if ((rc = lanes_route_each_param(q->opts->params, parse_word, &q->params, err)) ||
 	    (rc = place(q, err)) || (rc = check_missing(q, err)) || (rc = groups_init(q, err)) ||
 	    (rc = check_rings(q, err)) || (rc = choose_vl_bits(q, err)) ||
-	    (rc = check_sls(q, err)) || (rc = runs_init(q, err)))
+	    (rc = check_sls(q, err)) || (rc = runs_init(q, err)) || (rc = endpoints_init(q, err)))
 		return rc;
 	q->num_workers = lanes_route_destination_workers(q->opts, q->f->num_switches);
 	q->deal = calloc((size_t)q->f->num_switches + 1, sizeof(*q->deal));
@@ -729,6 +750,8 @@ out:
 	free(q.run);
 	free(q.unroutable);
 	free(q.deal);
+	free(q.endpoint_first);
+	free(q.endpoint);
 	lanes_t2q_torus_free(&q.t);
 	lanes_routing_free(q.r);
 	return rc;
