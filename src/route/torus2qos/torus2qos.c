@@ -384,7 +384,7 @@ static int crosses_dateline(uint32_t a, uint32_t b, uint32_t k)
 static int reaches(const struct t2q *q, uint32_t sw, unsigned d, int way, uint32_t b)
 {
 	uint32_t a = coord_of(q, sw)[d], k = q->t.extent[d];
-	uint32_t steps = way > 0 ? (b + k - a) % k : (a + k - b) % k;
+	uint32_t steps = way > 0 ? (b >= a ? b - a : b + k - a) : (a >= b ? a - b : a + k - b);
 
 	return steps <= q->run[sw * GROUPS + 2 * d + (way > 0)];
 }
@@ -490,7 +490,7 @@ static int route_to(struct t2q *q, struct t2q_deal *deal, uint32_t sw, uint32_t 
 		if (sw != dst && !e->ca && !q->opts->switch_lids)
 			continue; /* a switch LID: only its own switch answers it */
 		if (sw != dst)
-			port = q->group_port[first + deal->count[e->ca][g]++ % n];
+			port = q->group_port[first + (n == 1 ? 0 : deal->count[e->ca][g]++ % n)];
 		set_lids(q, sw, e->base, e->lmc, port, sl);
 	}
 	return 1;
@@ -694,11 +694,14 @@ static int set_notes(struct t2q *q, struct lanes_error *err)
 {
 	q->r->notes = lanes_aprintf(T2Q_ENGINE ": OpenSM torus-2QoS on the %ux%ux%u %s%s, %u switch%s "
 				    "missing; DOR x-y-z, dateline bits in the path SL (QoS level %d), "
-				    "SL2VL by the output port's direction; deadlock-free",
+				    "SL2VL by the output port's direction (VL bits %s as the budget "
+				    "allows, as OpenSM's maps); %u VLs needed; deadlock-free",
 				    q->t.extent[0], q->t.extent[1], q->t.extent[2],
 				    q->t.mesh[0] && q->t.mesh[1] && q->t.mesh[2] ? "mesh" : "torus",
 				    q->params.config ? " (from the config file)" : "", q->num_missing,
-				    q->num_missing == 1 ? "" : "es", q->params.level);
+				    q->num_missing == 1 ? "" : "es", q->params.level,
+				    q->vl_bits == 7 ? "0-2" : q->vl_bits == 3 ? "0-1" : q->vl_bits ? "0" : "none",
+				    q->vls_needed);
 	return q->r->notes ? 0 : lanes_error_oom(err);
 }
 
