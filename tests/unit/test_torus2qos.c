@@ -463,7 +463,7 @@ static void test_refusals(void **state)
 	lanes_fabric_free(f);
 	f = build(k2, apart, 2, NULL, 0, &g);
 	write_conf(&g);
-	check_refused(f, &g, 8, LANES_EREFUSED, "in different z columns");
+	check_refused(f, &g, 8, LANES_EREFUSED, "in different");
 	unlink(g.conf);
 	lanes_fabric_free(f);
 	f = build(k3, gap, 2, NULL, 0, &g);
@@ -561,6 +561,78 @@ static void test_qos_level(void **state)
 	assert_non_null(strstr(err.message, "needs 16 SLs"));
 	o.params = "level=2";
 	assert_int_equal(lanes_route(engine(), f, &o, &r, &err), LANES_EINVAL);
+	lanes_fabric_free(f);
+}
+
+/* The positions the route from position s to position t's CA visits, as "x,y x,y ...". */
+static void path_of(const struct lanes_fabric *f, const struct lanes_routing *r, const struct grid *g,
+		    uint32_t s, uint32_t t, char *out, size_t size)
+{
+	uint32_t from = LANES_NONE, to = LANES_NONE, x, lid;
+	size_t len = 0;
+
+	for (uint32_t sw = 0; sw < f->num_switches; sw++) {
+		from = g->pos[sw] == s ? sw : from;
+		to = g->pos[sw] == t ? sw : to;
+	}
+	assert_true(from != LANES_NONE && to != LANES_NONE);
+	lid = ca_lid(f, to);
+	for (x = from; x != LANES_NONE; x = x == to ? LANES_NONE : next_switch(f, x, lanes_routing_port(r, x, lid))) {
+		len += (size_t)snprintf(out + len, size - len, "%s%u,%u", len ? " " : "", coord(g, x, 0),
+					coord(g, x, 1));
+		assert_true(len < size - 1);
+	}
+}
+
+/* The examples of doc/current-routing.txt ("Torus-2QoS Routing Algorithm"), path by path. */
+static void check_example(const uint32_t k[3], const uint32_t *missing, size_t nmissing,
+			  const uint32_t (*cut)[2], size_t ncut, uint32_t s, uint32_t t, const char *want)
+{
+	struct lanes_routing *r = NULL;
+	struct lanes_fabric *f;
+	struct lanes_error err;
+	struct grid g;
+	char path[256];
+
+	f = build(k, missing, nmissing, cut, ncut, &g);
+	write_conf(&g);
+	if (route_conf(f, &g, 4, &r, &err))
+		fail_msg("torus-2qos: %s", err.message);
+	path_of(f, r, &g, s, t, path, sizeof(path));
+	if (strcmp(path, want))
+		fail_msg("path %s, the document's %s", path, want);
+	unlink(g.conf);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+static void test_document_examples(void **state)
+{
+	/* the 6x5 torus: S (1,1), n (2,1), T (3,1), m (0,1), p (5,1), o (4,1), I (2,2), r (3,2), D (3,3) */
+	static const uint32_t k65[3] = { 6, 5, 1 }, k66[3] = { 6, 6, 1 };
+	static const uint32_t S = 7, D = 21, n_T[][2] = { { 8, 9 } }, S_n[][2] = { { 7, 8 } };
+	static const uint32_t T = 9, T_R[] = { 9, 15 }, O_T[] = { 9, 10 };
+	struct lanes_fabric *f;
+	struct grid g;
+
+	(void)state;
+	check_example(k65, NULL, 0, NULL, 0, S, D, "1,1 2,1 3,1 3,2 3,3");     /* S-n-T-r-D */
+	check_example(k65, NULL, 0, S_n, 1, S, D, "1,1 0,1 5,1 4,1 3,1 3,2 3,3"); /* S-m-p-o-T-r-D */
+	check_example(k65, NULL, 0, n_T, 1, S, D, "1,1 0,1 5,1 4,1 3,1 3,2 3,3");
+	check_example(k65, &T, 1, NULL, 0, S, D, "1,1 2,1 2,2 3,2 3,3");       /* S-n-I-r-D */
+	/* the 6x6 torus without T (3,1) and R (3,2), D at (3,4): S-n-q-I-u-D (OpenSM 3.3.23 refuses
+	 * it: its check wants missing switches in a z column; the document routes it) */
+	check_example(k66, T_R, 2, NULL, 0, S, 27, "1,1 2,1 2,2 2,3 3,3 3,4");
+	f = build(k66, T_R, 2, NULL, 0, &g);
+	write_conf(&g);
+	check_faulty(f, &g, 4);
+	unlink(g.conf);
+	lanes_fabric_free(f);
+	/* without O (3,1) and T (4,1), adjacent in x, not the last dimension: refused */
+	f = build(k66, O_T, 2, NULL, 0, &g);
+	write_conf(&g);
+	check_refused(f, &g, 8, LANES_EREFUSED, "in different");
+	unlink(g.conf);
 	lanes_fabric_free(f);
 }
 
@@ -673,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_random_cable_failures),
 		cmocka_unit_test(test_qos_level),
+		cmocka_unit_test(test_document_examples),
 		cmocka_unit_test(test_config_errors),
 		cmocka_unit_test(test_dateline_seed),
 		cmocka_unit_test(test_threads),

@@ -47,11 +47,15 @@
  *    line of switches along one dimension) the switches without a - cable
  *    must be as many as those without a + cable, and at most one: a ring
  *    broken in two places is refused, naming the ring and its broken
- *    cables. Missing switches must all lie in one z column, and when there
- *    are several they must be adjacent in z; else refused, naming them.
+ *    cables. Missing switches must all lie in one column along the last
+ *    dimension routed (z; y on a 2D torus), and when there are several they
+ *    must be adjacent in it; else refused, naming them.
  *    A destination a switch cannot reach by these rules is refused too.
  *
  * Where this is not OpenSM:
+ *  - Several missing switches adjacent in y on a 2D torus are routed, as the
+ *    document's own 6x6 example does (S-n-q-I-u-D); OpenSM 3.3.23's check
+ *    (rpt_torus_missing) accepts columns along z only and refuses it.
  *  - Every switch must find a place in the torus (OpenSM routes the torus
  *    part and ignores the rest); a switch or cable outside it is refused.
  *  - Parallel cables: OpenSM deals destinations in the order its torus
@@ -319,23 +323,49 @@ static int check_rings(const struct t2q *q, struct lanes_error *err)
 	return 0;
 }
 
+/* The last dimension routed: the highest one with more than one switch (z, or y on a 2D torus). */
+static unsigned last_dim(const struct t2q *q)
+{
+	unsigned d = T2Q_DIMS - 1;
+
+	while (d > 0 && q->t.extent[d] == 1)
+		d--;
+	return d;
+}
+
 static int refuse_missing(const struct t2q *q, uint32_t p, uint32_t other, const char *why,
 			  struct lanes_error *err)
 {
 	uint32_t X = q->t.extent[0], Y = q->t.extent[1];
+	char last = "xyz"[last_dim(q)];
 
 	return lanes_error_set(err, LANES_EREFUSED,
 			       T2Q_ENGINE ": the switches at %u,%u,%u and %u,%u,%u are missing, %s: "
 			       "routing around them could deadlock (torus-2QoS routes around several "
-			       "missing switches only when they are adjacent in z, the last dimension)",
-			       p % X, p / X % Y, p / X / Y, other % X, other / X % Y, other / X / Y, why);
+			       "missing switches only when they are adjacent in %c, the last dimension "
+			       "routed)", p % X, p / X % Y, p / X / Y, other % X, other / X % Y,
+			       other / X / Y, why, last);
 }
 
-/* Missing switches: one z column, adjacent in z when there are several (rpt_torus_missing). */
+/* Position p one step (way) along d, around the ring. */
+static uint32_t ring_step(const struct t2q *q, uint32_t p, unsigned d, int way)
+{
+	uint32_t stride = d == 0 ? 1 : d == 1 ? q->t.extent[0] : q->t.extent[0] * q->t.extent[1];
+	uint32_t k = q->t.extent[d], c = p / stride % k;
+
+	return p - c * stride + (way > 0 ? (c + 1) % k : (c + k - 1) % k) * stride;
+}
+
+/*
+ * Missing switches: as the document says, several only when they are adjacent
+ * in the last dimension routed (rpt_torus_missing: one column along it, and
+ * no missing switch with both neighbours in it present).
+ */
 static int check_missing(struct t2q *q, struct lanes_error *err)
 {
-	uint32_t X = q->t.extent[0], Y = q->t.extent[1], Z = q->t.extent[2], first = LANES_NONE;
-	uint32_t second = LANES_NONE;
+	unsigned last = last_dim(q);
+	uint32_t first = LANES_NONE, second = LANES_NONE;
+	char why[64];
 
 	for (uint32_t p = 0; p < q->t.num_positions; p++)
 		if (q->t.at[p] == LANES_NONE) {
@@ -343,18 +373,22 @@ static int check_missing(struct t2q *q, struct lanes_error *err)
 			second = first == LANES_NONE || second != LANES_NONE ? second : p;
 			first = first == LANES_NONE ? p : first;
 		}
+	snprintf(why, sizeof(why), "in different %c columns", "xyz"[last]);
 	for (uint32_t p = 0; q->num_missing > 1 && p < q->t.num_positions; p++) {
-		uint32_t z = p / (X * Y), column = p % (X * Y);
-		uint32_t below = column + X * Y * ((z + Z - 1) % Z), above = column + X * Y * ((z + 1) % Z);
+		uint32_t column = p;
 
 		if (q->t.at[p] != LANES_NONE)
 			continue;
-		if (first % (X * Y) != column)
-			return refuse_missing(q, first, p, "in different z columns", err);
-		if (q->t.at[below] != LANES_NONE && q->t.at[above] != LANES_NONE)
-			return refuse_missing(q, p, p == first ? second : first,
-					      "not adjacent in z", err);
+		while ((column = ring_step(q, column, last, 1)) != p && column != first)
+			;
+		if (column != first)
+			return refuse_missing(q, first, p, why, err);
 	}
+	snprintf(why, sizeof(why), "not adjacent in %c", "xyz"[last]);
+	for (uint32_t p = 0; q->num_missing > 1 && p < q->t.num_positions; p++)
+		if (q->t.at[p] == LANES_NONE && q->t.at[ring_step(q, p, last, -1)] != LANES_NONE &&
+		    q->t.at[ring_step(q, p, last, 1)] != LANES_NONE)
+			return refuse_missing(q, p, p == first ? second : first, why, err);
 	return 0;
 }
 
