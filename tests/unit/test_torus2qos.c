@@ -478,8 +478,8 @@ static void test_refusals(void **state)
 	lanes_fabric_free(f);
 }
 
-/* Random cable failures: routed (and then right) or refused with a reason, never unverified;
- * with the config and bare. */
+/* Random cable failures, and a switch in every third trial: routed (and then right) or
+ * refused with a reason, never unverified; with the config and bare. */
 static void test_random_cable_failures(void **state)
 {
 	static const uint32_t k[3] = { 5, 5, 3 };
@@ -487,8 +487,9 @@ static void test_random_cable_failures(void **state)
 	unsigned routed = 0, refused = 0, bare = 0;
 
 	(void)state;
-	for (int trial = 0; trial < 24; trial++) {
-		uint32_t cut[8][2], n = 1 + test_random_below(&rng, 8);
+	for (int trial = 0; trial < 36; trial++) {
+		uint32_t cut[8][2], n = 1 + test_random_below(&rng, 8), missing;
+		uint8_t vls;
 		struct lanes_routing *r = NULL;
 		struct lanes_fabric *f;
 		struct lanes_error err;
@@ -501,23 +502,26 @@ static void test_random_cable_failures(void **state)
 			cut[i][0] = p;
 			cut[i][1] = plus_of(k, p, d);
 		}
-		f = build(k, NULL, 0, (const uint32_t(*)[2])cut, n, &g);
+		/* every third trial also without a switch (never the seed's), so with 4 VLs */
+		missing = 1 + test_random_below(&rng, 74);
+		f = build(k, &missing, trial % 3 == 0, (const uint32_t(*)[2])cut, n, &g);
+		vls = trial % 3 == 0 ? 4 : 2;
 		write_conf(&g);
-		if (route_conf(f, &g, 2, &r, &err)) {
+		if (route_conf(f, &g, vls, &r, &err)) {
 			assert_int_equal(err.code, LANES_EREFUSED);
 			assert_true(strlen(err.message) > 20);
 			refused++;
 		} else {
 			lanes_routing_free(r);
-			check_faulty(f, &g, 2);
+			check_faulty(f, &g, vls);
 			routed++;
 		}
 		unlink(g.conf);
 		g.conf[0] = 0; /* bare: seeded by the engine, routed and verified or refused */
-		if (route_conf(f, &g, 2, &r, &err)) {
+		if (route_conf(f, &g, vls, &r, &err)) {
 			assert_int_equal(err.code, LANES_EREFUSED);
 		} else {
-			struct lanes_verify_result *v = verify_quick(f, r, 2, 1, 0);
+			struct lanes_verify_result *v = verify_quick(f, r, vls, 1, 0);
 
 			assert_true(v->reachable);
 			assert_true(v->deadlock_free);
