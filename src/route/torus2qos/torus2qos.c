@@ -9,7 +9,8 @@
  *    of at most three dimensions (z extent 1 for a 2D torus): from
  *    lanes_recognize_torus() on a bare intact fabric, or grown from the
  *    seed switches of an OpenSM torus-2QoS.conf (parameter config=FILE,
- *    place.c), which tolerates failed switches and cables. Each switch's
+ *    place.c, config.c), which tolerates failed switches and cables, or on
+ *    a bare faulty torus from a seed the engine finds (place.c). Each switch's
  *    cables to other switches fall into six port groups, -x +x -y +y -z +z;
  *    a cable that joins no neighbouring positions is refused. A dimension
  *    of extent 2 is a mesh (OpenSM: "a torus of radix two is also a mesh").
@@ -78,52 +79,9 @@
 #include "route/engines.h"
 #include "route/torus2qos/torus2qos.h"
 
-#define GROUPS (2 * T2Q_DIMS) /* -x +x -y +y -z +z */
-#define LOCAL T2Q_DIMS        /* the "dimension" of a port to a CA or the switch itself */
 #define VL_LOOP 1u
 #define VL_TURN 2u
 #define VL_QOS 4u
-
-struct t2q_params {
-	char *config; /* torus-2QoS.conf, or NULL */
-	int level;    /* QoS level of the path SLs, 0 or 1 */
-};
-
-/* A switch's round robin over each group's parallel cables, CA LIDs and switch LIDs apart. */
-struct t2q_deal {
-	uint32_t count[2][GROUPS]; /* [is a CA][group]: routes dealt so far */
-};
-
-/* A LID range to route: a switch's own (port 0) or a CA port's (the switch port to it). */
-struct t2q_endpoint {
-	uint32_t base;
-	uint8_t lmc, port, ca;
-};
-
-/* A pair of switches that cannot be routed, the lowest found by one worker. */
-struct t2q_unroutable {
-	uint32_t from, to;
-};
-
-struct t2q {
-	const struct lanes_fabric *f;
-	const struct lanes_route_opts *opts;
-	struct lanes_routing *r;
-	struct t2q_params params;
-	struct t2q_torus t;
-	uint32_t *group_first;  /* per switch * GROUPS + 1: where its group's ports start */
-	uint8_t *group_port;    /* the ports, in port order */
-	uint8_t *dim_of_port;   /* per port slot: 0..2, or LOCAL */
-	uint32_t *run;          /* per switch * GROUPS: steps that group's way before a gap */
-	uint32_t num_missing;   /* positions without a switch */
-	unsigned vl_bits;       /* VL_* bits in the maps */
-	unsigned vls_needed;    /* what the fabric needs (the maps may use more where the budget allows) */
-	unsigned num_workers;
-	struct t2q_unroutable *unroutable; /* per worker */
-	struct t2q_deal *deal;  /* per switch: its round robin over parallel cables */
-	uint32_t *endpoint_first; /* per switch + 1: where its LIDs start in endpoint */
-	struct t2q_endpoint *endpoint;
-};
 
 /* ------------------------------------------------------------ parameters */
 
@@ -153,245 +111,6 @@ const char *lanes_t2q_switch_name(const struct lanes_fabric *f, uint32_t sw, cha
 	return buf;
 }
 
-static const uint32_t *coord_of(const struct t2q *q, uint32_t sw)
-{
-	return q->t.coord + (size_t)sw * T2Q_DIMS;
-}
-
-/* ------------------------------------------------------------ port groups */
-
-/* The group of the cable from u to v: 2d (-) or 2d + 1 (+), or GROUPS when no neighbour. */
-static unsigned cable_group(const struct t2q *q, uint32_t u, uint32_t v)
-{
-	const uint32_t *a = coord_of(q, u), *b = coord_of(q, v);
-	unsigned group = GROUPS, differ = 0;
-
-	for (unsigned d = 0; d < T2Q_DIMS; d++) {
-		uint32_t k = q->t.extent[d];
-
-		if (a[d] == b[d])
-			continue;
-		differ++;
-		if (q->t.mesh[d])
-			group = b[d] == a[d] + 1 ? 2 * d + 1 : a[d] == b[d] + 1 ? 2 * d : GROUPS;
-		else
-			group = b[d] == (a[d] + 1) % k ? 2 * d + 1 : a[d] == (b[d] + 1) % k ? 2 * d : GROUPS;
-	}
-	return differ == 1 ? group : GROUPS;
-}
-
-static int refuse_cable(const struct t2q *q, uint32_t u, const struct lanes_adj *a,
-			struct lanes_error *err)
-{
-	const uint32_t *c = coord_of(q, u), *e = coord_of(q, a->sw);
-	char n1[160], n2[160];
-
-	return lanes_error_set(err, LANES_EREFUSED,
-			       T2Q_ENGINE ": the cable from switch %s port %u (at %u,%u,%u) to switch "
-			       "%s port %u (at %u,%u,%u) joins no neighbours of the %ux%ux%u %s",
-			       lanes_t2q_switch_name(q->f, u, n1, sizeof(n1)), a->port, c[0], c[1], c[2],
-			       lanes_t2q_switch_name(q->f, a->sw, n2, sizeof(n2)), a->peer_port, e[0], e[1],
-			       e[2], q->t.extent[0], q->t.extent[1], q->t.extent[2],
-			       q->t.mesh[0] && q->t.mesh[1] && q->t.mesh[2] ? "mesh" : "torus");
-}
-
-/* Count each switch's cables per group (pass 0), then list them (pass 1). */
-static int fill_groups(struct t2q *q, uint32_t *fill, struct lanes_error *err)
-{
-	const struct lanes_fabric *f = q->f;
-
-	for (uint32_t u = 0; u < f->num_switches; u++)
-		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
-			const struct lanes_adj *a = &f->adj[e];
-			unsigned g;
-
-			if (a->sw == u)
-				continue;
-			if ((g = cable_group(q, u, a->sw)) == GROUPS)
-				return refuse_cable(q, u, a, err);
-			if (fill)
-				q->group_port[fill[u * GROUPS + g]++] = a->port;
-			else
-				q->group_first[u * GROUPS + g + 1]++;
-			q->dim_of_port[f->nodes[f->switches[u]].port_base + a->port] = (uint8_t)(g / 2);
-		}
-	return 0;
-}
-
-static int groups_init(struct t2q *q, struct lanes_error *err)
-{
-	const struct lanes_fabric *f = q->f;
-	size_t slots = (size_t)f->num_switches * GROUPS;
-	uint32_t *fill = NULL;
-	int rc;
-
-	q->group_first = calloc(slots + 2, sizeof(*q->group_first));
-	q->group_port = malloc((size_t)f->adj_off[f->num_switches] + 1);
-	q->dim_of_port = malloc((size_t)f->num_port_slots + 1);
-	if (!q->group_first || !q->group_port || !q->dim_of_port)
-		return lanes_error_oom(err);
-	memset(q->dim_of_port, LOCAL, (size_t)f->num_port_slots + 1);
-	if ((rc = fill_groups(q, NULL, err)))
-		return rc;
-	for (size_t i = 0; i < slots; i++)
-		q->group_first[i + 1] += q->group_first[i];
-	if (!(fill = malloc((slots + 1) * sizeof(*fill))))
-		return lanes_error_oom(err);
-	memcpy(fill, q->group_first, slots * sizeof(*fill));
-	rc = fill_groups(q, fill, err); /* adj is in port order: each group's ports are too */
-	free(fill);
-	return rc;
-}
-
-static uint32_t group_size(const struct t2q *q, uint32_t sw, unsigned g)
-{
-	return q->group_first[sw * GROUPS + g + 1] - q->group_first[sw * GROUPS + g];
-}
-
-/* The switch one step from sw in group g's way, or LANES_NONE (no cable). */
-static uint32_t step(const struct t2q *q, uint32_t sw, unsigned g)
-{
-	const struct lanes_port *p;
-
-	if (!group_size(q, sw, g))
-		return LANES_NONE;
-	p = lanes_fabric_port(q->f, q->f->switches[sw], q->group_port[q->group_first[sw * GROUPS + g]]);
-	return q->f->nodes[p->peer_node].switch_index;
-}
-
-/* How far each switch can go each way before a missing cable or switch (the extent: no gap). */
-static int runs_init(struct t2q *q, struct lanes_error *err)
-{
-	uint32_t n = q->f->num_switches;
-
-	if (!(q->run = malloc(((size_t)n * GROUPS + 1) * sizeof(*q->run))))
-		return lanes_error_oom(err);
-	for (uint32_t u = 0; u < n; u++)
-		for (unsigned g = 0; g < GROUPS; g++) {
-			uint32_t steps = 0, k = q->t.extent[g / 2];
-
-			for (uint32_t x = step(q, u, g); x != LANES_NONE && steps < k; x = step(q, x, g))
-				steps++;
-			q->run[u * GROUPS + g] = steps;
-		}
-	return 0;
-}
-
-/* ------------------------------------------------------------ checks */
-
-/* One ring (the line of positions along d through start): at most one break. */
-static int check_ring(const struct t2q *q, unsigned d, const uint32_t start[T2Q_DIMS],
-		      struct lanes_error *err)
-{
-	uint32_t c[T2Q_DIMS], no_minus = 0, no_plus = 0, ends[2] = { 0, 0 };
-	char n1[160], n2[160];
-
-	memcpy(c, start, sizeof(c));
-	for (c[d] = 0; c[d] < q->t.extent[d]; c[d]++) {
-		uint32_t sw = q->t.at[c[0] + q->t.extent[0] * (c[1] + q->t.extent[1] * c[2])];
-
-		if (sw == LANES_NONE)
-			continue;
-		no_minus += !group_size(q, sw, 2 * d);
-		if (!group_size(q, sw, 2 * d + 1) && no_plus++ < 2)
-			ends[no_plus - 1] = sw;
-	}
-	if (no_minus == no_plus && no_minus <= 1)
-		return 0;
-	c[d] = 0;
-	return lanes_error_set(err, LANES_EREFUSED,
-			       T2Q_ENGINE ": the %c ring at (%s%u,%s%u,%s%u) is broken in more than "
-			       "one place (no %c+ cable at switch %s nor at switch %s): torus-2QoS "
-			       "routes around one break per ring only (disjoint failures)",
-			       "xyz"[d], d == 0 ? "*" : "", c[0], d == 1 ? "*" : "", c[1],
-			       d == 2 ? "*" : "", c[2], "xyz"[d],
-			       no_plus ? lanes_t2q_switch_name(q->f, ends[0], n1, sizeof(n1)) : "-",
-			       no_plus > 1 ? lanes_t2q_switch_name(q->f, ends[1], n2, sizeof(n2)) : "-");
-}
-
-static int check_rings(const struct t2q *q, struct lanes_error *err)
-{
-	uint32_t c[T2Q_DIMS];
-	int rc;
-
-	for (unsigned d = 0; d < T2Q_DIMS; d++)
-		for (c[2] = 0; c[2] < (d == 2 ? 1 : q->t.extent[2]); c[2]++)
-			for (c[1] = 0; c[1] < (d == 1 ? 1 : q->t.extent[1]); c[1]++)
-				for (c[0] = 0; c[0] < (d == 0 ? 1 : q->t.extent[0]); c[0]++)
-					if ((rc = check_ring(q, d, c, err)))
-						return rc;
-	return 0;
-}
-
-/* The last dimension routed: the highest one with more than one switch (z, or y on a 2D torus). */
-static unsigned last_dim(const struct t2q *q)
-{
-	unsigned d = T2Q_DIMS - 1;
-
-	while (d > 0 && q->t.extent[d] == 1)
-		d--;
-	return d;
-}
-
-static int refuse_missing(const struct t2q *q, uint32_t p, uint32_t other, const char *why,
-			  struct lanes_error *err)
-{
-	uint32_t X = q->t.extent[0], Y = q->t.extent[1];
-	char last = "xyz"[last_dim(q)];
-
-	return lanes_error_set(err, LANES_EREFUSED,
-			       T2Q_ENGINE ": the switches at %u,%u,%u and %u,%u,%u are missing, %s: "
-			       "routing around them could deadlock (torus-2QoS routes around several "
-			       "missing switches only when they are adjacent in %c, the last dimension "
-			       "routed)", p % X, p / X % Y, p / X / Y, other % X, other / X % Y,
-			       other / X / Y, why, last);
-}
-
-/* Position p one step (way) along d, around the ring. */
-static uint32_t ring_step(const struct t2q *q, uint32_t p, unsigned d, int way)
-{
-	uint32_t stride = d == 0 ? 1 : d == 1 ? q->t.extent[0] : q->t.extent[0] * q->t.extent[1];
-	uint32_t k = q->t.extent[d], c = p / stride % k;
-
-	return p - c * stride + (way > 0 ? (c + 1) % k : (c + k - 1) % k) * stride;
-}
-
-/*
- * Missing switches: as the document says, several only when they are adjacent
- * in the last dimension routed (rpt_torus_missing: one column along it, and
- * no missing switch with both neighbours in it present).
- */
-static int check_missing(struct t2q *q, struct lanes_error *err)
-{
-	unsigned last = last_dim(q);
-	uint32_t first = LANES_NONE, second = LANES_NONE;
-	char why[64];
-
-	for (uint32_t p = 0; p < q->t.num_positions; p++)
-		if (q->t.at[p] == LANES_NONE) {
-			q->num_missing++;
-			second = first == LANES_NONE || second != LANES_NONE ? second : p;
-			first = first == LANES_NONE ? p : first;
-		}
-	snprintf(why, sizeof(why), "in different %c columns", "xyz"[last]);
-	for (uint32_t p = 0; q->num_missing > 1 && p < q->t.num_positions; p++) {
-		uint32_t column = p;
-
-		if (q->t.at[p] != LANES_NONE)
-			continue;
-		while ((column = ring_step(q, column, last, 1)) != p && column != first)
-			;
-		if (column != first)
-			return refuse_missing(q, first, p, why, err);
-	}
-	snprintf(why, sizeof(why), "not adjacent in %c", "xyz"[last]);
-	for (uint32_t p = 0; q->num_missing > 1 && p < q->t.num_positions; p++)
-		if (q->t.at[p] == LANES_NONE && q->t.at[ring_step(q, p, last, -1)] != LANES_NONE &&
-		    q->t.at[ring_step(q, p, last, 1)] != LANES_NONE)
-			return refuse_missing(q, p, p == first ? second : first, why, err);
-	return 0;
-}
-
 /* ------------------------------------------------------------ routes */
 
 /* +1 or -1: the shorter way from a to b on a ring of k (ring_dir_idx); 0 when a == b. */
@@ -417,16 +136,16 @@ static int crosses_dateline(uint32_t a, uint32_t b, uint32_t k)
 /* Can sw reach coordinate b in dimension d going `way` without meeting a gap? */
 static int reaches(const struct t2q *q, uint32_t sw, unsigned d, int way, uint32_t b)
 {
-	uint32_t a = coord_of(q, sw)[d], k = q->t.extent[d];
+	uint32_t a = lanes_t2q_coord(q, sw)[d], k = q->t.extent[d];
 	uint32_t steps = way > 0 ? (b >= a ? b - a : b + k - a) : (a >= b ? a - b : a + k - b);
 
-	return steps <= q->run[sw * GROUPS + 2 * d + (way > 0)];
+	return steps <= q->run[sw * T2Q_GROUPS + 2 * d + (way > 0)];
 }
 
 /* Toward the turning switch (sw's position, d from dst): the short way, else the long way. */
 static int hop_path(const struct t2q *q, unsigned d, uint32_t sw, uint32_t dst, unsigned *g)
 {
-	const uint32_t *a = coord_of(q, sw), *b = coord_of(q, dst);
+	const uint32_t *a = lanes_t2q_coord(q, sw), *b = lanes_t2q_coord(q, dst);
 	uint32_t c[T2Q_DIMS] = { a[0], a[1], a[2] };
 	int way = ring_way(a[d], b[d], q->t.extent[d]);
 
@@ -444,9 +163,9 @@ static int hop_path(const struct t2q *q, unsigned d, uint32_t sw, uint32_t dst, 
 /* The turning switch is missing: the short way, as long as there is a cable (next_hop_idx). */
 static int hop_short(const struct t2q *q, unsigned d, uint32_t sw, uint32_t dst, unsigned *g)
 {
-	int way = ring_way(coord_of(q, sw)[d], coord_of(q, dst)[d], q->t.extent[d]);
+	int way = ring_way(lanes_t2q_coord(q, sw)[d], lanes_t2q_coord(q, dst)[d], q->t.extent[d]);
 
-	if (!way || !group_size(q, sw, 2 * d + (way > 0)))
+	if (!way || !lanes_t2q_group_size(q, sw, 2 * d + (way > 0)))
 		return 0;
 	*g = 2 * d + (way > 0);
 	return 1;
@@ -454,7 +173,7 @@ static int hop_short(const struct t2q *q, unsigned d, uint32_t sw, uint32_t dst,
 
 static int hop(const struct t2q *q, unsigned d, uint32_t sw, uint32_t dst, unsigned *g)
 {
-	const uint32_t *a = coord_of(q, sw), *b = coord_of(q, dst);
+	const uint32_t *a = lanes_t2q_coord(q, sw), *b = lanes_t2q_coord(q, dst);
 	uint32_t c[T2Q_DIMS] = { a[0], a[1], a[2] };
 
 	c[d] = b[d];
@@ -466,7 +185,7 @@ static int hop(const struct t2q *q, unsigned d, uint32_t sw, uint32_t dst, unsig
 /* The port group from sw toward dst (lft_port): 1 with *g set, 0 when it cannot go on. */
 static int next_group(const struct t2q *q, uint32_t sw, uint32_t dst, unsigned *g)
 {
-	const uint32_t *a = coord_of(q, sw), *b = coord_of(q, dst);
+	const uint32_t *a = lanes_t2q_coord(q, sw), *b = lanes_t2q_coord(q, dst);
 
 	for (unsigned d = 0; d < T2Q_DIMS; d++) {
 		if (a[d] == b[d])
@@ -484,7 +203,7 @@ static int next_group(const struct t2q *q, uint32_t sw, uint32_t dst, unsigned *
 
 static uint8_t path_sl(const struct t2q *q, uint32_t src, uint32_t dst)
 {
-	const uint32_t *a = coord_of(q, src), *b = coord_of(q, dst);
+	const uint32_t *a = lanes_t2q_coord(q, src), *b = lanes_t2q_coord(q, dst);
 	unsigned sl = (unsigned)q->params.level << T2Q_DIMS;
 
 	for (unsigned d = 0; d < T2Q_DIMS; d++)
@@ -514,8 +233,8 @@ static int route_to(struct t2q *q, struct t2q_deal *deal, uint32_t sw, uint32_t 
 	if (sw != dst && q->endpoint_first[dst] != q->endpoint_first[dst + 1]) {
 		if (!next_group(q, sw, dst, &g))
 			return 0;
-		first = q->group_first[sw * GROUPS + g];
-		n = q->group_first[sw * GROUPS + g + 1] - first;
+		first = q->group_first[sw * T2Q_GROUPS + g];
+		n = q->group_first[sw * T2Q_GROUPS + g + 1] - first;
 	}
 	for (uint32_t i = q->endpoint_first[dst]; i < q->endpoint_first[dst + 1]; i++) {
 		const struct t2q_endpoint *e = &q->endpoint[i];
@@ -605,13 +324,13 @@ static void port_map(const struct t2q *q, unsigned in, unsigned out, uint8_t map
 	for (unsigned sl = 0; sl < LANES_NUM_SLS; sl++) {
 		unsigned vl = 0;
 
-		if (out == LOCAL) { /* to a CA (or from one): the QoS level on VL bit 0 */
+		if (out == T2Q_LOCAL) { /* to a CA (or from one): the QoS level on VL bit 0 */
 			map[sl] = (uint8_t)((q->vl_bits & VL_LOOP) ? (sl >> T2Q_DIMS) & 1u : 0);
 			continue;
 		}
-		if ((q->vl_bits & VL_LOOP) && out < LOCAL)
+		if ((q->vl_bits & VL_LOOP) && out < T2Q_LOCAL)
 			vl |= (sl >> out) & 1u;
-		if ((q->vl_bits & VL_TURN) && in < LOCAL && out < LOCAL && in > out)
+		if ((q->vl_bits & VL_TURN) && in < T2Q_LOCAL && out < T2Q_LOCAL && in > out)
 			vl |= 2u;
 		if (q->vl_bits & VL_QOS)
 			vl |= ((sl >> T2Q_DIMS) & 1u) << 2;
@@ -619,7 +338,7 @@ static void port_map(const struct t2q *q, unsigned in, unsigned out, uint8_t map
 	}
 }
 
-static void set_switch_maps(struct t2q *q, uint32_t sw, const uint16_t index[LOCAL + 1][LOCAL + 1])
+static void set_switch_maps(struct t2q *q, uint32_t sw, const uint16_t index[T2Q_LOCAL + 1][T2Q_LOCAL + 1])
 {
 	const struct lanes_fabric *f = q->f;
 	const struct lanes_node *n = &f->nodes[f->switches[sw]];
@@ -634,15 +353,15 @@ static void set_switch_maps(struct t2q *q, uint32_t sw, const uint16_t index[LOC
 static int set_vls(struct t2q *q, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = q->f;
-	uint16_t index[LOCAL + 1][LOCAL + 1];
+	uint16_t index[T2Q_LOCAL + 1][T2Q_LOCAL + 1];
 	int rc;
 
 	if (!q->vl_bits)
 		return 0;
 	if ((rc = lanes_routing_enable_sl2vl(q->r, f, err)))
 		return rc;
-	for (unsigned in = 0; in <= LOCAL; in++)
-		for (unsigned out = 0; out <= LOCAL; out++) {
+	for (unsigned in = 0; in <= T2Q_LOCAL; in++)
+		for (unsigned out = 0; out <= T2Q_LOCAL; out++) {
 			uint8_t map[LANES_NUM_SLS];
 
 			port_map(q, in, out, map);
@@ -650,11 +369,11 @@ static int set_vls(struct t2q *q, struct lanes_error *err)
 				return rc;
 		}
 	for (uint32_t sw = 0; sw < f->num_switches; sw++)
-		set_switch_maps(q, sw, (const uint16_t(*)[LOCAL + 1])index);
+		set_switch_maps(q, sw, (const uint16_t(*)[T2Q_LOCAL + 1])index);
 	for (uint32_t node = 0; node < f->num_nodes; node++) /* CAs and routers: the QoS bit only */
 		if (f->nodes[node].type != LANES_NODE_SWITCH)
 			for (uint8_t port = 1; port <= f->nodes[node].nports; port++)
-				lanes_routing_set_port_map(q->r, f, node, port, index[LOCAL][LOCAL]);
+				lanes_routing_set_port_map(q->r, f, node, port, index[T2Q_LOCAL][T2Q_LOCAL]);
 	return 0;
 }
 
@@ -744,9 +463,9 @@ static int prepare(struct t2q *q, struct lanes_error *err)
 	int rc;
 
 	if ((rc = lanes_route_each_param(q->opts->params, parse_word, &q->params, err)) ||
-	    (rc = place(q, err)) || (rc = check_missing(q, err)) || (rc = groups_init(q, err)) ||
-	    (rc = check_rings(q, err)) || (rc = choose_vl_bits(q, err)) ||
-	    (rc = check_sls(q, err)) || (rc = runs_init(q, err)) || (rc = endpoints_init(q, err)))
+	    (rc = place(q, err)) || (rc = lanes_t2q_check_missing(q, err)) || (rc = lanes_t2q_groups_init(q, err)) ||
+	    (rc = lanes_t2q_check_rings(q, err)) || (rc = choose_vl_bits(q, err)) ||
+	    (rc = check_sls(q, err)) || (rc = lanes_t2q_runs_init(q, err)) || (rc = endpoints_init(q, err)))
 		return rc;
 	q->num_workers = lanes_route_destination_workers(q->opts, q->f->num_switches);
 	q->deal = calloc((size_t)q->f->num_switches + 1, sizeof(*q->deal));

@@ -1,7 +1,10 @@
 /*
- * torus2qos.h - the torus of the torus-2qos engine (torus2qos.c): where
- * each switch sits, found by recognition (bare intact tori) or grown from
- * the seed of an OpenSM torus-2QoS.conf (place.c, config.c).
+ * torus2qos.h - inside the torus-2qos engine (torus2qos.c, whose header
+ * says the algorithm): the torus, where each switch sits, found by
+ * recognition (bare intact tori), grown from the seed of an OpenSM
+ * torus-2QoS.conf (place.c, config.c) or from a seed the engine finds
+ * (place.c); and the engine's state, shared with checks.c (port groups,
+ * the failure patterns refused).
  *
  * Always three dimensions, x y z, as OpenSM's torus-2QoS: a 2D torus has
  * z extent 1. Positions are x + X * (y + Y * z).
@@ -13,6 +16,8 @@
 
 #include "lanes/error.h"
 #include "lanes/fabric.h"
+#include "lanes/route.h"
+#include "lanes/routing.h"
 
 #define T2Q_DIMS 3
 #define T2Q_ENGINE "torus-2qos"
@@ -68,5 +73,68 @@ void lanes_t2q_torus_put(struct t2q_torus *t, uint32_t sw, const uint32_t c[T2Q_
 
 /** "0x0002c90300a00001 ("desc")" into buf. */
 const char *lanes_t2q_switch_name(const struct lanes_fabric *f, uint32_t sw, char *buf, size_t size);
+
+/* ------------------------------------------------------------ the engine's state */
+
+#define T2Q_GROUPS (2 * T2Q_DIMS) /* -x +x -y +y -z +z */
+#define T2Q_LOCAL T2Q_DIMS        /* the "dimension" of a port to a CA or the switch itself */
+
+struct t2q_params {
+	char *config; /* torus-2QoS.conf, or NULL */
+	int level;    /* QoS level of the path SLs, 0 or 1 */
+};
+
+/* A switch's round robin over each group's parallel cables, CA LIDs and switch LIDs apart. */
+struct t2q_deal {
+	uint32_t count[2][T2Q_GROUPS]; /* [is a CA][group]: routes dealt so far */
+};
+
+/* A LID range to route: a switch's own (port 0) or a CA port's (the switch port to it). */
+struct t2q_endpoint {
+	uint32_t base;
+	uint8_t lmc, port, ca;
+};
+
+/* A pair of switches that cannot be routed, the lowest found by one worker. */
+struct t2q_unroutable {
+	uint32_t from, to;
+};
+
+struct t2q {
+	const struct lanes_fabric *f;
+	const struct lanes_route_opts *opts;
+	struct lanes_routing *r;
+	struct t2q_params params;
+	struct t2q_torus t;
+	uint32_t *group_first;  /* per switch * T2Q_GROUPS + 1: where its group's ports start */
+	uint8_t *group_port;    /* the ports, in port order */
+	uint8_t *dim_of_port;   /* per port slot: 0..2, or T2Q_LOCAL */
+	uint32_t *run;          /* per switch * T2Q_GROUPS: steps that group's way before a gap */
+	uint32_t num_missing;   /* positions without a switch */
+	unsigned vl_bits;       /* VL_* bits in the maps */
+	unsigned vls_needed;    /* what the fabric needs (the maps may use more where the budget allows) */
+	unsigned num_workers;
+	struct t2q_unroutable *unroutable; /* per worker */
+	struct t2q_deal *deal;  /* per switch: its round robin over parallel cables */
+	uint32_t *endpoint_first; /* per switch + 1: where its LIDs start in endpoint */
+	struct t2q_endpoint *endpoint;
+};
+
+static inline const uint32_t *lanes_t2q_coord(const struct t2q *q, uint32_t sw)
+{
+	return q->t.coord + (size_t)sw * T2Q_DIMS;
+}
+
+/* How many cables switch sw has in port group g. */
+static inline uint32_t lanes_t2q_group_size(const struct t2q *q, uint32_t sw, unsigned g)
+{
+	return q->group_first[sw * T2Q_GROUPS + g + 1] - q->group_first[sw * T2Q_GROUPS + g];
+}
+
+/* checks.c: the port groups (a cable joining no neighbours is refused), the runs, the refusals. */
+int lanes_t2q_groups_init(struct t2q *q, struct lanes_error *err);
+int lanes_t2q_runs_init(struct t2q *q, struct lanes_error *err);
+int lanes_t2q_check_rings(const struct t2q *q, struct lanes_error *err);
+int lanes_t2q_check_missing(struct t2q *q, struct lanes_error *err);
 
 #endif
