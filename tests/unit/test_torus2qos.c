@@ -732,6 +732,37 @@ static void test_dateline_seed(void **state)
 	lanes_fabric_free(f);
 }
 
+/* A mesh under a small SL budget: its dateline bits (OpenSM's, meaningless there) left out. */
+static void test_mesh_small_budget(void **state)
+{
+	static const uint32_t k[3] = { 4, 3, 1 };
+	struct lanes_fabric *f = gen("mesh k=4x3 p=1");
+	struct lanes_routing *r = route_engine(engine(), f, 1, 1, 1);
+	struct lanes_verify_result *v = verify_quick(f, r, 1, 1, 0);
+	struct grid g;
+
+	(void)state;
+	name_grid(f, k, &g);
+	g.mesh = 1;
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		for (uint32_t t = 0; t < f->num_switches; t++) {
+			walk(f, r, &g, s, t, 1);
+			assert_int_equal(lanes_routing_sl(r, f, ca_lid(f, s), ca_lid(f, t)), 0);
+		}
+	assert_true(v->deadlock_free);
+	assert_int_equal(r->num_vls, 1);
+	lanes_verify_result_free(v);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+	f = gen("torus k=5x4x3 p=1"); /* a torus: refused, naming the 8 SLs */
+	{
+		struct lanes_error err = route_engine_error(engine(), f, 2, 4);
+
+		assert_non_null(strstr(err.message, "needs 8 SLs"));
+	}
+	lanes_fabric_free(f);
+}
+
 static void test_threads(void **state)
 {
 	(void)state;
@@ -752,6 +783,7 @@ int main(void)
 		cmocka_unit_test(test_document_examples),
 		cmocka_unit_test(test_config_errors),
 		cmocka_unit_test(test_dateline_seed),
+		cmocka_unit_test(test_mesh_small_budget),
 		cmocka_unit_test(test_threads),
 	};
 

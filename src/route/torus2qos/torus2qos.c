@@ -207,7 +207,7 @@ static uint8_t path_sl(const struct t2q *q, uint32_t src, uint32_t dst)
 	unsigned sl = (unsigned)q->params.level << T2Q_DIMS;
 
 	for (unsigned d = 0; d < T2Q_DIMS; d++)
-		sl |= (unsigned)crosses_dateline(a[d], b[d], q->t.extent[d]) << d;
+		sl |= ((unsigned)crosses_dateline(a[d], b[d], q->t.extent[d]) << d) & q->sl_bits;
 	return (uint8_t)sl;
 }
 
@@ -406,18 +406,26 @@ static int choose_vl_bits(struct t2q *q, struct lanes_error *err)
 }
 
 /* The highest path SL: a bit per dimension where a shortest way can cross the dateline. */
-static int check_sls(const struct t2q *q, struct lanes_error *err)
+/*
+ * The path SL bits: as OpenSM, one per dimension where a shortest way can
+ * wrap (extent 3 and more), meshes included. When the SL budget cannot hold
+ * those of mesh dimensions, which break no cycle, they are left out; a
+ * budget too small for the torus dimensions' bits is refused.
+ */
+static int choose_sl_bits(struct t2q *q, struct lanes_error *err)
 {
-	unsigned top = (unsigned)q->params.level << T2Q_DIMS;
+	unsigned level = (unsigned)q->params.level << T2Q_DIMS, all = 0, rings = 0;
 
-	for (unsigned d = 0; d < T2Q_DIMS; d++)
-		if (q->t.extent[d] >= 3)
-			top |= 1u << d;
-	if (top + 1 > q->opts->max_sls)
+	for (unsigned d = 0; d < T2Q_DIMS; d++) {
+		all |= q->t.extent[d] >= 3 ? 1u << d : 0;
+		rings |= q->t.extent[d] >= 3 && !q->t.mesh[d] ? 1u << d : 0;
+	}
+	q->sl_bits = (level | all) + 1 <= q->opts->max_sls ? all : rings;
+	if ((level | q->sl_bits) + 1 > q->opts->max_sls)
 		return lanes_error_set(err, LANES_ERANGE,
 				       T2Q_ENGINE ": needs %u SLs (bit d of the path SL for the dateline "
 				       "of dimension d%s), the budget is %u (sls %u)",
-				       top + 1, q->params.level ? ", bit 3 for the QoS level" : "",
+				       (level | rings) + 1, q->params.level ? ", bit 3 for the QoS level" : "",
 				       q->opts->max_sls, q->opts->max_sls);
 	return 0;
 }
@@ -465,7 +473,7 @@ static int prepare(struct t2q *q, struct lanes_error *err)
 	if ((rc = lanes_route_each_param(q->opts->params, parse_word, &q->params, err)) ||
 	    (rc = place(q, err)) || (rc = lanes_t2q_check_missing(q, err)) || (rc = lanes_t2q_groups_init(q, err)) ||
 	    (rc = lanes_t2q_check_rings(q, err)) || (rc = choose_vl_bits(q, err)) ||
-	    (rc = check_sls(q, err)) || (rc = lanes_t2q_runs_init(q, err)) || (rc = endpoints_init(q, err)))
+	    (rc = choose_sl_bits(q, err)) || (rc = lanes_t2q_runs_init(q, err)) || (rc = endpoints_init(q, err)))
 		return rc;
 	q->num_workers = lanes_route_destination_workers(q->opts, q->f->num_switches);
 	q->deal = calloc((size_t)q->f->num_switches + 1, sizeof(*q->deal));

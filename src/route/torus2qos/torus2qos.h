@@ -112,6 +112,7 @@ struct t2q {
 	uint32_t *run;          /* per switch * T2Q_GROUPS: steps that group's way before a gap */
 	uint32_t num_missing;   /* positions without a switch */
 	unsigned vl_bits;       /* VL_* bits in the maps */
+	unsigned sl_bits;       /* the dimensions whose dateline bit path SLs carry */
 	unsigned vls_needed;    /* what the fabric needs (the maps may use more where the budget allows) */
 	unsigned num_workers;
 	struct t2q_unroutable *unroutable; /* per worker */
