@@ -320,7 +320,8 @@ static void test_intact_dimension_order(void **state)
 }
 
 /* The dimension of sw's port: 0..2 from the coordinates, 3 for a CA or port 0. */
-static unsigned port_dim(const struct lanes_fabric *f, const struct grid *g, uint32_t sw, uint8_t port)
+static unsigned port_dim(const struct lanes_fabric *f, const struct grid *g, uint32_t sw,
+			 uint8_t port)
 {
 	uint32_t y = next_switch(f, sw, port);
 
@@ -330,7 +331,8 @@ static unsigned port_dim(const struct lanes_fabric *f, const struct grid *g, uin
 	return 3;
 }
 
-static void check_maps(const struct lanes_fabric *f, const struct lanes_routing *r, const struct grid *g)
+static void check_maps(const struct lanes_fabric *f, const struct lanes_routing *r,
+		       const struct grid *g)
 {
 	for (uint32_t sw = 0; sw < f->num_switches; sw++) {
 		uint8_t n = f->nodes[f->switches[sw]].nports;
@@ -449,7 +451,8 @@ static void test_failed_switches(void **state)
 static void test_refusals(void **state)
 {
 	static const uint32_t k2[3] = { 6, 5, 1 }, k3[3] = { 5, 5, 4 };
-	static const uint32_t twice[][2] = { { 7, 8 }, { 9, 10 } }, apart[] = { 9, 14 }, gap[] = { 12, 62 };
+	static const uint32_t twice[][2] = { { 7, 8 }, { 9, 10 } };
+	static const uint32_t apart[] = { 9, 14 }, gap[] = { 12, 62 };
 	struct lanes_fabric *f;
 	struct grid g;
 

@@ -101,7 +101,8 @@ static uint32_t step(const struct t2q *q, uint32_t sw, unsigned g)
 
 	if (!lanes_t2q_group_size(q, sw, g))
 		return LANES_NONE;
-	p = lanes_fabric_port(q->f, q->f->switches[sw], q->group_port[q->group_first[sw * T2Q_GROUPS + g]]);
+	p = lanes_fabric_port(q->f, q->f->switches[sw],
+			      q->group_port[q->group_first[sw * T2Q_GROUPS + g]]);
 	return q->f->nodes[p->peer_node].switch_index;
 }
 

@@ -106,7 +106,8 @@ static void pair_rings(struct lanes_structure *s)
 	s->num_dims = keep;
 }
 
-int lanes_t2q_place_recognized(const struct lanes_fabric *f, struct t2q_torus *t, struct lanes_error *err)
+int lanes_t2q_place_recognized(const struct lanes_fabric *f, struct t2q_torus *t,
+			       struct lanes_error *err)
 {
 	struct lanes_structure s;
 	struct lanes_error why;
@@ -239,7 +240,8 @@ static uint32_t by_line(const struct grow *g, const uint32_t c[T2Q_DIMS], unsign
 		return LANES_NONE;
 	for (uint32_t e = f->adj_off[a]; e < f->adj_off[a + 1]; e++) {
 		uint32_t w = f->adj[e].sw;
-		int fits = k == 3 && !g->t->mesh[d] ? cabled(f, w, p) : !cabled(f, w, p) && !shares_other(f, w, p, a);
+		int fits = k == 3 && !g->t->mesh[d] ? cabled(f, w, p)
+						     : !cabled(f, w, p) && !shares_other(f, w, p, a);
 
 		if (w == a || w == p || w == found || placed(g, w) || !fits)
 			continue;
@@ -437,7 +439,8 @@ static uint32_t straight(const struct lanes_fabric *f, uint32_t prev, uint32_t c
 	return found;
 }
 
-/* Walk straight from u through a: the ring's length when it closes at u, *last the switch before. */
+/* Walk straight from u through a: the ring's length when it closes at u; *last: the switch
+ * before u. */
 static uint32_t ring_length(const struct lanes_fabric *f, uint32_t u, uint32_t a, uint32_t *last)
 {
 	uint32_t prev = u, cur = a, steps = 1;

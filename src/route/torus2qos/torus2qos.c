@@ -30,7 +30,9 @@
  * 3. Path SLs (torus_path_sl): bit d is set when the shortest way from the
  *    source switch's coordinate to the destination switch's in dimension d
  *    crosses the dateline (use_vl1), computed from coordinates only, so a
- *    failure never changes a path's SL. Bit 3 is the QoS level: the
+ *    failure never changes a path's SL. As OpenSM, mesh dimensions get the
+ *    bit too (the way "round" is not there, the bit only picks a VL), unless
+ *    the SL budget is too small for it. Bit 3 is the QoS level: the
  *    parameter level=1 puts every path SL on the second level (OpenSM takes
  *    it from the SL a path record query asks for).
  * 4. SL2VL (sl2vl_entry), by the port a packet leaves on and the one it
@@ -41,9 +43,10 @@
  *    switch's port to it, the CA's own injection map) only the QoS level
  *    matters, on VL bit 0 (OpenSM 3.3.23: endpoint links carry VLs 0-1).
  *    As in OpenSM, a bit is in the maps when the VL budget has room for it:
- *    2 VLs for bit 0 (and the CA links' QoS bit), 4 for bit 1, 8 for bit 2. The routing needs bit 0 when a dimension wraps, bit 1
- *    when a switch is missing, bit 2 with level=1; a smaller budget is
- *    refused naming the VLs needed.
+ *    2 VLs for bit 0 (and the CA links' QoS bit), 4 for bit 1, 8 for bit
+ *    2. The routing needs bit 0 when a dimension wraps, bit 1 when a switch
+ *    is missing, bit 2 with level=1; a smaller budget is refused naming the
+ *    VLs needed.
  * 5. Failures routed or refused (routable_torus): in every ring (every
  *    line of switches along one dimension) the switches without a - cable
  *    must be as many as those without a + cable, and at most one: a ring
@@ -61,6 +64,8 @@
  *    part and ignores the rest); a switch or cable outside it is refused.
  *  - Parallel cables: OpenSM deals destinations in the order its torus
  *    discovery placed the switches; here in switch index order.
+ *  - Without a config, an intact torus is recognised and a faulty one
+ *    seeded by the engine (OpenSM always needs torus-2QoS.conf).
  *  - Multicast (the master spanning tree) is not computed: lanes routes
  *    unicast only.
  * Work: each worker owns a run of switches and writes only their LFT
@@ -338,7 +343,8 @@ static void port_map(const struct t2q *q, unsigned in, unsigned out, uint8_t map
 	}
 }
 
-static void set_switch_maps(struct t2q *q, uint32_t sw, const uint16_t index[T2Q_LOCAL + 1][T2Q_LOCAL + 1])
+static void set_switch_maps(struct t2q *q, uint32_t sw,
+			    const uint16_t index[T2Q_LOCAL + 1][T2Q_LOCAL + 1])
 {
 	const struct lanes_fabric *f = q->f;
 	const struct lanes_node *n = &f->nodes[f->switches[sw]];
@@ -405,7 +411,6 @@ static int choose_vl_bits(struct t2q *q, struct lanes_error *err)
 	return 0;
 }
 
-/* The highest path SL: a bit per dimension where a shortest way can cross the dateline. */
 /*
  * The path SL bits: as OpenSM, one per dimension where a shortest way can
  * wrap (extent 3 and more), meshes included. When the SL budget cannot hold
@@ -471,9 +476,10 @@ static int prepare(struct t2q *q, struct lanes_error *err)
 	int rc;
 
 	if ((rc = lanes_route_each_param(q->opts->params, parse_word, &q->params, err)) ||
-	    (rc = place(q, err)) || (rc = lanes_t2q_check_missing(q, err)) || (rc = lanes_t2q_groups_init(q, err)) ||
-	    (rc = lanes_t2q_check_rings(q, err)) || (rc = choose_vl_bits(q, err)) ||
-	    (rc = choose_sl_bits(q, err)) || (rc = lanes_t2q_runs_init(q, err)) || (rc = endpoints_init(q, err)))
+	    (rc = place(q, err)) || (rc = lanes_t2q_check_missing(q, err)) ||
+	    (rc = lanes_t2q_groups_init(q, err)) || (rc = lanes_t2q_check_rings(q, err)) ||
+	    (rc = choose_vl_bits(q, err)) || (rc = choose_sl_bits(q, err)) ||
+	    (rc = lanes_t2q_runs_init(q, err)) || (rc = endpoints_init(q, err)))
 		return rc;
 	q->num_workers = lanes_route_destination_workers(q->opts, q->f->num_switches);
 	q->deal = calloc((size_t)q->f->num_switches + 1, sizeof(*q->deal));

@@ -51,7 +51,8 @@ struct t2q_torus {
 int lanes_t2q_config_read(const char *path, struct t2q_config *c, struct lanes_error *err);
 
 /** Coordinates from lanes_recognize_torus (an intact torus or mesh, up to 3 dimensions). */
-int lanes_t2q_place_recognized(const struct lanes_fabric *f, struct t2q_torus *t, struct lanes_error *err);
+int lanes_t2q_place_recognized(const struct lanes_fabric *f, struct t2q_torus *t,
+			       struct lanes_error *err);
 
 /** Coordinates grown from the first usable seed of c; tolerates failed switches and cables. */
 int lanes_t2q_place_config(const struct lanes_fabric *f, const struct t2q_config *c,
@@ -62,7 +63,8 @@ int lanes_t2q_place_config(const struct lanes_fabric *f, const struct t2q_config
  * switch whose neighbours pair into closed rings (extents 3 or 5 and more),
  * the extents their lengths, then grown as from a config.
  */
-int lanes_t2q_place_auto(const struct lanes_fabric *f, struct t2q_torus *t, struct lanes_error *err);
+int lanes_t2q_place_auto(const struct lanes_fabric *f, struct t2q_torus *t,
+			 struct lanes_error *err);
 
 /** Allocate t's arrays for its extents (all positions empty). */
 int lanes_t2q_torus_alloc(struct t2q_torus *t, uint32_t num_switches, struct lanes_error *err);
@@ -72,7 +74,8 @@ void lanes_t2q_torus_free(struct t2q_torus *t);
 void lanes_t2q_torus_put(struct t2q_torus *t, uint32_t sw, const uint32_t c[T2Q_DIMS]);
 
 /** "0x0002c90300a00001 ("desc")" into buf. */
-const char *lanes_t2q_switch_name(const struct lanes_fabric *f, uint32_t sw, char *buf, size_t size);
+const char *lanes_t2q_switch_name(const struct lanes_fabric *f, uint32_t sw, char *buf,
+				  size_t size);
 
 /* ------------------------------------------------------------ the engine's state */
 
