@@ -572,8 +572,8 @@ static void test_qos_level(void **state)
 }
 
 /* The positions the route from position s to position t's CA visits, as "x,y x,y ...". */
-static void path_of(const struct lanes_fabric *f, const struct lanes_routing *r, const struct grid *g,
-		    uint32_t s, uint32_t t, char *out, size_t size)
+static void path_of(const struct lanes_fabric *f, const struct lanes_routing *r,
+		    const struct grid *g, uint32_t s, uint32_t t, char *out, size_t size)
 {
 	uint32_t from = LANES_NONE, to = LANES_NONE, x, lid;
 	size_t len = 0;
@@ -584,7 +584,8 @@ static void path_of(const struct lanes_fabric *f, const struct lanes_routing *r,
 	}
 	assert_true(from != LANES_NONE && to != LANES_NONE);
 	lid = ca_lid(f, to);
-	for (x = from; x != LANES_NONE; x = x == to ? LANES_NONE : next_switch(f, x, lanes_routing_port(r, x, lid))) {
+	for (x = from; x != LANES_NONE;
+	     x = x == to ? LANES_NONE : next_switch(f, x, lanes_routing_port(r, x, lid))) {
 		len += (size_t)snprintf(out + len, size - len, "%s%u,%u", len ? " " : "", coord(g, x, 0),
 					coord(g, x, 1));
 		assert_true(len < size - 1);
@@ -615,7 +616,8 @@ static void check_example(const uint32_t k[3], const uint32_t *missing, size_t n
 
 static void test_document_examples(void **state)
 {
-	/* the 6x5 torus: S (1,1), n (2,1), T (3,1), m (0,1), p (5,1), o (4,1), I (2,2), r (3,2), D (3,3) */
+	/* the 6x5 torus: S (1,1), n (2,1), T (3,1), m (0,1), p (5,1), o (4,1), I (2,2),
+	 * r (3,2), D (3,3) */
 	static const uint32_t k65[3] = { 6, 5, 1 }, k66[3] = { 6, 6, 1 };
 	static const uint32_t S = 7, D = 21, n_T[][2] = { { 8, 9 } }, S_n[][2] = { { 7, 8 } };
 	static const uint32_t T = 9, T_R[] = { 9, 15 }, O_T[] = { 9, 10 };
