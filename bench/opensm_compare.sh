@@ -47,7 +47,7 @@ mkdir -p "$out"; out=$(realpath "$out")
 # shellcheck source=../tests/interop/osm_lib.bash
 source "$here/../tests/interop/osm_lib.bash"
 
-read -r -a ENGINES <<<"${ENGINE_LIST:-minhop updn dnup sssp dfsssp lash nue ftree dor}"
+read -r -a ENGINES <<<"${ENGINE_LIST:-minhop updn dnup sssp dfsssp lash nue ftree dor torus-2qos}"
 # name|how to make it: "data FILE" or "gen SPEC..." (with optional --fail-links)
 FABRICS=(
   "anon_4sw_edr|data anon_4sw_edr_ibnetdiscover.txt"
@@ -75,6 +75,7 @@ jrpc() { tr -d '\n ' <"$1" | grep -o '"routes_per_channel":{[^}]*}' | grep -o '"
 make_net() { # make_net NAME HOW -> $out/NAME/fabric.net
   local name=$1 kind=${2%% *} rest=${2#* } dir=$out/$1
   mkdir -p "$dir"
+  torus_conf "$name" >"$dir/t2q.conf"
   [ -s "$dir/fabric.net" ] && return 0
   if [ "$kind" = data ]; then
     "$lanes" topo convert "$data/$rest" --to ibsim -o "$dir/fabric.net" 2>"$dir/convert.err"
@@ -102,8 +103,23 @@ phases() {
 # moments, and a slow minute of this VM (its speed swings by up to 1.5x)
 # weighs on both alike.
 
-# osm_args ENGINE: OpenSM's options for ENGINE
+# torus_conf NAME: a torus-2QoS.conf for the generated tori and meshes (size, and the seed at
+# switch 0 with its +x, +y, +z neighbours, GUIDs as the generator numbers them), or nothing.
+torus_conf() {
+  local g=0x0002c90300a
+  case $1 in
+    torus_10x10_p4) printf 'torus 10 10 1\nxp_link %s00000 %s00001\nyp_link %s00000 %s0000a\n' $g $g $g $g ;;
+    mesh_8x8x8_p2) printf 'mesh 8 8 8\nxp_link %s00000 %s00001\nyp_link %s00000 %s00008\nzp_link %s00000 %s00040\n' $g $g $g $g $g $g ;;
+  esac
+}
+
+# osm_args ENGINE FABRIC_DIR: OpenSM's options for ENGINE (torus-2QoS: with QoS and the
+# fabric's torus-2QoS.conf; lanes finds the same intact tori by recognition).
 osm_args() {
+  if [ "$1" = torus-2qos ]; then
+    echo "-R torus-2QoS -Q --torus_config $2/t2q.conf"
+    return
+  fi
   echo "-R $1"
   [ "$1" = nue ] && echo "--nue_max_num_vls 1"
 }
@@ -112,7 +128,7 @@ osm_args() {
 # its first routing phase to DIR/times, the later ones to DIR/steady.
 osm_round() {
   local net=$1 dir=$2 i=$4 args
-  read -r -a args < <(osm_args "$3" | tr '\n' ' ')
+  read -r -a args < <(osm_args "$3" "$(dirname "$net")" | tr '\n' ' ')
   [ "$i" = 1 ] && { : >"$dir/times"; : >"$dir/steady"; }
   osm_sweeps "$net" "$dir/log$i" "$sweeps" "${args[@]}" -D 0x07 >/dev/null 2>&1
   phases "$dir/log$i/osm.log" >"$dir/log$i/phases"
@@ -127,11 +143,13 @@ osm_round() {
 # routing of the RUNS daemons; steady_s: the median of their later ones.
 osm_side() {
   local net=$1 dir=$2 eng=$3 args used vls t steady
-  read -r -a args < <(osm_args "$eng" | tr '\n' ' ')
+  read -r -a args < <(osm_args "$eng" "$(dirname "$net")" | tr '\n' ' ')
   osm_run "$net" "$dir/dump" "${args[@]}" -D 0x43 >/dev/null 2>&1
   t=$(median <"$dir/times"); steady=$(median <"$dir/steady")
-  used=$(grep -m1 -o "osm_ucast_mgr_process: [a-z0-9_-]* tables configured" "$dir/log1/osm.log" | awk '{ print $2 }')
+  used=$(grep -m1 -o "osm_ucast_mgr_process: [A-Za-z0-9_-]* tables configured" "$dir/log1/osm.log" | awk '{ print $2 }')
+  [ "$used" = torus-2QoS ] && used=torus-2qos
   case $eng in
+    torus-2qos) vls=2 ;; # its dateline VLs per QoS level (4 with a missing switch)
     dfsssp) vls=$(grep -m1 -o "Virtual Lanes needed: [0-9]*" "$dir/log1/osm.log" | awk '{ print $NF }') ;;
     lash) vls=$(grep -m1 -o "Lanes needed: [0-9]*" "$dir/log1/osm.log" | awk '{ print $NF }') ;;
     *) vls=1 ;;

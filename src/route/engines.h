@@ -27,5 +27,6 @@ extern const struct lanes_engine lanes_engine_ftree;
 extern const struct lanes_engine lanes_engine_dor;
 extern const struct lanes_engine lanes_engine_ecube;
 extern const struct lanes_engine lanes_engine_hyperx;
+extern const struct lanes_engine lanes_engine_torus2qos;
 
 #endif

@@ -27,6 +27,7 @@ static const struct lanes_engine *const engines[] = {
 	&lanes_engine_dor,
 	&lanes_engine_ecube,
 	&lanes_engine_hyperx,
+	&lanes_engine_torus2qos,
 };
 
 #define NUM_ENGINES (sizeof(engines) / sizeof(engines[0]))
