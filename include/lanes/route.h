@@ -22,6 +22,8 @@
 #include "lanes/fabric.h"
 #include "lanes/routing.h"
 
+struct lanes_progress;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -47,6 +49,7 @@ struct lanes_route_opts {
 	const char *params;    /**< engine parameters, "key=value" words separated by commas
 				    or spaces ("base=minhop"), or NULL; only for engines whose
 				    params_usage names them */
+	struct lanes_progress *progress; /**< where to say how far it is (lanes/progress.h), or NULL */
 };
 
 /** Fill opts with the defaults. */

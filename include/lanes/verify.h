@@ -26,6 +26,8 @@
 #include "lanes/fabric.h"
 #include "lanes/routing.h"
 
+struct lanes_progress;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -60,6 +62,7 @@ struct lanes_verify_opts {
 	uint32_t ebb_patterns; /**< random bisections for the EBB (default 100; 0 skips it) */
 	uint64_t seed;         /**< for the bisections (default 1) */
 	unsigned threads;      /**< worker threads: 0 one per online core (the default), 1 none. Results do not depend on it. */
+	struct lanes_progress *progress; /**< where to say how far it is (lanes/progress.h), or NULL */
 };
 
 void lanes_verify_opts_init(struct lanes_verify_opts *o);

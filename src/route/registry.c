@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "route/engines.h"
+#include "lanes/progress.h"
 #include "lanes/route.h"
 
 static const struct lanes_engine *const engines[] = {
@@ -73,5 +74,6 @@ int lanes_route(const struct lanes_engine *e, const struct lanes_fabric *f,
 				       e->name);
 	if (e->check && (rc = e->check(f, opts, err)))
 		return rc;
+	lanes_progress_phase(opts->progress, "routing", 0); /* an engine may count its work */
 	return e->route(f, opts, out, err);
 }

@@ -275,6 +275,7 @@ int lanes_verify_cdg_cycle(struct vctx *c, struct lanes_error *err)
 	struct frame *stack = malloc(sizeof(*stack) * (n + 1));
 	int rc = 0;
 
+	lanes_progress_phase(c->o->progress, "credit loops", n);
 	c->res->deadlock_free = 1;
 	if (!color || !stack) {
 		rc = lanes_error_set(err, LANES_ENOMEM, "out of memory for the cycle search");
@@ -283,6 +284,8 @@ int lanes_verify_cdg_cycle(struct vctx *c, struct lanes_error *err)
 	for (uint64_t u = 0; u < n; u++) {
 		int64_t from;
 
+		if (!(u & 0xffff))
+			lanes_progress_add(c->o->progress, u ? 0x10000 : 0);
 		if (color[u] || (from = dfs(c, u, color, stack, &top)) < 0)
 			continue;
 		c->res->deadlock_free = 0;

@@ -147,6 +147,8 @@ static void run_patterns(void *ctx, unsigned k)
 	for (uint32_t p = x->first; !x->rc && p < x->c->o->ebb_patterns; p += x->step)
 		if ((x->mean[p] = one_pattern(x, &fl, p)) < 0)
 			x->rc = -1;
+		else
+			lanes_progress_add(x->c->o->progress, 1);
 	free(fl.perm);
 	free(fl.load);
 	free(fl.path);
@@ -166,6 +168,7 @@ int lanes_verify_ebb(struct vctx *c, struct lanes_error *err)
 		rc = lanes_error_oom(err);
 		goto out;
 	}
+	lanes_progress_phase(c->o->progress, "bisections", P);
 	if (n < 2 || !P)
 		goto out;
 	for (uint32_t s = 0; s < c->S; s++)

@@ -402,6 +402,7 @@ static void run_rounds(struct job *jobs, uint32_t T, uint32_t lids,
 			jobs[k].hi = lid_at(lo + (uint64_t)(k + 1) * block, lids);
 		}
 		lanes_parallel_run(T, run_job, jobs);
+		lanes_progress_add(jobs[0].w.o->progress, jobs[T - 1].hi - jobs[0].lo);
 		for (uint32_t k = 0; examples_to && k < T; k++) {
 			merge_examples(examples_to, jobs[k].w.res);
 			jobs[k].w.res->num_examples = 0;
@@ -416,8 +417,14 @@ static int run_threads(struct vctx *c, struct lanes_error *err)
 	struct job *jobs;
 	int rc = 0;
 
-	if (T == 1) {
-		each_destination(c, 1, lids + 1);
+	lanes_progress_phase(c->o->progress, "paths", lids);
+	if (T == 1) { /* in 64 blocks, to say how far it is */
+		for (uint64_t lo = 1, step = lids / 64 + 1; lo <= lids; lo += step) {
+			uint32_t hi = lid_at(lo + step, lids);
+
+			each_destination(c, (uint32_t)lo, hi);
+			lanes_progress_add(c->o->progress, hi - lo);
+		}
 		return 0;
 	}
 	if (!(jobs = calloc(T, sizeof(*jobs))))
@@ -463,6 +470,7 @@ int lanes_verify_first_dsts(const struct vctx *c, struct verify_wanted *want, ui
 	}
 	if ((rc = jobs_init(jobs, T, c, lids, err)))
 		goto out;
+	lanes_progress_phase(c->o->progress, "the cycle's paths", lids);
 	for (uint32_t k = 0; k < T; k++) {
 		memcpy(found + (size_t)k * n, want, sizeof(*want) * n);
 		jobs[k].w.wanted = found + (size_t)k * n;

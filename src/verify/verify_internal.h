@@ -12,6 +12,7 @@
 #ifndef LANES_VERIFY_INTERNAL_H
 #define LANES_VERIFY_INTERNAL_H
 
+#include "lanes/progress.h"
 #include "lanes/verify.h"
 
 /* A CA (or router) port cabled to a switch: a source and maybe a destination. */

@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/util.h"
 #include "lanes/route.h"
 #include "lanes/routing.h"
@@ -209,11 +210,13 @@ int lanes_route_sssp_osm(const struct lanes_fabric *f, const struct lanes_route_
 	set_order(&h);
 	lanes_emu_set_runs(&h);
 	lanes_emu_prep_start(&h);
+	lanes_progress_phase(opts->progress, "routing", o->nseq);
 	for (uint32_t j = 0; rc && j < o->nseq; j++) {
 		h.d = &h.buf[j & 1];
 		lanes_prep_pipe_next(&h.pipe, j);
 		rc = lanes_emu_route_destination(&h, o, j);
 		lanes_prep_pipe_done(&h.pipe, j);
+		lanes_progress_add(opts->progress, 1);
 	}
 	lanes_prep_pipe_stop(&h.pipe);
 	emu_free(&h);
