@@ -207,6 +207,8 @@ static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid, uin
 	const uint8_t *col = lanes_routing_column(t->r, lid);
 	uint32_t head = 0, tail = 0;
 
+	if (!memchr(col, LANES_PORT_DROP, f->num_switches))
+		return;
 	for (uint32_t s = 0; s < f->num_switches; s++)
 		if (col[s] != LANES_PORT_DROP)
 			queue[tail++] = s;

@@ -48,6 +48,10 @@ struct ftree_switch {
 	uint32_t *down, num_down;        /* group indices, in OpenSM's current order */
 	uint32_t *up, num_up;
 	uint32_t down_start;             /* OpenSM's down_port_groups_idx (reverse hops) */
+	uint32_t num_down_switches;      /* down groups to switches (the others go to CAs) */
+	uint32_t twin_class;             /* switches with the same down switches share it */
+	uint8_t has_ca_down;             /* a CA port is cabled to it */
+	uint8_t down_sort_owed;          /* down[] must be sorted before it is read */
 	uint32_t lid;
 	uint32_t num_cns;                /* compute-node CA ports cabled to it */
 	uint32_t num_ca_ports;           /* CA ports cabled to it */
@@ -89,6 +93,9 @@ struct ftree {
 	uint8_t *hops;                /* per switch: hops to the current target ... */
 	uint32_t *hops_stamp;         /* ... valid where hops_stamp equals stamp */
 	uint32_t stamp;
+	uint32_t *twin_stamp;         /* per twin class: twin_hops is valid where it equals stamp */
+	uint32_t *twin_hops;          /* the fewest hops at which a class member descended */
+	uint32_t num_twin_classes;
 };
 
 /* ftree_build.c: the groups, the ranking (LANES_EREFUSED naming the switch), the tuples. */

@@ -351,8 +351,11 @@ static int split_groups(struct ftree *t, struct lanes_error *err)
 
 		w->down = t->group_lists + used;
 		for (uint32_t g = w->first_group; g < end; g++)
-			if (t->groups[g].remote_is_ca || t->sw[t->groups[g].remote].rank > w->rank)
+			if (t->groups[g].remote_is_ca || t->sw[t->groups[g].remote].rank > w->rank) {
 				w->down[w->num_down++] = g;
+				w->num_down_switches += !t->groups[g].remote_is_ca;
+				w->has_ca_down |= t->groups[g].remote_is_ca;
+			}
 		used += w->num_down;
 		w->up = t->group_lists + used;
 		for (uint32_t g = w->first_group; g < end; g++)
@@ -361,6 +364,79 @@ static int split_groups(struct ftree *t, struct lanes_error *err)
 		used += w->num_up;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------ twins */
+
+/* A switch's down switches, sorted: what makes two switches twins. */
+struct down_set {
+	const uint32_t *far;
+	uint32_t n;
+	uint32_t sw;
+};
+
+static int down_set_cmp(const struct down_set *a, const struct down_set *b)
+{
+	if (a->n != b->n)
+		return a->n < b->n ? -1 : 1;
+	for (uint32_t i = 0; i < a->n; i++)
+		if (a->far[i] != b->far[i])
+			return a->far[i] < b->far[i] ? -1 : 1;
+	return 0;
+}
+
+static int by_down_set(const void *pa, const void *pb)
+{
+	const struct down_set *a = pa, *b = pb;
+	int c = down_set_cmp(a, b);
+
+	return c ? c : (a->sw > b->sw) - (a->sw < b->sw);
+}
+
+/*
+ * Twin classes: the switches with the same set of down switches (all the
+ * top switches above one set of pods in a k-ary n-tree, all the middle
+ * switches of one pod). Once one twin has descended for a LID, every
+ * switch below them has a route as short as another twin's descent at as
+ * many hops or more could give (ftree_route.c, descend).
+ */
+static int make_twins(struct ftree *t, struct lanes_error *err)
+{
+	uint32_t n = t->f->num_switches, sets = 0, used = 0;
+	struct down_set *set = malloc(sizeof(*set) * ((size_t)n + 1));
+	uint32_t *far = malloc(sizeof(uint32_t) * ((size_t)t->num_groups + 1));
+	int rc = 0;
+
+	t->twin_stamp = calloc((size_t)n + 1, sizeof(uint32_t));
+	t->twin_hops = calloc((size_t)n + 1, sizeof(uint32_t));
+	if (!set || !far || !t->twin_stamp || !t->twin_hops) {
+		rc = lanes_error_oom(err);
+		goto out;
+	}
+	for (uint32_t s = 0; s < n; s++) {
+		const struct ftree_switch *w = &t->sw[s];
+
+		if (!w->num_down_switches)
+			continue;
+		set[sets] = (struct down_set){ far + used, w->num_down_switches, s };
+		for (uint32_t k = 0; k < w->num_down; k++)
+			if (!t->groups[w->down[k]].remote_is_ca)
+				far[used++] = t->groups[w->down[k]].remote;
+		qsort(far + used - w->num_down_switches, w->num_down_switches, sizeof(uint32_t),
+		      lanes_cmp_u32);
+		sets++;
+	}
+	qsort(set, sets, sizeof(*set), by_down_set);
+	for (uint32_t i = 0; i < sets; i++) {
+		if (i && down_set_cmp(&set[i], &set[i - 1]))
+			t->num_twin_classes++;
+		t->sw[set[i].sw].twin_class = t->num_twin_classes;
+	}
+	t->num_twin_classes += sets > 0;
+out:
+	free(set);
+	free(far);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ tuples */
@@ -635,7 +711,8 @@ int lanes_ftree_build(struct ftree *t, struct lanes_error *err)
 		return rc;
 	settle_cns(t);
 	if ((rc = split_groups(t, err)) || (rc = make_indexing(t, err)) ||
-	    (rc = make_leaves(t, err)) || (rc = order_by_tuple(t, err)))
+	    (rc = make_leaves(t, err)) || (rc = order_by_tuple(t, err)) ||
+	    (rc = make_twins(t, err)))
 		return rc;
 	return 0;
 }
@@ -651,4 +728,6 @@ void lanes_ftree_free(struct ftree *t)
 	free(t->leaves);
 	free(t->hops);
 	free(t->hops_stamp);
+	free(t->twin_stamp);
+	free(t->twin_hops);
 }
