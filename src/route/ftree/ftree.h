@@ -88,6 +88,8 @@ struct ftree {
 	uint32_t num_cn_guids;
 	const uint64_t *io_guids;     /* sorted port GUIDs of the I/O nodes, or NULL */
 	uint32_t num_io_guids;
+	const uint32_t *roots;        /* switches of the root GUID file, or NULL: ranked from the CNs */
+	uint32_t num_roots;
 	unsigned max_reverse_hops;
 	int reverse_hops_used;        /* a route used a reverse hop: check for credit loops */
 	uint8_t *hops;                /* per switch: hops to the current target ... */
