@@ -12,8 +12,9 @@
  *    I/O nodes: the ports of io_guid_file.
  * 2. Ranks (ftree_build.c): the leaves are the switches with CNs, every
  *    switch is ranked by its hops from the leaves, reversed, so the top
- *    switches have rank 0 and the leaves the highest rank. Each switch's
- *    cables become port groups (all cables to one neighbour), up or down.
+ *    switches have rank 0 and the leaves the highest rank; or, with a root
+ *    GUID file, by its hops from the roots. Each switch's cables become
+ *    port groups (all cables to one neighbour), up or down.
  * 3. Tuples (ftree_build.c): from the first leaf in OpenSM's GUID order, a
  *    BFS gives each switch an index (rank, digit, digit, ...); groups are
  *    sorted by their far switch's index, and the leaves are taken in index
@@ -57,8 +58,13 @@
  *   out, as OpenSM's ftree leaves them.
  *
  * Parameters (-e ftree:...): cn_guid_file=PATH, io_guid_file=PATH,
- * max_reverse_hops=N (default 0). Files: one GUID per line (0x hex or
- * decimal, then anything), '#' comments, as OpenSM's parse_node_map reads.
+ * root_guid_file=PATH (the roots: switches are ranked by their hops from
+ * them, OpenSM's fabric_rank_from_roots, ftree_build.c), max_reverse_hops=N
+ * (default 0), ca_order_dump=PATH (write OpenSM's
+ * opensm-ftree-ca-order.dump there). Files: one GUID per line (0x hex or
+ * decimal, then anything), '#' comments, as OpenSM's parse_node_map reads;
+ * a root GUID that names no switch is an error with its file and line
+ * (OpenSM logs ERR AB24 and skips it).
  *
  * Result: uniform SL 0, one VL. Threads: the routing is sequential (each
  * LID's choices read the counters all earlier LIDs left); only the
@@ -310,24 +316,87 @@ struct completion {
 	uint64_t entries;   /* entries filled */
 };
 
+/* A switch the completion's first BFS step reaches, and how. */
+struct first_step {
+	uint64_t key; /* its place in the BFS order: the neighbour's index, then its port */
+	uint32_t sw;
+	uint8_t port; /* sw's port to that neighbour */
+};
+
+static int by_step_key(const void *pa, const void *pb)
+{
+	const struct first_step *a = pa, *b = pb;
+
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
 /*
- * Fill lid's empty entries: a BFS from the switches that route it, each
- * switch reached sends lid to the neighbour it was reached from.
+ * The first step of complete_lid's BFS, taken from the other end: each
+ * switch without a route takes the neighbour with a route the BFS would
+ * reach it from first (the least index, then that neighbour's least port:
+ * the BFS starts from the routing switches in index order, each one's
+ * cables in port order). It looks at the unrouted switches' cables only.
+ * @return the switches reached, in step[]; *unrouted those without a route
  */
-static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid, uint32_t *queue,
-			 struct completion *c)
+static uint32_t first_steps(const struct ftree *t, const uint8_t *col, struct first_step *step,
+			    uint32_t *unrouted)
+{
+	const struct lanes_fabric *f = t->f;
+	uint32_t n = 0;
+
+	*unrouted = 0;
+	for (uint32_t u = 0; u < f->num_switches; u++) {
+		struct first_step best = { UINT64_MAX, u, 0 };
+
+		if (col[u] != LANES_PORT_DROP)
+			continue;
+		(*unrouted)++;
+		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
+			uint64_t key = (uint64_t)f->adj[e].sw << 8 | f->adj[e].peer_port;
+
+			if (col[f->adj[e].sw] != LANES_PORT_DROP && key < best.key)
+				best = (struct first_step){ key, u, f->adj[e].port };
+		}
+		if (best.key != UINT64_MAX)
+			step[n++] = best;
+	}
+	return n;
+}
+
+/*
+ * Fill lid's empty entries: a BFS from the switches that route it (in index
+ * order), each switch reached sends lid to the neighbour it was reached
+ * from. The first step is pulled (first_steps); only when switches remain
+ * does the BFS go on, from the first step's switches in BFS order.
+ */
+static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid,
+			 struct first_step *step, uint32_t *queue, struct completion *c)
 {
 	const struct lanes_fabric *f = t->f;
 	const uint8_t *col = lanes_routing_column(t->r, lid);
-	uint32_t head = 0, tail = 0;
+	uint32_t head = 0, tail, unrouted, first_ca = LANES_NONE;
 
 	if (!memchr(col, LANES_PORT_DROP, f->num_switches))
 		return;
-	for (uint32_t s = 0; s < f->num_switches; s++)
-		if (col[s] != LANES_PORT_DROP)
-			queue[tail++] = s;
-	if (tail == f->num_switches || !tail)
+	tail = first_steps(t, col, step, &unrouted);
+	if (unrouted == f->num_switches)
 		return;
+	for (uint32_t i = 0; i < tail; i++) {
+		lanes_routing_set_port(t->r, step[i].sw, lid, step[i].port);
+		if (t->sw[step[i].sw].num_ca_ports &&
+		    (first_ca == LANES_NONE || step[i].key < step[first_ca].key))
+			first_ca = i;
+	}
+	c->entries += tail;
+	if (is_ca_lid && first_ca != LANES_NONE && c->ca_switch == LANES_NONE) {
+		c->ca_switch = step[first_ca].sw;
+		c->ca_lid = lid;
+	}
+	if (tail == unrouted)
+		return;
+	qsort(step, tail, sizeof(*step), by_step_key);
+	for (uint32_t i = 0; i < tail; i++)
+		queue[i] = step[i].sw;
 	while (head < tail) {
 		uint32_t s = queue[head++];
 
@@ -352,9 +421,13 @@ static int complete_all(const struct ftree *t, struct completion *c, struct lane
 {
 	const struct lanes_fabric *f = t->f;
 	uint32_t *queue = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
+	struct first_step *step = malloc(sizeof(*step) * ((size_t)f->num_switches + 1));
 
-	if (!queue)
+	if (!queue || !step) {
+		free(queue);
+		free(step);
 		return lanes_error_oom(err);
+	}
 	*c = (struct completion){ LANES_NONE, 0, 0 };
 	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
 		uint32_t node = f->lid_owner[lid].node;
@@ -362,9 +435,10 @@ static int complete_all(const struct ftree *t, struct completion *c, struct lane
 		if (node == LANES_NONE || f->nodes[node].type == LANES_NODE_ROUTER ||
 		    lanes_fabric_lid_switch(f, lid) == LANES_NONE)
 			continue;
-		complete_lid(t, lid, f->nodes[node].type == LANES_NODE_CA, queue, c);
+		complete_lid(t, lid, f->nodes[node].type == LANES_NODE_CA, step, queue, c);
 	}
 	free(queue);
+	free(step);
 	return 0;
 }
 

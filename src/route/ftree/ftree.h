@@ -28,16 +28,15 @@ struct ftree_port {
 
 /* All cables from one switch to one neighbour (a switch, or one CA port). */
 struct ftree_group {
-	uint32_t remote;            /* switch index, or the CA's node index */
-	uint32_t remote_lid;        /* the neighbour switch's LID, or the CA port's LID */
-	uint64_t remote_guid_key;   /* the far port's GUID as OpenSM compares it (network order) */
-	uint32_t remote_order;      /* the far switch's place in tuple order; UINT32_MAX for a CA */
-	uint8_t remote_is_ca;
-	uint8_t ca_port;            /* for a CA: the CA's port number */
-	uint32_t first_port;        /* its cables: ports[first_port .. + num_ports), by port number */
-	uint32_t num_ports;
 	uint32_t counter_up;
 	uint32_t counter_down;
+	uint32_t remote_order;      /* the far switch's place in tuple order; UINT32_MAX for a CA */
+	uint32_t remote;            /* switch index, or the CA's node index */
+	uint8_t remote_is_ca;
+	uint8_t ca_port;            /* for a CA: the CA's port number */
+	uint32_t remote_lid;        /* the neighbour switch's LID, or the CA port's LID */
+	uint32_t first_port;        /* its cables: ports[first_port .. + num_ports), by port number */
+	uint32_t num_ports;
 };
 
 struct ftree_switch {

@@ -126,14 +126,10 @@ static void switch_groups(struct ftree *t, uint32_t s, uint32_t *port_group)
 		if (!is_ca)
 			peer = f->nodes[peer].switch_index;
 		g = find_group(t, first, peer, is_ca, ca_port);
-		if (g == t->num_groups) {
-			const struct lanes_port *far = lanes_fabric_port(f, pt->peer_node, pt->peer_port);
-
+		if (g == t->num_groups)
 			t->groups[t->num_groups++] = (struct ftree_group){
 				.remote = peer, .remote_is_ca = is_ca, .ca_port = ca_port,
-				.remote_lid = lanes_fabric_lid(f, pt->peer_node, pt->peer_port),
-				.remote_guid_key = lanes_route_osm_guid_key(far->guid) };
-		}
+				.remote_lid = lanes_fabric_lid(f, pt->peer_node, pt->peer_port) };
 		t->groups[g].num_ports++;
 		port_group[p] = g;
 	}
