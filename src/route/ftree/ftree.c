@@ -316,26 +316,53 @@ struct completion {
 	uint64_t entries;   /* entries filled */
 };
 
-/* A switch the completion's first BFS step reaches, and how. */
+/*
+ * Fill lid's empty entries: a BFS from the switches that route it (in index
+ * order), each switch reached sends lid to the neighbour it was reached
+ * from (the first, in the BFS's order, to reach it).
+ */
+static void complete_by_bfs(const struct ftree *t, uint32_t lid, int is_ca_lid, uint32_t *queue,
+			    struct completion *c)
+{
+	const struct lanes_fabric *f = t->f;
+	const uint8_t *col = lanes_routing_column(t->r, lid);
+	uint32_t head = 0, tail = 0;
+
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		if (col[s] != LANES_PORT_DROP)
+			queue[tail++] = s;
+	while (head < tail) {
+		uint32_t s = queue[head++];
+
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+			uint32_t nb = f->adj[e].sw;
+
+			if (lanes_routing_port(t->r, nb, lid) != LANES_PORT_DROP)
+				continue;
+			lanes_routing_set_port(t->r, nb, lid, f->adj[e].peer_port);
+			queue[tail++] = nb;
+			c->entries++;
+			if (is_ca_lid && t->sw[nb].num_ca_ports && c->ca_switch == LANES_NONE) {
+				c->ca_switch = nb;
+				c->ca_lid = lid;
+			}
+		}
+	}
+}
+
+/* A switch the BFS's first step reaches, and how. */
 struct first_step {
 	uint64_t key; /* its place in the BFS order: the neighbour's index, then its port */
 	uint32_t sw;
 	uint8_t port; /* sw's port to that neighbour */
 };
 
-static int by_step_key(const void *pa, const void *pb)
-{
-	const struct first_step *a = pa, *b = pb;
-
-	return a->key < b->key ? -1 : a->key > b->key;
-}
-
 /*
- * The first step of complete_lid's BFS, taken from the other end: each
- * switch without a route takes the neighbour with a route the BFS would
- * reach it from first (the least index, then that neighbour's least port:
- * the BFS starts from the routing switches in index order, each one's
- * cables in port order). It looks at the unrouted switches' cables only.
+ * The first step of complete_by_bfs, taken from the other end: each switch
+ * without a route takes the neighbour with a route the BFS would reach it
+ * from first (the least index, then that neighbour's least port: the BFS
+ * starts from the routing switches in index order, each one's cables in
+ * port order). It looks at the cables of the switches without a route only.
  * @return the switches reached, in step[]; *unrouted those without a route
  */
 static uint32_t first_steps(const struct ftree *t, const uint8_t *col, struct first_step *step,
@@ -364,55 +391,36 @@ static uint32_t first_steps(const struct ftree *t, const uint8_t *col, struct fi
 }
 
 /*
- * Fill lid's empty entries: a BFS from the switches that route it (in index
- * order), each switch reached sends lid to the neighbour it was reached
- * from. The first step is pulled (first_steps); only when switches remain
- * does the BFS go on, from the first step's switches in BFS order.
+ * lid's empty entries as complete_by_bfs fills them. Mostly one step
+ * reaches every switch without a route (on a fat tree, the switch LIDs'
+ * entries at the roots); then first_steps gives the BFS's result, looking
+ * at far fewer cables, else the BFS runs.
  */
 static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid,
 			 struct first_step *step, uint32_t *queue, struct completion *c)
 {
-	const struct lanes_fabric *f = t->f;
 	const uint8_t *col = lanes_routing_column(t->r, lid);
-	uint32_t head = 0, tail, unrouted, first_ca = LANES_NONE;
+	uint32_t n, unrouted, first_ca = LANES_NONE;
 
-	if (!memchr(col, LANES_PORT_DROP, f->num_switches))
+	if (!memchr(col, LANES_PORT_DROP, t->f->num_switches))
 		return;
-	tail = first_steps(t, col, step, &unrouted);
-	if (unrouted == f->num_switches)
+	n = first_steps(t, col, step, &unrouted);
+	if (unrouted == t->f->num_switches)
 		return;
-	for (uint32_t i = 0; i < tail; i++) {
+	if (n != unrouted) {
+		complete_by_bfs(t, lid, is_ca_lid, queue, c);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
 		lanes_routing_set_port(t->r, step[i].sw, lid, step[i].port);
 		if (t->sw[step[i].sw].num_ca_ports &&
 		    (first_ca == LANES_NONE || step[i].key < step[first_ca].key))
 			first_ca = i;
 	}
-	c->entries += tail;
+	c->entries += n;
 	if (is_ca_lid && first_ca != LANES_NONE && c->ca_switch == LANES_NONE) {
 		c->ca_switch = step[first_ca].sw;
 		c->ca_lid = lid;
-	}
-	if (tail == unrouted)
-		return;
-	qsort(step, tail, sizeof(*step), by_step_key);
-	for (uint32_t i = 0; i < tail; i++)
-		queue[i] = step[i].sw;
-	while (head < tail) {
-		uint32_t s = queue[head++];
-
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
-			uint32_t nb = f->adj[e].sw;
-
-			if (lanes_routing_port(t->r, nb, lid) != LANES_PORT_DROP)
-				continue;
-			lanes_routing_set_port(t->r, nb, lid, f->adj[e].peer_port);
-			queue[tail++] = nb;
-			c->entries++;
-			if (is_ca_lid && t->sw[nb].num_ca_ports && c->ca_switch == LANES_NONE) {
-				c->ca_switch = nb;
-				c->ca_lid = lid;
-			}
-		}
 	}
 }
 
