@@ -50,7 +50,8 @@ struct ftree_switch {
 	uint32_t num_down_switches;      /* down groups to switches (the others go to CAs) */
 	uint32_t twin_class;             /* switches with the same down switches share it */
 	uint8_t has_ca_down;             /* a CA port is cabled to it */
-	uint8_t down_sort_owed;          /* down[] must be sorted before it is read */
+	uint8_t down_sort_owed;          /* a skipped descent's sort of down[], owed to its readers */
+	uint8_t down_in_order;           /* down[] is known sorted by its counters */
 	uint32_t lid;
 	uint32_t num_cns;                /* compute-node CA ports cabled to it */
 	uint32_t num_ca_ports;           /* CA ports cabled to it */

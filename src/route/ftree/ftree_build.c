@@ -20,7 +20,12 @@
  * aggregation nodes, a storage or management node cabled to a spine) at the
  * level their cables give them; their CAs are then routed as OpenSM routes
  * non-compute nodes. When no m works the fabric is refused, naming the
- * two switches the first choice found cabled within one level.
+ * two switches the first choice found cabled within one level. With a root
+ * GUID file the ranks are the hops from the roots instead
+ * (fabric_rank_from_roots; rank_from_roots says what it checks).
+ *
+ * Twins: the switches with the same set of switches below them, the
+ * routing's shortcut (ftree_route.c).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -41,7 +41,9 @@
  * Such a descent changes no counter, so it is skipped, and so is its sort,
  * which waits until the order is next read (down_groups): the sort is
  * stable and the counters it sorts by have not changed since, so the order
- * is the one OpenSM's eager sort gives. A switch with only CAs below
+ * is the one OpenSM's eager sort gives. A sort is also skipped where it
+ * would move nothing (down_in_order, checked after a descent counted
+ * routes, while its groups are in the cache). A switch with only CAs below
  * likewise needs no look at its groups. Routes with reverse hops (I/O
  * nodes) take no shortcut through twins: a reverse hop climbs from a switch
  * without a route, where the argument fails. That leaves a few switches per
@@ -104,6 +106,30 @@ static void sort_down_groups(const struct ftree *t, uint32_t *list, uint32_t n)
 	}
 }
 
+/* Whether sort_down_groups would leave list as it is: no group goes before the one ahead of it. */
+static int down_groups_in_order(const struct ftree *t, const uint32_t *list, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		const struct ftree_group *a = &t->groups[list[i]], *b = &t->groups[list[i - 1]];
+
+		if (a->counter_up < b->counter_up ||
+		    (a->counter_up == b->counter_up && a->remote_order < b->remote_order))
+			return 0;
+	}
+	return 1;
+}
+
+/* OpenSM's sort of s's down groups, done only where it would move a group. */
+static void sort_down(struct ftree *t, uint32_t s)
+{
+	struct ftree_switch *w = &t->sw[s];
+
+	if (!w->down_in_order)
+		sort_down_groups(t, w->down, w->num_down);
+	w->down_in_order = 1;
+	w->down_sort_owed = 0;
+}
+
 /* Up groups by routes sent down them, then the far switch's tuple (OpenSM's bubble_sort_down). */
 static void sort_up_groups(const struct ftree *t, uint32_t *list, uint32_t n)
 {
@@ -129,16 +155,17 @@ struct ftree_target {
 	uint8_t twins;  /* no reverse hops: a twin's descent may stand for the others' */
 };
 
-/* s's down groups in the order its last descent sorted them. */
+/*
+ * s's down groups in the order OpenSM's last descent from s sorted them:
+ * a skipped descent (descend) owes its sort, made here; after a full one
+ * (descend_groups) the list stays as that descent sorted it, though its
+ * counters have changed since.
+ */
 static const uint32_t *down_groups(struct ftree *t, uint32_t s)
 {
-	struct ftree_switch *w = &t->sw[s];
-
-	if (w->down_sort_owed) {
-		sort_down_groups(t, w->down, w->num_down);
-		w->down_sort_owed = 0;
-	}
-	return w->down;
+	if (t->sw[s].down_sort_owed)
+		sort_down(t, s);
+	return t->sw[s].down;
 }
 
 /*
@@ -176,10 +203,9 @@ static int descend_groups(struct ftree *t, uint32_t s, uint32_t prev, struct ftr
 			  uint32_t hops)
 {
 	struct ftree_switch *w = &t->sw[s];
-	int created = 0;
+	int created = 0, counted = 0;
 
-	sort_down_groups(t, w->down, w->num_down);
-	w->down_sort_owed = 0;
+	sort_down(t, s);
 	for (uint32_t k = 0; k < w->num_down; k++) {
 		struct ftree_group *g = &t->groups[w->down[k]];
 		struct ftree_port *p;
@@ -200,8 +226,11 @@ static int descend_groups(struct ftree *t, uint32_t s, uint32_t prev, struct ftr
 		if (routed) {
 			p->counter_up++;
 			g->counter_up++;
+			counted = 1;
 		}
 	}
+	if (counted)
+		w->down_in_order = down_groups_in_order(t, w->down, w->num_down);
 	if (tg.twins)
 		twin_descended(t, s, hops);
 	return created;
@@ -318,6 +347,7 @@ static void next_target(struct ftree *t)
 {
 	if (++t->stamp == 0) {
 		memset(t->hops_stamp, 0, sizeof(uint32_t) * (t->f->num_switches + 1));
+		memset(t->twin_stamp, 0, sizeof(uint32_t) * (t->f->num_switches + 1));
 		t->stamp = 1;
 	}
 }
