@@ -316,73 +316,48 @@ struct completion {
 	uint64_t entries;   /* entries filled */
 };
 
-/*
- * Fill lid's empty entries: a BFS from the switches that route it (in index
- * order), each switch reached sends lid to the neighbour it was reached
- * from (the first, in the BFS's order, to reach it).
- */
-static void complete_by_bfs(const struct ftree *t, uint32_t lid, int is_ca_lid, uint32_t *queue,
-			    struct completion *c)
-{
-	const struct lanes_fabric *f = t->f;
-	const uint8_t *col = lanes_routing_column(t->r, lid);
-	uint32_t head = 0, tail = 0;
-
-	for (uint32_t s = 0; s < f->num_switches; s++)
-		if (col[s] != LANES_PORT_DROP)
-			queue[tail++] = s;
-	while (head < tail) {
-		uint32_t s = queue[head++];
-
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
-			uint32_t nb = f->adj[e].sw;
-
-			if (lanes_routing_port(t->r, nb, lid) != LANES_PORT_DROP)
-				continue;
-			lanes_routing_set_port(t->r, nb, lid, f->adj[e].peer_port);
-			queue[tail++] = nb;
-			c->entries++;
-			if (is_ca_lid && t->sw[nb].num_ca_ports && c->ca_switch == LANES_NONE) {
-				c->ca_switch = nb;
-				c->ca_lid = lid;
-			}
-		}
-	}
-}
-
-/* A switch the BFS's first step reaches, and how. */
-struct first_step {
-	uint64_t key; /* its place in the BFS order: the neighbour's index, then its port */
+/* A switch the completion reaches in one layer of its BFS, and how. */
+struct step {
+	uint64_t key; /* its place in the BFS order: the place of the neighbour, then its port */
 	uint32_t sw;
 	uint8_t port; /* sw's port to that neighbour */
 };
 
+static int by_step_key(const void *pa, const void *pb)
+{
+	const struct step *a = pa, *b = pb;
+
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
 /*
- * The first step of complete_by_bfs, taken from the other end: each switch
- * without a route takes the neighbour with a route the BFS would reach it
- * from first (the least index, then that neighbour's least port: the BFS
- * starts from the routing switches in index order, each one's cables in
- * port order). It looks at the cables of the switches without a route only.
+ * One layer of the completion's BFS, seen from the switches without a
+ * route: each takes the neighbour with a route that comes first in the
+ * BFS's queue (place[], or in layer 1 the switch index), then that
+ * neighbour's least port, as the BFS, taking each switch's cables in port
+ * order, would reach it. Only the previous layer can neighbour a switch
+ * still without a route.
  * @return the switches reached, in step[]; *unrouted those without a route
  */
-static uint32_t first_steps(const struct ftree *t, const uint8_t *col, struct first_step *step,
-			    uint32_t *unrouted)
+static uint32_t next_layer(const struct ftree *t, const uint8_t *col, const uint32_t *place,
+			   uint32_t layer, struct step *step, uint32_t *unrouted)
 {
 	const struct lanes_fabric *f = t->f;
 	uint32_t n = 0;
 
 	*unrouted = 0;
 	for (uint32_t u = 0; u < f->num_switches; u++) {
-		struct first_step best = { UINT64_MAX, u, 0 };
+		struct step best = { UINT64_MAX, u, 0 };
 
 		if (col[u] != LANES_PORT_DROP)
 			continue;
 		(*unrouted)++;
 		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
-			uint64_t key = (uint64_t)f->adj[e].sw << 8 | f->adj[e].peer_port;
+			uint32_t v = f->adj[e].sw;
+			uint64_t key = (uint64_t)(layer == 1 ? v : place[v]) << 8 | f->adj[e].peer_port;
 
-			if (col[f->adj[e].sw] != LANES_PORT_DROP && key < best.key)
-				best = (struct first_step){ key, u, f->adj[e].port };
+			if (col[v] != LANES_PORT_DROP && key < best.key)
+				best = (struct step){ key, u, f->adj[e].port };
 		}
 		if (best.key != UINT64_MAX)
 			step[n++] = best;
@@ -391,36 +366,42 @@ static uint32_t first_steps(const struct ftree *t, const uint8_t *col, struct fi
 }
 
 /*
- * lid's empty entries as complete_by_bfs fills them. Mostly one step
- * reaches every switch without a route (on a fat tree, the switch LIDs'
- * entries at the roots); then first_steps gives the BFS's result, looking
- * at far fewer cables, else the BFS runs.
+ * Fill lid's empty entries as a BFS from the switches that route it (its
+ * queue in index order) fills them: each switch reached sends lid to the
+ * neighbour that reached it first. Computed layer by layer from the
+ * switches without a route (next_layer), so that only their cables are
+ * looked at; on a fat tree one layer, the roots, is mostly all.
  */
-static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid,
-			 struct first_step *step, uint32_t *queue, struct completion *c)
+static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid, struct step *step,
+			 uint32_t *place, struct completion *c)
 {
 	const uint8_t *col = lanes_routing_column(t->r, lid);
-	uint32_t n, unrouted, first_ca = LANES_NONE;
+	uint32_t n, unrouted;
 
 	if (!memchr(col, LANES_PORT_DROP, t->f->num_switches))
 		return;
-	n = first_steps(t, col, step, &unrouted);
-	if (unrouted == t->f->num_switches)
-		return;
-	if (n != unrouted) {
-		complete_by_bfs(t, lid, is_ca_lid, queue, c);
-		return;
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		lanes_routing_set_port(t->r, step[i].sw, lid, step[i].port);
-		if (t->sw[step[i].sw].num_ca_ports &&
-		    (first_ca == LANES_NONE || step[i].key < step[first_ca].key))
-			first_ca = i;
-	}
-	c->entries += n;
-	if (is_ca_lid && first_ca != LANES_NONE && c->ca_switch == LANES_NONE) {
-		c->ca_switch = step[first_ca].sw;
-		c->ca_lid = lid;
+	for (uint32_t layer = 1;; layer++) {
+		uint32_t first_ca = LANES_NONE;
+
+		n = next_layer(t, col, place, layer, step, &unrouted);
+		if (!n || unrouted == t->f->num_switches)
+			return;
+		if (n < unrouted)
+			qsort(step, n, sizeof(*step), by_step_key);
+		for (uint32_t i = 0; i < n; i++) {
+			lanes_routing_set_port(t->r, step[i].sw, lid, step[i].port);
+			place[step[i].sw] = i;
+			if (t->sw[step[i].sw].num_ca_ports &&
+			    (first_ca == LANES_NONE || step[i].key < step[first_ca].key))
+				first_ca = i;
+		}
+		c->entries += n;
+		if (is_ca_lid && first_ca != LANES_NONE && c->ca_switch == LANES_NONE) {
+			c->ca_switch = step[first_ca].sw;
+			c->ca_lid = lid;
+		}
+		if (n == unrouted)
+			return;
 	}
 }
 
@@ -428,11 +409,11 @@ static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid,
 static int complete_all(const struct ftree *t, struct completion *c, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = t->f;
-	uint32_t *queue = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
-	struct first_step *step = malloc(sizeof(*step) * ((size_t)f->num_switches + 1));
+	uint32_t *place = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
+	struct step *step = malloc(sizeof(*step) * ((size_t)f->num_switches + 1));
 
-	if (!queue || !step) {
-		free(queue);
+	if (!place || !step) {
+		free(place);
 		free(step);
 		return lanes_error_oom(err);
 	}
@@ -443,9 +424,9 @@ static int complete_all(const struct ftree *t, struct completion *c, struct lane
 		if (node == LANES_NONE || f->nodes[node].type == LANES_NODE_ROUTER ||
 		    lanes_fabric_lid_switch(f, lid) == LANES_NONE)
 			continue;
-		complete_lid(t, lid, f->nodes[node].type == LANES_NODE_CA, step, queue, c);
+		complete_lid(t, lid, f->nodes[node].type == LANES_NODE_CA, step, place, c);
 	}
-	free(queue);
+	free(place);
 	free(step);
 	return 0;
 }
