@@ -336,10 +336,11 @@ static int by_step_key(const void *pa, const void *pb)
  * BFS's queue (place[], or in layer 1 the switch index), then that
  * neighbour's least port, as the BFS, taking each switch's cables in port
  * order, would reach it. Only the previous layer can neighbour a switch
- * still without a route.
+ * still without a route. A key orders its layer as the queue does, so it
+ * serves as the place for the next layer while it fits (8 bits a layer).
  * @return the switches reached, in step[]; *unrouted those without a route
  */
-static uint32_t next_layer(const struct ftree *t, const uint8_t *col, const uint32_t *place,
+static uint32_t next_layer(const struct ftree *t, const uint8_t *col, const uint64_t *place,
 			   uint32_t layer, struct step *step, uint32_t *unrouted)
 {
 	const struct lanes_fabric *f = t->f;
@@ -354,7 +355,7 @@ static uint32_t next_layer(const struct ftree *t, const uint8_t *col, const uint
 		(*unrouted)++;
 		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
 			uint32_t v = f->adj[e].sw;
-			uint64_t key = (uint64_t)(layer == 1 ? v : place[v]) << 8 | f->adj[e].peer_port;
+			uint64_t key = (layer == 1 ? v : place[v]) << 8 | f->adj[e].peer_port;
 
 			if (col[v] != LANES_PORT_DROP && key < best.key)
 				best = (struct step){ key, u, f->adj[e].port };
@@ -373,7 +374,7 @@ static uint32_t next_layer(const struct ftree *t, const uint8_t *col, const uint
  * looked at; on a fat tree one layer, the roots, is mostly all.
  */
 static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid, struct step *step,
-			 uint32_t *place, struct completion *c)
+			 uint64_t *place, struct completion *c)
 {
 	const uint8_t *col = lanes_routing_column(t->r, lid);
 	uint32_t n, unrouted;
@@ -381,23 +382,28 @@ static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid, str
 	if (!memchr(col, LANES_PORT_DROP, t->f->num_switches))
 		return;
 	for (uint32_t layer = 1;; layer++) {
-		uint32_t first_ca = LANES_NONE;
+		struct step first_ca = { UINT64_MAX, LANES_NONE, 0 }; /* the first with CAs */
+		uint64_t max_key = 0;
 
 		n = next_layer(t, col, place, layer, step, &unrouted);
 		if (!n || unrouted == t->f->num_switches)
 			return;
-		if (n < unrouted)
-			qsort(step, n, sizeof(*step), by_step_key);
 		for (uint32_t i = 0; i < n; i++) {
 			lanes_routing_set_port(t->r, step[i].sw, lid, step[i].port);
-			place[step[i].sw] = i;
-			if (t->sw[step[i].sw].num_ca_ports &&
-			    (first_ca == LANES_NONE || step[i].key < step[first_ca].key))
-				first_ca = i;
+			place[step[i].sw] = step[i].key;
+			max_key = step[i].key > max_key ? step[i].key : max_key;
+			if (t->sw[step[i].sw].num_ca_ports && step[i].key < first_ca.key)
+				first_ca = step[i];
+		}
+		if (n < unrouted && max_key >> 56) {
+			/* the next keys would not fit: the places become ranks */
+			qsort(step, n, sizeof(*step), by_step_key);
+			for (uint32_t i = 0; i < n; i++)
+				place[step[i].sw] = i;
 		}
 		c->entries += n;
-		if (is_ca_lid && first_ca != LANES_NONE && c->ca_switch == LANES_NONE) {
-			c->ca_switch = step[first_ca].sw;
+		if (is_ca_lid && first_ca.sw != LANES_NONE && c->ca_switch == LANES_NONE) {
+			c->ca_switch = first_ca.sw;
 			c->ca_lid = lid;
 		}
 		if (n == unrouted)
@@ -409,7 +415,7 @@ static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid, str
 static int complete_all(const struct ftree *t, struct completion *c, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = t->f;
-	uint32_t *place = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
+	uint64_t *place = malloc(sizeof(uint64_t) * ((size_t)f->num_switches + 1));
 	struct step *step = malloc(sizeof(*step) * ((size_t)f->num_switches + 1));
 
 	if (!place || !step) {
