@@ -258,13 +258,13 @@ static int add_root(void *ctx, uint64_t guid, const char *path, unsigned long li
 	}
 	if (lo == f->num_nodes || rd->by_guid[2 * lo] != guid)
 		return lanes_error_parse(err, path, lineno,
-					 "0x%016llx is not the node GUID of any switch of the fabric",
-					 (unsigned long long)guid);
+					 "0x%016llx is not the node GUID of any switch of the "
+					 "fabric", (unsigned long long)guid);
 	nd = &f->nodes[rd->by_guid[2 * lo + 1]];
 	if (nd->type != LANES_NODE_SWITCH)
 		return lanes_error_parse(err, path, lineno,
-					 "0x%016llx is %s \"%.40s\", not a switch: the roots are switches",
-					 (unsigned long long)guid,
+					 "0x%016llx is %s \"%.40s\", not a switch: the roots are "
+					 "switches", (unsigned long long)guid,
 					 nd->type == LANES_NODE_CA ? "CA" : "router", nd->desc);
 	rd->is_root[nd->switch_index] = 1;
 	return 0;

@@ -50,7 +50,7 @@ struct ftree_switch {
 	uint32_t num_down_switches;      /* down groups to switches (the others go to CAs) */
 	uint32_t twin_class;             /* switches with the same down switches share it */
 	uint8_t has_ca_down;             /* a CA port is cabled to it */
-	uint8_t down_sort_owed;          /* a skipped descent's sort of down[], owed to its readers */
+	uint8_t down_sort_owed;          /* a skipped descent's sort of down[], owed to readers */
 	uint8_t down_in_order;           /* down[] is known sorted by its counters */
 	uint32_t lid;
 	uint32_t num_cns;                /* compute-node CA ports cabled to it */
@@ -88,7 +88,7 @@ struct ftree {
 	uint32_t num_cn_guids;
 	const uint64_t *io_guids;     /* sorted port GUIDs of the I/O nodes, or NULL */
 	uint32_t num_io_guids;
-	const uint32_t *roots;        /* switches of the root GUID file, or NULL: ranked from the CNs */
+	const uint32_t *roots;        /* the root GUID file's switches; NULL: ranks from the CNs */
 	uint32_t num_roots;
 	unsigned max_reverse_hops;
 	int reverse_hops_used;        /* a route used a reverse hop: check for credit loops */

@@ -263,10 +263,10 @@ static int refuse_ranking(const struct ftree *t, const struct rank_fault *fault,
 
 	if (fault->deeper != LANES_NONE)
 		return lanes_error_set(err, LANES_EREFUSED,
-				       "ftree: not a fat tree: switch %s is %u hops from the nearest "
-				       "root, below the leaf switches (%u hops)",
-				       sw_name(t->f, fault->deeper, a, sizeof(a)), level[fault->deeper],
-				       fault->levels - 1);
+				       "ftree: not a fat tree: switch %s is %u hops from the "
+				       "nearest root, below the leaf switches (%u hops)",
+				       sw_name(t->f, fault->deeper, a, sizeof(a)),
+				       level[fault->deeper], fault->levels - 1);
 	if (fault->a == LANES_NONE)
 		return lanes_error_set(err, LANES_EREFUSED,
 				       "ftree: not a fat tree: the switches form %u level%s, a fat "
@@ -432,12 +432,15 @@ static int split_groups(struct ftree *t, struct lanes_error *err)
 		uint32_t end = w->first_group + w->num_groups;
 
 		w->down = t->group_lists + used;
-		for (uint32_t g = w->first_group; g < end; g++)
-			if (t->groups[g].remote_is_ca || t->sw[t->groups[g].remote].rank > w->rank) {
+		for (uint32_t g = w->first_group; g < end; g++) {
+			const struct ftree_group *gr = &t->groups[g];
+
+			if (gr->remote_is_ca || t->sw[gr->remote].rank > w->rank) {
 				w->down[w->num_down++] = g;
-				w->num_down_switches += !t->groups[g].remote_is_ca;
-				w->has_ca_down |= t->groups[g].remote_is_ca;
+				w->num_down_switches += !gr->remote_is_ca;
+				w->has_ca_down |= gr->remote_is_ca;
 			}
+		}
 		used += w->num_down;
 		w->up = t->group_lists + used;
 		for (uint32_t g = w->first_group; g < end; g++)
