@@ -513,6 +513,238 @@ static void test_bad_parameters_named(void **state)
 	lanes_fabric_free(f);
 }
 
+/* A new temporary file holding text; its path in path (a mkstemp template). */
+static void write_temp(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *fp;
+
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+/* The node GUIDs of the switches whose description has tag (the generator's level), a line each. */
+static char *switches_tagged(const struct lanes_fabric *f, const char *tag, uint32_t max)
+{
+	char *text = calloc((size_t)f->num_switches + 1, 24);
+	size_t len = 0;
+	uint32_t n = 0;
+
+	for (uint32_t s = 0; s < f->num_switches && n < max; s++)
+		if (strstr(f->nodes[f->switches[s]].desc, tag)) {
+			len += (size_t)sprintf(text + len, "0x%016llx\n",
+					       (unsigned long long)f->nodes[f->switches[s]].guid);
+			n++;
+		}
+	assert_true(n > 0);
+	return text;
+}
+
+/*
+ * The root GUID file (OpenSM's root_guid_file). On a pure fat tree, its top
+ * switches as roots rank every switch as the CAs do (doc/current-routing.txt:
+ * the file only lifts the demand that the tree be pure), so the tables are
+ * the same; half of them as roots (the others then rank with the leaves)
+ * still gives every pair a route and no credit loop on one VL. A root file
+ * on a torus ring of odd length is refused naming two switches of one rank.
+ */
+static void test_root_file(void **state)
+{
+	struct lanes_fabric *f = gen("fattree k=4 n=3"), *torus = gen("torus k=3x3 p=1");
+	char path[] = "/tmp/lanes_ftree_rootXXXXXX", half[] = "/tmp/lanes_ftree_halfXXXXXX";
+	char tpath[] = "/tmp/lanes_ftree_torusXXXXXX", params[96];
+	char *all_tops = switches_tagged(f, "-l3-", 16), *half_tops = switches_tagged(f, "-l3-", 8);
+	char *one = switches_tagged(torus, "", 1);
+	struct lanes_routing *plain, *rooted;
+	struct lanes_error err;
+	int code;
+
+	(void)state;
+	write_temp(path, all_tops);
+	write_temp(half, half_tops);
+	write_temp(tpath, one);
+	plain = route_params(f, NULL);
+	snprintf(params, sizeof(params), "root_guid_file=%s", path);
+	rooted = route_params(f, params);
+	assert_true(routings_equal(plain, rooted));
+	lanes_routing_free(rooted);
+	snprintf(params, sizeof(params), "root_guid_file=%s", half);
+	rooted = route_params(f, params);
+	check_verified(f, rooted, "fattree k=4 n=3, half the top switches as roots");
+	lanes_routing_free(rooted);
+	snprintf(params, sizeof(params), "root_guid_file=%s", tpath);
+	err = refusal(torus, params, &code);
+	assert_int_equal(code, LANES_EREFUSED);
+	if (!strstr(err.message, "from the nearest root and cabled to each other") ||
+	    !strstr(err.message, "switch 0x"))
+		fail_msg("torus with a root: %s", err.message);
+	unlink(path);
+	unlink(half);
+	unlink(tpath);
+	free(all_tops);
+	free(half_tops);
+	free(one);
+	lanes_routing_free(plain);
+	lanes_fabric_free(f);
+	lanes_fabric_free(torus);
+}
+
+/*
+ * A switch ranked below the leaves: root R, leaf L (two CAs) below it, and
+ * switch D below L with nothing else: refused naming D.
+ */
+static void test_root_file_switch_below_leaves(void **state)
+{
+	struct lanes_builder *b = tb_new();
+	uint32_t root = tb_add(b, LANES_NODE_SWITCH, 4, 0x10), leaf = tb_add(b, LANES_NODE_SWITCH, 4, 0x11);
+	uint32_t below = tb_add(b, LANES_NODE_SWITCH, 4, 0x12);
+	uint32_t ca0 = tb_add(b, LANES_NODE_CA, 1, 0x20), ca1 = tb_add(b, LANES_NODE_CA, 1, 0x21);
+	char path[] = "/tmp/lanes_ftree_belowXXXXXX", params[96];
+	struct lanes_fabric *f;
+	struct lanes_error err;
+	int code;
+
+	(void)state;
+	tb_cable(b, root, 1, leaf, 1);
+	tb_cable(b, leaf, 2, ca0, 1);
+	tb_cable(b, leaf, 3, ca1, 1);
+	tb_cable(b, leaf, 4, below, 1);
+	f = tb_finish(b);
+	write_temp(path, "0x10\n");
+	snprintf(params, sizeof(params), "root_guid_file=%s", path);
+	err = refusal(f, params, &code);
+	assert_int_equal(code, LANES_EREFUSED);
+	if (!strstr(err.message, "0x0000000000000012") || !strstr(err.message, "below the leaf"))
+		fail_msg("a switch below the leaves: %s", err.message);
+	unlink(path);
+	lanes_fabric_free(f);
+}
+
+/* Bad root files: the error names the file, and the line where one line is at fault. */
+static void test_root_file_errors(void **state)
+{
+	static const struct {
+		const char *text;
+		int code;
+		unsigned long line;
+		const char *says;
+	} cases[] = {
+		{ "# roots\nSWITCH\n0x%016llx a CA\n", LANES_EPARSE, 3, "not a switch" },
+		{ "0x1234567 nobody\n", LANES_EPARSE, 1, "not the node GUID of any switch" },
+		{ "SWITCH\nzz\n", LANES_EPARSE, 2, "expected a GUID" },
+		{ "# nothing\n\n", LANES_EINVAL, 0, "holds no GUID" },
+	};
+	struct lanes_fabric *f = gen("fattree k=2 n=3");
+	struct hosts h = hosts_of(f, NULL);
+	uint64_t ca_guid = f->nodes[lanes_fabric_lid_node(f, h.lid[0])].guid;
+	char params[96];
+	struct lanes_error err;
+	int code;
+
+	(void)state;
+	err = refusal(f, "root_guid_file=/nonexistent/roots.txt", &code);
+	assert_int_equal(code, LANES_EIO);
+	assert_non_null(strstr(err.message, "/nonexistent/roots.txt"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char path[] = "/tmp/lanes_ftree_badXXXXXX", text[256], sw[24];
+		char *at;
+
+		snprintf(text, sizeof(text), cases[i].text, (unsigned long long)ca_guid);
+		snprintf(sw, sizeof(sw), "0x%016llx", (unsigned long long)f->nodes[f->switches[0]].guid);
+		if ((at = strstr(text, "SWITCH"))) {
+			char rest[256];
+
+			snprintf(rest, sizeof(rest), "%s", at + 6);
+			snprintf(at, sizeof(text) - (size_t)(at - text), "%s%s", sw, rest);
+		}
+		write_temp(path, text);
+		snprintf(params, sizeof(params), "root_guid_file=%s", path);
+		err = refusal(f, params, &code);
+		assert_int_equal(code, cases[i].code);
+		if (!strstr(err.message, cases[i].says) ||
+		    (cases[i].line && (err.line != cases[i].line || strcmp(err.file, path))) ||
+		    (!cases[i].line && !strstr(err.message, path)))
+			fail_msg("case %zu: %s:%lu: %s", i, err.file, err.line, err.message);
+		unlink(path);
+	}
+	hosts_free(&h);
+	lanes_fabric_free(f);
+}
+
+/*
+ * The CA order dump (OpenSM's opensm-ftree-ca-order.dump): on fattree k=4
+ * n=3, 16 leaves of 4 CAs, 64 lines "0xLID<tab>description", each CA LID
+ * once, every 4 consecutive lines the CAs of one leaf switch; with one CA of
+ * a leaf unplugged, that leaf's block ends in one "0xFFFF<tab>DUMMY".
+ */
+static void check_ca_order(const struct lanes_fabric *f, uint32_t lines_expected, uint32_t dummies)
+{
+	struct hosts h = hosts_of(f, NULL);
+	char path[] = "/tmp/lanes_ftree_orderXXXXXX", params[96], line[256];
+	struct lanes_routing *r;
+	uint32_t n = 0, dummy = 0, *seen = calloc((size_t)f->max_lid + 1, sizeof(uint32_t));
+	uint32_t block_sw = LANES_NONE;
+	FILE *fp;
+
+	write_temp(path, "");
+	snprintf(params, sizeof(params), "ca_order_dump=%s", path);
+	r = route_params(f, params);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned lid;
+
+		if (!strcmp(line, "0xFFFF\tDUMMY\n")) {
+			dummy++;
+			n++;
+			continue;
+		}
+		assert_int_equal(sscanf(line, "0x%4x\t", &lid), 1);
+		assert_true(lid <= f->max_lid && !seen[lid]++);
+		for (uint32_t i = 0; i < h.n; i++)
+			if (h.lid[i] == lid) {
+				if (n % 4 == 0)
+					block_sw = h.sw[i];
+				assert_int_equal(h.sw[i], block_sw);
+				assert_non_null(strstr(line, f->nodes[lanes_fabric_lid_node(f, lid)].desc));
+			}
+		n++;
+	}
+	fclose(fp);
+	assert_int_equal(n, lines_expected);
+	assert_int_equal(dummy, dummies);
+	unlink(path);
+	free(seen);
+	hosts_free(&h);
+	lanes_routing_free(r);
+}
+
+static uint64_t unplugged_port;
+
+static int not_unplugged(uint64_t guid)
+{
+	return guid != unplugged_port;
+}
+
+static void test_ca_order_dump(void **state)
+{
+	struct lanes_fabric *f = gen("fattree k=4 n=3"), *less;
+	struct hosts h = hosts_of(f, NULL);
+
+	(void)state;
+	check_ca_order(f, 64, 0);
+	unplugged_port = f->ports[f->nodes[lanes_fabric_lid_node(f, h.lid[0])].port_base + 1].guid;
+	less = strip_nodes(f, not_unplugged, LANES_NONE);
+	assert_int_equal(less->num_cas, 63);
+	check_ca_order(less, 64, 1);
+	hosts_free(&h);
+	lanes_fabric_free(less);
+	lanes_fabric_free(f);
+}
+
 static void test_threads_do_not_matter(void **state)
 {
 	(void)state;
@@ -531,6 +763,10 @@ int main(void)
 		cmocka_unit_test(test_missing_leaf),
 		cmocka_unit_test(test_not_fat_trees_refused_naming_a_switch),
 		cmocka_unit_test(test_bad_parameters_named),
+		cmocka_unit_test(test_root_file),
+		cmocka_unit_test(test_root_file_switch_below_leaves),
+		cmocka_unit_test(test_root_file_errors),
+		cmocka_unit_test(test_ca_order_dump),
 		cmocka_unit_test(test_threads_do_not_matter),
 	};
 

@@ -12,8 +12,9 @@
  *    I/O nodes: the ports of io_guid_file.
  * 2. Ranks (ftree_build.c): the leaves are the switches with CNs, every
  *    switch is ranked by its hops from the leaves, reversed, so the top
- *    switches have rank 0 and the leaves the highest rank. Each switch's
- *    cables become port groups (all cables to one neighbour), up or down.
+ *    switches have rank 0 and the leaves the highest rank; or, with a root
+ *    GUID file, by its hops from the roots. Each switch's cables become
+ *    port groups (all cables to one neighbour), up or down.
  * 3. Tuples (ftree_build.c): from the first leaf in OpenSM's GUID order, a
  *    BFS gives each switch an index (rank, digit, digit, ...); groups are
  *    sorted by their far switch's index, and the leaves are taken in index
@@ -57,8 +58,13 @@
  *   out, as OpenSM's ftree leaves them.
  *
  * Parameters (-e ftree:...): cn_guid_file=PATH, io_guid_file=PATH,
- * max_reverse_hops=N (default 0). Files: one GUID per line (0x hex or
- * decimal, then anything), '#' comments, as OpenSM's parse_node_map reads.
+ * root_guid_file=PATH (the roots: switches are ranked by their hops from
+ * them, OpenSM's fabric_rank_from_roots, ftree_build.c), max_reverse_hops=N
+ * (default 0), ca_order_dump=PATH (write OpenSM's
+ * opensm-ftree-ca-order.dump there). Files: one GUID per line (0x hex or
+ * decimal, then anything), '#' comments, as OpenSM's parse_node_map reads;
+ * a root GUID that names no switch is an error with its file and line
+ * (OpenSM logs ERR AB24 and skips it).
  *
  * Result: uniform SL 0, one VL. Threads: the routing is sequential (each
  * LID's choices read the counters all earlier LIDs left); only the
@@ -77,10 +83,12 @@
 #include "route/engines.h"
 #include "route/ftree/ftree.h"
 
-#define FTREE_PARAMS "cn_guid_file=PATH,io_guid_file=PATH,max_reverse_hops=N"
+#define FTREE_PARAMS                                                                          \
+	"cn_guid_file=PATH,io_guid_file=PATH,root_guid_file=PATH,max_reverse_hops=N,"          \
+	"ca_order_dump=PATH"
 
 struct ftree_params {
-	char *cn_file, *io_file; /* malloc'ed, or NULL */
+	char *cn_file, *io_file, *root_file, *ca_order_file; /* malloc'ed, or NULL */
 	unsigned max_reverse_hops;
 };
 
@@ -98,6 +106,10 @@ static int set_param(void *ctx, const char *w, size_t len, struct lanes_error *e
 		file = &p->cn_file;
 	else if (klen == 12 && !memcmp(w, "io_guid_file", 12))
 		file = &p->io_file;
+	else if (klen == 14 && !memcmp(w, "root_guid_file", 14))
+		file = &p->root_file;
+	else if (klen == 13 && !memcmp(w, "ca_order_dump", 13))
+		file = &p->ca_order_file;
 	else if (klen == 16 && !memcmp(w, "max_reverse_hops", 16)) {
 		struct lanes_scan sc = lanes_scan_of(eq + 1, vlen);
 		uint64_t v;
@@ -145,45 +157,153 @@ static int guid_line(const char *s, size_t len, const char *path, unsigned long 
 	return 1;
 }
 
-/* The GUIDs of a file, sorted; LANES_EINVAL when it names none (OpenSM's AB27, AB29). */
-static int read_guids(const char *path, uint64_t **out, uint32_t *count, struct lanes_error *err)
+/* Called for each GUID of a file, with its line; 0 or a LANES_E* code. */
+typedef int (*guid_fn)(void *ctx, uint64_t guid, const char *path, unsigned long lineno,
+		       struct lanes_error *err);
+
+/* Each GUID of the file at path, in file order; LANES_EINVAL when it names none. */
+static int each_guid(const char *path, guid_fn fn, void *ctx, struct lanes_error *err)
 {
 	struct lanes_lines lines;
 	char *data = NULL;
-	size_t dlen = 0, len, cap = 0;
+	size_t dlen = 0, len;
 	const char *s;
-	uint64_t guid, *v = NULL;
+	uint64_t guid;
+	unsigned long count = 0;
 	int rc;
 
-	*count = 0;
 	if ((rc = lanes_io_slurp(path, &data, &dlen, err)))
 		goto out;
 	lanes_lines_init(&lines, data, dlen, path);
 	while (lanes_lines_next(&lines, &s, &len)) {
 		if ((rc = guid_line(s, len, path, lines.lineno, &guid, err)) < 0)
 			goto out;
-		if (!rc)
-			continue;
-		if (*count == cap) {
-			uint64_t *nv = realloc(v, sizeof(*v) * (cap = cap ? 2 * cap : 64));
-
-			if (!nv) {
-				rc = lanes_error_oom(err);
-				goto out;
-			}
-			v = nv;
-		}
-		v[(*count)++] = guid;
+		if (rc && (++count, rc = fn(ctx, guid, path, lines.lineno, err)))
+			goto out;
 	}
-	rc = *count ? 0 : lanes_error_set(err, LANES_EINVAL, "ftree: %s holds no GUID", path);
-	if (!rc)
-		qsort(v, *count, sizeof(*v), lanes_cmp_u64);
+	rc = count ? 0 : lanes_error_set(err, LANES_EINVAL, "ftree: %s holds no GUID", path);
 out:
 	free(data);
-	if (rc)
-		free(v);
-	else
-		*out = v;
+	return rc;
+}
+
+struct guid_list {
+	uint64_t *v;
+	uint32_t n, cap;
+};
+
+static int add_guid(void *ctx, uint64_t guid, const char *path, unsigned long lineno,
+		    struct lanes_error *err)
+{
+	struct guid_list *l = ctx;
+
+	(void)path, (void)lineno;
+	if (l->n == l->cap) {
+		uint64_t *nv = realloc(l->v, sizeof(*nv) * (l->cap = l->cap ? 2 * l->cap : 64));
+
+		if (!nv)
+			return lanes_error_oom(err);
+		l->v = nv;
+	}
+	l->v[l->n++] = guid;
+	return 0;
+}
+
+/* The GUIDs of a file, sorted; LANES_EINVAL when it names none (OpenSM's AB27, AB29). */
+static int read_guids(const char *path, uint64_t **out, uint32_t *count, struct lanes_error *err)
+{
+	struct guid_list l = { NULL, 0, 0 };
+	int rc = each_guid(path, add_guid, &l, err);
+
+	if (rc) {
+		free(l.v);
+		return rc;
+	}
+	qsort(l.v, l.n, sizeof(*l.v), lanes_cmp_u64);
+	*out = l.v;
+	*count = l.n;
+	return 0;
+}
+
+/* The root GUID file being read: node GUIDs (with node index) sorted, switches marked. */
+struct root_reader {
+	const struct lanes_fabric *f;
+	uint64_t *by_guid;  /* pairs: node GUID, node index */
+	uint8_t *is_root;   /* per switch index */
+};
+
+static int by_first(const void *pa, const void *pb)
+{
+	const uint64_t *a = pa, *b = pb;
+
+	return a[0] != b[0] ? (a[0] < b[0] ? -1 : 1) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* One root: the node GUID of a switch, else a file:line error. */
+static int add_root(void *ctx, uint64_t guid, const char *path, unsigned long lineno,
+		    struct lanes_error *err)
+{
+	struct root_reader *rd = ctx;
+	const struct lanes_fabric *f = rd->f;
+	size_t lo = 0, hi = f->num_nodes;
+	const struct lanes_node *nd;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rd->by_guid[2 * mid] < guid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == f->num_nodes || rd->by_guid[2 * lo] != guid)
+		return lanes_error_parse(err, path, lineno,
+					 "0x%016llx is not the node GUID of any switch of the "
+					 "fabric", (unsigned long long)guid);
+	nd = &f->nodes[rd->by_guid[2 * lo + 1]];
+	if (nd->type != LANES_NODE_SWITCH)
+		return lanes_error_parse(err, path, lineno,
+					 "0x%016llx is %s \"%.40s\", not a switch: the roots are "
+					 "switches", (unsigned long long)guid,
+					 nd->type == LANES_NODE_CA ? "CA" : "router", nd->desc);
+	rd->is_root[nd->switch_index] = 1;
+	return 0;
+}
+
+/*
+ * OpenSM's root_guid_file for ftree: the switches named, by node GUID,
+ * ascending by switch index. Unlike OpenSM (ERR AB24, which skips it), a
+ * GUID that names no switch is an error, with its file and line.
+ */
+static int read_roots(const struct lanes_fabric *f, const char *path, uint32_t **out,
+		      uint32_t *count, struct lanes_error *err)
+{
+	struct root_reader rd = { f, malloc(sizeof(uint64_t) * 2 * ((size_t)f->num_nodes + 1)),
+				  calloc((size_t)f->num_switches + 1, 1) };
+	uint32_t *roots = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1)), n = 0;
+	int rc;
+
+	if (!rd.by_guid || !rd.is_root || !roots) {
+		rc = lanes_error_oom(err);
+		goto out;
+	}
+	for (uint32_t i = 0; i < f->num_nodes; i++) {
+		rd.by_guid[2 * i] = f->nodes[i].guid;
+		rd.by_guid[2 * i + 1] = i;
+	}
+	qsort(rd.by_guid, f->num_nodes, 2 * sizeof(uint64_t), by_first);
+	if ((rc = each_guid(path, add_root, &rd, err)))
+		goto out;
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		if (rd.is_root[s])
+			roots[n++] = s;
+	*out = roots;
+	*count = n;
+	roots = NULL;
+out:
+	free(rd.by_guid);
+	free(rd.is_root);
+	free(roots);
 	return rc;
 }
 
@@ -196,38 +316,98 @@ struct completion {
 	uint64_t entries;   /* entries filled */
 };
 
+/* A switch the completion reaches in one layer of its BFS, and how. */
+struct step {
+	uint64_t key; /* its place in the BFS order: the place of the neighbour, then its port */
+	uint32_t sw;
+	uint8_t port; /* sw's port to that neighbour */
+};
+
+static int by_step_key(const void *pa, const void *pb)
+{
+	const struct step *a = pa, *b = pb;
+
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
 /*
- * Fill lid's empty entries: a BFS from the switches that route it, each
- * switch reached sends lid to the neighbour it was reached from.
+ * One layer of the completion's BFS, seen from the switches without a
+ * route: each takes the neighbour with a route that comes first in the
+ * BFS's queue (place[], or in layer 1 the switch index), then that
+ * neighbour's least port, as the BFS, taking each switch's cables in port
+ * order, would reach it. Only the previous layer can neighbour a switch
+ * still without a route. A key orders its layer as the queue does, so it
+ * serves as the place for the next layer while it fits (8 bits a layer).
+ * @return the switches reached, in step[]; *unrouted those without a route
  */
-static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid, uint32_t *queue,
-			 struct completion *c)
+static uint32_t next_layer(const struct ftree *t, const uint8_t *col, const uint64_t *place,
+			   uint32_t layer, struct step *step, uint32_t *unrouted)
 {
 	const struct lanes_fabric *f = t->f;
-	const uint8_t *col = lanes_routing_column(t->r, lid);
-	uint32_t head = 0, tail = 0;
+	uint32_t n = 0;
 
-	for (uint32_t s = 0; s < f->num_switches; s++)
-		if (col[s] != LANES_PORT_DROP)
-			queue[tail++] = s;
-	if (tail == f->num_switches || !tail)
-		return;
-	while (head < tail) {
-		uint32_t s = queue[head++];
+	*unrouted = 0;
+	for (uint32_t u = 0; u < f->num_switches; u++) {
+		struct step best = { UINT64_MAX, u, 0 };
 
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
-			uint32_t nb = f->adj[e].sw;
+		if (col[u] != LANES_PORT_DROP)
+			continue;
+		(*unrouted)++;
+		for (uint32_t e = f->adj_off[u]; e < f->adj_off[u + 1]; e++) {
+			uint32_t v = f->adj[e].sw;
+			uint64_t key = (layer == 1 ? v : place[v]) << 8 | f->adj[e].peer_port;
 
-			if (lanes_routing_port(t->r, nb, lid) != LANES_PORT_DROP)
-				continue;
-			lanes_routing_set_port(t->r, nb, lid, f->adj[e].peer_port);
-			queue[tail++] = nb;
-			c->entries++;
-			if (is_ca_lid && t->sw[nb].num_ca_ports && c->ca_switch == LANES_NONE) {
-				c->ca_switch = nb;
-				c->ca_lid = lid;
-			}
+			if (col[v] != LANES_PORT_DROP && key < best.key)
+				best = (struct step){ key, u, f->adj[e].port };
 		}
+		if (best.key != UINT64_MAX)
+			step[n++] = best;
+	}
+	return n;
+}
+
+/*
+ * Fill lid's empty entries as a BFS from the switches that route it (its
+ * queue in index order) fills them: each switch reached sends lid to the
+ * neighbour that reached it first. Computed layer by layer from the
+ * switches without a route (next_layer), so that only their cables are
+ * looked at; on a fat tree one layer, the roots, is mostly all.
+ */
+static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid, struct step *step,
+			 uint64_t *place, struct completion *c)
+{
+	const uint8_t *col = lanes_routing_column(t->r, lid);
+	uint32_t n, unrouted;
+
+	if (!memchr(col, LANES_PORT_DROP, t->f->num_switches))
+		return;
+	for (uint32_t layer = 1;; layer++) {
+		struct step first_ca = { UINT64_MAX, LANES_NONE, 0 }; /* the first with CAs */
+		uint64_t max_key = 0;
+
+		n = next_layer(t, col, place, layer, step, &unrouted);
+		if (!n || unrouted == t->f->num_switches)
+			return;
+		for (uint32_t i = 0; i < n; i++) {
+			lanes_routing_set_port(t->r, step[i].sw, lid, step[i].port);
+			place[step[i].sw] = step[i].key;
+			max_key = step[i].key > max_key ? step[i].key : max_key;
+			if (t->sw[step[i].sw].num_ca_ports && step[i].key < first_ca.key)
+				first_ca = step[i];
+		}
+		if (n < unrouted && max_key >> 56) {
+			/* the next keys would not fit: the places become ranks */
+			qsort(step, n, sizeof(*step), by_step_key);
+			for (uint32_t i = 0; i < n; i++)
+				place[step[i].sw] = i;
+		}
+		c->entries += n;
+		if (is_ca_lid && first_ca.sw != LANES_NONE && c->ca_switch == LANES_NONE) {
+			c->ca_switch = first_ca.sw;
+			c->ca_lid = lid;
+		}
+		if (n == unrouted)
+			return;
 	}
 }
 
@@ -235,10 +415,14 @@ static void complete_lid(const struct ftree *t, uint32_t lid, int is_ca_lid, uin
 static int complete_all(const struct ftree *t, struct completion *c, struct lanes_error *err)
 {
 	const struct lanes_fabric *f = t->f;
-	uint32_t *queue = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
+	uint64_t *place = malloc(sizeof(uint64_t) * ((size_t)f->num_switches + 1));
+	struct step *step = malloc(sizeof(*step) * ((size_t)f->num_switches + 1));
 
-	if (!queue)
+	if (!place || !step) {
+		free(place);
+		free(step);
 		return lanes_error_oom(err);
+	}
 	*c = (struct completion){ LANES_NONE, 0, 0 };
 	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
 		uint32_t node = f->lid_owner[lid].node;
@@ -246,9 +430,10 @@ static int complete_all(const struct ftree *t, struct completion *c, struct lane
 		if (node == LANES_NONE || f->nodes[node].type == LANES_NODE_ROUTER ||
 		    lanes_fabric_lid_switch(f, lid) == LANES_NONE)
 			continue;
-		complete_lid(t, lid, f->nodes[node].type == LANES_NODE_CA, queue, c);
+		complete_lid(t, lid, f->nodes[node].type == LANES_NODE_CA, step, place, c);
 	}
-	free(queue);
+	free(place);
+	free(step);
 	return 0;
 }
 
@@ -321,6 +506,64 @@ static int set_notes(struct lanes_routing *r, const struct ftree *t, const struc
 	return r->notes ? 0 : lanes_error_oom(err);
 }
 
+/* ------------------------------------------------------------ CA order */
+
+/* The first port of CA node cabled to switch s (OpenSM's hca_get_port_group_by_remote_lid). */
+static const struct ftree_ca_port *first_port_to(const struct ftree *t, uint32_t node, uint32_t s)
+{
+	uint32_t lo = 0, hi = t->num_cas;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->cas[mid].node < node)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < t->num_cas && t->cas[lo].node == node; lo++)
+		if (t->cas[lo].sw == s)
+			return &t->cas[lo];
+	return NULL;
+}
+
+/*
+ * OpenSM's opensm-ftree-ca-order.dump (osm_ucast_ftree.c,
+ * fabric_dump_hca_ordering): the compute nodes in the order the routing
+ * took them, so that a job placed in this order gets the shift pattern the
+ * tables balance. Leaf by leaf, each CA cabled to it whose port there is a
+ * compute node, "0xLID<tab>description" (the LID of the CA's first port on
+ * that leaf, as OpenSM prints it), then "0xFFFF<tab>DUMMY" for each dummy.
+ * A leaf's down groups are all CAs and never change order (their sort keys
+ * are all equal), so they are read as they are.
+ */
+static int write_ca_order(const struct ftree *t, const char *path, struct lanes_error *err)
+{
+	struct lanes_atomic a;
+	int rc;
+
+	if ((rc = lanes_atomic_open(&a, path, err)))
+		return rc;
+	for (uint32_t i = 0; i < t->num_leaves; i++) {
+		const struct ftree_switch *w = &t->sw[t->leaves[i]];
+		uint32_t printed = 0;
+
+		for (uint32_t k = 0; k < w->num_down; k++) {
+			const struct ftree_group *g = &t->groups[w->down[k]];
+			const struct ftree_ca_port *c;
+
+			if (!g->remote_is_ca || !(c = first_port_to(t, g->remote, t->leaves[i])) ||
+			    !c->is_cn)
+				continue;
+			fprintf(a.fp, "0x%04x\t%s\n", c->lid, t->f->nodes[c->node].desc);
+			printed++;
+		}
+		for (; printed < t->max_cn_per_leaf; printed++)
+			fputs("0xFFFF\tDUMMY\n", a.fp);
+	}
+	return lanes_atomic_commit(&a, err);
+}
+
 /* Build, route, complete and check; r belongs to t. */
 static int route_tree(struct ftree *t, const struct lanes_route_opts *opts, struct lanes_error *err)
 {
@@ -346,17 +589,21 @@ static int route_ftree(const struct lanes_fabric *f, const struct lanes_route_op
 	struct ftree_params p;
 	struct ftree t = { .f = f };
 	uint64_t *cn = NULL, *io = NULL;
+	uint32_t *roots = NULL;
 	int rc;
 
 	*out = NULL;
 	if ((rc = parse_params(opts->params, &p, err)) ||
 	    (p.cn_file && (rc = read_guids(p.cn_file, &cn, &t.num_cn_guids, err))) ||
-	    (p.io_file && (rc = read_guids(p.io_file, &io, &t.num_io_guids, err))))
+	    (p.io_file && (rc = read_guids(p.io_file, &io, &t.num_io_guids, err))) ||
+	    (p.root_file && (rc = read_roots(f, p.root_file, &roots, &t.num_roots, err))))
 		goto out;
 	t.cn_guids = cn;
 	t.io_guids = io;
+	t.roots = roots;
 	t.max_reverse_hops = p.max_reverse_hops;
-	if ((rc = lanes_routing_new(f, &t.r, err)) || (rc = route_tree(&t, opts, err)))
+	if ((rc = lanes_routing_new(f, &t.r, err)) || (rc = route_tree(&t, opts, err)) ||
+	    (p.ca_order_file && (rc = write_ca_order(&t, p.ca_order_file, err))))
 		goto out;
 	*out = t.r;
 	t.r = NULL;
@@ -365,8 +612,11 @@ out:
 	lanes_ftree_free(&t);
 	free(cn);
 	free(io);
+	free(roots);
 	free(p.cn_file);
 	free(p.io_file);
+	free(p.root_file);
+	free(p.ca_order_file);
 	return rc;
 }
 

@@ -28,16 +28,15 @@ struct ftree_port {
 
 /* All cables from one switch to one neighbour (a switch, or one CA port). */
 struct ftree_group {
-	uint32_t remote;            /* switch index, or the CA's node index */
-	uint32_t remote_lid;        /* the neighbour switch's LID, or the CA port's LID */
-	uint64_t remote_guid_key;   /* the far port's GUID as OpenSM compares it (network order) */
-	uint32_t remote_order;      /* the far switch's place in tuple order; UINT32_MAX for a CA */
-	uint8_t remote_is_ca;
-	uint8_t ca_port;            /* for a CA: the CA's port number */
-	uint32_t first_port;        /* its cables: ports[first_port .. + num_ports), by port number */
-	uint32_t num_ports;
 	uint32_t counter_up;
 	uint32_t counter_down;
+	uint32_t remote_order;      /* the far switch's place in tuple order; UINT32_MAX for a CA */
+	uint32_t remote;            /* switch index, or the CA's node index */
+	uint8_t remote_is_ca;
+	uint8_t ca_port;            /* for a CA: the CA's port number */
+	uint32_t remote_lid;        /* the neighbour switch's LID, or the CA port's LID */
+	uint32_t first_port;        /* its cables: ports[first_port .. + num_ports), by port number */
+	uint32_t num_ports;
 };
 
 struct ftree_switch {
@@ -48,6 +47,11 @@ struct ftree_switch {
 	uint32_t *down, num_down;        /* group indices, in OpenSM's current order */
 	uint32_t *up, num_up;
 	uint32_t down_start;             /* OpenSM's down_port_groups_idx (reverse hops) */
+	uint32_t num_down_switches;      /* down groups to switches (the others go to CAs) */
+	uint32_t twin_class;             /* switches with the same down switches share it */
+	uint8_t has_ca_down;             /* a CA port is cabled to it */
+	uint8_t down_sort_owed;          /* a skipped descent's sort of down[], owed to readers */
+	uint8_t down_in_order;           /* down[] is known sorted by its counters */
 	uint32_t lid;
 	uint32_t num_cns;                /* compute-node CA ports cabled to it */
 	uint32_t num_ca_ports;           /* CA ports cabled to it */
@@ -84,11 +88,16 @@ struct ftree {
 	uint32_t num_cn_guids;
 	const uint64_t *io_guids;     /* sorted port GUIDs of the I/O nodes, or NULL */
 	uint32_t num_io_guids;
+	const uint32_t *roots;        /* the root GUID file's switches; NULL: ranks from the CNs */
+	uint32_t num_roots;
 	unsigned max_reverse_hops;
 	int reverse_hops_used;        /* a route used a reverse hop: check for credit loops */
 	uint8_t *hops;                /* per switch: hops to the current target ... */
 	uint32_t *hops_stamp;         /* ... valid where hops_stamp equals stamp */
 	uint32_t stamp;
+	uint32_t *twin_stamp;         /* per twin class: twin_hops is valid where it equals stamp */
+	uint32_t *twin_hops;          /* the fewest hops at which a class member descended */
+	uint32_t num_twin_classes;
 };
 
 /* ftree_build.c: the groups, the ranking (LANES_EREFUSED naming the switch), the tuples. */

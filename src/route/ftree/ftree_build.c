@@ -20,7 +20,12 @@
  * aggregation nodes, a storage or management node cabled to a spine) at the
  * level their cables give them; their CAs are then routed as OpenSM routes
  * non-compute nodes. When no m works the fabric is refused, naming the
- * two switches the first choice found cabled within one level.
+ * two switches the first choice found cabled within one level. With a root
+ * GUID file the ranks are the hops from the roots instead
+ * (fabric_rank_from_roots; rank_from_roots says what it checks).
+ *
+ * Twins: the switches with the same set of switches below them, the
+ * routing's shortcut (ftree_route.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,14 +131,10 @@ static void switch_groups(struct ftree *t, uint32_t s, uint32_t *port_group)
 		if (!is_ca)
 			peer = f->nodes[peer].switch_index;
 		g = find_group(t, first, peer, is_ca, ca_port);
-		if (g == t->num_groups) {
-			const struct lanes_port *far = lanes_fabric_port(f, pt->peer_node, pt->peer_port);
-
+		if (g == t->num_groups)
 			t->groups[t->num_groups++] = (struct ftree_group){
 				.remote = peer, .remote_is_ca = is_ca, .ca_port = ca_port,
-				.remote_lid = lanes_fabric_lid(f, pt->peer_node, pt->peer_port),
-				.remote_guid_key = lanes_route_osm_guid_key(far->guid) };
-		}
+				.remote_lid = lanes_fabric_lid(f, pt->peer_node, pt->peer_port) };
 		t->groups[g].num_ports++;
 		port_group[p] = g;
 	}
@@ -186,11 +187,51 @@ static int build_groups(struct ftree *t, struct lanes_error *err)
 
 /* ------------------------------------------------------------------ ranking */
 
-/* Why a choice of leaves is not a fat tree: the first fault found. */
+/* Why a ranking is not a fat tree: the first fault found. */
 struct rank_fault {
-	uint32_t a, b;  /* two switches of one height cabled together; b LANES_NONE: a unreached */
-	uint32_t levels; /* or, with a LANES_NONE, too many levels */
+	uint32_t a, b;   /* two switches of one level cabled together; b LANES_NONE: a unreached */
+	uint32_t levels; /* or, with a LANES_NONE, too many or too few levels */
+	uint32_t deeper; /* or, from roots, a switch below the leaves (LANES_NONE: none) */
 };
+
+/*
+ * Levels by a BFS from the seeds (level 0, the first tail entries of
+ * queue) over the switch graph: every switch's hops from the nearest seed.
+ * @return the greatest level, or UINT32_MAX with *fault filled in when a
+ *         switch is not reached or a cable joins two switches of one level
+ */
+static uint32_t levels_from(const struct ftree *t, uint32_t *level, uint32_t *queue,
+			    uint32_t tail, struct rank_fault *fault)
+{
+	const struct lanes_fabric *f = t->f;
+	uint32_t head = 0, top = 0;
+
+	while (head < tail) {
+		uint32_t s = queue[head++];
+
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+			uint32_t nb = f->adj[e].sw;
+
+			if (level[nb] == UINT32_MAX) {
+				level[nb] = level[s] + 1;
+				top = level[nb];
+				queue[tail++] = nb;
+			}
+		}
+	}
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		if (level[s] == UINT32_MAX) {
+			*fault = (struct rank_fault){ s, LANES_NONE, 0, LANES_NONE };
+			return UINT32_MAX;
+		}
+		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
+			if (level[f->adj[e].sw] == level[s]) {
+				*fault = (struct rank_fault){ s, f->adj[e].sw, 0, LANES_NONE };
+				return UINT32_MAX;
+			}
+	}
+	return top;
+}
 
 /*
  * Heights from the leaves (switches with at least min_cns compute nodes).
@@ -199,50 +240,33 @@ struct rank_fault {
 static uint32_t heights_from(const struct ftree *t, uint32_t min_cns, uint32_t *height,
 			     uint32_t *queue, struct rank_fault *fault)
 {
-	const struct lanes_fabric *f = t->f;
-	uint32_t head = 0, tail = 0, top = 0;
+	uint32_t tail = 0, top;
 
-	for (uint32_t s = 0; s < f->num_switches; s++) {
+	for (uint32_t s = 0; s < t->f->num_switches; s++) {
 		height[s] = t->sw[s].num_cns >= min_cns ? 0 : UINT32_MAX;
 		if (!height[s])
 			queue[tail++] = s;
 	}
-	while (head < tail) {
-		uint32_t s = queue[head++];
-
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
-			uint32_t nb = f->adj[e].sw;
-
-			if (height[nb] == UINT32_MAX) {
-				height[nb] = height[s] + 1;
-				top = height[nb];
-				queue[tail++] = nb;
-			}
-		}
-	}
-	for (uint32_t s = 0; s < f->num_switches; s++) {
-		if (height[s] == UINT32_MAX) {
-			*fault = (struct rank_fault){ s, LANES_NONE, 0 };
-			return UINT32_MAX;
-		}
-		for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-			if (height[f->adj[e].sw] == height[s]) {
-				*fault = (struct rank_fault){ s, f->adj[e].sw, 0 };
-				return UINT32_MAX;
-			}
-	}
-	if (top + 1 > FTREE_MAX_RANK || top < 1) {
-		*fault = (struct rank_fault){ LANES_NONE, LANES_NONE, top + 1 };
+	top = levels_from(t, height, queue, tail, fault);
+	if (top != UINT32_MAX && (top + 1 > FTREE_MAX_RANK || top < 1)) {
+		*fault = (struct rank_fault){ LANES_NONE, LANES_NONE, top + 1, LANES_NONE };
 		return UINT32_MAX;
 	}
 	return top;
 }
 
+/* from: what the levels count from, "the nearest leaf switch" or "the nearest root". */
 static int refuse_ranking(const struct ftree *t, const struct rank_fault *fault,
-			  const uint32_t *height, struct lanes_error *err)
+			  const uint32_t *level, const char *from, struct lanes_error *err)
 {
 	char a[96], b[96];
 
+	if (fault->deeper != LANES_NONE)
+		return lanes_error_set(err, LANES_EREFUSED,
+				       "ftree: not a fat tree: switch %s is %u hops from the "
+				       "nearest root, below the leaf switches (%u hops)",
+				       sw_name(t->f, fault->deeper, a, sizeof(a)),
+				       level[fault->deeper], fault->levels - 1);
 	if (fault->a == LANES_NONE)
 		return lanes_error_set(err, LANES_EREFUSED,
 				       "ftree: not a fat tree: the switches form %u level%s, a fat "
@@ -250,13 +274,14 @@ static int refuse_ranking(const struct ftree *t, const struct rank_fault *fault,
 				       fault->levels, fault->levels == 1 ? "" : "s", FTREE_MAX_RANK);
 	if (fault->b == LANES_NONE)
 		return lanes_error_set(err, LANES_EREFUSED,
-				       "ftree: not a fat tree: switch %s is not connected to any leaf",
-				       sw_name(t->f, fault->a, a, sizeof(a)));
+				       "ftree: not a fat tree: switch %s is not connected to %s",
+				       sw_name(t->f, fault->a, a, sizeof(a)),
+				       t->roots ? "any root" : "any leaf");
 	return lanes_error_set(err, LANES_EREFUSED,
 			       "ftree: not a fat tree: switch %s and switch %s are both %u hop%s "
-			       "from the nearest leaf switch and cabled to each other",
+			       "from %s and cabled to each other",
 			       sw_name(t->f, fault->a, a, sizeof(a)), sw_name(t->f, fault->b, b, sizeof(b)),
-			       height[fault->a], height[fault->a] == 1 ? "" : "s");
+			       level[fault->a], level[fault->a] == 1 ? "" : "s", from);
 }
 
 /* The least count of compute nodes above min among the switches, or UINT32_MAX. */
@@ -271,24 +296,17 @@ static uint32_t next_count(const struct ftree *t, uint32_t min)
 }
 
 /* Ranks from the first choice of leaves that makes a fat tree (the file header). */
-static int rank_switches(struct ftree *t, struct lanes_error *err)
+static int rank_from_leaves(struct ftree *t, uint32_t *height, uint32_t *queue,
+			    struct lanes_error *err)
 {
 	const struct lanes_fabric *f = t->f;
-	uint32_t *height = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
-	uint32_t *queue = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
 	uint32_t *first_height = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
-	struct rank_fault first = { 0, 0, 0 }, fault = { 0, 0, 0 };
+	struct rank_fault first = { 0, 0, 0, LANES_NONE }, fault = first;
 	uint32_t m = next_count(t, 0), top = UINT32_MAX;
 	int rc = 0, tried = 0;
 
-	if (!height || !queue || !first_height) {
+	if (!first_height) {
 		rc = lanes_error_oom(err);
-		goto out;
-	}
-	if (m == UINT32_MAX) {
-		rc = lanes_error_set(err, LANES_EREFUSED,
-				     "ftree: no compute node is cabled to a switch%s",
-				     t->cn_guids ? " (none of the CN GUID file's ports)" : "");
 		goto out;
 	}
 	while (m != UINT32_MAX) {
@@ -302,7 +320,7 @@ static int rank_switches(struct ftree *t, struct lanes_error *err)
 		m = next_count(t, m);
 	}
 	if (top == UINT32_MAX) {
-		rc = refuse_ranking(t, &first, first_height, err);
+		rc = refuse_ranking(t, &first, first_height, "the nearest leaf switch", err);
 		goto out;
 	}
 	t->leaf_rank = top;
@@ -311,9 +329,73 @@ static int rank_switches(struct ftree *t, struct lanes_error *err)
 		t->sw[s].is_leaf = height[s] == 0;
 	}
 out:
-	free(height);
-	free(queue);
 	free(first_height);
+	return rc;
+}
+
+/*
+ * Ranks from the root GUID file, as OpenSM's fabric_rank_from_roots: the
+ * roots rank 0, every other switch its hops from the nearest root. The
+ * leaves are the switches with compute nodes at the greatest rank that has
+ * any (OpenSM takes the rank of its first compute node's switch and
+ * refuses compute nodes at another, ERR AB26; ours on a switch of smaller
+ * rank are routed as other CAs, as without the file). Refused: a switch
+ * not reached, a cable within a rank, a switch ranked below the leaves,
+ * fewer than 2 or more than 8 levels.
+ */
+static int rank_from_roots(struct ftree *t, uint32_t *rank, uint32_t *queue,
+			   struct lanes_error *err)
+{
+	const struct lanes_fabric *f = t->f;
+	struct rank_fault fault = { 0, 0, 0, LANES_NONE };
+	uint32_t leaf_rank = 0, top;
+
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		rank[s] = UINT32_MAX;
+	for (uint32_t i = 0; i < t->num_roots; i++) {
+		rank[t->roots[i]] = 0;
+		queue[i] = t->roots[i];
+	}
+	top = levels_from(t, rank, queue, t->num_roots, &fault);
+	if (top == UINT32_MAX)
+		return refuse_ranking(t, &fault, rank, "the nearest root", err);
+	for (uint32_t s = 0; s < f->num_switches; s++)
+		if (t->sw[s].num_cns && rank[s] > leaf_rank)
+			leaf_rank = rank[s];
+	for (uint32_t s = 0; s < f->num_switches && fault.deeper == LANES_NONE; s++)
+		if (rank[s] > leaf_rank)
+			fault = (struct rank_fault){ LANES_NONE, LANES_NONE, leaf_rank + 1, s };
+	if (fault.deeper == LANES_NONE && (leaf_rank < 1 || leaf_rank + 1 > FTREE_MAX_RANK))
+		fault = (struct rank_fault){ LANES_NONE, LANES_NONE, leaf_rank + 1, LANES_NONE };
+	if (fault.deeper != LANES_NONE || fault.levels)
+		return refuse_ranking(t, &fault, rank, "the nearest root", err);
+	t->leaf_rank = leaf_rank;
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		t->sw[s].rank = rank[s];
+		t->sw[s].is_leaf = rank[s] == leaf_rank && t->sw[s].num_cns;
+	}
+	return 0;
+}
+
+/* Ranks and leaves, from the roots when the root GUID file gives them, else from the CNs. */
+static int rank_switches(struct ftree *t, struct lanes_error *err)
+{
+	const struct lanes_fabric *f = t->f;
+	uint32_t *level = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
+	uint32_t *queue = malloc(sizeof(uint32_t) * ((size_t)f->num_switches + 1));
+	int rc;
+
+	if (!level || !queue)
+		rc = lanes_error_oom(err);
+	else if (next_count(t, 0) == UINT32_MAX)
+		rc = lanes_error_set(err, LANES_EREFUSED,
+				     "ftree: no compute node is cabled to a switch%s",
+				     t->cn_guids ? " (none of the CN GUID file's ports)" : "");
+	else
+		rc = t->roots ? rank_from_roots(t, level, queue, err)
+			      : rank_from_leaves(t, level, queue, err);
+	free(level);
+	free(queue);
 	return rc;
 }
 
@@ -350,9 +432,15 @@ static int split_groups(struct ftree *t, struct lanes_error *err)
 		uint32_t end = w->first_group + w->num_groups;
 
 		w->down = t->group_lists + used;
-		for (uint32_t g = w->first_group; g < end; g++)
-			if (t->groups[g].remote_is_ca || t->sw[t->groups[g].remote].rank > w->rank)
+		for (uint32_t g = w->first_group; g < end; g++) {
+			const struct ftree_group *gr = &t->groups[g];
+
+			if (gr->remote_is_ca || t->sw[gr->remote].rank > w->rank) {
 				w->down[w->num_down++] = g;
+				w->num_down_switches += !gr->remote_is_ca;
+				w->has_ca_down |= gr->remote_is_ca;
+			}
+		}
 		used += w->num_down;
 		w->up = t->group_lists + used;
 		for (uint32_t g = w->first_group; g < end; g++)
@@ -361,6 +449,79 @@ static int split_groups(struct ftree *t, struct lanes_error *err)
 		used += w->num_up;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------ twins */
+
+/* A switch's down switches, sorted: what makes two switches twins. */
+struct down_set {
+	const uint32_t *far;
+	uint32_t n;
+	uint32_t sw;
+};
+
+static int down_set_cmp(const struct down_set *a, const struct down_set *b)
+{
+	if (a->n != b->n)
+		return a->n < b->n ? -1 : 1;
+	for (uint32_t i = 0; i < a->n; i++)
+		if (a->far[i] != b->far[i])
+			return a->far[i] < b->far[i] ? -1 : 1;
+	return 0;
+}
+
+static int by_down_set(const void *pa, const void *pb)
+{
+	const struct down_set *a = pa, *b = pb;
+	int c = down_set_cmp(a, b);
+
+	return c ? c : (a->sw > b->sw) - (a->sw < b->sw);
+}
+
+/*
+ * Twin classes: the switches with the same set of down switches (all the
+ * top switches above one set of pods in a k-ary n-tree, all the middle
+ * switches of one pod). Once one twin has descended for a LID, every
+ * switch below them has a route as short as another twin's descent at as
+ * many hops or more could give (ftree_route.c, descend).
+ */
+static int make_twins(struct ftree *t, struct lanes_error *err)
+{
+	uint32_t n = t->f->num_switches, sets = 0, used = 0;
+	struct down_set *set = malloc(sizeof(*set) * ((size_t)n + 1));
+	uint32_t *far = malloc(sizeof(uint32_t) * ((size_t)t->num_groups + 1));
+	int rc = 0;
+
+	t->twin_stamp = calloc((size_t)n + 1, sizeof(uint32_t));
+	t->twin_hops = calloc((size_t)n + 1, sizeof(uint32_t));
+	if (!set || !far || !t->twin_stamp || !t->twin_hops) {
+		rc = lanes_error_oom(err);
+		goto out;
+	}
+	for (uint32_t s = 0; s < n; s++) {
+		const struct ftree_switch *w = &t->sw[s];
+
+		if (!w->num_down_switches)
+			continue;
+		set[sets] = (struct down_set){ far + used, w->num_down_switches, s };
+		for (uint32_t k = 0; k < w->num_down; k++)
+			if (!t->groups[w->down[k]].remote_is_ca)
+				far[used++] = t->groups[w->down[k]].remote;
+		qsort(far + used - w->num_down_switches, w->num_down_switches, sizeof(uint32_t),
+		      lanes_cmp_u32);
+		sets++;
+	}
+	qsort(set, sets, sizeof(*set), by_down_set);
+	for (uint32_t i = 0; i < sets; i++) {
+		if (i && down_set_cmp(&set[i], &set[i - 1]))
+			t->num_twin_classes++;
+		t->sw[set[i].sw].twin_class = t->num_twin_classes;
+	}
+	t->num_twin_classes += sets > 0;
+out:
+	free(set);
+	free(far);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ tuples */
@@ -635,7 +796,8 @@ int lanes_ftree_build(struct ftree *t, struct lanes_error *err)
 		return rc;
 	settle_cns(t);
 	if ((rc = split_groups(t, err)) || (rc = make_indexing(t, err)) ||
-	    (rc = make_leaves(t, err)) || (rc = order_by_tuple(t, err)))
+	    (rc = make_leaves(t, err)) || (rc = order_by_tuple(t, err)) ||
+	    (rc = make_twins(t, err)))
 		return rc;
 	return 0;
 }
@@ -651,4 +813,6 @@ void lanes_ftree_free(struct ftree *t)
 	free(t->leaves);
 	free(t->hops);
 	free(t->hops_stamp);
+	free(t->twin_stamp);
+	free(t->twin_hops);
 }

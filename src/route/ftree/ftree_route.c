@@ -30,6 +30,24 @@
  * switch's least-loaded down group always reads 0, since only the lower end
  * of a cable counts routes down (osm_ucast_ftree.c,
  * recalculate_min_counter_down), so ties go straight to the tuple.
+ *
+ * Speed, without changing a table. OpenSM's descent looks at every cable
+ * below every switch for every LID, so a k-ary 3-tree costs k^3 LIDs times
+ * 2k^3 cables. Most of those looks find a switch that already has the
+ * route: in a fat tree many switches have the same switches below them
+ * ("twins": the top switches above one set of pods, the middle switches of
+ * one pod), and once one twin has descended for a LID, a twin descending
+ * at as many hops or more finds every switch below routed (below_routed).
+ * Such a descent changes no counter, so it is skipped, and so is its sort,
+ * which waits until the order is next read (down_groups): the sort is
+ * stable and the counters it sorts by have not changed since, so the order
+ * is the one OpenSM's eager sort gives. A sort is also skipped where it
+ * would move nothing (down_in_order, checked after a descent counted
+ * routes, while its groups are in the cache). A switch with only CAs below
+ * likewise needs no look at its groups. Routes with reverse hops (I/O
+ * nodes) take no shortcut through twins: a reverse hop climbs from a switch
+ * without a route, where the argument fails. That leaves a few switches per
+ * pod and per top group doing the full descent, about 2k^2 cables per LID.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +106,30 @@ static void sort_down_groups(const struct ftree *t, uint32_t *list, uint32_t n)
 	}
 }
 
+/* Whether sort_down_groups would leave list as it is: no group goes before the one ahead of it. */
+static int down_groups_in_order(const struct ftree *t, const uint32_t *list, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		const struct ftree_group *a = &t->groups[list[i]], *b = &t->groups[list[i - 1]];
+
+		if (a->counter_up < b->counter_up ||
+		    (a->counter_up == b->counter_up && a->remote_order < b->remote_order))
+			return 0;
+	}
+	return 1;
+}
+
+/* OpenSM's sort of s's down groups, done only where it would move a group. */
+static void sort_down(struct ftree *t, uint32_t s)
+{
+	struct ftree_switch *w = &t->sw[s];
+
+	if (!w->down_in_order)
+		sort_down_groups(t, w->down, w->num_down);
+	w->down_in_order = 1;
+	w->down_sort_owed = 0;
+}
+
 /* Up groups by routes sent down them, then the far switch's tuple (OpenSM's bubble_sort_down). */
 static void sort_up_groups(const struct ftree *t, uint32_t *list, uint32_t n)
 {
@@ -110,22 +152,60 @@ static void sort_up_groups(const struct ftree *t, uint32_t *list, uint32_t n)
 /* What one climb or descent routes. */
 struct ftree_target {
 	uint32_t lid;   /* 0 for a dummy compute node: counted, tables untouched */
+	uint8_t twins;  /* no reverse hops: a twin's descent may stand for the others' */
 };
 
 /*
- * OpenSM's fabric_route_upgoing_by_going_down: below switch s (which routes
- * the target), every lower switch but prev without a shorter route sends it
- * up to s. @return 1 when a CA lies below (a route was made)
+ * s's down groups in the order OpenSM's last descent from s sorted them:
+ * a skipped descent (descend) owes its sort, made here; after a full one
+ * (descend_groups) the list stays as that descent sorted it, though its
+ * counters have changed since.
  */
+static const uint32_t *down_groups(struct ftree *t, uint32_t s)
+{
+	if (t->sw[s].down_sort_owed)
+		sort_down(t, s);
+	return t->sw[s].down;
+}
+
+/*
+ * Whether a descent from s at hops would find every switch below s with a
+ * route of at most hops + 1 already: s has none below it, or a twin of s
+ * (the same switches below, ftree_build.c) has descended at hops or fewer
+ * for this target. Without reverse hops every switch a climb reaches has a
+ * route of at most the climb's hops, so the twin's descent skipped or
+ * routed each switch below, and routes only get shorter.
+ */
+static int below_routed(const struct ftree *t, uint32_t s, struct ftree_target tg, uint32_t hops)
+{
+	const struct ftree_switch *w = &t->sw[s];
+
+	return !w->num_down_switches ||
+	       (tg.twins && t->twin_stamp[w->twin_class] == t->stamp &&
+		t->twin_hops[w->twin_class] <= hops);
+}
+
+static void twin_descended(struct ftree *t, uint32_t s, uint32_t hops)
+{
+	uint32_t c = t->sw[s].twin_class;
+
+	if (t->twin_stamp[c] != t->stamp || t->twin_hops[c] > hops) {
+		t->twin_stamp[c] = t->stamp;
+		t->twin_hops[c] = hops;
+	}
+}
+
 static int descend(struct ftree *t, uint32_t s, uint32_t prev, struct ftree_target tg,
-		   uint32_t hops)
+		   uint32_t hops);
+
+/* descend's work at s: its down groups, sorted; @return 1 when a CA lies below */
+static int descend_groups(struct ftree *t, uint32_t s, uint32_t prev, struct ftree_target tg,
+			  uint32_t hops)
 {
 	struct ftree_switch *w = &t->sw[s];
-	int created = 0;
+	int created = 0, counted = 0;
 
-	if (!w->num_down)
-		return 0;
-	sort_down_groups(t, w->down, w->num_down);
+	sort_down(t, s);
 	for (uint32_t k = 0; k < w->num_down; k++) {
 		struct ftree_group *g = &t->groups[w->down[k]];
 		struct ftree_port *p;
@@ -136,20 +216,46 @@ static int descend(struct ftree *t, uint32_t s, uint32_t prev, struct ftree_targ
 			created = 1;
 			continue;
 		}
-		if (g->remote == prev)
+		least = hops_at(t, g->remote);
+		if (g->remote == prev || (least != FTREE_NO_HOPS && hops + 1 >= least))
 			continue;
 		p = least_port(t, g, 1);
-		least = hops_at(t, g->remote);
-		if (least != FTREE_NO_HOPS && hops + 1 >= least)
-			continue;
 		set_route(t, g->remote, tg.lid, p->remote_port, hops + 1);
 		routed = descend(t, g->remote, LANES_NONE, tg, hops + 1);
 		created |= routed;
 		if (routed) {
 			p->counter_up++;
 			g->counter_up++;
+			counted = 1;
 		}
 	}
+	if (counted)
+		w->down_in_order = down_groups_in_order(t, w->down, w->num_down);
+	if (tg.twins)
+		twin_descended(t, s, hops);
+	return created;
+}
+
+/*
+ * OpenSM's fabric_route_upgoing_by_going_down: below switch s (which routes
+ * the target), every lower switch but prev without a shorter route sends it
+ * up to s. When none can get one (below_routed) the groups are not looked
+ * at: no counter changes, so their sort can wait until they are read.
+ * @return 1 when a CA lies below (a route was made)
+ */
+static int descend(struct ftree *t, uint32_t s, uint32_t prev, struct ftree_target tg,
+		   uint32_t hops)
+{
+	struct ftree_switch *w = &t->sw[s];
+	int created;
+
+	if (!w->num_down)
+		return 0;
+	if (below_routed(t, s, tg, hops)) {
+		w->down_sort_owed = 1;
+		created = w->has_ca_down;
+	} else
+		created = descend_groups(t, s, prev, tg, hops);
 	if (created)
 		w->down_start = (w->down_start + 1) % w->num_down;
 	return created;
@@ -171,7 +277,7 @@ static int reverse_at_root(struct ftree *t, uint32_t s, struct ftree_target tg, 
 	w->down_start = (w->down_start + 1) % w->num_down;
 	i = w->down_start;
 	for (uint32_t j = 0; j < w->num_down; j++) {
-		const struct ftree_group *g = &t->groups[w->down[i]];
+		const struct ftree_group *g = &t->groups[down_groups(t, s)[i]];
 
 		i = (i + 1) % w->num_down;
 		if (!g->remote_is_ca)
@@ -229,7 +335,7 @@ static int climb(struct ftree *t, uint32_t s, uint32_t prev, struct ftree_target
 	if (!credit || w->is_leaf)
 		return created;
 	for (uint32_t i = 0; i < w->num_down; i++) {
-		g = &t->groups[w->down[i]];
+		g = &t->groups[down_groups(t, s)[i]];
 		if (!g->remote_is_ca)
 			created |= climb(t, g->remote, s, tg, 1, credit - 1, hops + 1);
 	}
@@ -241,6 +347,7 @@ static void next_target(struct ftree *t)
 {
 	if (++t->stamp == 0) {
 		memset(t->hops_stamp, 0, sizeof(uint32_t) * (t->f->num_switches + 1));
+		memset(t->twin_stamp, 0, sizeof(uint32_t) * (t->f->num_switches + 1));
 		t->stamp = 1;
 	}
 }
@@ -255,7 +362,7 @@ static struct ftree_ca_port *ca_of_lid(struct ftree *t, const uint32_t *ca_at_li
 static void route_ca_lid(struct ftree *t, struct ftree_ca_port *c, uint32_t s, uint8_t sw_port,
 			 unsigned credit)
 {
-	struct ftree_target tg = { c->lid };
+	struct ftree_target tg = { c->lid, credit == 0 };
 
 	next_target(t);
 	set_route(t, s, c->lid, sw_port, 1);
@@ -271,10 +378,10 @@ static void route_to_cns(struct ftree *t, const uint32_t *ca_at_lid)
 	for (uint32_t i = 0; i < t->num_leaves; i++) {
 		uint32_t s = t->leaves[i], routed = 0;
 		const struct ftree_switch *w = &t->sw[s];
-		struct ftree_target dummy = { 0 };
+		struct ftree_target dummy = { 0, 1 };
 
 		for (uint32_t j = 0; j < w->num_down; j++) {
-			const struct ftree_group *g = &t->groups[w->down[j]];
+			const struct ftree_group *g = &t->groups[down_groups(t, s)[j]];
 			struct ftree_ca_port *c = ca_of_lid(t, ca_at_lid, g->remote_lid);
 
 			if (!g->remote_is_ca || !t->node_cns[g->remote] || !c || !c->is_cn)
@@ -346,7 +453,7 @@ static void route_to_non_cns(struct ftree *t, const uint32_t *cas_in_order, uint
 /* OpenSM's fabric_route_to_switches: each switch's LID, uncounted, from it up. */
 static void route_to_switches(struct ftree *t, const uint32_t *sws, uint32_t n, int switch_lids)
 {
-	struct ftree_target tg = { 0 };
+	struct ftree_target tg = { 0, 1 };
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t s = t->f->nodes[sws[i]].switch_index;
