@@ -43,6 +43,7 @@ struct cli_fabric_opts {
 	struct lanes_fault_report report; /* how much the faults removed */
 	struct lanes_fault_list removed;  /* what, when keep_removed (the caller frees it) */
 	int keep_removed;
+	int quiet;                        /* --quiet: no progress line */
 };
 
 /* The defaults: no format, no faults, fault seed 1. */
@@ -96,6 +97,7 @@ int cli_fabric_connected(const struct lanes_fabric *f, int warn);
 	{ "fail-switches", required_argument, NULL, 'S' },         \
 	{ "fail-link", required_argument, NULL, 'W' },             \
 	{ "node-name-map", required_argument, NULL, 'M' },         \
+	{ "quiet", no_argument, NULL, 'q' },                       \
 	{ "fail-switch", required_argument, NULL, 'X' },           \
 	{ "fault-seed", required_argument, NULL, 's' }
 
@@ -128,7 +130,8 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
 	"  --node-name-map FILE node names for node GUIDs, infiniband-diags' format\n"       \
 	"  --fail-link G/P      remove the cable in port P of the node with GUID (or name) G;\n" \
 	"                       repeatable; --fail-switch G removes a switch by GUID or name\n" \
-	"  --fault-seed S       seed for fault injection, decimal (default 1)\n"
+	"  --fault-seed S       seed for fault injection, decimal (default 1)\n"           \
+	"  --quiet              no progress line (drawn on a terminal for runs over 2 s)\n"
 
 /* The largest --threads (the library starts at most 256 workers a call). */
 #define LANES_CLI_MAX_THREADS 256

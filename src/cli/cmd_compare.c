@@ -28,6 +28,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "lanes/route.h"
 #include "lanes/topo.h"
 #include "lanes/verify.h"
@@ -221,41 +222,50 @@ static int utf8_extra_bytes(const char *s)
 	return extra;
 }
 
-static void print_table(const struct lanes_fabric *f, const struct row *rows, size_t n)
+/* The engine column's width: its longest label ("dfdn:base=minhop"), at least 10. */
+static int label_width(const struct row *rows, size_t n)
 {
-	int width = 10; /* the engine column: its longest label, "dfdn:base=minhop" included */
+	int width = 10;
 
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(rows[i].label) > width)
 			width = (int)strlen(rows[i].label);
+	return width;
+}
+
+static void print_header(const struct lanes_fabric *f, int width)
+{
 	printf("%u switches, %u CAs; deadlock-free is the verifier's verdict; VLS and SLS are "
 	       "used/needed\n\n", f->num_switches, f->num_cas);
 	printf("%-*s %-13s %5s %5s %8s %8s %8s %10s %6s %8s %s\n", width, "ENGINE", "DEADLOCK-FREE",
 	       "VLS", "SLS", "HOPS-AVG", "HOPS-MAX", "RPC-MAX", "RPC-STDDEV", "EBB", "TIME", "NOTE");
-	for (size_t i = 0; i < n; i++) {
-		const struct row *w = &rows[i];
+}
 
-		if (w->error[0]) {
-			printf("%-*s %s: %s\n", width, w->label, w->failed ? "FAILED" : "refused", w->error);
-			continue;
-		}
-		char vls[16], sls[16], time[32];
+/* One row, printed as soon as it and the rows above it are done. */
+static void print_row(const struct row *w, int width)
+{
+	char vls[16], sls[16], time[32];
 
-		snprintf(vls, sizeof(vls), "%u/%u", w->vls, w->vls_needed);
-		snprintf(sls, sizeof(sls), "%u/%u", w->sls, w->sls_needed);
-		printf("%-*s %-13s %5s %5s %8.3f %8u %8llu %10.2f ", width, w->label,
-		       w->deadlock_free ? "yes" : "no", vls, sls, w->hops_avg, w->hops_max,
-		       (unsigned long long)w->rpc_max, w->rpc_stddev);
-		if (w->has_ebb)
-			printf("%6.3f", w->ebb);
-		else
-			printf("%6s", "-");
-		cli_duration(w->time_s, time, sizeof(time));
-		printf(" %*s", 8 + utf8_extra_bytes(time), time);
-		if (!w->reachable)
-			printf(" unreachable: %llu pairs", (unsigned long long)w->unreachable);
-		putchar('\n');
+	if (w->error[0]) {
+		printf("%-*s %s: %s\n", width, w->label, w->failed ? "FAILED" : "refused", w->error);
+		fflush(stdout);
+		return;
 	}
+	snprintf(vls, sizeof(vls), "%u/%u", w->vls, w->vls_needed);
+	snprintf(sls, sizeof(sls), "%u/%u", w->sls, w->sls_needed);
+	printf("%-*s %-13s %5s %5s %8.3f %8u %8llu %10.2f ", width, w->label,
+	       w->deadlock_free ? "yes" : "no", vls, sls, w->hops_avg, w->hops_max,
+	       (unsigned long long)w->rpc_max, w->rpc_stddev);
+	if (w->has_ebb)
+		printf("%6.3f", w->ebb);
+	else
+		printf("%6s", "-");
+	cli_duration(w->time_s, time, sizeof(time));
+	printf(" %*s", 8 + utf8_extra_bytes(time), time);
+	if (!w->reachable)
+		printf(" unreachable: %llu pairs", (unsigned long long)w->unreachable);
+	putchar('\n');
+	fflush(stdout);
 }
 
 static int parse_args(struct cargs *a, int argc, char **argv)
@@ -315,22 +325,41 @@ static int findings(const struct cargs *a, const struct lanes_fabric *f, const s
 	return EXIT_OK;
 }
 
-/* Route in two passes, engines that read --roots first; rows stay in -e order. */
+/*
+ * Route in two passes, engines that read --roots first (a bad roots file
+ * stops the command before the others run and before anything is printed).
+ * Rows stay in -e order: in text, each is printed once it and the rows
+ * above it are done.
+ */
 static int run_all(const struct cargs *a, const struct lanes_fabric *f, struct row *rows,
-		   size_t n)
+		   size_t n, struct cli_progress *pr)
 {
-	int rc = 0;
+	int rc = 0, width = label_width(rows, n), done[MAX_ENGINES] = { 0 };
+	size_t printed = 0, count = 0;
+	char prefix[96];
 
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < n && !rc; i++)
-			if (cli_engine_takes_roots(rows[i].e) == (pass == 0))
-				rc = run_engine(a, f, &rows[i]);
+		for (size_t i = 0; i < n && !rc; i++) {
+			if (cli_engine_takes_roots(rows[i].e) != (pass == 0))
+				continue;
+			snprintf(prefix, sizeof(prefix), "[%zu/%zu %s] ", ++count, n, rows[i].label);
+			cli_progress_prefix(pr, prefix);
+			rc = run_engine(a, f, &rows[i]);
+			done[i] = !rc;
+			if (!a->json && done[printed])
+				cli_progress_clear(pr);
+			if (!a->json && !printed && done[0])
+				print_header(f, width); /* not before: bad input prints no table */
+			while (!a->json && printed < n && done[printed])
+				print_row(&rows[printed++], width);
+		}
 	return rc;
 }
 
 int cmd_compare(int argc, char **argv)
 {
 	struct row rows[MAX_ENGINES];
+	struct cli_progress pr;
 	struct cargs a;
 	struct lanes_fabric *f;
 	size_t n = 0;
@@ -343,14 +372,20 @@ int cmd_compare(int argc, char **argv)
 	if ((rc = parse_args(&a, argc, argv)))
 		return rc < 0 ? EXIT_OK : rc;
 	memset(rows, 0, sizeof(rows));
-	if ((rc = pick_engines(a.engines, rows, &n)) || (rc = check_roots(&a, rows, n)) ||
-	    (rc = cli_load_fabric(argc - optind, argv + optind, &a.fo, &f)))
+	if ((rc = pick_engines(a.engines, rows, &n)) || (rc = check_roots(&a, rows, n)))
 		return rc;
-	if (!(rc = run_all(&a, f, rows, n))) {
+	cli_progress_start(&pr, "compare", a.fo.quiet);
+	lanes_progress_phase(&pr.p, "reading the fabric", 0);
+	if ((rc = cli_load_fabric(argc - optind, argv + optind, &a.fo, &f))) {
+		cli_progress_stop(&pr);
+		return rc;
+	}
+	a.ro.progress = a.vo.progress = &pr.p;
+	rc = run_all(&a, f, rows, n, &pr);
+	cli_progress_stop(&pr);
+	if (!rc) {
 		if (a.json)
 			print_json(rows, n);
-		else
-			print_table(f, rows, n);
 		rc = findings(&a, f, rows, n);
 	}
 	lanes_fabric_free(f);

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "route_dir.h"
 #include "lanes/dump.h"
 #include "lanes/io.h"
@@ -157,6 +158,7 @@ void cli_engine_error(const struct lanes_engine *e, const struct lanes_error *er
 	char buf[1024];
 
 	/* engines name themselves ("dfsssp: needs 9 VLs ..."); say it once */
+	cli_progress_clear_active();
 	fprintf(stderr, "lanes: %s: %s\n", e->name, cli_engine_message(e, err, buf, sizeof(buf)));
 }
 
@@ -484,6 +486,7 @@ int cmd_route(int argc, char **argv)
 	double t = 0, w = 0;
 	struct cli_seen seen = { { 0 }, 0 };
 	int c, rc, compress = LANES_COMPRESS_NONE;
+	struct cli_progress pr;
 
 	lanes_route_opts_init(&ro);
 	cli_fabric_opts_init(&fo);
@@ -509,11 +512,21 @@ int cmd_route(int argc, char **argv)
 	ro.params = params[0] ? params : NULL;
 	if ((rc = cli_check_roots("route", e, &ro)))
 		return rc;
-	if ((rc = cli_load_fabric(argc - optind, argv + optind, &fo, &f)))
+	cli_progress_start(&pr, "route", fo.quiet);
+	lanes_progress_phase(&pr.p, "reading the fabric", 0);
+	if ((rc = cli_load_fabric(argc - optind, argv + optind, &fo, &f))) {
+		cli_progress_stop(&pr);
 		return rc;
+	}
 	cli_fabric_connected(f, 1);
-	if (!(rc = cli_route_fabric(e, f, &ro, &r, &t)) && !(say_size(f, r, dir, compress), 0) &&
-	    !(rc = write_timed(dir, e, f, r, &ro, t, compress, &w))) {
+	ro.progress = &pr.p;
+	rc = cli_route_fabric(e, f, &ro, &r, &t);
+	lanes_progress_phase(&pr.p, "writing the files", 0);
+	if (!rc)
+		say_size(f, r, dir, compress);
+	rc = rc ? rc : write_timed(dir, e, f, r, &ro, t, compress, &w);
+	cli_progress_stop(&pr);
+	if (!rc) {
 		char routed[32], written[32];
 
 		printf("%s: routed %u switches and %u LIDs in %s with %u VL(s) and %u SL(s) "

@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "lanes/io.h"
 #include "lanes/recognize.h"
 #include "lanes/topo.h"
@@ -258,6 +259,7 @@ static int topo_info(int argc, char **argv)
 						  { "help", no_argument, NULL, 'h' },
 						  { NULL, 0, NULL, 0 } };
 	struct cli_fabric_opts opts;
+	struct cli_progress pr;
 	struct lanes_fabric_stats st;
 	struct lanes_structure s;
 	struct lanes_fabric *f;
@@ -282,9 +284,16 @@ static int topo_info(int argc, char **argv)
 		else if (!rc)
 			return fputs(topo_usage, stderr), EXIT_USAGE;
 	}
-	if ((rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f)))
+	cli_progress_start(&pr, "topo info", opts.quiet);
+	lanes_progress_phase(&pr.p, "reading the fabric", 0);
+	if ((rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f))) {
+		cli_progress_stop(&pr);
 		return rc;
-	if (lanes_fabric_stats(f, &st, &err) || lanes_recognize(f, &s, &err)) {
+	}
+	lanes_progress_phase(&pr.p, "distances and structure", 0);
+	rc = lanes_fabric_stats(f, &st, &err) || lanes_recognize(f, &s, &err);
+	cli_progress_stop(&pr);
+	if (rc) {
 		lanes_fabric_free(f);
 		lanes_fault_list_free(&opts.removed);
 		return cli_fail(&err);

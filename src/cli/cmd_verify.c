@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "lanes/route.h"
 #include "lanes/topo.h"
 #include "lanes/verify.h"
@@ -117,7 +118,8 @@ struct json_object *cli_verify_json(const struct lanes_fabric *f,
 				    const struct lanes_verify_result *res,
 				    const struct lanes_verify_opts *vo);
 
-static int run(struct vargs *a, struct lanes_fabric *f, struct lanes_routing **r)
+static int run(struct vargs *a, struct lanes_fabric *f, struct lanes_routing **r,
+	       struct cli_progress *pr)
 {
 	struct lanes_verify_result *res;
 	struct lanes_error err;
@@ -139,10 +141,14 @@ static int run(struct vargs *a, struct lanes_fabric *f, struct lanes_routing **r
 	} else if (a->ro.roots) {
 		return cli_usage_error("verify: --roots is for routing with -e updn; the tables "
 				       "read are verified as they are");
-	} else if ((rc = cli_load_tables("verify", a->dir, a->lfts, a->sl2vl, a->path_sl, f, r))) {
-		return rc;
+	} else {
+		lanes_progress_phase(&pr->p, "reading the tables", 0);
+		if ((rc = cli_load_tables("verify", a->dir, a->lfts, a->sl2vl, a->path_sl, f, r)))
+			return rc;
 	}
-	if (lanes_verify(f, *r, &a->vo, &res, &err))
+	rc = lanes_verify(f, *r, &a->vo, &res, &err);
+	cli_progress_stop(pr); /* the report follows */
+	if (rc)
 		return cli_fail(&err);
 	if (a->json) {
 		struct json_object *o = cli_verify_json(f, res, &a->vo);
@@ -164,6 +170,7 @@ int cmd_verify(int argc, char **argv)
 	struct vargs a;
 	struct lanes_fabric *f;
 	struct lanes_routing *r = NULL;
+	struct cli_progress pr;
 	int rc;
 
 	memset(&a, 0, sizeof(a));
@@ -172,10 +179,16 @@ int cmd_verify(int argc, char **argv)
 	lanes_verify_opts_init(&a.vo);
 	if ((rc = parse_args(&a, argc, argv)))
 		return rc < 0 ? EXIT_OK : rc;
-	if ((rc = cli_load_fabric(a.nwords, a.words, &a.fo, &f)))
+	cli_progress_start(&pr, "verify", a.fo.quiet);
+	lanes_progress_phase(&pr.p, "reading the fabric", 0);
+	if ((rc = cli_load_fabric(a.nwords, a.words, &a.fo, &f))) {
+		cli_progress_stop(&pr);
 		return rc;
+	}
 	cli_fabric_connected(f, 1);
-	rc = run(&a, f, &r);
+	a.ro.progress = a.vo.progress = &pr.p;
+	rc = run(&a, f, &r, &pr);
+	cli_progress_stop(&pr);
 	lanes_routing_free(r);
 	lanes_fabric_free(f);
 	return rc;

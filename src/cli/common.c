@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "lanes/dump.h"
 #include "lanes/io.h"
 #include "lanes/route.h"
@@ -25,12 +26,14 @@ int cli_fail(const struct lanes_error *err)
 {
 	char buf[1024];
 
+	cli_progress_clear_active();
 	fprintf(stderr, "lanes: %s\n", lanes_error_format(err, buf, sizeof(buf)));
 	return err->code == LANES_ENOMEM ? EXIT_FINDING : EXIT_USAGE;
 }
 
 int cli_out_of_memory(void)
 {
+	cli_progress_clear_active();
 	fputs("lanes: out of memory\n", stderr);
 	return EXIT_FINDING;
 }
@@ -39,6 +42,7 @@ int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	cli_progress_clear_active();
 	fputs("lanes: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -155,6 +159,9 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts)
 	case 'M':
 		opts->name_map = arg;
 		return 1;
+	case 'q':
+		opts->quiet = 1;
+		return 1;
 	case 'W':
 		return named_fault("fail-link", arg, opts->fail_link, &opts->num_fail_link, opts);
 	case 'X':
@@ -178,6 +185,7 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts)
 
 static void print_warnings(const char *what, const struct lanes_fabric *f)
 {
+	cli_progress_clear_active();
 	for (uint32_t i = 0; i < f->num_warnings && i < MAX_WARNINGS_SHOWN; i++)
 		fprintf(stderr, "lanes: warning: %s\n", f->warnings[i]);
 	if (f->num_warnings > MAX_WARNINGS_SHOWN)
@@ -396,6 +404,8 @@ int cli_fabric_connected(const struct lanes_fabric *f, int warn)
 	if (lanes_fabric_components(f, &switch_parts, &parts, &err))
 		return 1; /* out of memory for a warning: the command goes on and fails where it must */
 	if (parts > 1 && warn)
+		cli_progress_clear_active();
+	if (parts > 1 && warn)
 		fprintf(stderr, "lanes: warning: the fabric is not connected (%u components, %u of "
 			"them with switches): pairs in different components cannot be routed\n",
 			parts, switch_parts);
@@ -592,6 +602,7 @@ int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const ch
 		*out = NULL;
 		return rc;
 	}
+	cli_progress_clear_active();
 	if (!psl)
 		fprintf(stderr, "lanes: no path SLs given: every path is taken as SL 0\n");
 	if (!sl2vl)

@@ -69,6 +69,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/strbuf.h"
 #include "core/util.h"
 #include "io/fmt.h"
@@ -344,7 +345,10 @@ int lanes_dfsssp_route(const struct lanes_fabric *f, const struct lanes_route_op
 	sssp_opts.threads = lanes_dfsssp_sssp_threads(&d);
 	rc = lanes_route_sssp(f, &sssp_opts, SSSP_REPLAY | (reference ? SSSP_REFERENCE : 0), &prog,
 			      d.r, err);
-	if ((rc = lanes_dfsssp_units_end(&d, rc, err)) || (rc = layer_paths(&d, err)))
+	if ((rc = lanes_dfsssp_units_end(&d, rc, err)))
+		goto out;
+	lanes_progress_phase(opts->progress, "VL layers", 0);
+	if ((rc = layer_paths(&d, err)))
 		goto out;
 	*out = d.r;
 	d.r = NULL;

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The progress line (issue 22 item 4): on a terminal (a pseudo-terminal from
+# script(1)), after LANES_PROGRESS_AFTER seconds (2 by default), the phase,
+# its share done and the time; erased before the report and before any
+# message; never with --quiet, never on a pipe, never on stdout.
+set -u
+# shellcheck source=cli_lib.bash
+source "$(dirname "$0")/cli_lib.bash"
+
+BIG="torus k=16x16x12 p=2" # about 2 s: several redraws
+pty() { LANES_PROGRESS_AFTER=0 script -qfec "$1" /dev/null >"$work/pty" 2>&1; }
+lines() { tr '\r' '\n' <"$work/pty" | sed 's/\x1b\[K//g'; }
+
+pty "$LANES verify -e updn $BIG --ebb-patterns 200"
+same "verify under a terminal" $? 0
+lines | grep -q '^lanes verify: reading the fabric (0 s)$'; same "the first phase at once" $? 0
+lines | grep -Eq '^lanes verify: (paths|bisections) [0-9]+% \([0-9]+ s(, about [0-9]+ s left)?\)$'
+same "a phase with its share and time" $? 0
+lines | grep -q '^reachability  *ok'; same "the report follows" $? 0
+[ "$(lines | grep -c '^lanes verify: .*reachability')" = 0 ]; same "the report on a line of its own" $? 0
+
+pty "$LANES verify -e updn $BIG --ebb-patterns 200 --quiet"
+! lines | grep -q '^lanes verify:'; same "--quiet: no progress" $? 0
+
+pty "$LANES verify -e dfsssp torus k=12x12x6 p=1 --ebb-patterns 0"
+lines | grep -q '^lanes: dfsssp: needs more than 16 VLs'; same "a message erases the line first" $? 0
+
+check "on a pipe" 0 env LANES_PROGRESS_AFTER=0 "$LANES" verify -e updn $BIG --ebb-patterns 20
+! grep -q 'lanes verify:' "$work/err"; same "no progress on a pipe" $? 0
+
+pty "$LANES compare $BIG -e minhop,updn --ebb-patterns 0"
+lines | grep -Eq '^lanes compare: \[[12]/2 (minhop|updn)\] '; same "compare says which engine" $? 0
+lines | grep -q '^updn  *yes'; same "compare rows" $? 0
+
+finish
