@@ -254,6 +254,8 @@ struct lanes_fabric_stats {
 	uint32_t ports_max;           /**< largest declared port count of a switch */
 	uint32_t diameter;            /**< of the switch graph, over reachable pairs */
 	double avg_distance;          /**< mean switch-to-switch hops over reachable ordered pairs */
+	uint32_t sampled_sources;     /**< 0: exact; else diameter and avg_distance are from
+					   BFS from this many sources (the diameter a lower bound) */
 	uint32_t components;          /**< connected components of the switch graph */
 	uint32_t fabric_components;   /**< components of the whole fabric (all nodes, all cables) */
 	uint32_t isolated_cas;        /**< CAs and routers with no cabled port at all */
@@ -266,6 +268,14 @@ struct lanes_fabric_stats {
  */
 int lanes_fabric_stats(const struct lanes_fabric *f, struct lanes_fabric_stats *out,
 		       struct lanes_error *err);
+
+/**
+ * The same, the distances from at most about max_sources sources (in
+ * blocks of 64 spread over the fabric) when the fabric has more switches:
+ * for fabrics too large for all pairs. max_sources 0 is exact.
+ */
+int lanes_fabric_stats_sampled(const struct lanes_fabric *f, uint32_t max_sources,
+			       struct lanes_fabric_stats *out, struct lanes_error *err);
 
 /** What routing files were computed for: see lanes_fabric_fingerprint(). */
 struct lanes_fingerprint {

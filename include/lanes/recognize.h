@@ -103,6 +103,15 @@ int lanes_recognize_torus(const struct lanes_fabric *f, struct lanes_structure *
 			  struct lanes_error *err);
 
 /**
+ * In a torus view, pair the dimensions of extent 2 (that do not wrap), in
+ * order, into rings of 4: a ring of 4 is K2 x K2, so the recogniser reports
+ * it as two dimensions, while ecube's rings4=1 and torus-2QoS see one ring.
+ * Coordinates (a, b) of a pair become the ring position 0, 3, 1, 2 for
+ * (0,0), (0,1), (1,0), (1,1).
+ */
+void lanes_structure_pair_rings4(struct lanes_structure *s);
+
+/**
  * A Cartesian product of one Slim Fly (MMS graph) and complete graphs, every
  * switch and link present (src/recognize/product.c). Dimension 0 is the
  * Slim Fly: extent 2q^2, coordinate the MMS vertex t q^2 + x q + y of

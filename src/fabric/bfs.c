@@ -254,6 +254,7 @@ struct sweeper {
 	const struct graph *g;
 	uint8_t *dist;
 	unsigned workers;
+	uint32_t stride;   /* every stride-th block of 64 sources (1: all) */
 	int failed;
 	struct bfs_sums sums;
 	char gap[LANES_FALSE_SHARING_GAP];
@@ -272,8 +273,10 @@ static void sweep_job(void *ctx, unsigned k)
 		w->failed = 1;
 		return;
 	}
-	for (uint32_t first = 64 * k; first < g->n; first += 64 * w->workers)
-		sweep(&b, first, g->n - first < 64 ? g->n - first : 64, &w->sums, w->dist);
+	for (uint64_t first = 64ULL * k * w->stride; first < g->n;
+	     first += 64ULL * w->workers * w->stride)
+		sweep(&b, (uint32_t)first, g->n - first < 64 ? g->n - (uint32_t)first : 64, &w->sums,
+		      w->dist);
 	free(masks);
 }
 
@@ -283,6 +286,12 @@ static void sweep_job(void *ctx, unsigned k)
  * the workers; their sums add up in worker order.
  */
 int lanes_bfs_all(const struct lanes_fabric *f, unsigned workers, struct bfs_sums *sums, uint8_t *dist)
+{
+	return lanes_bfs_sample(f, workers, 1, sums, dist);
+}
+
+int lanes_bfs_sample(const struct lanes_fabric *f, unsigned workers, uint32_t stride,
+		     struct bfs_sums *sums, uint8_t *dist)
 {
 	size_t n = (size_t)f->num_switches + 1, ne = (size_t)f->adj_off[f->num_switches] + 1;
 	uint32_t *lists = malloc((5 * n + ne) * sizeof(uint32_t) + n);
@@ -297,7 +306,8 @@ int lanes_bfs_all(const struct lanes_fabric *f, unsigned workers, struct bfs_sum
 	graph_build(f, &g, lists + 2 * n + ne, lists + 3 * n + ne, (uint8_t *)(lists + 4 * n + ne));
 	workers = lanes_threads_for(workers ? workers : 1, (f->num_switches + 63) / 64);
 	for (unsigned k = 0; k < workers; k++)
-		w[k] = (struct sweeper){ .g = &g, .dist = dist, .workers = workers };
+		w[k] = (struct sweeper){ .g = &g, .dist = dist, .workers = workers,
+					 .stride = stride ? stride : 1 };
 	lanes_parallel_run(workers, sweep_job, w);
 	for (unsigned k = 0; k < workers; k++) {
 		failed |= w[k].failed;

@@ -21,4 +21,12 @@ struct bfs_sums {
  */
 int lanes_bfs_all(const struct lanes_fabric *f, unsigned workers, struct bfs_sums *sums, uint8_t *dist);
 
+/*
+ * The same from every stride-th block of 64 sources of the search order
+ * (which visits the graph ball by ball, so the blocks spread over it):
+ * sums over those sources only. dist rows of the other sources are not set.
+ */
+int lanes_bfs_sample(const struct lanes_fabric *f, unsigned workers, uint32_t stride,
+		     struct bfs_sums *sums, uint8_t *dist);
+
 #endif

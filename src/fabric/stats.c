@@ -8,12 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int distances(const struct lanes_fabric *f, struct lanes_fabric_stats *st)
+/* All pairs, or the sources of every stride-th block of 64 when max_sources asks. */
+static int distances(const struct lanes_fabric *f, uint32_t max_sources,
+		     struct lanes_fabric_stats *st)
 {
 	struct bfs_sums s = { 0, 0, 0 };
+	uint32_t blocks = (f->num_switches + 63) / 64, want = (max_sources + 63) / 64;
+	uint32_t stride = max_sources && want < blocks ? (blocks + want - 1) / want : 1;
 
-	if (lanes_bfs_all(f, 1, &s, NULL))
+	if (lanes_bfs_sample(f, 1, stride, &s, NULL))
 		return LANES_ENOMEM;
+	st->sampled_sources = stride > 1 ? (uint32_t)((blocks + stride - 1) / stride * 64) : 0;
+	if (st->sampled_sources > f->num_switches)
+		st->sampled_sources = f->num_switches;
 	st->diameter = s.diameter;
 	st->avg_distance = s.pairs ? (double)s.dist_sum / (double)s.pairs : 0.0;
 	return 0;
@@ -154,6 +161,12 @@ static uint32_t isolated_cas(const struct lanes_fabric *f)
 int lanes_fabric_stats(const struct lanes_fabric *f, struct lanes_fabric_stats *out,
 		       struct lanes_error *err)
 {
+	return lanes_fabric_stats_sampled(f, 0, out, err);
+}
+
+int lanes_fabric_stats_sampled(const struct lanes_fabric *f, uint32_t max_sources,
+			       struct lanes_fabric_stats *out, struct lanes_error *err)
+{
 	struct lanes_fabric_stats st;
 
 	memset(&st, 0, sizeof(st));
@@ -163,7 +176,7 @@ int lanes_fabric_stats(const struct lanes_fabric *f, struct lanes_fabric_stats *
 	count_links(f, &st);
 	st.parallel_links = count_parallel(f);
 	radix(f, &st);
-	if (distances(f, &st))
+	if (distances(f, max_sources, &st))
 		return lanes_error_oom(err);
 	if (lanes_fabric_components(f, &st.components, &st.fabric_components, err))
 		return LANES_ENOMEM;

@@ -18,8 +18,8 @@
  * SLs. The reader replaces the routing's SLs. It refuses unknown or unowned
  * LIDs, GUIDs that are not switches, SLs above 15, an entry given twice,
  * entries that do not fit the mode, and a table that leaves entries out (a
- * file cut short would otherwise read as SL 0 where it stops), naming the
- * first one missing.
+ * file cut short would otherwise read as SL 0 where it stops; a LID to
+ * itself, no path, may be left out), naming the first one missing.
  *
  * saquery (infiniband-diags) prints each path record as "PathRecord dump:"
  * followed by "\t\tname.....value" lines; the reader takes slid, dlid
@@ -295,9 +295,10 @@ static int every_entry(struct psl_parse *ps)
 		if (f->lid_owner[d].node == LANES_NONE)
 			continue;
 		for (uint32_t s = ps->mode == LANES_SL_PER_PAIR; s < sources; s++) {
-			if ((ps->mode == LANES_SL_PER_PAIR && f->lid_owner[s].node == LANES_NONE) ||
+			if ((ps->mode == LANES_SL_PER_PAIR && (f->lid_owner[s].node == LANES_NONE ||
+							      s == d)) ||
 			    given(ps, s, d))
-				continue;
+				continue; /* a LID to itself is no path: saquery has no record of it */
 			char src[48] = "";
 
 			if (ps->mode == LANES_SL_PER_SRC_SWITCH)

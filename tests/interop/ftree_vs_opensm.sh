@@ -197,7 +197,7 @@ check_roots roots_k4n3 3 all fattree k=4 n=3
 check_roots roots_half 3 half fattree k=4 n=3
 check_roots roots_xgft 3 all xgft h=3 m=4,4,4 w=1,2,3
 ca_extra_ok=1
-check_roots roots_cables_gone 3 all fattree k=4 n=3 --fail-links 2 --seed 3
+check_roots roots_cables_gone 3 all fattree k=4 n=3 --fail-links 2 --fault-seed 3
 check_ut_stage_roots
 ca_extra_ok=0
 

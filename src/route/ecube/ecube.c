@@ -102,44 +102,6 @@ static const uint32_t *coord_of(const struct ecube *e, uint32_t sw)
 
 /* ------------------------------------------------------------ structure */
 
-/* rings4=1: dimensions of extent 2 paired, in order, into rings of 4. */
-static void pair_rings(struct lanes_structure *s)
-{
-	static const uint32_t around[2][2] = { { 0, 3 }, { 1, 2 } }; /* [a][b]: (0,0)=0 ... (0,1)=3 */
-	uint32_t D = s->num_dims, keep = 0, pending = LANES_NONE;
-	uint32_t target[LANES_STRUCTURE_MAX_DIMS], second[LANES_STRUCTURE_MAX_DIMS];
-
-	for (uint32_t d = 0; d < D; d++) {
-		second[d] = LANES_NONE;
-		if (s->extent[d] == 2 && !s->wrap[d] && pending != LANES_NONE) {
-			second[pending] = d;
-			target[d] = LANES_NONE;
-			pending = LANES_NONE;
-			continue;
-		}
-		if (s->extent[d] == 2 && !s->wrap[d])
-			pending = d;
-		target[d] = keep++;
-	}
-	for (uint32_t u = 0; u < s->num_switches; u++) {
-		uint32_t *c = s->coord + (size_t)u * D, out[LANES_STRUCTURE_MAX_DIMS];
-
-		for (uint32_t d = 0; d < D; d++)
-			if (target[d] != LANES_NONE)
-				out[target[d]] = second[d] == LANES_NONE ? c[d] : around[c[d]][c[second[d]]];
-		memcpy(s->coord + (size_t)u * keep, out, keep * sizeof(*out));
-	}
-	for (uint32_t d = 0; d < D; d++)
-		if (target[d] != LANES_NONE && second[d] != LANES_NONE) {
-			s->extent[target[d]] = 4;
-			s->wrap[target[d]] = 1;
-		} else if (target[d] != LANES_NONE) {
-			s->extent[target[d]] = s->extent[d];
-			s->wrap[target[d]] = s->wrap[d];
-		}
-	s->num_dims = keep;
-}
-
 struct ecube_params {
 	int rings4;
 	uint32_t balance_rounds;
@@ -182,7 +144,7 @@ static int recognise(struct ecube *e, struct lanes_error *err)
 							    why.message)
 					  : lanes_error_set(err, rc, "%s", why.message);
 	if (p.rings4)
-		pair_rings(&e->s);
+		lanes_structure_pair_rings4(&e->s);
 	/* SL bits in routing order: the highest wrapping dimension is bit 0 */
 	for (uint32_t d = e->s.num_dims; d-- > 0;)
 		if (e->s.wrap[d])

@@ -71,41 +71,6 @@ void lanes_t2q_torus_put(struct t2q_torus *t, uint32_t sw, const uint32_t c[T2Q_
 
 /* ------------------------------------------------------------ recognition */
 
-/* Dimensions of extent 2 paired, in order, into rings of 4. */
-static void pair_rings(struct lanes_structure *s)
-{
-	static const uint32_t around[2][2] = { { 0, 3 }, { 1, 2 } };
-	uint32_t D = s->num_dims, keep = 0, pending = LANES_NONE;
-	uint32_t target[LANES_STRUCTURE_MAX_DIMS], second[LANES_STRUCTURE_MAX_DIMS];
-
-	for (uint32_t d = 0; d < D; d++) {
-		second[d] = LANES_NONE;
-		if (s->extent[d] == 2 && pending != LANES_NONE) {
-			second[pending] = d;
-			target[d] = LANES_NONE;
-			pending = LANES_NONE;
-			continue;
-		}
-		if (s->extent[d] == 2)
-			pending = d;
-		target[d] = keep++;
-	}
-	for (uint32_t u = 0; u < s->num_switches; u++) {
-		uint32_t *c = s->coord + (size_t)u * D, out[LANES_STRUCTURE_MAX_DIMS];
-
-		for (uint32_t d = 0; d < D; d++)
-			if (target[d] != LANES_NONE)
-				out[target[d]] = second[d] == LANES_NONE ? c[d] : around[c[d]][c[second[d]]];
-		memcpy(s->coord + (size_t)u * keep, out, keep * sizeof(*out));
-	}
-	for (uint32_t d = 0; d < D; d++)
-		if (target[d] != LANES_NONE) {
-			s->extent[target[d]] = second[d] != LANES_NONE ? 4 : s->extent[d];
-			s->wrap[target[d]] = second[d] != LANES_NONE ? 1 : s->wrap[d];
-		}
-	s->num_dims = keep;
-}
-
 int lanes_t2q_place_recognized(const struct lanes_fabric *f, struct t2q_torus *t,
 			       struct lanes_error *err)
 {
@@ -120,7 +85,7 @@ int lanes_t2q_place_recognized(const struct lanes_fabric *f, struct t2q_torus *t
 					  "seed a torus with failed cables or switches; config=FILE, "
 					  "an OpenSM torus-2QoS.conf, gives its size and seed)",
 					  why.message);
-	pair_rings(&s);
+	lanes_structure_pair_rings4(&s);
 	if (s.num_dims > T2Q_DIMS) {
 		rc = lanes_error_set(err, LANES_EREFUSED, T2Q_ENGINE ": a torus of %u dimensions; "
 				     "torus-2QoS routes 2D and 3D tori", s.num_dims);

@@ -421,7 +421,7 @@ static void release(struct updown_run *run)
  * Gap check only (r NULL): the switches with CAs, those of the end ports
  * with a LID (as lanes_route_endports_osm_order lists them), into has_ca.
  */
-static void mark_ca_switches(const struct lanes_fabric *f, uint8_t *has_ca)
+void lanes_updown_mark_ca_switches(const struct lanes_fabric *f, uint8_t *has_ca)
 {
 	for (uint32_t i = 0; i < f->num_nodes; i++) {
 		const struct lanes_node *n = &f->nodes[i];
@@ -487,7 +487,7 @@ static int has_gap(struct updown_run *run, const uint32_t *pos, struct lanes_err
 		return 0;
 	if ((rc = lanes_updown_graph_init(&run->graph, run->f, pos, err)))
 		return rc;
-	mark_ca_switches(run->f, run->graph.has_ca);
+	lanes_updown_mark_ca_switches(run->f, run->graph.has_ca);
 	if ((rc = start_workers(run, err)))
 		return rc;
 	lanes_parallel_run(run->num_workers, find_gaps, run->workers);

@@ -35,22 +35,6 @@ struct updown_balanced {
 	struct route_updown_gap *gap;
 };
 
-/* The switches with CA ports cabled to them (the end ports that hold a LID). */
-static void mark_ca_switches(const struct lanes_fabric *f, uint8_t *has_ca)
-{
-	for (uint32_t i = 0; i < f->num_nodes; i++) {
-		const struct lanes_node *n = &f->nodes[i];
-
-		for (uint32_t q = 1; n->type != LANES_NODE_SWITCH && q <= n->nports; q++) {
-			const struct lanes_port *pt = &f->ports[n->port_base + q];
-
-			if (pt->lid && pt->peer_node != LANES_NONE &&
-			    f->nodes[pt->peer_node].type == LANES_NODE_SWITCH)
-				has_ca[f->nodes[pt->peer_node].switch_index] = 1;
-		}
-	}
-}
-
 /* The candidate ports of the phases (u->hops) as adjacency entries, per switch. */
 static void hops_to_entries(struct updown_balanced *b)
 {
@@ -124,7 +108,7 @@ int lanes_route_updown_balanced(const struct lanes_fabric *f, const struct lanes
 	if ((rc = lanes_updown_graph_init(&b.graph, f, pos, err)) ||
 	    (rc = lanes_updown_phases_init(&b.phases, &b.graph, err)))
 		goto out;
-	mark_ca_switches(f, b.graph.has_ca);
+	lanes_updown_mark_ca_switches(f, b.graph.has_ca);
 	rc = lanes_route_balanced_tables(f, opts, rounds, candidates, &b, r, err);
 out:
 	lanes_updown_phases_free(&b.phases);

@@ -135,4 +135,7 @@ void lanes_updown_legal_paths(struct updown *u, uint32_t t);
  */
 void lanes_updown_complete(struct updown *u, uint32_t t, int check);
 
+/* The switches with CA ports cabled to them (the end ports that hold a LID), into has_ca. */
+void lanes_updown_mark_ca_switches(const struct lanes_fabric *f, uint8_t *has_ca);
+
 #endif
