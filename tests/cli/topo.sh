@@ -193,4 +193,16 @@ check "invalid lids" 0 "$LANES" topo info "$DATA/anon_4sw_edr_INVALID_lids_ibnet
   { fail=$((fail + 1)); echo "FAIL: expected a warning per bad LID"; cat "$work/err"; }
 expect "warning has file:line" "$work/err" 'INVALID_lids_ibnetdiscover.txt:[0-9]+:'
 
+# over 20,000 switches the distances are sampled, and say so: a torus looks
+# the same from every switch, so the sample gives the exact figures, which a
+# formula gives too: 3 rings of 30, mean offset 7.5 each over the 27,000
+# targets, 22.5 * 27000 / 26999 = 22.5008 over the others; diameter 3 * 15
+check "sampled distances" 0 "$LANES" topo info torus k=30x30x30 p=1
+expect "sampled diameter said" "$work/out" '^diameter +45 switch hops or more \(sampled: breadth-first search from [0-9]+ of the 27000 switches; --exact for all pairs\)$'
+expect "sampled average said" "$work/out" '^average distance +22\.5008 switch hops \(sampled\)$'
+check "sampled in JSON" 0 "$LANES" topo info torus k=30x30x30 p=1 --json
+expect "sources in JSON" "$work/out" '"distances_sampled_sources":[1-9][0-9]*'
+check "small fabrics exact" 0 "$LANES" topo info torus k=4x4 p=1 --json
+expect "exact in JSON" "$work/out" '"distances_sampled_sources":0'
+
 finish
