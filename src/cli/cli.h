@@ -44,10 +44,20 @@ struct cli_fabric_opts {
 	struct lanes_fault_list removed;  /* what, when keep_removed (the caller frees it) */
 	int keep_removed;
 	int quiet;                        /* --quiet: no progress line */
+	uint64_t max_memory;              /* --max-memory, bytes; 0: what the machine has free */
 };
 
 /* The defaults: no format, no faults, fault seed 1. */
 void cli_fabric_opts_init(struct cli_fabric_opts *opts);
+
+/*
+ * Before routing: refuse (EXIT_FINDING, the estimate printed) when the
+ * tables of f would need more memory than --max-memory or, without it, the
+ * machine's MemAvailable. copies: how many switches x LIDs tables the
+ * command holds at once (LFTs, per-source-switch SLs, the verifier's walk).
+ */
+int cli_check_memory(const char *cmd, const struct lanes_fabric *f,
+		     const struct cli_fabric_opts *opts, unsigned copies);
 
 /*
  * Print "lanes: file:line: message" and return EXIT_USAGE, or EXIT_FINDING
@@ -98,6 +108,7 @@ int cli_fabric_connected(const struct lanes_fabric *f, int warn);
 	{ "fail-link", required_argument, NULL, 'W' },             \
 	{ "node-name-map", required_argument, NULL, 'M' },         \
 	{ "quiet", no_argument, NULL, 'q' },                       \
+	{ "max-memory", required_argument, NULL, 'Y' },            \
 	{ "fail-switch", required_argument, NULL, 'X' },           \
 	{ "fault-seed", required_argument, NULL, 's' }
 
@@ -131,7 +142,9 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
 	"  --fail-link G/P      remove the cable in port P of the node with GUID (or name) G;\n" \
 	"                       repeatable; --fail-switch G removes a switch by GUID or name\n" \
 	"  --fault-seed S       seed for fault injection, decimal (default 1)\n"           \
-	"  --quiet              no progress line (drawn on a terminal for runs over 2 s)\n"
+	"  --quiet              no progress line (drawn on a terminal for runs over 2 s)\n"   \
+	"  --max-memory SIZE    the memory routing tables may take (512M, 16G; default:\n"  \
+	"                       MemAvailable); a fabric that needs more is refused first\n"
 
 /* The largest --threads (the library starts at most 256 workers a call). */
 #define LANES_CLI_MAX_THREADS 256

@@ -381,7 +381,8 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	}
 	a.ro.progress = a.vo.progress = &pr.p;
-	rc = run_all(&a, f, rows, n, &pr);
+	if (!(rc = cli_check_memory("compare", f, &a.fo, 3)))
+		rc = run_all(&a, f, rows, n, &pr);
 	cli_progress_stop(&pr);
 	if (!rc) {
 		if (a.json)

@@ -519,6 +519,11 @@ int cmd_route(int argc, char **argv)
 		return rc;
 	}
 	cli_fabric_connected(f, 1);
+	if ((rc = cli_check_memory("route", f, &fo, 2))) { /* LFTs, SLs per source switch */
+		cli_progress_stop(&pr);
+		lanes_fabric_free(f);
+		return rc;
+	}
 	ro.progress = &pr.p;
 	rc = cli_route_fabric(e, f, &ro, &r, &t);
 	lanes_progress_phase(&pr.p, "writing the files", 0);

@@ -187,7 +187,9 @@ int cmd_verify(int argc, char **argv)
 	}
 	cli_fabric_connected(f, 1);
 	a.ro.progress = a.vo.progress = &pr.p;
-	rc = run(&a, f, &r, &pr);
+	/* LFTs, SLs, and the verifier's walk as large as the LFTs */
+	if (!(rc = cli_check_memory("verify", f, &a.fo, a.engine ? 3 : 2)))
+		rc = run(&a, f, &r, &pr);
 	cli_progress_stop(&pr);
 	lanes_routing_free(r);
 	lanes_fabric_free(f);

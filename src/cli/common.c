@@ -136,6 +136,68 @@ int cli_seen_has(const struct cli_seen *seen, int c)
 	return 0;
 }
 
+/* "512M", "16G", "2T" or bytes; 0 or EXIT_USAGE (printed). */
+static int parse_size(const char *opt, const char *arg, uint64_t *out)
+{
+	static const char units[] = "KMGT";
+	char *end;
+	double v;
+	const char *u;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || !(v > 0) || (*end && (end[1] || !(u = strchr(units, *end)))))
+		return cli_usage_error("--%s: expected a size such as 512M or 16G, not '%s'", opt, arg);
+	for (const char *k = units; *end && k <= u; k++)
+		v *= 1024;
+	*out = v >= 1.8e19 ? UINT64_MAX : (uint64_t)v;
+	return 0;
+}
+
+/* MemAvailable from /proc/meminfo, bytes; 0 when it cannot be read. */
+static uint64_t mem_available(void)
+{
+	FILE *fp = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long long kb = 0;
+
+	while (fp && fgets(line, sizeof(line), fp))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	if (fp)
+		fclose(fp);
+	return (uint64_t)kb * 1024;
+}
+
+/* "1.5 GB", "300 MB", "12 kB". */
+static const char *bytes_text(double b, char *buf, size_t n)
+{
+	if (b >= 1e9)
+		snprintf(buf, n, "%.1f GB", b / 1e9);
+	else if (b >= 1e6)
+		snprintf(buf, n, "%.0f MB", b / 1e6);
+	else
+		snprintf(buf, n, "%.0f kB", b / 1e3);
+	return buf;
+}
+
+int cli_check_memory(const char *cmd, const struct lanes_fabric *f,
+		     const struct cli_fabric_opts *opts, unsigned copies)
+{
+	double need = (double)f->num_switches * (f->max_lid + 1) * copies;
+	uint64_t have = opts->max_memory ? opts->max_memory : mem_available();
+	char a[32], b[32];
+
+	if (!have || need <= (double)have)
+		return 0;
+	cli_progress_clear_active();
+	fprintf(stderr, "lanes: %s: the tables of %u switches x %u LIDs need about %s, more than "
+		"the %s %s; --max-memory SIZE sets the bound\n", cmd, f->num_switches, f->max_lid,
+		bytes_text(need, a, sizeof(a)), bytes_text((double)have, b, sizeof(b)),
+		opts->max_memory ? "of --max-memory" : "this machine has available");
+	return EXIT_FINDING;
+}
+
 void cli_fabric_opts_init(struct cli_fabric_opts *opts)
 {
 	memset(opts, 0, sizeof(*opts));
@@ -162,6 +224,8 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts)
 	case 'q':
 		opts->quiet = 1;
 		return 1;
+	case 'Y':
+		return parse_size("max-memory", arg, &opts->max_memory) ? -1 : 1;
 	case 'W':
 		return named_fault("fail-link", arg, opts->fail_link, &opts->num_fail_link, opts);
 	case 'X':

@@ -110,4 +110,15 @@ expect "verify warns" "$work/err" 'warning: the fabric is not connected'
 check "route a whole ring" 0 "$LANES" route -e updn torus k=8 p=1 -o "$work/whole"
 ! grep -q 'not connected' "$work/err"; same "no warning when connected" $? 0
 
+# Memory estimated before routing (issue 22 item 4): the tables of a fabric
+# are switches x LIDs bytes each; a bound below that is refused at once.
+check "over --max-memory" 1 "$LANES" route -e updn torus k=22x22x22 p=1 -o "$work/mm" --max-memory 100M
+expect "estimate said" "$work/err" '^lanes: route: the tables of 10648 switches x 21296 LIDs need about 454 MB, more than the 105 MB of --max-memory'
+[ ! -e "$work/mm" ]; same "nothing written" $? 0
+check "verify -e over it" 1 "$LANES" verify -e updn "${T[@]}" --max-memory 1K
+expect "verify estimate" "$work/err" 'tables of 16 switches x 32 LIDs need about 2 kB'
+check "within it" 0 "$LANES" verify -e updn "${T[@]}" --max-memory 1G
+check "a bad size" 2 "$LANES" verify -e updn "${T[@]}" --max-memory 1X
+expect "bad size named" "$work/err" "--max-memory: expected a size such as 512M or 16G, not '1X'"
+
 finish
