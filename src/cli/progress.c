@@ -7,7 +7,8 @@
  * drawn when stderr is not a terminal or --quiet is given, and nothing of
  * it goes to stdout.
  *
- * LANES_PROGRESS_AFTER (seconds, default 2) moves the start, for tests.
+ * LANES_PROGRESS_AFTER (seconds, default 2) moves the start and
+ * LANES_PROGRESS_EVERY (default 0.5) the redraws, for tests.
  *
  * The one piece of process state: the line being drawn, so that any
  * message the command prints to stderr erases it first
@@ -83,9 +84,9 @@ static void *run(void *arg)
 
 		if (t >= next) {
 			draw(pr, mono_now());
-			next = t + 0.5;
+			next = t + pr->every;
 		}
-		wake.tv_nsec += 100 * 1000 * 1000;
+		wake.tv_nsec += pr->every < 0.1 ? (long)(pr->every * 1e9) + 1 : 100 * 1000 * 1000;
 		if (wake.tv_nsec >= 1000000000L) {
 			wake.tv_sec++;
 			wake.tv_nsec -= 1000000000L;
@@ -100,12 +101,13 @@ static void *run(void *arg)
 
 void cli_progress_start(struct cli_progress *pr, const char *cmd, int quiet)
 {
-	const char *after = getenv("LANES_PROGRESS_AFTER");
+	const char *after = getenv("LANES_PROGRESS_AFTER"), *every = getenv("LANES_PROGRESS_EVERY");
 
 	memset(pr, 0, sizeof(*pr));
 	pr->cmd = cmd;
 	pr->start = mono_now();
 	pr->after = after ? atof(after) : 2.0;
+	pr->every = every && atof(every) > 0.001 ? atof(every) : 0.5;
 	if (quiet || !isatty(STDERR_FILENO))
 		return;
 	pthread_mutex_init(&pr->mu, NULL);

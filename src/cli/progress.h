@@ -12,7 +12,7 @@ struct cli_progress {
 	struct lanes_progress p; /* what the library and the command store */
 	const char *cmd;         /* "verify" */
 	char prefix[96];         /* "[2/5 dfsssp] ", or empty */
-	double start, after, phase_start;
+	double start, after, every, phase_start;
 	const char *last_phase;
 	pthread_t thread;
 	pthread_mutex_t mu;

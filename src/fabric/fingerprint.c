@@ -57,7 +57,11 @@ void lanes_fabric_fingerprint(const struct lanes_fabric *f, struct lanes_fingerp
 	}
 	for (uint32_t l = 0; l < f->num_links; l++) {
 		const struct lanes_link *k = &f->links[l];
-		uint64_t cable[4] = { port_guid(f, k->a, k->pa), k->pa, port_guid(f, k->b, k->pb), k->pb };
+		uint64_t a = port_guid(f, k->a, k->pa), b = port_guid(f, k->b, k->pb);
+		/* the ends in GUID order, not node order: a file may list the nodes in any */
+		int swap = a > b || (a == b && k->pa > k->pb);
+		uint64_t cable[4] = { swap ? b : a, swap ? k->pb : k->pa, swap ? a : b,
+				      swap ? k->pa : k->pb };
 
 		fp->cables += item(cable, 4);
 	}

@@ -2,13 +2,14 @@
 # The progress line (issue 22 item 4): on a terminal (a pseudo-terminal from
 # script(1)), after LANES_PROGRESS_AFTER seconds (2 by default), the phase,
 # its share done and the time; erased before the report and before any
-# message; never with --quiet, never on a pipe, never on stdout.
+# message; never with --quiet, never on a pipe, never on stdout. Redrawn
+# every 20 ms here (LANES_PROGRESS_EVERY), so that short phases are seen.
 set -u
 # shellcheck source=cli_lib.bash
 source "$(dirname "$0")/cli_lib.bash"
 
 BIG="torus k=16x16x12 p=2" # about 2 s: several redraws
-pty() { LANES_PROGRESS_AFTER=0 script -qfec "$1" /dev/null >"$work/pty" 2>&1; }
+pty() { LANES_PROGRESS_AFTER=0 LANES_PROGRESS_EVERY=0.02 script -qfec "$1" /dev/null >"$work/pty" 2>&1; }
 lines() { tr '\r' '\n' <"$work/pty" | sed 's/\x1b\[K//g'; }
 
 pty "$LANES verify -e updn $BIG --ebb-patterns 200"

@@ -30,6 +30,14 @@ plugin_run() {
   LD_LIBRARY_PATH=$plugin_dir osm_run "$2" "$dir" -F "$dir/opensm.conf" -D 0x43
 }
 
+# blocks DUMP: an opensm-sl2vl.dump as one line per node block, sorted. A
+# CA block is named by its LID alone: ibsim gives CA ports GUIDs of its own
+# (node GUID + port) where an ibnetdiscover file has others.
+blocks() {
+  awk 'BEGIN { RS = "" } { sub(/^Channel Adapter 0x[0-9a-fA-F]+,/, "Channel Adapter"); gsub(/\n/, "|"); print }' \
+    "$1" | sort
+}
+
 # same_tables NAME NETFILE ENGINE: OpenSM with lanes-ENGINE against `lanes route -e ENGINE`.
 same_tables() {
   local name=$1 net=$2 engine=$3 dir=$work/$1
@@ -119,9 +127,6 @@ osm_order_net() {
          gsub(/\n/, "\001"); print k "\t" $0 }' "$1" |
     sort | cut -f2- | tr '\001' '\n'
 }
-
-# blocks DUMP: an opensm-sl2vl.dump as one line per node block, sorted.
-blocks() { awk 'BEGIN { RS = "" } { gsub(/\n/, "|"); print }' "$1" | sort; }
 
 # ca_pairs CASFILE N: every ordered pair of CA LIDs (N 0), or N of them drawn at random (seed 7).
 ca_pairs() {
