@@ -464,6 +464,7 @@ static void say_size(const struct lanes_fabric *f, const struct lanes_routing *r
 
 	if (total < 1e9)
 		return;
+	cli_progress_clear_active();
 	fprintf(stderr, "lanes: writing about %.1f GB to %s/ (opensm-lfts.dump %.1f GB)%s\n",
 		total / 1e9, dir, lfts / 1e9,
 		compress ? ", before compression" : "; --compress zstd writes them compressed");

@@ -65,6 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/parallel.h"
 #include "fabric/distance.h"
 #include "route/cdg/cdg.h"
@@ -259,6 +260,7 @@ static int route_endports(struct minhop *m, struct lanes_error *err)
 	uint32_t most = DESTINATIONS_PER_WORKER * m->num_workers, i = 0;
 	int rc;
 
+	lanes_progress_phase(m->opts->progress, "routing", m->eps.n);
 	while (i < m->eps.n) {
 		uint32_t lids = 0;
 
@@ -270,6 +272,7 @@ static int route_endports(struct minhop *m, struct lanes_error *err)
 		}
 		if ((rc = route_batch(m, err)))
 			return rc;
+		lanes_progress_add(m->opts->progress, m->batch_size);
 	}
 	return 0;
 }

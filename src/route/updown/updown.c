@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/parallel.h"
 #include "lanes/route.h"
 #include "lanes/routing.h"
@@ -266,6 +267,7 @@ static int route_endports(struct updown_run *run, struct lanes_error *err)
 	uint32_t most = DESTINATIONS_PER_WORKER * run->num_workers, i = 0;
 	int rc;
 
+	lanes_progress_phase(run->opts->progress, "routing", run->eps.n);
 	while (i < run->eps.n) {
 		uint32_t lids = 0;
 
@@ -277,6 +279,7 @@ static int route_endports(struct updown_run *run, struct lanes_error *err)
 		}
 		if ((rc = route_batch(run, err)))
 			return rc;
+		lanes_progress_add(run->opts->progress, run->batch_size);
 	}
 	return 0;
 }
