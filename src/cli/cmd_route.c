@@ -470,86 +470,107 @@ static void say_size(const struct lanes_fabric *f, const struct lanes_routing *r
 		compress ? ", before compression" : "; --compress zstd writes them compressed");
 }
 
-int cmd_route(int argc, char **argv)
+/* What `lanes route` was asked. */
+struct rargs {
+	struct cli_fabric_opts fo;
+	struct lanes_route_opts ro;
+	const struct lanes_engine *e;
+	const char *dir;
+	char params[256];
+	int compress;
+};
+
+/* Options into a; -1 after --help, EXIT_USAGE (printed) on bad usage. */
+static int parse_route_args(struct rargs *a, int argc, char **argv)
 {
 	static const struct option longopts[] = { CLI_FABRIC_LONGOPTS, CLI_ROUTE_LONGOPTS,
 						  { "output", required_argument, NULL, 'o' },
 						  { "compress", required_argument, NULL, 'Z' },
 						  { "help", no_argument, NULL, 'h' },
 						  { NULL, 0, NULL, 0 } };
-	struct cli_fabric_opts fo;
-	struct lanes_route_opts ro;
-	const struct lanes_engine *e;
-	const char *engine = NULL, *dir = NULL;
-	struct lanes_fabric *f;
-	struct lanes_routing *r = NULL;
-	char params[256];
-	double t = 0, w = 0;
 	struct cli_seen seen = { { 0 }, 0 };
-	int c, rc, compress = LANES_COMPRESS_NONE;
-	struct cli_progress pr;
+	const char *engine = NULL;
+	int c, rc;
 
-	lanes_route_opts_init(&ro);
-	cli_fabric_opts_init(&fo);
 	while ((c = cli_getopt(argc, argv, "e:o:h", longopts, &seen)) != -1) {
 		if (c == CLI_OPT_TWICE)
 			return EXIT_USAGE;
-		if ((rc = cli_fabric_option(c, optarg, &fo)) < 0 ||
-		    (!rc && (rc = cli_route_option(c, optarg, &ro, &engine)) < 0))
+		if ((rc = cli_fabric_option(c, optarg, &a->fo)) < 0 ||
+		    (!rc && (rc = cli_route_option(c, optarg, &a->ro, &engine)) < 0))
 			return EXIT_USAGE;
 		if (c == 'o')
-			dir = optarg;
-		else if (c == 'Z' && (compress = compress_kind(optarg)) < 0)
+			a->dir = optarg;
+		else if (c == 'Z' && (a->compress = compress_kind(optarg)) < 0)
 			return EXIT_USAGE;
 		else if (c == 'h')
-			return fputs(route_usage, stdout), EXIT_OK;
+			return fputs(route_usage, stdout), -1;
 		else if (!rc && c != 'Z')
 			return fputs(route_usage, stderr), EXIT_USAGE;
 	}
-	if (!engine || !dir)
+	if (!engine || !a->dir)
 		return cli_usage_error("route: -e ENGINE and -o DIR are required (see lanes route --help)");
-	if ((rc = cli_engine_spec("route", engine, strlen(engine), &e, params, sizeof(params))))
+	if ((rc = cli_engine_spec("route", engine, strlen(engine), &a->e, a->params,
+				  sizeof(a->params))))
 		return rc;
-	ro.params = params[0] ? params : NULL;
-	if ((rc = cli_check_roots("route", e, &ro)))
-		return rc;
-	cli_progress_start(&pr, "route", fo.quiet);
+	a->ro.params = a->params[0] ? a->params : NULL;
+	return cli_check_roots("route", a->e, &a->ro);
+}
+
+/* The summary line, and what deploying the routing needs. */
+static void print_routed(const struct rargs *a, const struct lanes_fabric *f,
+			 const struct lanes_routing *r, double t, double w)
+{
+	char routed[32], written[32];
+
+	printf("%s: routed %u switches and %u LIDs in %s with %u VL(s) and %u SL(s) "
+	       "(%u and %u needed); wrote %s/ in %s\n",
+	       a->e->name, f->num_switches, f->max_lid, cli_duration(t, routed, sizeof(routed)),
+	       r->num_vls, r->num_sls, r->vls_needed, r->sls_needed, a->dir,
+	       cli_duration(w, written, sizeof(written)));
+	if (a->compress != LANES_COMPRESS_NONE)
+		printf("note: the dumps are compressed; OpenSM's -U wants %s/opensm-lfts.dump "
+		       "decompressed (%s -d)\n", a->dir,
+		       a->compress == LANES_COMPRESS_GZIP ? "gzip" : "zstd");
+	if (r->num_vls > 1 || r->num_sls > 1)
+		printf("note: `opensm -R file -U %s/opensm-lfts.dump` loads the LFTs only; this routing "
+		       "also needs its SLs (lanes-path-sl.txt) and SL2VL maps (opensm-sl2vl.dump): "
+		       "deploy it with OpenSM's lanes-%s engine (liblanes_opensm.so, "
+		       "docs/opensm-plugin.md)\n",
+		       a->dir, a->e->name);
+}
+
+int cmd_route(int argc, char **argv)
+{
+	struct rargs a;
+	struct lanes_fabric *f;
+	struct lanes_routing *r = NULL;
+	struct cli_progress pr;
+	double t = 0, w = 0;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	lanes_route_opts_init(&a.ro);
+	cli_fabric_opts_init(&a.fo);
+	if ((rc = parse_route_args(&a, argc, argv)))
+		return rc < 0 ? EXIT_OK : rc;
+	cli_progress_start(&pr, "route", a.fo.quiet);
 	lanes_progress_phase(&pr.p, "reading the fabric", 0);
-	if ((rc = cli_load_fabric(argc - optind, argv + optind, &fo, &f))) {
+	if ((rc = cli_load_fabric(argc - optind, argv + optind, &a.fo, &f))) {
 		cli_progress_stop(&pr);
 		return rc;
 	}
 	cli_fabric_connected(f, 1);
-	if ((rc = cli_check_memory("route", f, &fo, 2))) { /* LFTs, SLs per source switch */
-		cli_progress_stop(&pr);
-		lanes_fabric_free(f);
-		return rc;
-	}
-	ro.progress = &pr.p;
-	rc = cli_route_fabric(e, f, &ro, &r, &t);
+	a.ro.progress = &pr.p;
+	/* the LFTs and the SLs per source switch, before they are made */
+	if (!(rc = cli_check_memory("route", f, &a.fo, 2)))
+		rc = cli_route_fabric(a.e, f, &a.ro, &r, &t);
 	lanes_progress_phase(&pr.p, "writing the files", 0);
 	if (!rc)
-		say_size(f, r, dir, compress);
-	rc = rc ? rc : write_timed(dir, e, f, r, &ro, t, compress, &w);
+		say_size(f, r, a.dir, a.compress);
+	rc = rc ? rc : write_timed(a.dir, a.e, f, r, &a.ro, t, a.compress, &w);
 	cli_progress_stop(&pr);
-	if (!rc) {
-		char routed[32], written[32];
-
-		printf("%s: routed %u switches and %u LIDs in %s with %u VL(s) and %u SL(s) "
-		       "(%u and %u needed); wrote %s/ in %s\n",
-		       e->name, f->num_switches, f->max_lid, cli_duration(t, routed, sizeof(routed)),
-		       r->num_vls, r->num_sls, r->vls_needed, r->sls_needed, dir,
-		       cli_duration(w, written, sizeof(written)));
-		if (compress != LANES_COMPRESS_NONE)
-			printf("note: the dumps are compressed; OpenSM's -U wants %s/opensm-lfts.dump "
-			       "decompressed (%s -d)\n", dir, compress == LANES_COMPRESS_GZIP ? "gzip" : "zstd");
-		if (r->num_vls > 1 || r->num_sls > 1)
-			printf("note: `opensm -R file -U %s/opensm-lfts.dump` loads the LFTs only; this routing "
-			       "also needs its SLs (lanes-path-sl.txt) and SL2VL maps (opensm-sl2vl.dump): "
-			       "deploy it with OpenSM's lanes-%s engine (liblanes_opensm.so, "
-			       "docs/opensm-plugin.md)\n",
-			       dir, e->name);
-	}
+	if (!rc)
+		print_routed(&a, f, r, t, w);
 	lanes_routing_free(r);
 	lanes_fabric_free(f);
 	return rc;

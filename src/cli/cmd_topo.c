@@ -270,6 +270,24 @@ static uint32_t sample_sources(const struct lanes_fabric *f)
 	return f->num_switches > 20000 ? 4096 : 0;
 }
 
+/* topo info's report: text, or one JSON object. */
+static void print_info(int json, const struct lanes_fabric_stats *st, const struct lanes_fabric *f,
+		       const struct lanes_structure *s, const struct cli_fabric_opts *opts)
+{
+	if (json) {
+		struct json_object *o = stats_json(st, f, opts);
+
+		json_object_object_add(o, "structure", structure_json(s, f));
+		cli_topo_links(f, o);
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else {
+		print_text(st, f);
+		cli_topo_links(f, NULL);
+		print_structure(s);
+	}
+}
+
 static int topo_info(int argc, char **argv)
 {
 	static const struct option longopts[] = { CLI_FABRIC_LONGOPTS,
@@ -321,18 +339,7 @@ static int topo_info(int argc, char **argv)
 		lanes_fault_list_free(&opts.removed);
 		return cli_fail(&err);
 	}
-	if (json) {
-		struct json_object *o = stats_json(&st, f, &opts);
-
-		json_object_object_add(o, "structure", structure_json(&s, f));
-		cli_topo_links(f, o);
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(o);
-	} else {
-		print_text(&st, f);
-		cli_topo_links(f, NULL);
-		print_structure(&s);
-	}
+	print_info(json, &st, f, &s, &opts);
 	lanes_structure_free(&s);
 	lanes_fabric_free(f);
 	lanes_fault_list_free(&opts.removed);
