@@ -155,6 +155,14 @@ static void port_facts(struct reader *r, const struct pline *pl, uint32_t peer)
  * dumps name ports by it, so the second would be written twice and reached
  * never. (A switch's ports all carry the switch's port-0 GUID.)
  */
+/* The GUID a CA or router port ends up with: its own, or the builder's node GUID + port. */
+static uint64_t port_guid(struct reader *r, uint32_t rec, unsigned port)
+{
+	uint64_t own = slot_of(r, rec, port)->guid;
+
+	return own ? own : r->recs[rec].guid ? r->recs[rec].guid + port : 0;
+}
+
 int lanes_ibnd_check_port_guids(struct reader *r)
 {
 	struct lanes_strmap seen;
@@ -166,23 +174,27 @@ int lanes_ibnd_check_port_guids(struct reader *r)
 			continue;
 		for (unsigned p = 1; p <= r->recs[i].nports && !rc; p++) {
 			struct slot *s = slot_of(r, i, p);
+			uint64_t guid = port_guid(r, i, p);
 			uint32_t other;
 
-			if (!s->guid)
+			if (!guid || (!s->guid && s->peer == LANES_NONE)) /* uncabled, no GUID: unused */
 				continue;
-			if ((other = lanes_strmap_get(&seen, (const char *)&s->guid, 8)) == LANES_NONE) {
-				if (lanes_strmap_put(&seen, (const char *)&s->guid, 8, i))
+			if ((other = lanes_strmap_get(&seen, (const char *)&guid, 8)) == LANES_NONE) {
+				if (lanes_strmap_put(&seen, (const char *)&guid, 8, i))
 					rc = lanes_error_oom(r->err);
 				continue;
 			}
 			unsigned q = 1; /* the other node's port with this GUID (not p itself) */
 
-			while (slot_of(r, other, q)->guid != s->guid || (other == i && q == p))
+			while (port_guid(r, other, q) != guid || (other == i && q == p) ||
+			       (!slot_of(r, other, q)->guid && slot_of(r, other, q)->peer == LANES_NONE))
 				q++;
-			r->line = s->line;
+			r->line = s->line ? s->line : r->recs[i].line;
 			rc = PERR(r, "port %u of \"%.*s\" has the port GUID 0x%016" PRIx64 " of port %u "
-				  "of \"%.*s\" (line %lu)", p, SHOW(r->recs[i].id), s->guid, q,
-				  SHOW(r->recs[other].id), slot_of(r, other, q)->line);
+				  "of \"%.*s\" (line %lu)%s", p, SHOW(r->recs[i].id), guid, q,
+				  SHOW(r->recs[other].id), slot_of(r, other, q)->line ? slot_of(r, other, q)->line
+				  : r->recs[other].line, s->guid && slot_of(r, other, q)->guid ? ""
+				  : " (a port without a GUID of its own gets node GUID + port)");
 		}
 	}
 	lanes_strmap_clear(&seen);
