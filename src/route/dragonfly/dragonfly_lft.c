@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/parallel.h"
 #include "route/common/layers.h"
 #include "route/common/tables.h"
@@ -172,8 +173,10 @@ static void fill_run(void *ctx, unsigned k)
 {
 	struct lft_worker *w = (struct lft_worker *)ctx + k;
 
-	for (uint32_t lid = w->first_lid; lid < w->end_lid; lid++)
+	for (uint32_t lid = w->first_lid; lid < w->end_lid; lid++) {
 		fill_lid(w->fill, lid, w->exit_position, w->landing_seen);
+		lanes_progress_add(w->fill->opts->progress, 1);
+	}
 }
 
 /* The workers, each with its run of LIDs and its scratch. */
@@ -212,6 +215,7 @@ int lanes_dragonfly_route_lfts(const struct dragonfly *d, const struct lanes_rou
 	    (sls_by_group_order && (rc = lanes_route_sls_per_src_switch(fill.r, err))) ||
 	    (rc = start_workers(w, n, &fill, err)))
 		goto out;
+	lanes_progress_phase(opts->progress, "routing", (uint64_t)d->f->max_lid + 1);
 	lanes_parallel_run(n, fill_run, w);
 	*out = fill.r;
 	fill.r = NULL;

@@ -76,6 +76,7 @@
  */
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/parallel.h"
 #include "core/strbuf.h"
 #include "core/util.h"
@@ -231,6 +232,7 @@ static int route_layer(struct nue *n, uint32_t l, struct lanes_error *err)
 		if ((rc = lanes_nue_search_route(&n->s, n->d.sw[i], err)))
 			return rc;
 		lanes_nue_search_place(&n->s, n->r, n->d.sw[i], n->d.lid[i], n->d.port[i]);
+		lanes_progress_add(n->opts->progress, 1);
 	}
 	return 0;
 }
@@ -338,6 +340,7 @@ static int route_all(struct nue *n, struct lanes_error *err)
 	lanes_nue_bundles_sync(&n->s.fast, n->load);
 	if ((rc = all_roots(n, err)))
 		goto out;
+	lanes_progress_phase(n->opts->progress, "routing", n->d.nd);
 	for (uint32_t l = 0; l < n->k; l++)
 		if ((rc = route_layer(n, l, err)))
 			goto out;

@@ -76,6 +76,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/parallel.h"
 #include "core/util.h"
 #include "route/common/layers.h"
@@ -294,13 +295,15 @@ static void route_share(void *ctx, unsigned k)
 	uint32_t begin = k * per < n ? k * per : n, end = begin + per < n ? begin + per : n;
 
 	bad->from = bad->to = LANES_NONE;
-	for (uint32_t dst = 0; dst < n; dst++)
+	for (uint32_t dst = 0; dst < n; dst++) {
 		for (uint32_t sw = begin; sw < end; sw++)
 			if (!route_to(q, &q->deal[sw], sw, dst) &&
 			    (bad->from == LANES_NONE || sw < bad->from)) {
 				bad->from = sw;
 				bad->to = dst;
 			}
+		lanes_progress_add(q->opts->progress, end - begin);
+	}
 }
 
 static int refuse_unroutable(const struct t2q *q, struct lanes_error *err)
@@ -504,6 +507,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	*out = NULL;
 	if ((rc = prepare(&q, err)))
 		goto out;
+	lanes_progress_phase(opts->progress, "routing", (uint64_t)f->num_switches * f->num_switches);
 	lanes_parallel_run(q.num_workers, route_share, &q);
 	if ((rc = refuse_unroutable(&q, err)) || (rc = set_vls(&q, err)))
 		goto out;
