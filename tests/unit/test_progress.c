@@ -13,8 +13,8 @@
  *              pairs: failed tries out of that bound, the rest at the end)
  *   slimfly, hyperx, ecube, torus-2qos (switch pairs), nue (CA LIDs),
  *              dla (LIDs 0 .. max LID): ROUTING
- *   ecube balance=N   routing, BALANCING (switches x (N - 1)), PATH SLS on a
- *              torus (switches)
+ *   ecube, ud-dfs balance=N   routing, BALANCING (switches x (N - 1)), ecube
+ *              then PATH SLS on a torus (switches)
  *   dor        routing (minhop's), DIMENSION ORDER (LIDs 1 .. max LID)
  *   dfdn, sssp-df, minhop-df   routing (the base's), PATH SLS (CA LIDs)
  *   ftree      ROUTING (compute-node slots of the leaves, other CA ports,
@@ -226,6 +226,15 @@ static void test_ecube(void **state)
 	      { "ecube:balance=3", "torus k=5x3 p=1", "path SLs", switches });
 }
 
+/* balance.c's driver, under ud-dfs too. */
+static void test_ud_dfs_balanced(void **state)
+{
+	(void)state;
+	CHECK({ "ud-dfs:balance=1", "torus k=4x2x3 p=1", "routing", switches },
+	      { "ud-dfs:balance=3", "jellyfish switches=10 degree=3 p=1", "balancing",
+		two_switch_rounds });
+}
+
 static void test_dor(void **state)
 {
 	(void)state;
@@ -307,7 +316,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lash),     cmocka_unit_test(test_lash_longest_first),
 		cmocka_unit_test(test_slimfly),  cmocka_unit_test(test_hyperx),
-		cmocka_unit_test(test_ecube),    cmocka_unit_test(test_dor),
+		cmocka_unit_test(test_ecube),    cmocka_unit_test(test_ud_dfs_balanced),
+		cmocka_unit_test(test_dor),
 		cmocka_unit_test(test_dfdn),     cmocka_unit_test(test_ftree),
 		cmocka_unit_test(test_flexible), cmocka_unit_test(test_minhop_updn),
 		cmocka_unit_test(test_nue_dla_torus2qos), cmocka_unit_test(test_dfsssp),
