@@ -30,6 +30,13 @@ lines | grep -q '^lanes: dfsssp: needs more than 16 VLs'; same "a message erases
 check "on a pipe" 0 env LANES_PROGRESS_AFTER=0 "$LANES" verify -e updn $BIG --ebb-patterns 20
 ! grep -q 'lanes verify:' "$work/err"; same "no progress on a pipe" $? 0
 
+# an engine that counts its own phases (flexible: switch pairs over its
+# trials, about 1 s here): the phase with its share, from route
+pty "$LANES route -e flexible:trials=32 torus k=8x8x4 p=1 -o $work/fx"
+same "route under a terminal" $? 0
+lines | grep -Eq '^lanes route: paths [0-9]+% \([0-9]+ s(, about [0-9]+ s left)?\)$'
+same "flexible's paths with their share" $? 0
+
 pty "$LANES compare $BIG -e minhop,updn --ebb-patterns 0"
 lines | grep -Eq '^lanes compare: \[[12]/2 (minhop|updn)\] '; same "compare says which engine" $? 0
 lines | grep -q '^updn  *yes'; same "compare rows" $? 0

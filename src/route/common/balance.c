@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/util.h"
 #include "route/common/balance.h"
 
@@ -283,29 +284,41 @@ static void read_tree(struct balanced_run *b, uint32_t t, uint32_t lid)
 	}
 }
 
+/* Toward t: the engine's candidates, the earlier choice forgotten (rounds 2 on), the choice. */
+static int one_tree(struct balanced_run *b, uint32_t t, uint32_t round,
+		    route_balance_candidates_fn candidates, void *ctx, struct lanes_error *err)
+{
+	struct route_balance_tree tree;
+	uint32_t lid = routed_lid(b, t);
+	int rc;
+
+	if (lid == LANES_NONE) {
+		write_tree(b, t); /* its own LIDs at t */
+		return 0;
+	}
+	memset(&tree, 0, sizeof(tree));
+	if ((rc = candidates(ctx, t, &b->balance, &tree, err)))
+		return rc;
+	if (round > 1) {
+		read_tree(b, t, lid);
+		lanes_route_balance_forget(&b->balance, &tree, b->chosen);
+	}
+	if ((rc = lanes_route_balance_choose(&b->balance, &tree, b->chosen, err)))
+		return rc;
+	write_tree(b, t);
+	return 0;
+}
+
+/* One round over the destination switches, a unit of progress each. */
 static int one_round(struct balanced_run *b, uint32_t round, route_balance_candidates_fn candidates,
 		     void *ctx, struct lanes_error *err)
 {
-	struct route_balance_tree tree;
 	int rc;
 
 	for (uint32_t t = 0; t < b->f->num_switches; t++) {
-		uint32_t lid = routed_lid(b, t);
-
-		if (lid == LANES_NONE) {
-			write_tree(b, t); /* its own LIDs at t */
-			continue;
-		}
-		memset(&tree, 0, sizeof(tree));
-		if ((rc = candidates(ctx, t, &b->balance, &tree, err)))
+		if ((rc = one_tree(b, t, round, candidates, ctx, err)))
 			return rc;
-		if (round > 1) {
-			read_tree(b, t, lid);
-			lanes_route_balance_forget(&b->balance, &tree, b->chosen);
-		}
-		if ((rc = lanes_route_balance_choose(&b->balance, &tree, b->chosen, err)))
-			return rc;
-		write_tree(b, t);
+		lanes_progress_add(b->opts->progress, 1);
 	}
 	return 0;
 }
@@ -328,8 +341,12 @@ int lanes_route_balanced_tables(const struct lanes_fabric *f, const struct lanes
 		rc = lanes_error_oom(err);
 		goto out;
 	}
-	for (uint32_t round = 1; round <= (rounds ? rounds : 1) && !rc; round++)
+	for (uint32_t round = 1; round <= (rounds ? rounds : 1) && !rc; round++) {
+		if (round <= 2) /* the first round routes, the others improve on it */
+			lanes_progress_phase(opts->progress, round == 1 ? "routing" : "balancing",
+					     (uint64_t)f->num_switches * (round == 1 ? 1 : rounds - 1));
 		rc = one_round(&b, round, candidates, ctx, err);
+	}
 out:
 	free(b.chosen);
 	lanes_route_balance_free(&b.balance);

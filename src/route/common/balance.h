@@ -98,7 +98,9 @@ typedef int (*route_balance_candidates_fn)(void *ctx, uint32_t t, const struct r
  * earlier choice forgotten (rounds 2 on), the balanced choice, written to
  * every such LID of t (all LMC offsets alike), and at t the port of each
  * LID; a switch LID without switch_lids only at t (port 0). r is fresh
- * (every entry dropped). @return 0, the engine's positive verdict, or a
+ * (every entry dropped). Progress (opts->progress): phase "routing", a
+ * unit per destination switch, then "balancing", a unit per destination
+ * switch of rounds 2..N. @return 0, the engine's positive verdict, or a
  * negative LANES_E* code
  */
 int lanes_route_balanced_tables(const struct lanes_fabric *f, const struct lanes_route_opts *opts,

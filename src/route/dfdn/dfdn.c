@@ -165,7 +165,7 @@ static int route_with(const char *name, enum dfdn_base base, const struct lanes_
 	o.params = NULL;
 	if ((rc = e->route(f, &o, &r, err)))
 		goto out;
-	if ((rc = lanes_dfdn_assign(f, r, opts->threads, &res, err)) ||
+	if ((rc = lanes_dfdn_assign(f, r, opts, &res, err)) ||
 	    (rc = check_budget(name, &res, opts, err)) ||
 	    (rc = set_notes(r, name, base, &res, err)))
 		goto out;

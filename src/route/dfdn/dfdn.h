@@ -9,6 +9,7 @@
 
 #include "lanes/error.h"
 #include "lanes/fabric.h"
+#include "lanes/route.h"
 #include "lanes/routing.h"
 
 /* Longest path the pass handles: VL i on hop i must stay below VL 15. */
@@ -27,10 +28,12 @@ struct dfdn_result {
  * path's i-th switch-to-switch hop is i (dfdn.c explains the rules).
  * On 0, res says what it needed; r's SLs and maps are set only when the
  * paths fit in 16 SLs and DFDN_MAX_HOPS hops (res->sls_needed <= 16 and
- * !res->too_long). threads: as opts->threads (the result does not depend on
- * it). Fails only for out of memory.
+ * !res->too_long). Of opts, threads (the result does not depend on it)
+ * and progress (phase "path SLs", a unit per endport LID) are read. Fails
+ * only for out of memory.
  */
-int lanes_dfdn_assign(const struct lanes_fabric *f, struct lanes_routing *r, unsigned threads,
-		      struct dfdn_result *res, struct lanes_error *err);
+int lanes_dfdn_assign(const struct lanes_fabric *f, struct lanes_routing *r,
+		      const struct lanes_route_opts *opts, struct dfdn_result *res,
+		      struct lanes_error *err);
 
 #endif

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/parallel.h"
 #include "core/util.h"
 #include "route/common/layers.h"
@@ -314,8 +315,10 @@ static uint32_t *endport_lids(const struct lanes_fabric *f, uint32_t *count)
  * Every path, LIDs in ascending order, in batches: while the paths of one
  * batch are placed (sequentially: first fit depends on the order), the trees
  * of the next are filled, on a second thread where threads allow.
+ * Progress: phase "path SLs", a unit per LID placed, counted per batch.
  */
-static int assign_all(struct hops *h, unsigned threads, struct lanes_error *err)
+static int assign_all(struct hops *h, const struct lanes_route_opts *opts,
+		      struct lanes_error *err)
 {
 	uint32_t nl, size = BATCH_CELLS / (h->f->num_switches + 1);
 	uint32_t *lids = endport_lids(h->f, &nl);
@@ -327,8 +330,9 @@ static int assign_all(struct hops *h, unsigned threads, struct lanes_error *err)
 		rc = lanes_error_oom(err);
 		goto out;
 	}
-	threaded = lanes_threads_for(threads, 2) > 1 &&
-		   lanes_threads_wanted(threads, (size_t)nl * h->num_sources, PIPELINE_WORTH);
+	threaded = lanes_threads_for(opts->threads, 2) > 1 &&
+		   lanes_threads_wanted(opts->threads, (size_t)nl * h->num_sources, PIPELINE_WORTH);
+	lanes_progress_phase(opts->progress, "path SLs", nl);
 	batch[0].lids = lids;
 	batch[0].count = nl < size ? nl : size;
 	pipeline_step(&batch[0]);
@@ -340,6 +344,7 @@ static int assign_all(struct hops *h, unsigned threads, struct lanes_error *err)
 		nxt->count = rest < size ? rest : size;
 		step.to_place = cur;
 		lanes_run_pair(pipeline_step, &step, nxt, threaded && nxt->count);
+		lanes_progress_add(opts->progress, cur->count);
 	}
 out:
 	free(lids);
@@ -425,8 +430,9 @@ static int coarsen_sls(struct hops *h, struct lanes_error *err)
 	return 0;
 }
 
-int lanes_dfdn_assign(const struct lanes_fabric *f, struct lanes_routing *r, unsigned threads,
-		      struct dfdn_result *res, struct lanes_error *err)
+int lanes_dfdn_assign(const struct lanes_fabric *f, struct lanes_routing *r,
+		      const struct lanes_route_opts *opts, struct dfdn_result *res,
+		      struct lanes_error *err)
 {
 	struct hops h = { .f = f, .r = r, .res = res };
 	int rc;
@@ -434,7 +440,7 @@ int lanes_dfdn_assign(const struct lanes_fabric *f, struct lanes_routing *r, uns
 	memset(res, 0, sizeof(*res));
 	res->sls_needed = 1;
 	if ((rc = index_ports(&h, err)) || (rc = alloc_entries(&h, err)) ||
-	    (rc = lanes_route_sls_per_src_switch(r, err)) || (rc = assign_all(&h, threads, err)))
+	    (rc = lanes_route_sls_per_src_switch(r, err)) || (rc = assign_all(&h, opts, err)))
 		goto out;
 	if (res->too_long || res->sls_needed > NIBBLES_ALL_SLS)
 		goto out;

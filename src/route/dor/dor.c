@@ -63,6 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "route/engines.h"
 #include "route/minhop/minhop.h"
 #include "core/util.h"
@@ -349,18 +350,23 @@ static int check_column(const struct dor_cabling *c, const uint8_t *col, uint32_
 	return 0;
 }
 
-/* Rule 3: every CA (and router) LID's routes in dimension order. */
+/*
+ * Rule 3: every CA (and router) LID's routes in dimension order. Progress:
+ * phase "dimension order", a unit per LID.
+ */
 static int check_dimension_order(const struct lanes_fabric *f, const struct lanes_routing *r,
-				 struct lanes_error *err)
+				 const struct lanes_route_opts *opts, struct lanes_error *err)
 {
 	struct dor_cabling c = { 0 };
 	int rc = cabling_init(&c, f, err);
 
+	lanes_progress_phase(opts->progress, "dimension order", f->max_lid);
 	for (uint32_t lid = 1; !rc && lid <= f->max_lid; lid++) {
 		uint32_t node = f->lid_owner[lid].node;
 
 		if (node != LANES_NONE && f->nodes[node].type != LANES_NODE_SWITCH)
 			rc = check_column(&c, lanes_routing_column(r, lid), lid, err);
+		lanes_progress_add(opts->progress, 1);
 	}
 	cabling_free(&c);
 	return rc;
@@ -399,7 +405,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	*out = NULL;
 	if ((rc = check_cabling(f, err)) ||
 	    (rc = lanes_minhop_route_narrowed(f, opts, first_dimension_only, &r, err)) ||
-	    (rc = check_dimension_order(f, r, err)) || (rc = set_notes(r, err)))
+	    (rc = check_dimension_order(f, r, opts, err)) || (rc = set_notes(r, err)))
 		goto out;
 	*out = r;
 	r = NULL;

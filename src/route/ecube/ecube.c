@@ -64,6 +64,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/parallel.h"
 #include "core/util.h"
 #include "lanes/recognize.h"
@@ -259,12 +260,15 @@ static void route_destination(struct ecube *e, uint32_t t)
 	}
 }
 
+/* Worker k: destination switches k, k + workers, ...; a unit of progress each. */
 static void route_share(void *ctx, unsigned k)
 {
 	struct ecube *e = ctx;
 
-	for (uint32_t t = k; t < e->f->num_switches; t += e->num_workers)
+	for (uint32_t t = k; t < e->f->num_switches; t += e->num_workers) {
 		route_destination(e, t);
+		lanes_progress_add(e->opts->progress, 1);
+	}
 }
 
 /* ------------------------------------------------------------ balance=N */
@@ -354,12 +358,16 @@ static uint8_t walked_sl(const struct ecube *e, uint32_t x, uint32_t t, uint32_t
 	return sl;
 }
 
-/* balance=N: path SLs of every LID routed through the fabric, from the routes chosen. */
+/*
+ * balance=N: path SLs of every LID routed through the fabric, from the
+ * routes chosen. Progress: phase "path SLs", a unit per destination switch.
+ */
 static void set_walked_sls(struct ecube *e)
 {
 	const struct lanes_fabric *f = e->f;
 
-	for (uint32_t t = 0; t < f->num_switches; t++)
+	lanes_progress_phase(e->opts->progress, "path SLs", f->num_switches);
+	for (uint32_t t = 0; t < f->num_switches; t++) {
 		for (uint32_t i = e->lids.first[t]; i < e->lids.first[t + 1]; i++) {
 			uint32_t lid = e->lids.lid[i];
 
@@ -369,6 +377,8 @@ static void set_walked_sls(struct ecube *e)
 			for (uint32_t x = 0; x < f->num_switches; x++)
 				lanes_routing_set_sl(e->r, x, lid, x == t ? 0 : walked_sl(e, x, t, lid));
 		}
+		lanes_progress_add(e->opts->progress, 1);
+	}
 }
 
 static int route_balanced(struct ecube *e, struct lanes_error *err)
@@ -494,10 +504,12 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	*out = NULL;
 	if ((rc = prepare(&e, err)))
 		goto out;
-	if (e.balance_rounds)
-		rc = route_balanced(&e, err);
-	else
+	if (e.balance_rounds) {
+		rc = route_balanced(&e, err); /* balance.c counts its rounds */
+	} else {
+		lanes_progress_phase(opts->progress, "routing", f->num_switches);
 		lanes_parallel_run(e.num_workers, route_share, &e);
+	}
 	if (rc || (rc = set_vls(&e, err)))
 		goto out;
 	lanes_routing_count_resources(e.r);

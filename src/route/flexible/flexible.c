@@ -81,6 +81,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/util.h"
 #include "fabric/distance.h"
 #include "route/cdg/cdg.h"
@@ -101,6 +102,7 @@
 
 struct flexible {
 	const struct lanes_fabric *f;
+	struct lanes_progress *progress; /* opts->progress */
 	uint32_t ns;
 	struct route_channels channels;
 	struct lanes_cdg *cdg;
@@ -419,9 +421,13 @@ static int route_all(struct flexible *x, struct lanes_error *err)
 		uint32_t routed = 0;
 
 		left = 0;
-		for (uint32_t i = 0; i < x->ns; i++)
-			routed += level_toward(x, (i + x->trial * (x->ns / x->trials + 1)) % x->ns, hops,
-					       &left);
+		for (uint32_t i = 0; i < x->ns; i++) {
+			uint32_t t = (i + x->trial * (x->ns / x->trials + 1)) % x->ns;
+			uint32_t n = level_toward(x, t, hops, &left);
+
+			routed += n;
+			lanes_progress_add(x->progress, n);
+		}
 		if (left && !routed && hops > x->ns)
 			break;
 	}
@@ -542,8 +548,22 @@ static void score(const struct flexible *x, uint64_t *most, uint64_t *total)
 	}
 }
 
-/* trials=N routings, each from a fresh CDG, the later ones steered off the channels the
- * earlier ones crowded; the least crowded (then the shortest) kept. */
+/* The switch pairs a trial routes: ordered, of distinct switches in one component. */
+static uint64_t pairs_to_route(const struct flexible *x)
+{
+	uint64_t n = 0;
+
+	for (uint32_t t = 0; t < x->ns; t++)
+		for (uint32_t s = 0; s < x->ns; s++)
+			n += s != t && x->component[s] == x->component[t];
+	return n;
+}
+
+/*
+ * trials=N routings, each from a fresh CDG, the later ones steered off the
+ * channels the earlier ones crowded; the least crowded (then the shortest)
+ * kept. Progress: phase "paths", a unit per switch pair routed in a trial.
+ */
 static int route_trials(struct flexible *x, struct lanes_error *err)
 {
 	size_t nn = (size_t)x->ns * x->ns, ne = x->f->adj_off[x->ns];
@@ -551,6 +571,7 @@ static int route_trials(struct flexible *x, struct lanes_error *err)
 	int rc;
 
 	x->best_most = UINT64_MAX;
+	lanes_progress_phase(x->progress, "paths", x->trials * pairs_to_route(x));
 	for (x->trial = 0; x->trial < x->trials; x->trial++) {
 		memset(x->crossings, 0, ne * sizeof(*x->crossings));
 		if ((rc = lanes_cdg_open_layer(x->cdg, 0, err)) || (rc = allow_tree_turns(x, err)) ||
@@ -611,6 +632,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	memset(&x, 0, sizeof(x));
 	x.f = f;
 	x.ns = f->num_switches;
+	x.progress = opts->progress;
 	x.trials = x.ns <= TRIALS_UP_TO ? DEFAULT_TRIALS : 1;
 	*out = NULL;
 	if ((rc = lanes_route_each_param(opts->params, parse_word, &x.trials, err)) ||

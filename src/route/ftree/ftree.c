@@ -587,7 +587,7 @@ static int route_ftree(const struct lanes_fabric *f, const struct lanes_route_op
 		       struct lanes_routing **out, struct lanes_error *err)
 {
 	struct ftree_params p;
-	struct ftree t = { .f = f };
+	struct ftree t = { .f = f, .progress = opts->progress };
 	uint64_t *cn = NULL, *io = NULL;
 	uint32_t *roots = NULL;
 	int rc;

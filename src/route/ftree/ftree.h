@@ -98,13 +98,18 @@ struct ftree {
 	uint32_t *twin_stamp;         /* per twin class: twin_hops is valid where it equals stamp */
 	uint32_t *twin_hops;          /* the fewest hops at which a class member descended */
 	uint32_t num_twin_classes;
+	struct lanes_progress *progress; /* opts->progress: routing counts its targets */
 };
 
 /* ftree_build.c: the groups, the ranking (LANES_EREFUSED naming the switch), the tuples. */
 int lanes_ftree_build(struct ftree *t, struct lanes_error *err);
 void lanes_ftree_free(struct ftree *t);
 
-/* ftree_route.c: OpenSM's routing to CNs, other CAs and switches, in its order. */
+/*
+ * ftree_route.c: OpenSM's routing to CNs, other CAs and switches, in its
+ * order. Progress (t->progress): phase "routing", a unit per target routed
+ * (a leaf's compute nodes and dummies, another CA port, a switch LID).
+ */
 int lanes_ftree_route_all(struct ftree *t, int switch_lids, struct lanes_error *err);
 
 #endif

@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/util.h"
 #include "route/common/endports.h"
 #include "route/ftree/ftree.h"
@@ -394,6 +395,7 @@ static void route_to_cns(struct ftree *t, const uint32_t *ca_at_lid)
 			set_route(t, s, 0, 0, 1);
 			climb(t, s, LANES_NONE, dummy, 1, 0, 1);
 		}
+		lanes_progress_add(t->progress, routed);
 	}
 }
 
@@ -443,9 +445,10 @@ static void route_to_non_cns(struct ftree *t, const uint32_t *cas_in_order, uint
 		for (uint32_t k = node_first_ca[node]; k < t->num_cas && t->cas[k].node == node; k++) {
 			struct ftree_ca_port *c = &t->cas[k];
 
-			if (!c->is_cn && !c->routed)
-				route_ca_lid(t, c, c->sw, c->sw_port,
-					     c->is_io ? t->max_reverse_hops : 0);
+			if (c->is_cn || c->routed)
+				continue;
+			route_ca_lid(t, c, c->sw, c->sw_port, c->is_io ? t->max_reverse_hops : 0);
+			lanes_progress_add(t->progress, 1);
 		}
 	}
 }
@@ -465,7 +468,20 @@ static void route_to_switches(struct ftree *t, const uint32_t *sws, uint32_t n, 
 		set_route(t, s, tg.lid, 0, 0);
 		if (switch_lids)
 			climb(t, s, LANES_NONE, tg, 0, 0, 0);
+		lanes_progress_add(t->progress, 1);
 	}
+}
+
+/* The units of progress: the leaves' compute-node slots, the other CA ports, the switch LIDs. */
+static uint64_t targets(const struct ftree *t)
+{
+	uint64_t n = (uint64_t)t->num_leaves * t->max_cn_per_leaf;
+
+	for (uint32_t k = 0; k < t->num_cas; k++)
+		n += !t->cas[k].is_cn;
+	for (uint32_t s = 0; s < t->f->num_switches; s++)
+		n += t->sw[s].lid != 0;
+	return n;
 }
 
 int lanes_ftree_route_all(struct ftree *t, int switch_lids, struct lanes_error *err)
@@ -490,6 +506,7 @@ int lanes_ftree_route_all(struct ftree *t, int switch_lids, struct lanes_error *
 		ca_at_lid[t->cas[k].lid] = k;
 		node_first_ca[t->cas[k].node] = k;
 	}
+	lanes_progress_phase(t->progress, "routing", targets(t));
 	route_to_cns(t, ca_at_lid);
 	route_to_non_cns(t, cas_in_order, ncas, node_first_ca);
 	route_to_switches(t, sws, nsws, switch_lids);

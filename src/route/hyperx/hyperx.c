@@ -100,6 +100,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/parallel.h"
 #include "core/util.h"
 #include "lanes/recognize.h"
@@ -333,13 +334,16 @@ static void route_destination(struct hx_route *h, unsigned worker, uint32_t t)
 	}
 }
 
+/* Worker k: destination switches k, k + workers, ...; a unit of progress each. */
 static void route_share(void *ctx, unsigned k)
 {
 	struct hx_route *h = ctx;
 
 	for (uint32_t t = k; t < h->f->num_switches && h->missing_from[k] == LANES_NONE;
-	     t += h->num_workers)
+	     t += h->num_workers) {
 		route_destination(h, k, t);
+		lanes_progress_add(h->opts->progress, 1);
+	}
 }
 
 /* ------------------------------------------------------------ VLs */
@@ -567,6 +571,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	*out = NULL;
 	if ((rc = prepare(&h, err)))
 		goto out;
+	lanes_progress_phase(opts->progress, "routing", f->num_switches);
 	lanes_parallel_run(h.num_workers, route_share, &h);
 	if ((rc = refuse_missing(&h, err)) || (rc = set_vls(&h, err)))
 		goto out;

@@ -68,6 +68,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/strbuf.h"
 #include "core/util.h"
 #include "route/lash/lash_internal.h"
@@ -149,10 +150,14 @@ static void routes_of_tree(struct lash *l, uint32_t root)
 		l->parent[l->queue[j]] = NONE;
 }
 
+/* Progress: phase "paths", one unit per tree (switch). */
 static void make_paths(struct lash *l)
 {
-	for (uint32_t i = 0; i < l->ns; i++)
+	lanes_progress_phase(l->opts->progress, "paths", l->ns);
+	for (uint32_t i = 0; i < l->ns; i++) {
 		routes_of_tree(l, l->osm[i]);
+		lanes_progress_add(l->opts->progress, 1);
+	}
 	for (uint32_t t = 0; t < l->ns; t++)
 		l->port[(size_t)t * l->ns + t] = 0;
 }

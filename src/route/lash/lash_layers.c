@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "route/lash/lash_internal.h"
 #include "route/cdg/channels.h"
 #include "route/cdg/cdg.h"
@@ -145,17 +146,24 @@ static int clear_layers(struct lash *l, struct lanes_error *err)
 	return 0;
 }
 
-/* OpenSM's order: pairs by ids, (0,1), (0,2), ... *needed: layers, or OVER. */
+/*
+ * OpenSM's order: pairs by ids, (0,1), (0,2), ... *needed: layers, or OVER.
+ * Progress: phase "VL layers", every switch pair (joined or not) a unit,
+ * counted row by row.
+ */
 int lanes_lash_layer_osm_order(struct lash *l, uint32_t *needed, struct lanes_error *err)
 {
 	int rc;
 
 	*needed = OVER;
-	for (uint32_t a = 0; a < l->ns; a++)
+	lanes_progress_phase(l->opts->progress, "VL layers", (uint64_t)l->ns * (l->ns - 1) / 2);
+	for (uint32_t a = 0; a < l->ns; a++) {
 		for (uint32_t b = a + 1; b < l->ns; b++)
 			if (joined(l, l->osm[a], l->osm[b]) &&
 			    (rc = place(l, l->osm[a], l->osm[b], err)))
 				return rc < 0 ? rc : 0;
+		lanes_progress_add(l->opts->progress, l->ns - a - 1);
+	}
 	*needed = l->nlayers;
 	return 0;
 }
@@ -175,7 +183,20 @@ static int pair_hops(struct lash *l, uint8_t **hops, uint64_t hist[256], struct 
 	return 0;
 }
 
-/* First fit, longest paths first, then OpenSM's order. */
+/* The joined pairs that the longest-first layering places (hops 1 and more). */
+static uint64_t pairs_placed(const uint64_t hist[256])
+{
+	uint64_t n = 0;
+
+	for (int h = 1; h < 256; h++)
+		n += hist[h];
+	return n;
+}
+
+/*
+ * First fit, longest paths first, then OpenSM's order. Progress: phase
+ * "VL layers again", a unit per joined pair placed.
+ */
 int lanes_lash_layer_longest_first(struct lash *l, uint32_t *needed, struct lanes_error *err)
 {
 	uint64_t hist[256];
@@ -185,6 +206,7 @@ int lanes_lash_layer_longest_first(struct lash *l, uint32_t *needed, struct lane
 	*needed = OVER;
 	if ((rc = clear_layers(l, err)) || (rc = pair_hops(l, &hops, hist, err)))
 		goto out;
+	lanes_progress_phase(l->opts->progress, "VL layers again", pairs_placed(hist));
 	for (int h = 255; h > 0; h--)
 		for (uint32_t a = 0; hist[h] && a < l->ns; a++)
 			for (uint32_t b = a + 1; b < l->ns; b++) {
@@ -194,6 +216,7 @@ int lanes_lash_layer_longest_first(struct lash *l, uint32_t *needed, struct lane
 					continue;
 				if ((rc = place(l, s, t, err)))
 					goto out;
+				lanes_progress_add(l->opts->progress, 1);
 			}
 	*needed = l->nlayers;
 out:
@@ -233,7 +256,9 @@ static void next_in_layer(const struct lash *l, uint32_t k, uint32_t *a, uint32_
  * layer holds have failed since the extremes last changed. A failed try costs
  * a cycle search, and on dense fabrics (dragonflies) most tries fail, so the
  * failures are also bounded by the number of pairs in all (a bound on time
- * that depends only on the input).
+ * that depends only on the input). Progress: phase "balancing", a unit per
+ * failed try out of that bound, the rest added when the layers are balanced
+ * sooner.
  */
 int lanes_lash_balance(struct lash *l, struct lanes_error *err)
 {
@@ -243,6 +268,7 @@ int lanes_lash_balance(struct lash *l, struct lanes_error *err)
 
 	for (uint32_t k = 0; k < l->nlayers; k++)
 		fails_left += l->pairs[k];
+	lanes_progress_phase(l->opts->progress, "balancing", fails_left);
 	extremes(l, &lo, &hi);
 	trials = l->pairs[hi];
 	while (trials && fails_left && l->pairs[hi] - l->pairs[lo] >= BALANCE_LIMIT) {
@@ -261,10 +287,12 @@ int lanes_lash_balance(struct lash *l, struct lanes_error *err)
 		} else {
 			trials--;
 			fails_left--;
+			lanes_progress_add(l->opts->progress, 1);
 		}
 		extremes(l, &lo, &hi);
 		if (lo != olo || hi != ohi)
 			trials = l->pairs[hi];
 	}
+	lanes_progress_add(l->opts->progress, fails_left);
 	return 0;
 }

@@ -60,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/parallel.h"
 #include "core/util.h"
 #include "lanes/recognize.h"
@@ -269,14 +270,19 @@ static int route_destination(struct sf_worker *w, uint32_t d)
 	return 0;
 }
 
-/* Worker k: destination switches k, k + workers, ...; stops at the first without routes. */
+/*
+ * Worker k: destination switches k, k + workers, ...; stops at the first
+ * without routes. Progress: a unit per destination switch routed.
+ */
 static void route_share(void *ctx, unsigned k)
 {
 	struct sf_worker *w = (struct sf_worker *)ctx + k;
 
-	for (uint32_t d = k; d < w->sr->f->num_switches; d += w->sr->num_workers)
+	for (uint32_t d = k; d < w->sr->f->num_switches; d += w->sr->num_workers) {
 		if (route_destination(w, d))
 			return;
+		lanes_progress_add(w->sr->opts->progress, 1);
+	}
 }
 
 /* ------------------------------------------------------------ VLs */
@@ -444,6 +450,7 @@ static int route(const struct lanes_fabric *f, const struct lanes_route_opts *op
 	*out = NULL;
 	if ((rc = prepare(&sr, err)))
 		goto out;
+	lanes_progress_phase(opts->progress, "routing", f->num_switches);
 	lanes_parallel_run(sr.num_workers, route_share, sr.workers);
 	if ((rc = refuse_missing_route(&sr, err)) || (rc = set_vls(sr.r, f, err)))
 		goto out;
