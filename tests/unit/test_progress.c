@@ -21,6 +21,8 @@
  *              switch LIDs)
  *   flexible   paths (switch pairs x trials), ROUTING (switches, balance.c)
  *   minhop, updn  ROUTING (CA ports)
+ *   sssp       ROUTING (switches with CAs, then every switch: its own LIDs)
+ *   dfsssp     routing (as sssp), VL LAYERS (its units of paths)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,29 @@ typedef uint64_t (*unit_count)(const struct lanes_fabric *f);
 static uint64_t switches(const struct lanes_fabric *f)
 {
 	return f->num_switches;
+}
+
+/*
+ * sssp's destinations (OpenSM's order): each switch with CAs for their LIDs,
+ * then every switch for its own.
+ */
+static uint64_t sssp_destinations(const struct lanes_fabric *f)
+{
+	uint64_t n = f->num_switches;
+
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		const struct lanes_node *sw = &f->nodes[f->switches[s]];
+		int with_cas = 0;
+
+		for (uint8_t p = 1; p <= sw->nports; p++) {
+			const struct lanes_port *pt = lanes_fabric_port(f, f->switches[s], p);
+
+			with_cas |= pt->peer_node != LANES_NONE &&
+				    f->nodes[pt->peer_node].type != LANES_NODE_SWITCH;
+		}
+		n += with_cas;
+	}
+	return n;
 }
 
 /* Unordered pairs of distinct switches (the fabrics here are connected). */
@@ -268,19 +293,27 @@ static void test_flexible(void **state)
 /* ------------------------------------------------------------ counted before */
 
 /*
- * minhop and updn count a destination switch per unit against a total of
- * CA ports (minhop.c and updown.c, route_endports: the batch's size, not its
- * end ports); the two agree only with one CA port per switch. Skipped
- * until they count end ports (or total the switches).
+ * minhop and updn count end ports against a total of CA ports; with two CA
+ * ports per switch a count of destination switches (batches) would end at
+ * half the total, as it once did.
  */
 static void test_minhop_updn(void **state)
 {
 	(void)state;
 	CHECK({ "minhop", "torus k=3x3 p=1", "routing", ca_lids },
 	      { "updn", "torus k=3x3 p=1", "routing", ca_lids });
-	skip(); /* with p=2: done is the switches, total the CA ports */
 	CHECK({ "minhop", "torus k=4x4 p=2", "routing", ca_lids },
-	      { "updn", "torus k=4x4 p=2", "routing", ca_lids });
+	      { "updn", "torus k=4x4 p=2", "routing", ca_lids },
+	      { "dnup", "fattree k=4 n=3", "routing", ca_lids },
+	      { "ud-dfs", "torus k=4x4 p=2", "routing", ca_lids });
+}
+
+static void test_sssp(void **state)
+{
+	(void)state;
+	CHECK({ "sssp", "torus k=4x4 p=2", "routing", sssp_destinations },
+	      { "sssp", "fattree k=4 n=3", "routing", sssp_destinations },
+	      { "sssp", "mesh k=3x3 p=0", "routing", sssp_destinations });
 }
 
 static void test_nue_dla_torus2qos(void **state)
@@ -288,10 +321,15 @@ static void test_nue_dla_torus2qos(void **state)
 	(void)state;
 	CHECK({ "nue", "torus k=4x4 p=2", "routing", ca_lids },
 	      { "dla", "dragonfly a=4 p=2 h=2", "routing", lids_from_0 },
+	      { "d3r", "dragonfly a=4 p=2 h=2", "routing", lids_from_0 },
 	      { "torus-2qos", "torus k=5x4x3 p=1", "routing", ordered_switch_pairs });
 }
 
-/* dfsssp's last phase, "VL layers" (dfsssp.c), has no total yet: its routing is not seen. */
+/*
+ * dfsssp's last phase, "VL layers" (dfsssp_layers.c), counts its units of
+ * paths (an internal grouping, so only done == total > 0 is checked), on a
+ * torus whose SSSP paths need layering and on a tree whose do not.
+ */
 static void test_dfsssp(void **state)
 {
 	struct lanes_fabric *f = gen("torus k=4x4 p=1");
@@ -306,9 +344,42 @@ static void test_dfsssp(void **state)
 	if (lanes_route(lanes_engine_find("dfsssp"), f, &o, &r, &err))
 		fail_msg("dfsssp: %s", err.message);
 	assert_string_equal(atomic_load(&p.phase), "VL layers");
+	assert_true(atomic_load(&p.total) > 0);
+	assert_int_equal(atomic_load(&p.done), atomic_load(&p.total));
 	lanes_routing_free(r);
 	lanes_fabric_free(f);
-	skip(); /* until "VL layers" has a total */
+	f = gen("fattree k=4 n=2");
+	memset(&p, 0, sizeof(p));
+	if (lanes_route(lanes_engine_find("dfsssp"), f, &o, &r, &err))
+		fail_msg("dfsssp: %s", err.message);
+	assert_string_equal(atomic_load(&p.phase), "VL layers");
+	assert_int_equal(atomic_load(&p.done), 1);
+	assert_int_equal(atomic_load(&p.total), 1);
+	lanes_routing_free(r);
+	lanes_fabric_free(f);
+}
+
+/* Every registered engine is among the cases above (by name, in this file). */
+static void test_every_engine(void **state)
+{
+	FILE *fp = fopen(__FILE__, "r");
+	char *text = calloc(1, 1 << 17);
+	size_t n;
+
+	(void)state;
+	assert_non_null(fp);
+	assert_non_null(text);
+	n = fread(text, 1, (1 << 17) - 1, fp);
+	fclose(fp);
+	for (size_t i = 0; lanes_engine_at(i); i++) {
+		char quoted[64];
+
+		snprintf(quoted, sizeof(quoted), "\"%s\"", lanes_engine_at(i)->name);
+		if (!strstr(text, quoted))
+			fail_msg("engine %s has no progress case", lanes_engine_at(i)->name);
+	}
+	assert_true(n > 0);
+	free(text);
 }
 
 int main(void)
@@ -320,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_dor),
 		cmocka_unit_test(test_dfdn),     cmocka_unit_test(test_ftree),
 		cmocka_unit_test(test_flexible), cmocka_unit_test(test_minhop_updn),
+		cmocka_unit_test(test_sssp),     cmocka_unit_test(test_every_engine),
 		cmocka_unit_test(test_nue_dla_torus2qos), cmocka_unit_test(test_dfsssp),
 	};
 

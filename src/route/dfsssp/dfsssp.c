@@ -232,6 +232,8 @@ static int assign_layers(struct dfsssp *d, uint32_t budget, struct lanes_error *
 	int rc;
 
 	if (d->one_layer) { /* layer 0 is acyclic: OpenSM's layering keeps every path there */
+		lanes_progress_phase(d->opts->progress, "VL layers", 1);
+		lanes_progress_add(d->opts->progress, 1);
 		d->nlayers = d->greedy = 1;
 		return 0;
 	}
@@ -347,7 +349,6 @@ int lanes_dfsssp_route(const struct lanes_fabric *f, const struct lanes_route_op
 			      d.r, err);
 	if ((rc = lanes_dfsssp_units_end(&d, rc, err)))
 		goto out;
-	lanes_progress_phase(opts->progress, "VL layers", 0);
 	if ((rc = layer_paths(&d, err)))
 		goto out;
 	*out = d.r;

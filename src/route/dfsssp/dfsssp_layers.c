@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "core/util.h"
 #include "route/cdg/cdg.h"
 #include "route/cdg/cycles.h"
@@ -146,7 +147,21 @@ static int break_cycles(struct dfsssp *d, struct route_cycles *s, uint32_t l)
 	return 0;
 }
 
-/* OpenSM's layering; d->nlayers = DFSSSP_MAX_LAYERS + 1 when the SLs do not suffice. */
+/* The units that stay in layer l (its cycles broken, they move no more). */
+static uint64_t units_in(const struct dfsssp *d, uint32_t l)
+{
+	uint64_t n = 0;
+
+	for (uint32_t u = 0; u < d->nunits; u++)
+		n += d->layer[u] == l;
+	return n;
+}
+
+/*
+ * OpenSM's layering; d->nlayers = DFSSSP_MAX_LAYERS + 1 when the SLs do not
+ * suffice. Progress: phase "VL layers", a unit per unit of paths, counted
+ * when its layer is done.
+ */
 int lanes_dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err)
 {
 	struct route_cycles s;
@@ -157,6 +172,7 @@ int lanes_dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err)
 		return lanes_error_oom(err);
 	if ((rc = lanes_route_cycles_init(&s, &d->ch, err)))
 		return rc;
+	lanes_progress_phase(d->opts->progress, "VL layers", d->nunits);
 	for (uint32_t l = 0; l < d->nlayers; l++) {
 		if (l)
 			count_layer(d, l);
@@ -164,6 +180,7 @@ int lanes_dfsssp_make_layers(struct dfsssp *d, struct lanes_error *err)
 			d->nlayers = DFSSSP_MAX_LAYERS + 1;
 			break;
 		}
+		lanes_progress_add(d->opts->progress, units_in(d, l));
 	}
 	lanes_route_cycles_free(&s);
 	return 0;
@@ -265,7 +282,8 @@ static void place(struct dfsssp *d, uint32_t u, uint32_t k)
  * fit on these paths. Longest paths first, each goes to the lowest layer
  * that stays acyclic with it, in the layered graph of cdg/cdg.c (as lash's
  * layers). *needed receives the layers used, DFSSSP_MAX_LAYERS + 1 when
- * they do not suffice.
+ * they do not suffice. Progress: phase "VL layers, first fit", a unit per
+ * unit of paths placed (the rest at once when the layers run out).
  */
 int lanes_dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_error *err)
 {
@@ -279,6 +297,7 @@ int lanes_dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_erro
 	if ((rc = lanes_cdg_new(&g, &d->ch, DFSSSP_MAX_LAYERS, err)) || (rc = ff_empty(d, err)) ||
 	    (rc = ff_order(d, order, err)))
 		goto out;
+	lanes_progress_phase(d->opts->progress, "VL layers, first fit", d->nunits);
 	for (uint32_t i = 0; i < d->nunits && !*needed; i++) {
 		int k = first_layer(d, g, &opened, order[i], err);
 
@@ -290,6 +309,7 @@ int lanes_dfsssp_first_fit(struct dfsssp *d, uint32_t *needed, struct lanes_erro
 			*needed = DFSSSP_MAX_LAYERS + 1;
 		else
 			place(d, order[i], (uint32_t)k);
+		lanes_progress_add(d->opts->progress, *needed ? d->nunits - i : 1);
 	}
 	if (!*needed)
 		*needed = d->nlayers;

@@ -262,7 +262,7 @@ static int route_endports(struct minhop *m, struct lanes_error *err)
 
 	lanes_progress_phase(m->opts->progress, "routing", m->eps.n);
 	while (i < m->eps.n) {
-		uint32_t lids = 0;
+		uint32_t lids = 0, first = i;
 
 		for (m->batch_size = 0; i < m->eps.n && m->batch_size < most; m->batch_size++) {
 			struct route_dest *d = &m->batch[m->batch_size].dest;
@@ -272,7 +272,7 @@ static int route_endports(struct minhop *m, struct lanes_error *err)
 		}
 		if ((rc = route_batch(m, err)))
 			return rc;
-		lanes_progress_add(m->opts->progress, m->batch_size);
+		lanes_progress_add(m->opts->progress, i - first); /* end ports, as the total */
 	}
 	return 0;
 }

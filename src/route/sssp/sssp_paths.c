@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lanes/progress.h"
 #include "route/sssp/sssp_paths.h"
 #include "route/common/endports.h"
 #include "route/sssp/sssp.h"
@@ -115,9 +116,10 @@ static void own_lids(struct sssp *m)
 	}
 }
 
-/* The rule, every destination in turn. */
+/* The rule, every destination in turn (a unit of progress each). */
 static void route_by_rule(struct sssp *m)
 {
+	lanes_progress_phase(m->opts->progress, "routing", m->nseq);
 	lanes_sssp_dests_start(m);
 	for (uint32_t j = 0; j < m->nseq; j++) {
 		lanes_sssp_dests_next(m, j);
@@ -128,6 +130,7 @@ static void route_by_rule(struct sssp *m)
 		if (j < m->ngroups && m->progress)
 			m->progress->routed(m->progress->ctx, m->cur->t);
 		lanes_sssp_dests_done(m, j);
+		lanes_progress_add(m->opts->progress, 1);
 	}
 	lanes_sssp_dests_stop(m);
 }

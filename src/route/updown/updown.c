@@ -269,7 +269,7 @@ static int route_endports(struct updown_run *run, struct lanes_error *err)
 
 	lanes_progress_phase(run->opts->progress, "routing", run->eps.n);
 	while (i < run->eps.n) {
-		uint32_t lids = 0;
+		uint32_t lids = 0, first = i;
 
 		for (run->batch_size = 0; i < run->eps.n && run->batch_size < most; run->batch_size++) {
 			struct route_dest *d = &run->batch[run->batch_size].dest;
@@ -279,7 +279,7 @@ static int route_endports(struct updown_run *run, struct lanes_error *err)
 		}
 		if ((rc = route_batch(run, err)))
 			return rc;
-		lanes_progress_add(run->opts->progress, run->batch_size);
+		lanes_progress_add(run->opts->progress, i - first); /* end ports, as the total */
 	}
 	return 0;
 }
