@@ -171,7 +171,7 @@ static int remove_switches(const struct lanes_fabric *f, const struct lanes_faul
 			   unsigned char *dead_sw, uint32_t *cand, uint32_t *removed,
 			   struct lanes_error *err)
 {
-	uint32_t n = 0, random;
+	uint32_t n = 0, random = 0;
 	int rc;
 
 	if ((rc = mark_named_switches(f, names, dead_sw, err)))
@@ -195,7 +195,7 @@ static int remove_cables(const struct lanes_fabric *f, const struct lanes_fault_
 			 const unsigned char *dead_node, unsigned char *dead_link, uint32_t *cand,
 			 uint32_t *removed, struct lanes_error *err)
 {
-	uint32_t n = 0, random;
+	uint32_t n = 0, random = 0;
 	int rc;
 
 	if ((rc = mark_named_cables(f, names, dead_link, err)))
