@@ -56,6 +56,22 @@ const struct lanes_generator *lanes_generator_at(size_t i);
 int lanes_topo_generate(const char *name, size_t nargs, const char *const *args,
 			struct lanes_fabric **out, struct lanes_error *err);
 
+/** What a generator spec would build (lanes_topo_measure). */
+struct lanes_topo_size {
+	uint64_t switches;   /**< switches */
+	uint64_t host_ports; /**< CA ports cabled to switches (hosts x ports per host) */
+};
+
+/**
+ * The size of the fabric a spec describes, without building it: its
+ * parameters are read and checked as lanes_topo_generate() reads them, up
+ * to the size check every generator makes before it builds, so a caller
+ * can estimate the memory a fabric needs before allocating it. Checks made
+ * while building (cabling, radix of some generators) are not made.
+ */
+int lanes_topo_measure(const char *name, size_t nargs, const char *const *args,
+		       struct lanes_topo_size *out, struct lanes_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -45,6 +45,8 @@ struct cli_fabric_opts {
 	int keep_removed;
 	int quiet;                        /* --quiet: no progress line */
 	uint64_t max_memory;              /* --max-memory, bytes; 0: what the machine has free */
+	const char *cmd;                  /* "route": for the memory refusal's message */
+	unsigned table_copies;            /* as cli_check_memory's copies; 0: no tables */
 };
 
 /* The defaults: no format, no faults, fault seed 1. */
@@ -143,8 +145,9 @@ int cli_fabric_option(int opt, const char *arg, struct cli_fabric_opts *opts);
 	"                       repeatable; --fail-switch G removes a switch by GUID or name\n" \
 	"  --fault-seed S       seed for fault injection, decimal (default 1)\n"           \
 	"  --quiet              no progress line (drawn on a terminal for runs over 2 s)\n"   \
-	"  --max-memory SIZE    the memory routing tables may take (512M, 16G; default:\n"  \
-	"                       MemAvailable); a fabric that needs more is refused first\n"
+	"  --max-memory SIZE    the memory a fabric and its routing tables may take (512M,\n" \
+	"                       16G; default: MemAvailable); more is refused, a generated\n" \
+	"                       fabric before it is built\n"
 
 /* The largest --threads (the library starts at most 256 workers a call). */
 #define LANES_CLI_MAX_THREADS 256

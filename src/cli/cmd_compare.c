@@ -376,6 +376,8 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	cli_progress_start(&pr, "compare", a.fo.quiet);
 	lanes_progress_phase(&pr.p, "reading the fabric", 0);
+	a.fo.cmd = "compare";
+	a.fo.table_copies = 3;
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &a.fo, &f))) {
 		cli_progress_stop(&pr);
 		return rc;

@@ -555,6 +555,8 @@ int cmd_route(int argc, char **argv)
 		return rc < 0 ? EXIT_OK : rc;
 	cli_progress_start(&pr, "route", a.fo.quiet);
 	lanes_progress_phase(&pr.p, "reading the fabric", 0);
+	a.fo.cmd = "route";
+	a.fo.table_copies = 2;
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &a.fo, &f))) {
 		cli_progress_stop(&pr);
 		return rc;

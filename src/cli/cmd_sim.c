@@ -748,6 +748,8 @@ int cmd_sim(int argc, char **argv)
 	lanes_route_opts_init(&a->ro);
 	lanes_sim_opts_init(&a->so);
 	lanes_sim_traffic_init(&a->traffic);
+	a->fo.cmd = "sim";
+	a->fo.table_copies = 2; /* the LFTs and the path SLs of the engine it runs */
 	if ((rc = parse_args(a, argc, argv)) || (rc = pick_rows(a, rows, &n)) ||
 	    (rc = cli_load_fabric(a->nwords, a->words, &a->fo, &f)))
 		goto out;

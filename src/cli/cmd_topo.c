@@ -326,6 +326,7 @@ static int topo_info(int argc, char **argv)
 	}
 	cli_progress_start(&pr, "topo info", opts.quiet);
 	lanes_progress_phase(&pr.p, "reading the fabric", 0);
+	opts.cmd = "topo info";
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f))) {
 		cli_progress_stop(&pr);
 		return rc;
@@ -418,6 +419,7 @@ static int write_command(int argc, char **argv, int convert)
 		return cli_usage_error("topo gen: expected a generator name (see `lanes topo list`)");
 	if (!convert && (rc = gen_output_format(&opts, &to)))
 		return rc;
+	opts.cmd = convert ? "topo convert" : "topo gen";
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f)))
 		return rc;
 	rc = write_fabric(f, output, to ? to : "ibnetdiscover");

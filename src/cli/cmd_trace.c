@@ -347,6 +347,8 @@ int cmd_trace(int argc, char **argv)
 	lanes_route_opts_init(&a.ro);
 	if ((rc = parse_args(&a, argc, argv)))
 		return rc < 0 ? EXIT_OK : rc;
+	a.fo.cmd = "trace";
+	a.fo.table_copies = 2; /* the LFTs and the path SLs */
 	if ((rc = cli_load_fabric(a.nwords, a.words, &a.fo, &f)))
 		return rc;
 	if (!(src = resolve(f, "SRC", a.src)) || !(dst = resolve(f, "DST", a.dst))) {

@@ -181,6 +181,8 @@ int cmd_verify(int argc, char **argv)
 		return rc < 0 ? EXIT_OK : rc;
 	cli_progress_start(&pr, "verify", a.fo.quiet);
 	lanes_progress_phase(&pr.p, "reading the fabric", 0);
+	a.fo.cmd = "verify";
+	a.fo.table_copies = a.engine ? 3 : 2;
 	if ((rc = cli_load_fabric(a.nwords, a.words, &a.fo, &f))) {
 		cli_progress_stop(&pr);
 		return rc;

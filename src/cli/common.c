@@ -169,10 +169,12 @@ static uint64_t mem_available(void)
 	return (uint64_t)kb * 1024;
 }
 
-/* "1.5 GB", "300 MB", "12 kB". */
+/* "2.1 TB", "1.5 GB", "300 MB", "12 kB". */
 static const char *bytes_text(double b, char *buf, size_t n)
 {
-	if (b >= 1e9)
+	if (b >= 1e12)
+		snprintf(buf, n, "%.1f TB", b / 1e12);
+	else if (b >= 1e9)
 		snprintf(buf, n, "%.1f GB", b / 1e9);
 	else if (b >= 1e6)
 		snprintf(buf, n, "%.0f MB", b / 1e6);
@@ -181,21 +183,69 @@ static const char *bytes_text(double b, char *buf, size_t n)
 	return buf;
 }
 
-int cli_check_memory(const char *cmd, const struct lanes_fabric *f,
-		     const struct cli_fabric_opts *opts, unsigned copies)
+/*
+ * Refuse (EXIT_FINDING) when need bytes exceed the bound; what: "the tables
+ * of ...", plural (the verb follows it).
+ */
+static int check_bound(const char *cmd, const char *what, int plural, double need,
+		       const struct cli_fabric_opts *opts)
 {
-	double need = (double)f->num_switches * (f->max_lid + 1) * copies;
 	uint64_t have = opts->max_memory ? opts->max_memory : mem_available();
 	char a[32], b[32];
 
 	if (!have || need <= (double)have)
 		return 0;
 	cli_progress_clear_active();
-	fprintf(stderr, "lanes: %s: the tables of %u switches x %u LIDs need about %s, more than "
-		"the %s %s; --max-memory SIZE sets the bound\n", cmd, f->num_switches, f->max_lid,
-		bytes_text(need, a, sizeof(a)), bytes_text((double)have, b, sizeof(b)),
+	fprintf(stderr, "lanes: %s: %s need%s about %s, more than the %s %s; --max-memory SIZE "
+		"sets the bound\n", cmd ? cmd : "lanes", what, plural ? "" : "s",
+		bytes_text(need, a, sizeof(a)),
+		bytes_text((double)have, b, sizeof(b)),
 		opts->max_memory ? "of --max-memory" : "this machine has available");
 	return EXIT_FINDING;
+}
+
+int cli_check_memory(const char *cmd, const struct lanes_fabric *f,
+		     const struct cli_fabric_opts *opts, unsigned copies)
+{
+	char what[128];
+
+	snprintf(what, sizeof(what), "the tables of %u switches x %u LIDs", f->num_switches,
+		 f->max_lid);
+	return check_bound(cmd, what, 1, (double)f->num_switches * (f->max_lid + 1) * copies, opts);
+}
+
+/*
+ * A fabric's own memory per switch and per CA port while it is built: the
+ * node, its ports, cables, adjacency and the builder's copies. Measured peaks
+ * (topo info, gcc -O2): hypercube n=16 p=200, 13.2 million nodes, 2.69 GB
+ * (204 B each); torus k=40x40x20 p=1, 64,000 nodes, 21.5 MB with the
+ * program's 5 MB (260 B each). Rounded up.
+ */
+#define FABRIC_BYTES_PER_NODE 260.0
+
+/*
+ * Before generating: the fabric a spec describes (lanes_topo_measure) and,
+ * when the command routes, its tables (opts->table_copies, as
+ * cli_check_memory counts them, with one LID per port), against the bound.
+ * 0 or EXIT_FINDING; a spec the measure refuses is left to the generator,
+ * which says why.
+ */
+static int check_spec_memory(int nwords, char **words, const struct cli_fabric_opts *opts)
+{
+	struct lanes_topo_size size;
+	struct lanes_error err;
+	double nodes, need;
+	char what[192];
+
+	if (lanes_topo_measure(words[0], (size_t)nwords - 1, (const char *const *)(words + 1),
+			       &size, &err))
+		return 0;
+	nodes = (double)size.switches + (double)size.host_ports;
+	need = nodes * FABRIC_BYTES_PER_NODE + (double)size.switches * (nodes + 1) * opts->table_copies;
+	snprintf(what, sizeof(what), "the %s fabric (%llu switches, %llu CA ports)%s", words[0],
+		 (unsigned long long)size.switches, (unsigned long long)size.host_ports,
+		 opts->table_copies ? " and its tables" : "");
+	return check_bound(opts->cmd, what, opts->table_copies > 0, need, opts);
 }
 
 void cli_fabric_opts_init(struct cli_fabric_opts *opts)
@@ -444,6 +494,8 @@ int cli_load_fabric(int nwords, char **words, struct cli_fabric_opts *opts,
 		return cli_usage_error("--format %s names the format of a fabric file, and '%s' "
 				       "is a generator spec (for the output format, see --to)",
 				       opts->format, words[0]);
+	} else if ((rc = check_spec_memory(nwords, words, opts))) {
+		return rc;
 	} else {
 		rc = lanes_topo_generate(words[0], (size_t)nwords - 1,
 					 (const char *const *)(words + 1), out, &err);

@@ -79,7 +79,7 @@ static int read_params(struct lanes_params *prm, struct df *d, struct lanes_erro
 				       (unsigned long long)(a * h + 1), (unsigned long long)g);
 	snprintf(what, sizeof(what), "parameters 'a', 'p' and 'g' (a=%llu p=%llu g=%llu)",
 		 (unsigned long long)a, (unsigned long long)p, (unsigned long long)g);
-	if ((rc = lanes_gen_check_lids(KIND, what, a * g, lanes_gen_sat_mul(a * g, p), err)))
+	if ((rc = lanes_gen_check_lids(prm, KIND, what, a * g, lanes_gen_sat_mul(a * g, p), err)))
 		return rc;
 	d->a = (unsigned)a;
 	d->p = (unsigned)p;

@@ -69,7 +69,7 @@ static int read_params(struct lanes_params *p, struct ftree *t, struct lanes_err
 	for (uint64_t i = 1; i < n; i++)
 		per_stage = lanes_gen_sat_mul(per_stage, k);
 	snprintf(what, sizeof(what), "k=%u n=%u", (unsigned)k, (unsigned)n);
-	if ((rc = lanes_gen_check_lids("fattree", what, lanes_gen_sat_mul(per_stage, n),
+	if ((rc = lanes_gen_check_lids(p, "fattree", what, lanes_gen_sat_mul(per_stage, n),
 				  lanes_gen_sat_mul(per_stage, k), err)))
 		return rc;
 	t->k = (uint32_t)k;

@@ -44,11 +44,16 @@ static void format_count(uint64_t v, char *buf, size_t size)
 		snprintf(buf, size, "%llu", (unsigned long long)v);
 }
 
-int lanes_gen_check_lids(const char *kind, const char *what, uint64_t switches, uint64_t host_ports,
-		   struct lanes_error *err)
+int lanes_gen_check_lids(struct lanes_params *prm, const char *kind, const char *what,
+			 uint64_t switches, uint64_t host_ports, struct lanes_error *err)
 {
 	char s[32], h[32];
 
+	if (lanes_gen_sat_add(switches, host_ports) <= LANES_LID_MAX && prm->measure) {
+		prm->measure->switches = switches;
+		prm->measure->host_ports = host_ports;
+		return GEN_MEASURED;
+	}
 	if (lanes_gen_sat_add(switches, host_ports) <= LANES_LID_MAX)
 		return 0;
 	format_count(switches, s, sizeof(s));

@@ -61,14 +61,20 @@ int lanes_gen_cable(struct gen *g, uint32_t a, unsigned pa, uint32_t b, unsigned
 /* A switch's port count must fit: refuse with a message naming the parameters. */
 int lanes_gen_check_radix(const char *kind, uint64_t radix, const char *what, struct lanes_error *err);
 
+/* lanes_gen_check_lids() when the parameters were only measured: not an error. */
+#define GEN_MEASURED (-1000)
+
 /*
  * Refuse a fabric whose switches plus host ports need more LIDs than lanes
  * holds (LANES_LID_MAX); what names the parameters ("k=4x4 p=8"). Pass
  * counts computed with lanes_gen_sat_mul/lanes_gen_sat_add, so huge parameters are
- * refused rather than wrapped.
+ * refused rather than wrapped. Every generator calls it once its parameters
+ * are read and before it builds anything: under lanes_topo_measure()
+ * (prm->measure set) it stores counts that pass there and returns GEN_MEASURED,
+ * which the generator passes up like an error.
  */
-int lanes_gen_check_lids(const char *kind, const char *what, uint64_t switches, uint64_t host_ports,
-		   struct lanes_error *err);
+int lanes_gen_check_lids(struct lanes_params *prm, const char *kind, const char *what,
+			 uint64_t switches, uint64_t host_ports, struct lanes_error *err);
 
 /* Saturating arithmetic for size checks: UINT64_MAX instead of wrapping. */
 uint64_t lanes_gen_sat_mul(uint64_t a, uint64_t b);

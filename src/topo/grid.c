@@ -126,7 +126,8 @@ int lanes_grid_add_hosts(struct gen *g, uint32_t first, uint32_t switches, uint3
 	return 0;
 }
 
-int lanes_grid_layout(struct grid *g, const char *what, struct lanes_error *err)
+int lanes_grid_layout(struct lanes_params *prm, struct grid *g, const char *what,
+		      struct lanes_error *err)
 {
 	uint64_t switches = lanes_grid_product(g->k, g->n);
 	uint64_t ports = g->p;
@@ -142,7 +143,7 @@ int lanes_grid_layout(struct grid *g, const char *what, struct lanes_error *err)
 		 g->wrap ? "2 L_i for each k_i > 2 and L_i for each k_i = 2"
 			 : "2 L_i for each k_i > 1");
 	if ((rc = lanes_gen_check_radix(g->kind, ports, why, err)) ||
-	    (rc = lanes_gen_check_lids(g->kind, what, switches, lanes_gen_sat_mul(switches, g->p), err)))
+	    (rc = lanes_gen_check_lids(prm, g->kind, what, switches, lanes_gen_sat_mul(switches, g->p), err)))
 		return rc;
 	g->switches = (uint32_t)switches;
 	g->nports = (uint32_t)ports;
@@ -164,7 +165,7 @@ int lanes_grid_read(struct lanes_params *params, const char *kkey, struct grid *
 	g->p = (uint32_t)p;
 	lanes_grid_format_dims(g->k, g->n, dims, sizeof(dims));
 	snprintf(what, sizeof(what), "%s=%s p=%u", kkey, dims, g->p);
-	return lanes_grid_layout(g, what, err);
+	return lanes_grid_layout(params, g, what, err);
 }
 
 /* The L cables from switch s towards +1 in dimension i, if it has any. */

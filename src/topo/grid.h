@@ -87,7 +87,8 @@ int lanes_grid_read(struct lanes_params *params, const char *kkey, struct grid *
 	      struct lanes_error *err);
 
 /* Lay out port blocks and check radix and size; n, k, L, p must be set. */
-int lanes_grid_layout(struct grid *g, const char *what, struct lanes_error *err);
+int lanes_grid_layout(struct lanes_params *prm, struct grid *g, const char *what,
+		      struct lanes_error *err);
 
 /* Add the switches, cables and hosts of a laid-out grid. */
 int lanes_grid_build(const struct grid *g, struct lanes_builder *b, struct lanes_error *err);

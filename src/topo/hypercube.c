@@ -40,7 +40,7 @@ static int generate(struct lanes_params *p, struct lanes_builder *b, struct lane
 		return rc;
 	g.p = (uint32_t)hosts;
 	snprintf(what, sizeof(what), "n=%u p=%u", (unsigned)n, g.p);
-	if ((rc = lanes_grid_layout(&g, what, err)))
+	if ((rc = lanes_grid_layout(p, &g, what, err)))
 		return rc;
 	return lanes_grid_build(&g, b, err);
 }

@@ -51,7 +51,7 @@ static int read_params(struct lanes_params *params, struct hyperx *h, struct lan
 	return 0;
 }
 
-static int layout(struct hyperx *h, struct lanes_error *err)
+static int layout(struct lanes_params *prm, struct hyperx *h, struct lanes_error *err)
 {
 	uint64_t switches = lanes_grid_product(h->K, h->n), ports = h->p;
 	char dims[128], what[160], why[64];
@@ -65,7 +65,7 @@ static int layout(struct hyperx *h, struct lanes_error *err)
 	snprintf(what, sizeof(what), "k=%s p=%u", dims, h->p);
 	snprintf(why, sizeof(why), "p=%u, plus L_i * (K_i - 1) per dimension", h->p);
 	if ((rc = lanes_gen_check_radix("hyperx", ports, why, err)) ||
-	    (rc = lanes_gen_check_lids("hyperx", what, switches, lanes_gen_sat_mul(switches, h->p), err)))
+	    (rc = lanes_gen_check_lids(prm, "hyperx", what, switches, lanes_gen_sat_mul(switches, h->p), err)))
 		return rc;
 	h->switches = (uint32_t)switches;
 	h->nports = (uint32_t)ports;
@@ -100,7 +100,7 @@ static int generate(struct lanes_params *params, struct lanes_builder *b,
 	uint32_t first = 0, c[GRID_DIMS_MAX];
 	int rc;
 
-	if ((rc = read_params(params, &h, err)) || (rc = layout(&h, err)))
+	if ((rc = read_params(params, &h, err)) || (rc = layout(params, &h, err)))
 		return rc;
 	lanes_gen_init(&g, b, "hyperx");
 	if ((rc = lanes_grid_add_switches(&g, h.K, h.n, h.switches, h.nports, &first, err)))

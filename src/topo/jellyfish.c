@@ -241,7 +241,7 @@ static int connected(struct jf *j)
 }
 
 /* What no degree-regular connected graph, or no fabric, can satisfy. */
-static int check_params(uint64_t n, uint64_t r, uint64_t hosts, struct lanes_error *err)
+static int check_params(struct lanes_params *prm, uint64_t n, uint64_t r, uint64_t hosts, struct lanes_error *err)
 {
 	char what[96];
 	int rc;
@@ -263,7 +263,7 @@ static int check_params(uint64_t n, uint64_t r, uint64_t hosts, struct lanes_err
 				       KIND);
 	snprintf(what, sizeof(what), "parameters 'switches' and 'p' (switches=%llu p=%llu)",
 		 (unsigned long long)n, (unsigned long long)hosts);
-	if ((rc = lanes_gen_check_lids(KIND, what, n, lanes_gen_sat_mul(n, hosts), err)))
+	if ((rc = lanes_gen_check_lids(prm, KIND, what, n, lanes_gen_sat_mul(n, hosts), err)))
 		return rc;
 	return lanes_gen_check_radix(KIND, hosts + r, "'p' hosts + 'degree' network ports", err);
 }
@@ -279,7 +279,7 @@ static int read_params(struct lanes_params *prm, struct jf *j, unsigned *p, uint
 	    (rc = lanes_params_uint(prm, "degree", LANES_PARAM_REQUIRED, 1, 254, &r, err)) ||
 	    (rc = lanes_params_uint(prm, "p", LANES_PARAM_REQUIRED, 0, 254, &hosts, err)) ||
 	    (rc = lanes_params_uint(prm, "seed", 0, 0, UINT64_MAX - 1, seed, err)) ||
-	    (rc = check_params(n, r, hosts, err)))
+	    (rc = check_params(prm, n, r, hosts, err)))
 		return rc;
 	j->n = (uint32_t)n;
 	j->r = (uint32_t)r;

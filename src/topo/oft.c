@@ -85,7 +85,7 @@ static int read_params(struct lanes_params *prm, struct oft *o, struct lanes_err
 	o->n = o->q * o->q + o->q + 1;
 	snprintf(what, sizeof(what), "parameters 'k' and 'p' (k=%llu p=%llu)",
 		 (unsigned long long)k, (unsigned long long)p);
-	return lanes_gen_check_lids(KIND, what, 3ull * o->n, lanes_gen_sat_mul(2ull * o->n, p), err);
+	return lanes_gen_check_lids(prm, KIND, what, 3ull * o->n, lanes_gen_sat_mul(2ull * o->n, p), err);
 }
 
 static unsigned dot(const struct oft *o, uint32_t a, uint32_t b)

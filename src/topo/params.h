@@ -32,6 +32,8 @@ struct lanes_params {
 		char *key, *value;
 		int used;
 	} *kv;
+	/* lanes_topo_measure(): lanes_gen_check_lids() stores the sizes here and stops */
+	struct lanes_topo_size *measure;
 };
 
 int lanes_params_parse(const char *gen, size_t nargs, const char *const *args,

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "gen.h"
 #include "generators.h"
 #include "params.h"
 
@@ -50,6 +51,34 @@ int lanes_topo_generate(const char *name, size_t nargs, const char *const *args,
 		rc = lanes_builder_finish(b, out, err);
 		b = NULL;
 	}
+	lanes_builder_free(b);
+	lanes_params_free(&params);
+	return rc;
+}
+
+int lanes_topo_measure(const char *name, size_t nargs, const char *const *args,
+		       struct lanes_topo_size *out, struct lanes_error *err)
+{
+	const struct lanes_generator *g = lanes_generator_find(name);
+	struct lanes_params params;
+	struct lanes_builder *b = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!g)
+		return lanes_error_set(err, LANES_ENOTFOUND, "no topology generator named '%s'",
+				       name);
+	if ((rc = lanes_params_parse(g->name, nargs, args, &params, err)))
+		return rc;
+	params.measure = out;
+	if (!(rc = lanes_params_check_known(&params, g->usage, err)) &&
+	    !(rc = lanes_builder_new(&b, err)))
+		rc = g->generate(&params, b, err); /* stops at its size check: GEN_MEASURED */
+	if (rc == GEN_MEASURED)
+		rc = 0;
+	else if (!rc) /* a generator that built without checking its size */
+		rc = lanes_error_set(err, LANES_EINTERNAL, "%s: generated without a size check",
+				     g->name);
 	lanes_builder_free(b);
 	lanes_params_free(&params);
 	return rc;

@@ -100,7 +100,7 @@ static int read_dims(struct lanes_params *prm, struct sfx *s, const struct prese
 }
 
 /* Strides, port bases, the switch count and the radix; refuse what cannot be built. */
-static int layout(struct sfx *s, struct lanes_error *err)
+static int layout(struct lanes_params *prm, struct sfx *s, struct lanes_error *err)
 {
 	uint64_t planes = 1, radix = s->p + (uint64_t)s->l * s->kq, sw;
 	int rc;
@@ -114,7 +114,7 @@ static int layout(struct sfx *s, struct lanes_error *err)
 	sw = lanes_gen_sat_mul(2ULL * s->q * s->q, planes);
 	if ((rc = lanes_gen_check_radix(KIND, radix,
 				  "'p' + 'Lsf'*(3q-delta)/2 + sum of 'L'*('k'-1)", err)) ||
-	    (rc = lanes_gen_check_lids(KIND, "parameters 'q', 'k' and 'p'", sw, lanes_gen_sat_mul(sw, s->p),
+	    (rc = lanes_gen_check_lids(prm, KIND, "parameters 'q', 'k' and 'p'", sw, lanes_gen_sat_mul(sw, s->p),
 				 err)))
 		return rc;
 	s->planes = (uint32_t)planes;
@@ -141,7 +141,7 @@ static int read_params(struct lanes_params *prm, struct sfx *s, struct lanes_err
 	s->l = (unsigned)l;
 	s->p = (unsigned)p;
 	s->kq = (unsigned)(3 * (int)q - s->delta) / 2;
-	return layout(s, err);
+	return layout(prm, s, err);
 }
 
 static int add_switches(struct sfx *s, struct lanes_error *err)

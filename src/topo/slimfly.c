@@ -48,7 +48,7 @@ static int read_params(struct lanes_params *prm, struct sf *s, struct lanes_erro
 		return rc;
 	snprintf(what, sizeof(what), "parameters 'q' and 'p' (q=%llu p=%llu)",
 		 (unsigned long long)q, (unsigned long long)p);
-	if ((rc = lanes_gen_check_lids(KIND, what, 2 * q * q, lanes_gen_sat_mul(2 * q * q, p), err)))
+	if ((rc = lanes_gen_check_lids(prm, KIND, what, 2 * q * q, lanes_gen_sat_mul(2 * q * q, p), err)))
 		return rc;
 	s->q = (unsigned)q;
 	s->p = (unsigned)p;

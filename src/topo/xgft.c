@@ -96,7 +96,7 @@ static int check_radix(const struct xgft *x, struct lanes_error *err)
 }
 
 /* Level sizes (saturating), and the LID check. */
-static int sizes(struct xgft *x, struct lanes_error *err)
+static int sizes(struct lanes_params *prm, struct xgft *x, struct lanes_error *err)
 {
 	uint64_t count[XGFT_MAX + 1], switches = 0;
 	char what[160], ms[72], ws[72];
@@ -112,7 +112,7 @@ static int sizes(struct xgft *x, struct lanes_error *err)
 	lanes_grid_format_dims(x->m + 1, x->h, ms, sizeof(ms));
 	lanes_grid_format_dims(x->w + 1, x->h, ws, sizeof(ws));
 	snprintf(what, sizeof(what), "h=%u m=%s w=%s", x->h, ms, ws);
-	rc = lanes_gen_check_lids("xgft", what, switches, lanes_gen_sat_mul(count[0], x->w[1]), err);
+	rc = lanes_gen_check_lids(prm, "xgft", what, switches, lanes_gen_sat_mul(count[0], x->w[1]), err);
 	if (rc)
 		return rc;
 	for (uint32_t i = 0; i <= x->h; i++) {
@@ -201,7 +201,7 @@ static int generate(struct lanes_params *p, struct lanes_builder *b, struct lane
 	int rc;
 
 	if ((rc = read_params(p, &x, err)) || (rc = check_radix(&x, err)) ||
-	    (rc = sizes(&x, err)))
+	    (rc = sizes(p, &x, err)))
 		return rc;
 	lanes_gen_init(&g, b, "xgft");
 	if ((rc = add_switches(&g, &x, err)) || (rc = cable_switches(&g, &x, err)))

@@ -111,11 +111,21 @@ check "route a whole ring" 0 "$LANES" route -e updn torus k=8 p=1 -o "$work/whol
 ! grep -q 'not connected' "$work/err"; same "no warning when connected" $? 0
 
 # Memory estimated before routing (issue 22 item 4): the tables of a fabric
-# are switches x LIDs bytes each; a bound below that is refused at once.
+# are switches x LIDs bytes each; a bound below that is refused at once. A
+# generated fabric is measured from its parameters, before it is built: 260
+# bytes per switch and CA port (common.c's measured figure) plus the tables,
+# here 21296 x 260 + 10648 x 21297 x 2 bytes = 459 MB.
 check "over --max-memory" 1 "$LANES" route -e updn torus k=22x22x22 p=1 -o "$work/mm" --max-memory 100M
-expect "estimate said" "$work/err" '^lanes: route: the tables of 10648 switches x 21296 LIDs need about 454 MB, more than the 105 MB of --max-memory'
+expect "estimate said" "$work/err" '^lanes: route: the torus fabric \(10648 switches, 10648 CA ports\) and its tables need about 459 MB, more than the 105 MB of --max-memory'
 [ ! -e "$work/mm" ]; same "nothing written" $? 0
-check "verify -e over it" 1 "$LANES" verify -e updn "${T[@]}" --max-memory 1K
+# 2^16 switches with 200 hosts each: 1.7 TB of tables, refused before the
+# 13 million nodes are built (which takes seconds and 2.7 GB)
+check "refused before building" 1 timeout 3 "$LANES" route -e minhop hypercube n=16 p=200 -o "$work/mm" --max-memory 16G
+expect "its size said" "$work/err" '^lanes: route: the hypercube fabric \(65536 switches, 13107200 CA ports\) and its tables need about 1\.7 TB'
+check "topo info: the fabric alone" 1 "$LANES" topo info hypercube n=16 p=200 --max-memory 1G
+expect "fabric estimate" "$work/err" 'the hypercube fabric \(65536 switches, 13107200 CA ports\) needs about 3\.4 GB, more than the 1\.1 GB'
+"$LANES" topo gen torus k=4x4 p=1 -o "$work/t16.topo"; same "a fabric file" $? 0
+check "verify -e over it" 1 "$LANES" verify -e updn "$work/t16.topo" --max-memory 1K
 expect "verify estimate" "$work/err" 'tables of 16 switches x 32 LIDs need about 2 kB'
 check "within it" 0 "$LANES" verify -e updn "${T[@]}" --max-memory 1G
 check "a bad size" 2 "$LANES" verify -e updn "${T[@]}" --max-memory 1X
