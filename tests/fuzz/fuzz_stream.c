@@ -39,34 +39,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { BROKEN = -1, PLAIN = 0, WHOLE = 1 };
 
-/* The fabric and the file the inputs are written to, made once per process. */
+/* The fabric of the LFTs, made once per process; the file of one input. */
 struct fixture {
-	struct lanes_fabric *f;
+	const struct lanes_fabric *f;
 	char path[64];
 };
 
-static struct fixture the_fixture;
-
-static void remove_file(void)
+static const struct lanes_fabric *fabric(void)
 {
-	unlink(the_fixture.path);
-	lanes_fabric_free(the_fixture.f);
-}
-
-static const struct fixture *fixture(void)
-{
+	static struct lanes_fabric *f;
 	static const char *const args[] = { "k=4x4", "p=1" };
 	struct lanes_error err;
-	int fd;
 
-	if (the_fixture.f)
-		return &the_fixture;
-	snprintf(the_fixture.path, sizeof(the_fixture.path), "/tmp/lanes-fuzz-stream-XXXXXX");
-	if ((fd = mkstemp(the_fixture.path)) < 0 || close(fd) ||
-	    lanes_topo_generate("torus", 2, args, &the_fixture.f, &err))
+	if (!f && lanes_topo_generate("torus", 2, args, &f, &err))
 		abort();
-	atexit(remove_file);
-	return &the_fixture;
+	return f;
 }
 
 /* Append n bytes to *text; 0, or -1 past MOST_TEXT. */
@@ -216,20 +203,22 @@ static void check_fabric(const struct fixture *fx, const char *text, size_t len,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct fixture *fx = fixture();
+	struct fixture fx = { fabric(), "/tmp/lanes-fuzz-stream-XXXXXX" };
 	char *text;
 	size_t len;
-	int kind = decompressed(data, size, &text, &len);
+	int kind = decompressed(data, size, &text, &len), fd;
 	FILE *fp;
 
 	if (kind == -2) {
 		free(text);
 		return 0;
 	}
-	if (!(fp = fopen(fx->path, "wb")) || fwrite(data, 1, size, fp) != size || fclose(fp))
+	if ((fd = mkstemp(fx.path)) < 0 || !(fp = fdopen(fd, "wb")) ||
+	    fwrite(data, 1, size, fp) != size || fclose(fp))
 		abort();
-	check_lfts(fx, text, len, kind);
-	check_fabric(fx, text, len, kind);
+	check_lfts(&fx, text, len, kind);
+	check_fabric(&fx, text, len, kind);
+	unlink(fx.path); /* each input's own file: none is left behind */
 	free(text);
 	return 0;
 }
