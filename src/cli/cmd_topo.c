@@ -393,8 +393,9 @@ static int write_command(int argc, char **argv, int convert)
 						  { "help", no_argument, NULL, 'h' },
 						  { NULL, 0, NULL, 0 } };
 	struct cli_fabric_opts opts;
+	struct cli_progress pr;
 	const char *output = NULL, *to = NULL;
-	struct lanes_fabric *f;
+	struct lanes_fabric *f = NULL;
 	struct cli_seen seen = { { 0 }, 0 };
 	int c, rc;
 
@@ -420,9 +421,13 @@ static int write_command(int argc, char **argv, int convert)
 	if (!convert && (rc = gen_output_format(&opts, &to)))
 		return rc;
 	opts.cmd = convert ? "topo convert" : "topo gen";
-	if ((rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f)))
-		return rc;
-	rc = write_fabric(f, output, to ? to : "ibnetdiscover");
+	cli_progress_start(&pr, opts.cmd, opts.quiet);
+	lanes_progress_phase(&pr.p, convert ? "reading the fabric" : "generating", 0);
+	if (!(rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f))) {
+		lanes_progress_phase(&pr.p, "writing", 0);
+		rc = write_fabric(f, output, to ? to : "ibnetdiscover");
+	}
+	cli_progress_stop(&pr);
 	lanes_fabric_free(f);
 	return rc;
 }

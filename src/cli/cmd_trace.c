@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "lanes/route.h"
 
 static const char trace_usage[] =
@@ -335,6 +336,7 @@ static int get_routing(struct targs *a, const struct lanes_fabric *f, struct lan
 int cmd_trace(int argc, char **argv)
 {
 	struct targs a;
+	struct cli_progress pr;
 	struct lanes_fabric *f = NULL;
 	struct lanes_routing *r = NULL;
 	struct trace t = { NULL, 0, 0, "" };
@@ -349,13 +351,19 @@ int cmd_trace(int argc, char **argv)
 		return rc < 0 ? EXIT_OK : rc;
 	a.fo.cmd = "trace";
 	a.fo.table_copies = 2; /* the LFTs and the path SLs */
+	cli_progress_start(&pr, "trace", a.fo.quiet);
+	lanes_progress_phase(&pr.p, "reading the fabric", 0);
 	if ((rc = cli_load_fabric(a.nwords, a.words, &a.fo, &f)))
-		return rc;
+		goto out;
 	if (!(src = resolve(f, "SRC", a.src)) || !(dst = resolve(f, "DST", a.dst))) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if ((rc = get_routing(&a, f, &r)))
+	lanes_progress_phase(&pr.p, a.engine ? "routing" : "reading the tables", 0);
+	a.ro.progress = &pr.p;
+	rc = get_routing(&a, f, &r);
+	cli_progress_stop(&pr);
+	if (rc)
 		goto out;
 	t.hops = malloc(sizeof(*t.hops) * ((size_t)f->num_switches + 2));
 	visited = calloc((size_t)f->num_switches + 1, 1);
@@ -370,6 +378,7 @@ int cmd_trace(int argc, char **argv)
 		print_text(f, &t, src, dst);
 	rc = strcmp(t.end, "delivered") ? EXIT_FINDING : EXIT_OK;
 out:
+	cli_progress_stop(&pr); /* again is harmless */
 	free(t.hops);
 	free(visited);
 	lanes_routing_free(r);

@@ -41,4 +41,12 @@ pty "$LANES compare $BIG -e minhop,updn --ebb-patterns 0"
 lines | grep -Eq '^lanes compare: \[[12]/2 (minhop|updn)\] '; same "compare says which engine" $? 0
 lines | grep -q '^updn  *yes'; same "compare rows" $? 0
 
+# topo gen and trace draw it too (anything that may run past 2 s)
+pty "$LANES topo gen $BIG -o $work/big.topo"
+same "topo gen under a terminal" $? 0
+lines | grep -Eq '^lanes topo gen: (generating|writing)'; same "topo gen's phases" $? 0
+pty "$LANES trace -e minhop $BIG 1 2"
+same "trace under a terminal" $? 0
+lines | grep -Eq '^lanes trace: (reading the fabric|routing)'; same "trace's phases" $? 0
+
 finish
