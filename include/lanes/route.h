@@ -70,6 +70,13 @@ struct lanes_engine {
 	/** Compute the routing. */
 	int (*route)(const struct lanes_fabric *f, const struct lanes_route_opts *opts,
 		     struct lanes_routing **out, struct lanes_error *err);
+	/**
+	 * Bytes route() needs beyond the routing's tables (switches x LIDs
+	 * each), estimated before routing, so that a caller can refuse a
+	 * fabric that would not fit; 0 on failure. NULL: little (under one
+	 * byte per table entry, measured).
+	 */
+	uint64_t (*scratch_bytes)(const struct lanes_fabric *f, const struct lanes_route_opts *opts);
 };
 
 /** @return the engine named, or NULL */

@@ -10,6 +10,7 @@
 
 #include "lanes/error.h"
 #include "lanes/fabric.h"
+#include "lanes/route.h"
 
 /* Exit codes of every command. */
 enum {
@@ -54,12 +55,17 @@ void cli_fabric_opts_init(struct cli_fabric_opts *opts);
 
 /*
  * Before routing: refuse (EXIT_FINDING, the estimate printed) when the
- * tables of f would need more memory than --max-memory or, without it, the
- * machine's MemAvailable. copies: how many switches x LIDs tables the
+ * tables of f, and what engine e needs beside them (its scratch_bytes; e
+ * may be NULL), would need more memory than --max-memory or, without it,
+ * the machine's MemAvailable. copies: how many switches x LIDs tables the
  * command holds at once (LFTs, per-source-switch SLs, the verifier's walk).
  */
 int cli_check_memory(const char *cmd, const struct lanes_fabric *f,
-		     const struct cli_fabric_opts *opts, unsigned copies);
+		     const struct cli_fabric_opts *opts, unsigned copies,
+		     const struct lanes_engine *e, const struct lanes_route_opts *ro);
+
+/* The engine an -e spec names ("dfsssp", "dfdn:base=minhop"), or NULL. */
+const struct lanes_engine *cli_engine_named(const char *spec);
 
 /*
  * Print "lanes: file:line: message" and return EXIT_USAGE, or EXIT_FINDING

@@ -164,6 +164,20 @@ static int pick_engines(const char *list, struct row *rows, size_t *n)
 	return 0;
 }
 
+/* The engine that needs the most memory beside the tables (they run one by one). */
+static const struct lanes_engine *hungriest(const struct row *rows, size_t n,
+					    const struct lanes_fabric *f,
+					    const struct lanes_route_opts *ro)
+{
+	const struct lanes_engine *most = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].e->scratch_bytes &&
+		    (!most || rows[i].e->scratch_bytes(f, ro) > most->scratch_bytes(f, ro)))
+			most = rows[i].e;
+	return most;
+}
+
 /* --roots must reach an engine that reads it. */
 static int check_roots(const struct cargs *a, const struct row *rows, size_t n)
 {
@@ -383,7 +397,7 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	}
 	a.ro.progress = a.vo.progress = &pr.p;
-	if (!(rc = cli_check_memory("compare", f, &a.fo, 3)))
+	if (!(rc = cli_check_memory("compare", f, &a.fo, 3, hungriest(rows, n, f, &a.ro), &a.ro)))
 		rc = run_all(&a, f, rows, n, &pr);
 	cli_progress_stop(&pr);
 	if (!rc) {

@@ -564,7 +564,7 @@ int cmd_route(int argc, char **argv)
 	cli_fabric_connected(f, 1);
 	a.ro.progress = &pr.p;
 	/* the LFTs and the SLs per source switch, before they are made */
-	if (!(rc = cli_check_memory("route", f, &a.fo, 2)))
+	if (!(rc = cli_check_memory("route", f, &a.fo, 2, a.e, &a.ro)))
 		rc = cli_route_fabric(a.e, f, &a.ro, &r, &t);
 	lanes_progress_phase(&pr.p, "writing the files", 0);
 	if (!rc)

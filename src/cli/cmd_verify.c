@@ -190,7 +190,8 @@ int cmd_verify(int argc, char **argv)
 	cli_fabric_connected(f, 1);
 	a.ro.progress = a.vo.progress = &pr.p;
 	/* LFTs, SLs, and the verifier's walk as large as the LFTs */
-	if (!(rc = cli_check_memory("verify", f, &a.fo, a.engine ? 3 : 2)))
+	if (!(rc = cli_check_memory("verify", f, &a.fo, a.engine ? 3 : 2,
+				    cli_engine_named(a.engine), &a.ro)))
 		rc = run(&a, f, &r, &pr);
 	cli_progress_stop(&pr);
 	lanes_routing_free(r);

@@ -205,13 +205,27 @@ static int check_bound(const char *cmd, const char *what, int plural, double nee
 }
 
 int cli_check_memory(const char *cmd, const struct lanes_fabric *f,
-		     const struct cli_fabric_opts *opts, unsigned copies)
+		     const struct cli_fabric_opts *opts, unsigned copies,
+		     const struct lanes_engine *e, const struct lanes_route_opts *ro)
 {
-	char what[128];
+	double scratch = e && e->scratch_bytes ? (double)e->scratch_bytes(f, ro) : 0;
+	char what[160];
 
-	snprintf(what, sizeof(what), "the tables of %u switches x %u LIDs", f->num_switches,
-		 f->max_lid);
-	return check_bound(cmd, what, 1, (double)f->num_switches * (f->max_lid + 1) * copies, opts);
+	snprintf(what, sizeof(what), "the tables of %u switches x %u LIDs%s%s%s", f->num_switches,
+		 f->max_lid, scratch > 0 ? " and " : "", scratch > 0 ? e->name : "",
+		 scratch > 0 ? "'s own arrays" : "");
+	return check_bound(cmd, what, 1,
+			   (double)f->num_switches * (f->max_lid + 1) * copies + scratch, opts);
+}
+
+const struct lanes_engine *cli_engine_named(const char *spec)
+{
+	char name[64];
+
+	if (!spec)
+		return NULL;
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(spec, ":"), spec);
+	return lanes_engine_find(name);
 }
 
 /*

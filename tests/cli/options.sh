@@ -125,6 +125,14 @@ expect "its size said" "$work/err" '^lanes: route: the hypercube fabric \(65536 
 check "topo info: the fabric alone" 1 "$LANES" topo info hypercube n=16 p=200 --max-memory 1G
 expect "fabric estimate" "$work/err" 'the hypercube fabric \(65536 switches, 13107200 CA ports\) needs about 3\.4 GB, more than the 1\.1 GB'
 "$LANES" topo gen torus k=4x4 p=1 -o "$work/t16.topo"; same "a fabric file" $? 0
+# an engine's own arrays count too: dfsssp's units of paths are some 20
+# times the tables on a 16x16x8 torus (test_scratch.c counts them by hand)
+"$LANES" topo gen torus k=16x16x8 p=1 -o "$work/t2048.topo"; same "a larger fabric file" $? 0
+check "dfsssp over the bound" 1 "$LANES" route -e dfsssp "$work/t2048.topo" -o "$work/mm" --max-memory 100M
+expect "dfsssp's arrays named" "$work/err" "^lanes: route: the tables of 2048 switches x 4096 LIDs and dfsssp's own arrays need about [0-9]+ MB, more than the 105 MB"
+check "compare: the hungriest engine" 1 "$LANES" compare -e minhop,dfsssp "$work/t2048.topo" --max-memory 100M
+expect "compare names dfsssp" "$work/err" "dfsssp's own arrays"
+check "minhop within the same bound" 0 "$LANES" route -e minhop "$work/t2048.topo" -o "$work/mm" --max-memory 100M
 check "verify -e over it" 1 "$LANES" verify -e updn "$work/t16.topo" --max-memory 1K
 expect "verify estimate" "$work/err" 'tables of 16 switches x 32 LIDs need about 2 kB'
 check "within it" 0 "$LANES" verify -e updn "${T[@]}" --max-memory 1G

@@ -376,4 +376,5 @@ const struct lanes_engine lanes_engine_dfsssp = {
 		 LANES_ENGINE_USES_VLS,
 	.check = NULL,
 	.route = route,
+	.scratch_bytes = lanes_dfsssp_scratch_bytes,
 };

@@ -191,6 +191,12 @@ void lanes_dfsssp_units_free(struct dfsssp *d);
  */
 int lanes_dfsssp_one_layer(struct dfsssp *d, struct lanes_error *err);
 
+/* dfsssp_estimate.c */
+
+/** Bytes dfsssp needs beside the tables, estimated before routing (the engine's scratch_bytes). */
+uint64_t lanes_dfsssp_scratch_bytes(const struct lanes_fabric *f,
+				    const struct lanes_route_opts *opts);
+
 /* dfsssp_layers.c */
 
 /** OpenSM's layering; d->nlayers = DFSSSP_MAX_LAYERS + 1 when the SLs do not suffice. */
