@@ -731,6 +731,19 @@ static int report(const struct sargs *a, const struct lanes_fabric *f, const str
 	return rc;
 }
 
+/* The tables and the hungriest engine's own arrays (the rows run one by one). */
+static int check_memory(const struct sargs *a, const struct lanes_fabric *f,
+			const struct sim_row *rows, size_t n)
+{
+	const struct lanes_engine *most = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].c.e && rows[i].c.e->scratch_bytes &&
+		    (!most || rows[i].c.e->scratch_bytes(f, &a->ro) > most->scratch_bytes(f, &a->ro)))
+			most = rows[i].c.e;
+	return cli_check_memory("sim", f, &a->fo, 2, most, &a->ro);
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	struct sim_row *rows = calloc(CLI_MAX_ENGINES, sizeof(*rows));
@@ -751,7 +764,8 @@ int cmd_sim(int argc, char **argv)
 	a->fo.cmd = "sim";
 	a->fo.table_copies = 2; /* the LFTs and the path SLs of the engine it runs */
 	if ((rc = parse_args(a, argc, argv)) || (rc = pick_rows(a, rows, &n)) ||
-	    (rc = cli_load_fabric(a->nwords, a->words, &a->fo, &f)))
+	    (rc = cli_load_fabric(a->nwords, a->words, &a->fo, &f)) ||
+	    (rc = check_memory(a, f, rows, n)))
 		goto out;
 	prog.total = n * a->num_loads;
 	if (prog.on) {

@@ -361,7 +361,9 @@ int cmd_trace(int argc, char **argv)
 	}
 	lanes_progress_phase(&pr.p, a.engine ? "routing" : "reading the tables", 0);
 	a.ro.progress = &pr.p;
-	rc = get_routing(&a, f, &r);
+	rc = cli_check_memory("trace", f, &a.fo, 2, cli_engine_named(a.engine), &a.ro);
+	if (!rc)
+		rc = get_routing(&a, f, &r);
 	cli_progress_stop(&pr);
 	if (rc)
 		goto out;
