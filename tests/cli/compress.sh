@@ -50,6 +50,14 @@ check "compressed fabric on stdin" 0 bash -c 'gzip -dc "$1" | zstd -q -c | "$0" 
   "$LANES" "$work/t.txt.gz"
 expect "stdin zstd read" "$work/out" '^switches +16$'
 
+# an engine's own input files too: torus-2qos's torus-2QoS.conf, gzip'ed,
+# read through the same stream; a wrong word is file:line
+printf 'torus 4 4 1\nxp_link 0x0002c90300a00000 0x0002c90300a00001\nxm_link 0x0002c90300a00000 0x0002c90300a00003\nyp_link 0x0002c90300a00000 0x0002c90300a00004\nym_link 0x0002c90300a00000 0x0002c90300a0000c\n' | gzip >"$work/t2q.conf.gz"
+check "torus-2QoS.conf.gz read" 0 "$LANES" route -e torus-2qos:config="$work/t2q.conf.gz" torus k=4x4 p=1 -o "$work/t2q"
+printf 'torus 4 4 1\nyq_link 0x1 0x2\n' | gzip >"$work/t2q-bad.conf.gz"
+check "a bad word in it" 2 "$LANES" route -e torus-2qos:config="$work/t2q-bad.conf.gz" torus k=4x4 p=1 -o "$work/t2q"
+expect "file:line" "$work/err" "t2q-bad\.conf\.gz:2: cannot read 'yq_link' \(torus-2QoS\.conf syntax\)"
+
 # over 1 GB: said before writing; read back streaming, in far less memory than the file
 BIG=(torus k=16x16x10 p=2) # 2560 switches, 7680 LIDs: a 1.6 GB LFT dump
 check "route big" 0 "$LANES" route -e minhop "${BIG[@]}" -o "$work/big" --compress zstd

@@ -16,11 +16,11 @@
  *                    seed is missing from the fabric)
  *   portgroup_max_ports N   accepted, not needed here
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/stream.h"
 #include "route/torus2qos/torus2qos.h"
 
 #define WORDS 4
@@ -101,23 +101,28 @@ static int parse_line(struct t2q_config *c, char *word[WORDS], int n)
 
 int lanes_t2q_config_read(const char *path, struct t2q_config *c, struct lanes_error *err)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = lanes_stream_open_read(path, path, err); /* gzip, zstd too */
 	char line[1024], *word[WORDS];
 	unsigned number = 0;
 	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
 	if (!fp)
-		return lanes_error_set(err, LANES_EIO, T2Q_ENGINE ": cannot open config %s: %s", path,
-				       strerror(errno));
+		return LANES_EIO;
 	while (!rc && fgets(line, sizeof(line), fp)) {
 		int n;
 
 		number++;
-		if ((n = split(line, word)) && !parse_line(c, word, n))
-			rc = lanes_error_set(err, LANES_EPARSE, T2Q_ENGINE ": %s line %u: cannot read "
-					     "'%s' (torus-2QoS.conf syntax)", path, number, word[0]);
+		if (!strchr(line, '\n') && !feof(fp))
+			rc = lanes_error_parse(err, path, number, "a line longer than %zu "
+					       "bytes", sizeof(line) - 2);
+		else if ((n = split(line, word)) && !parse_line(c, word, n))
+			rc = lanes_error_parse(err, path, number, "cannot read '%s' "
+					       "(torus-2QoS.conf syntax)", word[0]);
 	}
+	if (!rc && ferror(fp))
+		rc = lanes_error_set(err, LANES_EIO, T2Q_ENGINE ": %s: read failed after line %u",
+				     path, number);
 	fclose(fp);
 	if (!rc && !c->extent[0])
 		rc = lanes_error_set(err, LANES_EPARSE, T2Q_ENGINE ": %s gives no torus or mesh size",
