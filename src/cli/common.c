@@ -666,12 +666,80 @@ static const char *in_dir(const char *dir, const char *name, char *buf, size_t n
 	return NULL;
 }
 
+/* A switch port the tables send packets out of that has no cable in f. */
+static const char *uncabled_port(const struct lanes_fabric *f, const struct lanes_routing *r,
+				 char *buf, size_t n)
+{
+	for (uint32_t s = 0; s < f->num_switches; s++) {
+		uint32_t node = f->switches[s];
+
+		for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+			uint8_t p = lanes_routing_port(r, s, lid);
+
+			if (p && p != LANES_PORT_DROP && p <= f->nodes[node].nports &&
+			    lanes_fabric_port(f, node, p)->peer_node == LANES_NONE) {
+				snprintf(buf, n, "switch 0x%016llx '%s' sends LID %u out of port %u, "
+					 "which has no cable in this fabric",
+					 (unsigned long long)f->nodes[node].guid, f->nodes[node].desc,
+					 lid, p);
+				return buf;
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The first difference between the fabric and the LFT dump of another one:
+ * the reader's message (it checks every table's switch and every LID's port
+ * GUID against the fabric), else a port the tables use that has no cable
+ * here; NULL when none shows.
+ */
+static const char *first_difference(const char *lfts, const struct lanes_fabric *f,
+				    char *buf, size_t n)
+{
+	struct lanes_routing *r = NULL;
+	struct lanes_error err;
+	const char *said = NULL;
+
+	if (!lfts || lanes_routing_new(f, &r, &err))
+		return NULL;
+	if (lanes_lfts_read_file(lfts, f, r, &err))
+		said = err.code != LANES_ENOMEM ? lanes_error_format(&err, buf, n) : NULL;
+	else
+		said = uncabled_port(f, r, buf, n);
+	lanes_routing_free(r);
+	return said;
+}
+
+/* report.json's sizes against the fabric's, when they differ: "9 CAs there, 18 here". */
+static const char *size_difference(struct json_object *report, const struct lanes_fabric *f,
+				   char *buf, size_t n)
+{
+	static const char *const keys[] = { "switches", "cas", "max_lid" };
+	static const char *const what[] = { "switches", "CAs", "as the highest LID" };
+	const uint64_t here[] = { f->num_switches, f->num_cas, f->max_lid };
+	struct json_object *v;
+
+	for (int i = 0; i < 3; i++)
+		if (json_object_object_get_ex(report, keys[i], &v) &&
+		    (uint64_t)json_object_get_int64(v) != here[i]) {
+			snprintf(buf, n, "the routing is for %lld %s, this fabric has %llu",
+				 (long long)json_object_get_int64(v), what[i],
+				 (unsigned long long)here[i]);
+			return buf;
+		}
+	return NULL;
+}
+
 /*
  * DIR/report.json (written by `lanes route`) names the fabric the routing
  * was computed for by three fingerprints; a routing of another fabric, or
- * of an older state of this one, is refused with the part that differs.
+ * of an older state of this one, is refused with the part that differs and
+ * the first difference the LFT dump shows.
  */
-static int check_fingerprint(const char *cmd, const char *dir, const struct lanes_fabric *f)
+static int check_fingerprint(const char *cmd, const char *dir, const char *lfts,
+			     const struct lanes_fabric *f)
 {
 	static const char *const parts[] = { "nodes", "lids", "cables" };
 	static const char *const what[] = { "nodes or port GUIDs", "LIDs", "cables" };
@@ -696,11 +764,19 @@ static int check_fingerprint(const char *cmd, const char *dir, const struct lane
 					    json_object_is_type(v, json_type_string)
 					    ? json_object_get_string(v) : "(none)";
 
-		if (strcmp(there, here[i]))
-			rc = cli_usage_error("%s: %s: the routing was computed for another fabric: "
-					     "its %s differ (fingerprint %s there, %s here); route "
-					     "this fabric, or give the one the routing is for",
-					     cmd, path, what[i], there, here[i]);
+		char first[1024];
+		const char *diff;
+
+		if (!strcmp(there, here[i]))
+			continue;
+		if (!(diff = first_difference(lfts, f, first, sizeof(first))))
+			diff = size_difference(report, f, first, sizeof(first));
+		rc = cli_usage_error("%s: %s: the routing was computed for another fabric: its %s "
+				     "differ (fingerprint %s there, %s here); %s%s; route this "
+				     "fabric, or give the one the routing is for", cmd, path,
+				     what[i], there, here[i], diff ? "the first difference: " :
+				     "the LFT dump agrees with this fabric's switches, LIDs and "
+				     "port GUIDs where both have them", diff ? diff : "");
 	}
 	json_object_put(report);
 	return rc;
@@ -721,7 +797,7 @@ int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const ch
 	if (!lfts)
 		return dir ? cli_usage_error("%s: %s has no opensm-lfts.dump", cmd, dir)
 			   : cli_usage_error("%s: give DIR, --lfts FILE or -e ENGINE", cmd);
-	if (dir && (rc = check_fingerprint(cmd, dir, f)))
+	if (dir && (rc = check_fingerprint(cmd, dir, lfts, f)))
 		return rc;
 	if (lanes_routing_new(f, out, &err))
 		return cli_fail(&err);

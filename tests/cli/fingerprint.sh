@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# `lanes verify FABRIC DIR` refuses a routing computed for another fabric
+# and names the first difference (issue 22 item 2): the LFT dump's own
+# check (a LID whose port GUID is another port's), a port the tables send
+# packets out of that has no cable here, or report.json's sizes.
+set -u
+# shellcheck source=cli_lib.bash
+source "$(dirname "$0")/cli_lib.bash"
+
+B=${TESTDATA:?}/bad
+F=$B/fabric.ibnetdiscover # torus k=3x3 p=1; other_lids.ibnetdiscover swaps two CAs' LIDs
+check "route" 0 "$LANES" route -e updn "$F" -o "$work/r"
+
+check "LIDs swapped" 2 "$LANES" verify "$B/other_lids.ibnetdiscover" "$work/r"
+expect "the LIDs part" "$work/err" 'another fabric: its LIDs differ'
+expect "the first LID named" "$work/err" "the first difference: .*opensm-lfts\.dump:11: LID 0x000a is port GUID 0x0002c90301000001 here and port 1 of 'node00001 HCA-1' in the fabric"
+
+# switch 0's port 2 cable removed: the tables still send LID 2 (switch x1-y0,
+# its +x neighbour) out of it
+check "a cable removed" 2 "$LANES" verify "$F" --fail-link 0x0002c90300a00000/2 "$work/r"
+expect "the cables part" "$work/err" 'its cables differ'
+expect "the port named" "$work/err" "switch 0x0002c90300a00000 'MF0;torus-x0-y0:MQM8700/U1' sends LID 2 out of port 2, which has no cable in this fabric"
+
+# nine more CAs: the dump agrees where both have LIDs; the sizes say it
+check "more CAs" 2 "$LANES" verify torus k=3x3 p=2 "$work/r"
+expect "the count named" "$work/err" 'the first difference: the routing is for 9 CAs, this fabric has 18'
+
+check "the same fabric" 0 "$LANES" verify "$F" "$work/r" --ebb-patterns 0
+finish
