@@ -50,6 +50,14 @@ struct cli_fabric_opts {
 	unsigned table_copies;            /* as cli_check_memory's copies; 0: no tables */
 };
 
+/*
+ * What the fault options removed, as JSON: seed, counts, and the switches,
+ * CAs (GUIDs) and cables ([[GUID, port], [GUID, port]]); the lists need
+ * keep_removed set before the fabric is loaded.
+ */
+struct json_object;
+struct json_object *cli_faults_json(const struct cli_fabric_opts *opts);
+
 /* The defaults: no format, no faults, fault seed 1. */
 void cli_fabric_opts_init(struct cli_fabric_opts *opts);
 

@@ -35,40 +35,6 @@ static void add_int(struct json_object *o, const char *key, int64_t v)
 	json_object_object_add(o, key, json_object_new_int64(v));
 }
 
-static struct json_object *guid_json(uint64_t guid)
-{
-	char hex[24];
-
-	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)guid);
-	return json_object_new_string(hex);
-}
-
-/* "switches", "cas": GUIDs; "cables": [[GUID, port], [GUID, port]] of each end. */
-static void add_removed(struct json_object *x, const struct lanes_fault_list *r)
-{
-	struct json_object *sw = json_object_new_array(), *cas = json_object_new_array(),
-			   *cables = json_object_new_array();
-
-	for (uint32_t i = 0; i < r->num_switches; i++)
-		json_object_array_add(sw, guid_json(r->switches[i]));
-	for (uint32_t i = 0; i < r->num_cas; i++)
-		json_object_array_add(cas, guid_json(r->cas[i]));
-	for (uint32_t i = 0; i < r->num_cables; i++) {
-		struct json_object *c = json_object_new_array(), *a = json_object_new_array(),
-				   *b = json_object_new_array();
-
-		json_object_array_add(a, guid_json(r->cables[i].guid_a));
-		json_object_array_add(a, json_object_new_int(r->cables[i].port_a));
-		json_object_array_add(b, guid_json(r->cables[i].guid_b));
-		json_object_array_add(b, json_object_new_int(r->cables[i].port_b));
-		json_object_array_add(c, a);
-		json_object_array_add(c, b);
-		json_object_array_add(cables, c);
-	}
-	json_object_object_add(x, "switches", sw);
-	json_object_object_add(x, "cas", cas);
-	json_object_object_add(x, "cables", cables);
-}
 
 static struct json_object *stats_json(const struct lanes_fabric_stats *st,
 				      const struct lanes_fabric *f,
@@ -100,16 +66,8 @@ static struct json_object *stats_json(const struct lanes_fabric_stats *st,
 	add_int(o, "self_loops", st->self_loops);
 	add_int(o, "max_lid", f->max_lid);
 	add_int(o, "warnings", f->num_warnings);
-	if (opts->faults) {
-		struct json_object *x = json_object_new_object();
-
-		add_int(x, "seed", (int64_t)opts->seed);
-		add_int(x, "links_removed", opts->report.links_removed);
-		add_int(x, "switches_removed", opts->report.switches_removed);
-		add_int(x, "cas_removed", opts->report.cas_removed);
-		add_removed(x, &opts->removed);
-		json_object_object_add(o, "faults", x);
-	}
+	if (opts->faults)
+		json_object_object_add(o, "faults", cli_faults_json(opts));
 	return o;
 }
 

@@ -153,6 +153,9 @@ static int run(struct vargs *a, struct lanes_fabric *f, struct lanes_routing **r
 	if (a->json) {
 		struct json_object *o = cli_verify_json(f, res, &a->vo);
 
+		if (a->fo.faults)
+			json_object_object_add(o, "faults", cli_faults_json(&a->fo));
+
 		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
@@ -183,8 +186,10 @@ int cmd_verify(int argc, char **argv)
 	lanes_progress_phase(&pr.p, "reading the fabric", 0);
 	a.fo.cmd = "verify";
 	a.fo.table_copies = a.engine ? 3 : 2;
+	a.fo.keep_removed = a.json; /* --json lists what the faults removed */
 	if ((rc = cli_load_fabric(a.nwords, a.words, &a.fo, &f))) {
 		cli_progress_stop(&pr);
+		lanes_fault_list_free(&a.fo.removed);
 		return rc;
 	}
 	cli_fabric_connected(f, 1);
@@ -194,6 +199,7 @@ int cmd_verify(int argc, char **argv)
 				    cli_engine_named(a.engine), &a.ro)))
 		rc = run(&a, f, &r, &pr);
 	cli_progress_stop(&pr);
+	lanes_fault_list_free(&a.fo.removed);
 	lanes_routing_free(r);
 	lanes_fabric_free(f);
 	return rc;

@@ -387,6 +387,52 @@ static const char *desc_of(const struct lanes_fabric *f, uint64_t guid)
 	return n == LANES_NONE ? "" : f->nodes[n].desc;
 }
 
+static struct json_object *guid_json(uint64_t guid)
+{
+	char hex[24];
+
+	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)guid);
+	return json_object_new_string(hex);
+}
+
+/* [[GUID, port], [GUID, port]]: a cable by its two ends. */
+static struct json_object *cable_json(const struct lanes_fault_cable *c)
+{
+	struct json_object *j = json_object_new_array(), *a = json_object_new_array(),
+			   *b = json_object_new_array();
+
+	json_object_array_add(a, guid_json(c->guid_a));
+	json_object_array_add(a, json_object_new_int(c->port_a));
+	json_object_array_add(b, guid_json(c->guid_b));
+	json_object_array_add(b, json_object_new_int(c->port_b));
+	json_object_array_add(j, a);
+	json_object_array_add(j, b);
+	return j;
+}
+
+struct json_object *cli_faults_json(const struct cli_fabric_opts *opts)
+{
+	const struct lanes_fault_list *r = &opts->removed;
+	struct json_object *x = json_object_new_object(), *sw = json_object_new_array(),
+			   *cas = json_object_new_array(), *cables = json_object_new_array();
+
+	json_object_object_add(x, "seed", json_object_new_int64((int64_t)opts->seed));
+	json_object_object_add(x, "links_removed", json_object_new_int64(opts->report.links_removed));
+	json_object_object_add(x, "switches_removed",
+			       json_object_new_int64(opts->report.switches_removed));
+	json_object_object_add(x, "cas_removed", json_object_new_int64(opts->report.cas_removed));
+	for (uint32_t i = 0; i < r->num_switches; i++)
+		json_object_array_add(sw, guid_json(r->switches[i]));
+	for (uint32_t i = 0; i < r->num_cas; i++)
+		json_object_array_add(cas, guid_json(r->cas[i]));
+	for (uint32_t i = 0; i < r->num_cables; i++)
+		json_object_array_add(cables, cable_json(&r->cables[i]));
+	json_object_object_add(x, "switches", sw);
+	json_object_object_add(x, "cas", cas);
+	json_object_object_add(x, "cables", cables);
+	return x;
+}
+
 /* On stderr: the counts, and each part removed (the first 20 of each kind). */
 static void print_faults(const struct lanes_fabric *f, const struct cli_fabric_opts *opts,
 			 const struct lanes_fault_list *l)

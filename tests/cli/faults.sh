@@ -53,4 +53,11 @@ check "all switches by name" 2 "$LANES" topo info torus k=2 p=1 --fail-switch "M
   --fail-switch "MF0;torus-x1:MQM8700/U1"
 expect "no fabric left" "$work/err" 'leaves no fabric'
 
+# verify --json says which fabric it judged: the cable removed, by its ends
+# (switch x0-y0's port 2 goes to x1-y0's port 3 in the generated torus)
+check "verify --json with a named fault" 0 "$LANES" verify -e updn torus k=3x3 p=1 --ebb-patterns 0 \
+  --fail-link 0x0002c90300a00000/2 --json
+tr -d ' \n' <"$work/out" | grep -q '"faults":{"seed":1,"links_removed":1,"switches_removed":0,"cas_removed":0,"switches":\[\],"cas":\[\],"cables":\[\[\["0x0002c90300a00000",2\],\["0x0002c90300a00001",3\]\]\]}'
+same "the cable in verify --json" $? 0
+
 finish
