@@ -169,17 +169,21 @@ static uint64_t mem_available(void)
 	return (uint64_t)kb * 1024;
 }
 
-/* "2.1 TB", "1.5 GB", "300 MB", "12 kB". */
+/*
+ * "1.6 TiB", "21.5 GiB", "459 MiB", "2.0 KiB": in the binary units
+ * --max-memory reads (16G is 16 GiB), with a decimal below 100 so that
+ * two sizes that differ do not print alike.
+ */
 static const char *bytes_text(double b, char *buf, size_t n)
 {
-	if (b >= 1e12)
-		snprintf(buf, n, "%.1f TB", b / 1e12);
-	else if (b >= 1e9)
-		snprintf(buf, n, "%.1f GB", b / 1e9);
-	else if (b >= 1e6)
-		snprintf(buf, n, "%.0f MB", b / 1e6);
-	else
-		snprintf(buf, n, "%.0f kB", b / 1e3);
+	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	size_t u = 0;
+
+	while (b >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, n, u && b < 100 ? "%.1f %s" : "%.0f %s", b, units[u]);
 	return buf;
 }
 

@@ -114,27 +114,28 @@ check "route a whole ring" 0 "$LANES" route -e updn torus k=8 p=1 -o "$work/whol
 # are switches x LIDs bytes each; a bound below that is refused at once. A
 # generated fabric is measured from its parameters, before it is built: 260
 # bytes per switch and CA port (common.c's measured figure) plus the tables,
-# here 21296 x 260 + 10648 x 21297 x 2 bytes = 459 MB.
+# here 21296 x 260 + 10648 x 21297 x 2 bytes = 438 MiB (binary units, as
+# --max-memory reads them: 100M is 100 MiB).
 check "over --max-memory" 1 "$LANES" route -e updn torus k=22x22x22 p=1 -o "$work/mm" --max-memory 100M
-expect "estimate said" "$work/err" '^lanes: route: the torus fabric \(10648 switches, 10648 CA ports\) and its tables need about 459 MB, more than the 105 MB of --max-memory'
+expect "estimate said" "$work/err" '^lanes: route: the torus fabric \(10648 switches, 10648 CA ports\) and its tables need about 438 MiB, more than the 100 MiB of --max-memory'
 [ ! -e "$work/mm" ]; same "nothing written" $? 0
-# 2^16 switches with 200 hosts each: 1.7 TB of tables, refused before the
+# 2^16 switches with 200 hosts each: 1.6 TiB of tables, refused before the
 # 13 million nodes are built (which takes seconds and 2.7 GB)
 check "refused before building" 1 timeout 3 "$LANES" route -e minhop hypercube n=16 p=200 -o "$work/mm" --max-memory 16G
-expect "its size said" "$work/err" '^lanes: route: the hypercube fabric \(65536 switches, 13107200 CA ports\) and its tables need about 1\.7 TB'
+expect "its size said" "$work/err" '^lanes: route: the hypercube fabric \(65536 switches, 13107200 CA ports\) and its tables need about 1\.6 TiB'
 check "topo info: the fabric alone" 1 "$LANES" topo info hypercube n=16 p=200 --max-memory 1G
-expect "fabric estimate" "$work/err" 'the hypercube fabric \(65536 switches, 13107200 CA ports\) needs about 3\.4 GB, more than the 1\.1 GB'
+expect "fabric estimate" "$work/err" 'the hypercube fabric \(65536 switches, 13107200 CA ports\) needs about 3\.2 GiB, more than the 1\.0 GiB'
 "$LANES" topo gen torus k=4x4 p=1 -o "$work/t16.topo"; same "a fabric file" $? 0
 # an engine's own arrays count too: dfsssp's units of paths are some 20
 # times the tables on a 16x16x8 torus (test_scratch.c counts them by hand)
 "$LANES" topo gen torus k=16x16x8 p=1 -o "$work/t2048.topo"; same "a larger fabric file" $? 0
 check "dfsssp over the bound" 1 "$LANES" route -e dfsssp "$work/t2048.topo" -o "$work/mm" --max-memory 100M
-expect "dfsssp's arrays named" "$work/err" "^lanes: route: the tables of 2048 switches x 4096 LIDs and dfsssp's own arrays need about [0-9]+ MB, more than the 105 MB"
+expect "dfsssp's arrays named" "$work/err" "^lanes: route: the tables of 2048 switches x 4096 LIDs and dfsssp's own arrays need about [0-9]+ MiB, more than the 100 MiB"
 check "compare: the hungriest engine" 1 "$LANES" compare -e minhop,dfsssp "$work/t2048.topo" --max-memory 100M
 expect "compare names dfsssp" "$work/err" "dfsssp's own arrays"
 check "minhop within the same bound" 0 "$LANES" route -e minhop "$work/t2048.topo" -o "$work/mm" --max-memory 100M
 check "verify -e over it" 1 "$LANES" verify -e updn "$work/t16.topo" --max-memory 1K
-expect "verify estimate" "$work/err" 'tables of 16 switches x 32 LIDs need about 2 kB'
+expect "verify estimate" "$work/err" 'tables of 16 switches x 32 LIDs need about 1\.5 KiB, more than the 1\.0 KiB'
 check "within it" 0 "$LANES" verify -e updn "${T[@]}" --max-memory 1G
 check "a bad size" 2 "$LANES" verify -e updn "${T[@]}" --max-memory 1X
 expect "bad size named" "$work/err" "--max-memory: expected a size such as 512M or 16G, not '1X'"
