@@ -702,18 +702,34 @@ static int read_into(const char *path, dump_reader rd, const struct lanes_fabric
 	return rd(path, f, r, &err) ? cli_fail(&err) : 0;
 }
 
-/* DIR/name, or DIR/name.zst or DIR/name.gz (route --compress), if one exists; else NULL. */
-static const char *in_dir(const char *dir, const char *name, char *buf, size_t n)
+/*
+ * DIR/name, or DIR/name.zst or DIR/name.gz (route --compress), if one
+ * exists; else NULL. Two of them are refused (*twice set, the message
+ * printed): which one is the routing's cannot be told.
+ */
+static const char *in_dir(const char *cmd, const char *dir, const char *name, char *buf, size_t n,
+			  int *twice)
 {
 	static const char *const suffixes[] = { "", ".zst", ".gz" };
+	const char *found = NULL;
 	struct stat st;
 
 	for (size_t i = 0; dir && i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		snprintf(buf, n, "%s/%s%s", dir, name, suffixes[i]);
-		if (!stat(buf, &st))
-			return buf;
+		char path[4096 + 64];
+
+		size_t len = (size_t)snprintf(path, sizeof(path), "%s/%s%s", dir, name, suffixes[i]);
+
+		if (len >= n || stat(path, &st))
+			continue;
+		if (found && twice) {
+			*twice = cli_usage_error("%s: %s holds both %s and %s: one routing each; "
+						 "remove the other", cmd, dir, found, path);
+			return NULL;
+		}
+		memcpy(buf, path, len + 1);
+		found = buf;
 	}
-	return NULL;
+	return found;
 }
 
 /* A switch port the tables send packets out of that has no cable in f. */
@@ -798,10 +814,11 @@ static int check_fingerprint(const char *cmd, const char *dir, const char *lfts,
 	struct json_object *report, *fab = NULL, *v;
 	int rc = 0;
 
-	if (!in_dir(dir, "report.json", path, sizeof(path)))
+	if (!in_dir(cmd, dir, "report.json", path, sizeof(path), NULL))
 		return 0;
 	if (!(report = json_object_from_file(path)))
-		return cli_usage_error("%s: %s: not JSON (%s)", cmd, path, json_util_get_last_err());
+		return cli_usage_error("%s: %s: not the JSON route writes (cut or corrupt?)", cmd,
+				       path);
 	lanes_fabric_fingerprint(f, &fp);
 	snprintf(here[0], sizeof(here[0]), "0x%016llx", (unsigned long long)fp.nodes);
 	snprintf(here[1], sizeof(here[1]), "0x%016llx", (unsigned long long)fp.lids);
@@ -832,6 +849,31 @@ static int check_fingerprint(const char *cmd, const char *dir, const char *lfts,
 	return rc;
 }
 
+/* DIR must be a directory: a file or a missing name says what it is. */
+static int check_dir(const char *cmd, const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return cli_usage_error("%s: %s: %s", cmd, dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return cli_usage_error("%s: %s is a file, not the directory `lanes route -o` writes; "
+				       "give a dump with --lfts FILE (--sl2vl, --path-sl)", cmd, dir);
+	return 0;
+}
+
+/* Standard input can be read once: at most one of the files is "-", and not the fabric's. */
+static int stdin_once(const char *cmd, const char *a, const char *b, const char *c)
+{
+	int n = (a && !strcmp(a, "-")) + (b && !strcmp(b, "-")) + (c && !strcmp(c, "-"));
+
+	if (n && feof(stdin)) /* the fabric came from it */
+		return cli_usage_error("%s: '-' (standard input) was read for the fabric already; "
+				       "give the tables as files", cmd);
+	return n > 1 ? cli_usage_error("%s: '-' (standard input) is given for %d files; it can be "
+				       "read once", cmd, n) : 0;
+}
+
 int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const char *sl2vl,
 		    const char *path_sl, const struct lanes_fabric *f, struct lanes_routing **out)
 {
@@ -841,9 +883,16 @@ int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const ch
 	int rc;
 
 	*out = NULL;
-	lfts = lfts ? lfts : in_dir(dir, "opensm-lfts.dump", b1, sizeof(b1));
-	sl2vl = sl2vl ? sl2vl : in_dir(dir, "opensm-sl2vl.dump", b2, sizeof(b2));
-	psl = path_sl ? path_sl : in_dir(dir, "lanes-path-sl.txt", b3, sizeof(b3));
+	if (dir && (rc = check_dir(cmd, dir)))
+		return rc;
+	rc = 0;
+	lfts = lfts ? lfts : in_dir(cmd, dir, "opensm-lfts.dump", b1, sizeof(b1), &rc);
+	sl2vl = sl2vl ? sl2vl : in_dir(cmd, dir, "opensm-sl2vl.dump", b2, sizeof(b2), &rc);
+	psl = path_sl ? path_sl : in_dir(cmd, dir, "lanes-path-sl.txt", b3, sizeof(b3), &rc);
+	if (rc)
+		return rc;
+	if ((rc = stdin_once(cmd, lfts, sl2vl, psl)))
+		return rc;
 	if (!lfts)
 		return dir ? cli_usage_error("%s: %s has no opensm-lfts.dump", cmd, dir)
 			   : cli_usage_error("%s: give DIR, --lfts FILE or -e ENGINE", cmd);

@@ -26,4 +26,21 @@ check "more CAs" 2 "$LANES" verify torus k=3x3 p=2 "$work/r"
 expect "the count named" "$work/err" 'the first difference: the routing is for 9 CAs, this fabric has 18'
 
 check "the same fabric" 0 "$LANES" verify "$F" "$work/r" --ebb-patterns 0
+
+# what DIR holds must say which routing it is
+cp -r "$work/r" "$work/two"
+gzip -c "$work/r/opensm-lfts.dump" >"$work/two/opensm-lfts.dump.gz"
+check "a dump and its .gz" 2 "$LANES" verify "$F" "$work/two"
+expect "both named" "$work/err" "verify: .*/two holds both .*/two/opensm-lfts\.dump and .*/two/opensm-lfts\.dump\.gz"
+check "a file as DIR" 2 "$LANES" verify "$F" "$work/r/opensm-lfts.dump"
+expect "a file, said" "$work/err" 'opensm-lfts\.dump is a file, not the directory `lanes route -o` writes; give a dump with --lfts FILE'
+check "no such DIR" 2 "$LANES" verify "$F" "$work/nosuch"
+expect "missing, said" "$work/err" 'nosuch: No such file or directory'
+cp -r "$work/r" "$work/cut" && head -c 100 "$work/r/report.json" >"$work/cut/report.json"
+check "a cut report.json" 2 "$LANES" verify "$F" "$work/cut"
+expect "cut, said" "$work/err" 'cut/report\.json: not the JSON route writes \(cut or corrupt\?\)'
+check "stdin twice" 2 "$LANES" verify "$F" --lfts - --sl2vl - </dev/null
+expect "once, said" "$work/err" "'-' \(standard input\) is given for 2 files; it can be read once"
+check "stdin for the fabric and the tables" 2 "$LANES" verify - --lfts - <"$F"
+expect "read already, said" "$work/err" "standard input\) was read for the fabric already"
 finish
