@@ -269,13 +269,17 @@ struct lanes_fabric_stats {
 int lanes_fabric_stats(const struct lanes_fabric *f, struct lanes_fabric_stats *out,
 		       struct lanes_error *err);
 
+struct lanes_progress;
+
 /**
  * The same, the distances from at most about max_sources sources (in
  * blocks of 64 spread over the fabric) when the fabric has more switches:
- * for fabrics too large for all pairs. max_sources 0 is exact.
+ * for fabrics too large for all pairs. max_sources 0 is exact. progress
+ * (lanes/progress.h; NULL: none) gets phase "distances", a unit per source.
  */
 int lanes_fabric_stats_sampled(const struct lanes_fabric *f, uint32_t max_sources,
-			       struct lanes_fabric_stats *out, struct lanes_error *err);
+			       struct lanes_progress *progress, struct lanes_fabric_stats *out,
+			       struct lanes_error *err);
 
 /** What routing files were computed for: see lanes_fabric_fingerprint(). */
 struct lanes_fingerprint {

@@ -289,9 +289,9 @@ static int topo_info(int argc, char **argv)
 		cli_progress_stop(&pr);
 		return rc;
 	}
-	lanes_progress_phase(&pr.p, "distances and structure", 0);
-	rc = lanes_fabric_stats_sampled(f, exact ? 0 : sample_sources(f), &st, &err) ||
-	     lanes_recognize(f, &s, &err);
+	rc = lanes_fabric_stats_sampled(f, exact ? 0 : sample_sources(f), &pr.p, &st, &err);
+	lanes_progress_phase(&pr.p, "structure", 0);
+	rc = rc || lanes_recognize(f, &s, &err);
 	cli_progress_stop(&pr);
 	if (rc) {
 		lanes_fabric_free(f);

@@ -32,6 +32,7 @@
  * list; next[] is all zero; seen[v] holds every source bit that reached v.
  */
 #include "bfs.h"
+#include "lanes/progress.h"
 #include "core/bits.h"
 #include "core/parallel.h"
 
@@ -255,6 +256,7 @@ struct sweeper {
 	uint8_t *dist;
 	unsigned workers;
 	uint32_t stride;   /* every stride-th block of 64 sources (1: all) */
+	struct lanes_progress *progress;
 	int failed;
 	struct bfs_sums sums;
 	char gap[LANES_FALSE_SHARING_GAP];
@@ -274,9 +276,12 @@ static void sweep_job(void *ctx, unsigned k)
 		return;
 	}
 	for (uint64_t first = 64ULL * k * w->stride; first < g->n;
-	     first += 64ULL * w->workers * w->stride)
-		sweep(&b, (uint32_t)first, g->n - first < 64 ? g->n - (uint32_t)first : 64, &w->sums,
-		      w->dist);
+	     first += 64ULL * w->workers * w->stride) {
+		uint32_t count = g->n - first < 64 ? g->n - (uint32_t)first : 64;
+
+		sweep(&b, (uint32_t)first, count, &w->sums, w->dist);
+		lanes_progress_add(w->progress, count);
+	}
 	free(masks);
 }
 
@@ -287,11 +292,11 @@ static void sweep_job(void *ctx, unsigned k)
  */
 int lanes_bfs_all(const struct lanes_fabric *f, unsigned workers, struct bfs_sums *sums, uint8_t *dist)
 {
-	return lanes_bfs_sample(f, workers, 1, sums, dist);
+	return lanes_bfs_sample(f, workers, 1, sums, dist, NULL);
 }
 
 int lanes_bfs_sample(const struct lanes_fabric *f, unsigned workers, uint32_t stride,
-		     struct bfs_sums *sums, uint8_t *dist)
+		     struct bfs_sums *sums, uint8_t *dist, struct lanes_progress *progress)
 {
 	size_t n = (size_t)f->num_switches + 1, ne = (size_t)f->adj_off[f->num_switches] + 1;
 	uint32_t *lists = malloc((5 * n + ne) * sizeof(uint32_t) + n);
@@ -307,7 +312,7 @@ int lanes_bfs_sample(const struct lanes_fabric *f, unsigned workers, uint32_t st
 	workers = lanes_threads_for(workers ? workers : 1, (f->num_switches + 63) / 64);
 	for (unsigned k = 0; k < workers; k++)
 		w[k] = (struct sweeper){ .g = &g, .dist = dist, .workers = workers,
-					 .stride = stride ? stride : 1 };
+					 .stride = stride ? stride : 1, .progress = progress };
 	lanes_parallel_run(workers, sweep_job, w);
 	for (unsigned k = 0; k < workers; k++) {
 		failed |= w[k].failed;

@@ -7,6 +7,8 @@
 
 #include "lanes/fabric.h"
 
+struct lanes_progress;
+
 struct bfs_sums {
 	uint64_t dist_sum; /* sum of hops over reachable ordered pairs */
 	uint64_t pairs;    /* reachable ordered pairs (source != target) */
@@ -25,8 +27,9 @@ int lanes_bfs_all(const struct lanes_fabric *f, unsigned workers, struct bfs_sum
  * The same from every stride-th block of 64 sources of the search order
  * (which visits the graph ball by ball, so the blocks spread over it):
  * sums over those sources only. dist rows of the other sources are not set.
+ * Each sweep adds its sources to progress (NULL: none).
  */
 int lanes_bfs_sample(const struct lanes_fabric *f, unsigned workers, uint32_t stride,
-		     struct bfs_sums *sums, uint8_t *dist);
+		     struct bfs_sums *sums, uint8_t *dist, struct lanes_progress *progress);
 
 #endif

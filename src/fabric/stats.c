@@ -3,20 +3,35 @@
  * the bit-parallel BFS of bfs.c.
  */
 #include "bfs.h"
+#include "lanes/progress.h"
 #include "../core/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* All pairs, or the sources of every stride-th block of 64 when max_sources asks. */
+/* The sources of every stride-th block of 64 (the last block may be short). */
+static uint64_t sources_swept(uint32_t n, uint32_t stride)
+{
+	uint64_t count = 0;
+
+	for (uint64_t first = 0; first < n; first += 64ULL * stride)
+		count += n - first < 64 ? n - first : 64;
+	return count;
+}
+
+/*
+ * All pairs, or the sources of every stride-th block of 64 when max_sources
+ * asks. Progress: phase "distances", a unit per source.
+ */
 static int distances(const struct lanes_fabric *f, uint32_t max_sources,
-		     struct lanes_fabric_stats *st)
+		     struct lanes_fabric_stats *st, struct lanes_progress *progress)
 {
 	struct bfs_sums s = { 0, 0, 0 };
 	uint32_t blocks = (f->num_switches + 63) / 64, want = (max_sources + 63) / 64;
 	uint32_t stride = max_sources && want < blocks ? (blocks + want - 1) / want : 1;
 
-	if (lanes_bfs_sample(f, 1, stride, &s, NULL))
+	lanes_progress_phase(progress, "distances", sources_swept(f->num_switches, stride));
+	if (lanes_bfs_sample(f, 1, stride, &s, NULL, progress))
 		return LANES_ENOMEM;
 	st->sampled_sources = stride > 1 ? (uint32_t)((blocks + stride - 1) / stride * 64) : 0;
 	if (st->sampled_sources > f->num_switches)
@@ -161,11 +176,12 @@ static uint32_t isolated_cas(const struct lanes_fabric *f)
 int lanes_fabric_stats(const struct lanes_fabric *f, struct lanes_fabric_stats *out,
 		       struct lanes_error *err)
 {
-	return lanes_fabric_stats_sampled(f, 0, out, err);
+	return lanes_fabric_stats_sampled(f, 0, NULL, out, err);
 }
 
 int lanes_fabric_stats_sampled(const struct lanes_fabric *f, uint32_t max_sources,
-			       struct lanes_fabric_stats *out, struct lanes_error *err)
+			       struct lanes_progress *progress, struct lanes_fabric_stats *out,
+			       struct lanes_error *err)
 {
 	struct lanes_fabric_stats st;
 
@@ -176,7 +192,7 @@ int lanes_fabric_stats_sampled(const struct lanes_fabric *f, uint32_t max_source
 	count_links(f, &st);
 	st.parallel_links = count_parallel(f);
 	radix(f, &st);
-	if (distances(f, max_sources, &st))
+	if (distances(f, max_sources, &st, progress))
 		return lanes_error_oom(err);
 	if (lanes_fabric_components(f, &st.components, &st.fabric_components, err))
 		return LANES_ENOMEM;

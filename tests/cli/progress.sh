@@ -41,6 +41,12 @@ pty "$LANES compare $BIG -e minhop,updn --ebb-patterns 0"
 lines | grep -Eq '^lanes compare: \[[12]/2 (minhop|updn)\] '; same "compare says which engine" $? 0
 lines | grep -q '^updn  *yes'; same "compare rows" $? 0
 
+# topo info --exact: all-pairs distances, counted by sources swept
+pty "$LANES topo info torus k=100x100 p=1 --exact"
+same "topo info under a terminal" $? 0
+lines | grep -Eq '^lanes topo info: distances [0-9]+% \([0-9]+ s(, about [0-9]+ s left)?\)$'
+same "topo info's distances with their share" $? 0
+
 # topo gen and trace draw it too (anything that may run past 2 s)
 pty "$LANES topo gen $BIG -o $work/big.topo"
 same "topo gen under a terminal" $? 0
