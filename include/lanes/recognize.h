@@ -67,8 +67,8 @@ struct lanes_structure {
 	uint32_t *coord;          /**< [switch * num_dims + dim] */
 	uint32_t slimfly_q;       /**< Slim Fly and SF x FF: the prime power q */
 
-	/** Why nothing (or something partial) was recognised: a short sentence. */
-	char note[256];
+	/** Why nothing (or something partial) was recognised: a sentence per kind tried. */
+	char note[1280];
 };
 
 /** Kind name: "none", "dragonfly", "hyperx", "slimfly", "torus", "sfxff". */

@@ -601,8 +601,10 @@ int cli_verify_option(int c, const char *arg, struct lanes_verify_opts *o)
 		o->all_traffic = 1;
 		return 1;
 	case 'b':
-		if (cli_parse_u64("ebb-patterns", arg, &v) || v > 100000) {
-			cli_usage_error("--ebb-patterns must be 0..100000");
+		if (cli_parse_u64("ebb-patterns", arg, &v)) /* it said why */
+			return -1;
+		if (v > 100000) {
+			cli_usage_error("--ebb-patterns must be 0..100000, not %llu", (unsigned long long)v);
 			return -1;
 		}
 		o->ebb_patterns = (uint32_t)v;

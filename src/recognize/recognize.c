@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "recognize/recognize.h"
 #include "core/util.h"
 
@@ -38,7 +39,8 @@ int lanes_recognize(const struct lanes_fabric *f, struct lanes_structure *s,
 		lanes_recognize_slimfly, lanes_recognize_hyperx, lanes_recognize_sfxff,
 		lanes_recognize_torus, lanes_recognize_dragonfly,
 	};
-	char why[5][96];
+	char why[5][256];
+	struct lanes_sb b;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
@@ -51,12 +53,15 @@ int lanes_recognize(const struct lanes_fabric *f, struct lanes_structure *s,
 			return 0;
 		if (rc != LANES_EINVAL)
 			return lanes_error_set(err, rc, "%s", e.message);
-		snprintf(why[i], sizeof(why[i]), "%.90s", e.message);
+		snprintf(why[i], sizeof(why[i]), "%.255s", e.message);
 	}
 	memset(s, 0, sizeof(*s));
 	s->num_switches = f->num_switches;
-	snprintf(s->note, sizeof(s->note), "%.54s; %.54s; %.40s; %.54s; %.40s", why[0], why[1],
-		 why[2], why[3], why[4]);
+	lanes_sb_init(&b, s->note, sizeof(s->note));
+	for (size_t i = 0; i < sizeof(recognizers) / sizeof(recognizers[0]); i++) {
+		lanes_sb_str(&b, i ? "; " : "");
+		lanes_sb_str(&b, why[i]);
+	}
 	return 0;
 }
 
