@@ -359,6 +359,11 @@ int cmd_trace(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	if (src == dst) {
+		rc = cli_usage_error("trace: SRC and DST are the same port (LID %u): no path to trace",
+				     src);
+		goto out;
+	}
 	lanes_progress_phase(&pr.p, a.engine ? "routing" : "reading the tables", 0);
 	a.ro.progress = &pr.p;
 	rc = cli_check_memory("trace", f, &a.fo, 2, cli_engine_named(a.engine), &a.ro);

@@ -43,6 +43,8 @@ check "LID not in the fabric" 2 "$LANES" trace "${M[@]}" -e dor 99 10
 expect "LID named" "$work/err" 'SRC LID 99 is not a LID of the fabric'
 check "GUID not in the fabric" 2 "$LANES" trace "${M[@]}" -e dor 0x0002c9030100ffff 10
 expect "GUID named" "$work/err" 'SRC GUID 0x0002c9030100ffff is not a port or node'
+check "a port to itself" 2 "$LANES" trace "${M[@]}" -e dor 10 10
+expect "the same port said" "$work/err" 'SRC and DST are the same port \(LID 10\)'
 check "too few words" 2 "$LANES" trace "${M[@]}"
 
 finish
