@@ -509,6 +509,9 @@ static int parse_route_args(struct rargs *a, int argc, char **argv)
 	}
 	if (!engine || !a->dir)
 		return cli_usage_error("route: -e ENGINE and -o DIR are required (see lanes route --help)");
+	if (!strcmp(a->dir, "-"))
+		return cli_usage_error("route: -o -: route writes a directory of four files, not "
+				       "standard output; name a directory (./- for one called '-')");
 	if ((rc = cli_engine_spec("route", engine, strlen(engine), &a->e, a->params,
 				  sizeof(a->params))))
 		return rc;

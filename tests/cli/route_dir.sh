@@ -55,6 +55,15 @@ same "killed by SIGTERM" "$rc" 143
 same "old DIR whole after SIGTERM" "$(engine_of "$work/r")" '"engine":"updn"'
 same "nothing left after SIGTERM" "$(leftovers)" 0
 
+# -o - would be a directory named '-': route writes a directory, never standard output
+check "-o -" 2 bash -c 'cd "$1" && shift && exec "$@"' _ "$work" "$LANES" route -e minhop "${T[@]}" -o -
+expect "-o - named" "$work/err" '^lanes: route: -o -: route writes a directory'
+same "no directory named -" "$(find "$work" -maxdepth 1 -name - | wc -l)" 0
+check "--output - too" 2 "$LANES" route -e minhop "${T[@]}" --output -
+check "./- is a directory" 0 bash -c 'cd "$1" && shift && exec "$@"' _ "$work" "$LANES" route -e minhop "${T[@]}" -o ./-
+same "./- written" "$(files_of "$work/-")" 4
+rm -r "${work:?}/-"
+
 # a link is followed: the directory it names is replaced and the link stays
 check "route into real" 0 "$LANES" route -e minhop "${T[@]}" -o "$work/real"
 ln -s real "$work/link"
