@@ -6,7 +6,7 @@
 # DIR is what lanes_atomic makes of a file: a link is followed and the link
 # stays, a replaced directory keeps its mode and owner, a new one gets the
 # umask's; a route killed by SIGKILL leaves its temporary directory, which a
-# later route names (never removes).
+# later route names (never removes); report.json lists the faults removed.
 set -u
 # shellcheck source=cli_lib.bash
 source "$(dirname "$0")/cli_lib.bash"
@@ -161,6 +161,16 @@ same "the other's directory kept" "$(leftovers)" 1
 kill -TERM "$pid"; kill -CONT "$pid"; wait "$pid"; rc=$?
 same "the other ended by SIGTERM" "$rc" 143
 same "nothing left after both" "$(leftovers)" 0
+
+# report.json lists what the fault options removed, as topo info --json does
+check "route with faults" 0 "$LANES" route -e updn "${T[@]}" --fail-switch 0x0002c90300a00001 \
+  --fail-links 2 -o "$work/f" --quiet
+tr -d ' \n' <"$work/f/report.json" | grep -o '"faults":{[^}]*}' >"$work/faults"
+expect "faults: the counts" "$work/faults" '"links_removed":2,"switches_removed":1,"cas_removed":1,'
+expect "faults: the switch named" "$work/faults" '"switches":\["0x0002c90300a00001"\]'
+same "faults: two cables" "$(grep -o '\[\["0x' "$work/faults" | wc -l)" 2
+check "route without faults" 0 "$LANES" route -e updn "${T[@]}" -o "$work/f"
+same "no faults key without faults" "$(grep -c '"faults"' "$work/f/report.json")" 0
 
 # verify refuses a routing of another fabric, naming the part that differs
 check "verify, same fabric" 0 "$LANES" verify "${T[@]}" "$work/r"
