@@ -24,11 +24,12 @@ static const char route_usage[] =
 	"usage: lanes route -e ENGINE FABRIC -o DIR [--vls N] [--sls N] [--seed S] [--ca-only]\n"
 	"                   [--roots FILE] [--threads N]\n"
 	"\n"
-	"  Route FABRIC with ENGINE (see `lanes engines`) and write into DIR:\n"
+	"  Route FABRIC with ENGINE (see `lanes engines`) and write into DIR (a link: the\n"
+	"  directory it names), a new directory or one of an earlier route, never -:\n"
 	"    opensm-lfts.dump    the LFTs, as OpenSM writes them and `opensm -R file -U` loads them\n"
 	"    opensm-sl2vl.dump   the SL2VL maps, as OpenSM writes them\n"
 	"    lanes-path-sl.txt   the path SLs (docs/formats-routing.md)\n"
-	"    report.json         engine, resources used and needed, time\n"
+	"    report.json         engine, resources used and needed, time, the faults removed\n"
 	"  ENGINE may carry the engine's parameters: NAME:KEY=VALUE[:KEY=VALUE...]\n"
 	"                   (`lanes engines` lists them; dfdn:base=minhop)\n"
 	"  --vls N          data VL budget, 1..15 (default 8)\n"
@@ -233,6 +234,7 @@ struct route_out {
 	const struct lanes_fabric *f;
 	const struct lanes_routing *r;
 	const struct lanes_route_opts *o;
+	const struct cli_fabric_opts *fo; /* the faults removed, when any */
 	double seconds;
 	int compress; /* enum lanes_compress, for the three dumps */
 };
@@ -296,6 +298,56 @@ static struct json_object *fingerprint_json(const struct lanes_fabric *f)
 	return j;
 }
 
+static struct json_object *guid_json(uint64_t guid)
+{
+	char hex[24];
+
+	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)guid);
+	return json_object_new_string(hex);
+}
+
+/* [[GUID, port], [GUID, port]]: a removed cable's two ends. */
+static struct json_object *cable_json(const struct lanes_fault_cable *c)
+{
+	struct json_object *j = json_object_new_array(), *a = json_object_new_array(),
+			   *b = json_object_new_array();
+
+	json_object_array_add(a, guid_json(c->guid_a));
+	json_object_array_add(a, json_object_new_int(c->port_a));
+	json_object_array_add(b, guid_json(c->guid_b));
+	json_object_array_add(b, json_object_new_int(c->port_b));
+	json_object_array_add(j, a);
+	json_object_array_add(j, b);
+	return j;
+}
+
+/*
+ * What the fault options removed from the fabric before routing, as `lanes
+ * topo info --json` lists it: the routing is for the fabric without them.
+ */
+static struct json_object *faults_json(const struct cli_fabric_opts *fo)
+{
+	struct json_object *j = json_object_new_object(), *sw = json_object_new_array(),
+			   *cas = json_object_new_array(), *cables = json_object_new_array();
+	const struct lanes_fault_list *l = &fo->removed;
+
+	json_object_object_add(j, "seed", json_object_new_int64((int64_t)fo->seed));
+	json_object_object_add(j, "links_removed", json_object_new_int64(fo->report.links_removed));
+	json_object_object_add(j, "switches_removed",
+			       json_object_new_int64(fo->report.switches_removed));
+	json_object_object_add(j, "cas_removed", json_object_new_int64(fo->report.cas_removed));
+	for (uint32_t i = 0; i < l->num_switches; i++)
+		json_object_array_add(sw, guid_json(l->switches[i]));
+	for (uint32_t i = 0; i < l->num_cas; i++)
+		json_object_array_add(cas, guid_json(l->cas[i]));
+	for (uint32_t i = 0; i < l->num_cables; i++)
+		json_object_array_add(cables, cable_json(&l->cables[i]));
+	json_object_object_add(j, "switches", sw);
+	json_object_object_add(j, "cas", cas);
+	json_object_object_add(j, "cables", cables);
+	return j;
+}
+
 static int write_report(const char *path, const struct route_out *out)
 {
 	struct json_object *j = json_object_new_object(), *opt = json_object_new_object();
@@ -308,6 +360,8 @@ static int write_report(const char *path, const struct route_out *out)
 	json_object_object_add(j, "cas", json_object_new_int64(out->f->num_cas));
 	json_object_object_add(j, "max_lid", json_object_new_int64(out->f->max_lid));
 	json_object_object_add(j, "fabric", fingerprint_json(out->f));
+	if (out->fo->faults)
+		json_object_object_add(j, "faults", faults_json(out->fo));
 	json_object_object_add(j, "vls", json_object_new_int(r->num_vls));
 	json_object_object_add(j, "sls", json_object_new_int(r->num_sls));
 	json_object_object_add(j, "vls_needed", json_object_new_int(r->vls_needed));
@@ -402,14 +456,23 @@ int cli_route_option(int c, const char *arg, struct lanes_route_opts *o, const c
 	}
 }
 
+/* What `lanes route` was asked. */
+struct rargs {
+	struct cli_fabric_opts fo;
+	struct lanes_route_opts ro;
+	const struct lanes_engine *e;
+	const char *dir;
+	char params[256];
+	int compress;
+};
+
 /* The routing's directory (route_dir.c), and the seconds writing it took into *seconds. */
-static int write_timed(const char *dir, const struct lanes_engine *e, const struct lanes_fabric *f,
-		       const struct lanes_routing *r, const struct lanes_route_opts *o, double t,
-		       int compress, double *seconds)
+static int write_timed(const struct rargs *a, const struct lanes_fabric *f,
+		       const struct lanes_routing *r, double t, double *seconds)
 {
-	struct route_out out = { e, f, r, o, t, compress };
+	struct route_out out = { a->e, f, r, &a->ro, &a->fo, t, a->compress };
 	double start = now();
-	int rc = route_dir_write(dir, write_files, &out);
+	int rc = route_dir_write(a->dir, write_files, &out);
 
 	*seconds = now() - start;
 	return rc;
@@ -470,16 +533,6 @@ static void say_size(const struct lanes_fabric *f, const struct lanes_routing *r
 		compress ? ", before compression" : "; --compress zstd writes them compressed");
 }
 
-/* What `lanes route` was asked. */
-struct rargs {
-	struct cli_fabric_opts fo;
-	struct lanes_route_opts ro;
-	const struct lanes_engine *e;
-	const char *dir;
-	char params[256];
-	int compress;
-};
-
 /* Options into a; -1 after --help, EXIT_USAGE (printed) on bad usage. */
 static int parse_route_args(struct rargs *a, int argc, char **argv)
 {
@@ -509,6 +562,9 @@ static int parse_route_args(struct rargs *a, int argc, char **argv)
 	}
 	if (!engine || !a->dir)
 		return cli_usage_error("route: -e ENGINE and -o DIR are required (see lanes route --help)");
+	if (!strcmp(a->dir, "-"))
+		return cli_usage_error("route: -o -: route writes a directory of four files, not "
+				       "standard output; name a directory (./- for one called '-')");
 	if ((rc = cli_engine_spec("route", engine, strlen(engine), &a->e, a->params,
 				  sizeof(a->params))))
 		return rc;
@@ -557,8 +613,10 @@ int cmd_route(int argc, char **argv)
 	lanes_progress_phase(&pr.p, "reading the fabric", 0);
 	a.fo.cmd = "route";
 	a.fo.table_copies = 2;
+	a.fo.keep_removed = 1; /* report.json lists what the faults removed */
 	if ((rc = cli_load_fabric(argc - optind, argv + optind, &a.fo, &f))) {
 		cli_progress_stop(&pr);
+		lanes_fault_list_free(&a.fo.removed);
 		return rc;
 	}
 	cli_fabric_connected(f, 1);
@@ -569,11 +627,12 @@ int cmd_route(int argc, char **argv)
 	lanes_progress_phase(&pr.p, "writing the files", 0);
 	if (!rc)
 		say_size(f, r, a.dir, a.compress);
-	rc = rc ? rc : write_timed(a.dir, a.e, f, r, &a.ro, t, a.compress, &w);
+	rc = rc ? rc : write_timed(&a, f, r, t, &w);
 	cli_progress_stop(&pr);
 	if (!rc)
 		print_routed(&a, f, r, t, w);
 	lanes_routing_free(r);
 	lanes_fabric_free(f);
+	lanes_fault_list_free(&a.fo.removed);
 	return rc;
 }

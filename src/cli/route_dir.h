@@ -19,7 +19,10 @@ typedef int (*route_dir_writer)(const char *tmpdir, const char *const *names, vo
 /*
  * Write a routing directory through a temporary one and put it in DIR's
  * place; on failure or a signal, DIR is as it was and nothing is left
- * behind. 0, or an exit code with the error printed.
+ * behind. A link DIR is followed (the directory it names is replaced, the
+ * link stays); a replaced directory keeps its mode and owner. Temporary
+ * directories of killed routes into DIR are named on stderr, not removed.
+ * 0, or an exit code with the error printed.
  */
 int route_dir_write(const char *dir, route_dir_writer write, void *ctx);
 
