@@ -350,7 +350,7 @@ static int run_all(const struct cargs *a, const struct lanes_fabric *f, struct r
 {
 	int rc = 0, width = label_width(rows, n), done[MAX_ENGINES] = { 0 };
 	size_t printed = 0, count = 0;
-	char prefix[96];
+	char prefix[sizeof(((struct row *)0)->label) + 48];
 
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < n && !rc; i++) {

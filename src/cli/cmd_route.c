@@ -298,56 +298,6 @@ static struct json_object *fingerprint_json(const struct lanes_fabric *f)
 	return j;
 }
 
-static struct json_object *guid_json(uint64_t guid)
-{
-	char hex[24];
-
-	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)guid);
-	return json_object_new_string(hex);
-}
-
-/* [[GUID, port], [GUID, port]]: a removed cable's two ends. */
-static struct json_object *cable_json(const struct lanes_fault_cable *c)
-{
-	struct json_object *j = json_object_new_array(), *a = json_object_new_array(),
-			   *b = json_object_new_array();
-
-	json_object_array_add(a, guid_json(c->guid_a));
-	json_object_array_add(a, json_object_new_int(c->port_a));
-	json_object_array_add(b, guid_json(c->guid_b));
-	json_object_array_add(b, json_object_new_int(c->port_b));
-	json_object_array_add(j, a);
-	json_object_array_add(j, b);
-	return j;
-}
-
-/*
- * What the fault options removed from the fabric before routing, as `lanes
- * topo info --json` lists it: the routing is for the fabric without them.
- */
-static struct json_object *faults_json(const struct cli_fabric_opts *fo)
-{
-	struct json_object *j = json_object_new_object(), *sw = json_object_new_array(),
-			   *cas = json_object_new_array(), *cables = json_object_new_array();
-	const struct lanes_fault_list *l = &fo->removed;
-
-	json_object_object_add(j, "seed", json_object_new_int64((int64_t)fo->seed));
-	json_object_object_add(j, "links_removed", json_object_new_int64(fo->report.links_removed));
-	json_object_object_add(j, "switches_removed",
-			       json_object_new_int64(fo->report.switches_removed));
-	json_object_object_add(j, "cas_removed", json_object_new_int64(fo->report.cas_removed));
-	for (uint32_t i = 0; i < l->num_switches; i++)
-		json_object_array_add(sw, guid_json(l->switches[i]));
-	for (uint32_t i = 0; i < l->num_cas; i++)
-		json_object_array_add(cas, guid_json(l->cas[i]));
-	for (uint32_t i = 0; i < l->num_cables; i++)
-		json_object_array_add(cables, cable_json(&l->cables[i]));
-	json_object_object_add(j, "switches", sw);
-	json_object_object_add(j, "cas", cas);
-	json_object_object_add(j, "cables", cables);
-	return j;
-}
-
 static int write_report(const char *path, const struct route_out *out)
 {
 	struct json_object *j = json_object_new_object(), *opt = json_object_new_object();
@@ -361,7 +311,7 @@ static int write_report(const char *path, const struct route_out *out)
 	json_object_object_add(j, "max_lid", json_object_new_int64(out->f->max_lid));
 	json_object_object_add(j, "fabric", fingerprint_json(out->f));
 	if (out->fo->faults)
-		json_object_object_add(j, "faults", faults_json(out->fo));
+		json_object_object_add(j, "faults", cli_faults_json(out->fo));
 	json_object_object_add(j, "vls", json_object_new_int(r->num_vls));
 	json_object_object_add(j, "sls", json_object_new_int(r->num_sls));
 	json_object_object_add(j, "vls_needed", json_object_new_int(r->vls_needed));

@@ -117,7 +117,10 @@ check "sim --lfts --sl2vl --path-sl" 0 "$LANES" sim "${DF[@]}" --lfts "$work/rt/
 same "files = -e" "$(cut -d, -f2- "$work/out")" "$(cat "$work/by-engine")"
 check "tables over the VLs" 2 "$LANES" sim "${DF[@]}" "$work/rt" --vls 1 "${SHORT[@]}"
 expect "tables over the VLs named" "$work/err" "uses [0-9]+ VLs and the switches have 1: give --vls"
-check "no tables" 2 "$LANES" sim "${DF[@]}" "$work/none"
+check "no such DIR" 2 "$LANES" sim "${DF[@]}" "$work/none"
+expect "no such DIR named" "$work/err" "none: No such file or directory"
+mkdir -p "$work/empty"
+check "no tables" 2 "$LANES" sim "${DF[@]}" "$work/empty"
 expect "no tables named" "$work/err" "has no opensm-lfts.dump"
 
 # a ring of 5 switches with minimal routing on one VL: uniform traffic at full
