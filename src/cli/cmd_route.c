@@ -38,11 +38,12 @@ static const char route_usage[] =
 	"  --threads N      worker threads, 0 one per core (default); the tables do not depend on it\n"
 	"  --ca-only        route CA LIDs only, not switch LIDs, as destinations\n"
 	"  --compress C     none (default), gzip or zstd: the three dumps as NAME.gz or NAME.zst,\n"
-	"                   which verify, sim, trace and the OpenSM plugin read as they are\n"
+	"                   which verify, sim and trace read as they are (opensm -U: decompress)\n"
 	"  --roots FILE     root switch GUIDs for updn, one per line (default: found as OpenSM does);\n"
 	"                   refused with other engines, which do not use it\n"
 	"  Exit 0 routed; 1 the engine refused, could not fit the budgets or failed (an internal\n"
-	"  error, a bug in lanes); 2 bad input (the fabric, an option, the --roots file) or usage.\n"
+	"  error, a bug in lanes); 2 bad input (the fabric, an option, the --roots file), usage,\n"
+	"  or files that could not be written (a full disk: the old DIR is left whole).\n"
 	"\n" CLI_FABRIC_HELP;
 
 static const char *flag_words(unsigned flags, char *buf, size_t n)
