@@ -74,6 +74,12 @@ struct lanes_routing {
 	uint8_t vls_needed;
 	uint8_t sls_needed;
 	char *notes;     /**< the engine's notes (malloc'ed), or NULL */
+	/**
+	 * What the engine assumed about its input and the caller should show
+	 * (an unknown GUID in a roots file, skipped), one sentence per line
+	 * (malloc'ed), or NULL.
+	 */
+	char *warnings;
 };
 
 /**

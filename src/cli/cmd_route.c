@@ -121,6 +121,22 @@ static enum cli_engine_outcome outcome_of(int code)
 	}
 }
 
+/* The engine's warnings (lanes_routing.warnings), a line each, on stderr. */
+static void print_warnings_of(const struct lanes_routing *r)
+{
+	const char *s = r->warnings;
+
+	if (!s)
+		return;
+	cli_progress_clear_active();
+	while (*s) {
+		size_t len = strcspn(s, "\n");
+
+		fprintf(stderr, "lanes: warning: %.*s\n", (int)len, s);
+		s += len + (s[len] == '\n');
+	}
+}
+
 enum cli_engine_outcome cli_run_engine(const struct lanes_engine *e, const struct lanes_fabric *f,
 				       const struct lanes_route_opts *o,
 				       struct lanes_routing **out, double *seconds,
@@ -141,6 +157,7 @@ enum cli_engine_outcome cli_run_engine(const struct lanes_engine *e, const struc
 	if ((rc = lanes_route(e, f, o, out, err)))
 		return outcome_of(rc);
 	*seconds = now() - t;
+	print_warnings_of(*out);
 	return CLI_ROUTED;
 }
 

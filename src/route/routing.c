@@ -75,6 +75,7 @@ void lanes_routing_free(struct lanes_routing *r)
 	free(r->sl2vl_maps);
 	free(r->sl2vl_sw_off); /* and sl2vl_port and sl2vl_sw, in its block */
 	free(r->notes);
+	free(r->warnings);
 	free(r);
 }
 

@@ -110,6 +110,12 @@ expect "verify warns" "$work/err" 'warning: the fabric is not connected'
 check "route a whole ring" 0 "$LANES" route -e updn torus k=8 p=1 -o "$work/whole"
 ! grep -q 'not connected' "$work/err"; same "no warning when connected" $? 0
 
+# a roots file naming a GUID the fabric lacks (a switch since removed): the
+# other roots are used, and the unknown one is said with its file:line
+printf '0x0002c90300a00000\n0xdeadbeef\n' >"$work/roots"
+check "roots with an unknown GUID" 0 "$LANES" route -e updn "${T[@]}" --roots "$work/roots" -o "$work/rr"
+expect "unknown root said" "$work/err" "^lanes: warning: updn: .*/roots:2: GUID 0x00000000deadbeef names no switch or cabled CA of the fabric; skipped"
+
 # Memory estimated before routing (issue 22 item 4): the tables of a fabric
 # are switches x LIDs bytes each; a bound below that is refused at once. A
 # generated fabric is measured from its parameters, before it is built: 260

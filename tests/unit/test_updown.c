@@ -981,6 +981,10 @@ static void test_roots_file(void **state)
 	assert_int_equal(notes_roots(f, r->notes, got), 2);
 	assert_memory_equal(want, got, f->num_switches);
 	assert_non_null(strstr(r->notes, "1 GUIDs of the file are not in the fabric"));
+	/* and said as a warning, file:line (line 6 of the content above) */
+	assert_non_null(r->warnings);
+	assert_non_null(strstr(r->warnings, ":6: GUID 0x00000000deadbeef names no switch or cabled "
+				"CA of the fabric; skipped"));
 	lanes_verify_result_free(verified(f, r, "roots file"));
 	pos = updn_order(f, want);
 	check_legal(f, r, pos, "roots file");

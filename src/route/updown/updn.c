@@ -217,11 +217,36 @@ static void describe_gap(const struct updn *u, const char *what, struct lanes_sb
 	lanes_sb_hex0(why, guid_of(u->f, u->gap.to_sw), 16);
 }
 
+/* The warning for GUIDs of the roots file that name nothing in the fabric. */
+static int warn_unknown(struct updn *u, const struct roots_unknown *unknown,
+			struct lanes_error *err)
+{
+	char buf[1200];
+	struct lanes_sb b;
+
+	lanes_sb_init(&b, buf, sizeof(buf));
+	lanes_sb_str(&b, "updn: ");
+	lanes_sb_str(&b, u->opts->roots);
+	lanes_sb_str(&b, ":");
+	lanes_sb_dec(&b, unknown->first_line);
+	lanes_sb_str(&b, ": GUID 0x");
+	lanes_sb_hex0(&b, unknown->first_guid, 16);
+	lanes_sb_str(&b, " names no switch or cabled CA of the fabric");
+	if (unknown->count > 1) {
+		lanes_sb_str(&b, " (nor do ");
+		lanes_sb_dec(&b, unknown->count - 1);
+		lanes_sb_str(&b, " more)");
+	}
+	lanes_sb_str(&b, "; skipped, the other roots used");
+	u->r->warnings = lanes_sb_dup(&b);
+	return u->r->warnings ? 0 : lanes_error_oom(err);
+}
+
 static int with_file(struct updn *u, struct lanes_error *err)
 {
 	char head[1024], tail[128] = "";
 	struct lanes_sb b;
-	uint32_t unknown;
+	struct roots_unknown unknown;
 	int rc;
 
 	if ((rc = lanes_route_read_roots(u->f, u->opts->roots, u->roots, &u->nroots, &unknown, err)))
@@ -239,11 +264,13 @@ static int with_file(struct updn *u, struct lanes_error *err)
 	lanes_sb_str(&b, "updn: up*/down* on BFS ranks from the roots of ");
 	lanes_sb_str(&b, u->opts->roots);
 	lanes_sb_str(&b, " (equal ranks: lower GUID is up); 1 VL; ");
-	if (unknown) {
+	if (unknown.count) {
 		lanes_sb_init(&b, tail, sizeof(tail));
 		lanes_sb_str(&b, "; ");
-		lanes_sb_dec(&b, unknown);
+		lanes_sb_dec(&b, unknown.count);
 		lanes_sb_str(&b, " GUIDs of the file are not in the fabric (skipped)");
+		if ((rc = warn_unknown(u, &unknown, err)))
+			return rc;
 	}
 	u->r->notes = lanes_route_notes_with_roots(u->f, head, u->roots, u->nroots, tail);
 	return u->r->notes ? 0 : lanes_error_oom(err);

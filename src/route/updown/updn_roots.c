@@ -17,6 +17,7 @@
  * their switches.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "io/text.h"
 #include "lanes/fabric.h"
@@ -123,7 +124,7 @@ static int add_root(const struct guid_map *m, size_t n, uint64_t guid, uint8_t *
 }
 
 int lanes_route_read_roots(const struct lanes_fabric *f, const char *path, uint32_t *roots,
-		     uint32_t *nroots, uint32_t *unknown, struct lanes_error *err)
+			   uint32_t *nroots, struct roots_unknown *unknown, struct lanes_error *err)
 {
 	uint8_t *mark = calloc((size_t)f->num_switches + 1, 1);
 	struct guid_map *m = NULL;
@@ -134,7 +135,7 @@ int lanes_route_read_roots(const struct lanes_fabric *f, const char *path, uint3
 	uint64_t guid;
 	int rc;
 
-	*unknown = 0;
+	memset(unknown, 0, sizeof(*unknown));
 	if (!mark || !(m = guid_index(f, &nm))) {
 		rc = lanes_error_oom(err);
 		goto out;
@@ -145,8 +146,10 @@ int lanes_route_read_roots(const struct lanes_fabric *f, const char *path, uint3
 	while (lanes_lines_next(&lines, &s, &len)) {
 		if ((rc = parse_line(s, len, path, lines.lineno, &guid, err)) < 0)
 			goto out;
-		if (rc && !add_root(m, nm, guid, mark))
-			(*unknown)++;
+		if (rc && !add_root(m, nm, guid, mark) && !unknown->count++) {
+			unknown->first_guid = guid;
+			unknown->first_line = lines.lineno;
+		}
 	}
 	rc = 0;
 	*nroots = 0;

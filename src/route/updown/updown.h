@@ -73,13 +73,19 @@ int lanes_route_dfs_tree(const struct lanes_fabric *f, unsigned workers, uint32_
 
 /**
  * updn's roots from the GUID file at path (updn_roots.c gives the format):
- * roots[0..*nroots) the switches named, ascending; *unknown the GUIDs of the
- * file that are not in f.
+ * roots[0..*nroots) the switches named, ascending; unknown: how many GUIDs
+ * of the file are not in f, and the first of them with its line.
  * @return 0, or a negative LANES_E* code (a file:line parse error, or no GUID
  *         names a switch or a cabled CA of f)
  */
+struct roots_unknown {
+	uint32_t count;
+	uint64_t first_guid;
+	unsigned long first_line;
+};
+
 int lanes_route_read_roots(const struct lanes_fabric *f, const char *path, uint32_t *roots,
-		     uint32_t *nroots, uint32_t *unknown, struct lanes_error *err);
+			   uint32_t *nroots, struct roots_unknown *unknown, struct lanes_error *err);
 
 /**
  * Multi-source BFS hop counts from seeds over the switch graph; rank[s] is
