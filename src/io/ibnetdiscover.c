@@ -432,7 +432,7 @@ static int parse_lines(struct reader *r, const char *data, size_t len)
 	return 0;
 }
 
-static int ibnd_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
+static int ibnd_read_lines(const char *data, size_t len, const char *file, struct lanes_fabric **out,
 		     struct lanes_error *err)
 {
 	struct reader r;
@@ -459,6 +459,13 @@ out:
 	free(r.pl);
 	free(r.slots);
 	return rc;
+}
+
+/* The fabric, or the error; a bad last line without its \n is truncation. */
+static int ibnd_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
+		     struct lanes_error *err)
+{
+	return lanes_text_truncated(data, len, ibnd_read_lines(data, len, file, out, err), err);
 }
 
 /* ---- recognising the format ---- */

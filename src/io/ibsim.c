@@ -404,7 +404,7 @@ static int parse_lines(struct ibsim_parse *ps)
 	return rc;
 }
 
-static int ibsim_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
+static int ibsim_read_lines(const char *data, size_t len, const char *file, struct lanes_fabric **out,
 		      struct lanes_error *err)
 {
 	struct ibsim_parse ps;
@@ -440,6 +440,13 @@ static int ibsim_read(const char *data, size_t len, const char *file, struct lan
 	lanes_strmap_clear(&ps.ids);
 	lanes_strmap_clear(&ps.guids);
 	return rc;
+}
+
+/* The fabric, or the error; a bad last line without its \n is truncation. */
+static int ibsim_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
+		     struct lanes_error *err)
+{
+	return lanes_text_truncated(data, len, ibsim_read_lines(data, len, file, out, err), err);
 }
 
 /*

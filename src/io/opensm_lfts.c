@@ -300,16 +300,6 @@ static int trailer(struct lft_parse *ps, struct lanes_scan sc, int *rc)
 	return 1;
 }
 
-/* A bad last line without its newline: the file was cut inside it. */
-static int cut_line(struct lft_parse *ps)
-{
-	char msg[sizeof(ps->err->message)];
-
-	memcpy(msg, ps->err->message, sizeof(msg));
-	return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
-				 "truncated: the file ends inside this line (%s)", msg);
-}
-
 /* An OpenSM dump holds every switch; a switch left out means a cut file. */
 static int every_switch(struct lft_parse *ps)
 {
@@ -380,8 +370,6 @@ static int lfts_parse(struct lanes_lines *lines, void *ctx, struct lanes_error *
 	rc = ps.block_line && ps.lid_line && ps.lid_block ? map_guids(&ps) : lanes_error_oom(err);
 	while (!rc && lanes_lines_next(lines, &s, &n))
 		rc = lft_line(&ps, lanes_scan_of(s, n));
-	if (rc == LANES_EPARSE && lines->cut)
-		rc = cut_line(&ps);
 	if (!rc && !ps.blocks)
 		rc = perr(&ps, "no 'Unicast lids ... guid 0x...' header: not an LFT dump");
 	if (!rc && !(rc = close_block(&ps)))
@@ -400,7 +388,7 @@ int lanes_lfts_read(const char *data, size_t len, const char *file, const struct
 	struct lanes_lines lines;
 
 	lanes_lines_init(&lines, data, len, file);
-	return lfts_parse(&lines, &t, err);
+	return lanes_lines_truncated(&lines, lfts_parse(&lines, &t, err), err);
 }
 
 int lanes_lfts_read_file(const char *path, const struct lanes_fabric *f, struct lanes_routing *r,

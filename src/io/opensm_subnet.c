@@ -281,7 +281,7 @@ static int link_line(struct subnet_parse *ps, struct lanes_scan sc)
 						 width, speed, ps->err));
 }
 
-static int subnet_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
+static int subnet_read_lines(const char *data, size_t len, const char *file, struct lanes_fabric **out,
 		       struct lanes_error *err)
 {
 	struct subnet_parse ps;
@@ -315,6 +315,13 @@ static int subnet_read(const char *data, size_t len, const char *file, struct la
 	free(ps.types);
 	free(ps.lid_seen);
 	return rc;
+}
+
+/* The fabric, or the error; a bad last line without its \n is truncation. */
+static int subnet_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
+		     struct lanes_error *err)
+{
+	return lanes_text_truncated(data, len, subnet_read_lines(data, len, file, out, err), err);
 }
 
 /* Link lines start "{ SW", "{ CA" or "{ Rt"; nothing else does. */

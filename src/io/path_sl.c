@@ -407,7 +407,7 @@ int lanes_path_sl_read(const char *data, size_t len, const char *file,
 	struct lanes_lines lines;
 
 	lanes_lines_init(&lines, data, len, file);
-	return path_sl_parse(&lines, &t, err);
+	return lanes_lines_truncated(&lines, path_sl_parse(&lines, &t, err), err);
 }
 
 int lanes_path_sl_read_file(const char *path, const struct lanes_fabric *f,
