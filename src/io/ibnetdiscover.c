@@ -242,8 +242,8 @@ static int repeat_record(struct reader *r, uint32_t idx, uint8_t type, uint64_t 
 	    r->hdr.port0 != n->port0_guid) {
 		r->line = r->hdr.line;
 		return PERR(r, "switch \"%.*s\" has the port GUID 0x%016" PRIx64 " here and "
-			    "0x%016" PRIx64 " on line %lu", SHOW(n->id), r->hdr.port0, n->port0_guid,
-			    n->port0_line);
+			    "0x%016" PRIx64 " on line %lu", SHOW(n->id), r->hdr.port0,
+			    n->port0_guid, n->port0_line);
 	}
 	memset(&r->hdr, 0, sizeof(r->hdr));
 	r->cur = idx;
@@ -262,8 +262,8 @@ static int id_agrees(struct reader *r, struct span id, uint8_t type)
 	if (type == LANES_NODE_SWITCH || !g || !r->hdr.guid || g == r->hdr.guid)
 		return 0;
 	return PERR(r, "the id \"%.*s\" names the GUID 0x%016" PRIx64 ", but the %s on line %lu "
-		    "gives 0x%016" PRIx64, SHOW(id), g, type == LANES_NODE_CA ? "caguid=" : "rtguid=",
-		    r->hdr.line, r->hdr.guid);
+		    "gives 0x%016" PRIx64, SHOW(id), g,
+		    type == LANES_NODE_CA ? "caguid=" : "rtguid=", r->hdr.line, r->hdr.guid);
 }
 
 /* Switch|Ca|Rt N "id" # "desc" [switch tail] */
@@ -479,8 +479,8 @@ static int parse_lines(struct reader *r, const char *data, size_t len)
 	return 0;
 }
 
-static int ibnd_read_lines(const char *data, size_t len, const char *file, struct lanes_fabric **out,
-		     struct lanes_error *err)
+static int ibnd_read_lines(const char *data, size_t len, const char *file,
+			   struct lanes_fabric **out, struct lanes_error *err)
 {
 	struct reader r;
 	int rc;

@@ -187,8 +187,8 @@ static int dup_port_guid(struct reader *r, uint32_t i, unsigned p, uint32_t othe
 
 	r->line = guid_line(r, i, p);
 	return PERR(r, "port %u of \"%.*s\" has the port GUID 0x%016" PRIx64 " of port %u of "
-		    "\"%.*s\" (line %lu)%s", p, SHOW(r->recs[i].id), guid, q, SHOW(r->recs[other].id),
-		    guid_line(r, other, q),
+		    "\"%.*s\" (line %lu)%s", p, SHOW(r->recs[i].id), guid, q,
+		    SHOW(r->recs[other].id), guid_line(r, other, q),
 		    derived ? " (a port without a GUID of its own gets node GUID + port)" : "");
 }
 

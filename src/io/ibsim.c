@@ -140,8 +140,8 @@ static int add_node(struct ibsim_parse *ps, int type, struct lanes_scan sc)
 	if ((taken = lanes_strmap_get(&ps->guids, (const char *)&spec.guid, 8)) != UINT32_MAX) {
 		free(desc);
 		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
-					 "node GUID 0x%llx is already taken (first on line %u; ibsim "
-					 "refuses duplicate GUIDs)",
+					 "node GUID 0x%llx is already taken (first on line %u; "
+					 "ibsim refuses duplicate GUIDs)",
 					 (unsigned long long)spec.guid, taken);
 	}
 	spec.desc = desc;
@@ -406,8 +406,8 @@ static int parse_lines(struct ibsim_parse *ps)
 	return rc;
 }
 
-static int ibsim_read_lines(const char *data, size_t len, const char *file, struct lanes_fabric **out,
-		      struct lanes_error *err)
+static int ibsim_read_lines(const char *data, size_t len, const char *file,
+			    struct lanes_fabric **out, struct lanes_error *err)
 {
 	struct ibsim_parse ps;
 	int rc;

@@ -145,8 +145,9 @@ static int same_switch_lid(struct lft_parse *ps, struct lanes_scan sc, uint32_t 
 /* A number of the header's range: hex after 0x (ibroute), else decimal (OpenSM). */
 static int range_number(struct lanes_scan *sc, uint64_t *v)
 {
-	return lanes_scan_peek(sc, "0x") || lanes_scan_peek(sc, "0X") ? lanes_scan_hex(sc, v)
-								     : lanes_scan_uint(sc, UINT64_MAX, v);
+	if (lanes_scan_peek(sc, "0x") || lanes_scan_peek(sc, "0X"))
+		return lanes_scan_hex(sc, v);
+	return lanes_scan_uint(sc, UINT64_MAX, v);
 }
 
 /* "Unicast lids [lo-hi]": the LIDs the table covers (OpenSM: [0-M], M as its trailer). */
@@ -272,10 +273,10 @@ static int entry(struct lft_parse *ps, struct lanes_scan sc)
 		return rc;
 	if (ps->range_given && (lid < ps->range_lo || lid > ps->range_hi))
 		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
-					 "LID 0x%04llx is outside the LIDs [%llu-%llu] that the header "
-					 "(line %lu) gives this table", (unsigned long long)lid,
-					 (unsigned long long)ps->range_lo, (unsigned long long)ps->range_hi,
-					 ps->block_line[ps->sw]);
+					 "LID 0x%04llx is outside the LIDs [%llu-%llu] that the "
+					 "header (line %lu) gives this table",
+					 (unsigned long long)lid, (unsigned long long)ps->range_lo,
+					 (unsigned long long)ps->range_hi, ps->block_line[ps->sw]);
 	if (!ps->block_open)
 		return perr(ps, "an LFT entry after its table's 'lids dumped' line");
 	if (ps->lid_block[lid] == ps->blocks)
@@ -328,9 +329,11 @@ static int trailer(struct lft_parse *ps, struct lanes_scan sc, int *rc)
 	else if (!valid && ps->range_given && n != ps->range_hi)
 		*rc = lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
 					"%llu lids dumped, but the header (line %lu) gives LIDs "
-					"[%llu-%llu]: OpenSM prints the highest LID of the table on both",
+					"[%llu-%llu]: OpenSM prints the highest LID of the table "
+					"on both",
 					(unsigned long long)n, ps->block_line[ps->sw],
-					(unsigned long long)ps->range_lo, (unsigned long long)ps->range_hi);
+					(unsigned long long)ps->range_lo,
+					(unsigned long long)ps->range_hi);
 	ps->opensm_dump |= !valid;
 	ps->block_open = 0;
 	return 1;
@@ -359,7 +362,8 @@ static int every_switch(struct lft_parse *ps)
 				 "switches (the first: 0x%016llx '%s'); %s every switch",
 				 missing, ps->f->num_switches, (unsigned long long)n->guid,
 				 n->desc ? n->desc : "",
-				 ps->opensm_dump ? "OpenSM dumps" : "dump_lfts.sh prints the table of");
+				 ps->opensm_dump ? "OpenSM dumps"
+						 : "dump_lfts.sh prints the table of");
 }
 
 static int lft_line(struct lft_parse *ps, struct lanes_scan sc)

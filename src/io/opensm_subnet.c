@@ -179,6 +179,17 @@ static int link_tail(struct subnet_parse *ps, struct lanes_scan sc, uint8_t *wid
 	return 0;
 }
 
+/* A sighting whose node GUID is another node's (another type or port count). */
+static int other_node(struct subnet_parse *ps, const struct end *e, uint32_t node)
+{
+	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+				 "node GUID 0x%016llx is a %s of %llu ports here and a %s of %u "
+				 "ports on line %lu: two nodes share it",
+				 (unsigned long long)e->nodeguid, lanes_node_type_name(e->type),
+				 (unsigned long long)e->nports, lanes_node_type_name(ps->types[node]),
+				 lanes_builder_nports(ps->b, node), ps->node_line[node]);
+}
+
 /* The node of an end: found by node GUID, or added now. */
 static int node_of(struct subnet_parse *ps, const struct end *e, uint32_t *node)
 {
@@ -190,14 +201,7 @@ static int node_of(struct subnet_parse *ps, const struct end *e, uint32_t *node)
 	*node = lanes_strmap_get(&ps->nodes, (const char *)&e->nodeguid, 8);
 	if (*node != LANES_NONE) {
 		if (ps->types[*node] != e->type || lanes_builder_nports(ps->b, *node) != e->nports)
-			return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
-						 "node GUID 0x%016llx is a %s of %llu ports here and a "
-						 "%s of %u ports on line %lu: two nodes share it",
-						 (unsigned long long)e->nodeguid,
-						 lanes_node_type_name(e->type),
-						 (unsigned long long)e->nports,
-						 lanes_node_type_name(ps->types[*node]),
-						 lanes_builder_nports(ps->b, *node), ps->node_line[*node]);
+			return other_node(ps, e, *node);
 		return 0;
 	}
 	if (!(desc = lanes_strndup(e->desc, e->desclen)))
@@ -237,10 +241,11 @@ static int same_value(struct subnet_parse *ps, const struct end *e, char what, u
 		snprintf(who, sizeof(who), lid && sw ? "switch" : "port %u of", (unsigned)e->port);
 		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
 					 lid ? "%s {%.*s} has LID %llu here and LID %llu on line %lu"
-					     : "%s {%.*s} has the port GUID 0x%016llx here and 0x%016llx "
-					       "on line %lu", who, (int)e->desclen, e->desc,
-					 (unsigned long long)value,
-					 (unsigned long long)ps->lid_seen[i].value, ps->lid_seen[i].line);
+					     : "%s {%.*s} has the port GUID 0x%016llx here and "
+					       "0x%016llx on line %lu",
+					 who, (int)e->desclen, e->desc, (unsigned long long)value,
+					 (unsigned long long)ps->lid_seen[i].value,
+					 ps->lid_seen[i].line);
 	}
 	if (lanes_grow((void **)&ps->lid_seen, &ps->cap_lid_seen, ps->n_lid_seen + 1,
 		       sizeof(*ps->lid_seen)) ||
@@ -255,7 +260,8 @@ static int place_end(struct subnet_parse *ps, const struct end *e, uint32_t *nod
 {
 	int rc = node_of(ps, e, node);
 
-	if (rc || (rc = same_value(ps, e, 'L', e->lid)) || (rc = same_value(ps, e, 'G', e->portguid)))
+	if (rc || (rc = same_value(ps, e, 'L', e->lid)) ||
+	    (rc = same_value(ps, e, 'G', e->portguid)))
 		return rc;
 	if (e->type != LANES_NODE_SWITCH)
 		return lanes_builder_set_port(ps->b, *node, (uint8_t)e->port, e->portguid,
@@ -293,8 +299,8 @@ static int link_line(struct subnet_parse *ps, struct lanes_scan sc)
 						 width, speed, ps->err));
 }
 
-static int subnet_read_lines(const char *data, size_t len, const char *file, struct lanes_fabric **out,
-		       struct lanes_error *err)
+static int subnet_read_lines(const char *data, size_t len, const char *file,
+			     struct lanes_fabric **out, struct lanes_error *err)
 {
 	struct subnet_parse ps;
 	const char *s;

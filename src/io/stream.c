@@ -5,9 +5,10 @@
  *
  * Reading: the first bytes decide, whatever the name: 1f 8b is gzip
  * (concatenated members too, as gzip writes them), 28 b5 2f fd is zstd,
- * xz, bzip2 and lz4 are refused by name, anything else is read as it is. Corrupt compressed data, or a file cut
- * inside a compressed frame, is a read error (EBADMSG), never a silently
- * short file. Writing: by the name's extension, .gz or .zst.
+ * xz, bzip2 and lz4 are refused by name, anything else is read as it is.
+ * Corrupt compressed data, or a file cut inside a compressed frame, is a
+ * read error (EBADMSG), never a silently short file. Writing: by the name's
+ * extension, .gz or .zst.
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
@@ -169,8 +170,8 @@ static FILE *refuse_compression(struct reader *r, const char *shown, const char 
 {
 	cookie_close_reader(r);
 	lanes_error_set(err, LANES_EIO,
-			"%s: compressed with %s, which lanes cannot read (gzip and zstd only)", shown,
-			what);
+			"%s: compressed with %s, which lanes cannot read (gzip and zstd only)",
+			shown, what);
 	return NULL;
 }
 
