@@ -36,6 +36,7 @@
 #include "../core/util.h"
 #include "formats.h"
 #include "ibsim_internal.h"
+#include "stream.h"
 #include "text.h"
 
 #define GUID_SW 0x200000ULL
@@ -444,10 +445,14 @@ static int ibsim_read_lines(const char *data, size_t len, const char *file,
 	return rc;
 }
 
-/* The fabric, or the error; a bad last line without its \n is truncation. */
+/* The fabric, or the error; a bad last line without its \n is truncation, and
+ * xz, bzip2 or lz4 bytes are named as such (as lanes_io_read_file does). */
 static int ibsim_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
 		     struct lanes_error *err)
 {
+	*out = NULL;
+	if (lanes_text_compressed(data, len, file ? file : "<input>", err))
+		return LANES_EPARSE;
 	return lanes_text_truncated(data, len, ibsim_read_lines(data, len, file, out, err), err);
 }
 

@@ -432,6 +432,8 @@ int lanes_lfts_read(const char *data, size_t len, const char *file, const struct
 	struct lft_target t = { f, r };
 	struct lanes_lines lines;
 
+	if (lanes_text_compressed(data, len, file, err))
+		return LANES_EPARSE;
 	lanes_lines_init(&lines, data, len, file);
 	return lanes_lines_truncated(&lines, lfts_parse(&lines, &t, err), err);
 }

@@ -440,6 +440,8 @@ int lanes_path_sl_read(const char *data, size_t len, const char *file,
 	struct lanes_error again;
 	int rc;
 
+	if (lanes_text_compressed(data, len, file, err))
+		return LANES_EPARSE;
 	lanes_lines_init(&lines, data, len, file);
 	rc = lanes_lines_truncated(&lines, path_sl_parse(&lines, &t, err), err);
 	if (rc == LANES_EPARSE && t.dup) {

@@ -151,18 +151,28 @@ static int sniff(struct reader *r)
 	return LANES_COMPRESS_NONE;
 }
 
-/* A compression lanes does not read, by its magic bytes: its name, else NULL. */
-static const char *other_compression(const struct reader *r)
+const char *lanes_compression_unread(const void *data, size_t len)
 {
-	const unsigned char *b = r->in;
+	const unsigned char *b = data;
 
-	if (r->in_len >= 6 && !memcmp(b, "\xfd" "7zXZ\0", 6))
+	if (len >= 6 && !memcmp(b, "\xfd" "7zXZ\0", 6))
 		return "xz";
-	if (r->in_len >= 4 && !memcmp(b, "BZh", 3) && b[3] >= '1' && b[3] <= '9')
+	if (len >= 4 && !memcmp(b, "BZh", 3) && b[3] >= '1' && b[3] <= '9')
 		return "bzip2";
-	if (r->in_len >= 4 && !memcmp(b, "\x04\x22\x4d\x18", 4))
+	if (len >= 4 && !memcmp(b, "\x04\x22\x4d\x18", 4))
 		return "lz4";
 	return NULL;
+}
+
+int lanes_text_compressed(const char *data, size_t len, const char *file, struct lanes_error *err)
+{
+	const char *what = lanes_compression_unread(data, len);
+
+	if (!what)
+		return 0;
+	return lanes_error_parse(err, file, 0,
+				 "compressed with %s, which lanes cannot read (gzip and zstd only)",
+				 what);
 }
 
 static FILE *refuse_compression(struct reader *r, const char *shown, const char *what,
@@ -193,8 +203,8 @@ FILE *lanes_stream_open_read(const char *path, const char *shown, struct lanes_e
 		return NULL;
 	}
 	r->kind = sniff(r);
-	if (other_compression(r))
-		return refuse_compression(r, shown, other_compression(r), err);
+	if (lanes_compression_unread(r->in, r->in_len))
+		return refuse_compression(r, shown, lanes_compression_unread(r->in, r->in_len), err);
 	if ((r->kind == LANES_COMPRESS_GZIP && inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) ||
 	    (r->kind == LANES_COMPRESS_ZSTD && !(r->zd = ZSTD_createDStream()))) {
 		cookie_close_reader(r);

@@ -503,6 +503,8 @@ static void test_sl2vl_cut_or_edited(void **state)
 
 	(void)state;
 	expect_error(lanes_sl2vl_read, f, "", 0, "not an SL2VL dump (empty?)");
+	expect_error(lanes_sl2vl_read, f, "\x04\x22\x4d\x18 lz4", 0,
+		     "compressed with lz4, which lanes cannot read (gzip and zstd only)");
 	/* cut inside its last line: truncation, not "SL 11 has none" (issue 22) */
 	snprintf(buf, sizeof(buf), "%s0   1   : 0 1 2 3 4 5 6 7 0 1 2", sw);
 	expect_error(lanes_sl2vl_read, f, buf, 4, "truncated: the file ends inside line 4 (");

@@ -670,6 +670,8 @@ static const struct bad bad_inputs[] = {
 	{ "switchguid=0x1(0)\nSwitch 4 \"S-1\"\n", 1, "'(0)' after switchguid= is not a port GUID" },
 	{ SW "switchguid=0x1(2)\nSwitch 4 \"S-1\"\n", 3,
 	  "switch \"S-1\" has the port GUID 0x0000000000000002 here and 0x0000000000000001 on line 1" },
+	/* issue 22: bzip2 (or xz, lz4) bytes are named, not read as junk before a record */
+	{ "BZh91AY&SY\n" SW, 0, "compressed with bzip2, which lanes cannot read (gzip and zstd only)" },
 	/* issue 22: cut inside the last line */
 	{ SW "Switch 4", 3, "truncated: the file ends inside line 3 (expected" },
 };
