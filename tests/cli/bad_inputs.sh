@@ -31,6 +31,7 @@ an SL2VL dump cut inside a line|2|cut.sl2vl.dump:88: truncated: the file ends in
 dump_lfts without a switch|2|missing_switch.dump_lfts.txt: truncated or of another fabric: no table for 1 of the fabric's 9 switches \(the first: 0x0002c90300a00005 .*\); dump_lfts.sh prints the table of every switch|verify "$TESTDATA/osm_torus3x3_subnet.lst" --lfts "$B/missing_switch.dump_lfts.txt"
 a LID above the header's range|2|header_range.lfts.dump:7: LID 0x0006 is outside the LIDs \[0-5\] that the header \(line 1\) gives this table|verify "$F" --lfts "$B/header_range.lfts.dump"
 99 lids dumped|2|lids_dumped_99.lfts.dump:20: 99 lids dumped, but the header \(line 1\) gives LIDs \[0-18\]|verify "$F" --lfts "$B/lids_dumped_99.lfts.dump"
+a path SL twice|2|dup_entry.path-sl.txt:13: a second entry for the same path \(first on line 7\)|verify "$F" --lfts "$B/lfts.dump" --sl2vl "$B/sl2vl.dump" --path-sl "$B/dup_entry.path-sl.txt"
 xz|2|fabric.ibnetdiscover.xz: compressed with xz, which lanes cannot read \(gzip and zstd only\)|topo info "$B/fabric.ibnetdiscover.xz"
 bzip2|2|fabric.ibnetdiscover.bz2: compressed with bzip2, which lanes cannot read \(gzip and zstd only\)|verify "$F" --lfts "$B/fabric.ibnetdiscover.bz2"
 lz4|2|fabric.ibnetdiscover.lz4: compressed with lz4, which lanes cannot read \(gzip and zstd only\)|topo info "$B/fabric.ibnetdiscover.lz4"
