@@ -253,7 +253,7 @@ static int repeat_record(struct reader *r, uint32_t idx, uint8_t type, uint64_t 
 
 /*
  * A CA's or router's "H-<guid>" id names its GUID, and so does the caguid=
- * or rtguid= line before it: the two must agree. (A switch's may not: a
+ * or rtguid= (or switchguid=) line before it: the two must agree. (A switch's may not: a
  * chassis prints one shared switchguid= for all its ASICs.)
  */
 static int id_agrees(struct reader *r, struct span id, uint8_t type)
@@ -263,8 +263,7 @@ static int id_agrees(struct reader *r, struct span id, uint8_t type)
 	if (type == LANES_NODE_SWITCH || !g || !r->hdr.guid || g == r->hdr.guid)
 		return 0;
 	return PERR(r, "the id \"%.*s\" names the GUID 0x%016" PRIx64 ", but the %s on line %lu "
-		    "gives 0x%016" PRIx64, SHOW(id), g,
-		    type == LANES_NODE_CA ? "caguid=" : "rtguid=", r->hdr.line, r->hdr.guid);
+		    "gives 0x%016" PRIx64, SHOW(id), g, r->hdr.key, r->hdr.line, r->hdr.guid);
 }
 
 /* Switch|Ca|Rt N "id" # "desc" [switch tail] */
@@ -347,6 +346,7 @@ static int header_line(struct reader *r, struct lanes_scan *sc, const char *key)
 	} else {
 		r->hdr.guid = v;
 		r->hdr.line = r->line;
+		r->hdr.key = key;
 		if (paren(r, sc, &r->hdr.port0, &hex))
 			return LANES_EPARSE;
 		if (!hex || (hex > 0 && !r->hdr.port0))

@@ -53,6 +53,7 @@ struct header {
 	uint64_t guid, sysimg, port0;
 	uint32_t vendid, devid;
 	unsigned long line; /* of the switchguid=, caguid= or rtguid= line */
+	const char *key;    /* which of the three it was */
 };
 
 struct reader {

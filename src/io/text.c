@@ -5,7 +5,8 @@
 #include "text.h"
 
 #include <stdio.h>
-#include <lanes/error.h>
+
+#include "lanes/error.h"
 
 #include <errno.h>
 #include <stdlib.h>
