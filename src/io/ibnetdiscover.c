@@ -28,6 +28,7 @@
 #include "../core/util.h"
 #include "formats.h"
 #include "ibnetdiscover_internal.h"
+#include "stream.h"
 #include "text.h"
 
 static int is_blank(char c)
@@ -238,9 +239,31 @@ static int repeat_record(struct reader *r, uint32_t idx, uint8_t type, uint64_t 
 	if (n->type != type || n->nports != nports)
 		return PERR(r, "node \"%.*s\" was already listed on line %lu as another node",
 			    SHOW(n->id), n->line);
+	if (r->hdr.port0 && r->hdr.guid == n->guid && n->port0_guid &&
+	    r->hdr.port0 != n->port0_guid) {
+		r->line = r->hdr.line;
+		return PERR(r, "switch \"%.*s\" has the port GUID 0x%016" PRIx64 " here and "
+			    "0x%016" PRIx64 " on line %lu", SHOW(n->id), r->hdr.port0,
+			    n->port0_guid, n->port0_line);
+	}
 	memset(&r->hdr, 0, sizeof(r->hdr));
 	r->cur = idx;
 	return 0;
+}
+
+/*
+ * A CA's or router's "H-<guid>" id names its GUID, and so does the caguid=
+ * or rtguid= (or switchguid=) line before it: the two must agree. (A switch's may not: a
+ * chassis prints one shared switchguid= for all its ASICs.)
+ */
+static int id_agrees(struct reader *r, struct span id, uint8_t type)
+{
+	uint64_t g = lanes_ibnd_id_guid(id);
+
+	if (type == LANES_NODE_SWITCH || !g || !r->hdr.guid || g == r->hdr.guid)
+		return 0;
+	return PERR(r, "the id \"%.*s\" names the GUID 0x%016" PRIx64 ", but the %s on line %lu "
+		    "gives 0x%016" PRIx64, SHOW(id), g, r->hdr.key, r->hdr.line, r->hdr.guid);
 }
 
 /* Switch|Ca|Rt N "id" # "desc" [switch tail] */
@@ -260,6 +283,8 @@ static int node_line(struct reader *r, struct lanes_scan *sc, struct lanes_scan 
 		return PERR(r, "unexpected text after the node id");
 	if (lanes_ibnd_id_type(id) && lanes_ibnd_id_type(id) != type)
 		return PERR(r, "the id \"%.*s\" does not name a %s", SHOW(id), lanes_node_type_name(type));
+	if ((rc = id_agrees(r, id, type)))
+		return rc;
 	if ((idx = lanes_strmap_get(&r->ids, id.s, id.len)) != LANES_NONE)
 		return repeat_record(r, idx, type, np);
 	if ((rc = lanes_ibnd_grow_recs(r)))
@@ -271,6 +296,7 @@ static int node_line(struct reader *r, struct lanes_scan *sc, struct lanes_scan 
 	n->line = r->line;
 	n->guid = lanes_ibnd_id_guid(id) ? lanes_ibnd_id_guid(id) : r->hdr.guid;
 	n->port0_guid = r->hdr.guid == n->guid ? r->hdr.port0 : 0;
+	n->port0_line = r->hdr.line;
 	n->sysimg = r->hdr.sysimg;
 	n->vendid = r->hdr.vendid;
 	n->devid = r->hdr.devid;
@@ -283,6 +309,24 @@ static int node_line(struct reader *r, struct lanes_scan *sc, struct lanes_scan 
 	memset(&r->hdr, 0, sizeof(r->hdr));
 	r->cur = (uint32_t)r->nrecs++;
 	return 0;
+}
+
+/* The "(...)" after a <type>guid= value (just read) is not a port GUID. */
+static int bad_port0(struct reader *r, const struct lanes_scan *sc, const char *key)
+{
+	const char *open = sc->p - 1, *inside;
+	size_t digits = 0;
+
+	while (*open != '(')
+		open--;
+	inside = open + 1;
+	while (inside + digits < sc->p - 1 && is_hexdigit(inside[digits]))
+		digits++;
+	if (inside + digits == sc->p - 1 && digits > 16)
+		return PERR(r, "the port GUID after %s holds %zu hex digits; a GUID has at most 16",
+			    key, digits);
+	return PERR(r, "'(%.*s)' after %s is not a port GUID (1 to 16 hex digits, not 0)",
+		    (int)(sc->p - 1 - inside > 40 ? 40 : sc->p - 1 - inside), inside, key);
 }
 
 /* vendid=, devid=, sysimgguid=, switchguid=G(P), caguid=, rtguid= */
@@ -301,8 +345,12 @@ static int header_line(struct reader *r, struct lanes_scan *sc, const char *key)
 		r->hdr.sysimg = v;
 	} else {
 		r->hdr.guid = v;
+		r->hdr.line = r->line;
+		r->hdr.key = key;
 		if (paren(r, sc, &r->hdr.port0, &hex))
 			return LANES_EPARSE;
+		if (!hex || (hex > 0 && !r->hdr.port0))
+			return bad_port0(r, sc, key);
 	}
 	if (!lanes_scan_at_end(sc))
 		return PERR(r, "unexpected text after %s", key);
@@ -432,8 +480,8 @@ static int parse_lines(struct reader *r, const char *data, size_t len)
 	return 0;
 }
 
-static int ibnd_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
-		     struct lanes_error *err)
+static int ibnd_read_lines(const char *data, size_t len, const char *file,
+			   struct lanes_fabric **out, struct lanes_error *err)
 {
 	struct reader r;
 	int rc;
@@ -448,6 +496,7 @@ static int ibnd_read(const char *data, size_t len, const char *file, struct lane
 		goto out;
 	if ((rc = parse_lines(&r, data, len)) || (rc = lanes_ibnd_add_peers(&r)) ||
 	    (rc = lanes_ibnd_check_guids(&r)) || (rc = lanes_ibnd_gather(&r)) ||
+	    (rc = lanes_ibnd_check_sightings(&r)) ||
 	    (rc = lanes_ibnd_check_port_guids(&r)) || (rc = lanes_ibnd_build(&r)))
 		goto out;
 	rc = lanes_builder_finish(r.b, out, err);
@@ -459,6 +508,17 @@ out:
 	free(r.pl);
 	free(r.slots);
 	return rc;
+}
+
+/* The fabric, or the error; a bad last line without its \n is truncation, and
+ * xz, bzip2 or lz4 bytes are named as such (as lanes_io_read_file does). */
+static int ibnd_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
+		     struct lanes_error *err)
+{
+	*out = NULL;
+	if (lanes_text_compressed(data, len, file ? file : "<input>", err))
+		return LANES_EPARSE;
+	return lanes_text_truncated(data, len, ibnd_read_lines(data, len, file, out, err), err);
 }
 
 /* ---- recognising the format ---- */

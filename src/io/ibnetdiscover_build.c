@@ -50,11 +50,15 @@ int lanes_ibnd_add_peers(struct reader *r)
 	return 0;
 }
 
-/* No two nodes of one type may share a GUID: the file names nodes by it. */
+/*
+ * No two nodes may share a GUID: the file names nodes by it, and a switch
+ * and a CA with one GUID are one node to the SM (a CA given a switch's GUID
+ * is routed as neither).
+ */
 int lanes_ibnd_check_guids(struct reader *r)
 {
 	struct lanes_strmap seen;
-	char key[24];
+	char key[20];
 	int rc = 0;
 
 	lanes_strmap_init(&seen);
@@ -64,7 +68,7 @@ int lanes_ibnd_check_guids(struct reader *r)
 
 		if (!n->guid)
 			continue;
-		snprintf(key, sizeof(key), "%u%016" PRIx64, n->type, n->guid);
+		snprintf(key, sizeof(key), "%016" PRIx64, n->guid);
 		r->line = n->line;
 		if ((other = lanes_strmap_get(&seen, key, strlen(key))) != LANES_NONE)
 			rc = PERR(r, "\"%.*s\" has the GUID 0x%016" PRIx64 " of \"%.*s\" (line %lu)",
@@ -136,17 +140,22 @@ static void port_facts(struct reader *r, const struct pline *pl, uint32_t peer)
 	if (pl->guid && r->recs[pl->rec].type != LANES_NODE_SWITCH) {
 		own->guid = pl->guid;
 		own->guid_own = 1;
+		own->guid_line = pl->line;
 	}
 	if (pl->has_lid) {
 		own->lid = pl->lid;
 		own->lmc = pl->lmc;
 		own->lid_set = 1;
+		own->lid_line = pl->line;
 	}
-	if (pl->rguid && pn->type != LANES_NODE_SWITCH && !far->guid_own)
+	if (pl->rguid && pn->type != LANES_NODE_SWITCH && !far->guid_own && !far->guid) {
 		far->guid = pl->rguid;
+		far->guid_line = pl->line;
+	}
 	if (pn->implicit && pl->rlid && !far_lid->lid_set) {
 		far_lid->lid = pl->rlid;
 		far_lid->lid_set = 1;
+		far_lid->lid_line = pl->line;
 	}
 }
 
@@ -161,6 +170,26 @@ static uint64_t port_guid(struct reader *r, uint32_t rec, unsigned port)
 	uint64_t own = slot_of(r, rec, port)->guid;
 
 	return own ? own : r->recs[rec].guid ? r->recs[rec].guid + port : 0;
+}
+
+/* Where port p of rec got its GUID: the line that gave it, else its node's line. */
+static unsigned long guid_line(struct reader *r, uint32_t rec, unsigned port)
+{
+	const struct slot *s = slot_of(r, rec, port);
+
+	return s->guid && s->guid_line ? s->guid_line : r->recs[rec].line;
+}
+
+static int dup_port_guid(struct reader *r, uint32_t i, unsigned p, uint32_t other, unsigned q)
+{
+	uint64_t guid = port_guid(r, i, p);
+	int derived = !slot_of(r, i, p)->guid || !slot_of(r, other, q)->guid;
+
+	r->line = guid_line(r, i, p);
+	return PERR(r, "port %u of \"%.*s\" has the port GUID 0x%016" PRIx64 " of port %u of "
+		    "\"%.*s\" (line %lu)%s", p, SHOW(r->recs[i].id), guid, q,
+		    SHOW(r->recs[other].id), guid_line(r, other, q),
+		    derived ? " (a port without a GUID of its own gets node GUID + port)" : "");
 }
 
 int lanes_ibnd_check_port_guids(struct reader *r)
@@ -189,12 +218,7 @@ int lanes_ibnd_check_port_guids(struct reader *r)
 			while (port_guid(r, other, q) != guid || (other == i && q == p) ||
 			       (!slot_of(r, other, q)->guid && slot_of(r, other, q)->peer == LANES_NONE))
 				q++;
-			r->line = s->line ? s->line : r->recs[i].line;
-			rc = PERR(r, "port %u of \"%.*s\" has the port GUID 0x%016" PRIx64 " of port %u "
-				  "of \"%.*s\" (line %lu)%s", p, SHOW(r->recs[i].id), guid, q,
-				  SHOW(r->recs[other].id), slot_of(r, other, q)->line ? slot_of(r, other, q)->line
-				  : r->recs[other].line, s->guid && slot_of(r, other, q)->guid ? ""
-				  : " (a port without a GUID of its own gets node GUID + port)");
+			rc = dup_port_guid(r, i, p, other, q);
 		}
 	}
 	lanes_strmap_clear(&seen);
@@ -220,6 +244,8 @@ int lanes_ibnd_gather(struct reader *r)
 		slot_of(r, (uint32_t)i, 0)->lmc = r->recs[i].lmc;
 		slot_of(r, (uint32_t)i, 0)->guid = r->recs[i].port0_guid;
 		slot_of(r, (uint32_t)i, 0)->lid_set = !r->recs[i].implicit;
+		slot_of(r, (uint32_t)i, 0)->lid_line = r->recs[i].line;
+		slot_of(r, (uint32_t)i, 0)->guid_line = r->recs[i].port0_line;
 	}
 	for (size_t i = 0; i < r->npl; i++) {
 		const struct pline *pl = &r->pl[i];
@@ -237,6 +263,48 @@ int lanes_ibnd_gather(struct reader *r)
 		port_facts(r, pl, peer);
 	}
 	return 0;
+}
+
+/* A port line's (rguid) of a CA or router peer must be the peer port's GUID. */
+static int same_peer_guid(struct reader *r, const struct pline *pl, uint32_t peer)
+{
+	const struct slot *far = slot_of(r, peer, pl->rport);
+
+	if (!pl->rguid || r->recs[peer].type == LANES_NODE_SWITCH || far->guid == pl->rguid)
+		return 0;
+	r->line = pl->line;
+	return PERR(r, "port %u of \"%.*s\" has the port GUID 0x%016" PRIx64 " here and "
+		    "0x%016" PRIx64 " on line %lu", pl->rport, SHOW(pl->rid), pl->rguid, far->guid,
+		    far->guid_line);
+}
+
+/* A port line's "lid R" of its peer must be the LID the peer's own line gives. */
+static int same_peer_lid(struct reader *r, const struct pline *pl, uint32_t peer)
+{
+	int sw = r->recs[peer].type == LANES_NODE_SWITCH;
+	const struct slot *far = slot_of(r, peer, sw ? 0 : pl->rport);
+
+	if (!pl->rlid || !far->lid_set || !far->lid || far->lid == pl->rlid)
+		return 0;
+	r->line = pl->line;
+	if (sw)
+		return PERR(r, "switch \"%.*s\" has LID %u here and LID %u on line %lu",
+			    SHOW(pl->rid), pl->rlid, far->lid, far->lid_line);
+	return PERR(r, "port %u of \"%.*s\" has LID %u here and LID %u on line %lu", pl->rport,
+		    SHOW(pl->rid), pl->rlid, far->lid, far->lid_line);
+}
+
+int lanes_ibnd_check_sightings(struct reader *r)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < r->npl && !rc; i++) {
+		uint32_t peer = lanes_strmap_get(&r->ids, r->pl[i].rid.s, r->pl[i].rid.len);
+
+		if (!(rc = same_peer_guid(r, &r->pl[i], peer)))
+			rc = same_peer_lid(r, &r->pl[i], peer);
+	}
+	return rc;
 }
 
 static int add_node(struct reader *r, const struct rec *n)

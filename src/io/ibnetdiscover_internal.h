@@ -22,6 +22,7 @@ struct rec {
 	uint64_t guid, sysimg, port0_guid;
 	uint32_t vendid, devid;
 	unsigned long line;  /* node line, or the first port line naming a peer */
+	unsigned long port0_line; /* the switchguid= line that gave port0_guid */
 	uint32_t slot_base;  /* slots[slot_base + port] */
 	uint16_t lid;        /* a switch's port-0 LID */
 	uint8_t lmc, type, nports, implicit;
@@ -41,6 +42,7 @@ struct pline {
 struct slot {
 	uint64_t guid;
 	unsigned long line; /* where the peer was first given */
+	unsigned long guid_line, lid_line; /* where the GUID and the LID were given */
 	uint32_t peer;
 	uint16_t lid;
 	uint8_t lmc, peer_port, width, speed, guid_own, lid_set;
@@ -50,6 +52,8 @@ struct slot {
 struct header {
 	uint64_t guid, sysimg, port0;
 	uint32_t vendid, devid;
+	unsigned long line; /* of the switchguid=, caguid= or rtguid= line */
+	const char *key;    /* which of the three it was */
 };
 
 struct reader {
@@ -80,10 +84,12 @@ int lanes_ibnd_grow_recs(struct reader *r);
 
 /* Step 2: a record for every peer id that has none, built from the port lines. */
 int lanes_ibnd_add_peers(struct reader *r);
-/* No two nodes of one type may share a GUID. */
+/* No two nodes may share a GUID. */
 int lanes_ibnd_check_guids(struct reader *r);
 /* Step 3: per-port facts in the slot table; contradictory cabling is refused. */
 int lanes_ibnd_gather(struct reader *r);
+/* The port lines' words on their peers (port GUID, LID) agree with the peers' own. */
+int lanes_ibnd_check_sightings(struct reader *r);
 /* Nodes in file order, then their ports, then each cable once. */
 int lanes_ibnd_build(struct reader *r);
 

@@ -115,12 +115,10 @@ static int cmp_key(const void *a, const void *b)
 {
 	const struct guid_key *x = a, *y = b;
 
-	if (x->type != y->type)
-		return x->type < y->type ? -1 : 1;
 	return x->guid < y->guid ? -1 : x->guid > y->guid;
 }
 
-/* The file names nodes "S-<guid>": two nodes of one type may not share one. */
+/* The file names nodes "S-<guid>", and its reader refuses two nodes of one GUID. */
 static int unique_guids(const struct lanes_fabric *f, struct lanes_error *err)
 {
 	struct guid_key *k = malloc(sizeof(*k) * ((size_t)f->num_nodes + 1));

@@ -36,6 +36,7 @@
 #include "../core/util.h"
 #include "formats.h"
 #include "ibsim_internal.h"
+#include "stream.h"
 #include "text.h"
 
 #define GUID_SW 0x200000ULL
@@ -112,7 +113,7 @@ static int add_node(struct ibsim_parse *ps, int type, struct lanes_scan sc)
 	uint64_t nports;
 	uint16_t lid = 0;
 	uint8_t lmc = 0;
-	uint32_t node;
+	uint32_t node, taken;
 	char *desc;
 	int rc;
 
@@ -137,11 +138,12 @@ static int add_node(struct ibsim_parse *ps, int type, struct lanes_scan sc)
 	spec.device_id = ps->devid;
 	ps->vendid = 0; /* as ibsim's new_node(): these two apply to one node */
 	ps->sysimg = 0;
-	if (lanes_strmap_get(&ps->guids, (const char *)&spec.guid, 8) != UINT32_MAX) {
+	if ((taken = lanes_strmap_get(&ps->guids, (const char *)&spec.guid, 8)) != UINT32_MAX) {
 		free(desc);
 		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
-					 "node GUID 0x%llx is already taken (ibsim refuses duplicate GUIDs)",
-					 (unsigned long long)spec.guid);
+					 "node GUID 0x%llx is already taken (first on line %u; "
+					 "ibsim refuses duplicate GUIDs)",
+					 (unsigned long long)spec.guid, taken);
 	}
 	spec.desc = desc;
 	ps->guid[type] += type == LANES_NODE_SWITCH ? 1 : nports + 1;
@@ -150,7 +152,8 @@ static int add_node(struct ibsim_parse *ps, int type, struct lanes_scan sc)
 	if (!rc && type == LANES_NODE_SWITCH)
 		rc = lanes_builder_set_port(ps->b, node, 0, 0, lid, lmc, ps->err);
 	if (!rc && (lanes_strmap_put(&ps->ids, id, idlen, node) ||
-		    lanes_strmap_put(&ps->guids, (const char *)&spec.guid, 8, node)))
+		    lanes_strmap_put(&ps->guids, (const char *)&spec.guid, 8,
+				     (uint32_t)ps->lines.lineno)))
 		rc = lanes_error_oom(ps->err);
 	return rc;
 }
@@ -404,8 +407,8 @@ static int parse_lines(struct ibsim_parse *ps)
 	return rc;
 }
 
-static int ibsim_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
-		      struct lanes_error *err)
+static int ibsim_read_lines(const char *data, size_t len, const char *file,
+			    struct lanes_fabric **out, struct lanes_error *err)
 {
 	struct ibsim_parse ps;
 	int rc;
@@ -440,6 +443,17 @@ static int ibsim_read(const char *data, size_t len, const char *file, struct lan
 	lanes_strmap_clear(&ps.ids);
 	lanes_strmap_clear(&ps.guids);
 	return rc;
+}
+
+/* The fabric, or the error; a bad last line without its \n is truncation, and
+ * xz, bzip2 or lz4 bytes are named as such (as lanes_io_read_file does). */
+static int ibsim_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
+		     struct lanes_error *err)
+{
+	*out = NULL;
+	if (lanes_text_compressed(data, len, file ? file : "<input>", err))
+		return LANES_EPARSE;
+	return lanes_text_truncated(data, len, ibsim_read_lines(data, len, file, out, err), err);
 }
 
 /*

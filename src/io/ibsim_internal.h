@@ -28,7 +28,7 @@ struct ibsim_parse {
 	struct lanes_lines lines;
 	struct lanes_builder *b;
 	struct lanes_strmap ids;
-	struct lanes_strmap guids; /* 8-byte GUID -> node, to refuse duplicates as ibsim does */
+	struct lanes_strmap guids; /* 8-byte GUID -> its node's line, to refuse duplicates */
 	struct pport *ports;
 	size_t nports, cap;
 	uint64_t guid[4];          /* next GUID per node type */

@@ -85,6 +85,7 @@ int lanes_io_apply_name_map(const struct lanes_fabric *f, const char *path,
 		lanes_lines_init(&m.lines, data, len, lanes_io_shown_name(path));
 		while (!rc && lanes_lines_next(&m.lines, &s, &n))
 			rc = map_line(&m, lanes_scan_of(s, n));
+		rc = lanes_lines_truncated(&m.lines, rc, err);
 	}
 	if (!rc)
 		rc = lanes_fabric_copy(f, NULL, NULL, (const char *const *)m.desc, out, err);

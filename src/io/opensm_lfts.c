@@ -64,6 +64,8 @@ struct lft_parse {
 	uint32_t blocks;
 	int block_open;            /* the current block has not seen its "lids dumped" line */
 	uint64_t block_entries;    /* entry lines in the current block */
+	uint64_t range_lo, range_hi; /* the header's "[lo-hi]" LIDs ... */
+	int range_given;           /* ... when it gives them */
 	int opensm_dump;           /* a "M lids dumped" trailer: OpenSM's own file */
 	unsigned long *block_line; /* per switch: the line its block began on, 0 for none */
 	unsigned long *lid_line;   /* per LID: the line of its entry in the current block */
@@ -140,6 +142,29 @@ static int same_switch_lid(struct lft_parse *ps, struct lanes_scan sc, uint32_t 
 				 (unsigned long long)ps->f->nodes[node].guid, (unsigned long long)v, lid);
 }
 
+/* A number of the header's range: hex after 0x (ibroute), else decimal (OpenSM). */
+static int range_number(struct lanes_scan *sc, uint64_t *v)
+{
+	if (lanes_scan_peek(sc, "0x") || lanes_scan_peek(sc, "0X"))
+		return lanes_scan_hex(sc, v);
+	return lanes_scan_uint(sc, UINT64_MAX, v);
+}
+
+/* "Unicast lids [lo-hi]": the LIDs the table covers (OpenSM: [0-M], M as its trailer). */
+static int header_range(struct lft_parse *ps, struct lanes_scan sc)
+{
+	ps->range_given = 0;
+	if (!lanes_scan_word(&sc, "Unicast") || !lanes_scan_word(&sc, "lids") ||
+	    !lanes_scan_char(&sc, '['))
+		return 0;
+	if (!range_number(&sc, &ps->range_lo) || !lanes_scan_char(&sc, '-') ||
+	    !range_number(&sc, &ps->range_hi) || !lanes_scan_char(&sc, ']') ||
+	    ps->range_lo > ps->range_hi)
+		return perr(ps, "cannot read the header's LID range (expected '[LO-HI]')");
+	ps->range_given = 1;
+	return 0;
+}
+
 /* "Unicast lids [..] of switch Lid L guid 0x... (desc):" */
 static int header(struct lft_parse *ps, struct lanes_scan sc)
 {
@@ -167,7 +192,7 @@ static int header(struct lft_parse *ps, struct lanes_scan sc)
 	if ((rc = close_block(ps)))
 		return rc;
 	ps->sw = ps->f->nodes[node].switch_index;
-	if ((rc = same_switch_lid(ps, line, node)))
+	if ((rc = same_switch_lid(ps, line, node)) || (rc = header_range(ps, line)))
 		return rc;
 	if (ps->block_line[ps->sw])
 		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
@@ -246,6 +271,12 @@ static int entry(struct lft_parse *ps, struct lanes_scan sc)
 		return perr(ps, "unexpected text after the out port (expected '#' or ':')");
 	if ((rc = same_owner(ps, sc, (uint32_t)lid)))
 		return rc;
+	if (ps->range_given && (lid < ps->range_lo || lid > ps->range_hi))
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
+					 "LID 0x%04llx is outside the LIDs [%llu-%llu] that the "
+					 "header (line %lu) gives this table",
+					 (unsigned long long)lid, (unsigned long long)ps->range_lo,
+					 (unsigned long long)ps->range_hi, ps->block_line[ps->sw]);
 	if (!ps->block_open)
 		return perr(ps, "an LFT entry after its table's 'lids dumped' line");
 	if (ps->lid_block[lid] == ps->blocks)
@@ -295,27 +326,29 @@ static int trailer(struct lft_parse *ps, struct lanes_scan sc, int *rc)
 					"%llu valid lids dumped, but the table (line %lu) has %llu "
 					"entries: lines are missing or added", (unsigned long long)n,
 					ps->block_line[ps->sw], (unsigned long long)ps->block_entries);
+	else if (!valid && ps->range_given && n != ps->range_hi)
+		*rc = lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
+					"%llu lids dumped, but the header (line %lu) gives LIDs "
+					"[%llu-%llu]: OpenSM prints the highest LID of the table "
+					"on both",
+					(unsigned long long)n, ps->block_line[ps->sw],
+					(unsigned long long)ps->range_lo,
+					(unsigned long long)ps->range_hi);
 	ps->opensm_dump |= !valid;
 	ps->block_open = 0;
 	return 1;
 }
 
-/* A bad last line without its newline: the file was cut inside it. */
-static int cut_line(struct lft_parse *ps)
-{
-	char msg[sizeof(ps->err->message)];
-
-	memcpy(msg, ps->err->message, sizeof(msg));
-	return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
-				 "truncated: the file ends inside this line (%s)", msg);
-}
-
-/* An OpenSM dump holds every switch; a switch left out means a cut file. */
+/*
+ * An OpenSM dump holds every switch, and so does dump_lfts.sh's (ibroute's
+ * tables of every switch, one after another): a switch left out means a cut
+ * file. A file of one ibroute table may hold one switch.
+ */
 static int every_switch(struct lft_parse *ps)
 {
 	uint32_t missing = 0, first = LANES_NONE;
 
-	if (!ps->opensm_dump)
+	if (!ps->opensm_dump && ps->blocks < 2)
 		return 0;
 	for (uint32_t s = 0; s < ps->f->num_switches; s++)
 		if (!ps->block_line[s] && !missing++)
@@ -326,9 +359,11 @@ static int every_switch(struct lft_parse *ps)
 
 	return lanes_error_parse(ps->err, ps->lines->file, 0,
 				 "truncated or of another fabric: no table for %u of the fabric's %u "
-				 "switches (the first: 0x%016llx '%s'); OpenSM dumps every switch",
+				 "switches (the first: 0x%016llx '%s'); %s every switch",
 				 missing, ps->f->num_switches, (unsigned long long)n->guid,
-				 n->desc ? n->desc : "");
+				 n->desc ? n->desc : "",
+				 ps->opensm_dump ? "OpenSM dumps"
+						 : "dump_lfts.sh prints the table of");
 }
 
 static int lft_line(struct lft_parse *ps, struct lanes_scan sc)
@@ -380,8 +415,6 @@ static int lfts_parse(struct lanes_lines *lines, void *ctx, struct lanes_error *
 	rc = ps.block_line && ps.lid_line && ps.lid_block ? map_guids(&ps) : lanes_error_oom(err);
 	while (!rc && lanes_lines_next(lines, &s, &n))
 		rc = lft_line(&ps, lanes_scan_of(s, n));
-	if (rc == LANES_EPARSE && lines->cut)
-		rc = cut_line(&ps);
 	if (!rc && !ps.blocks)
 		rc = perr(&ps, "no 'Unicast lids ... guid 0x...' header: not an LFT dump");
 	if (!rc && !(rc = close_block(&ps)))
@@ -399,8 +432,10 @@ int lanes_lfts_read(const char *data, size_t len, const char *file, const struct
 	struct lft_target t = { f, r };
 	struct lanes_lines lines;
 
+	if (lanes_text_compressed(data, len, file, err))
+		return LANES_EPARSE;
 	lanes_lines_init(&lines, data, len, file);
-	return lfts_parse(&lines, &t, err);
+	return lanes_lines_truncated(&lines, lfts_parse(&lines, &t, err), err);
 }
 
 int lanes_lfts_read_file(const char *path, const struct lanes_fabric *f, struct lanes_routing *r,

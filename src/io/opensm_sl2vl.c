@@ -301,8 +301,10 @@ int lanes_sl2vl_read(const char *data, size_t len, const char *file, const struc
 	struct sl2vl_target t = { f, r };
 	struct lanes_lines lines;
 
+	if (lanes_text_compressed(data, len, file, err))
+		return LANES_EPARSE;
 	lanes_lines_init(&lines, data, len, file);
-	return sl2vl_parse(&lines, &t, err);
+	return lanes_lines_truncated(&lines, sl2vl_parse(&lines, &t, err), err);
 }
 
 int lanes_sl2vl_read_file(const char *path, const struct lanes_fabric *f, struct lanes_routing *r,

@@ -27,6 +27,7 @@
 
 #include "../core/util.h"
 #include "formats.h"
+#include "stream.h"
 #include "text.h"
 
 /* One end of a link line. */
@@ -43,9 +44,10 @@ struct subnet_parse {
 	struct lanes_builder *b;
 	struct lanes_strmap nodes; /* 8-byte node GUID -> node index */
 	uint8_t *types;            /* node index -> type, to check later sightings */
-	size_t cap_types;
-	struct lanes_strmap lid_keys; /* node GUID + port (0 for a switch) -> index in lid_seen */
-	struct lid_sighting { uint32_t lid; unsigned long line; } *lid_seen;
+	size_t cap_types, cap_node_line;
+	unsigned long *node_line;  /* node index -> the line that first listed it */
+	struct lanes_strmap lid_keys; /* node GUID + port + what -> index in lid_seen */
+	struct lid_sighting { uint64_t value; unsigned long line; } *lid_seen;
 	size_t n_lid_seen, cap_lid_seen;
 	struct lanes_error *err;
 };
@@ -178,6 +180,17 @@ static int link_tail(struct subnet_parse *ps, struct lanes_scan sc, uint8_t *wid
 	return 0;
 }
 
+/* A sighting whose node GUID is another node's (another type or port count). */
+static int other_node(struct subnet_parse *ps, const struct end *e, uint32_t node)
+{
+	return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
+				 "node GUID 0x%016llx is a %s of %llu ports here and a %s of %u "
+				 "ports on line %lu: two nodes share it",
+				 (unsigned long long)e->nodeguid, lanes_node_type_name(e->type),
+				 (unsigned long long)e->nports, lanes_node_type_name(ps->types[node]),
+				 lanes_builder_nports(ps->b, node), ps->node_line[node]);
+}
+
 /* The node of an end: found by node GUID, or added now. */
 static int node_of(struct subnet_parse *ps, const struct end *e, uint32_t *node)
 {
@@ -189,7 +202,7 @@ static int node_of(struct subnet_parse *ps, const struct end *e, uint32_t *node)
 	*node = lanes_strmap_get(&ps->nodes, (const char *)&e->nodeguid, 8);
 	if (*node != LANES_NONE) {
 		if (ps->types[*node] != e->type || lanes_builder_nports(ps->b, *node) != e->nports)
-			return perr(ps, "this node GUID was listed before with another type or port count");
+			return other_node(ps, e, *node);
 		return 0;
 	}
 	if (!(desc = lanes_strndup(e->desc, e->desclen)))
@@ -200,41 +213,46 @@ static int node_of(struct subnet_parse *ps, const struct end *e, uint32_t *node)
 	if (rc)
 		return rc;
 	if (lanes_strmap_put(&ps->nodes, (const char *)&e->nodeguid, 8, *node) ||
-	    lanes_grow((void **)&ps->types, &ps->cap_types, (size_t)*node + 1, 1))
+	    lanes_grow((void **)&ps->types, &ps->cap_types, (size_t)*node + 1, 1) ||
+	    lanes_grow((void **)&ps->node_line, &ps->cap_node_line, (size_t)*node + 1,
+		       sizeof(*ps->node_line)))
 		return lanes_error_oom(ps->err);
 	ps->types[*node] = e->type;
+	ps->node_line[*node] = ps->lines.lineno;
 	return 0;
 }
 
 /*
- * Every sighting of a port must give the LID the first gave (a switch's LID
- * lives on its port 0): OpenSM writes one LID per port, so two are an
- * edited or corrupted file, never something to pick from.
+ * Every sighting of a port must give the LID and the port GUID the first
+ * gave (a switch's LID lives on its port 0): OpenSM writes one of each per
+ * port, so two are an edited or corrupted file, never something to pick from.
  */
-static int same_lid(struct subnet_parse *ps, const struct end *e)
+static int same_value(struct subnet_parse *ps, const struct end *e, char what, uint64_t value)
 {
-	char key[9];
+	int lid = what == 'L', sw = e->type == LANES_NODE_SWITCH;
+	char key[10], who[32];
 	uint32_t i;
 
 	memcpy(key, &e->nodeguid, 8);
-	key[8] = (char)(e->type == LANES_NODE_SWITCH ? 0 : e->port);
-	if ((i = lanes_strmap_get(&ps->lid_keys, key, 9)) != LANES_NONE) {
-		char what[64];
-
-		if (ps->lid_seen[i].lid == e->lid)
+	key[8] = (char)(lid && sw ? 0 : e->port);
+	key[9] = what;
+	if ((i = lanes_strmap_get(&ps->lid_keys, key, 10)) != LANES_NONE) {
+		if (ps->lid_seen[i].value == value)
 			return 0;
-		snprintf(what, sizeof(what), e->type == LANES_NODE_SWITCH ? "switch" : "port %u of",
-			 (unsigned)e->port);
+		snprintf(who, sizeof(who), lid && sw ? "switch" : "port %u of", (unsigned)e->port);
 		return lanes_error_parse(ps->err, ps->lines.file, ps->lines.lineno,
-					 "%s {%.*s} has LID %llu here and LID %u on line %lu", what,
-					 (int)e->desclen, e->desc, (unsigned long long)e->lid,
-					 ps->lid_seen[i].lid, ps->lid_seen[i].line);
+					 lid ? "%s {%.*s} has LID %llu here and LID %llu on line %lu"
+					     : "%s {%.*s} has the port GUID 0x%016llx here and "
+					       "0x%016llx on line %lu",
+					 who, (int)e->desclen, e->desc, (unsigned long long)value,
+					 (unsigned long long)ps->lid_seen[i].value,
+					 ps->lid_seen[i].line);
 	}
 	if (lanes_grow((void **)&ps->lid_seen, &ps->cap_lid_seen, ps->n_lid_seen + 1,
 		       sizeof(*ps->lid_seen)) ||
-	    lanes_strmap_put(&ps->lid_keys, key, 9, (uint32_t)ps->n_lid_seen))
+	    lanes_strmap_put(&ps->lid_keys, key, 10, (uint32_t)ps->n_lid_seen))
 		return lanes_error_oom(ps->err);
-	ps->lid_seen[ps->n_lid_seen++] = (struct lid_sighting){ (uint32_t)e->lid, ps->lines.lineno };
+	ps->lid_seen[ps->n_lid_seen++] = (struct lid_sighting){ value, ps->lines.lineno };
 	return 0;
 }
 
@@ -243,7 +261,8 @@ static int place_end(struct subnet_parse *ps, const struct end *e, uint32_t *nod
 {
 	int rc = node_of(ps, e, node);
 
-	if (rc || (rc = same_lid(ps, e)))
+	if (rc || (rc = same_value(ps, e, 'L', e->lid)) ||
+	    (rc = same_value(ps, e, 'G', e->portguid)))
 		return rc;
 	if (e->type != LANES_NODE_SWITCH)
 		return lanes_builder_set_port(ps->b, *node, (uint8_t)e->port, e->portguid,
@@ -281,8 +300,8 @@ static int link_line(struct subnet_parse *ps, struct lanes_scan sc)
 						 width, speed, ps->err));
 }
 
-static int subnet_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
-		       struct lanes_error *err)
+static int subnet_read_lines(const char *data, size_t len, const char *file,
+			     struct lanes_fabric **out, struct lanes_error *err)
 {
 	struct subnet_parse ps;
 	const char *s;
@@ -313,8 +332,20 @@ static int subnet_read(const char *data, size_t len, const char *file, struct la
 	lanes_strmap_clear(&ps.nodes);
 	lanes_strmap_clear(&ps.lid_keys);
 	free(ps.types);
+	free(ps.node_line);
 	free(ps.lid_seen);
 	return rc;
+}
+
+/* The fabric, or the error; a bad last line without its \n is truncation, and
+ * xz, bzip2 or lz4 bytes are named as such (as lanes_io_read_file does). */
+static int subnet_read(const char *data, size_t len, const char *file, struct lanes_fabric **out,
+		     struct lanes_error *err)
+{
+	*out = NULL;
+	if (lanes_text_compressed(data, len, file ? file : "<input>", err))
+		return LANES_EPARSE;
+	return lanes_text_truncated(data, len, subnet_read_lines(data, len, file, out, err), err);
 }
 
 /* Link lines start "{ SW", "{ CA" or "{ Rt"; nothing else does. */

@@ -39,7 +39,22 @@
 
 static const char *const mode_names[] = { "uniform", "per-dst", "per-src-switch", "per-pair" };
 
+/*
+ * What the reader is asked, and a second entry for one path: the file is read
+ * once more up to that path's first entry, to name its line (the cells have
+ * no room for line numbers: a per-pair table has num_lids^2 of them).
+ */
+struct psl_target {
+	const struct lanes_fabric *f;
+	struct lanes_routing *r;
+	int dup;                  /* the read stopped at a second entry for dup_cell */
+	int finding;              /* this read stops at the first entry for dup_cell */
+	size_t dup_cell;
+	unsigned long first_line; /* where finding found it */
+};
+
 struct psl_parse {
+	struct psl_target *t;
 	struct lanes_lines *lines;
 	const struct lanes_fabric *f;
 	struct lanes_routing *r;
@@ -110,6 +125,8 @@ static int scan_switch(struct psl_parse *ps, struct lanes_scan *sc, uint32_t *sw
 	return 0;
 }
 
+#define PSL_FOUND 1 /* finding: the first entry for dup_cell is found (not an error) */
+
 /* Mark a cell; refuse a second entry (with another SL, for saquery records). */
 static int set_once(struct psl_parse *ps, uint32_t src, uint32_t dst, uint8_t sl, int same_ok)
 {
@@ -117,11 +134,17 @@ static int set_once(struct psl_parse *ps, uint32_t src, uint32_t dst, uint8_t sl
 		      : ps->mode == LANES_SL_PER_SRC_SWITCH ? (size_t)dst * ps->r->num_switches + src
 							    : (size_t)dst * ps->r->num_lids + src;
 
+	if (ps->t->finding && cell == ps->t->dup_cell) {
+		ps->t->first_line = ps->lines->lineno;
+		return PSL_FOUND;
+	}
 	if (ps->seen[cell / 8] & (1u << cell % 8)) {
-		if (!same_ok || ps->r->sl[cell] != sl)
-			return perr(ps, same_ok ? "another path record for this pair has another SL"
-						: "a second entry for the same path");
-		return 0;
+		if (same_ok && ps->r->sl[cell] == sl)
+			return 0;
+		ps->t->dup = 1;
+		ps->t->dup_cell = cell;
+		return perr(ps, same_ok ? "another path record for this pair has another SL"
+					: "a second entry for the same path");
 	}
 	ps->seen[cell / 8] |= (uint8_t)(1u << cell % 8);
 	lanes_routing_set_sl(ps->r, src, dst, sl);
@@ -366,21 +389,17 @@ static int map_switches(struct psl_parse *ps)
 	return 0;
 }
 
-struct psl_target {
-	const struct lanes_fabric *f;
-	struct lanes_routing *r;
-};
-
 /* lanes_lines_parser: a path-SL table's or saquery's lines into the routing's SLs. */
 static int path_sl_parse(struct lanes_lines *lines, void *ctx, struct lanes_error *err)
 {
-	const struct psl_target *t = ctx;
+	struct psl_target *t = ctx;
 	struct psl_parse ps;
 	int rc, kind;
 
 	if ((rc = lanes_routing_check(t->f, t->r, err)))
 		return rc;
 	memset(&ps, 0, sizeof(ps));
+	ps.t = t;
 	ps.lines = lines;
 	lanes_strmap_init(&ps.sw);
 	ps.f = t->f;
@@ -399,23 +418,54 @@ static int path_sl_parse(struct lanes_lines *lines, void *ctx, struct lanes_erro
 	return rc;
 }
 
+/* The error of a second entry, with the line of the first. */
+static int name_first(const struct psl_target *t, struct lanes_error *err)
+{
+	char msg[sizeof(err->message)], file[sizeof(err->file)];
+
+	if (!err)
+		return LANES_EPARSE;
+	memcpy(msg, err->message, sizeof(msg));
+	memcpy(file, err->file, sizeof(file));
+	return lanes_error_parse(err, file, err->line, "%s (first on line %lu)", msg,
+				 t->first_line);
+}
+
 int lanes_path_sl_read(const char *data, size_t len, const char *file,
 		       const struct lanes_fabric *f, struct lanes_routing *r,
 		       struct lanes_error *err)
 {
-	struct psl_target t = { f, r };
+	struct psl_target t = { f, r, 0, 0, 0, 0 };
 	struct lanes_lines lines;
+	struct lanes_error again;
+	int rc;
 
+	if (lanes_text_compressed(data, len, file, err))
+		return LANES_EPARSE;
 	lanes_lines_init(&lines, data, len, file);
-	return path_sl_parse(&lines, &t, err);
+	rc = lanes_lines_truncated(&lines, path_sl_parse(&lines, &t, err), err);
+	if (rc == LANES_EPARSE && t.dup) {
+		t.finding = 1;
+		lanes_lines_init(&lines, data, len, file);
+		if (path_sl_parse(&lines, &t, &again) == PSL_FOUND)
+			rc = name_first(&t, err);
+	}
+	return rc;
 }
 
 int lanes_path_sl_read_file(const char *path, const struct lanes_fabric *f,
 			    struct lanes_routing *r, struct lanes_error *err)
 {
-	struct psl_target t = { f, r };
+	struct psl_target t = { f, r, 0, 0, 0, 0 };
+	struct lanes_error again;
+	int rc = lanes_io_read_lines(path, path_sl_parse, &t, err);
 
-	return lanes_io_read_lines(path, path_sl_parse, &t, err);
+	if (rc == LANES_EPARSE && t.dup && strcmp(path, "-")) { /* standard input: read once */
+		t.finding = 1;
+		if (lanes_io_read_lines(path, path_sl_parse, &t, &again) == PSL_FOUND)
+			rc = name_first(&t, err);
+	}
+	return rc;
 }
 
 /* ---- writer ---- */

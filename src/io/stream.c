@@ -5,9 +5,10 @@
  *
  * Reading: the first bytes decide, whatever the name: 1f 8b is gzip
  * (concatenated members too, as gzip writes them), 28 b5 2f fd is zstd,
- * anything else is read as it is. Corrupt compressed data, or a file cut
- * inside a compressed frame, is a read error (EBADMSG), never a silently
- * short file. Writing: by the name's extension, .gz or .zst.
+ * xz, bzip2 and lz4 are refused by name, anything else is read as it is.
+ * Corrupt compressed data, or a file cut inside a compressed frame, is a
+ * read error (EBADMSG), never a silently short file. Writing: by the name's
+ * extension, .gz or .zst.
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
@@ -150,6 +151,40 @@ static int sniff(struct reader *r)
 	return LANES_COMPRESS_NONE;
 }
 
+const char *lanes_compression_unread(const void *data, size_t len)
+{
+	const unsigned char *b = data;
+
+	if (len >= 6 && !memcmp(b, "\xfd" "7zXZ\0", 6))
+		return "xz";
+	if (len >= 4 && !memcmp(b, "BZh", 3) && b[3] >= '1' && b[3] <= '9')
+		return "bzip2";
+	if (len >= 4 && !memcmp(b, "\x04\x22\x4d\x18", 4))
+		return "lz4";
+	return NULL;
+}
+
+int lanes_text_compressed(const char *data, size_t len, const char *file, struct lanes_error *err)
+{
+	const char *what = lanes_compression_unread(data, len);
+
+	if (!what)
+		return 0;
+	return lanes_error_parse(err, file, 0,
+				 "compressed with %s, which lanes cannot read (gzip and zstd only)",
+				 what);
+}
+
+static FILE *refuse_compression(struct reader *r, const char *shown, const char *what,
+				struct lanes_error *err)
+{
+	cookie_close_reader(r);
+	lanes_error_set(err, LANES_EIO,
+			"%s: compressed with %s, which lanes cannot read (gzip and zstd only)",
+			shown, what);
+	return NULL;
+}
+
 FILE *lanes_stream_open_read(const char *path, const char *shown, struct lanes_error *err)
 {
 	cookie_io_functions_t io = { cookie_read, NULL, NULL, cookie_close_reader };
@@ -168,6 +203,8 @@ FILE *lanes_stream_open_read(const char *path, const char *shown, struct lanes_e
 		return NULL;
 	}
 	r->kind = sniff(r);
+	if (lanes_compression_unread(r->in, r->in_len))
+		return refuse_compression(r, shown, lanes_compression_unread(r->in, r->in_len), err);
 	if ((r->kind == LANES_COMPRESS_GZIP && inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) ||
 	    (r->kind == LANES_COMPRESS_ZSTD && !(r->zd = ZSTD_createDStream()))) {
 		cookie_close_reader(r);
@@ -192,7 +229,7 @@ int lanes_io_read_lines(const char *path, lanes_lines_parser parse, void *ctx,
 	if (!fp)
 		return LANES_EIO;
 	lanes_lines_init_stream(&lines, fp, shown);
-	rc = parse(&lines, ctx, err);
+	rc = lanes_lines_truncated(&lines, parse(&lines, ctx, err), err);
 	if (lines.read_errno) /* the parser saw an early end: say why */
 		rc = lanes_error_set(err, LANES_EIO, "%s: read failed after line %lu: %s", shown,
 				     lines.lineno, lines.read_errno == EBADMSG

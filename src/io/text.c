@@ -4,6 +4,10 @@
 #define _POSIX_C_SOURCE 200809L /* getline */
 #include "text.h"
 
+#include <stdio.h>
+
+#include "lanes/error.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,4 +235,36 @@ int lanes_text_contains(const char *data, size_t len, size_t limit, const char *
 		if (!memcmp(data + i, needle, n))
 			return 1;
 	return 0;
+}
+
+/* A parse error on line `last`, the input's last line, which ended without a
+ * \n: the file was cut inside that line, and the message says so first. */
+static int truncated(unsigned long last, int rc, struct lanes_error *err)
+{
+	char msg[sizeof(err->message)];
+	char file[sizeof(err->file)];
+
+	if (rc != LANES_EPARSE || !err || !last || err->line != last ||
+	    !strncmp(err->message, "truncated", 9))
+		return rc;
+	memcpy(msg, err->message, sizeof(msg));
+	memcpy(file, err->file, sizeof(file));
+	return lanes_error_parse(err, file, last, "truncated: the file ends inside line %lu (%s)",
+				 last, msg);
+}
+
+int lanes_lines_truncated(const struct lanes_lines *l, int rc, struct lanes_error *err)
+{
+	return l->cut && !l->again ? truncated(l->lineno, rc, err) : rc;
+}
+
+int lanes_text_truncated(const char *data, size_t len, int rc, struct lanes_error *err)
+{
+	unsigned long lines = 1;
+
+	if (rc != LANES_EPARSE || !len || data[len - 1] == '\n')
+		return rc;
+	for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + len - p))); p++)
+		lines++;
+	return truncated(lines, rc, err);
 }

@@ -41,6 +41,16 @@ int lanes_lines_next(struct lanes_lines *l, const char **s, size_t *len);
 /* The next lanes_lines_next returns the same line again (once). */
 void lanes_lines_unget(struct lanes_lines *l);
 
+struct lanes_error;
+/*
+ * rc, or, when rc is a parse error (LANES_EPARSE) on the input's last line
+ * and that line ended without a \n, the same error said as truncation:
+ * "truncated: the file ends inside line N (what was wrong)". For lines that
+ * were read (streamed or not), and for a buffer read by other means.
+ */
+int lanes_lines_truncated(const struct lanes_lines *l, int rc, struct lanes_error *err);
+int lanes_text_truncated(const char *data, size_t len, int rc, struct lanes_error *err);
+
 /* A cursor over one line. */
 struct lanes_scan {
 	const char *p, *end;

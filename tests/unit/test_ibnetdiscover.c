@@ -635,6 +635,45 @@ static const struct bad bad_inputs[] = {
 	{ SW "Ca 1 \"H-5\" # \"a\"\n[1](9) \"S-1\"[1] # lid 3 lmc 0 \"s\" lid 1 4xQDR\n"
 	     "Ca 1 \"H-6\" # \"b\"\n[1](9) \"S-1\"[2] # lid 4 lmc 0 \"s\" lid 1 4xQDR\n", 6,
 	  "port 1 of \"H-6\" has the port GUID 0x0000000000000009 of port 1 of \"H-5\" (line 4)" },
+	/* ... named where the GUIDs are given: line 8 gives 9 to "H-6", not line 3 */
+	{ SW "[1] \"H-5\"[1](9) # \"a\" lid 3 4xQDR\n[2] \"H-6\"[1](a) # \"b\" lid 4 4xQDR\n"
+	     "Ca 1 \"H-5\" # \"a\"\n[1](9) \"S-1\"[1] # lid 3 lmc 0 \"s\" lid 1 4xQDR\n"
+	     "Ca 1 \"H-6\" # \"b\"\n[1](9) \"S-1\"[2] # lid 4 lmc 0 \"s\" lid 1 4xQDR\n", 4,
+	  "port 1 of \"H-6\" has the port GUID 0x000000000000000a here and 0x0000000000000009 on "
+	  "line 8" },
+	{ SW "[1] \"H-5\"[1] # \"a\" lid 3 4xQDR\n[2] \"H-6\"[1] # \"b\" lid 4 4xQDR\n"
+	     "Ca 1 \"H-5\" # \"a\"\n[1](9) \"S-1\"[1] # lid 3 lmc 0 \"s\" lid 1 4xQDR\n"
+	     "Ca 1 \"H-6\" # \"b\"\n[1](9) \"S-1\"[2] # lid 4 lmc 0 \"s\" lid 1 4xQDR\n", 8,
+	  "port 1 of \"H-6\" has the port GUID 0x0000000000000009 of port 1 of \"H-5\" (line 6)" },
+	/* issue 22: node GUIDs are unique across types; an H-<guid> id agrees with caguid= */
+	{ SW "Ca 1 \"H-1\" # \"c\"\n", 3, "\"H-1\" has the GUID 0x0000000000000001 of \"S-1\" (line 2)" },
+	{ SW "caguid=0x7\nCa 1 \"a\"\ncaguid=0x7\nCa 1 \"b\"\n", 6,
+	  "\"b\" has the GUID 0x0000000000000007 of \"a\" (line 4)" },
+	{ SW "caguid=0x7\nCa 1 \"H-8\"\n", 4,
+	  "the id \"H-8\" names the GUID 0x0000000000000008, but the caguid= on line 3 gives "
+	  "0x0000000000000007" },
+	/* issue 22: two sightings of one port agree on its LID and port GUID */
+	{ SW "[1] \"H-5\"[1](9) # \"a\" lid 4 4xQDR\n"
+	     "Ca 1 \"H-5\" # \"a\"\n[1](9) \"S-1\"[1] # lid 3 lmc 0 \"s\" lid 1 4xQDR\n", 3,
+	  "port 1 of \"H-5\" has LID 4 here and LID 3 on line 5" },
+	{ SW "[1] \"H-5\"[1](9) # \"a\" lid 3 4xQDR\n"
+	     "Ca 1 \"H-5\" # \"a\"\n[1](9) \"S-1\"[1] # lid 3 lmc 0 \"s\" lid 2 4xQDR\n", 5,
+	  "switch \"S-1\" has LID 2 here and LID 1 on line 2" },
+	{ SW "[1] \"H-5\"[1](8) # \"a\" lid 3 4xQDR\n"
+	     "Ca 1 \"H-5\" # \"a\"\n[1](9) \"S-1\"[1] # lid 3 lmc 0 \"s\" lid 1 4xQDR\n", 3,
+	  "port 1 of \"H-5\" has the port GUID 0x0000000000000008 here and 0x0000000000000009 on "
+	  "line 5" },
+	/* issue 22: switchguid=G(P): P is a port GUID, and one switch has one */
+	{ "switchguid=0x1(10000000000000000000)\nSwitch 4 \"S-1\"\n", 1,
+	  "the port GUID after switchguid= holds 20 hex digits; a GUID has at most 16" },
+	{ "switchguid=0x1(zz)\nSwitch 4 \"S-1\"\n", 1, "'(zz)' after switchguid= is not a port GUID" },
+	{ "switchguid=0x1(0)\nSwitch 4 \"S-1\"\n", 1, "'(0)' after switchguid= is not a port GUID" },
+	{ SW "switchguid=0x1(2)\nSwitch 4 \"S-1\"\n", 3,
+	  "switch \"S-1\" has the port GUID 0x0000000000000002 here and 0x0000000000000001 on line 1" },
+	/* issue 22: bzip2 (or xz, lz4) bytes are named, not read as junk before a record */
+	{ "BZh91AY&SY\n" SW, 0, "compressed with bzip2, which lanes cannot read (gzip and zstd only)" },
+	/* issue 22: cut inside the last line */
+	{ SW "Switch 4", 3, "truncated: the file ends inside line 3 (expected" },
 };
 
 static void test_malformed(void **state)

@@ -250,7 +250,12 @@ static void test_malformed(void **state)
 	expect_error("Hca 1 \"h\"\n[1] \"s\"[1] lid 4 lmc 8\n", 2, "LMC 0..7");
 	expect_error("switchguid=zz\n", 1, "expected a GUID");
 	expect_error("caguid=0x10\nHca 1 \"a\"\n\ncaguid=0x10\nHca 1 \"b\"\n", 5,
-		     "already taken");
+		     "node GUID 0x10 is already taken (first on line 2;");
+	/* issue 22: a CA given a switch's GUID; a file cut inside its last line */
+	expect_error("switchguid=0x10\nSwitch 2 \"s\"\n\ncaguid=0x10\nHca 1 \"h\"\n", 5,
+		     "node GUID 0x10 is already taken (first on line 2;");
+	expect_error("Switch 4 \"a\"\n[1] \"b\"[1]\n\nSwitch 4 \"b\"\n[1] \"a\"[", 5,
+		     "truncated: the file ends inside line 5 (");
 	expect_error("switchguid 5\n", 1, "expected '=' or '+'");
 	expect_error("vendid=0x1000000\n", 1, "vendid");
 	expect_error("devid=0x10000\n", 1, "devid");
