@@ -30,6 +30,8 @@
 extern "C" {
 #endif
 
+struct lanes_progress;
+
 /** Read opensm-lfts.dump (or ibroute / dump_lfts.sh output: either is recognised) into r. */
 int lanes_lfts_read(const char *data, size_t len, const char *file, const struct lanes_fabric *f,
 		    struct lanes_routing *r, struct lanes_error *err);
@@ -37,10 +39,12 @@ int lanes_lfts_read(const char *data, size_t len, const char *file, const struct
 /**
  * The same from a file ("-" standard input), read as a stream: any size,
  * memory for the tables and one line; gzip or zstd decompressed when the
- * file's first bytes say so.
+ * file's first bytes say so. progress (lanes/progress.h; NULL: none) gets
+ * phase "reading", a unit per byte of the file as stored (total 0 for a
+ * pipe).
  */
 int lanes_lfts_read_file(const char *path, const struct lanes_fabric *f, struct lanes_routing *r,
-			 struct lanes_error *err);
+			 struct lanes_progress *progress, struct lanes_error *err);
 
 /** Write r's LFTs as OpenSM's opensm-lfts.dump. */
 int lanes_lfts_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,
@@ -52,7 +56,7 @@ int lanes_sl2vl_read(const char *data, size_t len, const char *file, const struc
 
 /** The same from a file, streamed and decompressed as lanes_lfts_read_file(). */
 int lanes_sl2vl_read_file(const char *path, const struct lanes_fabric *f, struct lanes_routing *r,
-			  struct lanes_error *err);
+			  struct lanes_progress *progress, struct lanes_error *err);
 
 /** Write r's SL2VL maps as OpenSM's opensm-sl2vl.dump. */
 int lanes_sl2vl_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,
@@ -65,7 +69,8 @@ int lanes_path_sl_read(const char *data, size_t len, const char *file,
 
 /** The same from a file, streamed and decompressed as lanes_lfts_read_file(). */
 int lanes_path_sl_read_file(const char *path, const struct lanes_fabric *f,
-			    struct lanes_routing *r, struct lanes_error *err);
+			    struct lanes_routing *r, struct lanes_progress *progress,
+			    struct lanes_error *err);
 
 /** Write r's path SLs as a path-SL table. */
 int lanes_path_sl_write(const struct lanes_fabric *f, const struct lanes_routing *r, FILE *out,

@@ -288,10 +288,12 @@ int cli_split_fabric_dir(const char *cmd, int n, char **w, char ***words, int *n
  * Read a routing from tables: lfts (or DIR/opensm-lfts.dump), sl2vl (or
  * DIR/opensm-sl2vl.dump: without it every SL maps to VL 0) and path_sl (or
  * DIR/lanes-path-sl.txt: without it every path has SL 0), noting on stderr
- * what is missing. 0, or EXIT_USAGE (printed, naming cmd) with *out NULL.
+ * what is missing. Each file's bytes go to progress (phase "reading"; NULL:
+ * none). 0, or EXIT_USAGE (printed, naming cmd) with *out NULL.
  */
 int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const char *sl2vl,
-		    const char *path_sl, const struct lanes_fabric *f, struct lanes_routing **out);
+		    const char *path_sl, const struct lanes_fabric *f, struct lanes_progress *progress,
+		    struct lanes_routing **out);
 
 int cmd_topo(int argc, char **argv);
 int cmd_engines(int argc, char **argv);

@@ -321,7 +321,8 @@ static int get_routing(struct targs *a, const struct lanes_fabric *f, struct lan
 	int rc;
 
 	if (!a->engine)
-		return cli_load_tables("trace", a->dir, a->lfts, a->sl2vl, a->path_sl, f, r);
+		return cli_load_tables("trace", a->dir, a->lfts, a->sl2vl, a->path_sl, f,
+				       a->ro.progress, r);
 	if (a->dir || a->lfts)
 		return cli_usage_error("trace: -e ENGINE routes itself; drop DIR and --lfts");
 	if ((rc = cli_engine_spec("trace", a->engine, strlen(a->engine), &e, a->params,

@@ -694,14 +694,14 @@ int cli_split_fabric_dir(const char *cmd, int n, char **w, char ***words, int *n
 }
 
 typedef int (*dump_reader)(const char *, const struct lanes_fabric *, struct lanes_routing *,
-			   struct lanes_error *);
+			   struct lanes_progress *, struct lanes_error *);
 
 static int read_into(const char *path, dump_reader rd, const struct lanes_fabric *f,
-		     struct lanes_routing *r)
+		     struct lanes_routing *r, struct lanes_progress *progress)
 {
 	struct lanes_error err;
 
-	return rd(path, f, r, &err) ? cli_fail(&err) : 0;
+	return rd(path, f, r, progress, &err) ? cli_fail(&err) : 0;
 }
 
 /*
@@ -772,7 +772,7 @@ static const char *first_difference(const char *lfts, const struct lanes_fabric 
 
 	if (!lfts || lanes_routing_new(f, &r, &err))
 		return NULL;
-	if (lanes_lfts_read_file(lfts, f, r, &err))
+	if (lanes_lfts_read_file(lfts, f, r, NULL, &err))
 		said = err.code != LANES_ENOMEM ? lanes_error_format(&err, buf, n) : NULL;
 	else
 		said = uncabled_port(f, r, buf, n);
@@ -877,7 +877,8 @@ static int stdin_once(const char *cmd, const char *a, const char *b, const char 
 }
 
 int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const char *sl2vl,
-		    const char *path_sl, const struct lanes_fabric *f, struct lanes_routing **out)
+		    const char *path_sl, const struct lanes_fabric *f, struct lanes_progress *progress,
+		    struct lanes_routing **out)
 {
 	char b1[4096], b2[4096], b3[4096];
 	const char *psl;
@@ -902,9 +903,9 @@ int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const ch
 		return rc;
 	if (lanes_routing_new(f, out, &err))
 		return cli_fail(&err);
-	if ((rc = read_into(lfts, lanes_lfts_read_file, f, *out)) ||
-	    (sl2vl && (rc = read_into(sl2vl, lanes_sl2vl_read_file, f, *out))) ||
-	    (psl && (rc = read_into(psl, lanes_path_sl_read_file, f, *out)))) {
+	if ((rc = read_into(lfts, lanes_lfts_read_file, f, *out, progress)) ||
+	    (sl2vl && (rc = read_into(sl2vl, lanes_sl2vl_read_file, f, *out, progress))) ||
+	    (psl && (rc = read_into(psl, lanes_path_sl_read_file, f, *out, progress)))) {
 		lanes_routing_free(*out);
 		*out = NULL;
 		return rc;

@@ -439,11 +439,11 @@ int lanes_lfts_read(const char *data, size_t len, const char *file, const struct
 }
 
 int lanes_lfts_read_file(const char *path, const struct lanes_fabric *f, struct lanes_routing *r,
-			 struct lanes_error *err)
+			 struct lanes_progress *progress, struct lanes_error *err)
 {
 	struct lft_target t = { f, r };
 
-	return lanes_io_read_lines(path, lfts_parse, &t, err);
+	return lanes_io_read_lines(path, lfts_parse, &t, progress, err);
 }
 
 /* ---- writer ---- */

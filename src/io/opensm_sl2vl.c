@@ -308,11 +308,11 @@ int lanes_sl2vl_read(const char *data, size_t len, const char *file, const struc
 }
 
 int lanes_sl2vl_read_file(const char *path, const struct lanes_fabric *f, struct lanes_routing *r,
-			  struct lanes_error *err)
+			  struct lanes_progress *progress, struct lanes_error *err)
 {
 	struct sl2vl_target t = { f, r };
 
-	return lanes_io_read_lines(path, sl2vl_parse, &t, err);
+	return lanes_io_read_lines(path, sl2vl_parse, &t, progress, err);
 }
 
 /* ---- writer ---- */

@@ -454,15 +454,16 @@ int lanes_path_sl_read(const char *data, size_t len, const char *file,
 }
 
 int lanes_path_sl_read_file(const char *path, const struct lanes_fabric *f,
-			    struct lanes_routing *r, struct lanes_error *err)
+			    struct lanes_routing *r, struct lanes_progress *progress,
+			    struct lanes_error *err)
 {
 	struct psl_target t = { f, r, 0, 0, 0, 0 };
 	struct lanes_error again;
-	int rc = lanes_io_read_lines(path, path_sl_parse, &t, err);
+	int rc = lanes_io_read_lines(path, path_sl_parse, &t, progress, err);
 
 	if (rc == LANES_EPARSE && t.dup && strcmp(path, "-")) { /* standard input: read once */
 		t.finding = 1;
-		if (lanes_io_read_lines(path, path_sl_parse, &t, &again) == PSL_FOUND)
+		if (lanes_io_read_lines(path, path_sl_parse, &t, NULL, &again) == PSL_FOUND)
 			rc = name_first(&t, err);
 	}
 	return rc;

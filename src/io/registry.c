@@ -137,7 +137,7 @@ int lanes_io_slurp(const char *path, char **out, size_t *len, struct lanes_error
 	*len = 0;
 	if ((rc = check_input(path, name, err)))
 		return rc;
-	if (!(fp = lanes_stream_open_read(path, name, err)))
+	if (!(fp = lanes_stream_open_read(path, name, NULL, err)))
 		return LANES_EIO;
 	rc = read_all(fp, name, out, len, err);
 	fclose(fp);

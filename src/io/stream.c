@@ -15,11 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <zlib.h>
 #include <zstd.h>
 
+#include "lanes/progress.h"
 #include "core/util.h"
 #include "stream.h"
 #include "text.h"
@@ -36,6 +38,7 @@ struct reader {
 	int z_end;              /* the last gzip member ended (another may follow) */
 	ZSTD_DStream *zd;       /* zstd */
 	size_t zd_hint;         /* 0: the zstd frame ended */
+	struct lanes_progress *progress; /* the file's bytes read, or NULL */
 };
 
 /* More raw bytes when all are used; 0 at the end of the file, -1 on error. */
@@ -47,6 +50,7 @@ static int fill(struct reader *r)
 		return 0;
 	r->in_len = fread(r->in, 1, CHUNK, r->raw);
 	r->in_pos = 0;
+	lanes_progress_add(r->progress, r->in_len);
 	if (r->in_len < CHUNK) {
 		if (ferror(r->raw))
 			return -1;
@@ -185,7 +189,19 @@ static FILE *refuse_compression(struct reader *r, const char *shown, const char 
 	return NULL;
 }
 
-FILE *lanes_stream_open_read(const char *path, const char *shown, struct lanes_error *err)
+/* Phase "reading", its total the file's size (0, not known, for a pipe). */
+static void start_progress(struct reader *r, struct lanes_progress *progress)
+{
+	struct stat st;
+
+	r->progress = progress;
+	lanes_progress_phase(progress, "reading",
+			     !fstat(fileno(r->raw), &st) && S_ISREG(st.st_mode) ? (uint64_t)st.st_size
+										   : 0);
+}
+
+FILE *lanes_stream_open_read(const char *path, const char *shown, struct lanes_progress *progress,
+			     struct lanes_error *err)
 {
 	cookie_io_functions_t io = { cookie_read, NULL, NULL, cookie_close_reader };
 	struct reader *r = calloc(1, sizeof(*r));
@@ -202,6 +218,7 @@ FILE *lanes_stream_open_read(const char *path, const char *shown, struct lanes_e
 		free(r);
 		return NULL;
 	}
+	start_progress(r, progress);
 	r->kind = sniff(r);
 	if (lanes_compression_unread(r->in, r->in_len))
 		return refuse_compression(r, shown, lanes_compression_unread(r->in, r->in_len), err);
@@ -219,10 +236,10 @@ FILE *lanes_stream_open_read(const char *path, const char *shown, struct lanes_e
 }
 
 int lanes_io_read_lines(const char *path, lanes_lines_parser parse, void *ctx,
-			struct lanes_error *err)
+			struct lanes_progress *progress, struct lanes_error *err)
 {
 	const char *shown = lanes_io_shown_name(path);
-	FILE *fp = lanes_stream_open_read(path, shown, err);
+	FILE *fp = lanes_stream_open_read(path, shown, progress, err);
 	struct lanes_lines lines;
 	int rc;
 

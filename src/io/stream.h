@@ -13,7 +13,9 @@
  * bytes are gzip's or zstd's. NULL with err set (shown names the file).
  * Corrupt or cut compressed data makes a later read fail with EBADMSG.
  */
-FILE *lanes_stream_open_read(const char *path, const char *shown, struct lanes_error *err);
+struct lanes_progress;
+FILE *lanes_stream_open_read(const char *path, const char *shown, struct lanes_progress *progress,
+			     struct lanes_error *err);
 
 /*
  * "xz", "bzip2" or "lz4" when the first bytes are that compression's (which
@@ -33,6 +35,6 @@ typedef int (*lanes_lines_parser)(struct lanes_lines *lines, void *ctx, struct l
  * read that fails (a cut compressed file) is LANES_EIO naming the line.
  */
 int lanes_io_read_lines(const char *path, lanes_lines_parser parse, void *ctx,
-			struct lanes_error *err);
+			struct lanes_progress *progress, struct lanes_error *err);
 
 #endif

@@ -47,6 +47,13 @@ same "topo info under a terminal" $? 0
 lines | grep -Eq '^lanes topo info: distances [0-9]+% \([0-9]+ s(, about [0-9]+ s left)?\)$'
 same "topo info's distances with their share" $? 0
 
+# verify DIR: the dumps' bytes as they are read (compressed: the bytes
+# stored), so a huge dump shows its share and ETA
+"$LANES" route -e minhop torus k=10x10x8 p=2 -o "$work/rd" --compress zstd >/dev/null 2>&1
+pty "$LANES verify torus k=10x10x8 p=2 $work/rd --ebb-patterns 0"
+lines | grep -Eq '^lanes verify: reading [0-9]+% \([0-9]+ s(, about [0-9]+ s left)?\)$'
+same "verify's reading with its share" $? 0
+
 # topo gen and trace draw it too (anything that may run past 2 s)
 pty "$LANES topo gen $BIG -o $work/big.topo"
 same "topo gen under a terminal" $? 0

@@ -154,7 +154,7 @@ static void check_lfts(const struct fixture *fx, const char *text, size_t len, i
 
 	if (lanes_routing_new(fx->f, &streamed, &err) || lanes_routing_new(fx->f, &in_memory, &err))
 		abort();
-	rs = lanes_lfts_read_file(fx->path, fx->f, streamed, &err);
+	rs = lanes_lfts_read_file(fx->path, fx->f, streamed, NULL, &err);
 	if (kind != BROKEN)
 		rm = lanes_lfts_read(text ? text : "", len, fx->path, fx->f, in_memory, &err);
 	if (kind == BROKEN ? rs == 0 : (rs == 0) != (rm == 0))

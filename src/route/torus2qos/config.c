@@ -101,7 +101,7 @@ static int parse_line(struct t2q_config *c, char *word[WORDS], int n)
 
 int lanes_t2q_config_read(const char *path, struct t2q_config *c, struct lanes_error *err)
 {
-	FILE *fp = lanes_stream_open_read(path, path, err); /* gzip, zstd too */
+	FILE *fp = lanes_stream_open_read(path, path, NULL, err); /* gzip, zstd too */
 	char line[1024], *word[WORDS];
 	unsigned number = 0;
 	int rc = 0;
