@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "lanes/dump.h"
+#include "fuzz_fabric.h"
 #include "lanes/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -24,17 +25,6 @@ typedef int (*read_fn)(const char *, size_t, const char *, const struct lanes_fa
 		       struct lanes_routing *, struct lanes_error *);
 typedef int (*write_fn)(const struct lanes_fabric *, const struct lanes_routing *, FILE *,
 			struct lanes_error *);
-
-static const struct lanes_fabric *fabric(void)
-{
-	static struct lanes_fabric *f;
-	static const char *const args[] = { "k=4x4", "p=1" };
-	struct lanes_error err;
-
-	if (!f && lanes_topo_generate("torus", 2, args, &f, &err))
-		abort();
-	return f;
-}
 
 static size_t sl_cells(const struct lanes_routing *r)
 {
@@ -87,7 +77,7 @@ static int same(const struct lanes_fabric *f, const struct lanes_routing *a,
 
 static void one(const char *data, size_t size, read_fn rd, write_fn wr, int kind)
 {
-	const struct lanes_fabric *f = fabric();
+	const struct lanes_fabric *f = fuzz_fabric();
 	struct lanes_routing *r, *back;
 	struct lanes_error err;
 	char *buf = NULL;

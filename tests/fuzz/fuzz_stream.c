@@ -31,6 +31,7 @@
 
 #include "lanes/dump.h"
 #include "lanes/io.h"
+#include "fuzz_fabric.h"
 #include "lanes/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -44,17 +45,6 @@ struct fixture {
 	const struct lanes_fabric *f;
 	char path[64];
 };
-
-static const struct lanes_fabric *fabric(void)
-{
-	static struct lanes_fabric *f;
-	static const char *const args[] = { "k=4x4", "p=1" };
-	struct lanes_error err;
-
-	if (!f && lanes_topo_generate("torus", 2, args, &f, &err))
-		abort();
-	return f;
-}
 
 /* Append n bytes to *text; 0, or -1 past MOST_TEXT. */
 static int append(char **text, size_t *len, const void *bytes, size_t n)
@@ -203,7 +193,7 @@ static void check_fabric(const struct fixture *fx, const char *text, size_t len,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fixture fx = { fabric(), "/tmp/lanes-fuzz-stream-XXXXXX" };
+	struct fixture fx = { fuzz_fabric(), "/tmp/lanes-fuzz-stream-XXXXXX" };
 	char *text;
 	size_t len;
 	int kind = decompressed(data, size, &text, &len), fd;
