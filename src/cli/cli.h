@@ -292,7 +292,8 @@ int cli_split_fabric_dir(const char *cmd, int n, char **w, char ***words, int *n
  * none). 0, or EXIT_USAGE (printed, naming cmd) with *out NULL.
  */
 int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const char *sl2vl,
-		    const char *path_sl, const struct lanes_fabric *f, struct lanes_progress *progress,
+		    const char *path_sl, const struct lanes_fabric *f,
+		    const struct cli_fabric_opts *fo, struct lanes_progress *progress,
 		    struct lanes_routing **out);
 
 int cmd_topo(int argc, char **argv);

@@ -530,6 +530,8 @@ static int parse_route_args(struct rargs *a, int argc, char **argv)
 	}
 	if (!engine || !a->dir)
 		return cli_usage_error("route: -e ENGINE and -o DIR are required (see lanes route --help)");
+	if (!*a->dir)
+		return cli_usage_error("route: -o '': an empty name; name a directory");
 	if (!strcmp(a->dir, "-"))
 		return cli_usage_error("route: -o -: route writes a directory of four files, not "
 				       "standard output; name a directory (./- for one called '-')");

@@ -434,7 +434,7 @@ static int get_routing(const struct sargs *a, const struct lanes_fabric *f, stru
 	double t;
 
 	if (!w->c.e) {
-		if (cli_load_tables("sim", a->dir, a->lfts, a->sl2vl, a->path_sl, f, NULL, r))
+		if (cli_load_tables("sim", a->dir, a->lfts, a->sl2vl, a->path_sl, f, &a->fo, NULL, r))
 			return EXIT_USAGE;
 		if ((*r)->num_vls > a->so.data_vls)
 			return cli_usage_error("sim: %s uses %u VLs and the switches have %u: give --vls %u",

@@ -321,7 +321,7 @@ static int get_routing(struct targs *a, const struct lanes_fabric *f, struct lan
 	int rc;
 
 	if (!a->engine)
-		return cli_load_tables("trace", a->dir, a->lfts, a->sl2vl, a->path_sl, f,
+		return cli_load_tables("trace", a->dir, a->lfts, a->sl2vl, a->path_sl, f, &a->fo,
 				       a->ro.progress, r);
 	if (a->dir || a->lfts)
 		return cli_usage_error("trace: -e ENGINE routes itself; drop DIR and --lfts");

@@ -144,7 +144,7 @@ static int run(struct vargs *a, struct lanes_fabric *f, struct lanes_routing **r
 	} else {
 		lanes_progress_phase(&pr->p, "reading the tables", 0);
 		if ((rc = cli_load_tables("verify", a->dir, a->lfts, a->sl2vl, a->path_sl, f,
-					   &pr->p, r)))
+					   &a->fo, &pr->p, r)))
 			return rc;
 	}
 	rc = lanes_verify(f, *r, &a->vo, &res, &err);

@@ -801,26 +801,73 @@ static const char *size_difference(struct json_object *report, const struct lane
 }
 
 /*
+ * DIR/report.json, or NULL with *rc 0 when DIR has none (said: the dumps are
+ * then only checked LID by LID) or *rc an exit code (printed).
+ */
+static struct json_object *read_report(const char *cmd, const char *dir, char *path, size_t n,
+				       int *rc)
+{
+	struct json_object *report;
+	struct lanes_error err;
+	char *text = NULL;
+	size_t len = 0;
+
+	*rc = 0;
+	if (!in_dir(cmd, dir, "report.json", path, n, rc)) {
+		if (!*rc) {
+			cli_progress_clear_active();
+			fprintf(stderr, "lanes: note: %s has no report.json (not written by `lanes "
+				"route`): the dumps are checked against the fabric LID by LID only\n",
+				dir);
+		}
+		return NULL;
+	}
+	if (lanes_io_slurp(path, &text, &len, &err)) {
+		*rc = cli_fail(&err);
+		return NULL;
+	}
+	if (!(report = json_tokener_parse(text)) || !json_object_is_type(report, json_type_object)) {
+		json_object_put(report);
+		report = NULL;
+		*rc = cli_usage_error("%s: %s: not the JSON route writes (cut or corrupt?)", cmd, path);
+	}
+	free(text);
+	return report;
+}
+
+/* Why the fingerprints may differ when fault options differ: "" when they agree. */
+static const char *faults_note(struct json_object *report, const struct cli_fabric_opts *fo)
+{
+	int made_with = json_object_object_get_ex(report, "faults", NULL);
+
+	if (made_with && !fo->faults)
+		return " (report.json says the routing was made with faults removed: give the "
+		       "same --fail-* options and --fault-seed)";
+	if (!made_with && fo->faults)
+		return " (the routing was made for the whole fabric; the --fail-* options removed "
+		       "parts of it here)";
+	return "";
+}
+
+/*
  * DIR/report.json (written by `lanes route`) names the fabric the routing
  * was computed for by three fingerprints; a routing of another fabric, or
  * of an older state of this one, is refused with the part that differs and
  * the first difference the LFT dump shows.
  */
 static int check_fingerprint(const char *cmd, const char *dir, const char *lfts,
-			     const struct lanes_fabric *f)
+			     const struct lanes_fabric *f, const struct cli_fabric_opts *fo)
 {
 	static const char *const parts[] = { "nodes", "lids", "cables" };
 	static const char *const what[] = { "nodes or port GUIDs", "LIDs", "cables" };
-	char path[4096 + 16], here[3][24];
+	char path[4096 + 16], here[3][24], first[1024];
 	struct lanes_fingerprint fp;
 	struct json_object *report, *fab = NULL, *v;
-	int rc = 0;
+	const char *diff;
+	int rc;
 
-	if (!in_dir(cmd, dir, "report.json", path, sizeof(path), NULL))
-		return 0;
-	if (!(report = json_object_from_file(path)))
-		return cli_usage_error("%s: %s: not the JSON route writes (cut or corrupt?)", cmd,
-				       path);
+	if (!(report = read_report(cmd, dir, path, sizeof(path), &rc)))
+		return rc;
 	lanes_fabric_fingerprint(f, &fp);
 	snprintf(here[0], sizeof(here[0]), "0x%016llx", (unsigned long long)fp.nodes);
 	snprintf(here[1], sizeof(here[1]), "0x%016llx", (unsigned long long)fp.lids);
@@ -833,17 +880,15 @@ static int check_fingerprint(const char *cmd, const char *dir, const char *lfts,
 					    json_object_is_type(v, json_type_string)
 					    ? json_object_get_string(v) : "(none)";
 
-		char first[1024];
-		const char *diff;
-
 		if (!strcmp(there, here[i]))
 			continue;
 		if (!(diff = first_difference(lfts, f, first, sizeof(first))))
 			diff = size_difference(report, f, first, sizeof(first));
-		rc = cli_usage_error("%s: %s: the routing was computed for another fabric: its %s "
+		rc = cli_usage_error("%s: %s: the routing was computed for another fabric%s: its %s "
 				     "differ (fingerprint %s there, %s here); %s%s; route this "
 				     "fabric, or give the one the routing is for", cmd, path,
-				     what[i], there, here[i], diff ? "the first difference: " :
+				     faults_note(report, fo), what[i], there, here[i],
+				     diff ? "the first difference: " :
 				     "the LFT dump agrees with this fabric's switches, LIDs and "
 				     "port GUIDs where both have them", diff ? diff : "");
 	}
@@ -876,16 +921,39 @@ static int stdin_once(const char *cmd, const char *a, const char *b, const char 
 				       "read once", cmd, n) : 0;
 }
 
+/* What DIR holds that lanes cannot read, for "DIR has no opensm-lfts.dump". */
+static const char *unread_dump(const char *dir, char *buf, size_t n)
+{
+	static const char *const suffixes[] = { ".xz", ".bz2", ".lz4" };
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		char path[4096 + 32];
+
+		snprintf(path, sizeof(path), "%s/opensm-lfts.dump%s", dir, suffixes[i]);
+		if (stat(path, &st))
+			continue;
+		snprintf(buf, n, " (it holds opensm-lfts.dump%s: lanes reads gzip and zstd only)",
+			 suffixes[i]);
+		return buf;
+	}
+	return "";
+}
+
 int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const char *sl2vl,
-		    const char *path_sl, const struct lanes_fabric *f, struct lanes_progress *progress,
+		    const char *path_sl, const struct lanes_fabric *f,
+		    const struct cli_fabric_opts *fo, struct lanes_progress *progress,
 		    struct lanes_routing **out)
 {
-	char b1[4096], b2[4096], b3[4096];
+	char b1[4096], b2[4096], b3[4096], why[96];
 	const char *psl;
 	struct lanes_error err;
 	int rc;
 
 	*out = NULL;
+	if (dir && (lfts || sl2vl || path_sl))
+		return cli_usage_error("%s: give DIR or --lfts/--sl2vl/--path-sl, not both: DIR's "
+				       "files would be mixed with another routing's", cmd);
 	if (dir && (rc = check_dir(cmd, dir)))
 		return rc;
 	rc = 0;
@@ -897,9 +965,10 @@ int cli_load_tables(const char *cmd, const char *dir, const char *lfts, const ch
 	if ((rc = stdin_once(cmd, lfts, sl2vl, psl)))
 		return rc;
 	if (!lfts)
-		return dir ? cli_usage_error("%s: %s has no opensm-lfts.dump", cmd, dir)
+		return dir ? cli_usage_error("%s: %s has no opensm-lfts.dump%s", cmd, dir,
+					     unread_dump(dir, why, sizeof(why)))
 			   : cli_usage_error("%s: give DIR, --lfts FILE or -e ENGINE", cmd);
-	if (dir && (rc = check_fingerprint(cmd, dir, lfts, f)))
+	if (dir && (rc = check_fingerprint(cmd, dir, lfts, f, fo)))
 		return rc;
 	if (lanes_routing_new(f, out, &err))
 		return cli_fail(&err);

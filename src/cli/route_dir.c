@@ -169,9 +169,9 @@ static size_t trimmed_len(const char *path)
 /* For messages: " (a link to PATH)" when DIR is a link, "" when not. */
 static const char *link_note(const struct target *t, char *buf, size_t n)
 {
-	if (!t->links)
-		return "";
-	snprintf(buf, n, " (a link to %s)", t->path);
+	buf[0] = '\0'; /* the callers print buf itself */
+	if (t->links)
+		snprintf(buf, n, " (a link to %s)", t->path);
 	return buf;
 }
 

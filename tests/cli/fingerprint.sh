@@ -41,6 +41,22 @@ check "a cut report.json" 2 "$LANES" verify "$F" "$work/cut"
 expect "cut, said" "$work/err" 'cut/report\.json: not the JSON route writes \(cut or corrupt\?\)'
 check "stdin twice" 2 "$LANES" verify "$F" --lfts - --sl2vl - </dev/null
 expect "once, said" "$work/err" "'-' \(standard input\) is given for 2 files; it can be read once"
+# a routing made with faults, verified without them: said as such
+check "route with a fault" 0 "$LANES" route -e minhop "$F" --fail-link 0x0002c90300a00000/2 -o "$work/rf"
+check "verify without the fault" 2 "$LANES" verify "$F" "$work/rf"
+expect "the faults named" "$work/err" "another fabric \(report\.json says the routing was made with faults removed: give the same --fail-\* options and --fault-seed\)"
+check "verify with it" 0 "$LANES" verify "$F" "$work/rf" --fail-link 0x0002c90300a00000/2 --ebb-patterns 0
+# report.json compressed is read as such; none at all is said
+gzip "$work/rf/report.json"
+check "report.json.gz" 0 "$LANES" verify "$F" "$work/rf" --fail-link 0x0002c90300a00000/2 --ebb-patterns 0
+rm "$work/rf/report.json.gz"
+check "no report.json" 0 "$LANES" verify "$F" "$work/rf" --fail-link 0x0002c90300a00000/2 --ebb-patterns 0
+expect "its absence said" "$work/err" "has no report\.json \(not written by \`lanes route\`\): the dumps are checked against the fabric LID by LID only"
+check "DIR and --lfts" 2 "$LANES" verify "$F" "$work/r" --lfts "$work/rf/opensm-lfts.dump"
+expect "not both" "$work/err" "give DIR or --lfts/--sl2vl/--path-sl, not both"
+mv "$work/rf/opensm-lfts.dump" "$work/rf/opensm-lfts.dump.xz"
+check "an xz dump" 2 "$LANES" verify "$F" "$work/rf"
+expect "xz said" "$work/err" "has no opensm-lfts\.dump \(it holds opensm-lfts\.dump\.xz: lanes reads gzip and zstd only\)"
 check "stdin for the fabric and the tables" 2 "$LANES" verify - --lfts - <"$F"
 expect "read already, said" "$work/err" "standard input\) was read for the fabric already"
 finish

@@ -116,6 +116,9 @@ printf '0x0002c90300a00000\n0xdeadbeef\n' >"$work/roots"
 check "roots with an unknown GUID" 0 "$LANES" route -e updn "${T[@]}" --roots "$work/roots" -o "$work/rr"
 expect "unknown root said" "$work/err" "^lanes: warning: updn: .*/roots:2: GUID 0x00000000deadbeef names no switch or cabled CA of the fabric; skipped"
 
+check "route -o ''" 2 "$LANES" route -e updn "${T[@]}" -o ''
+expect "empty name said" "$work/err" "route: -o '': an empty name; name a directory"
+
 # Memory estimated before routing (issue 22 item 4): the tables of a fabric
 # are switches x LIDs bytes each; a bound below that is refused at once. A
 # generated fabric is measured from its parameters, before it is built: 260
