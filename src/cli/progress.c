@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -45,13 +46,23 @@ static void span(double s, char *buf, size_t n)
 		snprintf(buf, n, "%.0f min %.0f s", s / 60 - 0.5, s - 60 * (double)(long)(s / 60));
 }
 
-/* One redraw: the phase, its fraction and the time left in it when known. */
+/* The terminal's width less one (a full line would wrap, and \r\e[K clears one row); 79 unknown. */
+static size_t line_width(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) || ws.ws_col < 2)
+		return 79;
+	return ws.ws_col - 1;
+}
+
+/* One redraw: the phase, its fraction and the time left in it when known, cut to the line. */
 static void draw(struct cli_progress *pr, double now)
 {
 	const char *phase = atomic_load_explicit(&pr->p.phase, memory_order_acquire);
 	uint64_t done = atomic_load_explicit(&pr->p.done, memory_order_relaxed);
 	uint64_t total = atomic_load_explicit(&pr->p.total, memory_order_relaxed);
-	char elapsed[32], left[32], share[16] = "";
+	char elapsed[32], left[32], share[16] = "", line[512];
 
 	if (phase != pr->last_phase) {
 		pr->last_phase = phase;
@@ -65,9 +76,10 @@ static void draw(struct cli_progress *pr, double now)
 		snprintf(share, sizeof(share), " %.0f%%", 100 * f);
 		span((now - pr->phase_start) * (1 - f) / f, left, sizeof(left));
 	}
-	fprintf(stderr, "\r\033[Klanes %s: %s%s%s (%s%s%s)", pr->cmd, pr->prefix,
-		phase ? phase : "", share, elapsed, left[0] ? ", about " : "",
-		left[0] ? strcat(left, " left") : "");
+	snprintf(line, sizeof(line), "lanes %s: %s%s%s (%s%s%s)", pr->cmd, pr->prefix,
+		 phase ? phase : "", share, elapsed, left[0] ? ", about " : "",
+		 left[0] ? strcat(left, " left") : "");
+	fprintf(stderr, "\r\033[K%.*s", (int)line_width(), line);
 	fflush(stderr);
 	pr->drawn = 1;
 }

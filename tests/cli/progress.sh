@@ -54,6 +54,12 @@ pty "$LANES verify torus k=10x10x8 p=2 $work/rd --ebb-patterns 0"
 lines | grep -Eq '^lanes verify: reading [0-9]+% \([0-9]+ s(, about [0-9]+ s left)?\)$'
 same "verify's reading with its share" $? 0
 
+# a narrow terminal: the line is cut to its width less one, so that it
+# never wraps (\r and erase-line clear one row only)
+pty "stty cols 30; $LANES topo info torus k=100x100 p=1 --exact"
+[ "$(lines | grep '^lanes topo info' | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')" -le 29 ]
+same "cut to 29 columns" $? 0
+
 # topo gen and trace draw it too (anything that may run past 2 s)
 pty "$LANES topo gen $BIG -o $work/big.topo"
 same "topo gen under a terminal" $? 0
