@@ -3,6 +3,7 @@
  * route a fabric and write what OpenSM loads (opensm-lfts.dump for
  * `opensm -R file -U`, opensm-sl2vl.dump), the path-SL table and report.json.
  */
+#define _GNU_SOURCE /* fopencookie: counting the bytes written */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -255,6 +256,7 @@ struct route_out {
 	const struct cli_fabric_opts *fo; /* the faults removed, when any */
 	double seconds;
 	int compress; /* enum lanes_compress, for the three dumps */
+	struct lanes_progress *progress; /* the bytes written, before compression */
 };
 
 /* Close a file written in the temporary directory; a failed write (a full disk) is an error. */
@@ -273,6 +275,47 @@ static int finish_file(FILE *fp, const char *path)
 	return bad ? cli_usage_error("%s: write failed: %s", path, strerror(e ? e : EIO)) : 0;
 }
 
+/* A stream that counts what goes through it into a progress, over inner (closed with it). */
+struct counting {
+	FILE *inner;
+	struct lanes_progress *progress;
+};
+
+static ssize_t counting_write(void *c, const char *buf, size_t size)
+{
+	struct counting *k = c;
+	size_t n = fwrite(buf, 1, size, k->inner);
+
+	lanes_progress_add(k->progress, n);
+	return n < size ? -1 : (ssize_t)n;
+}
+
+static int counting_close(void *c)
+{
+	struct counting *k = c;
+	int rc = fclose(k->inner);
+
+	free(k);
+	return rc;
+}
+
+/* fp, counted; fp itself when that fails (only the count is lost). */
+static FILE *counted(FILE *fp, struct lanes_progress *progress)
+{
+	cookie_io_functions_t io = { NULL, counting_write, NULL, counting_close };
+	struct counting *k = malloc(sizeof(*k));
+	FILE *out;
+
+	if (!progress || !k) {
+		free(k);
+		return fp;
+	}
+	*k = (struct counting){ fp, progress };
+	if (!(out = fopencookie(k, "w", io)))
+		free(k);
+	return out ? out : fp;
+}
+
 static int write_dump(const char *path, dump_writer w, const struct route_out *out)
 {
 	struct lanes_error err;
@@ -287,6 +330,7 @@ static int write_dump(const char *path, dump_writer w, const struct route_out *o
 		}
 		fp = z;
 	}
+	fp = counted(fp, out->progress);
 	errno = 0;
 	if (w(out->f, out->r, fp, &err)) {
 		int e = errno; /* of the write that failed, when it was one */
@@ -434,13 +478,25 @@ struct rargs {
 	int compress;
 };
 
-/* The routing's directory (route_dir.c), and the seconds writing it took into *seconds. */
+static double dump_bytes(const struct lanes_fabric *f, const struct lanes_routing *r,
+			 double *lfts);
+
+/*
+ * The routing's directory (route_dir.c), and the seconds writing it took
+ * into *seconds. Progress: phase "writing the files", the bytes of the
+ * dumps before compression against their estimate.
+ */
 static int write_timed(const struct rargs *a, const struct lanes_fabric *f,
-		       const struct lanes_routing *r, double t, double *seconds)
+		       const struct lanes_routing *r, double t, struct lanes_progress *progress,
+		       double *seconds)
 {
-	struct route_out out = { a->e, f, r, &a->ro, &a->fo, t, a->compress };
+	struct route_out out = { a->e, f, r, &a->ro, &a->fo, t, a->compress, progress };
+	double lfts;
 	double start = now();
-	int rc = route_dir_write(a->dir, write_files, &out);
+	int rc;
+
+	lanes_progress_phase(progress, "writing the files", (uint64_t)dump_bytes(f, r, &lfts));
+	rc = route_dir_write(a->dir, write_files, &out);
 
 	*seconds = now() - start;
 	return rc;
@@ -597,7 +653,7 @@ int cmd_route(int argc, char **argv)
 	lanes_progress_phase(&pr.p, "writing the files", 0);
 	if (!rc)
 		say_size(f, r, a.dir, a.compress);
-	rc = rc ? rc : write_timed(&a, f, r, t, &w);
+	rc = rc ? rc : write_timed(&a, f, r, t, &pr.p, &w);
 	cli_progress_stop(&pr);
 	if (!rc)
 		print_routed(&a, f, r, t, w);

@@ -54,6 +54,11 @@ pty "$LANES verify torus k=10x10x8 p=2 $work/rd --ebb-patterns 0"
 lines | grep -Eq '^lanes verify: reading [0-9]+% \([0-9]+ s(, about [0-9]+ s left)?\)$'
 same "verify's reading with its share" $? 0
 
+# route: the dumps' bytes as they are written, against route's estimate
+pty "$LANES route -e minhop torus k=10x10x8 p=2 -o $work/wr --compress zstd"
+lines | grep -Eq '^lanes route: writing the files [0-9]+% \([0-9]+ s(, about [0-9]+ s left)?\)$'
+same "route's writing with its share" $? 0
+
 # a narrow terminal: the line is cut to its width less one, so that it
 # never wraps (\r and erase-line clear one row only)
 pty "stty cols 30; $LANES topo info torus k=100x100 p=1 --exact"
