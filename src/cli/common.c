@@ -690,7 +690,9 @@ int cli_split_fabric_dir(const char *cmd, int n, char **w, char ***words, int *n
 	*nwords = k;
 	if (k < n)
 		*dir = w[k++];
-	return k < n ? cli_usage_error("%s: unexpected argument '%s'", cmd, w[k]) : 0;
+	return k < n ? cli_usage_error("%s: unexpected argument '%s' (expected FABRIC [DIR]%s)", cmd,
+				       w[k], strcmp(cmd, "trace") ? "" : " SRC DST: the last two "
+				       "are SRC and DST") : 0;
 }
 
 typedef int (*dump_reader)(const char *, const struct lanes_fabric *, struct lanes_routing *,

@@ -45,6 +45,9 @@ check "GUID not in the fabric" 2 "$LANES" trace "${M[@]}" -e dor 0x0002c9030100f
 expect "GUID named" "$work/err" 'SRC GUID 0x0002c9030100ffff is not a port or node'
 check "a port to itself" 2 "$LANES" trace "${M[@]}" -e dor 10 10
 expect "the same port said" "$work/err" 'SRC and DST are the same port \(LID 10\)'
+"$LANES" topo gen "${M[@]}" -o "$work/m.topo"
+check "a word too many" 2 "$LANES" trace "$work/m.topo" "$work/d" 10 11 12
+expect "the form said" "$work/err" "expected FABRIC \[DIR\] SRC DST: the last two are SRC and DST"
 check "too few words" 2 "$LANES" trace "${M[@]}"
 
 finish
