@@ -27,7 +27,7 @@ interrupt() {
   kill -STOP "$pid"
   seen=$(temps)
   kill "-$sig" "$pid"; kill -CONT "$pid"
-  wait "$pid"; rc=$?
+  wait "$pid" 2>/dev/null; rc=$?
 }
 
 echo old >"$work/big.net"
