@@ -101,10 +101,15 @@ int lanes_io_write_file(const char *path, const char *format, const struct lanes
  * lanes_atomic_abort() removes it. A symbolic link is followed: the file it
  * names is replaced (with the temporary file beside that file) and the link
  * stays. A replaced file keeps its permission bits (and owner, when allowed);
- * a new one gets 0644. An existing path that is not a regular file (a device
- * such as /dev/null, a FIFO) is written directly, with no temporary file
- * (tmp is NULL), since renaming over it would replace the device; a
- * directory is refused.
+ * a new one gets 0666 & ~umask, as open(O_CREAT, 0666) would give it (the
+ * temporary file is created so, with O_EXCL under a random name: the
+ * process umask is never changed, not even briefly). An existing path that
+ * is not a regular file (a device such as /dev/null, a FIFO) is written
+ * directly, with no temporary file (tmp is NULL), since renaming over it
+ * would replace the device; a directory is refused. A name ending in .gz or
+ * .zst is written compressed; .xz, .bz2 and .lz4 (compressions lanes does
+ * not write) and an empty name are refused (LANES_EINVAL) before anything
+ * is created.
  */
 struct lanes_atomic {
 	FILE *fp;

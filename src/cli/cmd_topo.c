@@ -2,12 +2,15 @@
  * cmd_topo.c - `lanes topo gen|info|list`: make fabrics and describe them.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "cleanup.h"
 #include "cli.h"
 #include "progress.h"
 #include "lanes/io.h"
@@ -305,20 +308,85 @@ static int topo_info(int argc, char **argv)
 	return st.connected ? EXIT_OK : EXIT_FINDING;
 }
 
-static int write_fabric(const struct lanes_fabric *f, const char *path, const char *format)
-{
-	const struct lanes_format *fmt = lanes_format_find(format);
-	struct lanes_error err;
+/*
+ * Where gen and convert write: standard output, or -o FILE through
+ * lanes_atomic, its temporary file removed by SIGINT, SIGTERM or SIGHUP and
+ * a file-size limit a failed write (cleanup.c). tmp is a copy of a.tmp: the
+ * signal handler may still read it after lanes_atomic_commit() frees a.tmp.
+ */
+struct output {
+	struct lanes_atomic a;
+	struct cli_cleanup cleanup;
+	char *tmp;
+	int to_file;
+};
 
-	if (!fmt || !fmt->write)
+/* The writer --format (gen) or --to names. */
+static int find_writer(const char *format, const struct lanes_format **fmt)
+{
+	*fmt = lanes_format_find(format);
+	if (!*fmt || !(*fmt)->write)
 		return cli_usage_error("--format: no writer named '%s' (ibnetdiscover, ibsim, dot)",
 				       format);
-	if (!path || !strcmp(path, "-")) {
-		if (fmt->write(f, stdout, &err))
-			return cli_fail(&err);
-		return fflush(stdout) ? cli_usage_error("cannot write standard output") : EXIT_OK;
+	return 0;
+}
+
+/* Open -o FILE before the fabric is made, so a name refused costs no time. */
+static int open_output(struct output *o, const char *path, const char *cmd)
+{
+	struct lanes_error err;
+
+	memset(o, 0, sizeof(*o));
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	if (!*path)
+		return cli_usage_error("%s: -o: an empty file name; give a file, or - for standard "
+				       "output", cmd);
+	if (lanes_atomic_open(&o->a, path, &err))
+		return cli_fail(&err);
+	if (o->a.tmp && !(o->tmp = strdup(o->a.tmp))) {
+		lanes_atomic_abort(&o->a);
+		return cli_out_of_memory();
 	}
-	return lanes_io_write_file(path, format, f, &err) ? cli_fail(&err) : EXIT_OK;
+	o->to_file = 1;
+	o->cleanup.names = (const char *const *)&o->tmp;
+	o->cleanup.num_names = o->tmp ? 1 : 0;
+	cli_cleanup_arm(&o->cleanup);
+	return 0;
+}
+
+/* Commit the file when rc is 0, else remove its temporary; rc, or the commit's failure. */
+static int close_output(struct output *o, int rc)
+{
+	struct lanes_error err;
+
+	if (!o->to_file)
+		return rc;
+	if (!rc && lanes_atomic_commit(&o->a, &err))
+		rc = cli_fail(&err);
+	lanes_atomic_abort(&o->a); /* nothing left to do after a commit */
+	cli_cleanup_disarm(&o->cleanup);
+	free(o->tmp);
+	return rc;
+}
+
+/* A write that fails (a full disk, `ulimit -f`) names the file and the reason. */
+static int write_fabric(const struct lanes_fabric *f, struct output *o,
+			const struct lanes_format *fmt)
+{
+	struct lanes_error err;
+	int e;
+
+	errno = 0;
+	if (fmt->write(f, o->to_file ? o->a.fp : stdout, &err)) {
+		e = errno; /* of the write that failed, when it was one */
+		if (!o->to_file || err.code != LANES_EIO)
+			return cli_fail(&err);
+		return cli_usage_error("%s: write failed: %s", o->a.path, strerror(e ? e : EIO));
+	}
+	if (!o->to_file && fflush(stdout))
+		return cli_usage_error("cannot write standard output");
+	return EXIT_OK;
 }
 
 /*
@@ -353,7 +421,9 @@ static int write_command(int argc, char **argv, int convert)
 	struct cli_fabric_opts opts;
 	struct cli_progress pr;
 	const char *output = NULL, *to = NULL;
+	const struct lanes_format *fmt;
 	struct lanes_fabric *f = NULL;
+	struct output out;
 	struct cli_seen seen = { { 0 }, 0 };
 	int c, rc;
 
@@ -379,12 +449,16 @@ static int write_command(int argc, char **argv, int convert)
 	if (!convert && (rc = gen_output_format(&opts, &to)))
 		return rc;
 	opts.cmd = convert ? "topo convert" : "topo gen";
+	if ((rc = find_writer(to ? to : "ibnetdiscover", &fmt)) ||
+	    (rc = open_output(&out, output, opts.cmd)))
+		return rc;
 	cli_progress_start(&pr, opts.cmd, opts.quiet);
 	lanes_progress_phase(&pr.p, convert ? "reading the fabric" : "generating", 0);
 	if (!(rc = cli_load_fabric(argc - optind, argv + optind, &opts, &f))) {
 		lanes_progress_phase(&pr.p, "writing", 0);
-		rc = write_fabric(f, output, to ? to : "ibnetdiscover");
+		rc = write_fabric(f, &out, fmt);
 	}
+	rc = close_output(&out, rc);
 	cli_progress_stop(&pr);
 	lanes_fabric_free(f);
 	return rc;

@@ -6,10 +6,12 @@
  * (".DIR.lanes-XXXXXX", mkdtemp) and only then put in place: renamed to DIR
  * when there is none, or exchanged with the old DIR in one step
  * (renameat2 RENAME_EXCHANGE; on a file system without it, two renames)
- * and the old files removed. A run that fails, runs out of space or is
- * interrupted (SIGINT, SIGTERM, SIGHUP, SIGXFSZ) removes its temporary
- * directory and leaves the old DIR as it was, so a directory never mixes the
- * LFTs of one fabric with the SL2VL maps or path SLs of another.
+ * and the old files removed. A run that fails, runs out of space (a full
+ * disk, a file-size limit: SIGXFSZ is ignored meanwhile, so the write fails
+ * and is reported) or is interrupted (SIGINT, SIGTERM, SIGHUP: cleanup.c)
+ * removes its temporary directory and leaves the old DIR as it was, so a
+ * directory never mixes the LFTs of one fabric with the SL2VL maps or path
+ * SLs of another.
  *
  * What "DIR" is, as lanes_atomic (src/io/atomic.c) has it for files:
  *
@@ -34,7 +36,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "cli.h"
 #include "progress.h"
 #include "route_dir.h"
@@ -60,71 +62,15 @@ static const char *const route_files[ROUTE_DIR_FILES] = {
 /* The dumps may be compressed (route --compress): these endings are route's too. */
 static const char *const route_suffixes[ROUTE_DIR_SUFFIXES] = { "", ".gz", ".zst" };
 
-/*
- * The one piece of process state: the files a signal handler must remove.
- * Set before the handlers are installed and cleared after they are removed;
- * the handler only calls unlink(), rmdir() and raise(), which are
- * async-signal-safe.
- */
-static char cleanup_paths[ROUTE_DIR_FILES * ROUTE_DIR_SUFFIXES + 1][ROUTE_DIR_PATH + 32];
-#define NUM_CLEANUP (ROUTE_DIR_FILES * ROUTE_DIR_SUFFIXES)
-static volatile sig_atomic_t cleanup_armed;
-
-static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
-#define NUM_CAUGHT (sizeof(caught_signals) / sizeof(caught_signals[0]))
-
-static void remove_temp_files(void)
-{
-	for (int i = 0; i < NUM_CLEANUP; i++)
-		unlink(cleanup_paths[i]);
-	rmdir(cleanup_paths[NUM_CLEANUP]);
-}
-
-static void on_signal(int sig)
-{
-	if (cleanup_armed)
-		remove_temp_files();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/*
- * Catch the signals that end a process, except those ignored on entry (a
- * shell's `trap '' XFSZ` wants write() to fail with EFBIG, which is
- * reported as an error and cleaned up the ordinary way).
- */
-static void arm_cleanup(const char *tmp, struct sigaction *saved)
-{
-	struct sigaction sa;
-
-	for (int i = 0; i < NUM_CLEANUP; i++)
-		snprintf(cleanup_paths[i], sizeof(cleanup_paths[i]), "%s/%s%s", tmp,
-			 route_files[i / ROUTE_DIR_SUFFIXES], route_suffixes[i % ROUTE_DIR_SUFFIXES]);
-	snprintf(cleanup_paths[NUM_CLEANUP], sizeof(cleanup_paths[0]), "%s", tmp);
-	cleanup_armed = 1;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < NUM_CAUGHT; i++) {
-		sigaction(caught_signals[i], NULL, &saved[i]);
-		if (saved[i].sa_handler != SIG_IGN)
-			sigaction(caught_signals[i], &sa, NULL);
-	}
-}
-
-static void disarm_cleanup(const struct sigaction *saved)
-{
-	for (size_t i = 0; i < NUM_CAUGHT; i++)
-		sigaction(caught_signals[i], &saved[i], NULL);
-	cleanup_armed = 0;
-}
+/* The names of a routing directory's files, as route_dir_write() may write them. */
+#define NUM_NAMES (ROUTE_DIR_FILES * ROUTE_DIR_SUFFIXES)
 
 /* Remove the files of a routing directory and the directory; rmdir()'s result. */
 static int remove_route_dir(const char *dir)
 {
 	char path[ROUTE_DIR_PATH + 32];
 
-	for (int i = 0; i < NUM_CLEANUP; i++) {
+	for (int i = 0; i < NUM_NAMES; i++) {
 		snprintf(path, sizeof(path), "%s/%s%s", dir, route_files[i / ROUTE_DIR_SUFFIXES],
 			 route_suffixes[i % ROUTE_DIR_SUFFIXES]);
 		unlink(path);
@@ -136,7 +82,7 @@ static int is_route_file(const char *name)
 {
 	char full[64];
 
-	for (int i = 0; i < NUM_CLEANUP; i++) {
+	for (int i = 0; i < NUM_NAMES; i++) {
 		snprintf(full, sizeof(full), "%s%s", route_files[i / ROUTE_DIR_SUFFIXES],
 			 route_suffixes[i % ROUTE_DIR_SUFFIXES]);
 		if (!strcmp(name, full))
@@ -414,10 +360,25 @@ static int put_in_place(const struct target *t)
 	return rc;
 }
 
+/* What a signal removes: the files route may have written in tmp, then tmp. */
+static void name_files(char names[][32], const char **list, struct cli_cleanup *c, const char *tmp)
+{
+	for (int i = 0; i < NUM_NAMES; i++) {
+		snprintf(names[i], 32, "%s%s", route_files[i / ROUTE_DIR_SUFFIXES],
+			 route_suffixes[i % ROUTE_DIR_SUFFIXES]);
+		list[i] = names[i];
+	}
+	c->names = list;
+	c->num_names = NUM_NAMES;
+	c->dir = tmp;
+}
+
 int route_dir_write(const char *dir, route_dir_writer write, void *ctx)
 {
 	struct target t = { .dir = dir, .lock = -1 };
-	struct sigaction saved[NUM_CAUGHT];
+	char names[NUM_NAMES][32];
+	const char *list[NUM_NAMES];
+	struct cli_cleanup c;
 	int rc;
 
 	if ((rc = resolve(&t)) || (rc = check_target(&t)))
@@ -425,13 +386,14 @@ int route_dir_write(const char *dir, route_dir_writer write, void *ctx)
 	warn_leftovers(&t);
 	if ((rc = make_temp_dir(&t)))
 		return rc;
-	arm_cleanup(t.tmp, saved);
+	name_files(names, list, &c, t.tmp);
+	cli_cleanup_arm(&c);
 	rc = write(t.tmp, route_files, ctx);
 	if (!rc)
 		rc = put_in_place(&t);
 	if (rc)
 		remove_route_dir(t.tmp);
-	disarm_cleanup(saved);
+	cli_cleanup_disarm(&c);
 	if (t.lock >= 0)
 		close(t.lock);
 	return rc;

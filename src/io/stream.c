@@ -8,7 +8,8 @@
  * xz, bzip2 and lz4 are refused by name, anything else is read as it is.
  * Corrupt compressed data, or a file cut inside a compressed frame, is a
  * read error (EBADMSG), never a silently short file. Writing: by the name's
- * extension, .gz or .zst.
+ * extension, .gz or .zst (lanes_atomic refuses .xz, .bz2 and .lz4 rather
+ * than write plain text under such a name).
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>

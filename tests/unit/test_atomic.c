@@ -185,6 +185,66 @@ static void test_refusals(void **state)
 	remove_dir(&d);
 }
 
+/* A new file's mode under umask mask: 0666 & ~mask, as open(O_CREAT, 0666) gives. */
+static void assert_new_file_mode(const struct dir *d, mode_t mask)
+{
+	struct lanes_atomic a;
+	struct lanes_error err;
+	struct stat st;
+	char path[128];
+	mode_t old = umask(mask);
+
+	snprintf(path, sizeof(path), "%s/new-%03o.txt", d->path, (unsigned)mask);
+	assert_int_equal(lanes_atomic_open(&a, path, &err), 0);
+	fputs("new\n", a.fp);
+	assert_int_equal(lanes_atomic_commit(&a, &err), 0);
+	umask(old);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0666 & ~mask);
+	unlink(path);
+}
+
+static void test_new_files_follow_the_umask(void **state)
+{
+	struct dir d;
+
+	(void)state;
+	make_dir(&d);
+	assert_new_file_mode(&d, 077);
+	assert_new_file_mode(&d, 022);
+	assert_new_file_mode(&d, 002);
+	assert_new_file_mode(&d, 0);
+	assert_int_equal(count_files(&d), 0);
+	remove_dir(&d);
+}
+
+/* An empty name, and .xz, .bz2, .lz4 (compressions lanes does not write), create nothing. */
+static void test_names_refused(void **state)
+{
+	static const char *const endings[][2] = {
+		{ "xz", "xz" }, { "bz2", "bzip2" }, { "lz4", "lz4" },
+	};
+	struct lanes_atomic a;
+	struct lanes_error err;
+	struct dir d;
+	char p[128], want[64];
+
+	(void)state;
+	make_dir(&d);
+	assert_int_equal(lanes_atomic_open(&a, "", &err), LANES_EINVAL);
+	assert_non_null(strstr(err.message, "empty file name"));
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/f.net.%s", d.path, endings[i][0]);
+		assert_int_equal(lanes_atomic_open(&a, p, &err), LANES_EINVAL);
+		snprintf(want, sizeof(want), "does not write %s;", endings[i][1]);
+		assert_non_null(strstr(err.message, want));
+		assert_non_null(strstr(err.message, "gzip (.gz) and zstd (.zst)"));
+		assert_non_null(strstr(err.message, p));
+	}
+	assert_int_equal(count_files(&d), 0);
+	remove_dir(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +252,8 @@ int main(void)
 		cmocka_unit_test(test_links_are_written_through),
 		cmocka_unit_test(test_devices_are_written_directly),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_new_files_follow_the_umask),
+		cmocka_unit_test(test_names_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
