@@ -43,6 +43,7 @@ cut at a table's end|2|cut80.dump: truncated or of another fabric: no table for 
 a LID twice|2|lid_twice.lfts.dump:4: LID 0x0002 is given twice in the table of switch 0x0002c90300a00000 \(first on line 3\)|verify "$F" --lfts "$B/lid_twice.lfts.dump"
 LFTs of another LID assignment|2|lfts.dump:11: LID 0x000a is port GUID 0x0002c90301000001 here and port 1 of 'node00001 HCA-1' in the fabric|verify "$B/other_lids.ibnetdiscover" --lfts "$B/lfts.dump"
 SL2VL of another LID assignment|2|sl2vl.dump:[0-9]+: port 0x0002c90301000001 has LID 10 here and LID 11 in the fabric|verify "$B/other_lids.ibnetdiscover" --lfts "$B/other_lids.lfts.dump" --sl2vl "$B/sl2vl.dump"
+an SL2VL row twice|2|dup_row.sl2vl.dump:5: the row for in port 0, out port 1 is given twice \(first on line 4\)|verify "$F" --lfts "$B/lfts.dump" --sl2vl "$B/dup_row.sl2vl.dump"
 the good files|0|no path SLs given: every path is taken as SL 0|verify "$F" --lfts "$B/lfts.dump" --sl2vl "$B/sl2vl.dump"
 EOT
 
