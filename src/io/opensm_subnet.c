@@ -325,6 +325,7 @@ static int subnet_read_lines(const char *data, size_t len, const char *file,
 	if (!rc && !lanes_builder_num_nodes(ps.b))
 		rc = perr(&ps, "no '{ SW ... } { ... }' link line found");
 	if (!rc) {
+		lanes_text_warn_cut(ps.b, data, len, file);
 		rc = lanes_builder_finish(ps.b, out, err);
 		ps.b = NULL;
 	}

@@ -44,6 +44,11 @@ a LID twice|2|lid_twice.lfts.dump:4: LID 0x0002 is given twice in the table of s
 LFTs of another LID assignment|2|lfts.dump:11: LID 0x000a is port GUID 0x0002c90301000001 here and port 1 of 'node00001 HCA-1' in the fabric|verify "$B/other_lids.ibnetdiscover" --lfts "$B/lfts.dump"
 SL2VL of another LID assignment|2|sl2vl.dump:[0-9]+: port 0x0002c90301000001 has LID 10 here and LID 11 in the fabric|verify "$B/other_lids.ibnetdiscover" --lfts "$B/other_lids.lfts.dump" --sl2vl "$B/sl2vl.dump"
 an SL2VL row twice|2|dup_row.sl2vl.dump:5: the row for in port 0, out port 1 is given twice \(first on line 4\)|verify "$F" --lfts "$B/lfts.dump" --sl2vl "$B/dup_row.sl2vl.dump"
+a fabric cut at its end that parses|0|warning: .*cut_at_end.ibnetdiscover:166: the last line has no newline: the file may be cut|topo info "$B/cut_at_end.ibnetdiscover"
+subnet.lst cut at its end|0|warning: .*cut_at_end.subnet.lst:54: the last line has no newline: the file may be cut|topo info "$B/cut_at_end.subnet.lst"
+ibsim net cut at its end|0|warning: .*cut_at_end.net:5: the last line has no newline: the file may be cut|topo info "$B/cut_at_end.net"
+ibsim net cut inside 'lmc'|2|lmc_cut.net:5: truncated: the file ends inside line 5 \(unexpected text on a port line .*: 'l'\)|topo info "$B/lmc_cut.net"
+ibsim: an unknown word on a port line|2|unknown_word.net:5: unexpected text on a port line \(after the remote end: w=, s=, e=, lid N, lmc N, a # comment\): 'bogus'|topo info "$B/unknown_word.net"
 the good files|0|no path SLs given: every path is taken as SL 0|verify "$F" --lfts "$B/lfts.dump" --sl2vl "$B/sl2vl.dump"
 EOT
 

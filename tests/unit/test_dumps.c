@@ -499,6 +499,7 @@ static void test_sl2vl_cut_or_edited(void **state)
 	struct lanes_fabric *f = gen("torus k=3x3 p=1");
 	const char *sw = "Switch 0x0002c90300a00000, base LID 1, \"x\"\n#in out\n#---\n";
 	const char *row = "0   1   : 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7\n";
+	const char *row2 = "1   1   : 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7\n";
 	char buf[1024];
 
 	(void)state;
@@ -509,9 +510,13 @@ static void test_sl2vl_cut_or_edited(void **state)
 	snprintf(buf, sizeof(buf), "%s0   1   : 0 1 2 3 4 5 6 7 0 1 2", sw);
 	expect_error(lanes_sl2vl_read, f, buf, 4, "truncated: the file ends inside line 4 (");
 	expect_error(lanes_sl2vl_read, f, "\n# nothing\n", 0, "not an SL2VL dump");
-	snprintf(buf, sizeof(buf), "%s%s%s", sw, row, row);
+	snprintf(buf, sizeof(buf), "%s%s%s", sw, row, row2);
 	expect_error(lanes_sl2vl_read, f, buf, 5, "truncated: the block of line 1 ends without its "
 		     "closing '#---' line");
+	/* a row given twice: which map was meant? (issue 22) */
+	snprintf(buf, sizeof(buf), "%s%s%s%s#---\n", sw, row, row2, row);
+	expect_error(lanes_sl2vl_read, f, buf, 6, "the row for in port 0, out port 1 is given twice "
+		     "(first on line 4)");
 	snprintf(buf, sizeof(buf), "%s\n", sw);
 	expect_error(lanes_sl2vl_read, f, buf, 4, "ends without rows");
 	snprintf(buf, sizeof(buf), "%s%s#---\n%s%s#---\n", sw, row, sw, row);
