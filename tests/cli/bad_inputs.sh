@@ -49,6 +49,7 @@ subnet.lst cut at its end|0|warning: .*cut_at_end.subnet.lst:54: the last line h
 ibsim net cut at its end|0|warning: .*cut_at_end.net:5: the last line has no newline: the file may be cut|topo info "$B/cut_at_end.net"
 ibsim net cut inside 'lmc'|2|lmc_cut.net:5: truncated: the file ends inside line 5 \(unexpected text on a port line .*: 'l'\)|topo info "$B/lmc_cut.net"
 ibsim: an unknown word on a port line|2|unknown_word.net:5: unexpected text on a port line \(after the remote end: w=, s=, e=, lid N, lmc N, a # comment\): 'bogus'|topo info "$B/unknown_word.net"
+subnet.lst: a cable's two widths|0|warning: .*rate_disagrees.subnet.lst:54: the cable of port 1 of \{node00008 HCA-1\} runs 1xQDR here and 4xQDR on line 44; 4xQDR kept|topo info "$B/rate_disagrees.subnet.lst"
 the good files|0|no path SLs given: every path is taken as SL 0|verify "$F" --lfts "$B/lfts.dump" --sl2vl "$B/sl2vl.dump"
 EOT
 
