@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fabric/builder_internal.h"
 #include "../core/util.h"
 #include "formats.h"
 #include "ibsim_internal.h"
@@ -151,6 +152,8 @@ static int add_node(struct ibsim_parse *ps, int type, struct lanes_scan sc)
 	free(desc);
 	if (!rc && type == LANES_NODE_SWITCH)
 		rc = lanes_builder_set_port(ps->b, node, 0, 0, lid, lmc, ps->err);
+	if (!rc && lid && lanes_builder_lid_line(ps->b, ps->lines.file, node, 0, ps->lines.lineno))
+		rc = lanes_error_oom(ps->err);
 	if (!rc && (lanes_strmap_put(&ps->ids, id, idlen, node) ||
 		    lanes_strmap_put(&ps->guids, (const char *)&spec.guid, 8,
 				     (uint32_t)ps->lines.lineno)))

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fabric/builder_internal.h"
 #include "../core/util.h"
 #include "formats.h"
 #include "stream.h"
@@ -264,6 +265,9 @@ static int place_end(struct subnet_parse *ps, const struct end *e, uint32_t *nod
 	if (rc || (rc = same_value(ps, e, 'L', e->lid)) ||
 	    (rc = same_value(ps, e, 'G', e->portguid)))
 		return rc;
+	if (lanes_builder_lid_line(ps->b, ps->lines.file, *node,
+				   e->type == LANES_NODE_SWITCH ? 0 : (uint8_t)e->port, ps->lines.lineno))
+		return lanes_error_oom(ps->err);
 	if (e->type != LANES_NODE_SWITCH)
 		return lanes_builder_set_port(ps->b, *node, (uint8_t)e->port, e->portguid,
 					      (uint32_t)e->lid, 0, ps->err);

@@ -50,6 +50,9 @@ ibsim net cut at its end|0|warning: .*cut_at_end.net:5: the last line has no new
 ibsim net cut inside 'lmc'|2|lmc_cut.net:5: truncated: the file ends inside line 5 \(unexpected text on a port line .*: 'l'\)|topo info "$B/lmc_cut.net"
 ibsim: an unknown word on a port line|2|unknown_word.net:5: unexpected text on a port line \(after the remote end: w=, s=, e=, lid N, lmc N, a # comment\): 'bogus'|topo info "$B/unknown_word.net"
 subnet.lst: a cable's two widths|0|warning: .*rate_disagrees.subnet.lst:54: the cable of port 1 of \{node00008 HCA-1\} runs 1xQDR here and 4xQDR on line 44; 4xQDR kept|topo info "$B/rate_disagrees.subnet.lst"
+a LID twice (ibnetdiscover)|0|warning: .*dup_lid.ibnetdiscover:117: LID 10 of port 1 of "node00001 HCA-1" is already taken by port 1 of "node00000 HCA-1" \(line 110\); it gets LID 11 instead|topo info "$B/dup_lid.ibnetdiscover"
+a LID twice (subnet.lst)|0|warning: .*dup_lid.subnet.lst:7: LID 11 of port 1 of "node00001 HCA-1" is already taken by port 1 of "node00000 HCA-1" \(line 1\); it gets LID 10 instead|topo info "$B/dup_lid.subnet.lst"
+a LID twice (ibsim)|0|warning: .*dup_lid.net:5: LID 3 of port 1 of "h" is already taken by switch "sw" \(line 1\); it gets LID 1 instead|topo info "$B/dup_lid.net"
 the good files|0|no path SLs given: every path is taken as SL 0|verify "$F" --lfts "$B/lfts.dump" --sl2vl "$B/sl2vl.dump"
 EOT
 
