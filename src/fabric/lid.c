@@ -26,6 +26,7 @@
 /* A port whose input LID pass 1 dropped: warned about once pass 2 gave it another. */
 struct dropped {
 	uint32_t node, lid, owner; /* owner: the slot holding the LID, or LANES_NONE */
+	uint32_t taken;            /* the LID of the port's range that owner holds */
 	uint8_t port;
 	const char *why;           /* when the LID is not taken but invalid */
 };
@@ -83,7 +84,7 @@ static int keep_or_drop(struct lanes_builder *b, struct lids *st, uint32_t node,
 		return LANES_ENOMEM;
 	st->dropped[st->ndropped++] = (struct dropped){ node, lid,
 							 taken ? st->owner[taken] - 1 : LANES_NONE,
-							 (uint8_t)p, why };
+							 taken, (uint8_t)p, why };
 	port->lid = 0;
 	return 0;
 }
@@ -158,11 +159,14 @@ static void warn_dropped(struct lanes_builder *b, const struct dropped *d)
 	} else {
 		uint32_t on = node_of_slot(b, d->owner);
 		unsigned long line = lid_line(b, d->owner);
-		char at[32] = "";
+		char at[32] = "", lmc[64] = "";
 
 		if (line)
 			snprintf(at, sizeof(at), " (line %lu)", line);
-		snprintf(why, sizeof(why), "is already taken by %s%s",
+		if (d->taken != d->lid)
+			snprintf(lmc, sizeof(lmc), "(LMC %u) covers LID %u, which ", port->lmc,
+				 d->taken);
+		snprintf(why, sizeof(why), "%sis already taken by %s%s", lmc,
 			 port_label(b, on, d->owner - b->nodes[on].port_base, other, sizeof(other)),
 			 at);
 	}

@@ -290,6 +290,27 @@ static void test_cut_at_end_warns(void **state)
 	lanes_fabric_free(f);
 }
 
+/* A LID already taken: both lines, and the LID the port gets instead (issue 22). */
+static void test_lid_taken_names_lines(void **state)
+{
+	struct lanes_error err;
+	int rc;
+	struct lanes_fabric *f = parse("Switch 3 \"s\" # \"sw\" enhanced port 0 lid 5 lmc 0\n"
+				       "[1] \"h\"[1]\n[2] \"g\"[1]\n\n"
+				       "Hca 1 \"h\"\n[1] \"s\"[1] lid 5\n\n"
+				       "Hca 1 \"g\"\n[1] \"s\"[2] lid 4 lmc 1\n",
+				       &err, &rc);
+
+	(void)state;
+	assert_int_equal(rc, 0);
+	assert_int_equal(f->num_warnings, 2);
+	assert_string_equal(f->warnings[0], "t.net:6: LID 5 of port 1 of \"h\" is already taken by "
+			    "switch \"sw\" (line 1); it gets LID 1 instead");
+	assert_string_equal(f->warnings[1], "t.net:9: LID 4 of port 1 of \"g\" (LMC 1) covers LID 5, "
+			    "which is already taken by switch \"sw\" (line 1); it gets LID 2 instead");
+	lanes_fabric_free(f);
+}
+
 static void assert_same_fabric(const struct lanes_fabric *a, const struct lanes_fabric *b)
 {
 	assert_int_equal(a->num_nodes, b->num_nodes);
@@ -365,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_masks),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_cut_at_end_warns),
+		cmocka_unit_test(test_lid_taken_names_lines),
 		cmocka_unit_test(test_round_trips),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
