@@ -39,6 +39,7 @@ void lanes_builder_free(struct lanes_builder *b)
 		free(b->nodes[i].desc);
 	free(b->nodes);
 	free(b->ports);
+	free(b->lid_line);
 	free_warnings(b->warnings, b->num_warnings);
 	free(b);
 }
@@ -143,6 +144,28 @@ int lanes_builder_set_port(struct lanes_builder *b, uint32_t node, uint8_t port,
 		p->guid = guid;
 	p->lid = lid;
 	p->lmc = lmc;
+	return 0;
+}
+
+int lanes_builder_lid_line(struct lanes_builder *b, const char *file, uint32_t node,
+			   uint8_t port, unsigned long line)
+{
+	size_t slot;
+
+	if (node >= b->num_nodes || port > b->nodes[node].nports)
+		return 0;
+	slot = b->nodes[node].port_base + port;
+	if (slot >= b->num_lid_line) {
+		if (lanes_grow((void **)&b->lid_line, &b->cap_lid_line, b->num_ports,
+			       sizeof(*b->lid_line)))
+			return LANES_ENOMEM;
+		memset(b->lid_line + b->num_lid_line, 0,
+		       sizeof(*b->lid_line) * (b->num_ports - b->num_lid_line));
+		b->num_lid_line = b->num_ports;
+	}
+	b->file = file;
+	if (!b->lid_line[slot])
+		b->lid_line[slot] = line;
 	return 0;
 }
 

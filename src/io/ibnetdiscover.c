@@ -499,6 +499,7 @@ static int ibnd_read_lines(const char *data, size_t len, const char *file,
 	    (rc = lanes_ibnd_check_sightings(&r)) ||
 	    (rc = lanes_ibnd_check_port_guids(&r)) || (rc = lanes_ibnd_build(&r)))
 		goto out;
+	lanes_text_warn_cut(r.b, data, len, r.file);
 	rc = lanes_builder_finish(r.b, out, err);
 	r.b = NULL;
 out:

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fabric/builder_internal.h"
 #include "ibnetdiscover_internal.h"
 #include "core/util.h"
 
@@ -322,6 +323,14 @@ static int add_node(struct reader *r, const struct rec *n)
 	return rc;
 }
 
+/* Where a port's LID was given, for the builder's LID warnings. */
+static int note_lid_line(struct reader *r, uint32_t node, unsigned port, unsigned long line)
+{
+	if (lanes_builder_lid_line(r->b, r->file, node, (uint8_t)port, line))
+		return lanes_error_oom(r->err);
+	return 0;
+}
+
 /* Nodes in file order, then their ports, then each cable once. */
 int lanes_ibnd_build(struct reader *r)
 {
@@ -336,6 +345,8 @@ int lanes_ibnd_build(struct reader *r)
 			if (s->guid || s->lid)
 				rc = lanes_builder_set_port(r->b, i, (uint8_t)p, s->guid, s->lid, s->lmc,
 							    r->err);
+			if (!rc && s->lid)
+				rc = note_lid_line(r, i, p, s->lid_line);
 			if (!rc && p && s->peer != LANES_NONE &&
 			    (s->peer > i || (s->peer == i && s->peer_port > p)))
 				rc = lanes_builder_connect(r->b, i, (uint8_t)p, s->peer, s->peer_port,

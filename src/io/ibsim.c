@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fabric/builder_internal.h"
 #include "../core/util.h"
 #include "formats.h"
 #include "ibsim_internal.h"
@@ -151,6 +152,8 @@ static int add_node(struct ibsim_parse *ps, int type, struct lanes_scan sc)
 	free(desc);
 	if (!rc && type == LANES_NODE_SWITCH)
 		rc = lanes_builder_set_port(ps->b, node, 0, 0, lid, lmc, ps->err);
+	if (!rc && lid && lanes_builder_lid_line(ps->b, ps->lines.file, node, 0, ps->lines.lineno))
+		rc = lanes_error_oom(ps->err);
 	if (!rc && (lanes_strmap_put(&ps->ids, id, idlen, node) ||
 		    lanes_strmap_put(&ps->guids, (const char *)&spec.guid, 8,
 				     (uint32_t)ps->lines.lineno)))
@@ -189,23 +192,48 @@ static int mask_option(struct ibsim_parse *ps, const char *t, size_t n, uint8_t 
 	return 0;
 }
 
-/* Options after the remote end: w=, s=, e=, lid, lmc, and our "# 4xEDR" comment. */
+/* "lid N" (a LID above 0xBFFF reads as none) or "lmc N" after a port line's remote end. */
+static int port_lid_lmc(struct ibsim_parse *ps, struct lanes_scan *sc, int is_lid,
+			struct pport *pp)
+{
+	uint64_t v;
+
+	if (!lanes_scan_uint(sc, is_lid ? 0xFFFF : 7, &v))
+		return perr(ps, is_lid ? "expected a LID after 'lid'" : "expected an LMC 0..7 after 'lmc'",
+			    NULL, 0);
+	if (is_lid)
+		pp->lid = (uint16_t)(v > LANES_LID_UNICAST_MAX ? 0 : v);
+	else
+		pp->lmc = (uint8_t)v;
+	return 0;
+}
+
+/*
+ * Options after the remote end: w=, s=, e=, lid N, lmc N, then an optional
+ * comment (ours holds "# 4xEDR"). ibsim 0.10 skips words it does not know
+ * there; they are refused here, because a cut or mistyped line ("lid 18 l")
+ * would otherwise read as something it does not say.
+ */
 static int port_options(struct ibsim_parse *ps, struct lanes_scan sc, struct pport *pp)
 {
-	const char *t;
-	size_t n;
-	int rc = scan_lid_lmc(ps, sc, &pp->lid, &pp->lmc);
-
-	int comment = 0;
+	const char *t = NULL;
+	size_t n = 0;
+	int rc = 0, comment = 0;
 
 	pp->wmask = ps->width_mask;
 	pp->smask = ps->speed_mask;
 	pp->emask = ps->ext_mask;
 	while (!rc && !comment && lanes_scan_token(&sc, &t, &n)) {
-		comment = t[0] == '#';
-		if (n >= 2 && t[1] == '=' && (t[0] == 'w' || t[0] == 's' || t[0] == 'e'))
+		if ((comment = t[0] == '#'))
+			break;
+		if (n == 3 && (!memcmp(t, "lid", 3) || !memcmp(t, "lmc", 3)))
+			rc = port_lid_lmc(ps, &sc, t[1] == 'i', pp);
+		else if (n >= 2 && t[1] == '=' && (t[0] == 'w' || t[0] == 's' || t[0] == 'e'))
 			rc = mask_option(ps, t, n,
 					 t[0] == 'w' ? &pp->wmask : t[0] == 's' ? &pp->smask : &pp->emask);
+		else
+			rc = perr(ps, "unexpected text on a port line (after the remote end: w=, s=, e=, "
+				      "lid N, lmc N, a # comment):", t, n > 40 ? 40 : n);
 	}
 	if (!rc && comment && n > 1)
 		comment_speed(t + 1, n - 1, pp);
@@ -432,6 +460,7 @@ static int ibsim_read_lines(const char *data, size_t len, const char *file,
 			rc = lanes_error_parse(err, file, ps.lines.lineno,
 					       "no Switch, Hca or Rt record found");
 		else if (!(rc = lanes_ibsim_connect_all(&ps))) {
+			lanes_text_warn_cut(ps.b, data, len, file);
 			rc = lanes_builder_finish(ps.b, out, err);
 			ps.b = NULL;
 		}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fabric/builder_internal.h"
 #include "ibsim_internal.h"
 #include "core/util.h"
 
@@ -134,9 +135,11 @@ int lanes_ibsim_connect_all(struct ibsim_parse *ps)
 		else if (lanes_builder_connect(ps->b, pp->node, pp->port, r, pp->rport, 0, 0,
 					       ps->err))
 			rc = cable_error(ps, pp, "is cabled elsewhere (the two ends disagree)");
-		else if (pp->lid || pp->lmc)
-			rc = lanes_builder_set_port(ps->b, pp->node, pp->port, 0, pp->lid, pp->lmc,
-						    ps->err);
+		else if ((pp->lid || pp->lmc) &&
+			 !(rc = lanes_builder_set_port(ps->b, pp->node, pp->port, 0, pp->lid,
+						       pp->lmc, ps->err)) &&
+			 lanes_builder_lid_line(ps->b, ps->lines.file, pp->node, pp->port, pp->line))
+			rc = lanes_error_oom(ps->err);
 		listed[bit / 32] |= 1u << bit % 32;
 	}
 	free(listed);

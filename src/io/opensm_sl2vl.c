@@ -31,7 +31,8 @@
  * would slip through is refused too: a file without blocks (every SL would
  * map to VL 0), a block without rows or without its closing separator (the
  * file is truncated there), a block given twice, and a dump that leaves out
- * a switch with cables (OpenSM writes one for each), and a header whose
+ * a switch with cables (OpenSM writes one for each), a row given twice in
+ * one block (an edited file: which map would be meant?), and a header whose
  * "base LID" is not the fabric's LID of that switch or port (maps of another
  * fabric or LID assignment whose GUIDs happen to match).
  */
@@ -61,6 +62,7 @@ struct sl2vl_parse {
 	int block_closed;          /* its closing separator came after its rows */
 	uint32_t blocks;
 	struct lanes_strmap seen;  /* node index + port of each block -> its line */
+	uint32_t *row_line;        /* [in * (nports + 1) + out]: the line of that row, or 0 */
 	struct lanes_error *err;
 };
 
@@ -188,9 +190,28 @@ static int block_header(struct sl2vl_parse *ps, struct lanes_scan sc, int is_swi
 		return rc;
 	ps->block_line = ps->lines->lineno;
 	ps->block_rows = 0;
+	if (ps->row_line) /* the new block's (in, out) cells, as first_row() indexes them */
+		memset(ps->row_line, 0, sizeof(*ps->row_line) *
+		       ((size_t)ps->f->nodes[node].nports + 1) * (ps->f->nodes[node].nports + 1u));
 	ps->block_closed = 0;
 	ps->blocks++;
 	return first_block(ps);
+}
+
+/* Each (in, out) has one row in its block: a second names both lines. */
+static int first_row(struct sl2vl_parse *ps, uint32_t in, uint32_t out)
+{
+	size_t k = (size_t)in * (ps->f->nodes[ps->node].nports + 1u) + out;
+
+	if (!ps->row_line && !(ps->row_line = calloc((size_t)(LANES_PORTS_MAX + 1) *
+						     (LANES_PORTS_MAX + 1), sizeof(*ps->row_line))))
+		return lanes_error_oom(ps->err);
+	if (ps->row_line[k])
+		return lanes_error_parse(ps->err, ps->lines->file, ps->lines->lineno,
+					 "the row for in port %u, out port %u is given twice (first "
+					 "on line %u)", in, out, ps->row_line[k]);
+	ps->row_line[k] = (uint32_t)ps->lines->lineno;
+	return 0;
 }
 
 /* "in out : v0 .. v15" */
@@ -224,7 +245,8 @@ static int row(struct sl2vl_parse *ps, struct lanes_scan sc)
 					 (unsigned long long)(in > n->nports ? in : out), n->nports);
 	if (ps->block_closed)
 		return perr(ps, "an SL2VL row after its block's closing '#---' line");
-	if ((rc = lanes_routing_add_map(ps->r, map, &idx, ps->err)))
+	if ((rc = first_row(ps, (uint32_t)in, (uint32_t)out)) ||
+	    (rc = lanes_routing_add_map(ps->r, map, &idx, ps->err)))
 		return rc;
 	ps->block_rows++;
 	if (n->type == LANES_NODE_SWITCH)
@@ -290,6 +312,7 @@ static int sl2vl_parse(struct lanes_lines *lines, void *ctx, struct lanes_error 
 	lanes_strmap_clear(&ps.sw);
 	lanes_strmap_clear(&ps.ports);
 	lanes_strmap_clear(&ps.seen);
+	free(ps.row_line);
 	if (!rc)
 		lanes_routing_count_resources(t->r);
 	return rc;

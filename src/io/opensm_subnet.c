@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fabric/builder_internal.h"
 #include "../core/util.h"
 #include "formats.h"
 #include "stream.h"
@@ -264,6 +265,9 @@ static int place_end(struct subnet_parse *ps, const struct end *e, uint32_t *nod
 	if (rc || (rc = same_value(ps, e, 'L', e->lid)) ||
 	    (rc = same_value(ps, e, 'G', e->portguid)))
 		return rc;
+	if (lanes_builder_lid_line(ps->b, ps->lines.file, *node,
+				   e->type == LANES_NODE_SWITCH ? 0 : (uint8_t)e->port, ps->lines.lineno))
+		return lanes_error_oom(ps->err);
 	if (e->type != LANES_NODE_SWITCH)
 		return lanes_builder_set_port(ps->b, *node, (uint8_t)e->port, e->portguid,
 					      (uint32_t)e->lid, 0, ps->err);
@@ -271,6 +275,54 @@ static int place_end(struct subnet_parse *ps, const struct end *e, uint32_t *nod
 					 ps->err)))
 		return rc;
 	return lanes_builder_set_port(ps->b, *node, 0, 0, (uint32_t)e->lid, 0, ps->err);
+}
+
+/* The sighting of e's port's cable rate: its index, added with this line's rate
+ * (width << 8 | speed) when it is the first; LANES_NONE when out of memory. */
+static uint32_t rate_seen(struct subnet_parse *ps, const struct end *e, uint64_t rate, int *first)
+{
+	char key[10];
+	uint32_t i;
+
+	memcpy(key, &e->nodeguid, 8);
+	key[8] = (char)e->port;
+	key[9] = 'R';
+	*first = (i = lanes_strmap_get(&ps->lid_keys, key, 10)) == LANES_NONE;
+	if (!*first)
+		return i;
+	if (lanes_grow((void **)&ps->lid_seen, &ps->cap_lid_seen, ps->n_lid_seen + 1,
+		       sizeof(*ps->lid_seen)) ||
+	    lanes_strmap_put(&ps->lid_keys, key, 10, (uint32_t)ps->n_lid_seen))
+		return LANES_NONE;
+	ps->lid_seen[ps->n_lid_seen] = (struct lid_sighting){ rate, ps->lines.lineno };
+	return (uint32_t)ps->n_lid_seen++;
+}
+
+/*
+ * A cable's two lines (one from each end) must give one width and speed; the
+ * first is kept and the other named in a warning, as the ibnetdiscover reader
+ * does (nothing taken silently). An unknown width or speed (??) is filled in.
+ */
+static int same_rate(struct subnet_parse *ps, const struct end *a, const struct end *b,
+		     uint8_t width, uint8_t speed)
+{
+	uint64_t rate = (uint64_t)width << 8 | speed;
+	int first_a, first_b;
+	uint32_t i = rate_seen(ps, a, rate, &first_a);
+	uint8_t w, sp;
+
+	if (i == LANES_NONE || rate_seen(ps, b, rate, &first_b) == LANES_NONE)
+		return lanes_error_oom(ps->err);
+	w = (uint8_t)(ps->lid_seen[i].value >> 8);
+	sp = (uint8_t)ps->lid_seen[i].value;
+	if (first_a || ((!w || !width || w == width) && (!sp || !speed || sp == speed)))
+		return 0;
+	lanes_builder_warn(ps->b, "%s:%lu: the cable of port %u of {%.*s} runs %ux%s here and "
+			   "%ux%s on line %lu; %ux%s kept", ps->lines.file, ps->lines.lineno,
+			   (unsigned)a->port, (int)a->desclen, a->desc, width,
+			   lanes_speed_name(speed), w, lanes_speed_name(sp), ps->lid_seen[i].line,
+			   w ? w : width, lanes_speed_name(sp ? sp : speed));
+	return 0;
 }
 
 /* A builder refusal (a port cabled twice, ...) becomes file:line. */
@@ -296,6 +348,8 @@ static int link_line(struct subnet_parse *ps, struct lanes_scan sc)
 		return rc;
 	if ((rc = place_end(ps, &a, &na)) || (rc = place_end(ps, &b, &nb)))
 		return at_line(ps, rc);
+	if ((rc = same_rate(ps, &a, &b, width, speed)))
+		return rc;
 	return at_line(ps, lanes_builder_connect(ps->b, na, (uint8_t)a.port, nb, (uint8_t)b.port,
 						 width, speed, ps->err));
 }
@@ -325,6 +379,7 @@ static int subnet_read_lines(const char *data, size_t len, const char *file,
 	if (!rc && !lanes_builder_num_nodes(ps.b))
 		rc = perr(&ps, "no '{ SW ... } { ... }' link line found");
 	if (!rc) {
+		lanes_text_warn_cut(ps.b, data, len, file);
 		rc = lanes_builder_finish(ps.b, out, err);
 		ps.b = NULL;
 	}

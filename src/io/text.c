@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "lanes/error.h"
+#include "lanes/fabric.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -267,4 +268,23 @@ int lanes_text_truncated(const char *data, size_t len, int rc, struct lanes_erro
 	for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + len - p))); p++)
 		lines++;
 	return truncated(lines, rc, err);
+}
+
+void lanes_text_warn_cut(struct lanes_builder *b, const char *data, size_t len, const char *file)
+{
+	unsigned long lines = 1;
+	size_t start = len;
+	struct lanes_scan sc;
+
+	if (!len || data[len - 1] == '\n')
+		return;
+	while (start && data[start - 1] != '\n')
+		start--;
+	sc = lanes_scan_of(data + start, len - start);
+	if (lanes_scan_at_end(&sc))
+		return;
+	for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + start - p))); p++)
+		lines++;
+	lanes_builder_warn(b, "%s:%lu: the last line has no newline: the file may be cut",
+			   file ? file : "<input>", lines);
 }

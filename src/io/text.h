@@ -51,6 +51,14 @@ struct lanes_error;
 int lanes_lines_truncated(const struct lanes_lines *l, int rc, struct lanes_error *err);
 int lanes_text_truncated(const char *data, size_t len, int rc, struct lanes_error *err);
 
+struct lanes_builder;
+/*
+ * A buffer whose last line (not blank) ends without a \n was perhaps cut
+ * there, and the line still parsed: a warning on b, "file:N: the last line
+ * has no newline: the file may be cut". Every writer ends its lines.
+ */
+void lanes_text_warn_cut(struct lanes_builder *b, const char *data, size_t len, const char *file);
+
 /* A cursor over one line. */
 struct lanes_scan {
 	const char *p, *end;

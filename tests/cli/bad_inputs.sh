@@ -43,6 +43,16 @@ cut at a table's end|2|cut80.dump: truncated or of another fabric: no table for 
 a LID twice|2|lid_twice.lfts.dump:4: LID 0x0002 is given twice in the table of switch 0x0002c90300a00000 \(first on line 3\)|verify "$F" --lfts "$B/lid_twice.lfts.dump"
 LFTs of another LID assignment|2|lfts.dump:11: LID 0x000a is port GUID 0x0002c90301000001 here and port 1 of 'node00001 HCA-1' in the fabric|verify "$B/other_lids.ibnetdiscover" --lfts "$B/lfts.dump"
 SL2VL of another LID assignment|2|sl2vl.dump:[0-9]+: port 0x0002c90301000001 has LID 10 here and LID 11 in the fabric|verify "$B/other_lids.ibnetdiscover" --lfts "$B/other_lids.lfts.dump" --sl2vl "$B/sl2vl.dump"
+an SL2VL row twice|2|dup_row.sl2vl.dump:5: the row for in port 0, out port 1 is given twice \(first on line 4\)|verify "$F" --lfts "$B/lfts.dump" --sl2vl "$B/dup_row.sl2vl.dump"
+a fabric cut at its end that parses|0|warning: .*cut_at_end.ibnetdiscover:166: the last line has no newline: the file may be cut|topo info "$B/cut_at_end.ibnetdiscover"
+subnet.lst cut at its end|0|warning: .*cut_at_end.subnet.lst:54: the last line has no newline: the file may be cut|topo info "$B/cut_at_end.subnet.lst"
+ibsim net cut at its end|0|warning: .*cut_at_end.net:5: the last line has no newline: the file may be cut|topo info "$B/cut_at_end.net"
+ibsim net cut inside 'lmc'|2|lmc_cut.net:5: truncated: the file ends inside line 5 \(unexpected text on a port line .*: 'l'\)|topo info "$B/lmc_cut.net"
+ibsim: an unknown word on a port line|2|unknown_word.net:5: unexpected text on a port line \(after the remote end: w=, s=, e=, lid N, lmc N, a # comment\): 'bogus'|topo info "$B/unknown_word.net"
+subnet.lst: a cable's two widths|0|warning: .*rate_disagrees.subnet.lst:54: the cable of port 1 of \{node00008 HCA-1\} runs 1xQDR here and 4xQDR on line 44; 4xQDR kept|topo info "$B/rate_disagrees.subnet.lst"
+a LID twice (ibnetdiscover)|0|warning: .*dup_lid.ibnetdiscover:117: LID 10 of port 1 of "node00001 HCA-1" is already taken by port 1 of "node00000 HCA-1" \(line 110\); it gets LID 11 instead|topo info "$B/dup_lid.ibnetdiscover"
+a LID twice (subnet.lst)|0|warning: .*dup_lid.subnet.lst:7: LID 11 of port 1 of "node00001 HCA-1" is already taken by port 1 of "node00000 HCA-1" \(line 1\); it gets LID 10 instead|topo info "$B/dup_lid.subnet.lst"
+a LID twice (ibsim)|0|warning: .*dup_lid.net:5: LID 3 of port 1 of "h" is already taken by switch "sw" \(line 1\); it gets LID 1 instead|topo info "$B/dup_lid.net"
 the good files|0|no path SLs given: every path is taken as SL 0|verify "$F" --lfts "$B/lfts.dump" --sl2vl "$B/sl2vl.dump"
 EOT
 

@@ -499,6 +499,7 @@ static void test_sl2vl_cut_or_edited(void **state)
 	struct lanes_fabric *f = gen("torus k=3x3 p=1");
 	const char *sw = "Switch 0x0002c90300a00000, base LID 1, \"x\"\n#in out\n#---\n";
 	const char *row = "0   1   : 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7\n";
+	const char *row2 = "1   1   : 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7\n";
 	char buf[1024];
 
 	(void)state;
@@ -509,9 +510,13 @@ static void test_sl2vl_cut_or_edited(void **state)
 	snprintf(buf, sizeof(buf), "%s0   1   : 0 1 2 3 4 5 6 7 0 1 2", sw);
 	expect_error(lanes_sl2vl_read, f, buf, 4, "truncated: the file ends inside line 4 (");
 	expect_error(lanes_sl2vl_read, f, "\n# nothing\n", 0, "not an SL2VL dump");
-	snprintf(buf, sizeof(buf), "%s%s%s", sw, row, row);
+	snprintf(buf, sizeof(buf), "%s%s%s", sw, row, row2);
 	expect_error(lanes_sl2vl_read, f, buf, 5, "truncated: the block of line 1 ends without its "
 		     "closing '#---' line");
+	/* a row given twice: which map was meant? (issue 22) */
+	snprintf(buf, sizeof(buf), "%s%s%s%s#---\n", sw, row, row2, row);
+	expect_error(lanes_sl2vl_read, f, buf, 6, "the row for in port 0, out port 1 is given twice "
+		     "(first on line 4)");
 	snprintf(buf, sizeof(buf), "%s\n", sw);
 	expect_error(lanes_sl2vl_read, f, buf, 4, "ends without rows");
 	snprintf(buf, sizeof(buf), "%s%s#---\n%s%s#---\n", sw, row, sw, row);
@@ -878,6 +883,49 @@ static void test_subnet_two_lids_for_one_port(void **state)
 	free(data);
 }
 
+/*
+ * A cable's two lines (one from each end) that give two widths or speeds:
+ * the first is kept and a warning names both lines, as for ibnetdiscover;
+ * a last line without its newline warns that the file may be cut (issue 22).
+ */
+static void test_subnet_rate_disagrees_or_cut(void **state)
+{
+	static const char *const edits[][3] = {
+		{ "PHY=4x", "PHY=1x", "s.lst:54: the cable of port 1 of {node00008 HCA-1} runs 1xQDR here "
+				      "and 4xQDR on line 44; 4xQDR kept" },
+		{ "SPD=10", "SPD=2.5", "s.lst:54: the cable of port 1 of {node00008 HCA-1} runs 4xSDR "
+				       "here and 4xQDR on line 44; 4xQDR kept" },
+		{ "SPD=10\n", "SPD=10", "s.lst:54: the last line has no newline: the file may be cut" },
+	};
+	size_t len;
+	char *data = slurp("osm_torus3x3_subnet.lst", &len);
+	char *last = data + len - 1, *text = malloc(len + 16);
+	struct lanes_fabric *f;
+	struct lanes_error err;
+
+	(void)state;
+	assert_non_null(text);
+	while (last > data && last[-1] != '\n')
+		last--;
+	assert_int_equal(parse_subnet(data, &f, &err), 0);
+	assert_int_equal(f->num_warnings, 0);
+	lanes_fabric_free(f);
+	for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
+		char *at = strstr(last, edits[i][0]);
+
+		assert_non_null(at);
+		snprintf(text, len + 16, "%.*s%s%s", (int)(at - data), data, edits[i][1],
+			 at + strlen(edits[i][0]));
+		if (parse_subnet(text, &f, &err))
+			fail_msg("%s:%lu: %s", err.file, err.line, err.message);
+		assert_int_equal(f->num_warnings, 1);
+		assert_string_equal(f->warnings[0], edits[i][2]);
+		lanes_fabric_free(f);
+	}
+	free(text);
+	free(data);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -898,6 +946,7 @@ int main(void)
 		cmocka_unit_test(test_subnet_fields),
 		cmocka_unit_test(test_subnet_malformed),
 		cmocka_unit_test(test_subnet_two_lids_for_one_port),
+		cmocka_unit_test(test_subnet_rate_disagrees_or_cut),
 		cmocka_unit_test(test_subnet_guids_disagree),
 	};
 

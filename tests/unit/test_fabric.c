@@ -3,6 +3,7 @@
  * fault injection, on fabrics small enough to check by hand or by formula.
  */
 #include "testutil.h"
+#include "fabric/builder_internal.h"
 #include "fabric/distance.h"
 
 /* A ring of n switches (ports 1 = clockwise, 2 = counter-clockwise), each with h hosts. */
@@ -98,9 +99,41 @@ static void test_valid_lids_kept_and_bad_ones_repaired(void **state)
 	assert_int_equal(lanes_fabric_lid(f, 2, 1), 8); /* 4..7 would overlap LID 5 */
 	assert_int_equal(lanes_fabric_lid(f, 3, 1), 2);
 	assert_int_equal(f->num_warnings, 3);
-	assert_non_null(strstr(f->warnings[0], "already in use"));
-	assert_non_null(strstr(f->warnings[1], "not aligned"));
-	assert_non_null(strstr(f->warnings[2], "outside the unicast range"));
+	/* which port keeps the LID, and which LID the other gets (no file: no lines) */
+	assert_string_equal(f->warnings[0], "LID 5 of switch \"s\" is already taken by switch "
+			    "\"s\"; it gets LID 1 instead");
+	assert_string_equal(f->warnings[1], "LID 6 of port 1 of \"c\" is not aligned to its LMC; "
+			    "it gets LID 8 instead");
+	assert_string_equal(f->warnings[2], "LID 49152 of port 1 of \"c\" is outside the unicast "
+			    "range 1..0xBFFF; it gets LID 2 instead");
+	lanes_fabric_free(f);
+}
+
+/* A reader that says where each LID came from gets file:line for both ports (issue 22). */
+static void test_lid_warning_names_lines(void **state)
+{
+	struct lanes_builder *b;
+	struct lanes_fabric *f;
+	struct lanes_error err;
+	struct lanes_node_spec sw = { LANES_NODE_SWITCH, 2, 0, 0, 0, 0, "sw" };
+	struct lanes_node_spec ca = { LANES_NODE_CA, 1, 0, 0, 0, 0, "h" };
+	uint32_t s, h;
+
+	(void)state;
+	assert_int_equal(lanes_builder_new(&b, &err), 0);
+	assert_int_equal(lanes_builder_add_node(b, &sw, &s, &err), 0);
+	assert_int_equal(lanes_builder_add_node(b, &ca, &h, &err), 0);
+	assert_int_equal(lanes_builder_connect(b, s, 1, h, 1, 0, 0, &err), 0);
+	assert_int_equal(lanes_builder_set_port(b, s, 0, 0, 3, 0, &err), 0);
+	assert_int_equal(lanes_builder_set_port(b, h, 1, 0, 3, 0, &err), 0);
+	assert_int_equal(lanes_builder_lid_line(b, "f.txt", s, 0, 12), 0);
+	assert_int_equal(lanes_builder_lid_line(b, "f.txt", h, 1, 40), 0);
+	assert_int_equal(lanes_builder_lid_line(b, "f.txt", h, 1, 41), 0); /* the first stays */
+	assert_int_equal(lanes_builder_finish(b, &f, &err), 0);
+	assert_int_equal(f->num_warnings, 1);
+	assert_string_equal(f->warnings[0], "f.txt:40: LID 3 of port 1 of \"h\" is already taken by "
+			    "switch \"sw\" (line 12); it gets LID 1 instead");
+	assert_int_equal(lanes_fabric_lid(f, h, 1), 1);
 	lanes_fabric_free(f);
 }
 
@@ -606,6 +639,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lids_assigned_in_node_order),
 		cmocka_unit_test(test_valid_lids_kept_and_bad_ones_repaired),
+		cmocka_unit_test(test_lid_warning_names_lines),
 		cmocka_unit_test(test_cabling_rules),
 		cmocka_unit_test(test_ring_distances),
 		cmocka_unit_test(test_bit_parallel_bfs_matches_plain_bfs),

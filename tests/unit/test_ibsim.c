@@ -261,10 +261,54 @@ static void test_malformed(void **state)
 	expect_error("devid=0x10000\n", 1, "devid");
 	expect_error("devid 5\n", 1, "devid");
 	expect_error("sysimgguid=zz\n", 1, "sysimgguid");
+	/* words ibsim would skip: a cut "lmc", a stray word (issue 22) */
+	expect_error("Switch 1 \"s\"\n[1] \"h\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[1] w=2 s=4 lid 18 l", 5,
+		     "truncated: the file ends inside line 5 (unexpected text on a port line");
+	expect_error("Switch 1 \"s\"\n[1] \"h\"[1] bogus\n\nHca 1 \"h\"\n[1] \"s\"[1]\n", 2,
+		     "unexpected text on a port line (after the remote end: w=, s=, e=, lid N, "
+		     "lmc N, a # comment): 'bogus'");
+	expect_error("Switch 1 \"s\"\n[1] \"h\" [1]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n", 2,
+		     "unexpected text on a port line");
 	expect_error("Switch 4 \"a\"\n[1] \"b\"[1] w=1\n\nSwitch 4 \"b\"\n[1] \"a\"[1]\n", 2,
 		     "enables no width");
 	expect_error("Switch 4 \"a\"\n[1] \"b\"[1] s=4\n\nSwitch 4 \"b\"\n[1] \"a\"[1]\n", 2,
 		     "enables no speed");
+}
+
+/* The last line without its newline still parses: a warning names it (issue 22). */
+static void test_cut_at_end_warns(void **state)
+{
+	const char *text = "Switch 1 \"s\"\n[1] \"h\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[1] lid 18";
+	struct lanes_error err;
+	int rc;
+	struct lanes_fabric *f = parse(text, &err, &rc);
+
+	(void)state;
+	assert_int_equal(rc, 0);
+	assert_int_equal(f->num_warnings, 1);
+	assert_string_equal(f->warnings[0], "t.net:5: the last line has no newline: the file may be cut");
+	lanes_fabric_free(f);
+}
+
+/* A LID already taken: both lines, and the LID the port gets instead (issue 22). */
+static void test_lid_taken_names_lines(void **state)
+{
+	struct lanes_error err;
+	int rc;
+	struct lanes_fabric *f = parse("Switch 3 \"s\" # \"sw\" enhanced port 0 lid 5 lmc 0\n"
+				       "[1] \"h\"[1]\n[2] \"g\"[1]\n\n"
+				       "Hca 1 \"h\"\n[1] \"s\"[1] lid 5\n\n"
+				       "Hca 1 \"g\"\n[1] \"s\"[2] lid 4 lmc 1\n",
+				       &err, &rc);
+
+	(void)state;
+	assert_int_equal(rc, 0);
+	assert_int_equal(f->num_warnings, 2);
+	assert_string_equal(f->warnings[0], "t.net:6: LID 5 of port 1 of \"h\" is already taken by "
+			    "switch \"sw\" (line 1); it gets LID 1 instead");
+	assert_string_equal(f->warnings[1], "t.net:9: LID 4 of port 1 of \"g\" (LMC 1) covers LID 5, "
+			    "which is already taken by switch \"sw\" (line 1); it gets LID 2 instead");
+	lanes_fabric_free(f);
 }
 
 static void assert_same_fabric(const struct lanes_fabric *a, const struct lanes_fabric *b)
@@ -341,6 +385,8 @@ int main(void)
 		cmocka_unit_test(test_node_attribute_lines),
 		cmocka_unit_test(test_masks),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_cut_at_end_warns),
+		cmocka_unit_test(test_lid_taken_names_lines),
 		cmocka_unit_test(test_round_trips),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
