@@ -55,6 +55,17 @@ static int perr(struct ibsim_parse *ps, const char *msg, const char *detail, siz
 				 dlen ? " '" : "", (int)dlen, detail ? detail : "", dlen ? "'" : "");
 }
 
+/* A LID as read: above 0xBFFF it is no unicast LID, read as none with a warning (file:line). */
+static uint16_t unicast_lid(struct ibsim_parse *ps, uint64_t v)
+{
+	if (v <= LANES_LID_UNICAST_MAX)
+		return (uint16_t)v;
+	lanes_builder_warn(ps->b, "%s:%lu: LID %llu (0x%llx) is above the unicast range 1..0xBFFF: "
+			   "read as none (a LID is assigned)", ps->lines.file, ps->lines.lineno,
+			   (unsigned long long)v, (unsigned long long)v);
+	return 0;
+}
+
 /* "lid N" and "lmc M" anywhere in the rest of a line. */
 static int scan_lid_lmc(struct ibsim_parse *ps, struct lanes_scan sc, uint16_t *lid, uint8_t *lmc)
 {
@@ -66,7 +77,7 @@ static int scan_lid_lmc(struct ibsim_parse *ps, struct lanes_scan sc, uint16_t *
 		if (lanes_scan_word(&sc, "lid")) {
 			if (!lanes_scan_uint(&sc, 0xFFFF, &v))
 				return perr(ps, "expected a LID after 'lid'", NULL, 0);
-			*lid = (uint16_t)(v > LANES_LID_UNICAST_MAX ? 0 : v);
+			*lid = unicast_lid(ps, v);
 		} else if (lanes_scan_word(&sc, "lmc")) {
 			if (!lanes_scan_uint(&sc, 7, &v))
 				return perr(ps, "expected an LMC 0..7 after 'lmc'", NULL, 0);
@@ -192,7 +203,10 @@ static int mask_option(struct ibsim_parse *ps, const char *t, size_t n, uint8_t 
 	return 0;
 }
 
-/* "lid N" (a LID above 0xBFFF reads as none) or "lmc N" after a port line's remote end. */
+/*
+ * "lid N" (a LID above 0xBFFF reads as none, with a warning) or "lmc N"
+ * after a port line's remote end.
+ */
 static int port_lid_lmc(struct ibsim_parse *ps, struct lanes_scan *sc, int is_lid,
 			struct pport *pp)
 {
@@ -202,7 +216,7 @@ static int port_lid_lmc(struct ibsim_parse *ps, struct lanes_scan *sc, int is_li
 		return perr(ps, is_lid ? "expected a LID after 'lid'" : "expected an LMC 0..7 after 'lmc'",
 			    NULL, 0);
 	if (is_lid)
-		pp->lid = (uint16_t)(v > LANES_LID_UNICAST_MAX ? 0 : v);
+		pp->lid = unicast_lid(ps, v);
 	else
 		pp->lmc = (uint8_t)v;
 	return 0;

@@ -311,6 +311,24 @@ static void test_lid_taken_names_lines(void **state)
 	lanes_fabric_free(f);
 }
 
+/* A LID above the unicast range (0xBFFF) is none, said with file:line; the port gets a LID. */
+static void test_lid_above_unicast_warns(void **state)
+{
+	struct lanes_error err;
+	int rc;
+	struct lanes_fabric *f = parse("Switch 2 \"s\" # \"sw\" enhanced port 0 lid 1\n"
+				       "[1] \"h\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[1] lid 50000\n",
+				       &err, &rc);
+
+	(void)state;
+	assert_int_equal(rc, 0);
+	assert_int_equal(f->num_warnings, 1);
+	assert_string_equal(f->warnings[0], "t.net:5: LID 50000 (0xc350) is above the unicast range "
+			    "1..0xBFFF: read as none (a LID is assigned)");
+	assert_int_equal(f->max_lid, 2); /* the switch's 1, the CA's assigned 2 */
+	lanes_fabric_free(f);
+}
+
 static void assert_same_fabric(const struct lanes_fabric *a, const struct lanes_fabric *b)
 {
 	assert_int_equal(a->num_nodes, b->num_nodes);
@@ -387,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_cut_at_end_warns),
 		cmocka_unit_test(test_lid_taken_names_lines),
+		cmocka_unit_test(test_lid_above_unicast_warns),
 		cmocka_unit_test(test_round_trips),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
