@@ -72,6 +72,15 @@ int cli_check_memory(const char *cmd, const struct lanes_fabric *f,
 		     const struct cli_fabric_opts *opts, unsigned copies,
 		     const struct lanes_engine *e, const struct lanes_route_opts *ro);
 
+/*
+ * The same for engines[0..n) run one after another (compare, sim): the
+ * tables and the hungriest engine's own arrays; NULL entries are skipped.
+ */
+int cli_check_memory_of(const char *cmd, const struct lanes_fabric *f,
+			const struct cli_fabric_opts *opts, unsigned copies,
+			const struct lanes_engine *const *engines, size_t n,
+			const struct lanes_route_opts *ro);
+
 /* The engine an -e spec names ("dfsssp", "dfdn:base=minhop"), or NULL. */
 const struct lanes_engine *cli_engine_named(const char *spec);
 

@@ -164,18 +164,15 @@ static int pick_engines(const char *list, struct row *rows, size_t *n)
 	return 0;
 }
 
-/* The engine that needs the most memory beside the tables (they run one by one). */
-static const struct lanes_engine *hungriest(const struct row *rows, size_t n,
-					    const struct lanes_fabric *f,
-					    const struct lanes_route_opts *ro)
+/* The tables and the hungriest engine's own arrays (the engines run one by one). */
+static int check_memory(const struct cargs *a, const struct lanes_fabric *f,
+			const struct row *rows, size_t n)
 {
-	const struct lanes_engine *most = NULL;
+	const struct lanes_engine *engines[CLI_MAX_ENGINES];
 
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].e->scratch_bytes &&
-		    (!most || rows[i].e->scratch_bytes(f, ro) > most->scratch_bytes(f, ro)))
-			most = rows[i].e;
-	return most;
+		engines[i] = rows[i].e;
+	return cli_check_memory_of("compare", f, &a->fo, 3, engines, n, &a->ro);
 }
 
 /* --roots must reach an engine that reads it. */
@@ -397,7 +394,7 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	}
 	a.ro.progress = a.vo.progress = &pr.p;
-	if (!(rc = cli_check_memory("compare", f, &a.fo, 3, hungriest(rows, n, f, &a.ro), &a.ro)))
+	if (!(rc = check_memory(&a, f, rows, n)))
 		rc = run_all(&a, f, rows, n, &pr);
 	cli_progress_stop(&pr);
 	if (!rc) {

@@ -735,13 +735,11 @@ static int report(const struct sargs *a, const struct lanes_fabric *f, const str
 static int check_memory(const struct sargs *a, const struct lanes_fabric *f,
 			const struct sim_row *rows, size_t n)
 {
-	const struct lanes_engine *most = NULL;
+	const struct lanes_engine *engines[CLI_MAX_ENGINES];
 
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].c.e && rows[i].c.e->scratch_bytes &&
-		    (!most || rows[i].c.e->scratch_bytes(f, &a->ro) > most->scratch_bytes(f, &a->ro)))
-			most = rows[i].c.e;
-	return cli_check_memory("sim", f, &a->fo, 2, most, &a->ro);
+		engines[i] = rows[i].c.e; /* NULL for tables read from files */
+	return cli_check_memory_of("sim", f, &a->fo, 2, engines, n, &a->ro);
 }
 
 int cmd_sim(int argc, char **argv)

@@ -208,18 +208,36 @@ static int check_bound(const char *cmd, const char *what, int plural, double nee
 	return EXIT_FINDING;
 }
 
+int cli_check_memory_of(const char *cmd, const struct lanes_fabric *f,
+			const struct cli_fabric_opts *opts, unsigned copies,
+			const struct lanes_engine *const *engines, size_t n,
+			const struct lanes_route_opts *ro)
+{
+	const struct lanes_engine *most = NULL;
+	double scratch = 0;
+	char what[160];
+
+	for (size_t i = 0; i < n; i++) { /* each estimate once: dfsssp's searches the fabric */
+		double bytes = engines[i] && engines[i]->scratch_bytes
+				       ? (double)engines[i]->scratch_bytes(f, ro) : 0;
+
+		if (bytes > scratch) {
+			scratch = bytes;
+			most = engines[i];
+		}
+	}
+	snprintf(what, sizeof(what), "the tables of %u switches x %u LIDs%s%s%s", f->num_switches,
+		 f->max_lid, most ? " and " : "", most ? most->name : "",
+		 most ? "'s own arrays" : "");
+	return check_bound(cmd, what, 1,
+			   (double)f->num_switches * (f->max_lid + 1) * copies + scratch, opts);
+}
+
 int cli_check_memory(const char *cmd, const struct lanes_fabric *f,
 		     const struct cli_fabric_opts *opts, unsigned copies,
 		     const struct lanes_engine *e, const struct lanes_route_opts *ro)
 {
-	double scratch = e && e->scratch_bytes ? (double)e->scratch_bytes(f, ro) : 0;
-	char what[160];
-
-	snprintf(what, sizeof(what), "the tables of %u switches x %u LIDs%s%s%s", f->num_switches,
-		 f->max_lid, scratch > 0 ? " and " : "", scratch > 0 ? e->name : "",
-		 scratch > 0 ? "'s own arrays" : "");
-	return check_bound(cmd, what, 1,
-			   (double)f->num_switches * (f->max_lid + 1) * copies + scratch, opts);
+	return cli_check_memory_of(cmd, f, opts, copies, &e, 1, ro);
 }
 
 const struct lanes_engine *cli_engine_named(const char *spec)
